@@ -1,0 +1,1 @@
+"""Pure image rendering (Pillow) from engine states and views. Depends only on ``engine``."""
