@@ -1,0 +1,192 @@
+"""Shared drawing kit for every image: themes, the Okabe–Ito palette, cached fonts and small helpers.
+
+Pure: the only I/O is reading the shipped DejaVu fonts in ``data/fonts/`` (cached after first use).
+All coordinates are pixels (floats allowed), origin top-left, y down, as in Pillow.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from engine.data import DATA_DIR
+
+FONT_DIR = DATA_DIR / "fonts"
+
+# Okabe & Ito (2008) colour-blind-safe palette.
+OKABE_ITO: dict[str, str] = {
+    "black": "#000000",
+    "orange": "#E69F00",
+    "sky": "#56B4E9",
+    "green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "purple": "#CC79A7",
+}
+
+RGB = tuple[int, int, int]
+Point = tuple[float, float]
+
+
+def hex_rgb(colour: str) -> RGB:
+    """``"#RRGGBB"`` -> ``(r, g, b)`` ints 0..255."""
+    c = colour.lstrip("#")
+    return int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)
+
+
+def luminance(colour: str | RGB) -> float:
+    """Relative luminance 0..1 (WCAG formula) of a colour given as ``"#RRGGBB"`` or an RGB tuple."""
+    rgb = hex_rgb(colour) if isinstance(colour, str) else colour
+
+    def lin(v: int) -> float:
+        s = v / 255
+        return s / 12.92 if s <= 0.03928 else ((s + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (lin(v) for v in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def ink_on(colour: str | RGB) -> str:
+    """Black or white, whichever reads better on ``colour``."""
+    return "#111111" if luminance(colour) > 0.23 else "#FFFFFF"
+
+
+@dataclass(frozen=True)
+class Theme:
+    """Colours of one Discord theme. ``bg`` is the image's own panel (we never rely on Discord's background)."""
+
+    name: str
+    bg: str
+    panel: str
+    text: str
+    muted: str
+    grid: str
+    grid_strong: str
+    tile: str
+    tile_edge: str
+    table: str
+    table_edge: str
+    highlight: str
+    outline: str
+
+
+THEMES: dict[str, Theme] = {
+    "dark": Theme(
+        name="dark", bg="#1E1F22", panel="#2B2D31", text="#F2F3F5", muted="#B5BAC1", grid="#34363C",
+        grid_strong="#4E5058", tile="#3A3D44", tile_edge="#8E9297", table="#26282C", table_edge="#C9CDD2",
+        highlight=OKABE_ITO["yellow"], outline="#000000",
+    ),
+    "light": Theme(
+        name="light", bg="#F2F3F5", panel="#FFFFFF", text="#1E1F22", muted="#4E5058", grid="#DCDEE2",
+        grid_strong="#B5BAC1", tile="#D9DCE1", tile_edge="#5C5F66", table="#FBFBFC", table_edge="#2B2D31",
+        highlight="#B8860B", outline="#FFFFFF",
+    ),
+}
+
+
+def theme_of(theme: str) -> Theme:
+    """The :class:`Theme` called ``"dark"`` or ``"light"``; raises ``ValueError`` for anything else."""
+    try:
+        return THEMES[theme]
+    except KeyError:
+        raise ValueError(f"unknown theme {theme!r}: use 'dark' or 'light'") from None
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The shipped DejaVu Sans (``bold``: DejaVu Sans Bold) at ``size`` pixels, cached."""
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    return ImageFont.truetype(str(FONT_DIR / name), size=size)
+
+
+def new_canvas(width: int, height: int, th: Theme) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """An RGB image of ``width`` x ``height`` px filled with the theme background, and its drawer."""
+    img = Image.new("RGB", (int(width), int(height)), th.bg)
+    return img, ImageDraw.Draw(img)
+
+
+def text_size(text: str, size: int, bold: bool = False) -> tuple[int, int]:
+    """Width and height in px of ``text`` set in :func:`font` ``(size, bold)``."""
+    x0, y0, x1, y1 = font(size, bold).getbbox(text)
+    return int(x1 - x0), int(y1 - y0)
+
+
+def fit_font_size(text: str, max_w: float, start: int, minimum: int = 16, bold: bool = False) -> int:
+    """Largest size <= ``start`` (and >= ``minimum``) at which ``text`` is at most ``max_w`` px wide."""
+    size = start
+    while size > minimum and text_size(text, size, bold)[0] > max_w:
+        size -= 1
+    return size
+
+
+def draw_text(
+    draw: ImageDraw.ImageDraw,
+    xy: Point,
+    text: str,
+    *,
+    size: int = 18,
+    fill: str = "#FFFFFF",
+    bold: bool = False,
+    anchor: str = "la",
+    stroke: str | None = None,
+    stroke_width: int = 0,
+) -> None:
+    """Draw ``text`` at ``xy`` with a Pillow ``anchor`` (``"mm"`` = centred), optional outline for contrast."""
+    draw.text(
+        xy, text, font=font(size, bold), fill=fill, anchor=anchor,
+        stroke_width=stroke_width, stroke_fill=stroke if stroke_width else None,
+    )
+
+
+def hatch(draw: ImageDraw.ImageDraw, box: Sequence[float], colour: str, spacing: int = 7, width: int = 2) -> None:
+    """Diagonal stripes (top-right to bottom-left) clipped to the rectangle ``box`` = (x0, y0, x1, y1)."""
+    x0, y0, x1, y1 = box
+    h = y1 - y0
+    x = x0 - h
+    while x < x1:
+        # segment from (x, y1) to (x + h, y0), clipped to [x0, x1]
+        ax, ay, bx, by = x, y1, x + h, y0
+        if ax < x0:
+            ay -= x0 - ax
+            ax = x0
+        if bx > x1:
+            by += bx - x1
+            bx = x1
+        if bx > ax:
+            draw.line([(ax, ay), (bx, by)], fill=colour, width=width)
+        x += spacing
+
+
+def arrow(draw: ImageDraw.ImageDraw, a: Point, b: Point, *, colour: str, width: int = 8, head: float = 26,
+          outline: str | None = None) -> None:
+    """An arrow from ``a`` to ``b`` (px) with a filled triangular head; ``outline`` draws a darker halo first."""
+    ax, ay = a
+    bx, by = b
+    ang = math.atan2(by - ay, bx - ax)
+    base = (bx - head * math.cos(ang), by - head * math.sin(ang))
+    left = (base[0] + head * 0.55 * math.sin(ang), base[1] - head * 0.55 * math.cos(ang))
+    right = (base[0] - head * 0.55 * math.sin(ang), base[1] + head * 0.55 * math.cos(ang))
+    if outline:
+        draw.line([a, base], fill=outline, width=width + 4)
+        draw.polygon([b, left, right], fill=outline, outline=outline, width=3)
+    draw.line([a, base], fill=colour, width=width)
+    draw.polygon([b, left, right], fill=colour)
+
+
+def polygon_centroid(points: Iterable[Point]) -> Point:
+    """Arithmetic mean of a polygon's vertices (good enough for convex label placement)."""
+    pts = list(points)
+    return sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
+
+
+def to_png(img: Image.Image) -> bytes:
+    """Encode ``img`` as PNG bytes (zlib level 6 and adaptive filters: small and fast for flat-colour art)."""
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", compress_level=6)
+    return buf.getvalue()

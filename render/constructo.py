@@ -1,0 +1,518 @@
+"""Constructo images: the board of a match (:func:`render_board`) and the layouts sheet, with text twins.
+
+Drawing conventions (rules/constructo.md):
+
+- Tiles are pointy-top hexagons at their layout cells (C3), numbered 1..9 as printed (C4), auto-fitted.
+- Each stack is drawn **side-on**, bottom chip at the bottom: a bar per chip, its width by size
+  (large widest, small narrowest). A large is a **ring**: its bar has a hole in the middle; a small
+  swallowed by it (K4) is drawn inside that hole.
+- Owner is never colour alone: player 1 (seat 0) chips are solid vermillion, player 2 (seat 1) chips are
+  sky blue with dark stripes, and every chip carries its owner's tag letter when it fits.
+- Towers (S1) get a badge with the owner's tag beside the tile number and a thick outline in the owner's colour.
+- The last action is highlighted: the placed tile ringed, or an arrow from the source to the destination tile.
+
+All functions are pure (no I/O but the cached fonts). Images are RGB, 1200 px wide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.common import (
+    OKABE_ITO,
+    Theme,
+    arrow,
+    draw_text,
+    fit_font_size,
+    hatch,
+    new_canvas,
+    text_size,
+    theme_of,
+)
+from render.hexgrid import fit, unit_extent
+
+WIDTH = 1200
+MARGIN = 24
+HEADER_H = 104
+FOOTER_ROW_H = 58
+LEGEND_H = 44
+MAX_RADIUS = 128.0
+MAX_BOARD_H = 820.0
+
+PLAYER_FILL: tuple[str, str] = (OKABE_ITO["vermillion"], OKABE_ITO["sky"])
+PLAYER_STRIPE = "#08306B"
+PLAYER_PATTERN: tuple[str, str] = ("solid", "striped")
+
+# Bar width per chip size, as a fraction of the hexagon radius (index = Size value 1..3).
+BAR_W = {1: 0.56, 2: 0.92, 3: 1.30}
+SIZE_LETTER = {1: "S", 2: "M", 3: "L"}
+SIZE_WORD = {1: "small", 2: "medium", 3: "large"}
+
+
+# ----------------------------------------------------------------------------------------------
+# engine access helpers (duck-typed on the public API of engine.constructo)
+# ----------------------------------------------------------------------------------------------
+def _size_value(size: Any) -> int:
+    return int(size)
+
+
+def player_tags(names: Sequence[str]) -> tuple[str, str]:
+    """One-letter tags for the two players: their initials when distinct letters, else ``"1"`` and ``"2"``."""
+    a = (names[0] or "?").strip()[:1].upper()
+    b = (names[1] or "?").strip()[:1].upper()
+    if a.isalpha() and b.isalpha() and a != b:
+        return a, b
+    return "1", "2"
+
+
+def _shown_round(match: Any) -> Any:
+    """The round to draw: the current one, or the last finished one while the next layout is being chosen."""
+    rnd = getattr(match, "current_round", None)
+    if rnd is None:
+        rnd = match.rounds[-1]
+    return rnd
+
+
+def _last_mover(rnd: Any) -> int | None:
+    hist = list(rnd.history)
+    if not hist:
+        return None
+    return (rnd.first + len(hist) - 1) % 2
+
+
+def tower_counts(rnd: Any) -> tuple[int, int]:
+    """Running tower count ``(player 0, player 1)`` of a round (S1, S2), whether or not it is over."""
+    counts = [0, 0]
+    for n in range(1, 10):
+        owner = rnd.tower_owner(n)
+        if owner is not None:
+            counts[owner] += 1
+    return counts[0], counts[1]
+
+
+# ----------------------------------------------------------------------------------------------
+# drawing primitives
+# ----------------------------------------------------------------------------------------------
+def _chip_body(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], player: int, th: Theme) -> None:
+    draw.rectangle(box, fill=PLAYER_FILL[player])
+    if player == 1:
+        hatch(draw, box, PLAYER_STRIPE, spacing=8, width=2)
+    draw.rectangle(box, outline=th.outline, width=2)
+
+
+def draw_chip(
+    draw: ImageDraw.ImageDraw,
+    centre_x: float,
+    bottom: float,
+    height: float,
+    radius: float,
+    player: int,
+    size: int,
+    th: Theme,
+    tag: str,
+    swallowed: int | None = None,
+    tile_fill: str | None = None,
+) -> None:
+    """Draw one chip side-on: a bar of width ``BAR_W[size]*radius`` px standing on ``bottom`` (px).
+
+    ``size`` is 1 (small), 2 (medium) or 3 (large = ring, drawn with a hole). ``swallowed`` is the owner of a
+    small inside the ring (K4), drawn in the hole. The owner's ``tag`` letter is printed when it fits.
+    """
+    w = BAR_W[size] * radius
+    x0, x1 = centre_x - w / 2, centre_x + w / 2
+    y0, y1 = bottom - height, bottom
+    _chip_body(draw, (x0, y0, x1, y1), player, th)
+    fs = int(min(height * 0.82, 26))
+    if size == 3:
+        hole_w = BAR_W[1] * radius + 10
+        hx0, hx1 = centre_x - hole_w / 2, centre_x + hole_w / 2
+        draw.rectangle((hx0, y0 + 3, hx1, y1), fill=tile_fill or th.tile)
+        draw.line([(hx0, y0 + 2), (hx1, y0 + 2)], fill=th.outline, width=2)
+        if swallowed is not None:
+            sw = BAR_W[1] * radius
+            sh = height * 0.78
+            sbox = (centre_x - sw / 2, y1 - sh, centre_x + sw / 2, y1)
+            _chip_body(draw, sbox, swallowed, th)
+            if fs >= 11:
+                _chip_label(draw, (centre_x, y1 - sh / 2), "S", swallowed, int(sh * 0.8))
+        block = (w - hole_w) / 2
+        if fs >= 11 and block > text_size("L", fs, True)[0] + 4:
+            _chip_label(draw, (x0 + block / 2, (y0 + y1) / 2), "L", player, fs)
+            _chip_label(draw, (x1 - block / 2, (y0 + y1) / 2), tag, player, fs)
+    elif fs >= 11:
+        label = f"{SIZE_LETTER[size]} {tag}"
+        if text_size(label, fs, True)[0] > w - 6:
+            label = SIZE_LETTER[size] + tag
+        if text_size(label, fs, True)[0] > w - 4:
+            label = SIZE_LETTER[size]
+        _chip_label(draw, (centre_x, (y0 + y1) / 2), label, player, fs)
+
+
+def _chip_label(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, player: int, size: int) -> None:
+    # White text with a black outline reads on both the solid and the striped fill.
+    draw_text(draw, xy, text, size=size, fill="#FFFFFF", bold=True, anchor="mm", stroke="#000000",
+              stroke_width=2 if size >= 14 else 1)
+
+
+def draw_stack(
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    radius: float,
+    stack: Sequence[tuple[int, int]],
+    swallow: bool,
+    th: Theme,
+    tags: Sequence[str],
+) -> None:
+    """Draw a tile's ``stack`` ((player, size) bottom to top) side-on, centred on the hexagon at ``centre``.
+
+    When ``swallow`` is true the bottom small sits inside the ring above it (K4).
+    """
+    cx, cy = centre
+    bar_h = radius * 0.27
+    gap = max(2.0, radius * 0.025)
+    bottom = cy + radius * 0.58
+    items: list[tuple[int, int, int | None]] = []
+    i = 0
+    seq = list(stack)
+    if swallow and len(seq) >= 2 and seq[0][1] == 1 and seq[1][1] == 3:
+        items.append((seq[1][0], 3, seq[0][0]))
+        i = 2
+    for p, s in seq[i:]:
+        items.append((p, s, None))
+    for player, size, swallowed in items:
+        draw_chip(draw, cx, bottom, bar_h, radius, player, size, th, tags[player], swallowed=swallowed)
+        bottom -= bar_h + gap
+
+
+def _tile_highlight(draw: ImageDraw.ImageDraw, corners: list[tuple[float, float]], colour: str, width: int) -> None:
+    draw.line([*corners, corners[0], corners[1]], fill=colour, width=width, joint="curve")
+
+
+def _tower_badge(draw: ImageDraw.ImageDraw, xy: tuple[float, float], r: float, owner: int, tag: str,
+                 th: Theme) -> None:
+    x, y = xy
+    box = (x - r, y - r, x + r, y + r)
+    draw.ellipse(box, fill=PLAYER_FILL[owner], outline=th.text, width=3)
+    if owner == 1:
+        # a striped ring inside the badge keeps the pattern cue
+        draw.arc((x - r + 4, y - r + 4, x + r - 4, y + r - 4), 0, 360, fill=PLAYER_STRIPE, width=3)
+    fs = max(12, int(r * 1.15))
+    draw_text(draw, (x, y), tag, size=fs, fill="#FFFFFF", bold=True, anchor="mm", stroke="#000000", stroke_width=2)
+
+
+def draw_board(
+    draw: ImageDraw.ImageDraw,
+    rnd: Any,
+    box: tuple[float, float, float, float],
+    th: Theme,
+    tags: Sequence[str],
+    max_radius: float = MAX_RADIUS,
+    highlight_last: bool = True,
+    numbers_centred: bool = False,
+) -> None:
+    """Draw a round's 9 tiles, stacks, towers and last action into ``box`` (x0, y0, x1, y1 px)."""
+    layout = rnd.layout
+    hf = fit(layout.cells, box, max_radius)
+    radius = hf.radius
+    last = rnd.last_move if highlight_last else None
+    lit: set[int] = set()
+    if last is not None:
+        lit = {last.tile} if last.is_place else {last.src, last.dst}
+    num_size = max(16, int(radius * (0.55 if numbers_centred else 0.30)))
+    for n in range(1, 10):
+        corners = hf.corners(n, shrink=max(2.0, radius * 0.04))
+        owner = rnd.tower_owner(n)
+        edge = PLAYER_FILL[owner] if owner is not None else th.tile_edge
+        draw.polygon(corners, fill=th.tile, outline=edge, width=max(3, int(radius * 0.06)) if owner is not None else 3)
+        cx, cy = hf.centres[n - 1]
+        stack = [(int(p), _size_value(s)) for p, s in rnd.tile(n)]
+        draw_stack(draw, (cx, cy), radius, stack, rnd.is_swallow(n), th, tags)
+        ny = cy if numbers_centred else cy - radius * 0.60
+        if owner is not None:
+            draw_text(draw, (cx - radius * 0.16, ny), str(n), size=num_size, fill=th.text, bold=True, anchor="mm")
+            _tower_badge(draw, (cx + radius * 0.26, ny), max(11.0, radius * 0.17), owner, tags[owner], th)
+        else:
+            draw_text(draw, (cx, ny), str(n), size=num_size, fill=th.text, bold=True, anchor="mm")
+    for n in sorted(lit):
+        _tile_highlight(draw, hf.corners(n, shrink=-2), th.highlight, max(5, int(radius * 0.07)))
+    if last is not None and not last.is_place:
+        a = hf.centres[last.src - 1]
+        b = hf.centres[last.dst - 1]
+        # from just below the source tile number to the destination's centre, kept off the chips' labels
+        arrow(draw, (a[0], a[1] - radius * 0.25), (b[0], b[1] - radius * 0.25), colour=th.highlight,
+              width=max(5, int(radius * 0.07)), head=max(18.0, radius * 0.28), outline=th.outline)
+
+
+def _status_lines(match: Any, names: Sequence[str], tags: Sequence[str]) -> tuple[str, str]:
+    rnd = _shown_round(match)
+    layout_name = rnd.layout.name or "custom layout"
+    title = f"Constructo · round {match.round_no} of 2 · {layout_name}"
+    phase = match.phase
+    if match.is_over:
+        if match.resigned is not None:
+            w = 1 - match.resigned
+            line = f"Match over: {names[match.resigned]} resigned, {names[w]} ({tags[w]}) wins"
+        elif match.winner is None:
+            t = match.totals()
+            line = f"Match over: draw {t[0]}–{t[1]}"
+        else:
+            t, w = match.totals(), match.winner
+            line = f"Match over: {names[w]} ({tags[w]}) wins {t[w]}–{t[1 - w]}"
+    elif phase == "choosing_layout":
+        c = match.chooser if match.chooser is not None else match.current_player
+        line = f"Round 1 over. {names[c]} ({tags[c]}) chooses the layout for round 2"
+    else:
+        p = match.current_player
+        line = f"▶ {names[p]} ({tags[p]}, {PLAYER_PATTERN[p]}) to move"
+    last = rnd.last_move
+    mover = _last_mover(rnd)
+    if last is not None and mover is not None and not match.is_over:
+        line += f"  ·  last: {last} by {tags[mover]}"
+    return title, line
+
+
+def _player_row(
+    draw: ImageDraw.ImageDraw, y: float, player: int, match: Any, names: Sequence[str], tags: Sequence[str],
+    th: Theme,
+) -> None:
+    rnd = _shown_round(match)
+    x = MARGIN
+    mid = y + FOOTER_ROW_H / 2
+    to_move = not match.is_over and match.current_player == player
+    if to_move:
+        draw.rounded_rectangle((x - 8, y + 3, WIDTH - MARGIN + 8, y + FOOTER_ROW_H - 3), radius=10,
+                               outline=th.highlight, width=3)
+    draw_chip(draw, x + 40, mid + 15, 30, 60.0, player, 2, th, tags[player])
+    x += 84
+    name = names[player]
+    fs = fit_font_size(name, 250, 26, bold=True)
+    draw_text(draw, (x, mid), name, size=fs, fill=th.text, bold=True, anchor="lm")
+    x = 380
+    reserve = rnd.reserve(player)
+    for size in (3, 2, 1):
+        left = _reserve_count(reserve, size)
+        draw_chip(draw, x + BAR_W[size] * 22, mid + 11, 22, 44.0, player, size, th, "")
+        draw_text(draw, (x + BAR_W[size] * 44 + 8, mid), f"{SIZE_LETTER[size]}×{left}", size=22, fill=th.text,
+                  anchor="lm")
+        x += 128
+    towers = tower_counts(rnd)[player]
+    totals = match.totals()
+    draw_text(draw, (x + 12, mid), f"towers {towers}", size=22, fill=th.text, anchor="lm")
+    draw_text(draw, (WIDTH - MARGIN, mid), f"match {totals[player]}", size=24, fill=th.text, bold=True, anchor="rm")
+
+
+def _reserve_count(reserve: Any, size: int) -> int:
+    for k, v in dict(reserve).items():
+        if int(k) == size:
+            return int(v)
+    return 0
+
+
+def render_board(match: Any, *, names: Sequence[str] = ("P1", "P2"), theme: str = "dark") -> Image.Image:
+    """The board of a Constructo match as a 1200 px wide RGB image.
+
+    Shows the 9 tiles of the shown round's layout (any layout, auto-fitted) with their numbers (C4), every stack
+    side-on (height, each chip's size and owner; a swallowed small inside its ring, K4), tower owners (S1),
+    the last action, both reserves, whose turn it is, the running tower count, the round (1/2), the round
+    scores and match totals (M1, M2).
+
+    Args:
+        match: an ``engine.constructo.Match`` (only its public attributes are read).
+        names: display names of player 0 and player 1 (fixed colours for the match, C1).
+        theme: ``"dark"`` (default) or ``"light"``.
+
+    Raises:
+        ValueError: unknown ``theme``.
+    """
+    th = theme_of(theme)
+    tags = player_tags(names)
+    rnd = _shown_round(match)
+    uw, uh = unit_extent(rnd.layout.cells)
+    radius = min((WIDTH - 2 * MARGIN) / uw, MAX_BOARD_H / uh, MAX_RADIUS)
+    board_h = uh * radius + 24
+    rounds_h = 40
+    height = int(HEADER_H + board_h + LEGEND_H + rounds_h + 2 * FOOTER_ROW_H + MARGIN)
+    img, draw = new_canvas(WIDTH, height, th)
+    title, status = _status_lines(match, names, tags)
+    draw_text(draw, (MARGIN, 18), title, size=fit_font_size(title, WIDTH - 2 * MARGIN, 32, bold=True),
+              fill=th.text, bold=True)
+    draw_text(draw, (MARGIN, 62), status, size=fit_font_size(status, WIDTH - 2 * MARGIN, 26), fill=th.text)
+    top = HEADER_H
+    draw.rectangle((0, top, WIDTH, top + board_h), fill=th.panel)
+    draw_board(draw, rnd, (MARGIN, top + 12, WIDTH - MARGIN, top + board_h - 12), th, tags)
+    y = top + board_h
+    _legend(draw, y, th, tags)
+    y += LEGEND_H
+    draw_text(draw, (MARGIN, y + 20), _rounds_line(match, tags), size=22, fill=th.muted, anchor="lm")
+    y += rounds_h
+    for p in (0, 1):
+        _player_row(draw, y, p, match, names, tags, th)
+        y += FOOTER_ROW_H
+    return img
+
+
+def _legend(draw: ImageDraw.ImageDraw, y: float, th: Theme, tags: Sequence[str]) -> None:
+    mid = y + LEGEND_H / 2
+    x = MARGIN
+    for size in (3, 2, 1):
+        draw_chip(draw, x + BAR_W[size] * 20, mid + 10, 20, 40.0, 0, size, th, "", tile_fill=th.bg)
+        x += BAR_W[size] * 40 + 6
+        word = SIZE_WORD[size] + (" (ring)" if size == 3 else "")
+        draw_text(draw, (x, mid), word, size=18, fill=th.muted, anchor="lm")
+        x += text_size(word, 18)[0] + 18
+    draw_text(draw, (x, mid), "bottom → top  ·  small in a ring = swallowed  ·  badge = tower owner", size=18,
+              fill=th.muted, anchor="lm")
+
+
+def _rounds_line(match: Any, tags: Sequence[str]) -> str:
+    scores = list(match.round_scores())
+    parts = []
+    for i in range(2):
+        if i < len(scores):
+            a, b = scores[i]
+            finished = i < len(match.rounds) and match.rounds[i].is_over
+            parts.append(f"round {i + 1}: {tags[0]} {a}–{b} {tags[1]}" + ("" if finished else " (so far)"))
+        else:
+            parts.append(f"round {i + 1}: —")
+    t = match.totals()
+    return "   ·   ".join(parts) + f"   ·   match: {tags[0]} {t[0]}–{t[1]} {tags[1]}"
+
+
+# ----------------------------------------------------------------------------------------------
+# text twin
+# ----------------------------------------------------------------------------------------------
+def _stack_text(rnd: Any, n: int, tags: Sequence[str]) -> str:
+    stack = [(int(p), _size_value(s)) for p, s in rnd.tile(n)]
+    if not stack:
+        return "empty"
+    chips = [f"{SIZE_LETTER[s]}{tags[p]}" for p, s in stack]
+    if rnd.is_swallow(n) and len(chips) >= 2:
+        chips[0] = f"({chips[0]} swallowed)"
+    owner = rnd.tower_owner(n)
+    suffix = f" — tower {tags[owner]}" if owner is not None else ""
+    return " ".join(chips) + suffix
+
+
+def board_text(match: Any, *, names: Sequence[str] = ("P1", "P2")) -> str:
+    """Text twin of :func:`render_board` (alt text / ``board text:True``), well under 2000 characters.
+
+    One line per tile ``"5: LA MB — tower B"`` (chips bottom to top as size letter + owner tag), then reserves,
+    towers, round and match scores, and whose turn it is.
+    """
+    tags = player_tags(names)
+    rnd = _shown_round(match)
+    title, status = _status_lines(match, names, tags)
+    lines = [title, status.replace("▶ ", ""), f"Players: {tags[0]} = {names[0]} (solid), {tags[1]} = {names[1]} "
+             "(striped). Chips bottom to top, e.g. LA = large of " + tags[0] + "."]
+    lines.append("Tiles: " + "; ".join(f"{n}: {_stack_text(rnd, n, tags)}" for n in range(1, 10)))
+    towers = tower_counts(rnd)
+    for p in (0, 1):
+        res = rnd.reserve(p)
+        lines.append(
+            f"{names[p]} ({tags[p]}): reserve L{_reserve_count(res, 3)} M{_reserve_count(res, 2)} "
+            f"S{_reserve_count(res, 1)}, towers {towers[p]}"
+        )
+    lines.append(_rounds_line(match, tags).replace("   ·   ", "; "))
+    lines.append(f"Layout: {rnd.layout.to_text()}")
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------------------------
+# layouts sheet
+# ----------------------------------------------------------------------------------------------
+class _EmptyRound:
+    """A chip-free stand-in for drawing a bare layout (only what :func:`draw_board` reads)."""
+
+    def __init__(self, layout: Any) -> None:
+        self.layout = layout
+        self.last_move = None
+
+    def tower_owner(self, n: int) -> None:
+        return None
+
+    def tile(self, n: int) -> tuple[()]:
+        return ()
+
+    def is_swallow(self, n: int) -> bool:
+        return False
+
+
+def _sheet_layouts() -> list[tuple[str, Any, bool]]:
+    from engine.constructo import EXPERIMENTAL, LAYOUTS, RECOMMENDED
+
+    out = [(name, LAYOUTS[name], True) for name in RECOMMENDED]
+    out += [(name, LAYOUTS[name], False) for name in EXPERIMENTAL if name not in RECOMMENDED]
+    out += [(name, lay, False) for name, lay in LAYOUTS.items() if name not in RECOMMENDED and name not in EXPERIMENTAL]
+    return out
+
+
+def _sheet_rows(items: list[tuple[str, Any, bool]]) -> list[list[tuple[str, Any, bool]]]:
+    """Two layouts per row, except wide ones (aspect > 2.5) which get a full row; order is kept."""
+    rows: list[list[tuple[str, Any, bool]]] = []
+    pending: list[tuple[str, Any, bool]] = []
+    for item in items:
+        w, h = unit_extent(item[1].cells)
+        if w / h > 2.5:
+            if pending:
+                rows.append(pending)
+                pending = []
+            rows.append([item])
+        else:
+            pending.append(item)
+            if len(pending) == 2:
+                rows.append(pending)
+                pending = []
+    if pending:
+        rows.append(pending)
+    return rows
+
+
+def _row_geometry(row: list[tuple[str, Any, bool]]) -> tuple[float, float]:
+    """(cell width, row height) px of a sheet row: a lone layout spans the width; tiles up to radius 66 px."""
+    cell_w = (WIDTH - 2 * MARGIN) / len(row)
+    h = 0.0
+    for _, layout, _ in row:
+        uw, uh = unit_extent(layout.cells)
+        radius = min(66.0, (cell_w - 40) / uw, 336.0 / uh)
+        h = max(h, uh * radius + 84)
+    return cell_w, h
+
+
+def render_layouts_sheet(*, theme: str = "dark") -> Image.Image:
+    """All named layouts (recommended first, then experimental) with their names and tile numbers 1–9.
+
+    A 1200 px wide RGB image, two layouts per row (a very wide layout takes a whole row).
+    Raises ``ValueError`` for an unknown ``theme``.
+    """
+    th = theme_of(theme)
+    rows = _sheet_rows(_sheet_layouts())
+    height = int(84 + sum(_row_geometry(r)[1] for r in rows) + MARGIN)
+    img, draw = new_canvas(WIDTH, height, th)
+    draw_text(draw, (MARGIN, 22), "Constructo layouts — pick one by name", size=34, fill=th.text, bold=True)
+    tags = ("1", "2")
+    y0 = 84.0
+    for row in rows:
+        cell_w, h = _row_geometry(row)
+        for c, (name, layout, recommended) in enumerate(row):
+            x0 = MARGIN + c * cell_w
+            draw.rounded_rectangle((x0 + 6, y0 + 6, x0 + cell_w - 6, y0 + h - 6), radius=14, fill=th.panel)
+            draw_text(draw, (x0 + 22, y0 + 34), name, size=30, fill=th.text, bold=True, anchor="lm")
+            group = "★ recommended" if recommended else "experimental"
+            draw_text(draw, (x0 + 34 + text_size(name, 30, True)[0], y0 + 36), group, size=20,
+                      fill=th.highlight if recommended else th.muted, anchor="lm")
+            draw_board(draw, _EmptyRound(layout), (x0 + 20, y0 + 62, x0 + cell_w - 20, y0 + h - 18), th, tags,
+                       max_radius=66.0, highlight_last=False, numbers_centred=True)
+        y0 += h
+    return img
+
+
+def layouts_text() -> str:
+    """Text twin of :func:`render_layouts_sheet`: one line per layout, name, group and cells by tile number."""
+    lines = ["Constructo layouts (tile n = n-th cell, axial (q,r), pointy-top hexagons):"]
+    for name, layout, recommended in _sheet_layouts():
+        group = "recommended" if recommended else "experimental"
+        lines.append(f"{name} ({group}): {layout.coords_text()}")
+    return "\n".join(lines)
