@@ -157,18 +157,26 @@ def _chip_label(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, p
               stroke_width=2 if size >= 14 else 1)
 
 
+def has_swallowed(stack: Sequence[tuple[int, int]]) -> bool:
+    """True when the bottom chip is a small with a large right above it: the large swallowed it (K4).
+
+    Since nothing but a swallowing large may go onto a small (K3, K4), this holds for taller stacks too
+    (e.g. small, large, medium), where ``Round.is_swallow`` (exactly two chips) is false.
+    """
+    return len(stack) >= 2 and int(stack[0][1]) == 1 and int(stack[1][1]) == 3
+
+
 def draw_stack(
     draw: ImageDraw.ImageDraw,
     centre: tuple[float, float],
     radius: float,
     stack: Sequence[tuple[int, int]],
-    swallow: bool,
     th: Theme,
     tags: Sequence[str],
 ) -> None:
     """Draw a tile's ``stack`` ((player, size) bottom to top) side-on, centred on the hexagon at ``centre``.
 
-    When ``swallow`` is true the bottom small sits inside the ring above it (K4).
+    A bottom small under a large (:func:`has_swallowed`, K4) is drawn inside that large's ring.
     """
     cx, cy = centre
     bar_h = radius * 0.27
@@ -177,7 +185,7 @@ def draw_stack(
     items: list[tuple[int, int, int | None]] = []
     i = 0
     seq = list(stack)
-    if swallow and len(seq) >= 2 and seq[0][1] == 1 and seq[1][1] == 3:
+    if has_swallowed(seq):
         items.append((seq[1][0], 3, seq[0][0]))
         i = 2
     for p, s in seq[i:]:
@@ -229,7 +237,7 @@ def draw_board(
         draw.polygon(corners, fill=th.tile, outline=edge, width=max(3, int(radius * 0.06)) if owner is not None else 3)
         cx, cy = hf.centres[n - 1]
         stack = [(int(p), _size_value(s)) for p, s in rnd.tile(n)]
-        draw_stack(draw, (cx, cy), radius, stack, rnd.is_swallow(n), th, tags)
+        draw_stack(draw, (cx, cy), radius, stack, th, tags)
         ny = cy if numbers_centred else cy - radius * 0.60
         if owner is not None:
             draw_text(draw, (cx - radius * 0.16, ny), str(n), size=num_size, fill=th.text, bold=True, anchor="mm")
@@ -389,7 +397,7 @@ def _stack_text(rnd: Any, n: int, tags: Sequence[str]) -> str:
     if not stack:
         return "empty"
     chips = [f"{SIZE_LETTER[s]}{tags[p]}" for p, s in stack]
-    if rnd.is_swallow(n) and len(chips) >= 2:
+    if has_swallowed(stack):
         chips[0] = f"({chips[0]} swallowed)"
     owner = rnd.tower_owner(n)
     suffix = f" — tower {tags[owner]}" if owner is not None else ""
@@ -435,9 +443,6 @@ class _EmptyRound:
 
     def tile(self, n: int) -> tuple[()]:
         return ()
-
-    def is_swallow(self, n: int) -> bool:
-        return False
 
 
 def _sheet_layouts() -> list[tuple[str, Any, bool]]:

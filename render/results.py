@@ -1,0 +1,193 @@
+"""Result cards (end of a Constructo match, end of a CONEX game) and the leaderboard image, with text twins.
+
+Images are RGB, 1200 px wide, dark panel by default (``theme="light"`` available). Pure: no I/O but fonts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.common import OKABE_ITO, Theme, draw_text, fit_font_size, new_canvas, theme_of
+from render.constructo import PLAYER_FILL, PLAYER_PATTERN, draw_chip, player_tags
+
+WIDTH = 1200
+MARGIN = 32
+ROW_H = 60
+
+LeaderRow = tuple[int, str, float, int, int, int]
+
+
+def _table(
+    draw: ImageDraw.ImageDraw, y: float, headers: Sequence[str], rows: Sequence[Sequence[str]], xs: Sequence[float],
+    aligns: Sequence[str], th: Theme, bold_rows: Sequence[int] = (),
+) -> float:
+    """Draw a simple table (header + rows, zebra striped) starting at ``y``; returns the y below it."""
+    for h, x, a in zip(headers, xs, aligns, strict=True):
+        draw_text(draw, (x, y + ROW_H / 2), h, size=22, fill=th.muted, bold=True, anchor=a + "m")
+    y += ROW_H
+    for i, row in enumerate(rows):
+        if i % 2 == 0:
+            draw.rectangle((MARGIN - 10, y, WIDTH - MARGIN + 10, y + ROW_H), fill=th.panel)
+        for cell, x, a in zip(row, xs, aligns, strict=True):
+            fs = fit_font_size(cell, 420, 26, bold=i in bold_rows) if a == "l" else 26
+            draw_text(draw, (x, y + ROW_H / 2), cell, size=fs, fill=th.text, bold=i in bold_rows, anchor=a + "m")
+        y += ROW_H
+    return y
+
+
+# ----------------------------------------------------------------------------------------------
+# Constructo
+# ----------------------------------------------------------------------------------------------
+def _constructo_headline(match: Any, names: Sequence[str]) -> str:
+    totals = match.totals()
+    if match.resigned is not None:
+        w = 1 - match.resigned
+        return f"{names[match.resigned]} resigned — {names[w]} wins"
+    if not match.is_over:
+        return f"Match in progress: {totals[0]}–{totals[1]}"
+    if match.winner is None:
+        return f"Draw, {totals[0]}–{totals[1]}"
+    w = match.winner
+    return f"{names[w]} wins {totals[w]}–{totals[1 - w]}"
+
+
+def render_constructo_result(match: Any, *, names: Sequence[str] = ("P1", "P2"), theme: str = "dark") -> Image.Image:
+    """End-of-match card for Constructo: the winner (or draw, or resignation, M2/M3), per-round tower scores
+    with each round's layout, and match totals. 1200 px wide RGB image. Raises ``ValueError`` for a bad theme.
+    """
+    th = theme_of(theme)
+    tags = player_tags(names)
+    scores = list(match.round_scores())
+    height = int(190 + ROW_H * (len(scores) + 2) + MARGIN + 70)
+    img, draw = new_canvas(WIDTH, height, th)
+    draw_text(draw, (MARGIN, 26), "Constructo — match result", size=30, fill=th.muted, bold=True)
+    headline = _constructo_headline(match, names)
+    draw_text(draw, (MARGIN, 70), headline, size=fit_font_size(headline, WIDTH - 2 * MARGIN, 48, bold=True),
+              fill=th.highlight, bold=True)
+    # player key: chip swatch + name
+    y = 150
+    for p in (0, 1):
+        x = MARGIN + p * (WIDTH / 2)
+        draw_chip(draw, x + 34, y + 16, 30, 60.0, p, 2, th, tags[p])
+        label = f"{names[p]} ({PLAYER_PATTERN[p]})"
+        draw_text(draw, (x + 80, y), label, size=fit_font_size(label, WIDTH / 2 - 120, 26), fill=th.text,
+                  anchor="lm")
+    y += 40
+    rows = []
+    for i, (a, b) in enumerate(scores):
+        lay = match.rounds[i].layout
+        rows.append([f"Round {i + 1}", lay.name or "custom", str(a), str(b)])
+    t = match.totals()
+    rows.append(["Total", "", str(t[0]), str(t[1])])
+    xs = [MARGIN, 300, 860, 1080]
+    _table(draw, y, ["", "layout", f"{tags[0]}: {names[0]}"[:18], f"{tags[1]}: {names[1]}"[:18]], rows, xs,
+           ["l", "l", "r", "r"], th, bold_rows=[len(rows) - 1])
+    draw.rectangle((0, 0, 10, height), fill=PLAYER_FILL[match.winner] if match.winner is not None else th.muted)
+    return img
+
+
+def constructo_result_text(match: Any, *, names: Sequence[str] = ("P1", "P2")) -> str:
+    """Text twin of :func:`render_constructo_result`: headline, one line per round (layout, scores), totals."""
+    lines = ["Constructo — match result: " + _constructo_headline(match, names)]
+    for i, (a, b) in enumerate(match.round_scores()):
+        lay = match.rounds[i].layout
+        lines.append(f"Round {i + 1} ({lay.name or 'custom'}): {names[0]} {a} – {b} {names[1]}")
+    t = match.totals()
+    lines.append(f"Total: {names[0]} {t[0]} – {t[1]} {names[1]}")
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------------------------
+# CONEX
+# ----------------------------------------------------------------------------------------------
+def conex_ranking(scores: Sequence[int]) -> list[tuple[int, int, int]]:
+    """``(place, seat, score)`` best first; equal scores share a place (E3), e.g. scores [5, 9, 5] ->
+    [(1, 1, 9), (2, 0, 5), (2, 2, 5)]."""
+    order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
+    out: list[tuple[int, int, int]] = []
+    for i, seat in enumerate(order):
+        place = out[-1][0] if out and scores[seat] == out[-1][2] else i + 1
+        out.append((place, seat, scores[seat]))
+    return out
+
+
+def _conex_headline(game: Any, names: Sequence[str]) -> str:
+    winners = list(game.winners) if game.is_over else []
+    if not winners:
+        return "Game in progress"
+    if len(winners) == 1:
+        return f"{names[winners[0]]} wins!"
+    return "Shared win: " + ", ".join(names[w] for w in winners)
+
+
+def render_conex_result(game: Any, *, names: Sequence[str], theme: str = "dark") -> Image.Image:
+    """End-of-game card for CONEX: ranking by score (ties share a place, E3), winners marked, the goal.
+
+    ``names`` are by seat. 1200 px wide RGB image. Raises ``ValueError`` for a bad theme.
+    """
+    th = theme_of(theme)
+    scores = list(game.scores)
+    ranking = conex_ranking(scores)
+    height = int(170 + ROW_H * (len(ranking) + 1) + MARGIN + 40)
+    img, draw = new_canvas(WIDTH, height, th)
+    draw_text(draw, (MARGIN, 26), f"CONEX — game result (goal {getattr(game, 'goal', '?')})", size=30,
+              fill=th.muted, bold=True)
+    headline = _conex_headline(game, names)
+    draw_text(draw, (MARGIN, 70), headline, size=fit_font_size(headline, WIDTH - 2 * MARGIN, 48, bold=True),
+              fill=th.highlight, bold=True)
+    winners = set(game.winners) if game.is_over else set()
+    rows = [[f"{place}.", ("★ " if seat in winners else "") + names[seat], str(score)]
+            for place, seat, score in ranking]
+    _table(draw, 150, ["place", "player", "points"], rows, [MARGIN, 180, WIDTH - MARGIN], ["l", "l", "r"], th,
+           bold_rows=[i for i, (_, seat, _) in enumerate(ranking) if seat in winners])
+    draw.rectangle((0, 0, 10, height), fill=OKABE_ITO["yellow"])
+    return img
+
+
+def conex_result_text(game: Any, *, names: Sequence[str]) -> str:
+    """Text twin of :func:`render_conex_result`: headline then ``"1. name — 42 points"`` per seat."""
+    winners = set(game.winners) if game.is_over else set()
+    lines = ["CONEX — game result: " + _conex_headline(game, names)]
+    for place, seat, score in conex_ranking(list(game.scores)):
+        lines.append(f"{place}. {names[seat]} — {score} points" + (" (winner)" if seat in winners else ""))
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------------------------
+# leaderboard
+# ----------------------------------------------------------------------------------------------
+def _rating(value: float) -> str:
+    return f"{value:.1f}" if isinstance(value, float) else str(value)
+
+
+def render_leaderboard(rows: Sequence[LeaderRow], *, title: str = "Leaderboard", theme: str = "dark") -> Image.Image:
+    """A leaderboard image: one line per row ``(rank, name, rating, wins, losses, draws)`` in the given order.
+
+    Empty ``rows`` draws a "no rated games yet" note. 1200 px wide RGB. Raises ``ValueError`` for a bad theme.
+    """
+    th = theme_of(theme)
+    height = int(110 + ROW_H * (max(1, len(rows)) + 1) + MARGIN)
+    img, draw = new_canvas(WIDTH, height, th)
+    draw_text(draw, (MARGIN, 30), title, size=fit_font_size(title, WIDTH - 2 * MARGIN, 40, bold=True),
+              fill=th.text, bold=True)
+    if not rows:
+        draw_text(draw, (MARGIN, 140), "No rated games yet.", size=28, fill=th.muted)
+        return img
+    table_rows = [[f"{r[0]}", r[1], _rating(r[2]), str(r[3]), str(r[4]), str(r[5])] for r in rows]
+    xs = [MARGIN + 50, 130, 820, 940, 1040, WIDTH - MARGIN]
+    _table(draw, 100, ["#", "player", "rating", "W", "L", "D"], table_rows, xs, ["r", "l", "r", "r", "r", "r"], th,
+           bold_rows=[i for i, r in enumerate(rows) if r[0] == 1])
+    return img
+
+
+def leaderboard_text(rows: Sequence[LeaderRow], *, title: str = "Leaderboard") -> str:
+    """Text twin of :func:`render_leaderboard`: ``"1. name — rating 27.3 (W 5 / L 2 / D 0)"`` per row."""
+    if not rows:
+        return f"{title}: no rated games yet."
+    lines = [title]
+    for rank, name, rating, w, losses, d in rows:
+        lines.append(f"{rank}. {name} — rating {_rating(rating)} (W {w} / L {losses} / D {d})")
+    return "\n".join(lines)
