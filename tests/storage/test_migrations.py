@@ -1,0 +1,118 @@
+"""Migrations from an empty file, reopening, refusing a newer schema or a foreign database, data dir."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.storage import NotOurDatabaseError, SchemaTooNewError, Storage, data_dir, default_db_path
+from bot.storage.migrate import APPLICATION_ID, load_migrations, split_statements
+
+EXPECTED_TABLES = {
+    "games",
+    "game_players",
+    "game_messages",
+    "actions",
+    "ratings",
+    "rating_changes",
+    "user_prefs",
+    "meta",
+}
+
+
+def _raw(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(path, isolation_level=None)
+
+
+async def test_migrates_an_empty_file_to_the_latest_schema(db_path: Path) -> None:
+    assert not db_path.exists()  # noqa: ASYNC240 (a test: blocking is fine)
+    s = await Storage.open(db_path)  # also creates the missing data directory
+    latest = len(load_migrations())
+    assert s.schema_version == latest >= 1
+    await s.close()
+    with _raw(db_path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == latest
+        assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        indexes = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    assert EXPECTED_TABLES <= tables
+    assert {"games_one_open_per_channel", "ratings_board"} <= indexes
+
+
+async def test_connections_have_foreign_keys_and_busy_timeout(storage: Storage) -> None:
+    async with storage._writer.execute("PRAGMA foreign_keys") as cur:
+        assert (await cur.fetchone())[0] == 1
+    for conn in (storage._writer, storage._reader):
+        async with conn.execute("PRAGMA busy_timeout") as cur:
+            assert (await cur.fetchone())[0] == 5000
+
+
+async def test_reopening_keeps_data_and_does_not_migrate_again(db_path: Path) -> None:
+    s = await Storage.open(db_path)
+    game_id = await s.create_game("conex", 1, 2, {"x": 1}, [7, 8, 9])
+    await s.set_meta("tree_hash", "abc")
+    await s.close()
+    s = await Storage.open(db_path)
+    try:
+        game = await s.get_game(game_id)
+        assert game is not None and game.players == [7, 8, 9] and game.state == {"x": 1}
+        assert await s.get_meta("tree_hash") == "abc"
+        assert s.schema_version == len(load_migrations())
+    finally:
+        await s.close()
+
+
+async def test_refuses_a_database_newer_than_the_code(db_path: Path) -> None:
+    s = await Storage.open(db_path)
+    await s.close()
+    with _raw(db_path) as conn:
+        conn.execute("PRAGMA user_version = 99")
+    with pytest.raises(SchemaTooNewError) as info:
+        await Storage.open(db_path)
+    err = info.value
+    assert err.rule == "SchemaTooNew" and err.details["db_version"] == 99
+    assert err.details["code_version"] == len(load_migrations())
+    assert "newer" in str(err) and str(db_path) in str(err)
+    with _raw(db_path) as conn:  # untouched
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 99
+
+
+async def test_refuses_another_programs_database(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True)
+    with _raw(db_path) as conn:
+        conn.execute("PRAGMA application_id = 12345")
+        conn.execute("CREATE TABLE other (x)")
+    with pytest.raises(NotOurDatabaseError):
+        await Storage.open(db_path)
+    with _raw(db_path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 0
+
+
+def test_split_statements_keeps_trigger_bodies_whole() -> None:
+    sql = "CREATE TABLE t (a);\n-- note\nCREATE TRIGGER x BEFORE DELETE ON t\nBEGIN\n  SELECT 1;\n  SELECT 2;\nEND;\n"
+    parts = split_statements(sql)
+    assert len(parts) == 2 and parts[1].startswith("-- note") and parts[1].endswith("END;")
+
+
+def test_data_dir_prefers_data_dir_then_xdg_then_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "d"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "x"))
+    assert data_dir() == tmp_path / "d"
+    monkeypatch.setenv("DATA_DIR", "")
+    assert data_dir() == tmp_path / "x" / "tablebot"
+    monkeypatch.setenv("XDG_DATA_HOME", "relative/ignored")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert data_dir() == tmp_path / "home" / ".local" / "share" / "tablebot"
+    path = default_db_path()
+    assert path == tmp_path / "home" / ".local" / "share" / "tablebot" / "tablebot.sqlite3"
+    assert path.parent.is_dir() and not path.exists()
+
+
+async def test_open_without_path_uses_the_data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "fresh"))
+    s = await Storage.open()
+    await s.close()
+    assert (tmp_path / "fresh" / "tablebot.sqlite3").is_file()
