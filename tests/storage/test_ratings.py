@@ -1,0 +1,169 @@
+"""Ratings: openskill Plackett-Luce values, win/loss/draw tallies, leaderboard order and ranks."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from itertools import count
+from pathlib import Path
+
+import pytest
+from openskill.models import PlackettLuce
+
+from bot.storage import GameResult, InvalidDataError, Storage
+from bot.storage import db as storage_db
+
+GUILD = 7
+_channels = count(1000)
+
+# (kind, ranking best first; tied players share a group)
+RESULTS: list[tuple[str, list[list[int]]]] = [
+    ("constructo", [[1], [2]]),
+    ("constructo", [[3], [1]]),
+    ("constructo", [[2, 3]]),  # equal totals: a draw
+    ("conex", [[1], [2], [3], [4]]),
+    ("conex", [[4, 2], [1]]),  # shared first place: two wins
+    ("conex", [[3], [1, 4]]),  # tie for second
+    ("conex", [[5], [4], [2]]),
+    ("constructo", [[1], [3]]),
+]
+
+
+async def play(storage: Storage, kind: str, ranking: list[list[int]], *, rated: bool = True, guild: int = GUILD) -> int:
+    players = sorted(u for g in ranking for u in g)
+    gid = await storage.create_game(kind, guild, next(_channels), {"n": 0}, players, status="active")
+    result = {"ranking": ranking, "rated": rated}
+    await storage.apply_action(gid, 0, {"n": 1}, player=players[0], action="end", result=result)
+    return gid
+
+
+def expected_ratings() -> dict[str, dict[int, tuple[float, float]]]:
+    """The same games rated directly with openskill's API."""
+    model = PlackettLuce()
+    table: dict[str, dict[int, object]] = {"constructo": {}, "conex": {}}
+    for kind, ranking in RESULTS:
+        users = [u for g in ranking for u in g]
+        ranks = [i for i, g in enumerate(ranking) for _ in g]
+        teams = [[table[kind].get(u) or model.rating()] for u in users]
+        for u, team in zip(users, model.rate(teams, ranks=ranks), strict=True):
+            table[kind][u] = team[0]
+    return {k: {u: (r.mu, r.sigma) for u, r in v.items()} for k, v in table.items()}  # type: ignore[attr-defined]
+
+
+async def test_ratings_match_openskill_and_leaderboard_is_sorted_by_ordinal(storage: Storage) -> None:
+    for kind, ranking in RESULTS:
+        await play(storage, kind, ranking)
+    expected = expected_ratings()
+    for kind in ("constructo", "conex"):
+        board = await storage.leaderboard(GUILD, kind, limit=100)
+        assert {r.user_id for r in board} == set(expected[kind])
+        for row in board:
+            mu, sigma = expected[kind][row.user_id]
+            assert row.mu == pytest.approx(mu, rel=1e-12) and row.sigma == pytest.approx(sigma, rel=1e-12)
+            assert row.ordinal == pytest.approx(mu - 3 * sigma, rel=1e-12)
+            assert row.games == row.wins + row.losses + row.draws
+        order = sorted(expected[kind], key=lambda u: (-(expected[kind][u][0] - 3 * expected[kind][u][1]), u))
+        assert [r.user_id for r in board] == order
+        assert [r.rank for r in board] == list(range(1, len(board) + 1))
+        for row in board:
+            assert await storage.rating_of(GUILD, kind, row.user_id) == row
+
+
+async def test_win_loss_draw_tallies_follow_the_documented_definition(storage: Storage) -> None:
+    for kind, ranking in RESULTS:
+        await play(storage, kind, ranking)
+    tallies = {
+        (kind, r.user_id): (r.games, r.wins, r.losses, r.draws)
+        for kind in ("constructo", "conex")
+        for r in await storage.leaderboard(GUILD, kind, limit=100)
+    }
+    # Constructo: sole first = win, second = loss, shared first = draw.
+    assert tallies[("constructo", 1)] == (3, 2, 1, 0)
+    assert tallies[("constructo", 2)] == (2, 0, 1, 1)
+    assert tallies[("constructo", 3)] == (3, 1, 1, 1)
+    # CONEX: everybody in the first group wins (ties included), everybody else loses, no draws.
+    assert tallies[("conex", 1)] == (3, 1, 2, 0)
+    assert tallies[("conex", 2)] == (3, 1, 2, 0)
+    assert tallies[("conex", 3)] == (2, 1, 1, 0)
+    assert tallies[("conex", 4)] == (4, 1, 3, 0)
+    assert tallies[("conex", 5)] == (1, 1, 0, 0)
+
+
+async def test_conex_tie_gives_equal_ratings_to_tied_newcomers(storage: Storage) -> None:
+    await play(storage, "conex", [[10], [11, 12], [13]])
+    r11, r12 = [await storage.rating_of(GUILD, "conex", u) for u in (11, 12)]
+    assert r11 is not None and r12 is not None and r11.mu == r12.mu and r11.sigma == r12.sigma
+    assert (r11.rank, r12.rank) == (2, 3)  # equal ordinals: lower user id first
+    top = await storage.rating_of(GUILD, "conex", 10)
+    assert top is not None and top.rank == 1 and top.mu > r11.mu
+
+
+async def test_rating_changes_record_before_and_after(storage: Storage) -> None:
+    gid = await play(storage, "constructo", [[1], [2]])
+    changes = await storage.rating_changes(gid)
+    assert [(c.user_id, c.place, c.outcome) for c in changes] == [(1, 1, "win"), (2, 2, "loss")]
+    assert changes[0].delta > 0 > changes[1].delta
+    row = await storage.rating_of(GUILD, "constructo", 1)
+    assert row is not None and (row.mu, row.sigma) == (changes[0].mu_after, changes[0].sigma_after)
+    game = await storage.get_game(gid)
+    assert game is not None and game.status == "finished"
+    assert game.result == GameResult(((1,), (2,)), rated=True)
+
+
+async def test_unrated_results_and_other_guilds_leave_ratings_alone(storage: Storage) -> None:
+    gid = await play(storage, "constructo", [[1], [2]], rated=False)
+    assert await storage.leaderboard(GUILD, "constructo") == []
+    assert await storage.rating_changes(gid) == []
+    game = await storage.get_game(gid)
+    assert game is not None and game.status == "finished" and game.result is not None and not game.result.rated
+    await play(storage, "constructo", [[1], [2]], guild=GUILD + 1)
+    assert await storage.leaderboard(GUILD, "constructo") == []
+    assert await storage.rating_of(GUILD, "constructo", 1) is None
+    assert await storage.rated_players(GUILD + 1, "constructo") == 2
+    assert await storage.leaderboard(GUILD + 1, "conex") == []
+
+
+async def test_constructo_result_must_rank_exactly_two_players(storage: Storage) -> None:
+    gid = await storage.create_game("constructo", GUILD, 1, {"n": 0}, [1, 2, 3], status="active")
+    with pytest.raises(InvalidDataError, match="exactly 2"):
+        await storage.apply_action(gid, 0, {"n": 1}, player=1, action="end", result=[[1], [2], [3]])
+    game = await storage.get_game(gid)
+    assert game is not None and game.status == "active" and game.version == 0
+    assert await storage.leaderboard(GUILD, "constructo") == []
+
+
+async def test_leaderboard_pages_and_ranks(storage: Storage) -> None:
+    # Ten players each beat the next one in turn: distinct ratings.
+    for u in range(1, 10):
+        await play(storage, "conex", [[u], [u + 1]])
+    full = await storage.leaderboard(GUILD, "conex", limit=100)
+    page = await storage.leaderboard(GUILD, "conex", limit=3, offset=4)
+    assert page == full[4:7] and [r.rank for r in page] == [5, 6, 7]
+    assert await storage.rated_players(GUILD, "conex") == 10
+    for bad in ({"limit": 0}, {"limit": 101}, {"offset": -1}):
+        with pytest.raises(InvalidDataError):
+            await storage.leaderboard(GUILD, "conex", **bad)
+
+
+def test_leaderboard_and_rank_queries_use_the_index_not_a_scan(tmp_path: Path) -> None:
+    """Needs no full scan: both queries are index searches on ratings_board (guild, kind, ordinal)."""
+    path = tmp_path / "plan.sqlite3"
+
+    async def create() -> None:
+        await (await Storage.open(path)).close()
+
+    asyncio.run(create())
+    with sqlite3.connect(path) as conn:
+        top = conn.execute(
+            f"EXPLAIN QUERY PLAN SELECT {storage_db._RATING_COLUMNS} FROM ratings r WHERE r.guild_id = ? AND"
+            " r.kind = ? ORDER BY r.ordinal DESC, r.user_id LIMIT ? OFFSET ?",
+            (1, "conex", 10, 0),
+        ).fetchall()
+        rank = conn.execute(
+            f"EXPLAIN QUERY PLAN SELECT {storage_db._RATING_COLUMNS}, {storage_db._RANK} FROM ratings r"
+            " WHERE r.guild_id = ? AND r.kind = ? AND r.user_id = ?",
+            (1, "conex", 5),
+        ).fetchall()
+    top_plan, rank_plan = " | ".join(r[3] for r in top), " | ".join(r[3] for r in rank)
+    assert "ratings_board" in top_plan and "TEMP B-TREE" not in top_plan and "SCAN" not in top_plan
+    assert "ratings_board (guild_id=? AND kind=? AND ordinal" in rank_plan and "SCAN" not in rank_plan
