@@ -1,0 +1,26 @@
+"""A loopback Discord-compatible server (REST + gateway) for end-to-end tests and local play.
+
+``DevServer`` speaks Discord's v10 wire format closely enough that an unmodified discord.py client connects
+to it by configuration only (``DISCORD_API_BASE``/``DISCORD_GATEWAY_URL``). ``server.as_user("alice")`` gives
+a ``DevUser`` that runs slash commands, clicks buttons, picks select options and asks for autocomplete;
+each returns an ``InteractionResult``. ``python -m bot.devserver`` starts the server, the real bot and a
+prompt to play as several users.
+"""
+
+from bot.devserver.client import CommandUsageError, DevUser, InteractionResult
+from bot.devserver.models import Attachment, Channel, Interaction, Message, User, Violation
+from bot.devserver.server import DevServer, Injection
+
+__all__ = [
+    "Attachment",
+    "Channel",
+    "CommandUsageError",
+    "DevServer",
+    "DevUser",
+    "Injection",
+    "Interaction",
+    "InteractionResult",
+    "Message",
+    "User",
+    "Violation",
+]

@@ -1,0 +1,372 @@
+"""The test-facing client API: users who run slash commands, click buttons, pick select options, autocomplete.
+
+Example::
+
+    alice = server.as_user("alice")
+    res = await alice.slash("constructo challenge", opponent="bob")
+    await res.wait()
+    assert not res.ephemeral and "challenge" in res.content
+    res2 = await server.as_user("bob").click(res.message, "Accept")
+
+Option values may be given typed (int, float, bool, a user name / ``DevUser`` / id for user options) or as text
+(the console's ``tile:5``), converted by the synced option type (3 string, 4 integer, 5 boolean, 6 user,
+7 channel, 8 role, 9 mentionable, 10 number). A choice may be named by its name or its value.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from bot.devserver.models import INTERACTION_DEADLINE_S, Channel, Interaction, Message, User
+
+if TYPE_CHECKING:
+    from bot.devserver.server import DevServer
+
+
+class CommandUsageError(ValueError):
+    """The test (or console user) asked for something Discord's client would not let a user send."""
+
+
+class InteractionResult:
+    """What the bot answered to one interaction (live view: values change as the bot edits).
+
+    ``response_type`` (4 message, 5 deferred, 6 deferred update, 7 update, 8 autocomplete, 9 modal or None),
+    ``message`` (the original response, or the clicked message for types 6/7), ``content``, ``ephemeral``,
+    ``attachments`` (bytes of the original's files), ``followups`` (messages), ``choices`` (autocomplete),
+    ``failed`` (True once Discord's client would show "This interaction failed": no response within 3 s).
+    """
+
+    def __init__(self, server: DevServer, interaction: Interaction) -> None:
+        self.server = server
+        self.interaction = interaction
+
+    def __repr__(self) -> str:
+        return (f"<InteractionResult type={self.interaction.type} response={self.response_type} "
+                f"content={self.content!r} followups={len(self.followups)}>")
+
+    @property
+    def response_type(self) -> int | None:
+        return self.interaction.response_type
+
+    @property
+    def message(self) -> Message | None:
+        it = self.interaction
+        mid = it.original_message_id or (it.message_id if it.response_type in (6, 7) else None)
+        return self.server.message(mid) if mid else None
+
+    @property
+    def content(self) -> str:
+        return self.message.content if self.message else ""
+
+    @property
+    def embeds(self) -> list[dict[str, Any]]:
+        return self.message.embeds if self.message else []
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.message and self.message.ephemeral)
+
+    @property
+    def attachments(self) -> list[bytes]:
+        return self.message.images if self.message else []
+
+    @property
+    def followups(self) -> list[Message]:
+        return [self.server.message(i) for i in self.interaction.followup_ids]
+
+    @property
+    def messages(self) -> list[Message]:
+        """The original response (if a message) followed by the followups, deleted ones left out."""
+        out = [self.message] if self.message is not None and self.interaction.original_message_id else []
+        return [m for m in (*out, *self.followups) if not m.deleted]
+
+    @property
+    def images(self) -> list[bytes]:
+        """Every attachment of the original response and the followups, in order."""
+        return [b for m in self.messages for b in m.images]
+
+    @property
+    def text(self) -> str:
+        """All contents and embed titles/descriptions of the response messages, joined by newlines."""
+        parts: list[str] = []
+        for m in self.messages:
+            parts.append(m.content)
+            for e in m.embeds:
+                parts.extend(str(e.get(k) or "") for k in ("title", "description"))
+                parts.extend(f"{f.get('name')}: {f.get('value')}" for f in e.get("fields") or [])
+        return "\n".join(p for p in parts if p)
+
+    @property
+    def choices(self) -> list[dict[str, Any]] | None:
+        return self.interaction.choices
+
+    @property
+    def violations(self) -> list[Any]:
+        return list(self.interaction.violations)
+
+    @property
+    def failed(self) -> bool:
+        it = self.interaction
+        if it.response_type is None:
+            return self.server.clock.now() - it.created_at > INTERACTION_DEADLINE_S
+        return False
+
+    def complete(self) -> bool:
+        """True once answered: a response exists and a deferred message response has been filled in."""
+        it = self.interaction
+        if it.response_type is None:
+            return False
+        if it.response_type == 5:
+            msg = self.message
+            return msg is not None and (not msg.loading or msg.deleted)
+        if it.response_type == 6:
+            return it.original_edits > 0 or bool(it.followup_ids)
+        return True
+
+    async def wait(self, timeout: float = 10.0, *, followups: int = 0, settle: float = 0.15) -> InteractionResult:  # noqa: ASYNC109
+        """Wait until the bot has answered (see ``complete``) with at least ``followups`` followups, and then
+        until the bot has been quiet (no request) for ``settle`` s. Returns self; an unanswered interaction
+        (``failed``) returns after the 3-s deadline instead of raising. Raises ``TimeoutError`` after ``timeout``.
+        """
+        s = self.server
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+
+        def done() -> bool:
+            return (self.complete() and len(self.interaction.followup_ids) >= followups) or self.failed
+
+        await s.wait_until(done, timeout, f"the bot's answer to interaction {self.interaction.id}")
+        while settle > 0 and loop.time() < end:
+            quiet = s.clock.now() - s.last_activity
+            if quiet >= settle:
+                break
+            await asyncio.sleep(settle - quiet)
+        return self
+
+
+class DevUser:
+    """A guild member acting through the Discord client (``server.as_user("alice")``)."""
+
+    def __init__(self, server: DevServer, user: User, channel: Channel | None = None) -> None:
+        self.server = server
+        self.user = user
+        self.channel = channel or server.channel()
+
+    def __repr__(self) -> str:
+        return f"<DevUser {self.user.name}>"
+
+    @property
+    def id(self) -> int:
+        return self.user.id
+
+    @property
+    def name(self) -> str:
+        return self.user.name
+
+    def in_channel(self, channel: str | int | Channel) -> DevUser:
+        """The same user acting in another channel or thread."""
+        ch = channel if isinstance(channel, Channel) else self.server.channel(channel)
+        return DevUser(self.server, self.user, ch)
+
+    def messages(self) -> list[Message]:
+        """The messages this user sees in their current channel (others' ephemeral ones hidden)."""
+        return self.server.messages(self.channel, visible_to=self.user.id)
+
+    # -------------------------------------------------------------- slash commands
+    def _find_command(self, path: str) -> tuple[dict[str, Any], list[str], list[dict[str, Any]]]:
+        words = path.strip().lstrip("/").split()
+        if not words:
+            raise CommandUsageError("empty command")
+        commands = self.server.all_commands()
+        cmd = commands.get(words[0])
+        if cmd is None:
+            raise CommandUsageError(f"unknown command /{words[0]}; synced: {', '.join(sorted(commands)) or 'none'}")
+        options = cmd.get("options") or []
+        chain: list[str] = []
+        for word in words[1:]:
+            sub = next((o for o in options if o.get("type") in (1, 2) and o["name"] == word), None)
+            if sub is None:
+                raise CommandUsageError(f"/{' '.join([words[0], *chain])} has no subcommand {word!r}")
+            chain.append(word)
+            options = sub.get("options") or []
+        if any(o.get("type") in (1, 2) for o in options):
+            names = ", ".join(o["name"] for o in options)
+            raise CommandUsageError(f"/{' '.join(words)} needs a subcommand: {names}")
+        return cmd, chain, options
+
+    def _convert(self, spec: dict[str, Any], value: Any, resolved: dict[str, dict[str, Any]]) -> Any:
+        typ, name = spec.get("type"), spec["name"]
+        choices = spec.get("choices") or []
+        if choices and not spec.get("autocomplete"):
+            for ch in choices:
+                if value == ch["value"] or str(value) == str(ch["value"]) or str(value).lower() == ch["name"].lower():
+                    value = ch["value"]
+                    break
+            else:
+                names = ", ".join(c["name"] for c in choices)
+                raise CommandUsageError(f"option {name}: {value!r} is not one of the choices ({names})")
+        try:
+            if typ == 3:
+                out: Any = str(value)
+                if "max_length" in spec and spec["max_length"] is not None and len(out) > spec["max_length"]:
+                    raise CommandUsageError(f"option {name}: longer than {spec['max_length']}")
+                return out
+            if typ == 4:
+                out = int(value)
+            elif typ == 10:
+                out = float(value)
+            elif typ == 5:
+                out = value if isinstance(value, bool) else str(value).lower() in ("true", "yes", "1", "on")
+                return out
+            elif typ in (6, 9):
+                target = value.user if isinstance(value, DevUser) else value
+                user = target if isinstance(target, User) else self.server.user(target)
+                resolved.setdefault("users", {})[str(user.id)] = user.to_payload()
+                resolved.setdefault("members", {})[str(user.id)] = user.member_payload(with_user=False,
+                                                                                       permissions=True)
+                return str(user.id)
+            elif typ == 7:
+                ch = value if isinstance(value, Channel) else self.server.channel(value)
+                resolved.setdefault("channels", {})[str(ch.id)] = {
+                    **{k: v for k, v in ch.to_payload().items() if k in ("id", "name", "type", "parent_id")},
+                    "permissions": str(self.user.member_permissions)}
+                return str(ch.id)
+            elif typ == 8:
+                roles = {r["name"].lower(): r for r in self.server.gateway.roles()}
+                role = roles.get(str(value).lower().lstrip("@")) or next(
+                    (r for r in roles.values() if r["id"] == str(value)), None)
+                if role is None:
+                    raise CommandUsageError(f"option {name}: unknown role {value!r}")
+                resolved.setdefault("roles", {})[role["id"]] = role
+                return role["id"]
+            else:
+                raise CommandUsageError(f"option {name}: type {typ} is not supported by the devserver client")
+        except (TypeError, ValueError, KeyError) as exc:
+            if isinstance(exc, CommandUsageError):
+                raise
+            raise CommandUsageError(f"option {name}: cannot use {value!r} ({exc})") from exc
+        lo, hi = spec.get("min_value"), spec.get("max_value")
+        if (lo is not None and out < lo) or (hi is not None and out > hi):
+            raise CommandUsageError(f"option {name}: {out} is outside {lo}..{hi}")
+        return out
+
+    def _options(self, specs: list[dict[str, Any]], given: dict[str, Any], resolved: dict[str, dict[str, Any]],
+                 focused: str | None = None) -> list[dict[str, Any]]:
+        by_name = {o["name"]: o for o in specs}
+        for key in given:
+            if key not in by_name:
+                raise CommandUsageError(f"unknown option {key!r}; options: {', '.join(by_name) or 'none'}")
+        out = []
+        for spec in specs:
+            name = spec["name"]
+            if name == focused:
+                out.append({"name": name, "type": spec["type"], "value": str(given.get(name, "")), "focused": True})
+            elif name in given and given[name] is not None:
+                out.append({"name": name, "type": spec["type"], "value": self._convert(spec, given[name], resolved)})
+            elif spec.get("required") and focused is None:
+                raise CommandUsageError(f"missing required option {name!r}")
+        return out
+
+    def _command_data(self, path: str, options: dict[str, Any], focused: str | None = None) -> dict[str, Any]:
+        cmd, chain, specs = self._find_command(path)
+        resolved: dict[str, dict[str, Any]] = {}
+        opts = self._options(specs, options, resolved, focused)
+        if focused is not None and focused not in {o["name"] for o in specs if o.get("autocomplete")}:
+            raise CommandUsageError(f"option {focused!r} of /{path} has no autocomplete")
+        sub_types = self._sub_types(cmd, chain)
+        for name, typ in reversed(list(zip(chain, sub_types, strict=True))):
+            opts = [{"name": name, "type": typ, "options": opts}]
+        data: dict[str, Any] = {"id": cmd["id"], "name": cmd["name"], "type": 1, "options": opts}
+        if resolved:
+            data["resolved"] = resolved
+        if cmd.get("guild_id"):
+            data["guild_id"] = cmd["guild_id"]
+        return data
+
+    @staticmethod
+    def _sub_types(cmd: dict[str, Any], chain: list[str]) -> list[int]:
+        types, options = [], cmd.get("options") or []
+        for word in chain:
+            sub = next(o for o in options if o["name"] == word)
+            types.append(sub["type"])
+            options = sub.get("options") or []
+        return types
+
+    async def slash(self, command: str, **options: Any) -> InteractionResult:
+        """Run ``/command`` (e.g. ``"constructo challenge"``) with ``options``; returns at once (``await
+        result.wait()`` for the answer). Raises ``CommandUsageError`` for what the Discord client would refuse."""
+        data = self._command_data(command, options)
+        it = await self.server.create_interaction(self.user, self.channel, 2, data)
+        return InteractionResult(self.server, it)
+
+    async def autocomplete(self, command: str, option: str, partial: str = "", *, timeout: float = 5.0,  # noqa: ASYNC109
+                           **options: Any) -> list[dict[str, Any]]:
+        """The choices the bot suggests for ``option`` after typing ``partial`` (other options as given).
+
+        Returns ``[]`` when the bot does not answer within 3 s (what Discord's client shows)."""
+        data = self._command_data(command, {**options, option: partial}, focused=option)
+        it = await self.server.create_interaction(self.user, self.channel, 4, data)
+        result = InteractionResult(self.server, it)
+        await result.wait(timeout, settle=0)
+        return list(it.choices or [])
+
+    # -------------------------------------------------------------- components
+    def _message(self, message: Message | int | InteractionResult) -> Message:
+        if isinstance(message, InteractionResult):
+            msg = message.message
+            if msg is None:
+                raise CommandUsageError("that interaction has no message")
+            message = msg
+        msg = message if isinstance(message, Message) else self.server.message(int(message))
+        msg = self.server.message(msg.id)  # always the stored, current state
+        if not msg.visible_for(self.user.id):
+            raise CommandUsageError(f"{self.user.name} cannot see message {msg.id}")
+        return msg
+
+    async def click(self, message: Message | int | InteractionResult, button: str) -> InteractionResult:
+        """Click the button labelled ``button`` (or with that custom_id) on ``message``.
+
+        Raises ``CommandUsageError`` if there is no such enabled button (a link button cannot be clicked)."""
+        msg = self._message(message)
+        comps = [c for c in msg.buttons() if c.get("type") == 2]
+        comp = next((c for c in comps if c.get("label") == button), None) or next(
+            (c for c in comps if c.get("custom_id") == button), None) or next(
+            (c for c in comps if (c.get("label") or "").lower() == button.lower()), None)
+        if comp is None:
+            labels = ", ".join(repr(c.get("label") or c.get("custom_id")) for c in comps)
+            raise CommandUsageError(f"no button {button!r} on message {msg.id} (buttons: {labels or 'none'})")
+        if comp.get("disabled"):
+            raise CommandUsageError(f"button {button!r} is disabled")
+        if not comp.get("custom_id"):
+            raise CommandUsageError(f"button {button!r} is a link button")
+        data = {"custom_id": comp["custom_id"], "component_type": 2}
+        channel = self.server.channel(msg.channel_id)
+        it = await self.server.create_interaction(self.user, channel, 3, data, message=msg)
+        return InteractionResult(self.server, it)
+
+    async def select(self, message: Message | int | InteractionResult, *values: str,
+                     custom_id: str | None = None) -> InteractionResult:
+        """Pick ``values`` (option values or labels) in the string select of ``message`` (``custom_id`` if several)."""
+        msg = self._message(message)
+        selects = [c for c in msg.buttons()
+                   if c.get("type") == 3 and (custom_id is None or c["custom_id"] == custom_id)]
+        if not selects:
+            raise CommandUsageError(f"no select menu {custom_id or ''} on message {msg.id}")
+        comp = selects[0]
+        if comp.get("disabled"):
+            raise CommandUsageError("that select menu is disabled")
+        chosen = []
+        for v in values:
+            opt = next((o for o in comp["options"] if o["value"] == v), None) or next(
+                (o for o in comp["options"] if o["label"].lower() == str(v).lower()), None)
+            if opt is None:
+                raise CommandUsageError(f"{v!r} is not an option of the select menu")
+            chosen.append(opt["value"])
+        lo, hi = comp.get("min_values", 1), comp.get("max_values", 1)
+        if not lo <= len(chosen) <= hi:
+            raise CommandUsageError(f"pick between {lo} and {hi} options")
+        data = {"custom_id": comp["custom_id"], "component_type": 3, "values": chosen}
+        channel = self.server.channel(msg.channel_id)
+        it = await self.server.create_interaction(self.user, channel, 3, data, message=msg)
+        return InteractionResult(self.server, it)

@@ -1,0 +1,284 @@
+"""Data held by the dev server: clock, snowflakes, users, channels, messages, interactions, violations.
+
+Everything here is plain data plus the builders of Discord v10 JSON payloads (``to_payload``).
+Ids are snowflakes (ints internally, decimal strings on the wire, as Discord sends them).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+DISCORD_EPOCH_MS = 1_420_070_400_000
+
+# Permission bits (Discord developer documentation, "Permissions").
+ADD_REACTIONS = 1 << 6
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+MANAGE_MESSAGES = 1 << 13
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+READ_MESSAGE_HISTORY = 1 << 16
+MANAGE_GUILD = 1 << 5
+USE_APPLICATION_COMMANDS = 1 << 31
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+SEND_MESSAGES_IN_THREADS = 1 << 38
+EVERYONE_PERMISSIONS = (
+    ADD_REACTIONS | VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY
+    | USE_APPLICATION_COMMANDS | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
+)
+BOT_PERMISSIONS = EVERYONE_PERMISSIONS | MANAGE_MESSAGES | MANAGE_THREADS
+
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+
+INTERACTION_DEADLINE_S = 3.0
+TOKEN_LIFETIME_S = 15 * 60.0
+
+
+class Clock:
+    """A monotonic clock in seconds that tests can move forward (``advance``) to age tokens."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def now(self) -> float:
+        """Seconds (monotonic) plus the injected offset."""
+        return time.monotonic() + self.offset
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock forward by ``seconds`` (e.g. 16 * 60 to expire an interaction token)."""
+        self.offset += seconds
+
+
+_counter = itertools.count(1)
+
+
+def snowflake() -> int:
+    """A fresh, increasing Discord snowflake built from the wall clock."""
+    ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+    return (ms << 22) | (next(_counter) & 0x3FFFFF)
+
+
+def iso_now() -> str:
+    """The current UTC time in Discord's ISO 8601 format."""
+    return dt.datetime.now(dt.UTC).isoformat()
+
+
+@dataclass
+class User:
+    """A Discord user; ``member_permissions`` is the member's guild permissions bit set."""
+
+    id: int
+    name: str
+    bot: bool = False
+    roles: list[int] = field(default_factory=list)
+    member_permissions: int = EVERYONE_PERMISSIONS
+
+    def to_payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id), "username": self.name, "global_name": self.name.capitalize(),
+            "discriminator": "0", "avatar": None, "bot": self.bot, "public_flags": 0, "flags": 0,
+        }
+
+    def member_payload(self, *, with_user: bool = True, permissions: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "roles": [str(r) for r in self.roles], "nick": None, "avatar": None,
+            "joined_at": "2025-01-01T00:00:00+00:00",
+            "deaf": False, "mute": False, "flags": 0, "pending": False, "premium_since": None,
+            "communication_disabled_until": None,
+        }
+        if with_user:
+            data["user"] = self.to_payload()
+        if permissions:
+            data["permissions"] = str(self.member_permissions)
+        return data
+
+
+@dataclass
+class Channel:
+    """A guild text channel (type 0), public thread (type 11) or DM channel (type 1)."""
+
+    id: int
+    name: str
+    guild_id: int | None
+    type: int = 0
+    parent_id: int | None = None
+    owner_id: int | None = None
+    position: int = 0
+    recipient: User | None = None
+
+    def to_payload(self) -> dict[str, Any]:
+        if self.type == 1:
+            assert self.recipient is not None
+            return {"id": str(self.id), "type": 1, "recipients": [self.recipient.to_payload()], "last_message_id": None}
+        data: dict[str, Any] = {
+            "id": str(self.id), "type": self.type, "guild_id": str(self.guild_id), "name": self.name,
+            "position": self.position, "permission_overwrites": [], "nsfw": False,
+            "parent_id": str(self.parent_id) if self.parent_id else None, "topic": None, "last_message_id": None,
+            "rate_limit_per_user": 0, "flags": 0,
+        }
+        if self.type in (10, 11, 12):
+            data.update({
+                "owner_id": str(self.owner_id), "message_count": 0, "member_count": 1, "total_message_sent": 0,
+                "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "locked": False,
+                                    "archive_timestamp": iso_now()},
+            })
+        return data
+
+
+@dataclass
+class Attachment:
+    """A stored upload: the bytes the bot sent and their metadata."""
+
+    id: int
+    filename: str
+    data: bytes
+    content_type: str = "application/octet-stream"
+    description: str | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+    def to_payload(self, base_url: str, channel_id: int) -> dict[str, Any]:
+        url = f"{base_url}/attachments/{channel_id}/{self.id}/{self.filename}"
+        data: dict[str, Any] = {
+            "id": str(self.id), "filename": self.filename, "size": self.size, "url": url, "proxy_url": url,
+            "content_type": self.content_type,
+        }
+        if self.description:
+            data["description"] = self.description
+        return data
+
+
+@dataclass
+class Message:
+    """A message in a channel. ``visible_to`` is the only user who sees it (ephemeral), else None."""
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    author: User
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[Attachment] = field(default_factory=list)
+    flags: int = 0
+    type: int = 0
+    timestamp: str = field(default_factory=iso_now)
+    edited_timestamp: str | None = None
+    webhook_id: int | None = None
+    interaction_id: int | None = None
+    interaction_user: User | None = None
+    interaction_type: int | None = None
+    visible_to: int | None = None
+    deleted: bool = False
+    edits: int = 0
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        """True while a deferred response still shows "thinking"."""
+        return bool(self.flags & LOADING)
+
+    @property
+    def images(self) -> list[bytes]:
+        """The bytes of every attachment, in order."""
+        return [a.data for a in self.attachments]
+
+    def visible_for(self, user_id: int | None) -> bool:
+        """Whether ``user_id`` (None = the bot reading the channel) can see this message."""
+        if self.deleted:
+            return False
+        return self.visible_to is None or self.visible_to == user_id
+
+    def buttons(self) -> list[dict[str, Any]]:
+        """Every component (buttons and selects) of the message, flattened in row order."""
+        out: list[dict[str, Any]] = []
+        for row in self.components:
+            out.extend(row.get("components", []) if row.get("type") == 1 else [row])
+        return out
+
+    def to_payload(self, base_url: str) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(self.id), "channel_id": str(self.channel_id), "type": self.type, "content": self.content,
+            "author": self.author.to_payload(), "embeds": self.embeds, "components": self.components,
+            "attachments": [a.to_payload(base_url, self.channel_id) for a in self.attachments],
+            "flags": self.flags, "timestamp": self.timestamp, "edited_timestamp": self.edited_timestamp,
+            "mentions": [], "mention_roles": [], "mention_everyone": False, "pinned": False, "tts": False,
+        }
+        if self.guild_id:
+            data["guild_id"] = str(self.guild_id)
+        if self.webhook_id:
+            data["webhook_id"] = str(self.webhook_id)
+            data["application_id"] = str(self.webhook_id)
+        if self.interaction_id and self.interaction_user:
+            data["interaction_metadata"] = {
+                "id": str(self.interaction_id), "type": self.interaction_type or 2,
+                "user": self.interaction_user.to_payload(),
+                "authorizing_integration_owners": {"0": str(self.guild_id)} if self.guild_id else {},
+            }
+        return data
+
+
+@dataclass
+class Violation:
+    """Something the bot did that Discord refuses or forbids (the reply it got is in ``status``/``code``).
+
+    ``kind`` is a short tag: ``"late_response"`` (10062), ``"double_response"`` (40060), ``"expired_token"``,
+    ``"invalid_form"`` (50035), ``"empty_message"`` (50006), ``"file_too_large"`` (40005),
+    ``"unknown_message"`` (10008), ``"unknown_interaction"``, ``"followup_before_response"``.
+    """
+
+    kind: str
+    message: str
+    route: str
+    status: int
+    code: int
+    details: Any = None
+
+
+@dataclass
+class ErrorRecord:
+    """An error response the server sent (``injected`` = asked for by a test via ``inject``)."""
+
+    route: str
+    status: int
+    body: Any
+    injected: bool = False
+
+
+@dataclass
+class Interaction:
+    """One interaction the server sent to the bot, and everything the bot answered to it.
+
+    ``type``: 2 slash command, 3 component, 4 autocomplete. ``response_type`` is the callback type the bot used
+    (4 message, 5 deferred message, 6 deferred update, 7 update message, 8 autocomplete result, 9 modal) or None.
+    ``created_at``/``responded_at`` are ``Clock.now()`` seconds.
+    """
+
+    id: int
+    token: str
+    type: int
+    user: User
+    channel_id: int
+    data: dict[str, Any]
+    created_at: float
+    message_id: int | None = None
+    response_type: int | None = None
+    responded_at: float | None = None
+    original_message_id: int | None = None
+    followup_ids: list[int] = field(default_factory=list)
+    choices: list[dict[str, Any]] | None = None
+    modal: dict[str, Any] | None = None
+    original_edits: int = 0
+    last_activity: float = 0.0
+    violations: list[Violation] = field(default_factory=list)

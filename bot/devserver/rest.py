@@ -1,0 +1,174 @@
+"""The REST half of the dev server: routing, auth, fault injection, bodies (JSON or multipart), error replies.
+
+Every request below ``/api/v10`` goes through ``RestApi.handle``: it logs the call, serves injected faults
+(429 with ``retry_after`` and the rate-limit headers, or 5xx), checks the bot token (401 when
+``DevServer.token`` is set and differs; webhook and interaction-callback routes need no token, as on Discord),
+then calls the handler matching ``METHOD /path``. Unknown routes answer 404 and are recorded in
+``server.errors`` so a missing endpoint is visible. Handlers live in ``routes_messages.py`` and
+``routes_misc.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from bot.devserver.limits import Problem, form_error_body
+from bot.devserver.models import ErrorRecord, Interaction
+
+if TYPE_CHECKING:
+    from bot.devserver.server import DevServer
+
+Handler = Callable[..., Awaitable[web.StreamResponse]]
+UploadedFile = tuple[int, str, bytes, str]  # (index n of files[n], filename, bytes, content type)
+
+
+class ApiError(Exception):
+    """Raise in a handler to answer ``status`` with Discord's ``{"code", "message"}`` (plus ``errors``)."""
+
+    def __init__(self, status: int, code: int, message: str, errors: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.errors = status, code, message, errors
+
+    def body(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"message": self.message, "code": self.code}
+        if self.errors:
+            data["errors"] = self.errors
+        return data
+
+
+def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    """A JSON reply whose Content-Type is exactly ``application/json`` (discord.py compares it literally)."""
+    hdrs = {"Content-Type": "application/json"}
+    hdrs.update(headers or {})
+    return web.Response(body=json.dumps(data).encode(), status=status, headers=hdrs)
+
+
+def no_content() -> web.Response:
+    return web.Response(status=204)
+
+
+def invalid_form(problems: list[Problem]) -> ApiError:
+    """The 400 "Invalid Form Body" (50035) error for ``problems`` (413/40005 for oversize uploads)."""
+    if any(p.code in ("FILE_TOO_LARGE", "REQUEST_TOO_LARGE") for p in problems):
+        return ApiError(413, 40005, "Request entity too large")
+    if any(p.code == "EMPTY" for p in problems):
+        return ApiError(400, 50006, "Cannot send an empty message")
+    body = form_error_body(problems)
+    return ApiError(400, 50035, body["message"], body["errors"])
+
+
+class RestApi:
+    """Router and shared helpers; the handlers are registered by ``routes_*.register(api)``."""
+
+    NO_AUTH_PREFIXES = ("/webhooks/", "/interactions/")
+
+    def __init__(self, server: DevServer) -> None:
+        self.server = server
+        self.routes: list[tuple[str, re.Pattern[str], Handler]] = []
+        from bot.devserver import routes_messages, routes_misc
+        routes_misc.register(self)
+        routes_messages.register(self)
+
+    def route(self, method: str, pattern: str, handler: Handler) -> None:
+        """Register ``handler(request, **path_params)`` for ``METHOD /path/{param}``."""
+        regex = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", pattern)
+        self.routes.append((method, re.compile(f"^{regex}$"), handler))
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        s = self.server
+        path = "/" + request.match_info["tail"]
+        method = request.method
+        route = f"{method} {path}"
+        inj = next((i for i in s.injections if i.matches(method, path)), None)
+        if inj is not None:
+            inj.hits += 1
+            resp = self._injected(inj.status, inj.retry_after)
+            s.errors.append(ErrorRecord(route, inj.status, json.loads(resp.body), injected=True))  # type: ignore[arg-type]
+            s.requests.append((method, path, inj.status))
+            s.notify()
+            return resp
+        try:
+            if not path.startswith(self.NO_AUTH_PREFIXES) and not self._auth_ok(request):
+                raise ApiError(401, 0, "401: Unauthorized")
+            for m, regex, handler in self.routes:
+                match = regex.match(path)
+                if match and m == method:
+                    resp = await handler(request, **match.groupdict())
+                    break
+            else:
+                raise ApiError(404, 0, f"404: Not Found (the devserver has no route for {route})")
+        except ApiError as err:
+            s.errors.append(ErrorRecord(route, err.status, err.body()))
+            resp = json_response(err.body(), err.status)
+        s.requests.append((method, path, resp.status))
+        s.notify()
+        return resp
+
+    def _auth_ok(self, request: web.Request) -> bool:
+        header = request.headers.get("Authorization", "")
+        if not header.startswith("Bot "):
+            return False
+        return self.server.token is None or header.removeprefix("Bot ") == self.server.token
+
+    def _injected(self, status: int, retry_after: float) -> web.Response:
+        if status == 429:
+            body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": False}
+            headers = {
+                "Retry-After": str(max(1, round(retry_after))), "X-RateLimit-Limit": "5",
+                "X-RateLimit-Remaining": "0", "X-RateLimit-Reset-After": f"{retry_after:.3f}",
+                "X-RateLimit-Bucket": "devserver-injected", "X-RateLimit-Scope": "user", "Via": "1.1 google",
+            }
+            return json_response(body, 429, headers)
+        return json_response({"message": f"{status}: injected server error", "code": 0}, status)
+
+    # ------------------------------------------------------------------ shared helpers
+    async def read_body(self, request: web.Request) -> tuple[dict[str, Any], list[UploadedFile]]:
+        """The JSON payload (``payload_json`` for multipart) and the uploaded ``files[n]`` parts."""
+        files: list[UploadedFile] = []
+        payload: dict[str, Any] = {}
+        if request.content_type.startswith("multipart/"):
+            reader = await request.multipart()
+            async for part in reader:
+                name = getattr(part, "name", None) or ""
+                if name == "payload_json":
+                    payload = json.loads(await part.text())  # type: ignore[union-attr]
+                elif name.startswith("files["):
+                    data = bytes(await part.read())  # type: ignore[union-attr]
+                    ctype = part.headers.get("Content-Type", "application/octet-stream")
+                    files.append((int(name[6:-1]), getattr(part, "filename", None) or "file", data, ctype))
+        elif request.can_read_body:
+            text = await request.text()
+            if text:
+                try:
+                    payload = json.loads(text)
+                except ValueError as exc:
+                    raise ApiError(400, 50109, "The request body contains invalid JSON.") from exc
+        return payload, files
+
+    def interaction_for_token(self, app_id: str, token: str, route: str) -> Interaction:
+        """The interaction behind a webhook token; 401/50027 once the 15-minute token has expired."""
+        from bot.devserver.models import TOKEN_LIFETIME_S
+        s = self.server
+        it = s.interaction_by_token(token)
+        if it is None or app_id != str(s.application_id):
+            s.violate("unknown_webhook", "webhook token unknown", route, 404, 10015)
+            raise ApiError(404, 10015, "Unknown Webhook")
+        if s.clock.now() - it.created_at > TOKEN_LIFETIME_S:
+            s.violate("expired_token", f"interaction token used {s.clock.now() - it.created_at:.0f} s after the "
+                      "interaction (limit 15 min)", route, 401, 50027, interaction=it)
+            raise ApiError(401, 50027, "Invalid Webhook Token")
+        return it
+
+    async def attachment(self, request: web.Request) -> web.Response:
+        """``GET /attachments/{channel}/{id}/{filename}``: the stored bytes (the CDN stand-in)."""
+        aid = int(request.match_info["attachment_id"])
+        for m in self.server.all_messages():
+            for a in m.attachments:
+                if a.id == aid:
+                    return web.Response(body=a.data, headers={"Content-Type": a.content_type})
+        return web.Response(status=404)

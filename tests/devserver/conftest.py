@@ -1,0 +1,166 @@
+"""Fixtures: a DevServer on a free loopback port and a tiny in-process discord.py bot pointed at it."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import discord
+import pytest
+import yarl
+from discord import app_commands
+from PIL import Image
+
+from bot.devserver import DevServer
+
+TOKEN = "test-token"
+
+
+def png_bytes(size: int = 8) -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", (size, size), (200, 30, 30)).save(buf, "PNG")
+    return buf.getvalue()
+
+
+class AcceptView(discord.ui.View):
+    """A button row (Accept / Decline) and a string select."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Accept", custom_id="tiny:accept", style=discord.ButtonStyle.success)
+    async def accept(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        await interaction.response.edit_message(content=f"accepted by {interaction.user.name}", view=None)
+
+    @discord.ui.button(label="Decline", custom_id="tiny:decline")
+    async def decline(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        await interaction.response.send_message("declined", ephemeral=True)
+
+    @discord.ui.select(custom_id="tiny:layout", options=[discord.SelectOption(label="Rombo", value="rombo"),
+                                                         discord.SelectOption(label="Line", value="line")])
+    async def layout(self, interaction: discord.Interaction, select: discord.ui.Select[Any]) -> None:
+        await interaction.response.send_message(f"layout {select.values[0]}")
+
+
+class TinyBot(discord.Client):
+    """One command per behaviour the server must support (PNG reply, subcommands with typed options,
+    buttons and select, autocomplete, a deferred slow handler, a late handler, a double response)."""
+
+    def __init__(self, guild_id: int, *, broken: bool = False) -> None:
+        super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+        self.tree = app_commands.CommandTree(self)
+        self.guild = discord.Object(guild_id)
+        self.sync_error: Exception | None = None
+        self.events: list[str] = []
+        tree, guild = self.tree, self.guild
+
+        @tree.command(name="png", description="Reply with a PNG", guild=guild)
+        async def png(interaction: discord.Interaction, size: int = 8) -> None:
+            await interaction.response.send_message("board", file=discord.File(io.BytesIO(png_bytes(size)), "b.png"))
+
+        game = app_commands.Group(name="game", description="Game commands", guild_ids=[guild_id])
+
+        @game.command(name="challenge", description="Challenge someone")
+        async def challenge(interaction: discord.Interaction, opponent: discord.Member, rounds: int,
+                            ratio: float = 1.0, rated: bool = True, note: str = "") -> None:
+            await interaction.response.send_message(
+                f"{interaction.user.name} challenges {opponent.name} rounds={rounds} ratio={ratio} "
+                f"rated={rated} note={note}", view=AcceptView())
+
+        async def tiles(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+            return [app_commands.Choice(name=f"tile {n}", value=str(n)) for n in range(1, 10) if current in str(n)]
+
+        @game.command(name="place", description="Place a chip")
+        @app_commands.autocomplete(tile=tiles)
+        @app_commands.choices(size=[app_commands.Choice(name="small", value=1),
+                                    app_commands.Choice(name="large", value=3)])
+        async def place(interaction: discord.Interaction, tile: str, size: int) -> None:
+            await interaction.response.send_message(f"placed {size} on {tile}", ephemeral=True)
+
+        tree.add_command(game)
+
+        @tree.command(name="slow", description="Defers, then edits", guild=guild)
+        async def slow(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(thinking=True)
+            await asyncio.sleep(0.3)
+            await interaction.edit_original_response(content="done", attachments=[
+                discord.File(io.BytesIO(png_bytes()), "late.png")])
+            await interaction.followup.send("and a followup")
+
+        @tree.command(name="late", description="Answers after the 3-s deadline", guild=guild)
+        async def late(interaction: discord.Interaction) -> None:
+            await asyncio.sleep(3.2)
+            try:
+                await interaction.response.send_message("too late")
+            except discord.NotFound as exc:
+                self.events.append(f"late:{exc.code}")
+
+        @tree.command(name="double", description="Answers twice", guild=guild)
+        async def double(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("first")
+            try:
+                await discord.InteractionResponse(interaction).send_message("second")
+            except discord.HTTPException as exc:
+                self.events.append(f"double:{exc.code}")
+
+        @tree.command(name="post", description="Posts in the channel and opens a thread", guild=guild)
+        async def post(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(ephemeral=True)
+            assert isinstance(interaction.channel, discord.TextChannel)
+            msg = await interaction.channel.send("table", file=discord.File(io.BytesIO(png_bytes()), "t.png"))
+            thread = await msg.create_thread(name="game 1")
+            await thread.send("in the thread")
+            await msg.edit(content="table v2", attachments=[discord.File(io.BytesIO(png_bytes(16)), "t2.png")])
+            await interaction.followup.send(f"thread {thread.id}", ephemeral=True)
+
+        if broken:
+            @tree.command(name="Bad Name", description="x" * 101, guild=guild)
+            async def bad(interaction: discord.Interaction) -> None:  # pragma: no cover - never synced
+                await interaction.response.send_message("no")
+
+    async def setup_hook(self) -> None:
+        try:
+            await self.tree.sync(guild=self.guild)
+        except discord.HTTPException as exc:
+            self.sync_error = exc
+
+    async def on_resumed(self) -> None:
+        self.events.append("resumed")
+
+
+@pytest.fixture
+async def server(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[DevServer]:
+    srv = await DevServer(token=TOKEN).start()
+    monkeypatch.setattr(discord.http.Route, "BASE", srv.api_base)
+    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(srv.gateway_url))
+    yield srv
+    await srv.stop()
+
+
+StartBot = Callable[..., Awaitable[TinyBot]]
+
+
+@pytest.fixture
+async def start_bot(server: DevServer) -> AsyncIterator[StartBot]:
+    bots: list[tuple[TinyBot, asyncio.Task[None]]] = []
+
+    async def start(*, broken: bool = False, token: str = TOKEN, wait: bool = True) -> TinyBot:
+        bot = TinyBot(server.guild_id, broken=broken)
+        task = asyncio.create_task(bot.start(token))
+        bots.append((bot, task))
+        if wait:
+            await server.wait_for_bot(10)
+        return bot
+
+    yield start
+    for bot, task in bots:
+        await bot.close()
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
+@pytest.fixture
+async def bot(start_bot: StartBot) -> TinyBot:
+    return await start_bot()
