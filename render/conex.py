@@ -1,0 +1,567 @@
+"""CONEX images: the table (:func:`render_table`, also zoomed and with ghost placements) and a player's hand
+(:func:`render_hand`), with text twins.
+
+Conventions (rules/conex.md): table units are mm internally, the pictures speak **cm** (G1): origin at the
+board centre, x to the right, y down, rotations clockwise. Cards are drawn in play order, later ones over
+earlier ones (G6), each with its background colour, its CONEX corners (colour and value), and its number (the
+id players type as ``target``). Colours are the Okabe–Ito yellow, vermillion, bluish green and reddish purple,
+and always carry their letter (Y, R, T, P) too: on each card's label and, in zoomed views and the hand, on
+each corner.
+
+Pure functions; the only I/O is the cached font files.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import shapely
+from PIL import Image, ImageDraw
+from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import polylabel
+
+from engine.conex.deck import CARD_H_MM, CARD_W_MM, COLOR_NAMES, card_by_id
+from engine.conex.geometry import BOARD_MM, BOARD_SQUARES, centre_for_corner, posed_card
+from render.common import Theme, draw_text, fit_font_size, ink_on, new_canvas, text_size, theme_of
+
+COLOUR_FILL: dict[str, str] = {"Y": "#F0E442", "R": "#D55E00", "T": "#009E73", "P": "#CC79A7"}
+CARD_EDGE = "#111111"
+BOARD_FILL = {"dark": "#5C6068", "light": "#A9AEB6"}
+
+PLOT_LONG_PX = 1200  # the table's long side in the full view
+ZOOM_W_MM, ZOOM_H_MM = 400.0, 300.0  # the region shown by a zoomed view
+AXIS_L, AXIS_T, PAD = 70, 40, 24
+HEADER_H = 132
+
+
+# ----------------------------------------------------------------------------------------------
+# geometry helpers
+# ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class View:
+    """A window on the table: ``(x0, y0)`` mm at the plot's top-left, ``scale`` px per mm, size in px."""
+
+    x0: float
+    y0: float
+    scale: float
+    width: int
+    height: int
+
+    def px(self, x_mm: float, y_mm: float) -> tuple[float, float]:
+        """Table mm -> plot px."""
+        return (x_mm - self.x0) * self.scale, (y_mm - self.y0) * self.scale
+
+    def poly(self, geom: BaseGeometry) -> list[tuple[float, float]]:
+        """Exterior ring of a shapely Polygon as plot px points."""
+        return [self.px(x, y) for x, y in list(geom.exterior.coords)[:-1]]
+
+
+def _incentre(pts: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    (ax, ay), (bx, by), (cx, cy) = pts[:3]
+    a = math.dist((bx, by), (cx, cy))
+    b = math.dist((ax, ay), (cx, cy))
+    c = math.dist((ax, ay), (bx, by))
+    s = a + b + c
+    return (a * ax + b * bx + c * cx) / s, (a * ay + b * by + c * cy) / s
+
+
+def _table_cards(game: Any) -> list[Any]:
+    return list(game.table)
+
+
+def visible_parts(game: Any) -> dict[int, tuple[BaseGeometry, list[BaseGeometry]]]:
+    """Per table card id: (visible main area, visible corners in printed order) in table mm (G5, G6).
+
+    Computed from the public ``TableCard.rect`` / ``.corner_shapes``: each minus the union of the rectangles of
+    the cards played after it.
+    """
+    cards = _table_cards(game)
+    rects = [tc.rect for tc in cards]
+    tree = shapely.STRtree(rects) if rects else None
+    out: dict[int, tuple[BaseGeometry, list[BaseGeometry]]] = {}
+    for i, tc in enumerate(cards):
+        main = tc.rect.difference(shapely.union_all(list(tc.corner_shapes)))
+        later: list[Polygon] = []
+        if tree is not None:
+            later = [rects[j] for j in sorted(int(k) for k in tree.query(tc.rect)) if j > i]
+            later = [r for r in later if r.intersection(tc.rect).area > 0.01]
+        if later:
+            cover = shapely.union_all(later)
+            out[tc.card.id] = (main.difference(cover), [c.difference(cover) for c in tc.corner_shapes])
+        else:
+            out[tc.card.id] = (main, list(tc.corner_shapes))
+    return out
+
+
+def _label_point(area: BaseGeometry) -> tuple[float, float, float] | None:
+    """A point well inside ``area`` (pole of inaccessibility of its largest piece) and its clearance in mm."""
+    if area.is_empty or area.area < 20.0:
+        return None
+    parts = list(area.geoms) if hasattr(area, "geoms") else [area]
+    biggest = max(parts, key=lambda g: g.area)
+    p = polylabel(biggest, tolerance=1.0)
+    return p.x, p.y, float(biggest.exterior.distance(p))
+
+
+def _ghost_pose(game: Any, place: Any) -> tuple[Any, tuple[float, float, float]]:
+    """The card and centre pose (x_mm, y_mm, rotation) of a ``Place`` (rotation None is drawn as 0)."""
+    card = _card(game, place.card)
+    corner = card.corner(place.corner)
+    rot = float(place.rotation) if place.rotation is not None else 0.0
+    cx, cy = centre_for_corner(corner, float(place.x) * 10.0, float(place.y) * 10.0, rot)
+    return card, (cx, cy, rot)
+
+
+def _card(game: Any, card_id: int) -> Any:
+    return card_by_id(card_id)
+
+
+# ----------------------------------------------------------------------------------------------
+# the scene
+# ----------------------------------------------------------------------------------------------
+def _draw_grid(draw: ImageDraw.ImageDraw, view: View, th: Theme, step_mm: float) -> None:
+    x_mm = math.ceil(view.x0 / 10.0) * 10.0
+    x_end = view.x0 + view.width / view.scale
+    y_end = view.y0 + view.height / view.scale
+    while x_mm <= x_end:
+        strong = abs(x_mm % step_mm) < 1e-6 or abs(x_mm % step_mm - step_mm) < 1e-6
+        x, _ = view.px(x_mm, 0)
+        draw.line([(x, 0), (x, view.height)], fill=th.grid_strong if strong else th.grid, width=1)
+        x_mm += 10.0
+    y_mm = math.ceil(view.y0 / 10.0) * 10.0
+    while y_mm <= y_end:
+        strong = abs(y_mm % step_mm) < 1e-6 or abs(y_mm % step_mm - step_mm) < 1e-6
+        _, y = view.px(0, y_mm)
+        draw.line([(0, y), (view.width, y)], fill=th.grid_strong if strong else th.grid, width=1)
+        y_mm += 10.0
+    ox, oy = view.px(0, 0)
+    draw.line([(ox, 0), (ox, view.height)], fill=th.muted, width=1)
+    draw.line([(0, oy), (view.width, oy)], fill=th.muted, width=1)
+
+
+def _draw_board(draw: ImageDraw.ImageDraw, view: View, th: Theme, detail: bool) -> None:
+    h = BOARD_MM / 2
+    draw.rectangle((*view.px(-h, -h), *view.px(h, h)), fill=BOARD_FILL[th.name], outline=CARD_EDGE, width=2)
+    fs = max(16, int(view.scale * 22))
+    for colour, sq in BOARD_SQUARES.items():
+        x0, y0, x1, y1 = sq.bounds
+        draw.rectangle((*view.px(x0, y0), *view.px(x1, y1)), fill=COLOUR_FILL[colour], outline=CARD_EDGE, width=2)
+        cx, cy = view.px((x0 + x1) / 2, (y0 + y1) / 2)
+        draw_text(draw, (cx, cy), colour, size=fs, fill=ink_on(COLOUR_FILL[colour]), bold=True, anchor="mm")
+    cx, cy = view.px(0, 0)
+    if detail or view.scale * BOARD_MM > 200:
+        draw_text(draw, (cx, cy), "board", size=max(16, int(view.scale * 14)), fill="#FFFFFF", bold=True,
+                  anchor="mm", stroke="#000000", stroke_width=2)
+
+
+def _draw_card_shapes(
+    draw: ImageDraw.ImageDraw, view: View, card: Any, rect: Polygon, corners: Sequence[Polygon], detail: bool,
+    fill: str | None = None, outline: str = CARD_EDGE, width: int = 2, labels: bool = True,
+) -> None:
+    draw.polygon(view.poly(rect), fill=fill or COLOUR_FILL[card.color], outline=outline, width=width)
+    fs = max(14, min(int(view.scale * 9), 30))
+    for corner, shape in zip(card.corners, corners, strict=True):
+        pts = view.poly(shape)
+        draw.polygon(pts, fill=COLOUR_FILL[corner.color], outline=CARD_EDGE, width=max(1, width - 1))
+        if not labels:
+            continue
+        ix, iy = _incentre(pts)
+        label = f"{corner.color}{corner.value}" if detail else str(corner.value)
+        ink = ink_on(COLOUR_FILL[corner.color])
+        halo = "#000000" if ink == "#FFFFFF" else "#FFFFFF"
+        draw_text(draw, (ix, iy), label, size=fs, fill=ink, bold=True, anchor="mm", stroke=halo, stroke_width=1)
+
+
+def _action_mark(card: Any) -> str:
+    return {"plus2": "+2", "die": "die"}.get(card.action or "", "")
+
+
+def _draw_scene(
+    img: Image.Image, view: View, game: Any, th: Theme, *, detail: bool, ghosts: Sequence[Any] = (),
+    focus: int | None = None,
+) -> None:
+    """Grid, table edge, board, every card (play order), labels, highlight of the last card and ghosts."""
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 0, view.width, view.height), fill=th.bg)
+    tw, th_mm = _table_size(game)
+    draw.rectangle((*view.px(-tw / 2, -th_mm / 2), *view.px(tw / 2, th_mm / 2)), fill=th.table)
+    _draw_grid(draw, view, th, 50.0 if view.scale < 2.5 else 10.0)
+    draw.rectangle((*view.px(-tw / 2, -th_mm / 2), *view.px(tw / 2, th_mm / 2)), outline=th.table_edge, width=3)
+    _draw_board(draw, view, th, detail)
+    cards = _table_cards(game)
+    for tc in cards:
+        _draw_card_shapes(draw, view, tc.card, tc.rect, tc.corner_shapes, detail)
+    # labels where the card is still visible
+    vis = visible_parts(game)
+    fs = max(18, min(int(view.scale * 13), 40))
+    for tc in cards:
+        lp = _label_point(vis[tc.card.id][0])
+        if lp is None:
+            continue
+        x, y = view.px(lp[0], lp[1])
+        mark = _action_mark(tc.card)
+        label = f"{tc.card.id}{tc.card.color}" + (f" {mark}" if mark and detail else "")
+        size = fs if lp[2] * view.scale * 2 > text_size(label, fs, True)[0] * 0.6 else max(16, fs - 4)
+        ink = ink_on(COLOUR_FILL[tc.card.color])
+        halo = "#000000" if ink == "#FFFFFF" else "#FFFFFF"
+        draw_text(draw, (x, y), label, size=size, fill=ink, bold=True, anchor="mm", stroke=halo, stroke_width=2)
+        if mark and not detail:
+            draw_text(draw, (x, y + size * 0.95), mark, size=max(16, size - 4), fill=ink, bold=True, anchor="mm",
+                      stroke=halo, stroke_width=2)
+    if cards:
+        last = cards[-1]
+        pts = view.poly(last.rect)
+        draw.line([*pts, pts[0], pts[1]], fill="#000000", width=9, joint="curve")
+        draw.line([*pts, pts[0], pts[1]], fill="#FFFFFF", width=4, joint="curve")
+    if focus is not None:
+        for tc in cards:
+            if tc.card.id == focus and tc is not cards[-1]:
+                pts = view.poly(tc.rect)
+                draw.line([*pts, pts[0], pts[1]], fill=th.highlight, width=4, joint="curve")
+    if ghosts:
+        _draw_ghosts(img, view, game, ghosts)
+
+
+def _draw_ghosts(img: Image.Image, view: View, game: Any, ghosts: Sequence[Any]) -> None:
+    overlay = Image.new("RGBA", img.size, (0, 0, 0, 0))
+    od = ImageDraw.Draw(overlay)
+    labels = []
+    for i, place in enumerate(ghosts, start=1):
+        card, (cx, cy, rot) = _ghost_pose(game, place)
+        posed = posed_card(card, cx, cy, rot)
+        r, g, b = (int(COLOUR_FILL[card.color][k : k + 2], 16) for k in (1, 3, 5))
+        od.polygon(view.poly(posed.rect), fill=(r, g, b, 110))
+        for corner, shape in zip(card.corners, posed.corners, strict=True):
+            cr, cg, cb = (int(COLOUR_FILL[corner.color][k : k + 2], 16) for k in (1, 3, 5))
+            od.polygon(view.poly(shape), fill=(cr, cg, cb, 150))
+        pts = view.poly(posed.rect)
+        _dashed(od, [*pts, pts[0]], (255, 255, 255, 255), 3, 10)
+        labels.append((i, view.px(cx, cy), posed.corners[card.corners.index(card.corner(place.corner))]))
+    img.paste(Image.alpha_composite(img.convert("RGBA"), overlay).convert("RGB"))
+    draw = ImageDraw.Draw(img)
+    for i, (x, y), tri in labels:
+        r = max(16.0, view.scale * 7)
+        draw.ellipse((x - r, y - r, x + r, y + r), fill="#FFFFFF", outline="#000000", width=3)
+        draw_text(draw, (x, y), str(i), size=int(r * 1.2), fill="#000000", bold=True, anchor="mm")
+        draw.polygon(view.poly(tri), outline="#FFFFFF", width=3)
+
+
+def _dashed(draw: ImageDraw.ImageDraw, pts: Sequence[tuple[float, float]], fill: Any, width: int, dash: float) -> None:
+    for (ax, ay), (bx, by) in itertools.pairwise(pts):
+        length = math.dist((ax, ay), (bx, by))
+        n = max(1, int(length // dash))
+        for k in range(0, n, 2):
+            t0, t1 = k / n, min(1.0, (k + 1) / n)
+            draw.line([(ax + (bx - ax) * t0, ay + (by - ay) * t0), (ax + (bx - ax) * t1, ay + (by - ay) * t1)],
+                      fill=fill, width=width)
+
+
+def _table_size(game: Any) -> tuple[float, float]:
+    w, h = game.table_size_mm
+    return float(w), float(h)
+
+
+def _axes(draw: ImageDraw.ImageDraw, view: View, ox: int, oy: int, th: Theme) -> None:
+    """Centimetre labels along the top (x) and left (y) edges of the plot placed at (ox, oy)."""
+    span_cm = view.width / view.scale / 10
+    step = 10 if span_cm > 60 else 5 if span_cm > 25 else 2
+    fs = 17
+    x_cm = math.ceil(view.x0 / 10 / step) * step
+    while x_cm * 10 <= view.x0 + view.width / view.scale:
+        x, _ = view.px(x_cm * 10, 0)
+        draw.line([(ox + x, oy - 6), (ox + x, oy)], fill=th.muted, width=2)
+        draw_text(draw, (ox + x, oy - 8), f"{x_cm:g}", size=fs, fill=th.text, anchor="mb")
+        x_cm += step
+    y_cm = math.ceil(view.y0 / 10 / step) * step
+    while y_cm * 10 <= view.y0 + view.height / view.scale:
+        _, y = view.px(0, y_cm * 10)
+        draw.line([(ox - 6, oy + y), (ox, oy + y)], fill=th.muted, width=2)
+        draw_text(draw, (ox - 9, oy + y), f"{y_cm:g}", size=fs, fill=th.text, anchor="rm")
+        y_cm += step
+    draw_text(draw, (ox - 9, oy - 8), "cm", size=fs, fill=th.muted, anchor="rb")
+
+
+# ----------------------------------------------------------------------------------------------
+# header (scores, goal, stars, pile, turn, last placement)
+# ----------------------------------------------------------------------------------------------
+def _star_holders(game: Any) -> dict[str, int | None]:
+    return dict(game.stars)
+
+
+def _header_lines(game: Any, names: Sequence[str]) -> tuple[str, str, str]:
+    goal = getattr(game, "goal", None)
+    pile = len(game.draw_pile)
+    if game.is_over:
+        winners = list(game.winners)
+        turn = "game over — " + (" & ".join(names[w] for w in winners) + (" wins" if len(winners) == 1 else " win"))
+    else:
+        turn = f"▶ {names[game.current_player]} to play"
+    head = f"CONEX · goal {goal} · draw pile {pile} · {turn}"
+    stars = _star_holders(game)
+    parts = []
+    for p in range(game.players):
+        s = f"{names[p]} {game.scores[p]}"
+        held = [("×2" if k == "2x" else "⚡") for k, v in stars.items() if v == p]
+        if held:
+            s += " " + " ".join(held)
+        parts.append(s)
+    scores = "Scores: " + "   ".join(parts)
+    supply = [("2x" if k == "2x" else "lightning") for k, v in stars.items() if v is None]
+    if supply:
+        scores += "   · in supply: " + ", ".join(supply)
+    cards = _table_cards(game)
+    if cards:
+        last = cards[-1]
+        tgt = "the board" if last.target == "board" else f"#{last.target}"
+        x, y, r = last.pose
+        lastline = (f"Last: #{last.card.id} by {names[last.placed_by]}, corner {last.corner} on {tgt} "
+                    f"(+{last.points}) · centre ({x / 10:.1f}, {y / 10:.1f}) cm r{r:.0f}")
+    else:
+        lastline = "No cards on the table yet: start on the board square of your corner's colour."
+    return head, scores, lastline
+
+
+def _zoom_view(game: Any, zoom: Any) -> tuple[float, float] | None:
+    cards = _table_cards(game)
+    if zoom == "last":
+        if not cards:
+            return 0.0, 0.0
+        x, y, _ = cards[-1].pose
+        return x, y
+    for tc in cards:
+        if tc.card.id == zoom:
+            return tc.pose[0], tc.pose[1]
+    if zoom == "board":
+        return 0.0, 0.0
+    raise ValueError(f"zoom must be 'last', 'board' or the id of a card on the table, not {zoom!r}")
+
+
+def render_table(
+    game: Any,
+    *,
+    names: Sequence[str],
+    zoom: int | str | None = None,
+    ghosts: Sequence[Any] = (),
+    theme: str = "dark",
+) -> Image.Image:
+    """The CONEX table as an RGB image (long side about 1300 px).
+
+    Draws the table edge (G2), a centimetre grid with labelled axes (G1: origin at the board centre, y down),
+    the scoring board with its four colour squares (G3), every table card at its pose in play order (G6) with
+    background colour, corners (colour, value) and number+colour letter, the last placement outlined in white,
+    and a header with scores, goal, stars' holders, draw pile size and whose turn it is.
+
+    Args:
+        game: an ``engine.conex.Game`` (public attributes only).
+        names: display names by seat.
+        zoom: ``None`` = whole table; ``"last"`` = a 40 x 30 cm window around the last placed card; a table card
+            id = around that card (outlined); ``"board"`` = around the scoring board. Zoomed corners also carry
+            their colour letter.
+        ghosts: ``Place`` actions drawn as numbered translucent ghosts (the placement preview; rotation ``None``
+            is drawn at 0 degrees).
+        theme: ``"dark"`` or ``"light"``.
+
+    Raises:
+        ValueError: unknown theme, or ``zoom`` that is no table card id.
+    """
+    th = theme_of(theme)
+    tw, thh = _table_size(game)
+    focus: int | None = None
+    if zoom is None:
+        scale = PLOT_LONG_PX / max(tw, thh)
+        view = View(-tw / 2 - 8, -thh / 2 - 8, scale, int((tw + 16) * scale), int((thh + 16) * scale))
+        detail = False
+    else:
+        cx, cy = _zoom_view(game, zoom)  # type: ignore[misc]
+        focus = zoom if isinstance(zoom, int) else None
+        scale = PLOT_LONG_PX / ZOOM_W_MM
+        view = View(cx - ZOOM_W_MM / 2, cy - ZOOM_H_MM / 2, scale, int(ZOOM_W_MM * scale), int(ZOOM_H_MM * scale))
+        detail = True
+    plot = Image.new("RGB", (view.width, view.height), th.bg)
+    _draw_scene(plot, view, game, th, detail=detail, ghosts=ghosts, focus=focus)
+    width = AXIS_L + view.width + PAD
+    height = HEADER_H + AXIS_T + view.height + PAD
+    img, draw = new_canvas(width, height, th)
+    head, scores, lastline = _header_lines(game, names)
+    if zoom is not None:
+        head += f" · zoom: {zoom}"
+    max_w = width - 2 * PAD
+    draw_text(draw, (PAD, 14), head, size=fit_font_size(head, max_w, 28, bold=True), fill=th.text, bold=True)
+    draw_text(draw, (PAD, 56), scores, size=fit_font_size(scores, max_w, 24), fill=th.text)
+    draw_text(draw, (PAD, 94), lastline, size=fit_font_size(lastline, max_w, 22), fill=th.muted)
+    img.paste(plot, (AXIS_L, HEADER_H + AXIS_T))
+    _axes(draw, view, AXIS_L, HEADER_H + AXIS_T, th)
+    return img
+
+
+# ----------------------------------------------------------------------------------------------
+# text twins
+# ----------------------------------------------------------------------------------------------
+def _corners_text(card: Any, visible: Iterable[BaseGeometry] | None = None) -> str:
+    vis = list(visible) if visible is not None else [None] * len(card.corners)
+    out = []
+    for corner, v in zip(card.corners, vis, strict=True):
+        if v is not None and v.area < 1.0:
+            continue
+        out.append(f"{corner.index}:{corner.color}{corner.value}")
+    return ",".join(out) if out else "none visible"
+
+
+def table_text(game: Any, *, names: Sequence[str], limit: int = 1900) -> str:
+    """Text twin of :func:`render_table`: header facts then one entry per table card in play order.
+
+    Full entries read ``#12R +2 at (3.5,-10.0) r90 corners 1:Y4,3:P2`` (colour letter, action, centre in cm,
+    rotation clockwise, visible corners ``index:colour value``); free cards are marked ``free``. When that is
+    longer than ``limit`` characters a compact form (``#12R(3.5,-10.0)``) is used, truncated with a count if
+    still too long, so the text always fits a Discord message (2000 characters).
+    """
+    head, scores, lastline = _header_lines(game, names)
+    head = head.replace("▶ ", "")
+    scores = scores.replace("×2", "(2x star)").replace("⚡", "(lightning star)")
+    cards = _table_cards(game)
+    vis = visible_parts(game)
+    rects = [tc.rect for tc in cards]
+    full, compact = [], []
+    for i, tc in enumerate(cards):
+        c = tc.card
+        x, y, r = tc.pose
+        act = {"plus2": " +2", "die": " die"}.get(c.action or "", "")
+        free = all(o.intersection(tc.rect).area <= 0.01 for o in rects[i + 1 :])
+        full.append(f"#{c.id}{c.color}{act} at ({x / 10:.1f},{y / 10:.1f}) r{r:.0f} corners "
+                    f"{_corners_text(c, vis[c.id][1])}" + (" free" if free else ""))
+        compact.append(f"#{c.id}{c.color}{act.strip()}({x / 10:.0f},{y / 10:.0f})")
+    intro = [head, scores, lastline, "Colours: Y yellow, R red, T turquoise, P purple. Board squares: Y top-left, "
+             "R top-right, T bottom-right, P bottom-left; coordinates in cm, origin = board centre, y down."]
+    if not cards:
+        return "\n".join(intro)
+    text = "\n".join([*intro, f"Table ({len(cards)} cards, bottom to top):", *full])
+    if len(text) <= limit:
+        return text
+    base = "\n".join([*intro[:3], f"Table ({len(cards)} cards, bottom to top, centre cm):"])
+    out = base + "\n"
+    for k, entry in enumerate(compact):
+        if len(out) + len(entry) + 20 > limit:
+            out += f" … (+{len(compact) - k} more)"
+            break
+        out += ("" if k == 0 else " ") + entry
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# the hand
+# ----------------------------------------------------------------------------------------------
+HAND_SCALE = 3.2  # px per mm for upright hand cards (a card is 192 x 288 px)
+HAND_COLS = 5
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _draw_die(draw: ImageDraw.ImageDraw, x: float, y: float, s: float) -> None:
+    draw.rounded_rectangle((x - s / 2, y - s / 2, x + s / 2, y + s / 2), radius=s * 0.18, fill="#FFFFFF",
+                           outline="#000000", width=3)
+    for dx, dy in ((-0.25, -0.25), (0.25, 0.25), (0.0, 0.0)):
+        r = s * 0.08
+        draw.ellipse((x + dx * s - r, y + dy * s - r, x + dx * s + r, y + dy * s + r), fill="#000000")
+
+
+PILL_H = 34
+
+
+def _corner_pill(draw: ImageDraw.ImageDraw, x: float, y: float, corner: Any, align: str) -> None:
+    """A white pill ``[swatch] 1:Y4`` (corner number, colour letter, value) with its left or right edge at x."""
+    label = f"{corner.index}:{corner.color}{corner.value}"
+    tw = text_size(label, 20, True)[0]
+    w = tw + 36
+    x0 = x if align == "l" else x - w
+    draw.rounded_rectangle((x0, y, x0 + w, y + PILL_H - 4), radius=10, fill="#FFFFFF", outline="#000000", width=2)
+    draw.rectangle((x0 + 6, y + 7, x0 + 22, y + PILL_H - 11), fill=COLOUR_FILL[corner.color], outline="#000000",
+                   width=1)
+    draw_text(draw, (x0 + 27, y + (PILL_H - 4) / 2), label, size=20, fill="#000000", bold=True, anchor="lm")
+
+
+def _draw_hand_card(
+    draw: ImageDraw.ImageDraw, x0: float, y0: float, card: Any, letter: str, legal: int | None, th: Theme,
+) -> None:
+    """One upright card with its top-left at (x0, y0 + PILL_H); corner pills above/below it, legal count under."""
+    y_card = y0 + PILL_H
+    view = View(-(x0 / HAND_SCALE) - CARD_W_MM / 2, -(y_card / HAND_SCALE) - CARD_H_MM / 2, HAND_SCALE, 0, 0)
+    posed = posed_card(card, 0.0, 0.0, 0.0)
+    _draw_card_shapes(draw, view, card, posed.rect, posed.corners, detail=False, width=3, labels=False)
+    w, h = CARD_W_MM * HAND_SCALE, CARD_H_MM * HAND_SCALE
+    cx, cy = x0 + w / 2, y_card + h / 2
+    ink = ink_on(COLOUR_FILL[card.color])
+    halo = "#000000" if ink == "#FFFFFF" else "#FFFFFF"
+    for corner in card.corners:
+        top = corner.position in ("tl", "tr")
+        left = corner.position in ("tl", "bl")
+        y = y0 - 2 if top else y_card + h + 4
+        _corner_pill(draw, x0 if left else x0 + w, y, corner, "l" if left else "r")
+    draw_text(draw, (cx, cy - 40), letter, size=60, fill=ink, bold=True, anchor="mm", stroke=halo, stroke_width=2)
+    draw_text(draw, (cx, cy + 16), f"#{card.id} {card.color}", size=26, fill=ink, bold=True, anchor="mm",
+              stroke=halo, stroke_width=1)
+    if card.action == "plus2":
+        draw_text(draw, (cx, cy + 56), "+2", size=32, fill=ink, bold=True, anchor="mm", stroke=halo, stroke_width=2)
+    elif card.action == "die":
+        _draw_die(draw, cx, cy + 58, 36)
+    if legal is not None:
+        label = f"{legal} legal" if legal else "no legal spot"
+        draw_text(draw, (cx, y_card + h + PILL_H + 10), label, size=22, fill=th.text if legal else th.muted,
+                  anchor="ma")
+
+
+def render_hand(
+    game: Any, player: int, *, legal_counts: Mapping[int, int] | None = None, theme: str = "dark",
+) -> Image.Image:
+    """A player's hand (sent ephemerally): cards upright, each lettered A, B, C... with its number, corners
+    numbered 1–3 with colour letter and value, the action symbol (+2 or a die), the stars this player holds and,
+    when ``legal_counts`` (card id -> count) is given, each card's number of legal placements.
+
+    At least 1024 px wide, 5 cards per row. Raises ``ValueError`` for an unknown theme.
+    """
+    th = theme_of(theme)
+    hand = list(game.hand(player))
+    cw, ch = CARD_W_MM * HAND_SCALE, CARD_H_MM * HAND_SCALE
+    gap_x, gap_y = 36.0, 2 * PILL_H + 56.0
+    cols = HAND_COLS
+    rows = max(1, math.ceil(len(hand) / cols))
+    width = max(1024, int(PAD * 2 + cols * cw + (cols - 1) * gap_x))
+    top = 112
+    height = int(top + rows * (ch + gap_y) + PAD)
+    img, draw = new_canvas(width, height, th)
+    stars = [("2x star" if k == "2x" else "lightning star") for k, v in _star_holders(game).items() if v == player]
+    title = f"Your hand · {len(hand)} card{'s' if len(hand) != 1 else ''}"
+    draw_text(draw, (PAD, 18), title, size=32, fill=th.text, bold=True)
+    sub = "Stars: " + (", ".join(stars) if stars else "none") + f" · score {game.scores[player]}"
+    pending = getattr(game, "pending_discards", set())
+    if player in pending:
+        sub += " · you must discard one card"
+    draw_text(draw, (PAD, 66), sub, size=fit_font_size(sub, width - 2 * PAD, 24), fill=th.muted)
+    if not hand:
+        draw_text(draw, (PAD, top + 20), "No cards in hand.", size=28, fill=th.text)
+    for i, card in enumerate(hand):
+        r, c = divmod(i, cols)
+        x0 = PAD + c * (cw + gap_x)
+        y0 = top + r * (ch + gap_y)
+        legal = None if legal_counts is None else int(legal_counts.get(card.id, 0))
+        _draw_hand_card(draw, x0, y0, card, LETTERS[i % 26], legal, th)
+    return img
+
+
+def hand_text(game: Any, player: int, *, legal_counts: Mapping[int, int] | None = None) -> str:
+    """Text twin of :func:`render_hand`: one line per card ``A: #12 red +2 — corners 1:Y4 (tl), 2:P3 (br)``
+    plus legal counts when given, and the stars held."""
+    hand = list(game.hand(player))
+    stars = [k for k, v in _star_holders(game).items() if v == player]
+    lines = [f"Your hand ({len(hand)} cards); stars held: {', '.join(stars) if stars else 'none'}"]
+    for i, card in enumerate(hand):
+        act = {"plus2": " +2", "die": " die"}.get(card.action or "", "")
+        corners = ", ".join(f"{c.index}:{c.color}{c.value} ({c.position})" for c in card.corners)
+        line = f"{LETTERS[i % 26]}: #{card.id} {COLOR_NAMES[card.color]}{act} — corners {corners}"
+        if legal_counts is not None:
+            line += f" — {legal_counts.get(card.id, 0)} legal"
+        lines.append(line)
+    return "\n".join(lines)
