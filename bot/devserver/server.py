@@ -296,10 +296,11 @@ class DevServer:
                                  message: Message | None = None) -> Interaction:
         """Build an INTERACTION_CREATE as Discord does and dispatch it to the bot.
 
-        Raises ``RuntimeError`` when no bot is connected.
+        While the bot's socket is down the event is kept for its RESUME, as on Discord. Raises ``RuntimeError``
+        when no bot has ever identified.
         """
-        if not self.bot_connected:
-            raise RuntimeError("devserver: the bot is not connected to the gateway")
+        if self.gateway.current is None:
+            raise RuntimeError("devserver: no bot has connected to the gateway")
         it = Interaction(id=snowflake(), token=f"aW50ZXJhY3Rpb24{secrets.token_urlsafe(40)}", type=itype, user=user,
                          channel_id=channel.id, data=data, created_at=self.clock.now(),
                          message_id=message.id if message else None)

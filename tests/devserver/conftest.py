@@ -115,10 +115,13 @@ class TinyBot(discord.Client):
             await msg.edit(content="table v2", attachments=[discord.File(io.BytesIO(png_bytes(16)), "t2.png")])
             await interaction.followup.send(f"thread {thread.id}", ephemeral=True)
 
-        if broken:
-            @tree.command(name="Bad Name", description="x" * 101, guild=guild)
-            async def bad(interaction: discord.Interaction) -> None:  # pragma: no cover - never synced
-                await interaction.response.send_message("no")
+        if broken:  # discord.py accepts this locally; Discord refuses it (over 8000 characters in all)
+            big = [app_commands.Choice(name=f"{'n' * 90}{i:02}", value=f"{'v' * 90}{i:02}") for i in range(25)]
+
+            @tree.command(name="huge", description="Too big to sync", guild=guild)
+            @app_commands.choices(a=big, b=big, c=big, d=big)
+            async def huge(interaction: discord.Interaction, a: str, b: str, c: str, d: str) -> None:
+                await interaction.response.send_message("never synced")  # pragma: no cover
 
     async def setup_hook(self) -> None:
         try:

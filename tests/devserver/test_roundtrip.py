@@ -27,3 +27,65 @@ async def test_slash_command_replies_with_png(server: DevServer, bot: TinyBot) -
     assert not res.ephemeral
     assert server.messages("games", visible_to="bob") == [res.message]
     assert server.violations == []
+
+
+async def test_subcommand_with_typed_options_and_resolved_user(server: DevServer, bot: TinyBot) -> None:
+    res = await server.as_user("alice").slash("game challenge", opponent="bob", rounds="2", ratio=0.5,
+                                              rated="false", note="hi")
+    await res.wait(5)
+    assert res.content == "alice challenges bob rounds=2 ratio=0.5 rated=False note=hi"
+    opts = res.interaction.data["options"][0]
+    assert opts["type"] == 1 and opts["name"] == "challenge"
+    assert {o["name"]: o["value"] for o in opts["options"]}["rounds"] == 2
+    assert str(server.user("bob").id) in res.interaction.data["resolved"]["users"]
+    assert [b["label"] for b in res.message.buttons() if b["type"] == 2] == ["Accept", "Decline"]
+    assert server.violations == []
+
+
+async def test_button_click_updates_message_and_ephemeral_reply(server: DevServer, bot: TinyBot) -> None:
+    res = await (await server.as_user("alice").slash("game challenge", opponent="bob", rounds=1)).wait(5)
+    declined = await (await server.as_user("carol").click(res.message, "Decline")).wait(5)
+    assert declined.response_type == 4 and declined.ephemeral and declined.content == "declined"
+    assert declined.message in server.messages("games", visible_to="carol")
+    assert declined.message not in server.messages("games", visible_to="bob")
+    assert declined.message not in server.messages("games", visible_to=None)  # the bot cannot read it back
+    accepted = await (await server.as_user("bob").click(res.message, "tiny:accept")).wait(5)
+    assert accepted.response_type == 7
+    assert server.message(res.message.id).content == "accepted by bob"
+    assert server.message(res.message.id).components == []
+    assert server.violations == []
+
+
+async def test_string_select(server: DevServer, bot: TinyBot) -> None:
+    res = await (await server.as_user("alice").slash("game challenge", opponent="bob", rounds=1)).wait(5)
+    picked = await (await server.as_user("alice").select(res.message, "Line")).wait(5)
+    assert picked.content == "layout line"
+
+
+async def test_autocomplete_returns_choices_and_choice_by_name(server: DevServer, bot: TinyBot) -> None:
+    choices = await server.as_user("alice").autocomplete("game place", "tile", "3", size="large")
+    assert choices == [{"name": "tile 3", "value": "3"}]
+    res = await (await server.as_user("alice").slash("game place", tile="3", size="large")).wait(5)
+    assert res.content == "placed 3 on 3" and res.ephemeral
+
+
+async def test_deferred_then_edited_with_attachment_and_followup(server: DevServer, bot: TinyBot) -> None:
+    res = await server.as_user("dave").slash("slow")
+    await res.wait(5, followups=1)
+    assert res.response_type == 5
+    assert res.content == "done" and not res.message.loading
+    assert res.attachments == [png_bytes()]
+    assert [m.content for m in res.followups] == ["and a followup"]
+    assert server.violations == []
+
+
+async def test_channel_messages_threads_and_edit_keeps_listed_attachments(server: DevServer, bot: TinyBot) -> None:
+    res = await (await server.as_user("alice").slash("post")).wait(5)
+    assert res.ephemeral and res.content.startswith("thread ")
+    thread = server.channel(int(res.content.split()[1]))
+    assert thread.type == 11 and thread.parent_id == server.channel("games").id
+    assert [m.content for m in server.messages(thread)] == ["in the thread"]
+    table = next(m for m in server.messages("games") if m.content == "table v2")
+    assert table.images == [png_bytes(16)]  # the edit listed only the new file: the old one is gone
+    assert table.id == thread.id  # a thread started from a message takes its id
+    assert server.violations == []
