@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
+import aiosqlite
 import pytest
 
 from bot.storage import NotOurDatabaseError, SchemaTooNewError, Storage, data_dir, default_db_path
-from bot.storage.migrate import APPLICATION_ID, load_migrations, split_statements
+from bot.storage.migrate import APPLICATION_ID, Migration, load_migrations, migrate, split_statements
 
 EXPECTED_TABLES = {
     "games",
@@ -116,3 +118,32 @@ async def test_open_without_path_uses_the_data_dir(monkeypatch: pytest.MonkeyPat
     s = await Storage.open()
     await s.close()
     assert (tmp_path / "fresh" / "tablebot.sqlite3").is_file()
+
+
+async def test_a_failing_migration_leaves_the_previous_version(db_path: Path) -> None:
+    """Each migration and its user_version bump are one transaction: a failure half-way rolls back."""
+    s = await Storage.open(db_path)
+    await s.close()
+    broken = Migration(2, "0002_broken.sql", ("CREATE TABLE half_done (x)", "CREATE TABLE games (again)"))
+    conn = await aiosqlite.connect(db_path, isolation_level=None)
+    try:
+        with pytest.raises(sqlite3.OperationalError, match="already exists"):
+            await migrate(conn, str(db_path), [*load_migrations(), broken])
+        async with conn.execute("PRAGMA user_version") as cur:
+            assert (await cur.fetchone())[0] == 1
+        async with conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'half_done'") as cur:
+            assert (await cur.fetchone())[0] == 0
+        assert not conn.in_transaction
+    finally:
+        await conn.close()
+
+
+async def test_two_openers_of_a_fresh_file_migrate_once(db_path: Path) -> None:
+    first, second = await asyncio.gather(Storage.open(db_path), Storage.open(db_path))
+    try:
+        gid = await first.create_game("conex", 1, 2, {}, [1, 2])
+        assert (await second.get_game(gid)) is not None
+        assert first.schema_version == second.schema_version == len(load_migrations())
+    finally:
+        await first.close()
+        await second.close()
