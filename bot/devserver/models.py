@@ -64,6 +64,12 @@ def snowflake() -> int:
     return (ms << 22) | (next(_counter) & 0x3FFFFF)
 
 
+def fixed_id(n: int) -> int:
+    """A stable snowflake for the n-th built-in object (guild, channels, users): the same on every run, so a
+    bot's stored games keep pointing at the same channel and players after the dev server restarts."""
+    return ((1_735_689_600_000 - DISCORD_EPOCH_MS) << 22) | n
+
+
 def iso_now() -> str:
     """The current UTC time in Discord's ISO 8601 format."""
     return dt.datetime.now(dt.UTC).isoformat()

@@ -31,6 +31,7 @@ from bot.devserver.models import (
     Message,
     User,
     Violation,
+    fixed_id,
     snowflake,
 )
 
@@ -76,23 +77,23 @@ class DevServer:
         self.host, self.port, self.token = host, port, token
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.clock = Clock()
-        self.application_id = snowflake()
+        self.application_id = fixed_id(1)
         self.bot_user = User(id=self.application_id, name="tablebot", bot=True)
-        self.guild_id = snowflake()
-        self.mod_role_id = snowflake()
-        self.bot_role_id = snowflake()
+        self.guild_id = fixed_id(2)
+        self.mod_role_id = fixed_id(3)
+        self.bot_role_id = fixed_id(4)
         self.bot_user.roles = [self.bot_role_id]
         self.bot_user.member_permissions = BOT_PERMISSIONS
         self.users: dict[str, User] = {}
-        for name in USER_NAMES:
-            user = User(id=snowflake(), name=name)
+        for n, name in enumerate(USER_NAMES):
+            user = User(id=fixed_id(10 + n), name=name)
             if name == "mod":
                 user.roles = [self.mod_role_id]
                 user.member_permissions = EVERYONE_PERMISSIONS | MANAGE_GUILD
             self.users[name] = user
         self.channels: dict[int, Channel] = {}
         for pos, name in enumerate(CHANNEL_NAMES):
-            ch = Channel(id=snowflake(), name=name, guild_id=self.guild_id, position=pos)
+            ch = Channel(id=fixed_id(20 + pos), name=name, guild_id=self.guild_id, position=pos)
             self.channels[ch.id] = ch
         self.default_channel_id = next(c.id for c in self.channels.values() if c.name == "games")
         self._messages: dict[int, Message] = {}
