@@ -32,7 +32,7 @@ from render.common import (
     text_size,
     theme_of,
 )
-from render.hexgrid import fit, unit_extent
+from render.hexgrid import HexFit, fit, unit_extent
 
 WIDTH = 1200
 MARGIN = 24
@@ -44,6 +44,7 @@ MAX_BOARD_H = 820.0
 
 PLAYER_FILL: tuple[str, str] = (OKABE_ITO["vermillion"], OKABE_ITO["sky"])
 PLAYER_STRIPE = "#08306B"
+CHIP_EDGE = "#111111"
 PLAYER_PATTERN: tuple[str, str] = ("solid", "striped")
 
 # Bar width per chip size, as a fraction of the hexagon radius (index = Size value 1..3).
@@ -100,7 +101,7 @@ def _chip_body(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]
     draw.rectangle(box, fill=PLAYER_FILL[player])
     if player == 1:
         hatch(draw, box, PLAYER_STRIPE, spacing=8, width=2)
-    draw.rectangle(box, outline=th.outline, width=2)
+    draw.rectangle(box, outline=CHIP_EDGE, width=2)
 
 
 def draw_chip(
@@ -130,7 +131,7 @@ def draw_chip(
         hole_w = BAR_W[1] * radius + 10
         hx0, hx1 = centre_x - hole_w / 2, centre_x + hole_w / 2
         draw.rectangle((hx0, y0 + 3, hx1, y1), fill=tile_fill or th.tile)
-        draw.line([(hx0, y0 + 2), (hx1, y0 + 2)], fill=th.outline, width=2)
+        draw.line([(hx0, y0 + 2), (hx1, y0 + 2)], fill=CHIP_EDGE, width=2)
         if swallowed is not None:
             sw = BAR_W[1] * radius
             sh = height * 0.78
@@ -319,6 +320,23 @@ def _reserve_count(reserve: Any, size: int) -> int:
     return 0
 
 
+def _board_height(cells: Sequence[tuple[int, int]]) -> float:
+    uw, uh = unit_extent(cells)
+    radius = min((WIDTH - 2 * MARGIN) / uw, MAX_BOARD_H / uh, MAX_RADIUS)
+    return uh * radius + 24
+
+
+def _board_box(cells: Sequence[tuple[int, int]]) -> tuple[float, float, float, float]:
+    return (MARGIN, HEADER_H + 12, WIDTH - MARGIN, HEADER_H + _board_height(cells) - 12)
+
+
+def board_fit(match: Any) -> HexFit:
+    """Where :func:`render_board` draws the tiles of ``match``'s shown round: hexagon radius and the pixel
+    centre of each tile (``centres[n - 1]`` for tile n). For tests and for image maps."""
+    cells = _shown_round(match).layout.cells
+    return fit(cells, _board_box(cells), MAX_RADIUS)
+
+
 def render_board(match: Any, *, names: Sequence[str] = ("P1", "P2"), theme: str = "dark") -> Image.Image:
     """The board of a Constructo match as a 1200 px wide RGB image.
 
@@ -338,9 +356,7 @@ def render_board(match: Any, *, names: Sequence[str] = ("P1", "P2"), theme: str 
     th = theme_of(theme)
     tags = player_tags(names)
     rnd = _shown_round(match)
-    uw, uh = unit_extent(rnd.layout.cells)
-    radius = min((WIDTH - 2 * MARGIN) / uw, MAX_BOARD_H / uh, MAX_RADIUS)
-    board_h = uh * radius + 24
+    board_h = _board_height(rnd.layout.cells)
     rounds_h = 40
     height = int(HEADER_H + board_h + LEGEND_H + rounds_h + 2 * FOOTER_ROW_H + MARGIN)
     img, draw = new_canvas(WIDTH, height, th)
@@ -350,7 +366,7 @@ def render_board(match: Any, *, names: Sequence[str] = ("P1", "P2"), theme: str 
     draw_text(draw, (MARGIN, 62), status, size=fit_font_size(status, WIDTH - 2 * MARGIN, 26), fill=th.text)
     top = HEADER_H
     draw.rectangle((0, top, WIDTH, top + board_h), fill=th.panel)
-    draw_board(draw, rnd, (MARGIN, top + 12, WIDTH - MARGIN, top + board_h - 12), th, tags)
+    draw_board(draw, rnd, _board_box(rnd.layout.cells), th, tags)
     y = top + board_h
     _legend(draw, y, th, tags)
     y += LEGEND_H

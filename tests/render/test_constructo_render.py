@@ -1,0 +1,198 @@
+"""Constructo images: structure, key pixels computed from the hex geometry, text twin, goldens.
+
+Golden images live in tests/render/golden/; regenerate with ``UPDATE_GOLDEN=1`` (see golden_util.py).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from PIL import Image
+
+from engine.constructo import LAYOUTS, RECOMMENDED, Layout, Match, Round
+from render import to_png
+from render.common import THEMES, hex_rgb
+from render.constructo import (
+    PLAYER_FILL,
+    PLAYER_STRIPE,
+    board_fit,
+    board_text,
+    has_swallowed,
+    layouts_text,
+    render_board,
+    render_layouts_sheet,
+)
+from tests.render.golden_util import assert_matches_golden
+
+NAMES = ("Alice", "Bob")
+
+
+def _match(record: str) -> Match:
+    rnd = Round.from_record(record)
+    return Match(0, [rnd])
+
+
+def _px(img: Image.Image, x: float, y: float) -> tuple[int, int, int]:
+    return img.getpixel((round(x), round(y)))[:3]
+
+
+def _check_size(img: Image.Image) -> None:
+    assert img.mode == "RGB"
+    assert max(img.size) >= 1024
+
+
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+def test_every_named_layout_renders_with_tile_fill_at_each_empty_centre(name: str) -> None:
+    m = Match.new(name)
+    img = render_board(m, names=NAMES)
+    _check_size(img)
+    hf = board_fit(m)
+    assert len(hf.centres) == 9
+    for cx, cy in hf.centres:  # C4: every tile drawn (empty tile = plain tile fill at its centre)
+        assert _px(img, cx, cy + hf.radius * 0.2) == hex_rgb(THEMES["dark"].tile)
+
+
+def test_custom_layout_is_auto_fitted_inside_the_canvas() -> None:
+    lay = Layout.parse("(0,0) (1,0) (2,0) (3,0) (3,1) (3,2) (3,3) (2,4) (1,5)")
+    m = Match.new(lay)
+    img = render_board(m, names=NAMES)
+    hf = board_fit(m)
+    for cx, cy in hf.centres:
+        assert hf.radius <= cx <= img.width - hf.radius
+        assert cy + hf.radius <= img.height
+        assert _px(img, cx, cy + hf.radius * 0.2) == hex_rgb(THEMES["dark"].tile)
+
+
+def test_chip_bars_show_owner_colour_pattern_and_ring_hole() -> None:
+    # L5 (player 0, ring), M4 (player 1, striped medium)
+    m = _match("rombo: L5 M4")
+    img = render_board(m, names=NAMES)
+    hf = board_fit(m)
+    r = hf.radius
+    bar_h = r * 0.27
+    cx5, cy5 = hf.centres[4]
+    mid = cy5 + r * 0.58 - bar_h / 2
+    assert _px(img, cx5 - r * 0.6, mid) == hex_rgb(PLAYER_FILL[0])  # left block of the ring
+    assert _px(img, cx5, mid + 4) == hex_rgb(THEMES["dark"].tile)  # the ring's hole shows the tile
+    cx4, cy4 = hf.centres[3]
+    stripe_or_fill = {hex_rgb(PLAYER_FILL[1]), hex_rgb(PLAYER_STRIPE)}
+    samples = {_px(img, cx4 - r * 0.38 + dx, cy4 + r * 0.58 - bar_h / 2) for dx in range(0, 10)}
+    assert samples <= stripe_or_fill and len(samples) == 2  # striped: both colours appear, nothing else
+
+
+def test_swallowed_small_is_drawn_inside_the_ring_and_tower_badge_marks_owner() -> None:
+    # rombo: tile 1 adjacent to 2. Player 0 S1, player 1 L2, player 0 M9, player 1 swallows 2-1 (K4),
+    # player 0 L5, player 1 M4, player 0 S6, player 1 4-5 makes a tower on 5 for player 1.
+    m = _match("rombo: S1 L2 M9 2-1 L5 M4 S6 4-5")
+    rnd = m.current_round
+    assert rnd.is_swallow(1) and rnd.tower_owner(5) == 1
+    img = render_board(m, names=NAMES)
+    hf = board_fit(m)
+    r = hf.radius
+    cx, cy = hf.centres[0]
+    bottom = cy + r * 0.58
+    assert _px(img, cx - r * 0.2, bottom - r * 0.27 * 0.3) == hex_rgb(PLAYER_FILL[0])  # the small in the hole
+    assert has_swallowed([(0, 1), (1, 3), (0, 2)])
+    assert not has_swallowed([(0, 3), (1, 2)])
+    # tower badge for player 1 beside tile 5's number
+    bx, by = hf.centres[4][0] + r * 0.26, hf.centres[4][1] - r * 0.60
+    assert _px(img, bx - r * 0.1, by) == hex_rgb(PLAYER_FILL[1])
+    text = board_text(m, names=NAMES)
+    assert "1: (SA swallowed) LB" in text
+    assert "5: LA MB — tower B" in text
+
+
+def test_last_placement_and_move_are_highlighted() -> None:
+    m = _match("rombo: L5 M4")
+    img = render_board(m, names=NAMES)
+    hf = board_fit(m)
+    hl = hex_rgb(THEMES["dark"].highlight)
+    cx, cy = hf.centres[3]  # tile 4, last placed: its left edge is ringed
+    assert _px(img, cx - hf.radius * 0.866 - 2, cy) == hl
+    cx9, cy9 = hf.centres[8]  # an untouched tile is not ringed
+    assert _px(img, cx9 - hf.radius * 0.866 - 2, cy9) != hl
+    m2 = _match("rombo: L5 M4 S1 4-5")
+    img2 = render_board(m2, names=NAMES)
+    hf2 = board_fit(m2)
+    a, b = hf2.centres[3], hf2.centres[4]
+    # a point on the arrow 4 -> 5, inside tile 4 (off the tile edges)
+    midx, midy = a[0] + (b[0] - a[0]) * 0.3, a[1] + (b[1] - a[1]) * 0.3 - hf2.radius * 0.25
+    assert _px(img2, midx, midy) == hl
+    assert _px(img, midx, midy) != hl  # no arrow after a placement
+
+
+def test_board_text_lists_every_tile_reserves_and_turn() -> None:
+    m = _match("rombo: L5 M4 S1")
+    text = board_text(m, names=NAMES)
+    for n in range(1, 10):
+        assert f"{n}: " in text
+    assert "5: LA" in text and "4: MB" in text and "1: SA" in text
+    assert "Bob (B, striped) to move" in text
+    assert "Alice (A): reserve L2 M3 S2" in text
+    assert "Bob (B): reserve L3 M2 S3" in text
+    assert len(text) < 2000
+
+
+def test_tags_fall_back_to_numbers_when_initials_clash() -> None:
+    m = _match("rombo: L5 M4")
+    text = board_text(m, names=("Pat", "Paul"))
+    assert "5: L1" in text and "4: M2" in text
+
+
+def test_full_random_match_renders_every_position_and_phase() -> None:
+    rng = random.Random(5)
+    m = Match.new("cinta")
+    seen_phases = set()
+    while not m.is_over:
+        seen_phases.add(m.phase)
+        img = render_board(m, names=NAMES)
+        assert img.width == 1200
+        text = board_text(m, names=NAMES)
+        assert len(text) < 2000
+        if m.phase == "choosing_layout":
+            assert "chooses the layout for round 2" in text
+            m.choose_layout(m.current_player, "estrella")
+        else:
+            m.play(rng.choice(m.current_round.legal_moves()))
+    assert seen_phases == {"playing", "choosing_layout"}
+    text = board_text(m, names=NAMES)
+    assert "Match over" in text
+    render_board(m, names=NAMES, theme="light")
+
+
+def test_resignation_and_light_theme() -> None:
+    m = _match("rombo: L5 M4")
+    m.resign(1)
+    img = render_board(m, names=NAMES, theme="light")
+    assert _px(img, 2, 2) == hex_rgb(THEMES["light"].bg)
+    assert "Bob resigned, Alice (A) wins" in board_text(m, names=NAMES)
+
+
+def test_unknown_theme_is_refused() -> None:
+    with pytest.raises(ValueError, match="theme"):
+        render_board(Match.new("rombo"), theme="sepia")
+
+
+def test_png_is_small() -> None:
+    m = _match("rombo: L5 M4 S1 4-5 M3 L2 S9")
+    png = to_png(render_board(m, names=NAMES))
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(png) < 400_000
+
+
+def test_layouts_sheet_lists_all_layouts_recommended_first() -> None:
+    img = render_layouts_sheet()
+    _check_size(img)
+    text = layouts_text()
+    lines = text.splitlines()[1:]
+    assert [ln.split(" ")[0] for ln in lines][: len(RECOMMENDED)] == list(RECOMMENDED)
+    assert {ln.split(" ")[0] for ln in lines} == set(LAYOUTS)
+    assert len(text) < 2000
+
+
+def test_goldens() -> None:
+    m = _match("rombo: S1 L2 M9 2-1 L5 M4 S6 4-5")
+    assert_matches_golden(render_board(m, names=NAMES), "constructo_board_dark")
+    assert_matches_golden(render_board(m, names=NAMES, theme="light"), "constructo_board_light")
+    assert_matches_golden(render_layouts_sheet(), "constructo_layouts_sheet")
