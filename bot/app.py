@@ -1,0 +1,162 @@
+"""The bot: ``TableBot`` (a ``commands.Bot``), its command tree, startup and command sync.
+
+Startup (``setup_hook``, runs once per process, after login and before the gateway connects):
+open storage (``DATA_DIR/tablebot.sqlite3``), install the command translator, load the game
+cogs (each registers its persistent ``DynamicItem`` classes and its service in
+``bot.services[kind]``), then sync the command tree **only if its hash changed** (the hash of the
+translated command payloads is kept in storage meta ``commands_hash:<target>``). Never in
+``on_ready``, which fires again on every reconnect.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import importlib.util
+import json
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import Config
+from bot.i18n import CatalogueTranslator
+from bot.service.base import GameService
+from bot.storage import Storage
+from bot.views.common import refuse
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS: tuple[str, ...] = ("bot.cogs.constructo", "bot.cogs.conex", "bot.cogs.shared")
+"""Cogs loaded at startup; a module that does not exist yet is skipped (logged)."""
+HEARTBEAT_EVERY_S = 30.0
+
+
+class GameTree(app_commands.CommandTree):
+    """Command tree whose error handler answers every failed command exactly once, ephemerally."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError, /) -> None:
+        original: BaseException = error
+        if isinstance(error, app_commands.CommandInvokeError):
+            original = error.original
+        elif isinstance(error, app_commands.TransformerError):
+            from bot.errors import BotError
+
+            original = BotError("err.bad_option", value=str(error.value)[:100])
+        elif isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
+            from bot.errors import BotError
+
+            original = BotError("err.forbidden")
+        await refuse(interaction, original)
+
+
+class TableBot(commands.Bot):
+    """The Discord bot. ``storage`` may be given (tests); otherwise opened in ``setup_hook``.
+
+    Attributes:
+        config: the :class:`~bot.config.Config`.
+        storage: the open :class:`bot.storage.Storage` (after ``setup_hook``).
+        services: game services by kind (``"constructo"``, ``"conex"``), set by the cogs.
+    """
+
+    def __init__(self, config: Config, *, storage: Storage | None = None, sync_commands: bool = True) -> None:
+        intents = discord.Intents.default()
+        intents.message_content = False
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=GameTree,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.config = config
+        self._given_storage = storage
+        self.storage: Storage = storage  # type: ignore[assignment]  # set in setup_hook when None
+        self.services: dict[str, GameService] = {}
+        self.sync_enabled = sync_commands
+        self.background: set[asyncio.Task[Any]] = set()
+
+    # -- startup -------------------------------------------------------------------------------
+    async def setup_hook(self) -> None:
+        if self.storage is None:
+            self.config.data_dir.mkdir(parents=True, exist_ok=True)
+            self.storage = await Storage.open(self.config.db_path)
+        await self.tree.set_translator(CatalogueTranslator())
+        for name in EXTENSIONS:
+            if importlib.util.find_spec(name) is None:
+                log.info("extension %s not present, skipped", name)
+                continue
+            await self.load_extension(name)
+        if self.sync_enabled:
+            await self.sync_commands()
+        self.spawn(self._heartbeat(), name="heartbeat")
+
+    async def _heartbeat(self) -> None:
+        """Touch ``DATA_DIR/heartbeat`` every 30 s while connected (``python -m bot healthcheck``)."""
+        path = self.config.data_dir / "heartbeat"
+        while not self.is_closed():
+            if self.is_ready():
+                try:
+                    await asyncio.to_thread(path.touch)
+                except OSError as err:
+                    log.warning("could not write the heartbeat file %s: %s", path, err)
+            await asyncio.sleep(HEARTBEAT_EVERY_S)
+
+    def spawn(self, coro: Any, *, name: str) -> asyncio.Task[Any]:
+        """Run ``coro`` in the background, keeping a reference and logging its failure."""
+        task = asyncio.get_running_loop().create_task(coro, name=name)
+        self.background.add(task)
+
+        def done(t: asyncio.Task[Any]) -> None:
+            self.background.discard(t)
+            if not t.cancelled() and t.exception() is not None:
+                log.error("background task %s failed", name, exc_info=t.exception())
+
+        task.add_done_callback(done)
+        return task
+
+    # -- command sync --------------------------------------------------------------------------
+    def sync_target(self) -> discord.Object | None:
+        """The development guild (``DEV_GUILD_ID``) or ``None`` for a global sync."""
+        return discord.Object(id=self.config.dev_guild_id) if self.config.dev_guild_id else None
+
+    async def command_payload(self, guild: discord.Object | None) -> list[dict[str, Any]]:
+        """The exact payload ``tree.sync(guild=...)`` would send (translated)."""
+        commands_ = self.tree.get_commands(guild=guild)
+        translator = self.tree.translator
+        if translator is not None:
+            return [await c.get_translated_payload(self.tree, translator) for c in commands_]
+        return [c.to_dict(self.tree) for c in commands_]
+
+    async def sync_commands(self, *, force: bool = False) -> bool:
+        """Sync the tree to the dev guild or globally when its hash changed (or ``force``).
+
+        Returns True if a sync request was sent. The hash is stored in storage meta under
+        ``commands_hash:guild:<id>`` or ``commands_hash:global``.
+        """
+        guild = self.sync_target()
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        payload = await self.command_payload(guild)
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+        key = f"commands_hash:guild:{guild.id}" if guild else "commands_hash:global"
+        if not force and await self.storage.get_meta(key) == digest:
+            log.info("command tree unchanged (%s), no sync", key)
+            return False
+        await self.tree.sync(guild=guild)
+        await self.storage.set_meta(key, digest)
+        log.info("command tree synced (%s, %d commands)", key, len(payload))
+        return True
+
+    # -- shutdown ------------------------------------------------------------------------------
+    async def close(self) -> None:
+        for task in list(self.background):
+            task.cancel()
+        await super().close()
+        if self.storage is not None and self._given_storage is None:
+            await self.storage.close()
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s (%s) in %d guilds", self.user, getattr(self.user, "id", "?"), len(self.guilds))

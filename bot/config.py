@@ -1,0 +1,177 @@
+"""Configuration from the environment, endpoint overrides and token-safe logging.
+
+Variables (see README "Configuration"):
+
+- ``DISCORD_TOKEN`` (required): the bot token. Never logged: :func:`configure_logging` installs a
+  :class:`RedactingFilter` on every root handler.
+- ``DATA_DIR``: directory of the SQLite database (``tablebot.sqlite3``); default
+  ``$XDG_DATA_HOME/tablebot`` or ``~/.local/share/tablebot``.
+- ``DEV_GUILD_ID``: a guild id (decimal snowflake); commands are then synced to that guild only.
+- ``LOG_LEVEL``: ``DEBUG``, ``INFO``, ``WARNING``, ``ERROR`` or ``CRITICAL`` (default ``INFO``).
+- ``DISCORD_API_BASE``: REST base including the version, e.g. ``http://127.0.0.1:8080/api/v10``.
+- ``DISCORD_GATEWAY_URL``: gateway websocket URL, e.g. ``ws://127.0.0.1:8080/gateway``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+LOG_LEVELS: tuple[str, ...] = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+DB_FILENAME = "tablebot.sqlite3"
+REDACTED = "[REDACTED-TOKEN]"
+
+
+class ConfigError(Exception):
+    """A missing or malformed environment variable. ``str(err)`` says which and what to do."""
+
+    def __init__(self, variable: str, message: str) -> None:
+        self.variable = variable
+        self.message = message
+        super().__init__(f"{variable}: {message}")
+
+
+def default_data_dir(env: Mapping[str, str]) -> Path:
+    """``$XDG_DATA_HOME/tablebot`` when ``XDG_DATA_HOME`` is set, else ``~/.local/share/tablebot``."""
+    xdg = env.get("XDG_DATA_HOME", "").strip()
+    base = Path(xdg) if xdg else Path.home() / ".local" / "share"
+    return base / "tablebot"
+
+
+@dataclass(frozen=True)
+class Config:
+    """The bot's settings. Build it with :meth:`from_env`; ``token`` is hidden from ``repr``."""
+
+    token: str = field(repr=False)
+    data_dir: Path
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    api_base: str | None = None
+    gateway_url: str | None = None
+
+    @property
+    def db_path(self) -> Path:
+        """The SQLite file: ``data_dir / "tablebot.sqlite3"``."""
+        return self.data_dir / DB_FILENAME
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
+        """Read and validate the environment (``os.environ`` by default).
+
+        Raises:
+            ConfigError: ``DISCORD_TOKEN`` missing/blank/containing spaces, ``DEV_GUILD_ID`` not a
+                positive integer, ``LOG_LEVEL`` unknown, or an endpoint URL with the wrong scheme.
+        """
+        env = os.environ if env is None else env
+        token = env.get("DISCORD_TOKEN", "").strip()
+        if not token:
+            raise ConfigError(
+                "DISCORD_TOKEN",
+                "is not set: create a bot in the Discord developer portal, then run "
+                "DISCORD_TOKEN=<your bot token> python -m bot",
+            )
+        if any(ch.isspace() for ch in token):
+            raise ConfigError("DISCORD_TOKEN", "contains whitespace: paste the token alone, without 'Bot ' or quotes")
+        data_dir_text = env.get("DATA_DIR", "").strip()
+        data_dir = Path(data_dir_text).expanduser() if data_dir_text else default_data_dir(env)
+        guild_text = env.get("DEV_GUILD_ID", "").strip()
+        dev_guild_id: int | None = None
+        if guild_text:
+            if not guild_text.isdigit() or int(guild_text) <= 0:
+                raise ConfigError("DEV_GUILD_ID", f"must be a guild id (digits only), not {guild_text!r}")
+            dev_guild_id = int(guild_text)
+        level = env.get("LOG_LEVEL", "").strip().upper() or "INFO"
+        if level not in LOG_LEVELS:
+            raise ConfigError("LOG_LEVEL", f"must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
+        api_base = env.get("DISCORD_API_BASE", "").strip().rstrip("/") or None
+        if api_base and not api_base.startswith(("http://", "https://")):
+            raise ConfigError("DISCORD_API_BASE", f"must start with http:// or https://, not {api_base!r}")
+        gateway = env.get("DISCORD_GATEWAY_URL", "").strip() or None
+        if gateway and not gateway.startswith(("ws://", "wss://")):
+            raise ConfigError("DISCORD_GATEWAY_URL", f"must start with ws:// or wss://, not {gateway!r}")
+        return cls(
+            token=token,
+            data_dir=data_dir,
+            dev_guild_id=dev_guild_id,
+            log_level=level,
+            api_base=api_base,
+            gateway_url=gateway,
+        )
+
+
+def apply_endpoints(config: Config) -> None:
+    """Point discord.py at another REST base and gateway (the local dev server, tests).
+
+    Assigns the class attributes ``discord.http.Route.BASE`` and
+    ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY`` (see docs devserver-notes). Must run before
+    connecting. Does nothing for unset values (Discord's defaults stay).
+    """
+    import discord.gateway
+    import discord.http
+    import yarl
+
+    if config.api_base:
+        discord.http.Route.BASE = config.api_base
+    if config.gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.gateway_url)
+
+
+class RedactingFilter(logging.Filter):
+    """A logging filter that replaces every occurrence of the given secrets with ``[REDACTED-TOKEN]``.
+
+    It rewrites the formatted message (``msg % args``) and any exception text of the record, so
+    the token cannot leak through arguments or tracebacks. Attach it to handlers (filters on a
+    logger do not see records propagated from child loggers).
+    """
+
+    def __init__(self, *secrets: str) -> None:
+        super().__init__()
+        self.secrets = tuple(s for s in secrets if s)
+
+    def _clean(self, text: str) -> str:
+        for secret in self.secrets:
+            text = text.replace(secret, REDACTED)
+        return text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not self.secrets:
+            return True
+        try:
+            message = record.getMessage()
+        except Exception:  # a malformed record: keep the raw template only
+            message = str(record.msg)
+        cleaned = self._clean(message)
+        if cleaned != message or record.args:
+            record.msg = cleaned
+            record.args = None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = self._clean(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self._clean(record.stack_info)
+        return True
+
+
+def configure_logging(config: Config, *, handler: logging.Handler | None = None) -> logging.Handler:
+    """Set up root logging at ``config.log_level`` with the token redacted from every record.
+
+    Returns the handler used (a stderr ``StreamHandler`` unless one is given). Handlers already on
+    the root logger also get the redacting filter.
+    """
+    root = logging.getLogger()
+    if handler is None:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s"))
+    redactor = RedactingFilter(config.token)
+    if handler not in root.handlers:
+        root.addHandler(handler)
+    for h in root.handlers:
+        if not any(isinstance(f, RedactingFilter) for f in h.filters):
+            h.addFilter(redactor)
+    root.setLevel(config.log_level)
+    logging.getLogger("discord.http").setLevel(max(logging.INFO, logging.getLevelName(config.log_level)))
+    return handler

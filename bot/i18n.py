@@ -1,0 +1,90 @@
+"""One translation function for every user-facing string, plus the command-name translator.
+
+Catalogues are plain dicts, one per language, in ``bot/locales/<lang>.py``:
+
+- ``MESSAGES``: message key -> template (``str.format`` placeholders), e.g.
+  ``"err.not_your_turn": "It is not your turn: {name} is to move."``. English (``en``) is complete;
+  other languages may be partial and fall back to English key by key.
+- ``COMMANDS``: gettext-style, English command/option name or description -> translation, used by
+  :class:`CatalogueTranslator` (discord.py's ``app_commands.Translator``) when the tree is synced.
+
+Adding Spanish = adding ``bot/locales/es.py`` and listing it in ``LANGUAGES``; no cog changes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from types import ModuleType
+from typing import Any
+
+import discord
+from discord import app_commands
+
+log = logging.getLogger(__name__)
+
+LANGUAGES: tuple[str, ...] = ("en", "es")
+DEFAULT_LANGUAGE = "en"
+
+
+def _load(lang: str) -> ModuleType:
+    return importlib.import_module(f"bot.locales.{lang}")
+
+
+MESSAGES: dict[str, dict[str, str]] = {lang: dict(_load(lang).MESSAGES) for lang in LANGUAGES}
+COMMANDS: dict[str, dict[str, str]] = {lang: dict(getattr(_load(lang), "COMMANDS", {})) for lang in LANGUAGES}
+
+
+def language_of(locale: str | discord.Locale | None) -> str:
+    """The catalogue language for a Discord locale: ``"es-ES"``/``"es-419"`` -> ``"es"``;
+    unknown or ``None`` -> ``"en"``."""
+    if locale is None:
+        return DEFAULT_LANGUAGE
+    text = locale.value if isinstance(locale, discord.Locale) else str(locale)
+    lang = text.split("-")[0].lower()
+    return lang if lang in MESSAGES else DEFAULT_LANGUAGE
+
+
+def has(key: str, locale: str | discord.Locale | None = None) -> bool:
+    """True if ``key`` has a template in the locale's own catalogue (no English fallback)."""
+    return key in MESSAGES[language_of(locale)]
+
+
+def t(key: str, locale: str | discord.Locale | None = None, /, **kwargs: Any) -> str:
+    """Translate message ``key`` for ``locale`` and fill its placeholders.
+
+    Falls back to English when the language lacks the key, and to the key itself (logged) when
+    English lacks it too. A template whose placeholder is missing from ``kwargs`` is returned
+    unformatted rather than raising, so a translation slip never breaks a reply.
+    """
+    lang = language_of(locale)
+    template = MESSAGES[lang].get(key)
+    if template is None:
+        template = MESSAGES[DEFAULT_LANGUAGE].get(key)
+    if template is None:
+        log.warning("missing message key %r", key)
+        return key
+    try:
+        return template.format(**kwargs)
+    except (KeyError, IndexError, ValueError):
+        log.warning("message %r (%s) could not be formatted with %s", key, lang, sorted(kwargs))
+        return template
+
+
+class CatalogueTranslator(app_commands.Translator):
+    """Translates command names, descriptions and choice names from ``COMMANDS`` catalogues.
+
+    The English text is the msgid; a language without an entry returns ``None`` (Discord then
+    shows English).
+    """
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        lang = language_of(locale)
+        if lang == DEFAULT_LANGUAGE:
+            return None
+        return COMMANDS[lang].get(string.message)

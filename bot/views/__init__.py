@@ -1,0 +1,1 @@
+"""Persistent components (``discord.ui.DynamicItem``) and the one-response helpers."""

@@ -1,0 +1,97 @@
+"""The one place that answers interactions: exactly one initial response on every path.
+
+- :func:`reply` sends the initial response if none was sent yet, else a followup (so a handler
+  that deferred, or an error raised after a defer, still answers exactly once more, never twice
+  as an initial response: no ``InteractionResponded`` / 40060).
+- :func:`refuse` answers a refusal ephemerally, in the user's language, rule code visible.
+- :func:`png_file` makes a fresh ``discord.File`` from PNG bytes (never reuse a File: its buffer
+  is consumed by the first send).
+- :func:`report_errors` wraps component callbacks so every exception ends as an ephemeral answer.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.errors import BotError, describe
+from engine.errors import RuleError
+
+log = logging.getLogger(__name__)
+
+USER_ERRORS: tuple[type[BaseException], ...] = (BotError, RuleError)
+
+
+def _storage_errors() -> tuple[type[BaseException], ...]:
+    try:
+        from bot.storage.errors import StorageError
+    except ImportError:  # pragma: no cover
+        return ()
+    return (StorageError,)
+
+
+def is_user_error(err: BaseException) -> bool:
+    """True for refusals meant for the user (BotError, RuleError, StorageError)."""
+    return isinstance(err, USER_ERRORS + _storage_errors())
+
+
+def png_file(png: bytes, filename: str) -> discord.File:
+    """A fresh ``discord.File`` over its own ``BytesIO`` positioned at 0."""
+    return discord.File(io.BytesIO(png), filename=filename)
+
+
+async def reply(
+    interaction: discord.Interaction,
+    content: str | None = None,
+    *,
+    ephemeral: bool = False,
+    files: list[discord.File] | None = None,
+    view: discord.ui.View | None = None,
+    embed: discord.Embed | None = None,
+    allowed_mentions: discord.AllowedMentions | None = None,
+) -> discord.Message | None:
+    """Answer ``interaction``: the initial response if not yet done, else a followup.
+
+    Returns the followup message (``None`` for an initial response: use
+    ``interaction.original_response()`` if its id is needed). Content longer than Discord's 2000
+    characters is cut with an ellipsis.
+    """
+    kwargs: dict[str, Any] = {"ephemeral": ephemeral}
+    if content is not None:
+        kwargs["content"] = content if len(content) <= 2000 else content[:1999] + "…"
+    if files:
+        kwargs["files"] = files
+    if view is not None:
+        kwargs["view"] = view
+    if embed is not None:
+        kwargs["embed"] = embed
+    if allowed_mentions is not None:
+        kwargs["allowed_mentions"] = allowed_mentions
+    if not interaction.response.is_done():
+        await interaction.response.send_message(**kwargs)
+        return None
+    return await interaction.followup.send(wait=True, **kwargs)
+
+
+async def refuse(interaction: discord.Interaction, err: BaseException) -> None:
+    """Answer a refusal ephemerally in the user's language (rule code kept). Unexpected errors are
+    logged with their traceback and shown as a generic message."""
+    if not is_user_error(err):
+        log.error("unexpected error in an interaction", exc_info=err)
+    text = describe(err, interaction.locale)
+    try:
+        await reply(interaction, text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not deliver a refusal (%s)", text, exc_info=True)
+
+
+async def report_errors(interaction: discord.Interaction, work: Callable[[], Awaitable[Any]]) -> None:
+    """Run ``work()``; any exception becomes an ephemeral :func:`refuse` answer."""
+    try:
+        await work()
+    except Exception as err:
+        await refuse(interaction, err)

@@ -1,0 +1,285 @@
+"""Constructo's persistent components: ``DynamicItem`` classes whose custom ids carry the game.
+
+Custom ids (all <= 100 characters, unique per message):
+
+- ``cx:acc:<game>`` / ``cx:dec:<game>``: Accept / Decline a challenge (only the challenged
+  player may accept; either player may decline/withdraw).
+- ``cx:pl:<game>:<version>:<S|M|L>``: a select of tiles where a chip of that size can be placed.
+  Placements are grouped **one select per size** (at most 9 tiles each, never over 25) because
+  3 sizes x 9 tiles = 27 placements exceed a select's 25 options.
+- ``cx:mv:<game>:<version>``: a select of legal moves ``from-to`` (at most 25 listed, in tile
+  order; if ever more are legal the rest are played with ``/constructo move``).
+- ``cx:lay:<game>:<version>``: round 2's layout (M1): keep, or a named layout.
+- ``cx:res:<game>``: Resign (M3).
+
+``<version>`` is the stored game version the board was drawn at: a click on an older board is
+refused ("this board is out of date") instead of playing on a position the player did not see.
+The classes are registered with ``bot.add_dynamic_items`` in the cog's ``cog_load`` (called from
+``setup_hook``), so they work across restarts; state is always reloaded from storage.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import t
+from bot.views.common import report_errors
+from engine.constructo import EXPERIMENTAL, LAYOUTS, RECOMMENDED, Match, Move, Size
+
+if TYPE_CHECKING:
+    from bot.cogs.constructo import ConstructoCog
+
+COG_NAME = "constructo"
+
+
+def _cog(interaction: discord.Interaction) -> ConstructoCog:
+    cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+    if cog is None:  # pragma: no cover - the cog registers these items itself
+        raise RuntimeError("the Constructo cog is not loaded")
+    return cog  # type: ignore[return-value]
+
+
+class AcceptButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"cx:acc:(?P<game>[0-9]+)"):
+    """Accept a challenge (only the challenged player)."""
+
+    def __init__(self, game_id: int, *, locale: str | None = None) -> None:
+        self.game_id = game_id
+        super().__init__(
+            discord.ui.Button(
+                label=t("ui.accept", locale), style=discord.ButtonStyle.success, custom_id=f"cx:acc:{game_id}"
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> AcceptButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await report_errors(interaction, lambda: _cog(interaction).handle_accept(interaction, self.game_id))
+
+
+class DeclineButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"cx:dec:(?P<game>[0-9]+)"):
+    """Decline a challenge (the challenged player) or withdraw it (the challenger)."""
+
+    def __init__(self, game_id: int, *, locale: str | None = None) -> None:
+        self.game_id = game_id
+        super().__init__(
+            discord.ui.Button(
+                label=t("ui.decline", locale), style=discord.ButtonStyle.secondary, custom_id=f"cx:dec:{game_id}"
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> DeclineButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await report_errors(interaction, lambda: _cog(interaction).handle_decline(interaction, self.game_id))
+
+
+class PlaceSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"cx:pl:(?P<game>[0-9]+):(?P<ver>[0-9]+):(?P<size>[SML])",
+):
+    """Place a chip of one size: the options are the empty tiles (rule T1/T2)."""
+
+    def __init__(
+        self, game_id: int, version: int, size: Size, tiles: Sequence[int] = (), *, locale: str | None = None
+    ) -> None:
+        self.game_id = game_id
+        self.version = version
+        self.size = size
+        options = [discord.SelectOption(label=t("ui.tile", locale, tile=n), value=str(n)) for n in tiles[:25]]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"cx:pl:{game_id}:{version}:{size.letter}",
+                placeholder=t(f"ui.place_{size.word}", locale),
+                options=options,
+                min_values=1,
+                max_values=1,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PlaceSelect:
+        return cls(int(match["game"]), int(match["ver"]), Size.parse(match["size"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            value = self.item.values[0] if self.item.values else ""
+            await _cog(interaction).handle_move(
+                interaction, self.game_id, f"{self.size.letter}{value}", expected_version=self.version
+            )
+
+        await report_errors(interaction, work)
+
+
+class MoveSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"cx:mv:(?P<game>[0-9]+):(?P<ver>[0-9]+)"
+):
+    """Move a lone chip onto an adjacent opponent's stack (T1, K1-K4)."""
+
+    def __init__(self, game_id: int, version: int, moves: Sequence[Move] = (), *, locale: str | None = None) -> None:
+        self.game_id = game_id
+        self.version = version
+        options = [
+            discord.SelectOption(label=t("ui.move_option", locale, src=m.src, dst=m.dst), value=str(m))
+            for m in list(moves)[:25]
+        ]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"cx:mv:{game_id}:{version}",
+                placeholder=t("ui.move_placeholder", locale),
+                options=options,
+                min_values=1,
+                max_values=1,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> MoveSelect:
+        return cls(int(match["game"]), int(match["ver"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            value = self.item.values[0] if self.item.values else ""
+            await _cog(interaction).handle_move(interaction, self.game_id, value, expected_version=self.version)
+
+        await report_errors(interaction, work)
+
+
+def layout_choices() -> list[str]:
+    """Named layouts offered for round 2, recommended first (at most 24, plus "keep")."""
+    names = [n for n in (*RECOMMENDED, *EXPERIMENTAL) if n in LAYOUTS]
+    names += [n for n in LAYOUTS if n not in names]
+    return names[:24]
+
+
+class LayoutSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"cx:lay:(?P<game>[0-9]+):(?P<ver>[0-9]+)"
+):
+    """Round 2's layout, for the player who did not start round 1 (M1): keep or a named layout."""
+
+    def __init__(
+        self, game_id: int, version: int, current: str | None = None, *, locale: str | None = None
+    ) -> None:
+        self.game_id = game_id
+        self.version = version
+        options = []
+        if current is not None:
+            options.append(
+                discord.SelectOption(label=t("ui.keep_layout", locale, layout=current)[:100], value="keep")
+            )
+            options += [
+                discord.SelectOption(
+                    label=name,
+                    value=name,
+                    description=t("ui.recommended" if name in RECOMMENDED else "ui.experimental", locale),
+                )
+                for name in layout_choices()
+            ]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"cx:lay:{game_id}:{version}",
+                placeholder=t("ui.layout_placeholder", locale),
+                options=options,
+                min_values=1,
+                max_values=1,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LayoutSelect:
+        return cls(int(match["game"]), int(match["ver"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            value = self.item.values[0] if self.item.values else ""
+            await _cog(interaction).handle_layout(interaction, self.game_id, value, expected_version=self.version)
+
+        await report_errors(interaction, work)
+
+
+class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"cx:res:(?P<game>[0-9]+)"):
+    """Resign the match (M3): only a player of this game."""
+
+    def __init__(self, game_id: int, *, locale: str | None = None) -> None:
+        self.game_id = game_id
+        super().__init__(
+            discord.ui.Button(
+                label=t("ui.resign", locale), style=discord.ButtonStyle.danger, custom_id=f"cx:res:{game_id}"
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ResignButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await report_errors(interaction, lambda: _cog(interaction).handle_resign(interaction, self.game_id))
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    AcceptButton,
+    DeclineButton,
+    PlaceSelect,
+    MoveSelect,
+    LayoutSelect,
+    ResignButton,
+)
+
+
+def challenge_view(game_id: int, *, locale: str | None = None) -> discord.ui.View:
+    """Accept / Decline buttons of a challenge."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(AcceptButton(game_id, locale=locale))
+    view.add_item(DeclineButton(game_id, locale=locale))
+    return view
+
+
+def board_view(
+    game_id: int, version: int, match: Match, placements: Sequence[Move], steps: Sequence[Move], *,
+    locale: str | None = None,
+) -> discord.ui.View | None:
+    """The components under a board: per-size placement selects, the move select and Resign while
+    playing; the layout select and Resign while round 2's layout is chosen; ``None`` once over.
+
+    ``placements``/``steps`` are the legal actions of the player to move (from the service).
+    """
+    if match.is_over:
+        return None
+    view = discord.ui.View(timeout=None)
+    if match.phase == "choosing_layout":
+        current = match.rounds[0].layout
+        view.add_item(LayoutSelect(game_id, version, current.name or current.to_text()[:60], locale=locale))
+    else:
+        for row, size in enumerate((Size.LARGE, Size.MEDIUM, Size.SMALL)):
+            tiles = [m.tile for m in placements if m.size == size]
+            if tiles:
+                item = PlaceSelect(game_id, version, size, tiles, locale=locale)
+                item.row = row
+                view.add_item(item)
+        if steps:
+            item = MoveSelect(game_id, version, steps, locale=locale)
+            item.row = 3
+            view.add_item(item)
+    resign = ResignButton(game_id, locale=locale)
+    resign.row = 4
+    view.add_item(resign)
+    return view
