@@ -1,0 +1,478 @@
+"""Constructo AI (issue 8): pick an action for a round or a match, and round 2's layout.
+
+Levels:
+
+* ``easy``   -- mostly random among the legal actions, with a light preference for an action that
+  scores a tower at once.
+* ``medium`` -- 2-ply greedy on the tower count: the action whose worst case after the opponent's
+  best immediate reply leaves the best tower difference.
+* ``hard``   -- negamax alpha-beta with a transposition table, move ordering (table move, tower
+  captures, history heuristic) and iterative deepening under a time budget and/or a node budget.
+  Whenever the remaining tree is searched without reaching the depth horizon (at most 36 actions
+  per round), the result is exact and the search stops: the AI then plays perfectly.
+
+The value of a round is its final tower difference (S2, E2) for the player to move; non-terminal
+leaves get a heuristic (tower difference plus a small bonus for available tower-making moves).
+
+Pure Python, no asyncio: the bot runs it in a thread. Deterministic given ``seed`` when the search is
+bounded by ``max_nodes`` (the time budget alone depends on the machine's speed).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+from engine.constructo.layout import LAYOUTS, RECOMMENDED, TILES, Layout
+from engine.constructo.match import Match
+from engine.constructo.move import MOVE_BY_CODE, Move
+from engine.constructo.round import Round, stack_is_possible
+from engine.errors import IllegalMoveError, InvalidInputError
+
+__all__ = ["LEVELS", "Level", "SearchResult", "choose_layout", "choose_move", "search", "solve"]
+
+Level = Literal["easy", "medium", "hard"]
+LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+
+SCALE = 100
+"""Search values are tower differences times ``SCALE`` (heuristic terms are smaller than one tower)."""
+
+_EXACT = 1000  # TT depth marking a value that did not depend on the horizon
+_INF = 1 << 30
+
+
+# ---- stack tables: every stack the rules can build, as a small id ------------------------------
+def _build_tables() -> tuple[list[tuple[int, ...]], list[int], list[int], list[int], list[int]]:
+    chips = [(p << 2) | s for p in (0, 1) for s in (1, 2, 3)]
+    stacks: list[tuple[int, ...]] = [()]
+    index = {(): 0}
+    todo = [(c,) for c in chips]
+    while todo:
+        st = todo.pop(0)
+        if st in index:
+            continue
+        index[st] = len(stacks)
+        stacks.append(st)
+        for c in chips:
+            cand = (*st, c)
+            if stack_is_possible([(x >> 2, x & 3) for x in cand]):
+                todo.append(cand)
+    n = len(stacks)
+    lone = [st[0] if len(st) == 1 else 0 for st in stacks]
+    land = [-1] * (n * 8)
+    for i, st in enumerate(stacks):
+        if st:
+            for c in chips:
+                cand = (*st, c)
+                if cand in index:
+                    land[i * 8 + c] = index[cand]
+    tower = [0] * n
+    for i, st in enumerate(stacks):
+        if len(st) >= 2 and not (len(st) == 2 and (st[0] & 3) == 1):
+            tower[i] = 1 if (st[-1] >> 2) == 0 else -1
+    single = [0] * 8
+    for c in chips:
+        single[c] = index[(c,)]
+    return stacks, lone, land, tower, single
+
+
+_STACKS, _LONE, _LAND, _TOWER, _SINGLE = _build_tables()
+_STACK_ID = {st: i for i, st in enumerate(_STACKS)}
+_NS = len(_STACKS)  # 19 stacks, empty included
+_POW = [_NS**t for t in range(TILES)]
+_TURN = _NS**TILES
+
+
+class _Abort(Exception):
+    """Raised inside the search when the node or time budget is spent."""
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """Outcome of :func:`search`.
+
+    Attributes:
+        move: the chosen action.
+        value: its value for the player to move, in towers times :data:`SCALE` (exact if ``exact``).
+        depth: the deepest fully searched iteration (plies).
+        exact: True when the value is the game-theoretic final tower difference (remaining tree solved).
+        nodes: nodes visited.
+        seconds: wall-clock time spent.
+    """
+
+    move: Move
+    value: int
+    depth: int
+    exact: bool
+    nodes: int
+    seconds: float
+
+
+def _round_of(state: Round | Match) -> Round:
+    if isinstance(state, Match):
+        if state.is_over:
+            raise IllegalMoveError("the match is over: there is no action to choose", rule="E1")
+        if state.phase == "choosing_layout":
+            raise IllegalMoveError("round 2's layout must be chosen first (M1)", rule="M1")
+        return state.current_round
+    if isinstance(state, Round):
+        if state.is_over:
+            raise IllegalMoveError("the round is over: there is no action to choose", rule="E1")
+        return state
+    raise InvalidInputError(f"choose_move needs a Round or a Match, not {type(state).__name__}")
+
+
+def _gain(rnd: Round, code: int) -> int:
+    """Tower difference change for the mover if they play ``code`` (placements never change it)."""
+    if code < 36:
+        return 0
+    p = rnd.current_player
+    rnd._apply(code)
+    a, b = rnd.score()
+    rnd._undo()
+    a0, b0 = rnd.score()
+    return (a - b - a0 + b0) * (1 if p == 0 else -1)
+
+
+# ---- public API ----------------------------------------------------------------------------
+def choose_move(
+    state: Round | Match,
+    level: Level | str = "easy",
+    seed: int = 0,
+    budget_s: float = 1.0,
+    max_nodes: int | None = None,
+) -> Move:
+    """Pick a legal action for the player to move in ``state`` (a Round, or a Match's current round).
+
+    Args:
+        level: ``"easy"``, ``"medium"`` or ``"hard"`` (see the module docstring).
+        seed: seeds a ``random.Random`` (tie breaks and easy's choices): same seed, same answer.
+        budget_s: wall-clock budget in seconds for ``hard`` (``None`` or ``<= 0``: no time limit).
+        max_nodes: node budget for ``hard``; with it (and a generous ``budget_s``) the result does not
+            depend on the machine's speed -- use it in tests.
+
+    Returns: a :class:`Move` that is legal in the current position (never mutates ``state``).
+
+    Raises:
+        IllegalMoveError: rule ``E1`` if the round or match is over, ``M1`` while round 2's layout is
+            to be chosen.
+        InvalidInputError: unknown level or state type.
+    """
+    rnd = _round_of(state)
+    rng = random.Random(seed)
+    if level == "easy":
+        return _easy(rnd, rng)
+    if level == "medium":
+        return _medium(rnd, rng)
+    if level == "hard":
+        return search(rnd, budget_s=budget_s, max_nodes=max_nodes, seed=seed).move
+    raise InvalidInputError(f"unknown AI level {level!r}: use easy, medium or hard")
+
+
+def _easy(rnd: Round, rng: random.Random) -> Move:
+    codes = list(rnd._legal_codes())
+    scoring = [c for c in codes if c >= 36 and _gain(rnd.copy(), c) > 0]
+    if scoring and rng.random() < 0.3:
+        return MOVE_BY_CODE[rng.choice(scoring)]  # type: ignore[return-value]
+    return MOVE_BY_CODE[rng.choice(codes)]  # type: ignore[return-value]
+
+
+def _medium(rnd: Round, rng: random.Random) -> Move:
+    work = rnd.copy()
+    p = work.current_player
+    sign = 1 if p == 0 else -1
+    best: list[int] = []
+    best_val = -_INF
+    for code in list(work._legal_codes()):
+        work._apply(code)
+        replies = list(work._legal_codes())
+        if not replies:
+            a, b = work.score()
+            val = (a - b) * sign * 10  # the round ends: final
+        else:
+            val = _INF
+            for r in replies:
+                work._apply(r)
+                a, b = work.score()
+                val = min(val, (a - b) * sign * 10)
+                work._undo()
+        work._undo()
+        if val > best_val:
+            best_val, best = val, [code]
+        elif val == best_val:
+            best.append(code)
+    return MOVE_BY_CODE[rng.choice(best)]  # type: ignore[return-value]
+
+
+def search(
+    rnd: Round,
+    budget_s: float | None = 1.0,
+    max_nodes: int | None = None,
+    seed: int = 0,
+    max_depth: int = 40,
+) -> SearchResult:
+    """Iterative-deepening negamax alpha-beta with a transposition table (the ``hard`` level).
+
+    Depth 1 always completes; later iterations stop when ``budget_s`` seconds or ``max_nodes`` nodes
+    are spent (the best move of the last finished iteration, or a better one found by the
+    interrupted iteration, is returned). Stops early when the value is exact (tree solved).
+
+    Raises IllegalMoveError (E1) if the round is over.
+    """
+    if rnd.is_over:
+        raise IllegalMoveError("the round is over: there is no action to choose", rule="E1")
+    start = time.perf_counter()
+    deadline = start + budget_s if budget_s and budget_s > 0 else None
+    engine = _Searcher(rnd, random.Random(seed), max_nodes, deadline)
+    code, value, depth, exact = engine.run(max_depth)
+    return SearchResult(MOVE_BY_CODE[code], value, depth, exact, engine.nodes, time.perf_counter() - start)  # type: ignore[arg-type]
+
+
+def solve(rnd: Round, max_nodes: int | None = None, budget_s: float | None = None) -> SearchResult | None:
+    """The exact value of ``rnd`` (final tower difference x SCALE for the player to move), or ``None``
+    if it could not be solved within the budgets."""
+    res = search(rnd, budget_s=budget_s, max_nodes=max_nodes)
+    return res if res.exact else None
+
+
+def choose_layout(match: Match, player: int, seed: int = 0, max_nodes: int = 4000) -> Layout:
+    """Round 2's layout for ``player`` (the chooser, M1): the recommended layout a short search
+    likes best for the player who starts round 2 (the chooser), keeping round 1's layout on ties.
+
+    Raises:
+        IllegalMoveError: rule ``M1`` when no layout is to be chosen now.
+        NotYourTurnError-like IllegalMoveError: ``player`` is not the chooser.
+    """
+    if match.phase != "choosing_layout":
+        raise IllegalMoveError("round 2's layout is chosen only once round 1 is over", rule="M1")
+    if player != match.chooser:
+        raise IllegalMoveError("the player who did not start round 1 chooses the layout of round 2", rule="M1")
+    rng = random.Random(seed)
+    current = match.rounds[0].layout
+    scored: list[tuple[int, int, str]] = []
+    for name in RECOMMENDED:
+        res = search(Round(LAYOUTS[name], player), budget_s=None, max_nodes=max_nodes, seed=seed)
+        keep = 1 if LAYOUTS[name] == current else 0
+        scored.append((res.value, keep, name))
+    top = max(v for v, _, _ in scored)
+    best = [(k, n) for v, k, n in scored if v == top]
+    if any(k for k, _ in best):
+        return current
+    return LAYOUTS[rng.choice([n for _, n in best])]
+
+
+# ---- the search ----------------------------------------------------------------------------
+class _Searcher:
+    """Negamax state: board of stack ids, reserves, incremental key and score, TT, history."""
+
+    def __init__(self, rnd: Round, rng: random.Random, max_nodes: int | None, deadline: float | None) -> None:
+        self.board = [_STACK_ID[st] for st in rnd._stacks]
+        self.res = [rnd._res[0][0], rnd._res[0][1], rnd._res[0][2], rnd._res[0][3], 0,
+                    rnd._res[1][1], rnd._res[1][2], rnd._res[1][3]]
+        self.turn = rnd.current_player
+        self.nbrs = rnd._nbrs
+        self.key = sum(i * _POW[t] for t, i in enumerate(self.board)) + self.turn * _TURN
+        self.score = sum(_TOWER[i] for i in self.board)
+        self.rng = rng
+        self.max_nodes = max_nodes
+        self.deadline = deadline
+        self.nodes = 0
+        self.horizon = 0
+        self.tt: dict[int, tuple[int, int, int, int]] = {}
+        self.history = [0] * 128
+        self.root_codes = list(rnd._legal_codes())
+        rng.shuffle(self.root_codes)
+        self.armed = False  # budgets apply only after depth 1 completed
+
+    def _check(self) -> None:
+        if not self.armed:
+            return
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            raise _Abort
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise _Abort
+
+    def run(self, max_depth: int) -> tuple[int, int, int, bool]:
+        best_code = self.root_codes[0]
+        best_val = 0
+        done_depth = 0
+        exact = False
+        for depth in range(1, max_depth + 1):
+            h0 = self.horizon
+            try:
+                code, val = self._root(depth, best_code)
+            except _Abort as stop:
+                partial = stop.args[0] if stop.args else None
+                if partial is not None:
+                    best_code, best_val = partial
+                break
+            best_code, best_val, done_depth = code, val, depth
+            self.armed = True
+            if self.horizon == h0:
+                exact = True
+                break
+        return best_code, best_val, done_depth, exact
+
+    def _root(self, depth: int, first: int) -> tuple[int, int]:
+        codes = [first] + [c for c in self.root_codes if c != first]
+        alpha, beta = -_INF, _INF
+        best_code, best = codes[0], -_INF
+        for i, code in enumerate(codes):
+            undo = self._make(code)
+            try:
+                v = -self._negamax(depth - 1, -beta, -alpha)
+            except _Abort:
+                self._unmake(code, undo)
+                raise _Abort((best_code, best) if i > 0 else None) from None
+            self._unmake(code, undo)
+            if v > best:
+                best, best_code = v, code
+                if v > alpha:
+                    alpha = v
+        return best_code, best
+
+    def _make(self, code: int) -> int:
+        b = self.board
+        p = self.turn
+        if code < 36:
+            s, t = divmod(code, 9)
+            nid = _SINGLE[(p << 2) | s]
+            b[t] = nid
+            self.res[(p << 2) | s] -= 1
+            self.key += nid * _POW[t]
+            old = 0
+        else:
+            src, dst = divmod(code - 36, 9)
+            old = b[dst]
+            chip = _LONE[b[src]]
+            nid = _LAND[old * 8 + chip]
+            self.key += nid * _POW[dst] - old * _POW[dst] - b[src] * _POW[src]
+            self.score += _TOWER[nid] - _TOWER[old]
+            b[src] = 0
+            b[dst] = nid
+        self.turn = 1 - p
+        self.key += _TURN if p == 0 else -_TURN
+        return old
+
+    def _unmake(self, code: int, old: int) -> None:
+        b = self.board
+        p = 1 - self.turn
+        self.turn = p
+        self.key += -_TURN if p == 0 else _TURN
+        if code < 36:
+            s, t = divmod(code, 9)
+            self.key -= b[t] * _POW[t]
+            b[t] = 0
+            self.res[(p << 2) | s] += 1
+        else:
+            src, dst = divmod(code - 36, 9)
+            nid = b[dst]
+            chip = _STACKS[nid][-1]
+            sid = _SINGLE[chip]
+            self.key += old * _POW[dst] - nid * _POW[dst] + sid * _POW[src]
+            self.score += _TOWER[old] - _TOWER[nid]
+            b[dst] = old
+            b[src] = sid
+
+    def _gen(self) -> list[int]:
+        """Legal codes for the player to move: steps (captures of towers first), then placements."""
+        b = self.board
+        p = self.turn
+        caps: list[int] = []
+        steps: list[int] = []
+        nbrs = self.nbrs
+        for t in range(TILES):
+            c = _LONE[b[t]]
+            if c and (c >> 2) == p:
+                for d in nbrs[t]:
+                    dst = b[d]
+                    if _LAND[dst * 8 + c] >= 0:
+                        if _TOWER[dst]:
+                            caps.append(36 + 9 * t + d)
+                        else:
+                            steps.append(36 + 9 * t + d)
+        res = self.res
+        base = p << 2
+        sizes = [s for s in (1, 2, 3) if res[base | s]]
+        if sizes:
+            places = [s * 9 + t for t in range(TILES) if not b[t] for s in sizes]
+            if places:
+                hist = self.history
+                places.sort(key=hist.__getitem__, reverse=True)
+                return caps + steps + places
+        return caps + steps
+
+    def _evaluate(self) -> int:
+        """Heuristic for the player to move: tower difference plus tower-making moves available."""
+        b = self.board
+        p = self.turn
+        mine = theirs = 0
+        nbrs = self.nbrs
+        for t in range(TILES):
+            c = _LONE[b[t]]
+            if c:
+                n = 0
+                for d in nbrs[t]:
+                    nid = _LAND[b[d] * 8 + c]
+                    if nid >= 0 and _TOWER[nid]:
+                        n += 1
+                if n:
+                    if (c >> 2) == p:
+                        mine += 1
+                    else:
+                        theirs += 1
+        diff = self.score if p == 0 else -self.score
+        return diff * SCALE + (40 if mine else 0) + 10 * mine - 10 * theirs
+
+    def _negamax(self, depth: int, alpha: int, beta: int) -> int:
+        self.nodes += 1
+        if not self.nodes & 1023:
+            self._check()
+        key = self.key
+        entry = self.tt.get(key)
+        tt_move = -1
+        if entry is not None:
+            e_depth, e_flag, e_val, e_move = entry
+            if e_depth >= depth and (
+                e_flag == 0 or (e_flag == 1 and e_val >= beta) or (e_flag == 2 and e_val <= alpha)
+            ):
+                if e_depth < _EXACT:
+                    self.horizon += 1
+                return e_val
+            tt_move = e_move
+        moves = self._gen()
+        if not moves:
+            v = (self.score if self.turn == 0 else -self.score) * SCALE
+            self.tt[key] = (_EXACT, 0, v, -1)
+            return v
+        if depth <= 0:
+            self.horizon += 1
+            return self._evaluate()
+        if tt_move >= 0 and tt_move in moves:
+            moves.remove(tt_move)
+            moves.insert(0, tt_move)
+        h0 = self.horizon
+        a0 = alpha
+        best = -_INF
+        best_move = moves[0]
+        make, unmake, negamax = self._make, self._unmake, self._negamax
+        for code in moves:
+            old = make(code)
+            try:
+                v = -negamax(depth - 1, -beta, -alpha)
+            finally:
+                unmake(code, old)
+            if v > best:
+                best = v
+                best_move = code
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        self.history[code] += depth * depth
+                        break
+        flag = 1 if best >= beta else 2 if best <= a0 else 0
+        self.tt[key] = (_EXACT if self.horizon == h0 else depth, flag, best, best_move)
+        return best
+
