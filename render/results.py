@@ -61,7 +61,7 @@ def render_constructo_result(match: Any, *, names: Sequence[str] = ("P1", "P2"),
     th = theme_of(theme)
     tags = player_tags(names)
     scores = list(match.round_scores())
-    height = int(190 + ROW_H * (len(scores) + 2) + MARGIN + 70)
+    height = int(190 + ROW_H * (len(scores) + 2) + MARGIN)
     img, draw = new_canvas(WIDTH, height, th)
     draw_text(draw, (MARGIN, 26), "Constructo — match result", size=30, fill=th.muted, bold=True)
     headline = _constructo_headline(match, names)
