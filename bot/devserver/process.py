@@ -1,0 +1,114 @@
+"""Run the real bot (``python -m bot``) as a subprocess pointed at a ``DevServer``.
+
+Used by the console (``python -m bot.devserver``) and the e2e fixtures (``tests/e2e/conftest.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import sys
+from pathlib import Path
+
+from bot.devserver.server import DevServer
+
+REPO = Path(__file__).resolve().parents[2]
+READY_TIMEOUT_S = 45.0
+
+
+class BotExited(RuntimeError):
+    """The bot process ended while we waited for it; ``log`` holds the end of its output."""
+
+    def __init__(self, returncode: int, log: str) -> None:
+        super().__init__(f"`python -m bot` exited with {returncode}:\n{log}")
+        self.returncode = returncode
+        self.log = log
+
+
+class BotProcess:
+    """``python -m bot`` with ``DISCORD_TOKEN``, ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL``, ``DEV_GUILD_ID``
+    from ``server.env(token)`` and ``DATA_DIR=data_dir``; stdout and stderr appended to ``log_path``."""
+
+    def __init__(self, server: DevServer, data_dir: Path, log_path: Path, *, token: str = "devserver-token",
+                 extra_env: dict[str, str] | None = None) -> None:
+        self.server = server
+        self.data_dir = Path(data_dir)
+        self.log_path = Path(log_path)
+        self.token = token
+        self.extra_env = extra_env or {}
+        self.proc: asyncio.subprocess.Process | None = None
+        self.starts = 0
+
+    @property
+    def env(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+        env.update(self.server.env(self.token))
+        env.update({"DATA_DIR": str(self.data_dir), "PYTHONUNBUFFERED": "1"})
+        env.setdefault("LOG_LEVEL", "INFO")
+        env.update(self.extra_env)
+        return env
+
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.returncode is None
+
+    def log(self, tail: int = 0) -> str:
+        """What the bot printed so far (all runs); the last ``tail`` characters when ``tail`` > 0."""
+        text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+        return text[-tail:] if tail else text
+
+    async def start(self, *, wait: bool = True, timeout: float = READY_TIMEOUT_S) -> None:  # noqa: ASYNC109
+        """Start the bot; with ``wait``, return once it has identified and commands are synced.
+
+        Raises ``BotExited`` if the process ends first, ``TimeoutError`` after ``timeout`` s.
+        """
+        self.starts += 1
+        identified = self.server.identify_count
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        with self.log_path.open("a") as log:
+            log.write(f"\n===== bot start #{self.starts} =====\n")
+            log.flush()
+            self.proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", cwd=str(REPO), env=self.env, stdout=log,
+                stderr=asyncio.subprocess.STDOUT)
+        if wait:
+            await self.wait_ready(identified, timeout)
+
+    async def wait_ready(self, identified_before: int = 0, timeout: float = READY_TIMEOUT_S) -> None:  # noqa: ASYNC109
+        """Wait for an IDENTIFY after ``identified_before`` and synced commands (see ``start``)."""
+        s = self.server
+
+        def ready() -> bool:
+            if not self.running:
+                return True
+            return s.identify_count > identified_before and s.bot_connected and bool(s.all_commands())
+
+        await s.wait_until(ready, timeout, "the bot process to connect and sync its commands")
+        if self.proc is not None and self.proc.returncode is not None:
+            raise BotExited(self.proc.returncode, self.log(4000))
+
+    async def kill(self) -> None:
+        """SIGKILL (no cleanup, like a crash) and wait until the server sees the socket close."""
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.send_signal(signal.SIGKILL)
+            await self.proc.wait()
+        await self.server.wait_until(lambda: not self.server.bot_connected, 10, "the killed bot's socket to close")
+
+    async def restart(self) -> None:
+        """Kill, then start again on the same DATA_DIR and wait until ready."""
+        await self.kill()
+        await self.start()
+
+    async def stop(self) -> None:
+        """SIGTERM, then SIGKILL after 5 s."""
+        if self.proc is None or self.proc.returncode is not None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(self.proc.wait(), 5)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                self.proc.kill()
+            await self.proc.wait()
