@@ -46,7 +46,7 @@ async def run(ops: list[tuple[Any, ...]], path: Path) -> None:
                 continue
             g = model[a % len(model)]
             closed = g["status"] in ("finished", "aborted")
-            expected = g["version"] + (b if name != "finish" else 0)
+            expected = max(0, g["version"] + (b if name != "finish" else 0))
             stale = expected != g["version"]
             try:
                 if name == "act":
