@@ -148,7 +148,13 @@ class Driver:
         payload["data"], _ = self._command_data(qualified, options, None)
         self.bot._connection.parse_interaction_create(payload)
         await self.settle()
+        self.assert_one_response(token)
         return token
+
+    def assert_one_response(self, token: str) -> None:
+        """Exactly one initial response (callback) was sent for the interaction."""
+        n = len(self.fake.callbacks(token))
+        assert n == 1, f"interaction {token} got {n} initial responses"
 
     async def autocomplete(self, qualified: str, uid: int, focused: str, channel_id: int = CHANNEL_ID,
                            **options: Any) -> list[dict[str, Any]]:
@@ -173,6 +179,7 @@ class Driver:
         self.fake.component_message[token] = message_id
         self.bot._connection.parse_interaction_create(payload)
         await self.settle()
+        self.assert_one_response(token)
         return token
 
 
