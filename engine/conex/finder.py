@@ -1,0 +1,374 @@
+"""The CONEX placement finder: legal poses for a card without typing coordinates (rules P1-P4, V1-V2).
+
+Search: for each corner of the card (or the one asked for) and each visible area its colour may lie on (the
+visible main areas of cards of that colour, newest first, then the board square of that colour):
+
+1. candidate corner positions: points along the area's boundary moved inwards by two depths (where a corner can
+   sit while the card hangs off the target), plus a coarse grid inside the area;
+2. rotations: for boundary points, the rotation that points the card body straight out of the area and +-15..60
+   degrees around it, plus rotations aligned with the target's edges; for grid points every 15 degrees;
+3. positions are rounded to 1 mm and rotations to whole degrees *before* anything is measured, so the text of the
+   resulting ``Place`` replays exactly;
+4. everything is checked at once with numpy + vectorised shapely: P4 by bounds, P1 with the target area grown by
+   0.5 mm (prepared), P2/P3 with one STRtree ``dwithin`` query over the table's visible pieces (distance <= 1 mm
+   counts as touching here, a hair stricter than the check, so every result is legal);
+5. ranking: points (V1 + V2), then clearance (distance to the nearest other thing, table edge included, capped at
+   3 cm), then candidate order; near-duplicates (same corner and target, within 2 cm and 45 degrees) are skipped.
+
+Results are re-checked with ``Game.check``-equivalent geometry before being returned. Deterministic: the same
+state gives the same list.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
+
+from engine.conex.actions import Place
+from engine.conex.deck import Card, Corner
+from engine.conex.geometry import BOARD, LIES_ON_MM, TOUCH_MM, centre_for_corner, polygonal, posed_batch
+from engine.conex.table import Table, Target
+from engine.errors import IllegalActionError, InvalidInputError
+
+if TYPE_CHECKING:
+    from engine.conex.game import Game
+
+CLEARANCE_CAP_MM = 30.0
+GRID_MM = 14.0
+BOUNDARY_STEP_MM = 7.0
+MAX_PER_AREA = 2500
+
+
+def _norm(a: np.ndarray) -> np.ndarray:
+    return np.mod(np.round(a), 360.0)
+
+
+def _edge_samples(lines: BaseGeometry, area: BaseGeometry, step: float) -> tuple[np.ndarray, np.ndarray]:
+    """Points along ``lines`` (pieces of ``area``'s boundary) every ``step`` mm and ``area``'s outward normals."""
+    pts: list[np.ndarray] = []
+    normals: list[np.ndarray] = []
+    for line in getattr(lines, "geoms", [lines]):
+        if line.is_empty or line.geom_type not in ("LineString", "LinearRing"):
+            continue
+        length = line.length
+        if length < 0.5:
+            continue
+        n = max(1, round(length / step))
+        s = (np.arange(n) + 0.5) * (length / n)
+        p = shapely.get_coordinates(shapely.line_interpolate_point(line, s))
+        a = shapely.get_coordinates(shapely.line_interpolate_point(line, np.minimum(s + 0.25, length)))
+        b = shapely.get_coordinates(shapely.line_interpolate_point(line, np.maximum(s - 0.25, 0.0)))
+        t = a - b
+        t /= np.maximum(np.linalg.norm(t, axis=1, keepdims=True), 1e-9)
+        nrm = np.stack([t[:, 1], -t[:, 0]], axis=1)
+        probe = p + nrm * 0.75
+        inside = shapely.contains_xy(area, probe[:, 0], probe[:, 1])
+        nrm[inside] *= -1.0
+        pts.append(p)
+        normals.append(nrm)
+    if not pts:
+        return np.empty((0, 2)), np.empty((0, 2))
+    return np.concatenate(pts), np.concatenate(normals)
+
+
+def _candidates(
+    corner: Corner, area: BaseGeometry, exposed: BaseGeometry, aligned: list[float], grid: bool
+) -> tuple[np.ndarray, ...]:
+    """Candidate (x_mm, y_mm, rotation_deg) arrays for ``corner`` on ``area`` (rounded, deduplicated, ordered).
+
+    ``exposed`` is the part of the area's boundary a card may cross (not within 1 mm of anything it must not
+    touch). For a point on it with outward normal n and a rotation, the corner is pushed inwards just far enough
+    that its triangle clears that edge (its farthest vertex 0.3 mm inside), and once more 8 mm deeper.
+    """
+    tri = np.array(corner.vertices) - np.array(corner.centroid)  # (3, 2) relative to the centroid
+    gx, gy = corner.centroid
+    body = math.degrees(math.atan2(-gy, -gx))  # direction from the corner centroid to the card centre, local
+    xs: list[np.ndarray] = []
+    ys: list[np.ndarray] = []
+    rs: list[np.ndarray] = []
+    offsets = np.array([0.0, -15.0, 15.0, -30.0, 30.0, -45.0, 45.0, -60.0, 60.0, -75.0, 75.0])
+    al = np.array(aligned)
+    p, nrm = _edge_samples(exposed, area, BOUNDARY_STEP_MM)
+    if len(p):
+        theta0 = np.degrees(np.arctan2(nrm[:, 1], nrm[:, 0])) - body
+        diff = (al[None, :] - theta0[:, None] + 180.0) % 360.0 - 180.0
+        al_rot = np.where(np.abs(diff) <= 80.0, al[None, :], np.nan)
+        rot = np.concatenate([al_rot, theta0[:, None] + offsets[None, :]], axis=1)  # (m, k)
+        rad = np.radians(np.nan_to_num(rot))
+        c, s = np.cos(rad), np.sin(rad)
+        # rotated triangle offsets (m, k, 3) projected on the outward normal
+        rx = tri[None, None, :, 0] * c[..., None] - tri[None, None, :, 1] * s[..., None]
+        ry = tri[None, None, :, 0] * s[..., None] + tri[None, None, :, 1] * c[..., None]
+        proj = (rx * nrm[:, None, None, 0] + ry * nrm[:, None, None, 1]).max(axis=2)  # (m, k)
+        for extra in (0.3, 8.0):
+            depth = proj + extra
+            xs.append((p[:, None, 0] - nrm[:, None, 0] * depth).reshape(-1))
+            ys.append((p[:, None, 1] - nrm[:, None, 1] * depth).reshape(-1))
+            rs.append(rot.reshape(-1))
+    if grid:  # a coarse grid inside the area, every 15 degrees (the board: cards may lie over it)
+        lx, ly = corner.legs_mm
+        d_in = (lx * ly / 3.0) / math.hypot(lx, ly)  # centroid to hypotenuse (the closest side)
+        inner = area.buffer(-d_in)
+        minx, miny, maxx, maxy = area.bounds
+        gxs = np.arange(minx + GRID_MM / 2, maxx, GRID_MM)
+        gys = np.arange(miny + GRID_MM / 2, maxy, GRID_MM)
+        if len(gxs) and len(gys) and not inner.is_empty:
+            mx, my = np.meshgrid(gxs, gys)
+            mx, my = mx.reshape(-1), my.reshape(-1)
+            inside = shapely.contains_xy(inner, mx, my)
+            mx, my = mx[inside], my[inside]
+            grid_rots = np.concatenate([np.arange(0.0, 360.0, 15.0), al])
+            xs.append(np.repeat(mx, len(grid_rots)))
+            ys.append(np.repeat(my, len(grid_rots)))
+            rs.append(np.tile(grid_rots, len(mx)))
+    if not xs:
+        return np.empty(0), np.empty(0), np.empty(0)
+    x = np.concatenate(xs)
+    y = np.concatenate(ys)
+    r = np.concatenate(rs)
+    ok = ~np.isnan(r)
+    x, y, r = np.round(x[ok]), np.round(y[ok]), _norm(r[ok])
+    # dedupe, keeping first occurrence order
+    keys = ((x.astype(np.int64) + 100_000) * 200_000 + (y.astype(np.int64) + 100_000)) * 360 + r.astype(np.int64)
+    _, first = np.unique(keys, return_index=True)
+    first.sort()
+    first = first[:MAX_PER_AREA]
+    # the exact millimetre values a Place in cm will carry (x_cm * 10.0)
+    x_cm = x[first] / 10.0
+    y_cm = y[first] / 10.0
+    return x_cm * 10.0, y_cm * 10.0, r[first]
+
+
+NEAR_MM = 140.0  # a posed card reaches at most 108.2 mm from its corner; plus the clearance cap and a margin
+GROW_MM = TOUCH_MM + 0.01  # polygonal buffers cut round joins by < 0.005 mm: stay on the safe side
+
+
+class _Evaluator:
+    """Vectorised P4/P1/P2/P3 for many poses of one corner on one target area.
+
+    P2/P3 use, per target, the union of every visible piece within 14 cm of the target that the new card must
+    not touch (other cards, the board unless it is the target, every visible CONEX corner), grown by 1.01 mm and
+    prepared: one ``intersects`` per candidate. Cached on the table until it changes (shared by a hand's cards).
+    """
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.tree, self.pieces, self.owners = table.tree()
+        minx, miny, maxx, maxy = table.area.bounds
+        self.tbounds = (minx - LIES_ON_MM, miny - LIES_ON_MM, maxx + LIES_ON_MM, maxy + LIES_ON_MM)
+
+    def covered(self) -> BaseGeometry:
+        """Everything on the table: the board and every card rectangle (cached until the table changes)."""
+        got = self.table.cache.get("covered")
+        if got is None:
+            got = shapely.union_all([BOARD] + [tc.rect for tc in self.table.cards])
+            self.table.cache["covered"] = got
+        return got  # type: ignore[return-value]
+
+    def forbidden(self, target: Target, area: BaseGeometry) -> tuple[BaseGeometry, BaseGeometry]:
+        """``(grown, raw)`` for cards placed on ``target``: what they must not touch near the target (P2, P3), grown
+        by 1.01 mm and prepared; and the same ungrown plus the table's edge (for clearance).
+
+        What a card on ``target`` may touch is only the target's visible main area (a card target) or the visible
+        board (the board target), so the forbidden set is everything covered minus that area.
+        """
+        key = ("forbidden", target)
+        got = self.table.cache.get(key)
+        if got is None:
+            x0, y0, x1, y1 = area.bounds
+            near = shapely.clip_by_rect(self.covered(), x0 - NEAR_MM, y0 - NEAR_MM, x1 + NEAR_MM, y1 + NEAR_MM)
+            allowed = self.table.vis_board if target == "board" else self.table.vis_main[int(target)]
+            raw = polygonal(near.difference(allowed))
+            grown = raw.buffer(GROW_MM) if not raw.is_empty else Polygon()
+            shapely.prepare(grown)
+            edge = self.table.area.exterior
+            with_edge = shapely.union_all([raw, edge]) if not raw.is_empty else edge
+            got = (grown, with_edge)
+            self.table.cache[key] = got
+        return got  # type: ignore[return-value]
+
+    def exposed(self, target: Target, area: BaseGeometry) -> BaseGeometry:
+        """The part of ``area``'s boundary not within 1 mm of anything a card on ``target`` must not touch: the
+        only place where such a card can leave the area (cached)."""
+        key = ("exposed", target)
+        got = self.table.cache.get(key)
+        if got is None:
+            forbidden, _ = self.forbidden(target, area)
+            got = shapely.line_merge(area.boundary.difference(forbidden)) if not forbidden.is_empty else area.boundary
+            self.table.cache[key] = got
+        return got  # type: ignore[return-value]
+
+    def evaluate(
+        self,
+        corner: Corner,
+        target: Target,
+        area: BaseGeometry,
+        grown: BaseGeometry,
+        x: np.ndarray,
+        y: np.ndarray,
+        r: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Indices of the legal candidates and their clearance in mm.
+
+        Cheapest tests first: P4 on bounds; sample points of the rectangle inside the forbidden set (P2/P3,
+        ``contains_xy``); the triangle's vertices outside the target (P1); then the exact polygon tests.
+        """
+        if len(x) == 0:
+            return np.empty(0, dtype=int), np.empty(0)
+        rect_c, tri_c, centres = posed_batch(corner, x, y, r)
+        x0, y0, x1, y1 = self.tbounds
+        ok = (
+            (rect_c[:, :, 0].min(axis=1) >= x0)
+            & (rect_c[:, :, 0].max(axis=1) <= x1)
+            & (rect_c[:, :, 1].min(axis=1) >= y0)
+            & (rect_c[:, :, 1].max(axis=1) <= y1)
+        )
+        idx = np.nonzero(ok)[0]
+        forbidden, raw = self.forbidden(target, area)
+
+        def keep_if(mask: np.ndarray) -> None:
+            nonlocal idx
+            idx = idx[mask]
+
+        if not forbidden.is_empty and len(idx):
+            keep_if(~shapely.contains_xy(forbidden, centres[idx, 0], centres[idx, 1]))
+        if len(idx):
+            keep_if(shapely.contains_xy(grown, tri_c[idx, :, 0], tri_c[idx, :, 1]).all(axis=1))
+        if not forbidden.is_empty and len(idx):
+            pr = rect_c[idx]
+            probes = np.concatenate([pr, 0.5 * (pr + np.roll(pr, 1, axis=1))], axis=1)  # corners and mid-edges
+            keep_if(~shapely.contains_xy(forbidden, probes[:, :, 0], probes[:, :, 1]).any(axis=1))
+        if len(idx) == 0:
+            return idx, np.empty(0)
+        tris = shapely.polygons(tri_c[idx])
+        idx = idx[shapely.contains(grown, tris)]
+        if len(idx) == 0:
+            return idx, np.empty(0)
+        rects = shapely.polygons(rect_c[idx])
+        if not forbidden.is_empty:
+            keep = ~shapely.intersects(forbidden, rects)
+            idx, rects = idx[keep], rects[keep]
+        if len(idx) == 0:
+            return idx, np.empty(0)
+        clearance = shapely.distance(rects, raw)
+        return idx, np.minimum(clearance, CLEARANCE_CAP_MM)
+
+
+def _aligned(table: Table, target: Target) -> list[float]:
+    base = 0.0 if target == "board" else table.get(int(target)).pose[2]
+    return [float(round(base + k * 90.0) % 360) for k in range(4)]
+
+
+def _validate(game: Game, player: int, card_id: int, corner: int | None, target: int | str | None) -> Card:
+    game._seat(player)
+    card = game._card(card_id)
+    if card_id not in game.hands[player]:
+        raise IllegalActionError(f"card {card_id} is not in seat {player + 1}'s hand", rule="P5", card=card_id)
+    if corner is not None and corner not in [c.index for c in card.corners]:
+        raise InvalidInputError(f"card {card_id} has corners 1-{len(card.corners)}, not {corner!r}", card=card_id)
+    if target is not None and target != "board":
+        if isinstance(target, bool) or not isinstance(target, int) or target not in game.board:
+            raise InvalidInputError(f"target must be 'board' or a card on the table, not {target!r}", target=target)
+    return card
+
+
+def find_placements(
+    game: Game, player: int, card_id: int, corner: int | None, target: int | str | None, limit: int
+) -> list[Place]:
+    """See ``Game.find_placements``."""
+    card = _validate(game, player, card_id, corner, target)
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise InvalidInputError(f"limit must be a whole number >= 1, not {limit!r}")
+    table = game.board
+    ev = _Evaluator(table)
+    found: list[tuple[int, float, int, Corner, Target, float, float, float]] = []
+    order = 0
+    for c in card.corners:
+        if corner is not None and c.index != corner:
+            continue
+        for tgt, area in table.targets_for(c.color):
+            if target is not None and tgt != target:
+                continue
+            if area.area < 0.5 * c.legs_mm[0] * c.legs_mm[1]:
+                continue
+            grown = table.grown(("card", tgt) if tgt != "board" else ("square", c.color))
+            exposed = ev.exposed(tgt, area)
+            if exposed.is_empty and tgt != "board":
+                continue
+            x, y, r = _candidates(c, area, exposed, _aligned(table, tgt), grid=tgt == "board")
+            idx, clearance = ev.evaluate(c, tgt, area, grown, x, y, r)
+            plus = 2 if tgt != "board" and table.get(int(tgt)).card.action == "plus2" else 0
+            for i, cl in zip(idx, clearance, strict=True):
+                found.append((c.value + plus, float(cl), order, c, tgt, float(x[i]), float(y[i]), float(r[i])))
+                order += 1
+    found.sort(key=lambda f: (-f[0], -round(f[1] * 2) / 2, f[2]))
+    chosen: list[tuple[Corner, Target, float, float, float]] = []
+    out: list[Place] = []
+    for _pts, _cl, _o, c, tgt, x, y, r in found:
+        if any(
+            c2 is c
+            and t2 == tgt
+            and math.hypot(x - x2, y - y2) < 20.0
+            and abs((r - r2 + 180.0) % 360.0 - 180.0) < 45.0
+            for c2, t2, x2, y2, r2 in chosen
+        ):
+            continue
+        place = Place(player, card.id, c.index, round(x / 10.0, 1), round(y / 10.0, 1), r)
+        try:
+            cx, cy = centre_for_corner(c, place.x_mm, place.y_mm, r)
+            table.check_pose(card, c.index, cx, cy, r)
+        except IllegalActionError:  # pragma: no cover - the vectorised filter is stricter than the check
+            continue
+        chosen.append((c, tgt, x, y, r))
+        out.append(place)
+        if len(out) >= limit:
+            break
+    return out
+
+
+def best_rotation(game: Game, card: Card, corner_index: int, x_mm: float, y_mm: float) -> float:
+    """The best legal rotation (whole degrees) for ``corner_index`` of ``card`` with its centroid at ``(x_mm,
+    y_mm)``: every 5 degrees plus the target-aligned ones, ranked by clearance. If none is legal, raises the
+    ``IllegalActionError`` of the most promising rotation (the one pointing the card out of the target)."""
+    table = game.board
+    corner = card.corner(corner_index)
+    tgt: Target | None = None
+    area: BaseGeometry | None = None
+    for t, a in table.targets_for(corner.color):
+        if shapely.contains_xy(a, x_mm, y_mm):
+            tgt, area = t, a
+            break
+    if tgt is None or area is None:
+        return 0.0  # the check reports P1 (the point is not on a matching area)
+    rots = np.concatenate([np.arange(0.0, 360.0, 5.0), np.array(_aligned(table, tgt))])
+    rots = np.unique(_norm(rots))
+    x = np.full(len(rots), x_mm)
+    y = np.full(len(rots), y_mm)
+    grown = table.grown(("card", tgt) if tgt != "board" else ("square", corner.color))
+    ev = _Evaluator(table)
+    idx, clearance = ev.evaluate(corner, tgt, area, grown, x, y, rots)
+    if len(idx):
+        best = int(idx[int(np.argmax(clearance))])
+        return float(rots[best])
+    # explain with the outward-pointing rotation
+    bnd = area.exterior if area.geom_type == "Polygon" else area.boundary
+    near = shapely.line_interpolate_point(bnd, shapely.line_locate_point(bnd, shapely.Point(x_mm, y_mm)))
+    gx, gy = corner.centroid
+    out = math.degrees(math.atan2(y_mm - near.y, x_mm - near.x)) + 180.0 - math.degrees(math.atan2(-gy, -gx))
+    rot = float(round(out) % 360)
+    cx, cy = centre_for_corner(corner, x_mm, y_mm, rot)
+    try:
+        table.check_pose(card, corner_index, cx, cy, rot)
+    except IllegalActionError as exc:
+        raise IllegalActionError(
+            f"no rotation of card {card.id} is legal with corner {corner_index} at "
+            f"({x_mm / 10:.1f}, {y_mm / 10:.1f}) cm; e.g. at r{rot:g}: {exc.message}",
+            rule=exc.rule,
+            **exc.details,
+        ) from exc
+    return rot  # pragma: no cover - the 1 mm rounding made it legal after all
