@@ -204,7 +204,11 @@ class Message:
         """Whether ``user_id`` (None = the bot reading the channel) can see this message."""
         if self.deleted:
             return False
-        return self.visible_to is None or self.visible_to == user_id
+        if self.visible_to is None:
+            return True
+        if user_id is None:  # the bot sees its DMs, never an ephemeral message
+            return not self.ephemeral
+        return self.visible_to == user_id
 
     def buttons(self) -> list[dict[str, Any]]:
         """Every component (buttons and selects) of the message, flattened in row order."""

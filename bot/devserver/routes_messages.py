@@ -96,7 +96,7 @@ def register(api: RestApi) -> None:
         return msg
 
     async def announce(event: str, msg: Message) -> None:
-        if s.wants_messages() and msg.visible_to is None:
+        if s.wants_messages() and msg.visible_to is None and msg.guild_id is not None:
             await s.dispatch(event, msg.to_payload(s.base_url))
 
     def bot_message(channel_id: str, message_id: str) -> Message:
@@ -116,7 +116,8 @@ def register(api: RestApi) -> None:
         check(payload, files, f"POST {request.path}")
         if int(payload.get("flags") or 0) & EPHEMERAL:
             payload["flags"] = int(payload["flags"]) & ~EPHEMERAL  # Discord ignores ephemeral outside interactions
-        msg = create(int(channel_id), payload, files)
+        channel = s.channels[int(channel_id)]
+        msg = create(int(channel_id), payload, files, visible_to=channel.recipient.id if channel.recipient else None)
         await announce("MESSAGE_CREATE", msg)
         return json_response(msg.to_payload(s.base_url))
 

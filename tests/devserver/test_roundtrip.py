@@ -89,3 +89,13 @@ async def test_channel_messages_threads_and_edit_keeps_listed_attachments(server
     assert table.images == [png_bytes(16)]  # the edit listed only the new file: the old one is gone
     assert table.id == thread.id  # a thread started from a message takes its id
     assert server.violations == []
+
+
+async def test_dm_is_seen_only_by_its_recipient(server: DevServer, bot: TinyBot) -> None:
+    user = await bot.fetch_user(server.user("bob").id)
+    msg = await user.send("your hand")
+    dm = server.channel(msg.channel.id)
+    assert dm.type == 1 and dm.recipient is server.user("bob")
+    assert [m.content for m in server.messages(dm, visible_to="bob")] == ["your hand"]
+    assert server.messages(dm, visible_to="alice") == []
+    assert (await msg.channel.fetch_message(msg.id)).content == "your hand"  # the bot reads its own DM

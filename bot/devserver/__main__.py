@@ -1,0 +1,89 @@
+"""``python -m bot.devserver``: the dev server, the real bot as a subprocess, and a prompt to play locally.
+
+Options: ``--port`` (default 0 = any free port), ``--out`` (images and the bot log; ``./devserver-out``),
+``--data-dir`` (the bot's DATA_DIR; default a fresh temporary directory), ``--user`` (who acts first),
+``--no-bot`` (only serve: prints the environment to start a bot yourself).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+from pathlib import Path
+
+from bot.devserver.console import Console
+from bot.devserver.process import BotExited, BotProcess
+from bot.devserver.server import DevServer
+
+
+async def _amain(args: argparse.Namespace) -> int:
+    server = await DevServer(port=args.port).start()
+    out = Path(args.out)
+    print(f"devserver on {server.base_url} (guild {server.guild_id}); images go to {out}/")
+    bot: BotProcess | None = None
+    tmp: tempfile.TemporaryDirectory[str] | None = None
+    try:
+        if args.no_bot:
+            env = " ".join(f"{k}={v}" for k, v in server.env().items())
+            print(f"start your bot with:\n  {env} DATA_DIR=... python -m bot")
+            await server.wait_for_bot(timeout=3600, synced=True)
+        else:
+            if args.data_dir:
+                data_dir = Path(args.data_dir)
+            else:
+                tmp = tempfile.TemporaryDirectory(prefix="devserver-data-")
+                data_dir = Path(tmp.name)
+            bot = BotProcess(server, data_dir, out / "bot.log")
+            print(f"starting `python -m bot` (DATA_DIR={data_dir}, log {out / 'bot.log'}) ...")
+            try:
+                await bot.start()
+            except BotExited as exc:
+                print(exc, file=sys.stderr)
+                return 1
+        print(f"bot ready; commands: {', '.join('/' + n for n in sorted(server.all_commands()))}")
+        console = Console(server, out, user=args.user, bot=bot)
+        print("type `help` for the console commands, `quit` to leave")
+        loop = asyncio.get_running_loop()
+        while True:
+            try:
+                line = await loop.run_in_executor(None, input, console.prompt)
+            except (EOFError, KeyboardInterrupt):
+                print()
+                break
+            if line.strip() in ("quit", "exit"):
+                break
+            text = await console.run_line(line)
+            if text:
+                print(text)
+            if bot is not None and not bot.running:
+                print(f"!! the bot process exited:\n{bot.log(2000)}")
+                break
+    finally:
+        if bot is not None:
+            await bot.stop()
+        await server.stop()
+        if tmp is not None:
+            tmp.cleanup()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot.devserver", description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--out", default="devserver-out")
+    parser.add_argument("--data-dir", default=None)
+    parser.add_argument("--user", default="alice")
+    parser.add_argument("--no-bot", action="store_true")
+    args = parser.parse_args(argv)
+    args.out = str(Path(args.out).resolve())
+    Path(args.out).mkdir(parents=True, exist_ok=True)
+    try:
+        return asyncio.run(_amain(args))
+    except KeyboardInterrupt:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,54 @@
+"""The console (`python -m bot.devserver`) turns typed lines into user actions, against the tiny bot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.devserver import CommandUsageError, DevServer
+from bot.devserver.console import Console, parse_options
+
+from .conftest import TinyBot, png_bytes
+
+
+def saved_files(folder: Path, pattern: str) -> list[Path]:
+    return sorted(folder.glob(pattern))
+
+
+def test_parse_options_splits_path_and_named_values() -> None:
+    assert parse_options(["game", "place", "tile:5", "size:large"]) == ("game place", {"tile": "5", "size": "large"})
+    assert parse_options(["game", "challenge", "note:a:b"]) == ("game challenge", {"note": "a:b"})
+    with pytest.raises(CommandUsageError):
+        parse_options(["game", "tile:5", "place"])
+    with pytest.raises(CommandUsageError):
+        parse_options([":5"])
+
+
+async def test_console_plays_as_several_users(server: DevServer, bot: TinyBot, tmp_path: Path) -> None:
+    console = Console(server, tmp_path, user="alice")
+    assert console.prompt == "alice> "
+    out = await console.run_line('/game challenge opponent:bob rounds:2 note:"good luck"', timeout=5)
+    assert "alice challenges bob rounds=2" in out and "note=good luck" in out and "[Accept] [Decline]" in out
+    assert (await console.run_line("switch bob")) == "now acting as bob"
+    out = await console.run_line("click Accept", timeout=5)
+    assert "accepted by bob" in out
+    out = await console.run_line("carol> /png size:10", timeout=5)
+    saved = saved_files(tmp_path, "*-b.png")
+    assert len(saved) == 1 and saved[0].read_bytes() == png_bytes(10)
+    assert str(saved[0]) in out
+    assert console.user.name == "bob"  # a `name>` prefix acts for one line only
+    assert "tile 5  ->  5" in await console.run_line("complete /game place tile 5 size:large", timeout=5)
+    out = await console.run_line("/game place tile:4 size:small", timeout=5)
+    assert "(only you)" in out and "placed 1 on 4" in out
+    assert "placed 1 on 4" not in await console.run_line("alice> show 20")
+    assert "?? unknown command /nope" in await console.run_line("/nope")
+    assert "?? missing required option 'rounds'" in await console.run_line("/game challenge opponent:carol")
+    assert server.violations == []
+
+
+async def test_console_select_by_label(server: DevServer, bot: TinyBot, tmp_path: Path) -> None:
+    console = Console(server, tmp_path, user="dave")
+    await console.run_line("/game challenge opponent:alice rounds:1", timeout=5)
+    assert "layout rombo" in await console.run_line("select Rombo", timeout=5)
+    assert "?? no visible message has a select" in await console.run_line("select Nothing")
