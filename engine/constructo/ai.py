@@ -264,13 +264,23 @@ def choose_layout(match: Match, player: int, seed: int = 0, max_nodes: int = 400
 
 
 # ---- the search ----------------------------------------------------------------------------
+# decoded action codes: placement (size, tile) or step (src, dst), tile indices 0..8
+_CODE_A = [0] * 117
+_CODE_B = [0] * 117
+for _c in range(9, 117):
+    _CODE_A[_c], _CODE_B[_c] = divmod(_c, 9) if _c < 36 else divmod(_c - 36, 9)
+
+
 class _Searcher:
-    """Negamax state: board of stack ids, reserves, incremental key and score, TT, history."""
+    """Negamax state: board of stack ids, reserves, TT, history; key/score travel as arguments.
+
+    The key is exact (no hashing collisions): ``sum(stack_id[t] * 19**t) + turn * 19**9``.
+    """
 
     def __init__(self, rnd: Round, rng: random.Random, max_nodes: int | None, deadline: float | None) -> None:
         self.board = [_STACK_ID[st] for st in rnd._stacks]
-        self.res = [rnd._res[0][0], rnd._res[0][1], rnd._res[0][2], rnd._res[0][3], 0,
-                    rnd._res[1][1], rnd._res[1][2], rnd._res[1][3]]
+        r0, r1 = rnd._res
+        self.res = [0, r0[1], r0[2], r0[3], 0, r1[1], r1[2], r1[3]]
         self.turn = rnd.current_player
         self.nbrs = rnd._nbrs
         self.key = sum(i * _POW[t] for t, i in enumerate(self.board)) + self.turn * _TURN
@@ -279,6 +289,7 @@ class _Searcher:
         self.max_nodes = max_nodes
         self.deadline = deadline
         self.nodes = 0
+        self.next_check = 1024
         self.horizon = 0
         self.tt: dict[int, tuple[int, int, int, int]] = {}
         self.history = [0] * 128
@@ -287,6 +298,7 @@ class _Searcher:
         self.armed = False  # budgets apply only after depth 1 completed
 
     def _check(self) -> None:
+        self.next_check = self.nodes + 1024
         if not self.armed:
             return
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
@@ -319,67 +331,78 @@ class _Searcher:
         codes = [first] + [c for c in self.root_codes if c != first]
         alpha, beta = -_INF, _INF
         best_code, best = codes[0], -_INF
+        b, res, p = self.board, self.res, self.turn
         for i, code in enumerate(codes):
-            undo = self._make(code)
+            saved = list(b)
+            key, score = self.key, self.score
+            if code < 36:
+                s, t = _CODE_A[code], _CODE_B[code]
+                nid = _SINGLE[(p << 2) | s]
+                b[t] = nid
+                res[(p << 2) | s] -= 1
+                key += nid * _POW[t]
+            else:
+                src, dst = _CODE_A[code], _CODE_B[code]
+                old = b[dst]
+                nid = _LAND[old * 8 + _LONE[b[src]]]
+                key += (nid - old) * _POW[dst] - b[src] * _POW[src]
+                score += _TOWER[nid] - _TOWER[old]
+                b[src] = 0
+                b[dst] = nid
+            key += _TURN if p == 0 else -_TURN
             try:
-                v = -self._negamax(depth - 1, -beta, -alpha)
+                v = -self._negamax(depth - 1, -beta, -alpha, key, score, 1 - p)
             except _Abort:
-                self._unmake(code, undo)
+                b[:] = saved
+                if code < 36:
+                    res[(p << 2) | _CODE_A[code]] += 1
                 raise _Abort((best_code, best) if i > 0 else None) from None
-            self._unmake(code, undo)
+            b[:] = saved
+            if code < 36:
+                res[(p << 2) | _CODE_A[code]] += 1
             if v > best:
                 best, best_code = v, code
                 if v > alpha:
                     alpha = v
         return best_code, best
 
-    def _make(self, code: int) -> int:
+    def _evaluate(self, p: int, score: int) -> int:
+        """Heuristic for the player ``p`` to move: tower difference plus tower-making moves available."""
         b = self.board
-        p = self.turn
-        if code < 36:
-            s, t = divmod(code, 9)
-            nid = _SINGLE[(p << 2) | s]
-            b[t] = nid
-            self.res[(p << 2) | s] -= 1
-            self.key += nid * _POW[t]
-            old = 0
-        else:
-            src, dst = divmod(code - 36, 9)
-            old = b[dst]
-            chip = _LONE[b[src]]
-            nid = _LAND[old * 8 + chip]
-            self.key += nid * _POW[dst] - old * _POW[dst] - b[src] * _POW[src]
-            self.score += _TOWER[nid] - _TOWER[old]
-            b[src] = 0
-            b[dst] = nid
-        self.turn = 1 - p
-        self.key += _TURN if p == 0 else -_TURN
-        return old
+        mine = theirs = 0
+        nbrs = self.nbrs
+        for t in range(TILES):
+            c = _LONE[b[t]]
+            if c:
+                for d in nbrs[t]:
+                    nid = _LAND[b[d] * 8 + c]
+                    if nid >= 0 and _TOWER[nid]:
+                        if (c >> 2) == p:
+                            mine += 1
+                        else:
+                            theirs += 1
+                        break
+        diff = score if p == 0 else -score
+        return diff * SCALE + (40 if mine else 0) + 10 * mine - 10 * theirs
 
-    def _unmake(self, code: int, old: int) -> None:
+    def _negamax(self, depth: int, alpha: int, beta: int, key: int, score: int, p: int) -> int:
+        self.nodes += 1
+        if self.nodes >= self.next_check:
+            self._check()
+        tt = self.tt
+        entry = tt.get(key)
+        tt_move = -1
+        if entry is not None:
+            e_depth, e_flag, e_val, e_move = entry
+            if e_depth >= depth and (
+                e_flag == 0 or (e_flag == 1 and e_val >= beta) or (e_flag == 2 and e_val <= alpha)
+            ):
+                if e_depth < _EXACT:
+                    self.horizon += 1
+                return e_val
+            tt_move = e_move
         b = self.board
-        p = 1 - self.turn
-        self.turn = p
-        self.key += -_TURN if p == 0 else _TURN
-        if code < 36:
-            s, t = divmod(code, 9)
-            self.key -= b[t] * _POW[t]
-            b[t] = 0
-            self.res[(p << 2) | s] += 1
-        else:
-            src, dst = divmod(code - 36, 9)
-            nid = b[dst]
-            chip = _STACKS[nid][-1]
-            sid = _SINGLE[chip]
-            self.key += old * _POW[dst] - nid * _POW[dst] + sid * _POW[src]
-            self.score += _TOWER[old] - _TOWER[nid]
-            b[dst] = old
-            b[src] = sid
-
-    def _gen(self) -> list[int]:
-        """Legal codes for the player to move: steps (captures of towers first), then placements."""
-        b = self.board
-        p = self.turn
+        # -- move generation: tower captures, other steps, then placements (history order)
         caps: list[int] = []
         steps: list[int] = []
         nbrs = self.nbrs
@@ -395,75 +418,58 @@ class _Searcher:
                             steps.append(36 + 9 * t + d)
         res = self.res
         base = p << 2
-        sizes = [s for s in (1, 2, 3) if res[base | s]]
-        if sizes:
-            places = [s * 9 + t for t in range(TILES) if not b[t] for s in sizes]
+        moves = caps + steps if caps else steps
+        if res[base | 1] or res[base | 2] or res[base | 3]:
+            sizes = [s * 9 for s in (1, 2, 3) if res[base | s]]
+            places = [s + t for t in range(TILES) if not b[t] for s in sizes]
             if places:
-                hist = self.history
-                places.sort(key=hist.__getitem__, reverse=True)
-                return caps + steps + places
-        return caps + steps
-
-    def _evaluate(self) -> int:
-        """Heuristic for the player to move: tower difference plus tower-making moves available."""
-        b = self.board
-        p = self.turn
-        mine = theirs = 0
-        nbrs = self.nbrs
-        for t in range(TILES):
-            c = _LONE[b[t]]
-            if c:
-                n = 0
-                for d in nbrs[t]:
-                    nid = _LAND[b[d] * 8 + c]
-                    if nid >= 0 and _TOWER[nid]:
-                        n += 1
-                if n:
-                    if (c >> 2) == p:
-                        mine += 1
-                    else:
-                        theirs += 1
-        diff = self.score if p == 0 else -self.score
-        return diff * SCALE + (40 if mine else 0) + 10 * mine - 10 * theirs
-
-    def _negamax(self, depth: int, alpha: int, beta: int) -> int:
-        self.nodes += 1
-        if not self.nodes & 1023:
-            self._check()
-        key = self.key
-        entry = self.tt.get(key)
-        tt_move = -1
-        if entry is not None:
-            e_depth, e_flag, e_val, e_move = entry
-            if e_depth >= depth and (
-                e_flag == 0 or (e_flag == 1 and e_val >= beta) or (e_flag == 2 and e_val <= alpha)
-            ):
-                if e_depth < _EXACT:
-                    self.horizon += 1
-                return e_val
-            tt_move = e_move
-        moves = self._gen()
+                if depth > 1:
+                    places.sort(key=self.history.__getitem__, reverse=True)
+                moves += places
         if not moves:
-            v = (self.score if self.turn == 0 else -self.score) * SCALE
-            self.tt[key] = (_EXACT, 0, v, -1)
+            v = (score if p == 0 else -score) * SCALE
+            tt[key] = (_EXACT, 0, v, -1)
             return v
         if depth <= 0:
             self.horizon += 1
-            return self._evaluate()
-        if tt_move >= 0 and tt_move in moves:
+            return self._evaluate(p, score)
+        if tt_move >= 0 and tt_move != moves[0] and tt_move in moves:
             moves.remove(tt_move)
             moves.insert(0, tt_move)
         h0 = self.horizon
         a0 = alpha
         best = -_INF
         best_move = moves[0]
-        make, unmake, negamax = self._make, self._unmake, self._negamax
+        negamax = self._negamax
+        turn = _TURN if p == 0 else -_TURN
+        q = 1 - p
         for code in moves:
-            old = make(code)
-            try:
-                v = -negamax(depth - 1, -beta, -alpha)
-            finally:
-                unmake(code, old)
+            if code < 36:
+                s, t = _CODE_A[code], _CODE_B[code]
+                nid = _SINGLE[base | s]
+                b[t] = nid
+                res[base | s] -= 1
+                try:
+                    v = -negamax(depth - 1, -beta, -alpha, key + nid * _POW[t] + turn, score, q)
+                finally:
+                    b[t] = 0
+                    res[base | s] += 1
+            else:
+                src, dst = _CODE_A[code], _CODE_B[code]
+                old = b[dst]
+                sid = b[src]
+                nid = _LAND[old * 8 + _LONE[sid]]
+                b[src] = 0
+                b[dst] = nid
+                try:
+                    v = -negamax(
+                        depth - 1, -beta, -alpha,
+                        key + (nid - old) * _POW[dst] - sid * _POW[src] + turn,
+                        score + _TOWER[nid] - _TOWER[old], q,
+                    )
+                finally:
+                    b[src] = sid
+                    b[dst] = old
             if v > best:
                 best = v
                 best_move = code
@@ -473,6 +479,5 @@ class _Searcher:
                         self.history[code] += depth * depth
                         break
         flag = 1 if best >= beta else 2 if best <= a0 else 0
-        self.tt[key] = (_EXACT if self.horizon == h0 else depth, flag, best, best_move)
+        tt[key] = (_EXACT if self.horizon == h0 else depth, flag, best, best_move)
         return best
-
