@@ -91,7 +91,7 @@ def rate(kind: str, result: GameResult, current: dict[int, tuple[float, float]])
     """
     labels = outcomes(kind, result)
     users: list[int] = []
-    ranks: list[int] = []
+    ranks: list[float] = []
     places: dict[int, int] = {}
     for place, group in enumerate(result.ranking, start=1):
         for uid in group:

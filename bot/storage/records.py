@@ -34,6 +34,8 @@ class GameResult:
         """Accept a ``GameResult``, a mapping ``{"ranking": [[...], ...], "rated": bool}`` or a bare
         ranking (then ``rated=True``). Raises ``InvalidDataError`` (rule ``Input``) on any other shape,
         an empty group, a non-int id or a user listed twice."""
+        ranking: Any
+        rated: Any
         if isinstance(value, GameResult):
             ranking, rated = value.ranking, value.rated
         elif isinstance(value, Mapping):

@@ -106,7 +106,8 @@ async def test_apply_action_writes_state_log_and_version_together(storage: Stora
 
 async def test_replay_checks_log_against_state(storage: Storage) -> None:
     gid = await storage.create_game("constructo", GUILD, CHANNEL, {"moves": []}, [1, 2], status="active")
-    v, state = 0, {"moves": []}
+    v = 0
+    state: dict[str, list[str]] = {"moves": []}
     for text in ("M5", "L4", "4-5"):
         state = {"moves": [*state["moves"], text]}
         v = await storage.apply_action(gid, v, state, player=1 + v % 2, action=text)

@@ -46,10 +46,10 @@ async def test_migrates_an_empty_file_to_the_latest_schema(db_path: Path) -> Non
 
 async def test_connections_have_foreign_keys_and_busy_timeout(storage: Storage) -> None:
     async with storage._writer.execute("PRAGMA foreign_keys") as cur:
-        assert (await cur.fetchone())[0] == 1
+        assert (await cur.fetchone() or (None,))[0] == 1
     for conn in (storage._writer, storage._reader):
         async with conn.execute("PRAGMA busy_timeout") as cur:
-            assert (await cur.fetchone())[0] == 5000
+            assert (await cur.fetchone() or (None,))[0] == 5000
 
 
 async def test_reopening_keeps_data_and_does_not_migrate_again(db_path: Path) -> None:
@@ -130,9 +130,9 @@ async def test_a_failing_migration_leaves_the_previous_version(db_path: Path) ->
         with pytest.raises(sqlite3.OperationalError, match="already exists"):
             await migrate(conn, str(db_path), [*load_migrations(), broken])
         async with conn.execute("PRAGMA user_version") as cur:
-            assert (await cur.fetchone())[0] == 1
+            assert (await cur.fetchone() or (None,))[0] == 1
         async with conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'half_done'") as cur:
-            assert (await cur.fetchone())[0] == 0
+            assert (await cur.fetchone() or (None,))[0] == 0
         assert not conn.in_transaction
     finally:
         await conn.close()

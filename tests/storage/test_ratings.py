@@ -8,10 +8,10 @@ from itertools import count
 from pathlib import Path
 
 import pytest
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
 
 from bot.storage import GameResult, InvalidDataError, Storage
-from bot.storage import db as storage_db
+from bot.storage import players as storage_db
 
 GUILD = 7
 _channels = count(1000)
@@ -40,14 +40,14 @@ async def play(storage: Storage, kind: str, ranking: list[list[int]], *, rated: 
 def expected_ratings() -> dict[str, dict[int, tuple[float, float]]]:
     """The same games rated directly with openskill's API."""
     model = PlackettLuce()
-    table: dict[str, dict[int, object]] = {"constructo": {}, "conex": {}}
+    table: dict[str, dict[int, PlackettLuceRating]] = {"constructo": {}, "conex": {}}
     for kind, ranking in RESULTS:
         users = [u for g in ranking for u in g]
-        ranks = [i for i, g in enumerate(ranking) for _ in g]
+        ranks: list[float] = [i for i, g in enumerate(ranking) for _ in g]
         teams = [[table[kind].get(u) or model.rating()] for u in users]
         for u, team in zip(users, model.rate(teams, ranks=ranks), strict=True):
             table[kind][u] = team[0]
-    return {k: {u: (r.mu, r.sigma) for u, r in v.items()} for k, v in table.items()}  # type: ignore[attr-defined]
+    return {k: {u: (r.mu, r.sigma) for u, r in v.items()} for k, v in table.items()}
 
 
 async def test_ratings_match_openskill_and_leaderboard_is_sorted_by_ordinal(storage: Storage) -> None:

@@ -1,0 +1,125 @@
+"""Per-user data: ratings and the leaderboard, preferences; and the meta key/value table."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import aiosqlite
+
+from . import validate as check
+from .connection import Connection
+from .errors import (
+    InvalidDataError,
+)
+from .records import (
+    RatingChange,
+    RatingRow,
+)
+
+_RATING_COLUMNS = "r.user_id, r.mu, r.sigma, r.ordinal, r.games, r.wins, r.losses, r.draws"
+# Rank = 1 + players strictly ahead in leaderboard order (ordinal DESC, user_id ASC). The
+# `b.ordinal >= r.ordinal` term lets SQLite range-scan the ratings_board index instead of the guild.
+_RANK = """1 + (SELECT count(*) FROM ratings b
+             WHERE b.guild_id = r.guild_id AND b.kind = r.kind AND b.ordinal >= r.ordinal
+               AND (b.ordinal > r.ordinal OR b.user_id < r.user_id))"""
+
+
+def _rating(row: Sequence[Any], rank: int) -> RatingRow:
+    return RatingRow(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], rank)
+
+
+class PlayersMixin(Connection):
+    """Ratings, leaderboard, preferences and meta (part of ``Storage``)."""
+
+    async def leaderboard(self, guild_id: int, kind: str, limit: int = 10, offset: int = 0) -> list[RatingRow]:
+        """Rated players of a guild for one game kind, best first (ordinal ``mu - 3 sigma`` descending,
+        then user id); ``rank`` is 1-based. Reads only the rows shown (index ``ratings_board``).
+        ``limit`` 1..100, ``offset`` >= 0, else ``InvalidDataError``."""
+        guild_id, kind = check.snowflake(guild_id, "guild_id"), check.kind(kind)
+        if not isinstance(limit, int) or not 1 <= limit <= 100 or not isinstance(offset, int) or offset < 0:
+            raise InvalidDataError("limit must be 1..100 and offset >= 0", field="limit")
+        rows = await self._all(
+            f"SELECT {_RATING_COLUMNS} FROM ratings r WHERE r.guild_id = ? AND r.kind = ?"
+            " ORDER BY r.ordinal DESC, r.user_id LIMIT ? OFFSET ?",
+            (guild_id, kind, limit, offset),
+        )
+        return [_rating(row, offset + i) for i, row in enumerate(rows, start=1)]
+
+    async def rating_of(self, guild_id: int, kind: str, user_id: int) -> RatingRow | None:
+        """One player's rating and leaderboard rank, or ``None`` if they have no rated game yet."""
+        row = await self._one(
+            f"SELECT {_RATING_COLUMNS}, {_RANK} FROM ratings r WHERE r.guild_id = ? AND r.kind = ? AND r.user_id = ?",
+            (check.snowflake(guild_id, "guild_id"), check.kind(kind), check.snowflake(user_id, "user_id")),
+        )
+        return _rating(row, row[8]) if row else None
+
+    async def rated_players(self, guild_id: int, kind: str) -> int:
+        """How many players have a rating in this guild and kind (for leaderboard pages)."""
+        row = await self._one(
+            "SELECT count(*) FROM ratings WHERE guild_id = ? AND kind = ?",
+            (check.snowflake(guild_id, "guild_id"), check.kind(kind)),
+        )
+        return int(row[0])
+
+    async def rating_changes(self, game_id: int) -> list[RatingChange]:
+        """What a rated game did to each player's rating, in ranking order (empty if unrated)."""
+        rows = await self._all(
+            "SELECT game_id, user_id, place, outcome, mu_before, sigma_before, mu_after, sigma_after"
+            " FROM rating_changes WHERE game_id = ? ORDER BY place, user_id",
+            (check.snowflake(game_id, "game_id"),),
+        )
+        return [RatingChange(*row) for row in rows]
+
+    # ------------------------------------------------------------------ preferences and meta
+    async def get_prefs(self, user_id: int) -> dict[str, str | None]:
+        """``{"language": ..., "palette": ..., "theme": ...}``; ``None`` = not set (use the default,
+        e.g. the interaction's locale for the language)."""
+        row = await self._one(
+            "SELECT language, palette, theme FROM user_prefs WHERE user_id = ?", (check.snowflake(user_id, "user_id"),)
+        )
+        return dict(zip(check.PREF_KEYS, row or (None,) * len(check.PREF_KEYS), strict=True))
+
+    async def set_prefs(self, user_id: int, **prefs: str | None) -> dict[str, str | None]:
+        """Set some preferences (``language="fr"``, ``palette="okabe-ito"``, ``theme="light"``; ``None``
+        resets one); the others keep their value. Returns all preferences after the change. Raises
+        ``InvalidDataError`` for an unknown key or a malformed value, changing nothing."""
+        user_id = check.snowflake(user_id, "user_id")
+        values = {name: check.pref(name, value) for name, value in prefs.items()}
+        if values:
+            cols = list(values)  # whitelisted names from PREF_KEYS, never user text
+            sql = (
+                f"INSERT INTO user_prefs (user_id, updated_at, {', '.join(cols)})"
+                f" VALUES (?, ?, {', '.join('?' * len(cols))})"
+                f" ON CONFLICT (user_id) DO UPDATE SET updated_at = excluded.updated_at,"
+                f" {', '.join(f'{c} = excluded.{c}' for c in cols)}"
+            )
+
+            async def body(db: aiosqlite.Connection) -> None:
+                await db.execute(sql, (user_id, self._clock(), *values.values()))
+
+            await self._write(body)
+        return await self.get_prefs(user_id)
+
+    async def get_meta(self, key: str) -> str | None:
+        """The value stored under ``key``, or ``None``."""
+        row = await self._one("SELECT value FROM meta WHERE key = ?", (check.key(key, "key"),))
+        return row[0] if row else None
+
+    async def set_meta(self, key: str, value: str | None) -> None:
+        """Store ``value`` under ``key`` (``None`` deletes it), e.g. ``"command_tree_hash"``."""
+        key = check.key(key, "key")
+        if value is not None and not isinstance(value, str):
+            raise InvalidDataError("a meta value is text", field="value")
+
+        async def body(db: aiosqlite.Connection) -> None:
+            if value is None:
+                await db.execute("DELETE FROM meta WHERE key = ?", (key,))
+            else:
+                await db.execute(
+                    "INSERT INTO meta (key, value) VALUES (?, ?)"
+                    " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    (key, value),
+                )
+
+        await self._write(body)
