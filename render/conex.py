@@ -27,11 +27,12 @@ from shapely.ops import polylabel
 
 from engine.conex.deck import CARD_H_MM, CARD_W_MM, COLOR_NAMES, card_by_id
 from engine.conex.geometry import BOARD_MM, BOARD_SQUARES, centre_for_corner, posed_card
-from render.common import Theme, draw_text, fit_font_size, ink_on, new_canvas, text_size, theme_of
+from render.common import Theme, draw_text, fit_font_size, ink_on, new_canvas, stamp_text, text_size, theme_of
 
 COLOUR_FILL: dict[str, str] = {"Y": "#F0E442", "R": "#D55E00", "T": "#009E73", "P": "#CC79A7"}
 CARD_EDGE = "#111111"
 BOARD_FILL = {"dark": "#5C6068", "light": "#A9AEB6"}
+OFF_TABLE = {"dark": "#0E0F11", "light": "#C4C7CC"}
 
 PLOT_LONG_PX = 1200  # the table's long side in the full view
 ZOOM_W_MM, ZOOM_H_MM = 400.0, 300.0  # the region shown by a zoomed view
@@ -154,13 +155,14 @@ def _draw_board(draw: ImageDraw.ImageDraw, view: View, th: Theme, detail: bool) 
         cx, cy = view.px((x0 + x1) / 2, (y0 + y1) / 2)
         draw_text(draw, (cx, cy), colour, size=fs, fill=ink_on(COLOUR_FILL[colour]), bold=True, anchor="mm")
     cx, cy = view.px(0, 0)
-    if detail or view.scale * BOARD_MM > 200:
+    if detail:
         draw_text(draw, (cx, cy), "board", size=max(16, int(view.scale * 14)), fill="#FFFFFF", bold=True,
                   anchor="mm", stroke="#000000", stroke_width=2)
 
 
 def _draw_card_shapes(
-    draw: ImageDraw.ImageDraw, view: View, card: Any, rect: Polygon, corners: Sequence[Polygon], detail: bool,
+    img: Image.Image | None, draw: ImageDraw.ImageDraw, view: View, card: Any, rect: Polygon,
+    corners: Sequence[Polygon], detail: bool,
     fill: str | None = None, outline: str = CARD_EDGE, width: int = 2, labels: bool = True,
 ) -> None:
     draw.polygon(view.poly(rect), fill=fill or COLOUR_FILL[card.color], outline=outline, width=width)
@@ -168,13 +170,13 @@ def _draw_card_shapes(
     for corner, shape in zip(card.corners, corners, strict=True):
         pts = view.poly(shape)
         draw.polygon(pts, fill=COLOUR_FILL[corner.color], outline=CARD_EDGE, width=max(1, width - 1))
-        if not labels:
+        if not labels or img is None:
             continue
         ix, iy = _incentre(pts)
         label = f"{corner.color}{corner.value}" if detail else str(corner.value)
         ink = ink_on(COLOUR_FILL[corner.color])
         halo = "#000000" if ink == "#FFFFFF" else "#FFFFFF"
-        draw_text(draw, (ix, iy), label, size=fs, fill=ink, bold=True, anchor="mm", stroke=halo, stroke_width=1)
+        stamp_text(img, (ix, iy), label, size=fs, fill=ink, bold=True, stroke=halo, stroke_width=1)
 
 
 def _action_mark(card: Any) -> str:
@@ -187,7 +189,7 @@ def _draw_scene(
 ) -> None:
     """Grid, table edge, board, every card (play order), labels, highlight of the last card and ghosts."""
     draw = ImageDraw.Draw(img)
-    draw.rectangle((0, 0, view.width, view.height), fill=th.bg)
+    draw.rectangle((0, 0, view.width, view.height), fill=OFF_TABLE[th.name])
     tw, th_mm = _table_size(game)
     draw.rectangle((*view.px(-tw / 2, -th_mm / 2), *view.px(tw / 2, th_mm / 2)), fill=th.table)
     _draw_grid(draw, view, th, 50.0 if view.scale < 2.5 else 10.0)
@@ -195,7 +197,7 @@ def _draw_scene(
     _draw_board(draw, view, th, detail)
     cards = _table_cards(game)
     for tc in cards:
-        _draw_card_shapes(draw, view, tc.card, tc.rect, tc.corner_shapes, detail)
+        _draw_card_shapes(img, draw, view, tc.card, tc.rect, tc.corner_shapes, detail)
     # labels where the card is still visible
     vis = visible_parts(game)
     fs = max(18, min(int(view.scale * 13), 40))
@@ -490,7 +492,7 @@ def _draw_hand_card(
     y_card = y0 + PILL_H
     view = View(-(x0 / HAND_SCALE) - CARD_W_MM / 2, -(y_card / HAND_SCALE) - CARD_H_MM / 2, HAND_SCALE, 0, 0)
     posed = posed_card(card, 0.0, 0.0, 0.0)
-    _draw_card_shapes(draw, view, card, posed.rect, posed.corners, detail=False, width=3, labels=False)
+    _draw_card_shapes(None, draw, view, card, posed.rect, posed.corners, detail=False, width=3, labels=False)
     w, h = CARD_W_MM * HAND_SCALE, CARD_H_MM * HAND_SCALE
     cx, cy = x0 + w / 2, y_card + h / 2
     ink = ink_on(COLOUR_FILL[card.color])
