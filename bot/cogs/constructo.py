@@ -319,7 +319,7 @@ class ConstructoCog(
 
     @challenge.autocomplete("layout")
     async def _layout_autocomplete(self, interaction: discord.Interaction, current: str) -> StrChoices:
-        text = current.strip().lower()
+        text = str(current).strip().lower()
         out = []
         for name in layout_choices():
             if text and not name.startswith(text):
@@ -329,12 +329,18 @@ class ConstructoCog(
         return out[:25]
 
     async def _my_match(self, interaction: discord.Interaction) -> tuple[GameRecord, Match, int] | None:
-        record = await self.service.in_channel(interaction.channel_id or 0)
-        if record is None or record.kind != self.service.kind or record.status != "active":
+        """For autocomplete: the caller's active game here, its match and seat; ``None`` otherwise
+        (never raises: a failing autocomplete would leave the user with an empty list)."""
+        try:
+            record = await self.service.in_channel(interaction.channel_id or 0)
+            if record is None or record.kind != self.service.kind or record.status != "active":
+                return None
+            if interaction.user.id not in record.players:
+                return None
+            return record, match_of(record), record.players.index(interaction.user.id)
+        except Exception:
+            log.exception("autocomplete could not load the game of channel %s", interaction.channel_id)
             return None
-        if interaction.user.id not in record.players:
-            return None
-        return record, match_of(record), record.players.index(interaction.user.id)
 
     @app_commands.command(name="place", description="Place a chip from your reserve on an empty tile")
     @app_commands.describe(tile="Empty tile number (1-9)", size="Chip size: small, medium or large")
@@ -360,7 +366,7 @@ class ConstructoCog(
         return [
             app_commands.Choice(name=t("ui.tile", interaction.locale, tile=n), value=n)
             for n in tiles
-            if str(n).startswith(current.strip())
+            if str(n).startswith(str(current).strip())
         ][:25]
 
     @place.autocomplete("size")
@@ -373,7 +379,7 @@ class ConstructoCog(
         moves = self.service.legal_placements(match, seat)
         sizes = sorted({m.size for m in moves if not isinstance(tile, int) or m.tile == tile}, reverse=True)
         reserve = match.current_round.reserve(seat)
-        text = current.strip().lower()
+        text = str(current).strip().lower()
         return [
             app_commands.Choice(
                 name=t("ui.size_option", interaction.locale, size=s.word, left=reserve[s]), value=s.word
@@ -399,7 +405,7 @@ class ConstructoCog(
         return [
             app_commands.Choice(name=t("ui.tile", interaction.locale, tile=n), value=n)
             for n in srcs
-            if str(n).startswith(current.strip())
+            if str(n).startswith(str(current).strip())
         ][:25]
 
     @move.autocomplete("to")
@@ -414,7 +420,7 @@ class ConstructoCog(
         return [
             app_commands.Choice(name=t("ui.tile", interaction.locale, tile=n), value=n)
             for n in dsts
-            if str(n).startswith(current.strip())
+            if str(n).startswith(str(current).strip())
         ][:25]
 
     @app_commands.command(name="choose", description="Round 2: choose its layout (if you did not start round 1)")
@@ -426,7 +432,7 @@ class ConstructoCog(
     @choose.autocomplete("layout")
     async def _choose_autocomplete(self, interaction: discord.Interaction, current: str) -> StrChoices:
         choices = await self._layout_autocomplete(interaction, current)
-        if "keep".startswith(current.strip().lower()):
+        if "keep".startswith(str(current).strip().lower()):
             choices.insert(0, app_commands.Choice(name=t("ui.keep", interaction.locale), value="keep"))
         return choices[:25]
 

@@ -167,9 +167,12 @@ class Driver:
         return self.fake.autocomplete[self.fake.tokens[token]]
 
     async def click(self, message_id: int, custom_id: str, uid: int, *, values: list[str] | None = None,
-                    channel_id: int | None = None) -> str:
-        """Click a button / choose in a select of a message the bot sent; returns the token."""
-        msg = self.fake.messages[message_id]
+                    channel_id: int | None = None, message: dict[str, Any] | None = None) -> str:
+        """Click a button / choose in a select of a message the bot sent; returns the token.
+
+        ``message`` is the message payload as the user's client still shows it (default: as now
+        stored), e.g. a snapshot taken before the bot removed its components."""
+        msg = message if message is not None else self.fake.messages[message_id]
         payload, token = self._base(3, uid, channel_id or int(msg["channel_id"]))
         component_type = 3 if values is not None else 2
         payload["data"] = {"custom_id": custom_id, "component_type": component_type}
