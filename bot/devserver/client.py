@@ -120,8 +120,11 @@ class InteractionResult:
         if it.response_type == 5:
             msg = self.message
             return msg is not None and (not msg.loading or msg.deleted)
-        if it.response_type == 6:
-            return it.original_edits > 0 or bool(it.followup_ids)
+        if it.response_type == 6:  # deferred update: done once the message is edited or something is sent
+            msg = self.message
+            if it.original_edits > 0 or it.followup_ids or (msg is not None and msg.edits > it.message_edits_at_start):
+                return True
+            return any(m.id > it.id and m.channel_id == it.channel_id for m in self.server.all_messages())
         return True
 
     async def wait(self, timeout: float = 10.0, *, followups: int = 0, settle: float = 0.15) -> InteractionResult:  # noqa: ASYNC109
@@ -310,6 +313,37 @@ class DevUser:
         result = InteractionResult(self.server, it)
         await result.wait(timeout, settle=0)
         return list(it.choices or [])
+
+    async def submit_modal(self, result: InteractionResult, **values: str) -> InteractionResult:
+        """Fill in and submit the modal the bot opened in ``result`` (text inputs by custom_id).
+
+        Raises ``CommandUsageError`` if no modal was opened, a required input is missing or a value is too long.
+        """
+        modal = result.interaction.modal
+        if not modal:
+            raise CommandUsageError("the bot opened no modal for that interaction")
+        def answer(c: dict[str, Any]) -> dict[str, Any]:
+            cid = c.get("custom_id")
+            value = str(values.pop(cid, c.get("value") or ""))
+            if c.get("required", True) and not value and c.get("type") == 4:
+                raise CommandUsageError(f"modal input {cid!r} is required")
+            if len(value) > int(c.get("max_length") or 4000):
+                raise CommandUsageError(f"modal input {cid!r} is longer than {c.get('max_length')}")
+            return {"type": c.get("type", 4), "custom_id": cid, "value": value}
+
+        rows: list[dict[str, Any]] = []
+        for row in modal.get("components") or []:
+            if row.get("type") == 18:  # a label wrapping one input
+                rows.append({"type": 18, "component": answer(row["component"])})
+            elif row.get("type") == 1:
+                rows.append({"type": 1, "components": [answer(c) for c in row.get("components") or []]})
+        if values:
+            raise CommandUsageError(f"the modal has no inputs {sorted(values)}")
+        data = {"custom_id": modal.get("custom_id"), "components": rows}
+        origin = self.server.message(result.interaction.message_id) if result.interaction.message_id else None
+        channel = self.server.channel(result.interaction.channel_id)
+        it = await self.server.create_interaction(self.user, channel, 5, data, message=origin)
+        return InteractionResult(self.server, it)
 
     # -------------------------------------------------------------- components
     def _message(self, message: Message | int | InteractionResult) -> Message:

@@ -290,5 +290,6 @@ class Interaction:
     choices: list[dict[str, Any]] | None = None
     modal: dict[str, Any] | None = None
     original_edits: int = 0
+    message_edits_at_start: int = 0
     last_activity: float = 0.0
     violations: list[Violation] = field(default_factory=list)

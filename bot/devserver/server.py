@@ -306,6 +306,7 @@ class DevServer:
                          channel_id=channel.id, data=data, created_at=self.clock.now(),
                          message_id=message.id if message else None)
         it.last_activity = it.created_at
+        it.message_edits_at_start = message.edits if message else 0
         self.interactions[it.id] = it
         payload: dict[str, Any] = {
             "id": str(it.id), "application_id": str(self.application_id), "type": itype, "data": data,

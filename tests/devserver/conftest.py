@@ -38,18 +38,34 @@ class AcceptView(discord.ui.View):
     async def decline(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
         await interaction.response.send_message("declined", ephemeral=True)
 
+    @discord.ui.button(label="Later", custom_id="tiny:later")
+    async def later(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        await interaction.response.defer()
+        await asyncio.sleep(0.2)
+        assert interaction.message is not None
+        await interaction.message.edit(content="edited later")
+
     @discord.ui.select(custom_id="tiny:layout", options=[discord.SelectOption(label="Rombo", value="rombo"),
                                                          discord.SelectOption(label="Line", value="line")])
     async def layout(self, interaction: discord.Interaction, select: discord.ui.Select[Any]) -> None:
         await interaction.response.send_message(f"layout {select.values[0]}")
 
 
+class AskModal(discord.ui.Modal, title="Name your move"):
+    move: discord.ui.TextInput[Any] = discord.ui.TextInput(label="Move", custom_id="move", max_length=10)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"move {self.move.value}")
+
+
 class TinyBot(discord.Client):
     """One command per behaviour the server must support (PNG reply, subcommands with typed options,
     buttons and select, autocomplete, a deferred slow handler, a late handler, a double response)."""
 
-    def __init__(self, guild_id: int, *, broken: bool = False) -> None:
-        super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+    def __init__(self, guild_id: int, *, broken: bool = False, members: bool = False) -> None:
+        intents = discord.Intents.default()
+        intents.members = members
+        super().__init__(intents=intents, guild_ready_timeout=0.05)
         self.tree = app_commands.CommandTree(self)
         self.guild = discord.Object(guild_id)
         self.sync_error: Exception | None = None
@@ -88,6 +104,10 @@ class TinyBot(discord.Client):
             await interaction.edit_original_response(content="done", attachments=[
                 discord.File(io.BytesIO(png_bytes()), "late.png")])
             await interaction.followup.send("and a followup")
+
+        @tree.command(name="ask", description="Opens a modal", guild=guild)
+        async def ask(interaction: discord.Interaction) -> None:
+            await interaction.response.send_modal(AskModal())
 
         @tree.command(name="late", description="Answers after the 3-s deadline", guild=guild)
         async def late(interaction: discord.Interaction) -> None:
@@ -149,8 +169,8 @@ StartBot = Callable[..., Awaitable[TinyBot]]
 async def start_bot(server: DevServer) -> AsyncIterator[StartBot]:
     bots: list[tuple[TinyBot, asyncio.Task[None]]] = []
 
-    async def start(*, broken: bool = False, token: str = TOKEN, wait: bool = True) -> TinyBot:
-        bot = TinyBot(server.guild_id, broken=broken)
+    async def start(*, broken: bool = False, token: str = TOKEN, wait: bool = True, members: bool = False) -> TinyBot:
+        bot = TinyBot(server.guild_id, broken=broken, members=members)
         task = asyncio.create_task(bot.start(token))
         bots.append((bot, task))
         if wait:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from bot.devserver import DevServer
+import pytest
+
+from bot.devserver import CommandUsageError, DevServer
 
 from .conftest import TinyBot, png_bytes
 
@@ -10,7 +12,7 @@ from .conftest import TinyBot, png_bytes
 async def test_login_sync_and_gateway_connect(server: DevServer, bot: TinyBot) -> None:
     assert server.identify_count == 1
     assert server.bot_connected
-    assert set(server.all_commands()) == {"png", "game", "slow", "late", "double", "post"}
+    assert set(server.all_commands()) == {"png", "game", "slow", "ask", "late", "double", "post"}
     await server.wait_until(lambda: bot.is_ready(), 5, "on_ready")
     guild = bot.get_guild(server.guild_id)
     assert guild is not None and {c.name for c in guild.text_channels} == {"general", "games", "games-2"}
@@ -38,7 +40,7 @@ async def test_subcommand_with_typed_options_and_resolved_user(server: DevServer
     assert opts["type"] == 1 and opts["name"] == "challenge"
     assert {o["name"]: o["value"] for o in opts["options"]}["rounds"] == 2
     assert str(server.user("bob").id) in res.interaction.data["resolved"]["users"]
-    assert [b["label"] for b in res.message.buttons() if b["type"] == 2] == ["Accept", "Decline"]
+    assert [b["label"] for b in res.message.buttons() if b["type"] == 2] == ["Accept", "Decline", "Later"]
     assert server.violations == []
 
 
@@ -99,3 +101,20 @@ async def test_dm_is_seen_only_by_its_recipient(server: DevServer, bot: TinyBot)
     assert [m.content for m in server.messages(dm, visible_to="bob")] == ["your hand"]
     assert server.messages(dm, visible_to="alice") == []
     assert (await msg.channel.fetch_message(msg.id)).content == "your hand"  # the bot reads its own DM
+
+
+async def test_deferred_update_then_channel_edit(server: DevServer, bot: TinyBot) -> None:
+    res = await (await server.as_user("alice").slash("game challenge", opponent="bob", rounds=1)).wait(5)
+    later = await (await server.as_user("bob").click(res.message, "Later")).wait(5)
+    assert later.response_type == 6 and later.complete()
+    assert server.message(res.message.id).content == "edited later"
+
+
+async def test_modal_round_trip(server: DevServer, bot: TinyBot) -> None:
+    res = await (await server.as_user("alice").slash("ask")).wait(5)
+    assert res.response_type == 9 and res.interaction.modal["title"] == "Name your move"
+    with pytest.raises(CommandUsageError):
+        await server.as_user("alice").submit_modal(res, move="x" * 11)
+    sub = await (await server.as_user("alice").submit_modal(res, move="L5")).wait(5)
+    assert sub.content == "move L5"
+    assert server.violations == []
