@@ -1,0 +1,64 @@
+"""/leaderboard, /stats, /help and the admin /abort, at handler level (real storage and render)."""
+
+from __future__ import annotations
+
+from bot.storage import Storage
+from tests.bot.conftest import Driver
+from tests.bot.fakediscord import CHANNEL_ID, EPHEMERAL, GUILD_ID, FakeDiscord, image_size, png_ok
+from tests.bot.test_constructo_cog import ALICE, BOB, CAROL, board_of, initial, refusal, start
+
+ADMIN = 4
+
+
+async def _finished_game(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
+    await start(driver, fake, storage)
+    await driver.command("constructo resign", BOB)
+
+
+async def test_leaderboard_image_and_text(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
+    await _finished_game(driver, fake, storage)
+    token = await driver.command("leaderboard", CAROL, game="constructo")
+    assert initial(fake, token) == {"type": 5}  # deferred before reading and rendering
+    (final,) = fake.calls_for(token)[1:]
+    (_name, data), = final.files
+    assert png_ok(data) and image_size(data)[0] >= 1000
+    text = final.payload["content"]  # type: ignore[index]
+    assert text.index("alice") < text.index("bob")  # the winner ranks first
+    empty = await driver.command("leaderboard", CAROL, game="conex")
+    assert "Nobody has a rated CONEX game" in fake.visible_text(empty)
+
+
+async def test_stats_for_self_and_another_user(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
+    await _finished_game(driver, fake, storage)
+    text = initial(fake, await driver.command("stats", ALICE))["data"]["content"]
+    assert "Stats of alice" in text and "rank 1" in text and "1W 0L 0D" in text and "CONEX**: no rated" in text
+    text = initial(fake, await driver.command("stats", CAROL, user=BOB))["data"]["content"]
+    assert "Stats of bob" in text and "0W 1L 0D" in text
+
+
+async def test_help_is_ephemeral_and_lists_the_commands(driver: Driver, fake: FakeDiscord) -> None:
+    text = refusal(fake, await driver.command("help", CAROL))  # ephemeral, the only answer
+    for name in ("/constructo challenge", "/leaderboard", "/stats", "/abort"):
+        assert name in text
+
+
+async def test_abort_needs_manage_server(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
+    game = await start(driver, fake, storage)
+    assert "Manage Server" in refusal(fake, await driver.command("abort", CAROL))
+    record = await storage.get_game(game)
+    assert record is not None and record.status == "active"
+
+
+async def test_admin_abort_ends_the_channel_game_unrated(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
+    game = await start(driver, fake, storage)
+    board = await board_of(storage, fake, game)
+    token = await driver.command("abort", ADMIN, admin=True)
+    payload = initial(fake, token)
+    assert payload["type"] == 4 and not payload["data"].get("flags", 0) & EPHEMERAL
+    assert "aborted" in payload["data"]["content"]
+    record = await storage.get_game(game)
+    assert record is not None and record.status == "aborted" and record.result is None
+    assert fake.messages[int(board["id"])]["components"] == []
+    assert await storage.rating_of(GUILD_ID, "constructo", ALICE) is None
+    assert "no game in this channel" in refusal(fake, await driver.command("abort", ADMIN, admin=True))
+    assert await storage.active_game_in_channel(CHANNEL_ID) is None
