@@ -328,7 +328,7 @@ def _header_lines(game: Any, names: Sequence[str]) -> tuple[str, str, str]:
     return head, scores, lastline
 
 
-def _zoom_view(game: Any, zoom: Any) -> tuple[float, float] | None:
+def _zoom_view(game: Any, zoom: Any) -> tuple[float, float]:
     cards = _table_cards(game)
     if zoom == "last":
         if not cards:
@@ -341,6 +341,24 @@ def _zoom_view(game: Any, zoom: Any) -> tuple[float, float] | None:
     if zoom == "board":
         return 0.0, 0.0
     raise ValueError(f"zoom must be 'last', 'board' or the id of a card on the table, not {zoom!r}")
+
+
+PLOT_ORIGIN = (AXIS_L, HEADER_H + AXIS_T)
+"""Pixel offset of the plot (the table picture) inside a :func:`render_table` image."""
+
+
+def table_view(game: Any, zoom: int | str | None = None) -> View:
+    """The :class:`View` (mm -> plot px) that :func:`render_table` uses; add :data:`PLOT_ORIGIN` for image px.
+
+    Raises ``ValueError`` for a ``zoom`` that is not ``None``, ``"last"``, ``"board"`` or a table card id.
+    """
+    tw, thh = _table_size(game)
+    if zoom is None:
+        scale = PLOT_LONG_PX / max(tw, thh)
+        return View(-tw / 2 - 8, -thh / 2 - 8, scale, int((tw + 16) * scale), int((thh + 16) * scale))
+    cx, cy = _zoom_view(game, zoom)
+    scale = PLOT_LONG_PX / ZOOM_W_MM
+    return View(cx - ZOOM_W_MM / 2, cy - ZOOM_H_MM / 2, scale, int(ZOOM_W_MM * scale), int(ZOOM_H_MM * scale))
 
 
 def render_table(
@@ -372,18 +390,9 @@ def render_table(
         ValueError: unknown theme, or ``zoom`` that is no table card id.
     """
     th = theme_of(theme)
-    tw, thh = _table_size(game)
-    focus: int | None = None
-    if zoom is None:
-        scale = PLOT_LONG_PX / max(tw, thh)
-        view = View(-tw / 2 - 8, -thh / 2 - 8, scale, int((tw + 16) * scale), int((thh + 16) * scale))
-        detail = False
-    else:
-        cx, cy = _zoom_view(game, zoom)  # type: ignore[misc]
-        focus = zoom if isinstance(zoom, int) else None
-        scale = PLOT_LONG_PX / ZOOM_W_MM
-        view = View(cx - ZOOM_W_MM / 2, cy - ZOOM_H_MM / 2, scale, int(ZOOM_W_MM * scale), int(ZOOM_H_MM * scale))
-        detail = True
+    view = table_view(game, zoom)
+    detail = zoom is not None
+    focus = zoom if isinstance(zoom, int) else None
     plot = Image.new("RGB", (view.width, view.height), th.bg)
     _draw_scene(plot, view, game, th, detail=detail, ghosts=ghosts, focus=focus)
     width = AXIS_L + view.width + PAD
@@ -515,6 +524,21 @@ def _draw_hand_card(
                   anchor="ma")
 
 
+HAND_TOP = 112
+HAND_GAP_X, HAND_GAP_Y = 36.0, 2 * PILL_H + 56.0
+
+
+def hand_slots(n: int) -> list[tuple[float, float]]:
+    """Top-left pixel of each of ``n`` upright cards in :func:`render_hand` (5 per row); a card is
+    ``CARD_W_MM * HAND_SCALE`` x ``CARD_H_MM * HAND_SCALE`` px."""
+    cw, ch = CARD_W_MM * HAND_SCALE, CARD_H_MM * HAND_SCALE
+    out = []
+    for i in range(n):
+        r, c = divmod(i, HAND_COLS)
+        out.append((PAD + c * (cw + HAND_GAP_X), HAND_TOP + PILL_H + r * (ch + HAND_GAP_Y)))
+    return out
+
+
 def render_hand(
     game: Any, player: int, *, legal_counts: Mapping[int, int] | None = None, theme: str = "dark",
 ) -> Image.Image:
@@ -526,13 +550,11 @@ def render_hand(
     """
     th = theme_of(theme)
     hand = list(game.hand(player))
+    slots = hand_slots(len(hand))
     cw, ch = CARD_W_MM * HAND_SCALE, CARD_H_MM * HAND_SCALE
-    gap_x, gap_y = 36.0, 2 * PILL_H + 56.0
-    cols = HAND_COLS
-    rows = max(1, math.ceil(len(hand) / cols))
-    width = max(1024, int(PAD * 2 + cols * cw + (cols - 1) * gap_x))
-    top = 112
-    height = int(top + rows * (ch + gap_y) + PAD)
+    rows = max(1, math.ceil(len(hand) / HAND_COLS))
+    width = max(1024, int(PAD * 2 + HAND_COLS * cw + (HAND_COLS - 1) * HAND_GAP_X))
+    height = int(HAND_TOP + rows * (ch + HAND_GAP_Y) + PAD)
     img, draw = new_canvas(width, height, th)
     stars = [("2x star" if k == "2x" else "lightning star") for k, v in _star_holders(game).items() if v == player]
     title = f"Your hand · {len(hand)} card{'s' if len(hand) != 1 else ''}"
@@ -543,11 +565,10 @@ def render_hand(
         sub += " · you must discard one card"
     draw_text(draw, (PAD, 66), sub, size=fit_font_size(sub, width - 2 * PAD, 24), fill=th.muted)
     if not hand:
-        draw_text(draw, (PAD, top + 20), "No cards in hand.", size=28, fill=th.text)
+        draw_text(draw, (PAD, HAND_TOP + 20), "No cards in hand.", size=28, fill=th.text)
     for i, card in enumerate(hand):
-        r, c = divmod(i, cols)
-        x0 = PAD + c * (cw + gap_x)
-        y0 = top + r * (ch + gap_y)
+        x0, y0 = slots[i]
+        y0 -= PILL_H
         legal = None if legal_counts is None else int(legal_counts.get(card.id, 0))
         _draw_hand_card(draw, x0, y0, card, LETTERS[i % 26], legal, th)
     return img

@@ -1,0 +1,222 @@
+"""CONEX images: the table (full, zoomed, ghosts), the hand, the result card; key pixels are computed from the
+engine's own geometry (TableCard.rect / corner_shapes, BOARD_SQUARES, posed_card). Goldens: tests/render/golden/
+(regenerate with ``UPDATE_GOLDEN=1``, see golden_util.py). The 52-card table is a stored real game
+(tests/render/data/conex_52.json, built by make_conex_fixture.py) loaded with ``Game.from_dict``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import shapely
+from PIL import Image
+from shapely.geometry import Point
+
+from engine.conex import BOARD_SQUARES, Draw, Game, posed_card
+from engine.conex.geometry import centre_for_corner
+from render import to_png
+from render.common import hex_rgb
+from render.conex import (
+    CARD_H_MM,
+    CARD_W_MM,
+    COLOUR_FILL,
+    HAND_SCALE,
+    PLOT_ORIGIN,
+    hand_slots,
+    hand_text,
+    render_hand,
+    render_table,
+    table_text,
+    table_view,
+)
+from render.results import conex_result_text, render_conex_result
+from tests.render.golden_util import assert_matches_golden, mean_abs_diff
+
+NAMES = ("Alice", "Bob", "Cara")
+FIXTURE = Path(__file__).resolve().parent / "data" / "conex_52.json"
+
+
+@pytest.fixture(scope="module")
+def full_game() -> Game:
+    return Game.from_dict(json.loads(FIXTURE.read_text(encoding="utf-8")))
+
+
+@pytest.fixture(scope="module")
+def small_game() -> Game:
+    """A real game with 6 cards placed by the engine's finder (first legal placement each turn)."""
+    g = Game.new(players=3, seed=11)
+    placed = 0
+    while placed < 6:
+        p = g.current_player
+        for c in g.hand(p):
+            found = g.find_placements(p, c.id, limit=1)
+            if found:
+                g.play(found[0])
+                placed += 1
+                break
+        else:
+            g.play(Draw(p))
+    return g
+
+
+def _dominant(img: Image.Image, game: Game, geom: shapely.Geometry, zoom: object = None, inset_mm: float = 1.0,
+              step_mm: float = 1.5) -> tuple[int, int, int]:
+    """Most common pixel colour over a grid of sample points inside ``geom`` (table mm) shrunk by ``inset_mm``."""
+    view = table_view(game, zoom)
+    inner = geom.buffer(-inset_mm)
+    assert not inner.is_empty
+    x0, y0, x1, y1 = inner.bounds
+    counts: Counter[tuple[int, int, int]] = Counter()
+    y = y0
+    while y <= y1:
+        x = x0
+        while x <= x1:
+            if inner.contains(Point(x, y)):
+                px, py = view.px(x, y)
+                ix, iy = round(px + PLOT_ORIGIN[0]), round(py + PLOT_ORIGIN[1])
+                if 0 <= ix < img.width and 0 <= iy < img.height:
+                    counts[img.getpixel((ix, iy))[:3]] += 1
+            x += step_mm
+        y += step_mm
+    assert counts, "no sample points"
+    return counts.most_common(1)[0][0]
+
+
+def test_empty_table_shows_the_four_board_squares_in_their_colours() -> None:
+    g = Game.new(players=2, seed=3)
+    img = render_table(g, names=NAMES[:2])
+    assert img.mode == "RGB" and max(img.size) >= 1024
+    for colour, square in BOARD_SQUARES.items():  # G3: Y top-left, R top-right, T bottom-right, P bottom-left
+        assert _dominant(img, g, square, step_mm=3.0) == hex_rgb(COLOUR_FILL[colour])
+    text = table_text(g, names=NAMES[:2])
+    assert "No cards on the table yet" in text and "Alice to play" in text
+
+
+def test_every_card_and_visible_corner_is_drawn_at_its_pose(small_game: Game) -> None:
+    g = small_game
+    img = render_table(g, names=NAMES, zoom="board")
+    view = table_view(g, "board")
+    cards = g.table
+    later_union = None
+    for tc in reversed(cards):  # G6: only what no later card covers is visible
+        cover = later_union if later_union is not None else shapely.Polygon()
+        main = tc.rect.difference(shapely.union_all(list(tc.corner_shapes))).difference(cover)
+        bx0, by0, bx1, by1 = main.bounds
+        in_view = view.x0 < bx0 and bx1 < view.x0 + view.width / view.scale and view.y0 < by0 and (
+            by1 < view.y0 + view.height / view.scale)
+        if in_view and main.buffer(-3).area > 150:
+            assert _dominant(img, g, main, zoom="board", inset_mm=3) == hex_rgb(COLOUR_FILL[tc.card.color])
+        for corner, shape in zip(tc.card.corners, tc.corner_shapes, strict=True):
+            vis = shape.difference(cover)
+            if vis.area > 0.9 * shape.area and in_view:
+                assert _dominant(img, g, vis, zoom="board", inset_mm=0.8, step_mm=0.7) == hex_rgb(
+                    COLOUR_FILL[corner.color]
+                ), f"corner {corner.index} of card {tc.card.id}"
+        later_union = tc.rect if later_union is None else later_union.union(tc.rect)
+
+
+def test_last_placement_is_outlined_in_white(small_game: Game) -> None:
+    g = small_game
+    img = render_table(g, names=NAMES)
+    view = table_view(g)
+    last = g.table[-1]
+    coords = list(last.rect.exterior.coords)
+    for a, b in itertools.pairwise(coords):
+        mx, my = view.px((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        x, y = round(mx + PLOT_ORIGIN[0]), round(my + PLOT_ORIGIN[1])
+        around = {img.getpixel((x + dx, y + dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+        assert (255, 255, 255) in around
+
+
+def test_ghosts_are_drawn_translucent_and_numbered(small_game: Game) -> None:
+    g = small_game
+    p = g.current_player
+    card = g.hand(p)[0]
+    places = g.find_placements(p, card.id, limit=2)
+    assert places
+    plain = render_table(g, names=NAMES, zoom="board")
+    ghost = render_table(g, names=NAMES, zoom="board", ghosts=places)
+    view = table_view(g, "board")
+    corner = card.corner(places[0].corner)
+    cx, cy = centre_for_corner(corner, places[0].x * 10, places[0].y * 10, places[0].rotation or 0.0)
+    rect = posed_card(card, cx, cy, places[0].rotation or 0.0).rect
+    x0, y0, x1, y1 = rect.bounds
+    p0, p1 = view.px(x0, y0), view.px(x1, y1)
+    box = (round(p0[0] + PLOT_ORIGIN[0]), round(p0[1] + PLOT_ORIGIN[1]),
+           round(p1[0] + PLOT_ORIGIN[0]), round(p1[1] + PLOT_ORIGIN[1]))
+    assert mean_abs_diff(plain.crop(box), ghost.crop(box)) > 10  # the ghost changes its area
+    bx, by = view.px(cx, cy)
+    badge = ghost.getpixel((round(bx + PLOT_ORIGIN[0] + 0.7 * max(16.0, view.scale * 7)), round(by + PLOT_ORIGIN[1])))
+    assert badge == (255, 255, 255)  # the white number badge "1" at the ghost's centre
+
+
+def test_zoom_on_a_card_and_bad_zoom(small_game: Game) -> None:
+    g = small_game
+    cid = g.table[0].card.id
+    img = render_table(g, names=NAMES, zoom=cid)
+    view = table_view(g, cid)
+    assert abs(view.x0 + view.width / view.scale / 2 - g.table[0].pose[0]) < 1.0  # centred on the card
+    assert max(img.size) >= 1024
+    with pytest.raises(ValueError, match="zoom"):
+        render_table(g, names=NAMES, zoom=999)
+
+
+def test_full_52_card_table_renders_small_and_text_lists_every_card(full_game: Game) -> None:
+    g = full_game
+    assert len(g.table) == 52
+    img = render_table(g, names=NAMES)
+    png = to_png(img)
+    assert len(png) < 400_000
+    text = table_text(g, names=NAMES)
+    assert len(text) < 2000
+    for tc in g.table:
+        assert f"#{tc.card.id}{tc.card.color}" in text
+    assert "game over — Alice wins" in text
+    assert render_table(g, names=NAMES, theme="light").getpixel((2, 2)) == hex_rgb("#F2F3F5")
+
+
+def test_table_text_full_form_gives_corners_and_free_cards(small_game: Game) -> None:
+    text = table_text(small_game, names=NAMES)
+    for tc in small_game.table:
+        assert f"#{tc.card.id}{tc.card.color}" in text
+    assert "corners" in text and "free" in text
+    assert f"Last: #{small_game.table[-1].card.id} by" in text
+
+
+def test_hand_shows_each_card_upright_lettered_with_legal_counts(small_game: Game) -> None:
+    g = small_game
+    p = g.current_player
+    counts = g.legal_counts(p)
+    img = render_hand(g, p, legal_counts=counts)
+    assert img.mode == "RGB" and img.width >= 1024
+    hand = g.hand(p)
+    for (x0, y0), card in zip(hand_slots(len(hand)), hand, strict=True):
+        # the card's main area: a band between the corners, right of centre (off the labels)
+        px = img.getpixel((round(x0 + CARD_W_MM * HAND_SCALE * 0.85), round(y0 + CARD_H_MM * HAND_SCALE * 0.5)))
+        assert px == hex_rgb(COLOUR_FILL[card.color])
+    text = hand_text(g, p, legal_counts=counts)
+    for i, card in enumerate(hand):
+        assert text.splitlines()[i + 1].startswith(f"{'ABCDE'[i]}: #{card.id} ")
+        assert f"{counts[card.id]} legal" in text.splitlines()[i + 1]
+    assert len(text) < 2000
+
+
+def test_conex_result_card(full_game: Game) -> None:
+    img = render_conex_result(full_game, names=NAMES)
+    assert img.width >= 1024
+    text = conex_result_text(full_game, names=NAMES)
+    assert text.splitlines()[1] == "1. Alice — 50 points (winner)"
+    assert "2. Bob — 34 points" in text and "2. Cara — 34 points" in text  # ties share a place (E3)
+
+
+def test_goldens(full_game: Game, small_game: Game) -> None:
+    assert_matches_golden(render_table(full_game, names=NAMES), "conex_table_52")
+    assert_matches_golden(render_table(full_game, names=NAMES, zoom="last"), "conex_table_52_zoom_last")
+    p = small_game.current_player
+    assert_matches_golden(render_hand(small_game, p, legal_counts={c.id: 3 for c in small_game.hand(p)}),
+                          "conex_hand")
+    assert_matches_golden(render_conex_result(full_game, names=NAMES), "conex_result")
