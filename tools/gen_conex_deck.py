@@ -84,13 +84,16 @@ def generate() -> dict:
     """Return the deck as the JSON-ready dict (``{"version": 1, "card_size_mm": [60, 90], "cards": [...]}``).
 
     Draws candidate decks from a fixed-seed RNG until the value totals per corner colour are within 4 % of
-    each other (D3 asks for 10 %), so the result is always the same deck.
+    each other (D3 asks for 10 %) and every background colour carries a 4-point corner of each other colour
+    (so the worked checks of section 9, e.g. a red 4 on a purple card, can happen), so the result is always
+    the same deck.
     """
     rng = random.Random(SEED)
     while True:
         deck = _draw(rng)
         totals = _value_totals(deck).values()
-        if max(totals) <= 1.04 * min(totals):
+        fours = {(card["color"], k["color"]) for card in deck["cards"] for k in card["corners"] if k["value"] == 4}
+        if max(totals) <= 1.04 * min(totals) and len(fours) == 12:
             return deck
 
 
