@@ -107,10 +107,13 @@ class ConstructoCog(
             return None
         seat = match.current_player
         placements = steps = []
-        if seat is not None and not self.service.is_ai(record.players[seat]):
+        human = seat is not None and not self.service.is_ai(record.players[seat])
+        if human and seat is not None:
             placements = self.service.legal_placements(match, seat)
             steps = self.service.legal_steps(match, seat)
-        return board_view(record.id, record.version, match, placements, steps, locale=self.locale_of(record))
+        return board_view(
+            record.id, record.version, match, placements, steps, human_to_act=human, locale=self.locale_of(record)
+        )
 
     async def publish(
         self, record: GameRecord, *, headline: str, interaction: discord.Interaction | None = None
@@ -130,8 +133,12 @@ class ConstructoCog(
         view = self.view_for(record, match)
         deferred = False
         if interaction is not None and not interaction.response.is_done():
-            await interaction.response.defer(thinking=True)
-            deferred = True
+            try:
+                await interaction.response.defer(thinking=True)
+                deferred = True
+            except discord.HTTPException as err:  # e.g. 10062 Unknown interaction: post to the channel
+                log.warning("could not defer interaction %s (%s); posting to the channel", interaction.id, err)
+                interaction = None
         files: list[discord.File] = []
         try:
             png = await self.service.render_png(render_board, match, names=names)
@@ -450,10 +457,16 @@ class ConstructoCog(
             await reply(interaction, f"```\n{body[:1950]}\n```", ephemeral=True)
             return
         await self.publish(record, headline=t("cx.board", interaction.locale), interaction=interaction)
+        self.schedule_ai(record)  # a safety net: an AI turn left pending is played now
 
     @app_commands.command(name="resign", description="Resign your Constructo match in this channel (you lose it)")
     async def resign(self, interaction: discord.Interaction) -> None:
         record = await self.service.channel_game(interaction.channel_id or 0)
+        if record.status == "lobby":  # a challenge not accepted yet: withdraw / decline it
+            committed = await self.service.decline(record.id, interaction.user.id)
+            key = "cx.withdrawn" if committed.action == "withdraw" else "cx.declined"
+            await reply(interaction, t(key, interaction.locale, name=interaction.user.display_name))
+            return
         await self.handle_resign(interaction, record.id)
 
     @app_commands.command(name="layouts", description="Show every named layout")

@@ -154,6 +154,8 @@ class GameService:
         async with self.lock(game_id):
             before = await self.get(game_id)
             if before.status not in statuses:
+                if before.status == "lobby":
+                    raise BotError("err.not_started")
                 raise BotError("err.game_closed" if not before.is_open else "err.wrong_phase", status=before.status)
             if expected_version is not None and before.version != expected_version:
                 raise BotError("err.stale")

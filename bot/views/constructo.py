@@ -255,20 +255,21 @@ def challenge_view(game_id: int, *, locale: str | None = None) -> discord.ui.Vie
 
 def board_view(
     game_id: int, version: int, match: Match, placements: Sequence[Move], steps: Sequence[Move], *,
-    locale: str | None = None,
+    human_to_act: bool = True, locale: str | None = None,
 ) -> discord.ui.View | None:
     """The components under a board: per-size placement selects, the move select and Resign while
     playing; the layout select and Resign while round 2's layout is chosen; ``None`` once over.
 
-    ``placements``/``steps`` are the legal actions of the player to move (from the service).
+    ``placements``/``steps`` are the legal actions of the player to move (from the service);
+    ``human_to_act=False`` (the AI is to act) leaves only Resign.
     """
     if match.is_over:
         return None
     view = discord.ui.View(timeout=None)
-    if match.phase == "choosing_layout":
+    if match.phase == "choosing_layout" and human_to_act:
         current = match.rounds[0].layout
         view.add_item(LayoutSelect(game_id, version, current.name or current.to_text()[:60], locale=locale))
-    else:
+    elif match.phase == "playing":
         for row, size in enumerate((Size.LARGE, Size.MEDIUM, Size.SMALL)):
             tiles = [m.tile for m in placements if m.size == size]
             if tiles:

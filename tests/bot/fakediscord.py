@@ -89,7 +89,8 @@ class FakeDiscord:
         self.autocomplete: dict[int, list[dict[str, Any]]] = {}
         self.users: dict[int, str] = {BOT_ID: "TableBot", 1: "alice", 2: "bob", 3: "carol", 4: "admin", 5: "otherbot"}
         self.bots: set[int] = {BOT_ID, 5}
-        self.fail_paths: set[str] = set()
+        self.fail_paths: set[str] = set()  # exact REST paths answered with a 500
+        self.fail_webhooks: set[str] = set()  # substrings of webhook paths answered with 10062
         self._channels: dict[str, int] = {}  # token -> channel of the interaction
 
     # -- message store --------------------------------------------------------------------
@@ -200,6 +201,8 @@ class FakeDiscord:
         path = route.url[len(Route.BASE):]
         self.calls.append(Call(route.method, path, body, data, params))
         await asyncio.sleep(0)
+        if any(part in path for part in self.fail_webhooks):
+            raise discord.NotFound(_FakeResponse(404), {"message": "Unknown interaction", "code": 10062})
         parts = path.strip("/").split("/")
         if parts[0] == "interactions":  # POST /interactions/{id}/{token}/callback
             iid, token = int(parts[1]), parts[2]

@@ -430,3 +430,40 @@ async def test_game_in_other_channel_is_independent(driver: Driver, fake: FakeDi
     assert initial(fake, token)["type"] == 4
     assert not [c for c in fake.calls if c.path.endswith("/threads")]
     await asyncio.sleep(0)
+
+
+async def test_lobby_commands_say_not_started_and_resign_withdraws(
+    driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    await driver.command("constructo challenge", ALICE, opponent=BOB)
+    assert "not started" in refusal(fake, await driver.command("constructo place", ALICE, tile=1, size="small"))
+    assert "not started" in refusal(fake, await driver.command("constructo board", BOB))
+    token = await driver.command("constructo resign", ALICE)
+    assert "withdrew" in initial(fake, token)["data"]["content"]
+    assert await storage.active_game_in_channel(CHANNEL_ID) is None
+
+
+async def test_ai_chooser_board_has_no_layout_select_and_the_ai_plays(
+    driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    game = await _round_one_over(storage, ai=True)
+    token = await driver.command("constructo board", ALICE)
+    edit = fake.calls_for(token)[1].payload
+    ids = [c["custom_id"] for row in edit["components"] for c in row["components"]]  # type: ignore[index]
+    assert ids == [f"cx:res:{game}"]  # the AI chooses: nothing for the human to pick
+    record = await storage.get_game(game)
+    assert record is not None and match_of(record).round_no == 2  # the AI chose and moved
+
+
+async def test_expired_interaction_still_publishes_the_committed_move(
+    driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    game = await start(driver, fake, storage)
+    board = await board_of(storage, fake, game)
+    fake.fail_webhooks.add("/callback")  # Discord answers 10062 Unknown interaction
+    await driver.click(int(board["id"]), f"cx:pl:{game}:1:L", ALICE, values=["5"])
+    fake.fail_webhooks.clear()
+    assert await version(storage, game) == 2
+    posts = [c for c in fake.calls if c.method == "POST" and c.path == f"/channels/{CHANNEL_ID}/messages"]
+    assert len(posts) == 1 and png_ok(posts[0].files[0][1]) and "L5" in posts[0].payload["content"]  # type: ignore[index]
+    assert int((await board_of(storage, fake, game))["id"]) == int(fake.messages[max(fake.messages)]["id"])
