@@ -98,6 +98,15 @@ class InteractionResult:
         return "\n".join(p for p in parts if p)
 
     @property
+    def later_messages(self) -> list[Message]:
+        """Messages the bot posted after this interaction (not through its token) that its user can see:
+        e.g. a board image posted to the channel or a thread once a challenge is accepted."""
+        it = self.interaction
+        own = {it.original_message_id, *it.followup_ids}
+        return [m for m in self.server.all_messages()
+                if m.id > it.id and m.id not in own and m.interaction_id is None and m.visible_for(it.user.id)]
+
+    @property
     def choices(self) -> list[dict[str, Any]] | None:
         return self.interaction.choices
 
@@ -127,17 +136,23 @@ class InteractionResult:
             return any(m.id > it.id and m.channel_id == it.channel_id for m in self.server.all_messages())
         return True
 
-    async def wait(self, timeout: float = 10.0, *, followups: int = 0, settle: float = 0.15) -> InteractionResult:  # noqa: ASYNC109
-        """Wait until the bot has answered (see ``complete``) with at least ``followups`` followups, and then
-        until the bot has been quiet (no request) for ``settle`` s. Returns self; an unanswered interaction
-        (``failed``) returns after the 3-s deadline instead of raising. Raises ``TimeoutError`` after ``timeout``.
+    async def wait(self, timeout: float = 10.0, *, followups: int = 0, messages: int = 0,  # noqa: ASYNC109
+                   settle: float = 0.15) -> InteractionResult:
+        """Wait until the bot has answered (see ``complete``) with at least ``followups`` followups and
+        ``messages`` ``later_messages``, then until the bot has been quiet (no request) for ``settle`` s.
+
+        Returns self; an unanswered interaction (``failed``) returns after the 3-s deadline instead of raising.
+        Raises ``TimeoutError`` after ``timeout`` s.
         """
         s = self.server
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
 
         def done() -> bool:
-            return (self.complete() and len(self.interaction.followup_ids) >= followups) or self.failed
+            if self.failed:
+                return True
+            return (self.complete() and len(self.interaction.followup_ids) >= followups
+                    and (messages == 0 or len(self.later_messages) >= messages))
 
         await s.wait_until(done, timeout, f"the bot's answer to interaction {self.interaction.id}")
         while settle > 0 and loop.time() < end:

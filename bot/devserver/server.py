@@ -270,6 +270,25 @@ class DevServer:
         uid = None if visible_to is None else self.user(visible_to).id
         return [m for m in out if m.visible_for(uid)]
 
+    async def wait_for_message(self, predicate: Callable[[Message], bool] | None = None, *,
+                               channel: str | int | Channel | None = None, after: int = 0,
+                               timeout: float = 10.0) -> Message:  # noqa: ASYNC109
+        """The first message (id > ``after``, in ``channel`` if given, not deleted) satisfying ``predicate``,
+        waiting for it up to ``timeout`` s (``TimeoutError``)."""
+        ch_id = None if channel is None else (channel.id if isinstance(channel, Channel) else self.channel(channel).id)
+
+        def find() -> Message | None:
+            for m in self._messages.values():
+                if m.id > after and not m.deleted and (ch_id is None or m.channel_id == ch_id) and (
+                        predicate is None or predicate(m)):
+                    return m
+            return None
+
+        await self.wait_until(lambda: find() is not None, timeout, "a matching message")
+        found = find()
+        assert found is not None
+        return found
+
     def all_messages(self) -> list[Message]:
         """Every message in every channel, oldest first."""
         return list(self._messages.values())

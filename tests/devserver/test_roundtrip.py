@@ -118,3 +118,12 @@ async def test_modal_round_trip(server: DevServer, bot: TinyBot) -> None:
     sub = await (await server.as_user("alice").submit_modal(res, move="L5")).wait(5)
     assert sub.content == "move L5"
     assert server.violations == []
+
+
+async def test_later_messages_and_wait_for_message(server: DevServer, bot: TinyBot) -> None:
+    res = await (await server.as_user("alice").slash("post")).wait(5, messages=2)
+    assert [m.content for m in res.later_messages] == ["table v2", "in the thread"]
+    thread_msg = await server.wait_for_message(lambda m: m.content == "in the thread", after=res.interaction.id)
+    assert server.channel(thread_msg.channel_id).type == 11
+    with pytest.raises(TimeoutError):
+        await server.wait_for_message(lambda m: m.content == "never", timeout=0.2)
