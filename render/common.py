@@ -137,7 +137,15 @@ def draw_text(
     stroke: str | None = None,
     stroke_width: int = 0,
 ) -> None:
-    """Draw ``text`` at ``xy`` with a Pillow ``anchor`` (``"mm"`` = centred), optional outline for contrast."""
+    """Draw ``text`` at ``xy`` with a Pillow ``anchor`` (``"mm"`` = centred), optional outline for contrast.
+
+    Centred labels are pasted from the :func:`stamp_text` cache when the drawer exposes its image (it does in
+    every Pillow this project supports); otherwise they are set directly.
+    """
+    target = getattr(draw, "_image", None)
+    if anchor == "mm" and isinstance(target, Image.Image) and target.mode == "RGB":
+        stamp_text(target, xy, text, size=size, fill=fill, bold=bold, stroke=stroke, stroke_width=stroke_width)
+        return
     draw.text(
         xy, text, font=font(size, bold), fill=fill, anchor=anchor,
         stroke_width=stroke_width, stroke_fill=stroke if stroke_width else None,
