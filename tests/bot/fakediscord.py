@@ -15,6 +15,7 @@ import asyncio
 import io
 import itertools
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +48,7 @@ class Call:
     payload: dict[str, Any] | list[Any] | None
     files: list[tuple[str, bytes]] = field(default_factory=list)
     params: dict[str, Any] | None = None
+    at: float = field(default_factory=time.perf_counter)
 
     @property
     def flags(self) -> int:
