@@ -347,18 +347,32 @@ PLOT_ORIGIN = (AXIS_L, HEADER_H + AXIS_T)
 """Pixel offset of the plot (the table picture) inside a :func:`render_table` image."""
 
 
-def table_view(game: Any, zoom: int | str | None = None) -> View:
+def table_view(game: Any, zoom: int | str | None = None, ghosts: Sequence[Any] = ()) -> View:
     """The :class:`View` (mm -> plot px) that :func:`render_table` uses; add :data:`PLOT_ORIGIN` for image px.
 
-    Raises ``ValueError`` for a ``zoom`` that is not ``None``, ``"last"``, ``"board"`` or a table card id.
+    ``zoom=None``: the whole table. Otherwise a 4:3 window at least 40 x 30 cm centred on the zoom target, widened
+    to hold every ghost's card (plus 3 cm). Raises ``ValueError`` for a ``zoom`` that is not ``None``, ``"last"``,
+    ``"board"`` or a table card id.
     """
     tw, thh = _table_size(game)
     if zoom is None:
         scale = PLOT_LONG_PX / max(tw, thh)
         return View(-tw / 2 - 8, -thh / 2 - 8, scale, int((tw + 16) * scale), int((thh + 16) * scale))
     cx, cy = _zoom_view(game, zoom)
-    scale = PLOT_LONG_PX / ZOOM_W_MM
-    return View(cx - ZOOM_W_MM / 2, cy - ZOOM_H_MM / 2, scale, int(ZOOM_W_MM * scale), int(ZOOM_H_MM * scale))
+    x0, y0, x1, y1 = cx - ZOOM_W_MM / 2, cy - ZOOM_H_MM / 2, cx + ZOOM_W_MM / 2, cy + ZOOM_H_MM / 2
+    if ghosts:
+        for place in ghosts:
+            card, (gx, gy, rot) = _ghost_pose(game, place)
+            bx0, by0, bx1, by1 = posed_card(card, gx, gy, rot).rect.bounds
+            x0, y0, x1, y1 = min(x0, bx0 - 30), min(y0, by0 - 30), max(x1, bx1 + 30), max(y1, by1 + 30)
+        w = max(x1 - x0, (y1 - y0) * ZOOM_W_MM / ZOOM_H_MM)
+        h = w * ZOOM_H_MM / ZOOM_W_MM
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        x0, y0 = cx - w / 2, cy - h / 2
+    else:
+        w, h = ZOOM_W_MM, ZOOM_H_MM
+    scale = PLOT_LONG_PX / w
+    return View(x0, y0, scale, round(w * scale), round(h * scale))
 
 
 def render_table(
@@ -380,8 +394,8 @@ def render_table(
         game: an ``engine.conex.Game`` (public attributes only).
         names: display names by seat.
         zoom: ``None`` = whole table; ``"last"`` = a 40 x 30 cm window around the last placed card; a table card
-            id = around that card (outlined); ``"board"`` = around the scoring board. Zoomed corners also carry
-            their colour letter.
+            id = around that card (outlined); ``"board"`` = around the scoring board. A zoomed window widens to
+            hold all ``ghosts``. Zoomed corners also carry their colour letter.
         ghosts: ``Place`` actions drawn as numbered translucent ghosts (the placement preview; rotation ``None``
             is drawn at 0 degrees).
         theme: ``"dark"`` or ``"light"``.
@@ -390,7 +404,7 @@ def render_table(
         ValueError: unknown theme, or ``zoom`` that is no table card id.
     """
     th = theme_of(theme)
-    view = table_view(game, zoom)
+    view = table_view(game, zoom, ghosts)
     detail = zoom is not None
     focus = zoom if isinstance(zoom, int) else None
     plot = Image.new("RGB", (view.width, view.height), th.bg)
