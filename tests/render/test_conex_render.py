@@ -138,9 +138,9 @@ def test_ghosts_are_drawn_translucent_and_numbered(small_game: Game) -> None:
     card = g.hand(p)[0]
     places = g.find_placements(p, card.id, limit=2)
     assert places
-    plain = render_table(g, names=NAMES, zoom="board")
-    ghost = render_table(g, names=NAMES, zoom="board", ghosts=places)
-    view = table_view(g, "board")
+    plain = render_table(g, names=NAMES)  # the whole-table view does not move with ghosts
+    ghost = render_table(g, names=NAMES, ghosts=places)
+    view = table_view(g)
     corner = card.corner(places[0].corner)
     cx, cy = centre_for_corner(corner, places[0].x * 10, places[0].y * 10, places[0].rotation or 0.0)
     rect = posed_card(card, cx, cy, places[0].rotation or 0.0).rect
@@ -152,6 +152,21 @@ def test_ghosts_are_drawn_translucent_and_numbered(small_game: Game) -> None:
     bx, by = view.px(cx, cy)
     badge = ghost.getpixel((round(bx + PLOT_ORIGIN[0] + 0.7 * max(16.0, view.scale * 7)), round(by + PLOT_ORIGIN[1])))
     assert badge == (255, 255, 255)  # the white number badge "1" at the ghost's centre
+
+
+def test_zoomed_preview_widens_to_hold_every_ghost(small_game: Game) -> None:
+    g = small_game
+    p = g.current_player
+    places = g.find_placements(p, g.hand(p)[0].id, limit=3)
+    view = table_view(g, "last", places)
+    x1, y1 = view.x0 + view.width / view.scale, view.y0 + view.height / view.scale
+    for place in places:
+        card = g.hand(p)[0]
+        corner = card.corner(place.corner)
+        cx, cy = centre_for_corner(corner, place.x * 10, place.y * 10, place.rotation or 0.0)
+        bx0, by0, bx1, by1 = posed_card(card, cx, cy, place.rotation or 0.0).rect.bounds
+        assert view.x0 <= bx0 and bx1 <= x1 and view.y0 <= by0 and by1 <= y1
+    assert max(view.width, view.height) == 1200
 
 
 def test_zoom_on_a_card_and_bad_zoom(small_game: Game) -> None:
