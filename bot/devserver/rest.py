@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -92,9 +93,13 @@ class RestApi:
             s.requests.append((method, path, inj.status))
             s.notify()
             return resp
+        limit_headers: dict[str, str] = {}
         try:
             if not path.startswith(self.NO_AUTH_PREFIXES) and not self._auth_ok(request):
                 raise ApiError(401, 0, "401: Unauthorized")
+            limited = self._rate_limit(method, path, route, limit_headers)
+            if limited is not None:
+                return limited
             for m, regex, handler in self.routes:
                 match = regex.match(path)
                 if match and m == method:
@@ -105,9 +110,46 @@ class RestApi:
         except ApiError as err:
             s.errors.append(ErrorRecord(route, err.status, err.body()))
             resp = json_response(err.body(), err.status)
+        resp.headers.update(limit_headers)
         s.requests.append((method, path, resp.status))
         s.notify()
         return resp
+
+    def _rate_limit(self, method: str, path: str, route: str, headers: dict[str, str]) -> web.Response | None:
+        """Apply the global check and the route buckets (``ratelimit.py``); a 429 reply when over a limit."""
+        s = self.server
+        limiter = s.rate_limiter
+        if limiter.global_exceeded(path):
+            s.violate("global_rate_limit", "more than 50 requests in one second", route, 429, 0)
+            if limiter.enforce_global:
+                return self._limited(route, 1.0, "global", is_global=True)
+        verdict = limiter.check(method, path)
+        if verdict is None:
+            return None
+        bucket, allowed, remaining, reset_after = verdict
+        headers.update({"X-RateLimit-Limit": str(bucket.limit), "X-RateLimit-Remaining": str(remaining),
+                        "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+                        "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+                        "X-RateLimit-Bucket": f"devserver-{abs(hash(bucket.pattern)):x}"})
+        if allowed:
+            return None
+        s.violate("rate_limited", f"over {bucket.limit} requests per {bucket.per_s} s on {bucket.pattern}",
+                  route, 429, 0)
+        return self._limited(route, max(reset_after, 0.01), bucket.pattern, headers=headers)
+
+    def _limited(self, route: str, retry_after: float, scope: str, *, is_global: bool = False,
+                 headers: dict[str, str] | None = None) -> web.Response:
+        body = {"message": "You are being rate limited.", "retry_after": round(retry_after, 3), "global": is_global}
+        hdrs = dict(headers or {})
+        hdrs.update({"Retry-After": str(max(1, round(retry_after))), "Via": "1.1 google",
+                     "X-RateLimit-Scope": "global" if is_global else "user"})
+        if is_global:
+            hdrs["X-RateLimit-Global"] = "true"
+        s = self.server
+        s.errors.append(ErrorRecord(route, 429, body))
+        s.requests.append((route.split()[0], route.split()[1], 429))
+        s.notify()
+        return json_response(body, 429, hdrs)
 
     def _auth_ok(self, request: web.Request) -> bool:
         header = request.headers.get("Authorization", "")

@@ -87,6 +87,14 @@ def register(api: RestApi) -> None:
             s.violate("invalid_form", "; ".join(p.message for p in problems), f"PUT {request.path}", 400, 50035,
                       [p.__dict__ for p in problems])
             raise invalid_form(problems)
+        creates = sum(1 for c in body if c["name"] not in store)  # type: ignore[union-attr]
+        day = s.clock.now() // 86400
+        used = sum(n for d, g, n in s.command_creates if d == day and g == guild_id)
+        if used + creates > 200:
+            s.violate("daily_command_creates", f"{used + creates} application command creates today (limit 200)",
+                      f"PUT {request.path}", 429, 30034)
+            raise ApiError(429, 30034, "Max number of daily application command creates has been reached (200)")
+        s.command_creates.append((day, guild_id, creates))
         new = {c["name"]: stored(c, guild_id, store.get(c["name"])) for c in body}  # type: ignore[union-attr]
         store.clear()
         store.update(new)

@@ -34,6 +34,7 @@ from bot.devserver.models import (
     fixed_id,
     snowflake,
 )
+from bot.devserver.ratelimit import Bucket, RateLimiter
 
 if TYPE_CHECKING:
     from bot.devserver.client import DevUser
@@ -70,10 +71,12 @@ class DevServer:
         token: the only bot token accepted (others get 401 on REST and close code 4004 on the gateway);
             None accepts any token.
         heartbeat_interval_ms: sent in HELLO.
+        rate_limits: enforce Discord-like per-route buckets and the global 50/s limit with 429s
+            (``ratelimit.py``); off by default (the global limit is then only recorded as a violation).
     """
 
     def __init__(self, *, host: str = "127.0.0.1", port: int = 0, token: str | None = None,
-                 heartbeat_interval_ms: int = 41250) -> None:
+                 heartbeat_interval_ms: int = 41250, rate_limits: bool = False) -> None:
         self.host, self.port, self.token = host, port, token
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.clock = Clock()
@@ -100,11 +103,13 @@ class DevServer:
         self.global_commands: dict[str, dict[str, Any]] = {}
         self.guild_commands: dict[int, dict[str, dict[str, Any]]] = {}
         self.command_syncs: list[tuple[int | None, int]] = []  # (guild id or None, number of commands)
+        self.command_creates: list[tuple[float, str | None, int]] = []  # (day, guild id, new command names)
         self.interactions: dict[int, Interaction] = {}
         self.violations: list[Violation] = []
         self.errors: list[ErrorRecord] = []
         self.requests: list[tuple[str, str, int]] = []  # (method, path, status)
         self.injections: list[Injection] = []
+        self.rate_limiter = RateLimiter(enforce_buckets=rate_limits)
         self.identify_count = 0
         self.resume_count = 0
         self.last_activity = 0.0
@@ -207,6 +212,11 @@ class DevServer:
         inj = Injection(route_pattern, status, count, retry_after)
         self.injections.append(inj)
         return inj
+
+    def rate_limit(self, route_pattern: str, limit: int, per_s: float) -> Bucket:
+        """Enforce ``limit`` requests per ``per_s`` s on ``route_pattern`` (per channel / webhook token), with
+        the ``X-RateLimit-*`` headers discord.py follows and 429 past the limit (see ``ratelimit.py``)."""
+        return self.rate_limiter.add(route_pattern, limit, per_s)
 
     def violate(self, kind: str, message: str, route: str, status: int, code: int, details: Any = None,
                 interaction: Interaction | None = None) -> Violation:
