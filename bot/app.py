@@ -77,6 +77,7 @@ class TableBot(commands.Bot):
         self.services: dict[str, GameService] = {}
         self.sync_enabled = sync_commands
         self.background: set[asyncio.Task[Any]] = set()
+        self.failed_extensions: list[str] = []
 
     # -- startup -------------------------------------------------------------------------------
     async def setup_hook(self) -> None:
@@ -88,7 +89,11 @@ class TableBot(commands.Bot):
             if importlib.util.find_spec(name) is None:
                 log.info("extension %s not present, skipped", name)
                 continue
-            await self.load_extension(name)
+            try:
+                await self.load_extension(name)
+            except commands.ExtensionError:  # one broken game must not take the others down
+                log.exception("extension %s failed to load; its commands are unavailable", name)
+                self.failed_extensions.append(name)
         if self.sync_enabled:
             await self.sync_commands()
         self.spawn(self._heartbeat(), name="heartbeat")

@@ -46,13 +46,16 @@ _OPTION_TYPES = {
 }
 
 
+_INTERACTION_IDS = itertools.count(7_000_000)  # unique across drivers (a restart = a second driver)
+
+
 class Driver:
     """Builds interaction payloads as the gateway sends them and dispatches them to the bot."""
 
     def __init__(self, bot: TableBot, fake: FakeDiscord) -> None:
         self.bot = bot
         self.fake = fake
-        self.ids = itertools.count(7_000_000)
+        self.ids = _INTERACTION_IDS
 
     # -- payload pieces ------------------------------------------------------------------
     def member(self, uid: int, *, admin: bool = False) -> dict[str, Any]:

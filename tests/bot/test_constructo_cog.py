@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import copy
+from pathlib import Path
 from typing import Any
 
 from bot.app import TableBot
 from bot.service.constructo import match_of
 from bot.storage import Storage
 from engine.constructo import Match
-from tests.bot.conftest import APP_PERMISSIONS, Driver, all_custom_ids, component
+from tests.bot.conftest import APP_PERMISSIONS, Driver, all_custom_ids, component, make_bot
 from tests.bot.fakediscord import BOT_ID, CHANNEL_ID, EPHEMERAL, GUILD_ID, OTHER_CHANNEL_ID, FakeDiscord, png_ok
 
 ALICE, BOB, CAROL = 1, 2, 3
@@ -467,3 +468,18 @@ async def test_expired_interaction_still_publishes_the_committed_move(
     posts = [c for c in fake.calls if c.method == "POST" and c.path == f"/channels/{CHANNEL_ID}/messages"]
     assert len(posts) == 1 and png_ok(posts[0].files[0][1]) and "L5" in posts[0].payload["content"]  # type: ignore[index]
     assert int((await board_of(storage, fake, game))["id"]) == int(fake.messages[max(fake.messages)]["id"])
+
+
+async def test_components_keep_working_after_a_restart(fake: FakeDiscord, storage: Storage, tmp_path: Path) -> None:
+    """Persistent DynamicItems: a board posted by one process is playable by the next one."""
+    first = await make_bot(fake, storage, tmp_path)
+    game = await start(Driver(first, fake), fake, storage)
+    board = await board_of(storage, fake, game)
+    await first.close()
+    second = await make_bot(fake, storage, tmp_path)
+    try:
+        await Driver(second, fake).click(int(board["id"]), f"cx:pl:{game}:1:M", ALICE, values=["3"])
+        record = await storage.get_game(game)
+        assert record is not None and record.version == 2 and str(match_of(record).current_round.last_move) == "M3"
+    finally:
+        await second.close()
