@@ -1,7 +1,8 @@
 """``python -m bot.devserver``: the dev server, the real bot as a subprocess, and a prompt to play locally.
 
 Options: ``--port`` (default 0 = any free port), ``--out`` (images and the bot log; ``./devserver-out``),
-``--data-dir`` (the bot's DATA_DIR; default a fresh temporary directory), ``--user`` (who acts first),
+``--data-dir`` (the bot's DATA_DIR, kept between runs with the synced commands in ``OUT/commands.json``;
+default a fresh temporary directory), ``--user`` (who acts first),
 ``--no-bot`` (only serve: prints the environment to start a bot yourself).
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 import tempfile
 from pathlib import Path
@@ -21,6 +23,7 @@ from bot.devserver.server import DevServer
 async def _amain(args: argparse.Namespace) -> int:
     server = await DevServer(port=args.port).start()
     out = Path(args.out)
+    commands_file = out / "commands.json"
     print(f"devserver on {server.base_url} (guild {server.guild_id}); images go to {out}/")
     bot: BotProcess | None = None
     tmp: tempfile.TemporaryDirectory[str] | None = None
@@ -32,6 +35,8 @@ async def _amain(args: argparse.Namespace) -> int:
         else:
             if args.data_dir:
                 data_dir = Path(args.data_dir)
+                if commands_file.exists():  # the bot will not re-sync an unchanged tree: restore it
+                    server.import_commands(json.loads(commands_file.read_text()))
             else:
                 tmp = tempfile.TemporaryDirectory(prefix="devserver-data-")
                 data_dir = Path(tmp.name)
@@ -63,6 +68,8 @@ async def _amain(args: argparse.Namespace) -> int:
     finally:
         if bot is not None:
             await bot.stop()
+        if args.data_dir and server.all_commands():
+            commands_file.write_text(json.dumps(server.export_commands()))
         await server.stop()
         if tmp is not None:
             tmp.cleanup()

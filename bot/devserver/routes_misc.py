@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from bot.devserver.limits import validate_commands
+from bot.devserver.limits import Problem, validate_commands
 from bot.devserver.models import Channel, snowflake
 from bot.devserver.rest import ApiError, invalid_form, json_response, no_content
 
@@ -208,7 +208,10 @@ def register(api: RestApi) -> None:
         body, _ = await api.read_body(request)
         name = body.get("name") or ""
         if not 1 <= len(name) <= 100:
-            raise invalid_form([])  # falls back to an empty 50035 body
+            problem = Problem(("name",), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+            s.violate("invalid_form", f"thread name of {len(name)} characters (1-100)", f"POST {request.path}",
+                      400, 50035)
+            raise invalid_form([problem])
         if message_id is not None:
             try:
                 msg = s.message(int(message_id))

@@ -314,6 +314,16 @@ class DevServer:
         out.update({n: c for n, c in self.guild_commands.get(self.guild_id, {}).items() if c.get("type", 1) == 1})
         return out
 
+    def export_commands(self) -> dict[str, Any]:
+        """The synced commands as JSON-able data (``import_commands`` restores them)."""
+        return {"global": list(self.global_commands.values()),
+                "guild": list(self.guild_commands.get(self.guild_id, {}).values())}
+
+    def import_commands(self, data: dict[str, Any]) -> None:
+        """Restore commands saved by ``export_commands`` (a bot reusing its DATA_DIR skips an unchanged sync)."""
+        self.global_commands = {c["name"]: c for c in data.get("global", [])}
+        self.guild_commands[self.guild_id] = {c["name"]: c for c in data.get("guild", [])}
+
     # ------------------------------------------------------------------ interactions
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
         """Send a gateway DISPATCH (op 0) to the bot's current session (buffered for RESUME if it is away)."""
