@@ -1,0 +1,59 @@
+"""The REST surface discord.py uses beyond the interaction round trip (every call through discord.py itself)."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+
+from bot.devserver import DevServer
+
+from .conftest import TinyBot
+
+
+async def test_lookups_commands_gateway_and_app_info(server: DevServer, bot: TinyBot) -> None:
+    assert (await bot.application_info()).id == server.application_id
+    assert (await bot.fetch_user(server.user("carol").id)).name == "carol"
+    with pytest.raises(discord.NotFound):
+        await bot.fetch_user(12345)
+    channel = await bot.fetch_channel(server.channel("games-2").id)
+    assert isinstance(channel, discord.TextChannel) and channel.name == "games-2"
+    guild = await bot.fetch_guild(server.guild_id)
+    assert guild.name == "Dev Guild"
+    synced = await bot.tree.fetch_commands(guild=bot.guild)
+    assert sorted(c.name for c in synced) == sorted(server.all_commands())
+    shards, url, _ = await bot.http.get_bot_gateway()
+    assert url == server.gateway_url and shards == 1
+
+
+async def test_channel_message_get_history_delete_and_bare_thread(server: DevServer, bot: TinyBot) -> None:
+    channel = bot.get_channel(server.channel("games-2").id)
+    assert isinstance(channel, discord.TextChannel)
+    first = await channel.send("one")
+    second = await channel.send("two", embed=discord.Embed(title="Board", description="L5"))
+    assert (await channel.fetch_message(first.id)).content == "one"
+    assert [m.content async for m in channel.history(limit=10)] == ["two", "one"]
+    await second.delete()
+    assert [m.content for m in server.messages("games-2")] == ["one"]
+    with pytest.raises(discord.NotFound):
+        await channel.fetch_message(second.id)
+    thread = await channel.create_thread(name="conex game", type=discord.ChannelType.public_thread)
+    await thread.send("hands are private")
+    assert server.channel(thread.id).parent_id == channel.id
+    assert [m.content for m in server.messages(thread.id)] == ["hands are private"]
+    with pytest.raises(discord.HTTPException) as info:
+        await channel.create_thread(name="x" * 101, type=discord.ChannelType.public_thread)
+    assert info.value.code == 50035
+
+
+async def test_followup_edit_delete_and_original_delete(server: DevServer, bot: TinyBot) -> None:
+    res = await (await server.as_user("alice").slash("slow")).wait(5, followups=1)
+    webhook = discord.Webhook.partial(server.application_id, res.interaction.token, client=bot)
+    followup = res.followups[0]
+    await webhook.edit_message(followup.id, content="edited followup")
+    assert server.message(followup.id).content == "edited followup"
+    await webhook.delete_message(followup.id)
+    await webhook.delete_message(res.message.id)  # the original response ("@original" by id)
+    assert res.messages == []
+    with pytest.raises(discord.NotFound):
+        await webhook.edit_message(res.interaction.original_message_id, content="gone")
+    assert [v.kind for v in server.violations] == ["unknown_message"]
