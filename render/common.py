@@ -223,6 +223,12 @@ def polygon_centroid(points: Iterable[Point]) -> Point:
     return sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
 
 
+def seat_names(names: Sequence[str] | None, seats: int) -> list[str]:
+    """``names`` padded to ``seats`` entries: a missing or blank name becomes ``"P<seat+1>"``."""
+    given = list(names or ())
+    return [str(given[i]).strip() if i < len(given) and str(given[i]).strip() else f"P{i + 1}" for i in range(seats)]
+
+
 def to_png(img: Image.Image) -> bytes:
     """Encode ``img`` as PNG bytes, optimised for flat-colour art: reduced to a 128-colour palette (fast octree,
     no dithering; invisible on these images) and zlib level 3. About 20 ms and 80 KB for a full CONEX table."""

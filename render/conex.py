@@ -27,7 +27,17 @@ from shapely.ops import polylabel
 
 from engine.conex.deck import CARD_H_MM, CARD_W_MM, COLOR_NAMES, card_by_id
 from engine.conex.geometry import BOARD_MM, BOARD_SQUARES, centre_for_corner, posed_card
-from render.common import Theme, draw_text, fit_font_size, ink_on, new_canvas, stamp_text, text_size, theme_of
+from render.common import (
+    Theme,
+    draw_text,
+    fit_font_size,
+    ink_on,
+    new_canvas,
+    seat_names,
+    stamp_text,
+    text_size,
+    theme_of,
+)
 
 COLOUR_FILL: dict[str, str] = {"Y": "#F0E442", "R": "#D55E00", "T": "#009E73", "P": "#CC79A7"}
 CARD_EDGE = "#111111"
@@ -404,6 +414,7 @@ def render_table(
         ValueError: unknown theme, or ``zoom`` that is no table card id.
     """
     th = theme_of(theme)
+    names = seat_names(names, game.players)
     view = table_view(game, zoom, ghosts)
     detail = zoom is not None
     focus = zoom if isinstance(zoom, int) else None
@@ -445,6 +456,7 @@ def table_text(game: Any, *, names: Sequence[str], limit: int = 1900) -> str:
     longer than ``limit`` characters a compact form (``#12R(3.5,-10.0)``) is used, truncated with a count if
     still too long, so the text always fits a Discord message (2000 characters).
     """
+    names = seat_names(names, game.players)
     head, scores, lastline = _header_lines(game, names)
     head = head.replace("▶ ", "")
     scores = scores.replace("×2", "(2x star)").replace("⚡", "(lightning star)")

@@ -29,6 +29,7 @@ from render.common import (
     fit_font_size,
     hatch,
     new_canvas,
+    seat_names,
     text_size,
     theme_of,
 )
@@ -354,6 +355,7 @@ def render_board(match: Any, *, names: Sequence[str] = ("P1", "P2"), theme: str 
         ValueError: unknown ``theme``.
     """
     th = theme_of(theme)
+    names = seat_names(names, 2)
     tags = player_tags(names)
     rnd = _shown_round(match)
     board_h = _board_height(rnd.layout.cells)
@@ -426,6 +428,7 @@ def board_text(match: Any, *, names: Sequence[str] = ("P1", "P2")) -> str:
     One line per tile ``"5: LA MB — tower B"`` (chips bottom to top as size letter + owner tag), then reserves,
     towers, round and match scores, and whose turn it is.
     """
+    names = seat_names(names, 2)
     tags = player_tags(names)
     rnd = _shown_round(match)
     title, status = _status_lines(match, names, tags)

@@ -10,7 +10,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import OKABE_ITO, Theme, draw_text, fit_font_size, new_canvas, theme_of
+from render.common import OKABE_ITO, Theme, draw_text, fit_font_size, new_canvas, seat_names, theme_of
 from render.constructo import PLAYER_FILL, PLAYER_PATTERN, draw_chip, player_tags
 
 WIDTH = 1200
@@ -59,6 +59,7 @@ def render_constructo_result(match: Any, *, names: Sequence[str] = ("P1", "P2"),
     with each round's layout, and match totals. 1200 px wide RGB image. Raises ``ValueError`` for a bad theme.
     """
     th = theme_of(theme)
+    names = seat_names(names, 2)
     tags = player_tags(names)
     scores = list(match.round_scores())
     height = int(190 + ROW_H * (len(scores) + 2) + MARGIN)
@@ -91,6 +92,7 @@ def render_constructo_result(match: Any, *, names: Sequence[str] = ("P1", "P2"),
 
 def constructo_result_text(match: Any, *, names: Sequence[str] = ("P1", "P2")) -> str:
     """Text twin of :func:`render_constructo_result`: headline, one line per round (layout, scores), totals."""
+    names = seat_names(names, 2)
     lines = ["Constructo — match result: " + _constructo_headline(match, names)]
     for i, (a, b) in enumerate(match.round_scores()):
         lay = match.rounds[i].layout
@@ -129,6 +131,7 @@ def render_conex_result(game: Any, *, names: Sequence[str], theme: str = "dark")
     ``names`` are by seat. 1200 px wide RGB image. Raises ``ValueError`` for a bad theme.
     """
     th = theme_of(theme)
+    names = seat_names(names, game.players)
     scores = list(game.scores)
     ranking = conex_ranking(scores)
     height = int(170 + ROW_H * (len(ranking) + 1) + MARGIN + 40)
@@ -149,6 +152,7 @@ def render_conex_result(game: Any, *, names: Sequence[str], theme: str = "dark")
 
 def conex_result_text(game: Any, *, names: Sequence[str]) -> str:
     """Text twin of :func:`render_conex_result`: headline then ``"1. name — 42 points"`` per seat."""
+    names = seat_names(names, game.players)
     winners = set(game.winners) if game.is_over else set()
     lines = ["CONEX — game result: " + _conex_headline(game, names)]
     for place, seat, score in conex_ranking(list(game.scores)):

@@ -234,3 +234,9 @@ def test_goldens(full_game: Game) -> None:
     fresh = Game.new(players=3, seed=11)  # the dealt hand depends only on the seed and the deck (not the finder)
     assert_matches_golden(render_hand(fresh, 0, legal_counts={c.id: 3 for c in fresh.hand(0)}), "conex_hand")
     assert_matches_golden(render_conex_result(full_game, names=NAMES), "conex_result")
+
+
+def test_missing_names_fall_back_to_seat_labels(small_game: Game) -> None:
+    text = table_text(small_game, names=("Alice",))
+    assert "Alice" in text and "P2" in text and "P3" in text
+    assert max(render_table(small_game, names=()).size) >= 1024
