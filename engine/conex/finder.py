@@ -170,14 +170,14 @@ class _Evaluator:
             self.table.cache["covered"] = got
         return got  # type: ignore[return-value]
 
-    def forbidden(self, target: Target, area: BaseGeometry) -> tuple[BaseGeometry, BaseGeometry]:
+    def forbidden(self, target: Target, area: BaseGeometry, colour: str) -> tuple[BaseGeometry, BaseGeometry]:
         """``(grown, raw)`` for cards placed on ``target``: what they must not touch near the target (P2, P3), grown
         by 1.01 mm and prepared; and the same ungrown plus the table's edge (for clearance).
 
         What a card on ``target`` may touch is only the target's visible main area (a card target) or the visible
         board (the board target), so the forbidden set is everything covered minus that area.
         """
-        key = ("forbidden", target)
+        key = ("forbidden", target, colour)
         got = self.table.cache.get(key)
         if got is None:
             x0, y0, x1, y1 = area.bounds
@@ -192,13 +192,13 @@ class _Evaluator:
             self.table.cache[key] = got
         return got  # type: ignore[return-value]
 
-    def exposed(self, target: Target, area: BaseGeometry) -> BaseGeometry:
+    def exposed(self, target: Target, area: BaseGeometry, colour: str) -> BaseGeometry:
         """The part of ``area``'s boundary not within 1 mm of anything a card on ``target`` must not touch: the
         only place where such a card can leave the area (cached)."""
-        key = ("exposed", target)
+        key = ("exposed", target, colour)
         got = self.table.cache.get(key)
         if got is None:
-            forbidden, _ = self.forbidden(target, area)
+            forbidden, _ = self.forbidden(target, area, colour)
             got = shapely.line_merge(area.boundary.difference(forbidden)) if not forbidden.is_empty else area.boundary
             self.table.cache[key] = got
         return got  # type: ignore[return-value]
@@ -229,7 +229,7 @@ class _Evaluator:
             & (rect_c[:, :, 1].max(axis=1) <= y1)
         )
         idx = np.nonzero(ok)[0]
-        forbidden, raw = self.forbidden(target, area)
+        forbidden, raw = self.forbidden(target, area, corner.color)
 
         def keep_if(mask: np.ndarray) -> None:
             nonlocal idx
@@ -297,7 +297,7 @@ def find_placements(
             if area.area < 0.5 * c.legs_mm[0] * c.legs_mm[1]:
                 continue
             grown = table.grown(("card", tgt) if tgt != "board" else ("square", c.color))
-            exposed = ev.exposed(tgt, area)
+            exposed = ev.exposed(tgt, area, c.color)
             if exposed.is_empty and tgt != "board":
                 continue
             x, y, r = _candidates(c, area, exposed, _aligned(table, tgt), grid=tgt == "board")

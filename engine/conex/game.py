@@ -63,7 +63,6 @@ class Game:
         self.is_over = False
         self.end_reason: str | None = None
         self.rolls = 0  # die rolls used (the die is re-derived from seed + this counter)
-        self.random_discards = 0
         self.window: tuple[int, int] | None = None  # (seat, turn): that seat may still use lightning (end of turn)
         self.history: list[tuple[int, str]] = []
         self.last_events: list[dict[str, Any]] = []
@@ -325,8 +324,7 @@ class Game:
         p = self._seat(player)
         if p not in self.pending_discards or not self.hands[p]:
             raise IllegalActionError("no discard is pending for this seat", rule="X3", player=p)
-        rng = random.Random(f"conex-discard:{self.seed}:{self.random_discards}")
-        self.random_discards += 1
+        rng = random.Random(f"conex-discard:{self.seed}:{len(self.history)}")  # replays as a plain discard
         action = Discard(p, sorted(self.hands[p])[rng.randrange(len(self.hands[p]))])
         self.play(action)
         return action

@@ -51,7 +51,6 @@ def to_dict(g: Game) -> dict[str, Any]:
         "is_over": g.is_over,
         "end_reason": g.end_reason,
         "rolls": g.rolls,
-        "random_discards": g.random_discards,
         "window": list(g.window) if g.window is not None else None,
         "history": [[p, t] for p, t in g.history],
     }
@@ -194,7 +193,6 @@ def from_dict(cls: type[Game], d: dict[str, Any]) -> Game:
     g.is_over = bool(d.get("is_over", False))
     g.end_reason = d.get("end_reason")
     g.rolls = _int(d, "rolls", 0, 10**9, 0)
-    g.random_discards = _int(d, "random_discards", 0, 10**9, 0)
     window = d.get("window")
     if window is not None:
         if not isinstance(window, list) or len(window) != 2:
