@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
+
 import discord
 import pytest
 
 from bot.devserver import DevServer
 
-from .conftest import TinyBot
+from .conftest import TinyBot, png_bytes
 
 
 async def test_lookups_commands_gateway_and_app_info(server: DevServer, bot: TinyBot) -> None:
@@ -57,3 +59,17 @@ async def test_followup_edit_delete_and_original_delete(server: DevServer, bot: 
     with pytest.raises(discord.NotFound):
         await webhook.edit_message(res.interaction.original_message_id, content="gone")
     assert [v.kind for v in server.violations] == ["unknown_message"]
+
+
+async def test_edit_keeps_listed_attachments_and_cdn_serves_bytes(server: DevServer, bot: TinyBot) -> None:
+    channel = bot.get_channel(server.channel("general").id)
+    assert isinstance(channel, discord.TextChannel)
+    msg = await channel.send(file=discord.File(io.BytesIO(png_bytes(4)), "a.png"))
+    assert await msg.attachments[0].read() == png_bytes(4)  # the attachment URL serves the stored bytes
+    msg = await msg.edit(attachments=[*msg.attachments, discord.File(io.BytesIO(png_bytes(6)), "b.png")])
+    assert [a.filename for a in msg.attachments] == ["a.png", "b.png"]
+    assert server.message(msg.id).images == [png_bytes(4), png_bytes(6)]
+    msg = await msg.edit(content="an edit without an attachments list keeps them")
+    assert server.message(msg.id).images == [png_bytes(4), png_bytes(6)]
+    msg = await msg.edit(content="no files", attachments=[])
+    assert server.message(msg.id).images == [] and msg.content == "no files"
