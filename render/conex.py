@@ -5,8 +5,8 @@ Conventions (rules/conex.md): table units are mm internally, the pictures speak 
 board centre, x to the right, y down, rotations clockwise. Cards are drawn in play order, later ones over
 earlier ones (G6), each with its background colour, its CONEX corners (colour and value), and its number (the
 id players type as ``target``). Colours are the Okabe–Ito yellow, vermillion, bluish green and reddish purple,
-and always carry their letter (Y, R, T, P) too: on each card's label and, in zoomed views and the hand, on
-each corner.
+and always carry their letter (Y, R, T, P) too: on each card's label and on each corner (``R4`` = a red corner
+worth 4).
 
 Pure functions; the only I/O is the cached font files.
 """
@@ -183,7 +183,7 @@ def _draw_card_shapes(
         if not labels or img is None:
             continue
         ix, iy = _incentre(pts)
-        label = f"{corner.color}{corner.value}" if detail else str(corner.value)
+        label = f"{corner.color}{corner.value}"
         ink = ink_on(COLOUR_FILL[corner.color])
         halo = "#000000" if ink == "#FFFFFF" else "#FFFFFF"
         stamp_text(img, (ix, iy), label, size=fs, fill=ink, bold=True, stroke=halo, stroke_width=1)
@@ -405,7 +405,7 @@ def render_table(
         names: display names by seat.
         zoom: ``None`` = whole table; ``"last"`` = a 40 x 30 cm window around the last placed card; a table card
             id = around that card (outlined); ``"board"`` = around the scoring board. A zoomed window widens to
-            hold all ``ghosts``. Zoomed corners also carry their colour letter.
+            hold all ``ghosts``.
         ghosts: ``Place`` actions drawn as numbered translucent ghosts (the placement preview; rotation ``None``
             is drawn at 0 degrees).
         theme: ``"dark"`` or ``"light"``.
