@@ -212,12 +212,16 @@ def search(
     max_nodes: int | None = None,
     seed: int = 0,
     max_depth: int = 40,
+    iterative: bool = True,
 ) -> SearchResult:
-    """Iterative-deepening negamax alpha-beta with a transposition table (the ``hard`` level).
+    """Negamax alpha-beta (principal variation search) with a transposition table: the ``hard`` level.
 
-    Depth 1 always completes; later iterations stop when ``budget_s`` seconds or ``max_nodes`` nodes
-    are spent (the best move of the last finished iteration, or a better one found by the
-    interrupted iteration, is returned). Stops early when the value is exact (tree solved).
+    With ``iterative`` (the default) it deepens 1, 2, 3... plies: depth 1 always completes; later
+    iterations stop when ``budget_s`` seconds or ``max_nodes`` nodes are spent (the best action of
+    the last finished iteration, or a better one found by the interrupted iteration, is returned).
+    It stops early when the value is exact (the remaining tree was solved). Without ``iterative``
+    it searches ``max_depth`` plies at once (``max_depth`` >= 36 solves the round) and returns an
+    inexact result with ``depth == 0`` if a budget runs out.
 
     Raises IllegalMoveError (E1) if the round is over.
     """
@@ -226,14 +230,19 @@ def search(
     start = time.perf_counter()
     deadline = start + budget_s if budget_s and budget_s > 0 else None
     engine = _Searcher(rnd, random.Random(seed), max_nodes, deadline)
+    if not iterative:
+        engine.start_depth = max_depth
     code, value, depth, exact = engine.run(max_depth)
     return SearchResult(MOVE_BY_CODE[code], value, depth, exact, engine.nodes, time.perf_counter() - start)  # type: ignore[arg-type]
 
 
 def solve(rnd: Round, max_nodes: int | None = None, budget_s: float | None = None) -> SearchResult | None:
-    """The exact value of ``rnd`` (final tower difference x SCALE for the player to move), or ``None``
-    if it could not be solved within the budgets."""
-    res = search(rnd, budget_s=budget_s, max_nodes=max_nodes)
+    """The exact outcome of ``rnd`` under perfect play by both sides, or ``None`` if the budgets run out.
+
+    Returns a :class:`SearchResult` whose ``value`` is the final tower difference (S2, E2) for the
+    player to move times :data:`SCALE`, and whose ``move`` is an optimal action.
+    """
+    res = search(rnd, budget_s=budget_s, max_nodes=max_nodes, max_depth=40, iterative=False)
     return res if res.exact else None
 
 
@@ -277,6 +286,8 @@ class _Searcher:
     The key is exact (no hashing collisions): ``sum(stack_id[t] * 19**t) + turn * 19**9``.
     """
 
+    plain_eval = False  # experiments only: tower difference alone at the horizon
+
     def __init__(self, rnd: Round, rng: random.Random, max_nodes: int | None, deadline: float | None) -> None:
         self.board = [_STACK_ID[st] for st in rnd._stacks]
         r0, r1 = rnd._res
@@ -296,10 +307,11 @@ class _Searcher:
         self.root_codes = list(rnd._legal_codes())
         rng.shuffle(self.root_codes)
         self.armed = False  # budgets apply only after depth 1 completed
+        self.start_depth = 1  # solve() starts deep: one iteration over the whole remaining tree
 
     def _check(self) -> None:
         self.next_check = self.nodes + 1024
-        if not self.armed:
+        if not self.armed and self.start_depth == 1:
             return
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
             raise _Abort
@@ -311,10 +323,10 @@ class _Searcher:
         best_val = 0
         done_depth = 0
         exact = False
-        for depth in range(1, max_depth + 1):
+        for depth in range(self.start_depth, max_depth + 1):
             h0 = self.horizon
             try:
-                code, val = self._root(depth, best_code)
+                code, val = self._root(depth, best_code, -_INF, _INF)
             except _Abort as stop:
                 partial = stop.args[0] if stop.args else None
                 if partial is not None:
@@ -327,9 +339,9 @@ class _Searcher:
                 break
         return best_code, best_val, done_depth, exact
 
-    def _root(self, depth: int, first: int) -> tuple[int, int]:
+    def _root(self, depth: int, first: int, alpha: int, beta: int) -> tuple[int, int]:
+        """Search every root action with window ``(alpha, beta)`` (fail-soft); best action and value."""
         codes = [first] + [c for c in self.root_codes if c != first]
-        alpha, beta = -_INF, _INF
         best_code, best = codes[0], -_INF
         b, res, p = self.board, self.res, self.turn
         for i, code in enumerate(codes):
@@ -364,6 +376,8 @@ class _Searcher:
                 best, best_code = v, code
                 if v > alpha:
                     alpha = v
+                    if alpha >= beta:
+                        break
         return best_code, best
 
     def _evaluate(self, p: int, score: int) -> int:
@@ -383,6 +397,8 @@ class _Searcher:
                             theirs += 1
                         break
         diff = score if p == 0 else -score
+        if self.plain_eval:
+            return diff * SCALE
         return diff * SCALE + (40 if mine else 0) + 10 * mine - 10 * theirs
 
     def _negamax(self, depth: int, alpha: int, beta: int, key: int, score: int, p: int) -> int:
@@ -443,17 +459,15 @@ class _Searcher:
         negamax = self._negamax
         turn = _TURN if p == 0 else -_TURN
         q = 1 - p
+        first = True
         for code in moves:
+            # principal variation search: full window for the first move, null window for the rest
             if code < 36:
                 s, t = _CODE_A[code], _CODE_B[code]
                 nid = _SINGLE[base | s]
                 b[t] = nid
                 res[base | s] -= 1
-                try:
-                    v = -negamax(depth - 1, -beta, -alpha, key + nid * _POW[t] + turn, score, q)
-                finally:
-                    b[t] = 0
-                    res[base | s] += 1
+                k2, s2 = key + nid * _POW[t] + turn, score
             else:
                 src, dst = _CODE_A[code], _CODE_B[code]
                 old = b[dst]
@@ -461,13 +475,21 @@ class _Searcher:
                 nid = _LAND[old * 8 + _LONE[sid]]
                 b[src] = 0
                 b[dst] = nid
-                try:
-                    v = -negamax(
-                        depth - 1, -beta, -alpha,
-                        key + (nid - old) * _POW[dst] - sid * _POW[src] + turn,
-                        score + _TOWER[nid] - _TOWER[old], q,
-                    )
-                finally:
+                k2 = key + (nid - old) * _POW[dst] - sid * _POW[src] + turn
+                s2 = score + _TOWER[nid] - _TOWER[old]
+            try:
+                if first:
+                    v = -negamax(depth - 1, -beta, -alpha, k2, s2, q)
+                    first = False
+                else:
+                    v = -negamax(depth - 1, -alpha - 1, -alpha, k2, s2, q)
+                    if alpha < v < beta:
+                        v = -negamax(depth - 1, -beta, -v, k2, s2, q)
+            finally:
+                if code < 36:
+                    b[t] = 0
+                    res[base | s] += 1
+                else:
                     b[src] = sid
                     b[dst] = old
             if v > best:

@@ -176,3 +176,13 @@ def test_choose_layout_for_round_two() -> None:
     assert choose_layout(match, 1, seed=2, max_nodes=500) is layout
     match.choose_layout(1, layout)
     assert match.phase == "playing"
+
+
+def test_solve_reports_failure_when_budget_is_too_small_and_exact_otherwise() -> None:
+    rnd = Round(LAYOUTS["rombo"])
+    assert solve(rnd, max_nodes=2000) is None  # the empty board is far beyond 2000 nodes
+    res = search(rnd, budget_s=None, max_nodes=2000)
+    assert not res.exact and res.depth >= 1 and res.move in rnd.legal_moves()
+    late, value = small_positions()[0]
+    res = search(late, budget_s=None, max_nodes=200_000)
+    assert res.exact and res.value == value * SCALE
