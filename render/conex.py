@@ -448,13 +448,14 @@ def _corners_text(card: Any, visible: Iterable[BaseGeometry] | None = None) -> s
     return ",".join(out) if out else "none visible"
 
 
-def table_text(game: Any, *, names: Sequence[str], limit: int = 1900) -> str:
+def table_text(game: Any, *, names: Sequence[str], ghosts: Sequence[Any] = (), limit: int = 1900) -> str:
     """Text twin of :func:`render_table`: header facts then one entry per table card in play order.
 
     Full entries read ``#12R +2 at (3.5,-10.0) r90 corners 1:Y4,3:P2`` (colour letter, action, centre in cm,
     rotation clockwise, visible corners ``index:colour value``); free cards are marked ``free``. When that is
     longer than ``limit`` characters a compact form (``#12R(3.5,-10.0)``) is used, truncated with a count if
-    still too long, so the text always fits a Discord message (2000 characters).
+    still too long, so the text always fits a Discord message (2000 characters). ``ghosts`` (the preview's
+    ``Place`` list) are listed first as ``Ghost 1: place 12 c2 at 3.5,-10.0 r90``.
     """
     names = seat_names(names, game.players)
     head, scores, lastline = _header_lines(game, names)
@@ -472,6 +473,8 @@ def table_text(game: Any, *, names: Sequence[str], limit: int = 1900) -> str:
         full.append(f"#{c.id}{c.color}{act} at ({x / 10:.1f},{y / 10:.1f}) r{r:.0f} corners "
                     f"{_corners_text(c, vis[c.id][1])}" + (" free" if free else ""))
         compact.append(f"#{c.id}{c.color}{act.strip()}({x / 10:.0f},{y / 10:.0f})")
+    if ghosts:
+        lastline += "\n" + "\n".join(f"Ghost {i}: {place}" for i, place in enumerate(ghosts, start=1))
     intro = [head, scores, lastline, "Colours: Y yellow, R red, T turquoise, P purple. Board squares: Y top-left, "
              "R top-right, T bottom-right, P bottom-left; coordinates in cm, origin = board centre, y down."]
     if not cards:

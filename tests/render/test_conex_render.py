@@ -240,3 +240,11 @@ def test_missing_names_fall_back_to_seat_labels(small_game: Game) -> None:
     text = table_text(small_game, names=("Alice",))
     assert "Alice" in text and "P2" in text and "P3" in text
     assert max(render_table(small_game, names=()).size) >= 1024
+
+
+def test_table_text_lists_ghosts(small_game: Game) -> None:
+    p = small_game.current_player
+    places = small_game.find_placements(p, small_game.hand(p)[0].id, limit=2)
+    text = table_text(small_game, names=NAMES, ghosts=places)
+    for i, place in enumerate(places, start=1):
+        assert f"Ghost {i}: {place}" in text
