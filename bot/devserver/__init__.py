@@ -7,8 +7,9 @@ each returns an ``InteractionResult``. ``python -m bot.devserver`` starts the se
 prompt to play as several users.
 """
 
-from bot.devserver.client import CommandUsageError, DevUser, InteractionResult
+from bot.devserver.client import CommandUsageError, DevUser
 from bot.devserver.models import Attachment, Channel, Interaction, Message, User, Violation
+from bot.devserver.result import InteractionResult
 from bot.devserver.server import DevServer, Injection
 
 __all__ = [

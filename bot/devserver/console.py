@@ -20,8 +20,9 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from bot.devserver.client import CommandUsageError, DevUser, InteractionResult
+from bot.devserver.client import CommandUsageError, DevUser
 from bot.devserver.models import Message
+from bot.devserver.result import InteractionResult
 from bot.devserver.server import DevServer
 
 HELP = __doc__.split("Lines", 1)[1].split("Every attachment", 1)[0] if __doc__ else ""
