@@ -9,12 +9,15 @@ Catalogues are plain dicts, one per language, in ``bot/locales/<lang>.py``:
   :class:`CatalogueTranslator` (discord.py's ``app_commands.Translator``) when the tree is synced.
 
 Adding Spanish = adding ``bot/locales/es.py`` and listing it in ``LANGUAGES``; no cog changes.
+A game may keep its own keys in ``bot/locales/<lang>_<game>.py`` (e.g. ``en_conex.py``): every
+``<lang>_*.py`` module is merged into that language's catalogues.
 """
 
 from __future__ import annotations
 
 import importlib
 import logging
+import pkgutil
 from types import ModuleType
 from typing import Any
 
@@ -27,12 +30,28 @@ LANGUAGES: tuple[str, ...] = ("en", "es")
 DEFAULT_LANGUAGE = "en"
 
 
-def _load(lang: str) -> ModuleType:
-    return importlib.import_module(f"bot.locales.{lang}")
+def _modules(lang: str) -> list[ModuleType]:
+    """``bot.locales.<lang>`` then every ``bot.locales.<lang>_<part>`` (e.g. ``en_conex``: a game's own
+    keys, kept in a file its author owns), in name order."""
+    import bot.locales
+
+    names = sorted(m.name for m in pkgutil.iter_modules(bot.locales.__path__) if m.name.startswith(f"{lang}_"))
+    return [importlib.import_module(f"bot.locales.{n}") for n in [lang, *names]]
 
 
-MESSAGES: dict[str, dict[str, str]] = {lang: dict(_load(lang).MESSAGES) for lang in LANGUAGES}
-COMMANDS: dict[str, dict[str, str]] = {lang: dict(getattr(_load(lang), "COMMANDS", {})) for lang in LANGUAGES}
+def _merge(lang: str, attr: str) -> dict[str, str]:
+    merged: dict[str, str] = {}
+    for module in _modules(lang):
+        for key, value in getattr(module, attr, {}).items():
+            if key in merged and merged[key] != value:
+                log.warning("message key %r of %s is defined twice; keeping the first", key, module.__name__)
+                continue
+            merged[key] = value
+    return merged
+
+
+MESSAGES: dict[str, dict[str, str]] = {lang: _merge(lang, "MESSAGES") for lang in LANGUAGES}
+COMMANDS: dict[str, dict[str, str]] = {lang: _merge(lang, "COMMANDS") for lang in LANGUAGES}
 
 
 def language_of(locale: str | discord.Locale | None) -> str:

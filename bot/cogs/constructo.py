@@ -146,6 +146,8 @@ class ConstructoCog(
         except Exception:
             log.exception("rendering the board of game %s failed; sending the text board", record.id)
             content = f"{content}\n```\n{board_text(match, names=names)}\n```"
+        if record.status == "finished":
+            content, files = await self._with_result(record, match, names, content, files)
         kwargs: dict[str, Any] = {}
         if view is not None:
             kwargs["view"] = view
@@ -160,6 +162,26 @@ class ConstructoCog(
             msg = await channel.send(content[:2000], files=files, **kwargs)
         await self._replace_board(record, msg.id)
         return msg
+
+    async def _with_result(
+        self, record: GameRecord, match: Match, names: list[str], content: str, files: list[discord.File]
+    ) -> tuple[str, list[discord.File]]:
+        """Add the result card (image) and the rating changes of a finished match."""
+        from render.results import render_constructo_result
+
+        try:
+            png = await self.service.render_png(render_constructo_result, match, names=names)
+            files = [*files, png_file(png, f"constructo-{record.id}-result.png")]
+        except Exception:
+            log.exception("rendering the result card of game %s failed", record.id)
+        changes = await self.bot.storage.rating_changes(record.id)
+        if changes:
+            seat = {uid: i for i, uid in enumerate(record.players)}
+            parts = [f"{names[seat[c.user_id]]} {c.delta:+.1f}" for c in changes if c.user_id in seat]
+            content = f"{content}\n{t('cx.rating_changes', self.locale_of(record), changes=', '.join(parts))}"
+        elif record.result is not None and not record.result.rated:
+            content = f"{content}\n{t('cx.not_rated', self.locale_of(record))}"
+        return content, files
 
     async def _replace_board(self, record: GameRecord, message_id: int) -> None:
         old = record.messages.get("board")

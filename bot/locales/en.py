@@ -72,6 +72,8 @@ MESSAGES: dict[str, str] = {
     "cx.over_draw": "Match over: a draw, {a} – {b}.",
     "cx.over_resigned": "Match over: {loser} resigned, **{winner}** wins ({a} – {b} on the board).",
     "cx.aborted": "This game was aborted.",
+    "cx.rating_changes": "Rating: {changes}.",
+    "cx.not_rated": "Not rated (a game against the AI).",
     "cx.rules": (
         "**Constructo in short**\n"
         "• Two players, 9 chips each (3 large, 3 medium, 3 small), on 9 hexagonal tiles (a *layout*).\n"

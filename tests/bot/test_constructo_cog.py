@@ -311,8 +311,12 @@ async def test_resign_finishes_rated_and_removes_components(
     record = await storage.get_game(game)
     assert record is not None and record.status == "finished"
     assert record.result is not None and record.result.ranking == ((ALICE,), (BOB,)) and record.result.rated
-    final = fake.calls_for(token)[-1].payload
+    final_call = fake.calls_for(token)[-1]
+    final = final_call.payload
     assert final["components"] == [] and "alice" in final["content"] and "wins" in final["content"]  # type: ignore[index]
+    assert "Rating: alice +" in final["content"] and "bob -" in final["content"]  # type: ignore[index]
+    assert [name.endswith("-result.png") for name, _ in final_call.files] == [False, True]
+    assert all(png_ok(data) for _, data in final_call.files)
     row = await storage.rating_of(GUILD_ID, "constructo", ALICE)
     assert row is not None and row.wins == 1
     late = await driver.click(int(board["id"]), f"cx:res:{game}", ALICE, message=board)  # a client not yet updated
