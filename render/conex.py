@@ -176,7 +176,7 @@ def _draw_card_shapes(
     fill: str | None = None, outline: str = CARD_EDGE, width: int = 2, labels: bool = True,
 ) -> None:
     draw.polygon(view.poly(rect), fill=fill or COLOUR_FILL[card.color], outline=outline, width=width)
-    fs = max(14, min(int(view.scale * 9), 30))
+    fs = max(16, min(int(view.scale * 9), 30))
     for corner, shape in zip(card.corners, corners, strict=True):
         pts = view.poly(shape)
         draw.polygon(pts, fill=COLOUR_FILL[corner.color], outline=CARD_EDGE, width=max(1, width - 1))
@@ -210,7 +210,7 @@ def _draw_scene(
         _draw_card_shapes(img, draw, view, tc.card, tc.rect, tc.corner_shapes, detail)
     # labels where the card is still visible
     vis = visible_parts(game)
-    fs = max(18, min(int(view.scale * 13), 40))
+    fs = max(22, min(int(view.scale * 13), 40))
     for tc in cards:
         lp = _label_point(vis[tc.card.id][0])
         if lp is None:
@@ -282,7 +282,7 @@ def _axes(draw: ImageDraw.ImageDraw, view: View, ox: int, oy: int, th: Theme) ->
     """Centimetre labels along the top (x) and left (y) edges of the plot placed at (ox, oy)."""
     span_cm = view.width / view.scale / 10
     step = 10 if span_cm > 60 else 5 if span_cm > 25 else 2
-    fs = 17
+    fs = 20
     x_cm = math.ceil(view.x0 / 10 / step) * step
     while x_cm * 10 <= view.x0 + view.width / view.scale:
         x, _ = view.px(x_cm * 10, 0)
@@ -295,7 +295,7 @@ def _axes(draw: ImageDraw.ImageDraw, view: View, ox: int, oy: int, th: Theme) ->
         draw.line([(ox - 6, oy + y), (ox, oy + y)], fill=th.muted, width=2)
         draw_text(draw, (ox - 9, oy + y), f"{y_cm:g}", size=fs, fill=th.text, anchor="rm")
         y_cm += step
-    draw_text(draw, (ox - 9, oy - 8), "cm", size=fs, fill=th.muted, anchor="rb")
+    draw_text(draw, (6, oy - 8), "cm", size=fs, fill=th.muted, anchor="lb")
 
 
 # ----------------------------------------------------------------------------------------------
