@@ -1,0 +1,134 @@
+"""Benchmark: the CONEX AI (engine/conex/ai.py) against a greedy player, 3 players, seats rotated.
+
+Greedy = for each hand card ``find_placements(...)[0]``, the one scoring most (``points_for``); draw when nothing
+fits, pass when the pile is empty too; discards its first card. Every AI and greedy action is checked with
+``game.check`` before being played. Prints win rate (ties count as wins for every tied leader, E3), mean scores,
+and the AI's time per decision (p50/p99/max) and finder calls per decision.
+
+Usage: ``python bench/bench_conex_ai.py [--games 100] [--jobs 2] [--seed 0]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.conex import Discard, Draw, Game, Pass
+from engine.conex.actions import AnyAction
+from engine.conex.ai import decide
+
+
+def greedy(game: Game, p: int) -> AnyAction:
+    """The baseline: the best first finder result over the hand, by points."""
+    if p in game.pending_discards:
+        return Discard(p, game.hands[p][0])
+    best = None
+    for cid in game.hands[p]:
+        found = game.find_placements(p, cid, limit=1)
+        if found:
+            pts = game.points_for(found[0])
+            if best is None or pts > best[0]:
+                best = (pts, found[0])
+    if best is not None:
+        return best[1]
+    return Draw(p) if game.pile else Pass(p)
+
+
+def play_game(args: tuple[int, int, int]) -> dict[str, object]:
+    """One game: ``ai_seat`` is the AI, the other seats greedy. Returns scores, winners, AI decision times."""
+    game_seed, ai_seat, ai_seed = args
+    g = Game.new(3, seed=game_seed)
+    times: list[float] = []
+    calls: list[int] = []
+    kinds: dict[str, int] = {}
+    actions = 0
+    while not g.is_over and actions < 400:
+        for q in sorted(g.pending_discards):
+            if q == ai_seat:
+                t = time.perf_counter()
+                d = decide(g, q, seed=ai_seed)
+                times.append(time.perf_counter() - t)
+                a = d.action
+            else:
+                a = greedy(g, q)
+            g.check(a)
+            g.play(a)
+        p = g.current_player
+        if p == ai_seat:
+            t = time.perf_counter()
+            d = decide(g, p, seed=ai_seed)
+            times.append(time.perf_counter() - t)
+            calls.append(d.calls)
+            a = d.action
+            key = type(a).__name__.lower() + (" x2" if getattr(a, "double", False) else "")
+            kinds[key] = kinds.get(key, 0) + 1
+        else:
+            a = greedy(g, p)
+        g.check(a)
+        g.play(a)
+        actions += 1
+    return {
+        "seed": game_seed,
+        "ai": ai_seat,
+        "scores": list(g.scores),
+        "winners": g.winners,
+        "over": g.is_over,
+        "times": times,
+        "calls": calls,
+        "kinds": kinds,
+        "table": len(g.table),
+    }
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0)
+    ns = ap.parse_args()
+    jobs = [(ns.seed + k, k % 3, 0) for k in range(ns.games)]
+    t0 = time.perf_counter()
+    results = []
+    with ProcessPoolExecutor(ns.jobs) as ex:
+        for r in ex.map(play_game, jobs):
+            results.append(r)
+            print(f"game {r['seed']}: ai seat {r['ai']} scores {r['scores']} winners {r['winners']}", flush=True)
+    wall = time.perf_counter() - t0
+    n = len(results)
+    wins = sum(1 for r in results if r["ai"] in r["winners"])  # type: ignore[operator]
+    sole = sum(1 for r in results if r["winners"] == [r["ai"]])
+    ai_scores = [r["scores"][r["ai"]] for r in results]  # type: ignore[index]
+    gr_scores = [s for r in results for i, s in enumerate(r["scores"]) if i != r["ai"]]  # type: ignore[arg-type]
+    gr_wins = sum(1 for r in results for i in range(3) if i != r["ai"] and i in r["winners"]) / 2  # type: ignore[operator]
+    times = [t for r in results for t in r["times"]]  # type: ignore[attr-defined]
+    calls = [c for r in results for c in r["calls"]]  # type: ignore[attr-defined]
+    kinds: dict[str, int] = {}
+    for r in results:
+        for k, v in r["kinds"].items():  # type: ignore[attr-defined]
+            kinds[k] = kinds.get(k, 0) + v
+    print(f"games {n} (3 players, AI seat rotated 0/1/2; wall {wall:.0f} s, {ns.jobs} processes)")
+    print(f"AI wins (incl. ties) {wins}/{n} = {wins / n:.0%}; sole wins {sole}/{n}; fair share 33%")
+    print(f"greedy wins per seat (incl. ties) {gr_wins / n:.0%}")
+    print(f"mean score: AI {statistics.mean(ai_scores):.1f}, greedy {statistics.mean(gr_scores):.1f}")
+    print(
+        f"AI time per decision: p50 {pct(times, 0.5) * 1000:.0f} ms, p99 {pct(times, 0.99) * 1000:.0f} ms, "
+        f"max {max(times) * 1000:.0f} ms over {len(times)} decisions"
+    )
+    print(f"finder calls per turn decision: mean {statistics.mean(calls):.1f}, max {max(calls)}")
+    print(f"AI actions: {dict(sorted(kinds.items()))}")
+    print(f"all games ended: {all(r['over'] for r in results)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,488 @@
+"""CONEX AI (issue 8): ``choose_action(game, player, seed=0, budget_s=2.0)`` picks an engine action for a seat.
+
+Pure (no asyncio, no I/O), deterministic given ``seed`` and the state. The AI sees only what
+``game.view_for(player)`` shows: its own hand, the table, scores, stars, pile size and the other hands' sizes.
+Every other card ("unseen": not in its hand, not on the table) may be in an opponent's hand or in the pile.
+
+Policy, one decision:
+
+1. A pending discard (X3) for ``player`` -> ``Discard`` of the least useful card (lowest ``keep_value``).
+2. Start of its turn holding a usable lightning star (X2, X3) -> simulate removing each promising free card
+   (a free +2 card = strip a threat; a free card lying on a +2 card = uncover it) and use the star when the
+   best placement afterwards, the threat removed and the other players' forced discards beat keeping it.
+3. Otherwise a ranked search over *(card, corner, target)* triples. A triple's value does not depend on the
+   exact pose, so it is known before any geometry::
+
+       value = points now (V1 + V2, doubled with the 2x star when allowed, V3/X2)
+             + die value (X1: expected worth of the roll) - keep * keep_value(card)
+             - sum over the opponents still to play of w_k * (their expected best reply after - before)
+
+   The opponents' expected best reply is the expected maximum, over a hand of their size drawn from the unseen
+   cards, of ``corner value + 2 on a +2 target`` over the colours that have an open target on the table
+   (open = the placement finder places a probe corner there). A placed card opens its background colour (and
+   a +2 target if it is the +2 card). Triples are tried best value first with
+   ``game.find_placements(player, card, corner, target)``; the first one with a legal pose is the choice (a
+   node budget ``max_calls`` bounds the finder calls; ``budget_s`` is only a wall-clock safety cap).
+4. Draw (A2) when the best value is below the worth of two more cards; pass (A3) only when the pile is empty
+   and nothing is worth placing (or nothing fits).
+
+Returned actions always pass ``game.check``. Errors: ``IllegalActionError`` rule ``E1`` if the game is over;
+``NotYourTurnError`` when it is not ``player``'s turn and no discard is pending for them; ``InvalidInputError``
+for a bad seat.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.conex.actions import AnyAction, Discard, Draw, Lightning, Pass, Place
+from engine.conex.deck import COLORS, Card, load_deck
+from engine.conex.game import Game
+from engine.errors import IllegalActionError, NotYourTurnError, RuleError
+
+__all__ = ["DEFAULT_WEIGHTS", "Decision", "Weights", "choose_action", "decide", "keep_value"]
+
+_DECK: dict[int, Card] = {c.id: c for c in load_deck()}
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Tuning of the policy, in points.
+
+    Attributes:
+        threat_next: weight of the next opponent's expected extra reply (points they may gain) per point.
+        threat_later: the same for each later opponent still to play.
+        keep: cost per point of ``keep_value`` of the card spent (a strong card has future worth).
+        hold_2x: worth of keeping a usable 2x star for later (use it now when the placement's points exceed it).
+        hold_lightning: worth of keeping a usable lightning star.
+        discard_hurt: worth to us of each other player's forced discard after a lightning (X3).
+        draw_base, draw_per_missing: worth of drawing two cards: base + per card below ``full_hand``.
+        full_hand: hand size from which more cards add little.
+        star_2x, star_lightning: worth of taking a star on a die roll (X1); the die value is computed from these.
+        deny: extra worth of a star taken from an opponent (they lose it).
+    """
+
+    threat_next: float = 0.6
+    threat_later: float = 0.3
+    keep: float = 0.15
+    hold_2x: float = 4.5
+    hold_lightning: float = 1.0
+    discard_hurt: float = 0.4
+    draw_base: float = 0.6
+    draw_per_missing: float = 0.6
+    full_hand: int = 4
+    star_2x: float = 2.5
+    star_lightning: float = 1.0
+    deny: float = 1.0
+
+
+DEFAULT_WEIGHTS = Weights()
+
+
+@dataclass
+class Decision:
+    """What ``decide`` found: the action, its estimated value (points), and how much work it took.
+
+    ``calls`` counts finder calls (the node budget), ``reason`` is a short English note for logs/tests.
+    """
+
+    action: AnyAction
+    value: float
+    reason: str
+    calls: int = 0
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class _Ctx:
+    """Per-decision facts drawn from ``view_for(player)`` only."""
+
+    me: int
+    players: int
+    goal: int
+    scores: list[int]
+    hand: list[int]
+    hand_counts: list[int]
+    unseen: list[int]
+    pile: int
+    goal_reached: bool
+    stars: dict[str, int | None]
+    star_usable_2x: bool
+    w: Weights
+    rng: random.Random
+    deadline: float
+    max_calls: int
+    calls: int = 0
+    opp_2x: set[int] = field(default_factory=set)
+
+    def out_of_budget(self) -> bool:
+        return self.calls >= self.max_calls or time.perf_counter() > self.deadline
+
+
+# --- estimates ------------------------------------------------------------------------------------------------
+
+
+def _card_score(card: Card, open_colours: frozenset[str], plus2_colours: frozenset[str]) -> int:
+    """Best points this card scores on the open targets (V1 + V2), 0 if none of its corners fits a colour."""
+    best = 0
+    for k in card.corners:
+        if k.color in open_colours:
+            best = max(best, k.value + (2 if k.color in plus2_colours else 0))
+    return best
+
+
+def _expected_max(scores: list[int], hand: int) -> float:
+    """E[max] of ``hand`` values drawn without replacement from ``scores`` (hypergeometric, exact)."""
+    n = len(scores)
+    if hand <= 0 or n == 0:
+        return 0.0
+    hand = min(hand, n)
+    total = math.comb(n, hand)
+    out = 0.0
+    for v in range(1, max(scores) + 1):
+        below = sum(1 for s in scores if s < v)
+        out += 1.0 - math.comb(below, hand) / total
+    return out
+
+
+class _Threat:
+    """Expected best reply of an opponent holding ``h`` unseen cards, given the open colours (memoised)."""
+
+    def __init__(self, unseen: list[int]) -> None:
+        self.cards = [_DECK[i] for i in unseen]
+        self.memo: dict[tuple[frozenset[str], frozenset[str], int], float] = {}
+
+    def value(self, open_colours: frozenset[str], plus2: frozenset[str], hand: int) -> float:
+        key = (open_colours, plus2, hand)
+        got = self.memo.get(key)
+        if got is None:
+            got = _expected_max([_card_score(c, open_colours, plus2) for c in self.cards], hand)
+            self.memo[key] = got
+        return got
+
+
+def keep_value(
+    card: Card, open_colours: frozenset[str] = frozenset(COLORS), plus2: frozenset[str] = frozenset()
+) -> float:
+    """Worth (points) of keeping ``card`` in hand: its best corner on the open colours (a closed colour counts
+    half), +2 where a +2 target is open, plus 1.5 for a die card (X1). Used for discards (X3) and as the cost of
+    spending a card."""
+    best = 0.0
+    for k in card.corners:
+        v = k.value + (2 if k.color in plus2 else 0)
+        best = max(best, v if k.color in open_colours else v * 0.5)
+    if card.action == "die":
+        best += 1.5
+    return best
+
+
+def _die_value(ctx: _Ctx) -> float:
+    """X1: expected worth of rolling the die (1/6 one card, 1/6 two cards, 1/3 lightning, 1/3 2x)."""
+    w = ctx.w
+    v = (1 / 6) * 0.5 + (1 / 6) * 1.0
+    for star, worth in (("2x", w.star_2x), ("lightning", w.star_lightning)):
+        holder = ctx.stars[star]
+        if holder == ctx.me:
+            gain = 0.3 * worth  # already ours: a re-roll only resets X2
+        elif holder is not None:
+            gain = worth + w.deny
+        else:
+            gain = worth
+        v += (2 / 6) * gain
+    return v
+
+
+# --- simulation copies (built from the view only) ------------------------------------------------------------
+
+
+def _probe_cards(unseen: list[int]) -> dict[str, tuple[int, int]]:
+    """For each colour, an unseen (card id, corner index) with the smallest corner of that colour (most places
+    fit it): the probe that tells whether an opponent could place a corner of that colour somewhere."""
+    out: dict[str, tuple[int, int]] = {}
+    best: dict[str, float] = {}
+    for cid in unseen:
+        for k in _DECK[cid].corners:
+            size = k.legs_mm[0] * k.legs_mm[1]
+            if k.color not in best or size < best[k.color]:
+                best[k.color] = size
+                out[k.color] = (cid, k.index)
+    return out
+
+
+def _sim_from_view(view: dict[str, Any], me: int, probes: list[int]) -> Game:
+    """A ``Game`` equal to the view's table, scores and stars, with ``me`` holding their hand plus ``probes``,
+    other hands empty and every other unseen card in the pile (order irrelevant: the AI never draws in it)."""
+    d = dict(view)
+    hands: list[list[int]] = [[] for _ in range(view["players"])]
+    hands[me] = list(view["hands"][me]) + list(probes)
+    on_table = {t["card"] for t in view["table"]}
+    taken = set(hands[me]) | on_table
+    d["hands"] = hands
+    d["draw_pile"] = [i for i in sorted(_DECK) if i not in taken]
+    d["seed"] = 0
+    d["pending_discards"] = []
+    d["history"] = []
+    return Game.from_dict(d)
+
+
+def _open_colours(
+    sim: Game, me: int, probes: dict[str, tuple[int, int]], ctx: _Ctx
+) -> tuple[frozenset[str], frozenset[str]]:
+    """Colours with an open target (a probe corner fits somewhere) and colours of open +2 targets (P1-P4)."""
+    open_c: set[str] = set()
+    plus2: set[str] = set()
+    for colour, (cid, corner) in probes.items():
+        targets = sim.board.targets_for(colour)
+        plus_targets = [t for t, _ in targets if t != "board" and sim.board.get(int(t)).card.action == "plus2"]
+        for t in plus_targets:
+            ctx.calls += 1
+            if sim.find_placements(me, cid, corner, t, limit=1):
+                plus2.add(colour)
+                open_c.add(colour)
+                break
+        if colour in open_c:
+            continue
+        for t, _ in targets[:8]:
+            if t in plus_targets:
+                continue
+            ctx.calls += 1
+            if sim.find_placements(me, cid, corner, t, limit=1):
+                open_c.add(colour)
+                break
+    return frozenset(open_c), frozenset(plus2)
+
+
+# --- the placement search -------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Best:
+    value: float
+    place: Place | None
+    points: int
+    note: str
+
+
+def _opponents_to_play(ctx: _Ctx, reaches_goal: bool) -> list[int]:
+    """Seats still getting a turn after ``me``, in order (E1: once the goal is reached the round completes)."""
+    seats = [(ctx.me + k) % ctx.players for k in range(1, ctx.players)]
+    if ctx.goal_reached or reaches_goal:
+        seats = [s for s in seats if s > ctx.me]
+    return seats
+
+
+def _best_placement(sim: Game, ctx: _Ctx, open_c: frozenset[str], plus2: frozenset[str], threat: _Threat) -> _Best:
+    """The best (card, corner, target) triple with a legal pose, by ``value`` (see the module docstring)."""
+    w = ctx.w
+    board = sim.board
+    die_v = _die_value(ctx)
+    base_threat: dict[int, float] = {}
+    triples: list[tuple[float, float, int, int, int | str, int, bool]] = []
+    order = 0
+    for cid in ctx.hand:
+        card = _DECK[cid]
+        new_open = open_c | {card.color}
+        new_plus = plus2 | ({card.color} if card.action == "plus2" else set())
+        for k in card.corners:
+            for tgt, area in board.targets_for(k.color):
+                if area.area < 0.5 * k.legs_mm[0] * k.legs_mm[1]:
+                    continue
+                on_plus = tgt != "board" and board.get(int(tgt)).card.action == "plus2"
+                pts = k.value + (2 if on_plus else 0)
+                for double in (False, True) if ctx.star_usable_2x else (False,):
+                    gained = pts * 2 if double else pts
+                    reaches = ctx.scores[ctx.me] + gained >= ctx.goal
+                    future = not (ctx.goal_reached or reaches)
+                    value = float(gained)
+                    if future:
+                        value -= w.keep * keep_value(card, open_c, plus2)
+                        if card.action == "die":
+                            value += die_v
+                        if double:
+                            value -= w.hold_2x
+                    for n, opp in enumerate(_opponents_to_play(ctx, reaches)):
+                        h = ctx.hand_counts[opp]
+                        if opp not in base_threat:
+                            base_threat[opp] = threat.value(open_c, plus2, h)
+                        extra = threat.value(frozenset(new_open), frozenset(new_plus), h) - base_threat[opp]
+                        mult = 1.6 if opp in ctx.opp_2x else 1.0
+                        value -= (w.threat_next if n == 0 else w.threat_later) * extra * mult
+                    jitter = ctx.rng.random() * 1e-6
+                    triples.append((value + jitter, float(pts), order, cid, tgt, k.index, double))
+                    order += 1
+    triples.sort(key=lambda t: (-t[0], -t[1], t[2]))
+    failed: set[tuple[int, int, int | str]] = set()
+    for value, pts, _o, cid, tgt, corner, double in triples:
+        if (cid, corner, tgt) in failed:
+            continue
+        if ctx.out_of_budget():
+            return _Best(-math.inf, None, 0, "budget")
+        ctx.calls += 1
+        found = sim.find_placements(ctx.me, cid, corner, tgt, limit=1)
+        if not found:
+            failed.add((cid, corner, tgt))
+            continue
+        p = found[0]
+        place = Place(ctx.me, p.card, p.corner, p.x, p.y, p.rotation, double)
+        return _Best(value, place, int(pts) * (2 if double else 1), f"card {cid} c{corner} on {tgt}")
+    return _Best(-math.inf, None, 0, "nothing fits")
+
+
+def _draw_value(ctx: _Ctx) -> float:
+    if ctx.pile == 0:
+        return -math.inf
+    if ctx.goal_reached:
+        return 0.0  # no later turn to use the cards
+    missing = max(0, ctx.w.full_hand - len(ctx.hand))
+    return ctx.w.draw_base + ctx.w.draw_per_missing * missing
+
+
+# --- lightning --------------------------------------------------------------------------------------------------
+
+
+def _lightning_candidates(sim: Game, ctx: _Ctx) -> list[int]:
+    """Free table cards worth simulating a lightning on: free +2 cards (strip a threat) and free cards lying on a
+    +2 card (uncover it, X4), newest first, at most 3."""
+    board = sim.board
+    cards = board.cards
+    free = set(board.free_ids())
+    out: list[int] = []
+    for pos in range(len(cards) - 1, -1, -1):
+        tc = cards[pos]
+        if tc.id not in free:
+            continue
+        if tc.card.action == "plus2":
+            out.append(tc.id)
+            continue
+        for below in cards[:pos]:
+            if below.card.action == "plus2" and below.rect.intersection(tc.rect).area > 1.0:
+                out.append(tc.id)
+                break
+    return out[:3]
+
+
+# --- entry points -----------------------------------------------------------------------------------------------
+
+
+def decide(
+    game: Game,
+    player: int,
+    seed: int = 0,
+    budget_s: float = 2.0,
+    *,
+    max_calls: int = 150,
+    weights: Weights = DEFAULT_WEIGHTS,
+) -> Decision:
+    """``choose_action`` with its reasons: returns a ``Decision`` (action, estimated value in points, finder
+    calls used). Same arguments and errors as ``choose_action``."""
+    t0 = time.perf_counter()
+    if game.is_over:
+        raise IllegalActionError("the game is over", rule="E1")
+    view = game.view_for(player)  # validates the seat (InvalidInputError)
+    me = player
+    hand = list(view["hands"][me])
+    on_table = {t["card"] for t in view["table"]}
+    unseen = [i for i in sorted(_DECK) if i not in on_table and i not in hand]
+    stars = {s: v["holder"] for s, v in view["stars"].items()}
+    ctx = _Ctx(
+        me=me,
+        players=view["players"],
+        goal=view["goal"],
+        scores=list(view["scores"]),
+        hand=hand,
+        hand_counts=list(view["hand_counts"]),
+        unseen=unseen,
+        pile=view["draw_pile"],
+        goal_reached=bool(view["goal_reached"]),
+        stars=stars,
+        star_usable_2x=game.star_usable(me, "2x"),
+        w=weights,
+        rng=random.Random(f"conex-ai:{seed}:{view['turn']}:{me}:{len(view['table'])}"),
+        deadline=t0 + budget_s,
+        max_calls=max_calls,
+    )
+    ctx.opp_2x = {s for s in range(ctx.players) if s != me and game.star_usable(s, "2x")}
+
+    if me in view["pending_discards"] and hand:  # X3
+        worst = min(hand, key=lambda i: (keep_value(_DECK[i]), i))
+        return Decision(Discard(me, worst), -keep_value(_DECK[worst]), "discard the least useful card")
+    if me != view["current_player"]:
+        raise NotYourTurnError(
+            f"it is seat {view['current_player'] + 1}'s turn, not seat {me + 1}'s, and no discard is pending",
+            player=me,
+            current=view["current_player"],
+        )
+
+    probes = _probe_cards(unseen)
+    probe_ids = sorted({cid for cid, _ in probes.values()})
+    sim = _sim_from_view(view, me, probe_ids)
+    threat = _Threat(unseen)
+    open_c, plus2 = _open_colours(sim, me, probes, ctx)
+    best = _best_placement(sim, ctx, open_c, plus2, threat)
+    draw_v = _draw_value(ctx)
+
+    if game.can_lightning(me) and not ctx.out_of_budget():
+        hold = 0.0 if ctx.goal_reached else weights.hold_lightning
+        others = sum(1 for s in range(ctx.players) if s != me and ctx.hand_counts[s] > 0)
+        base = max(best.value, draw_v)
+        choice: tuple[float, int] | None = None
+        for cid in _lightning_candidates(sim, ctx):
+            if ctx.out_of_budget():
+                break
+            after = _sim_from_view(view, me, probe_ids)
+            try:
+                after.play(Lightning(me, cid))
+            except RuleError:
+                continue
+            a_open, a_plus = _open_colours(after, me, probes, ctx)
+            a_best = _best_placement(after, ctx, a_open, a_plus, threat)
+            # threat already on the table, before vs after, for each opponent still to play
+            relief = 0.0
+            for n, opp in enumerate(_opponents_to_play(ctx, False)):
+                h = ctx.hand_counts[opp]
+                diff = threat.value(open_c, plus2, h) - threat.value(a_open, a_plus, max(h - 1, 0))
+                relief += (weights.threat_next if n == 0 else weights.threat_later) * diff
+            gain = max(a_best.value, draw_v) - base + relief + weights.discard_hurt * others - hold
+            if gain > 0 and (choice is None or gain > choice[0]):
+                choice = (gain, cid)
+        if choice is not None:
+            action = Lightning(me, choice[1])
+            game.check(action)
+            return Decision(action, choice[0], f"lightning on card #{choice[1]}", ctx.calls)
+
+    if best.place is not None and (best.value >= draw_v or ctx.pile == 0):
+        if (
+            ctx.pile == 0
+            and best.value < -1.0
+            and ctx.scores[me] > max(ctx.scores[s] for s in range(ctx.players) if s != me)
+        ):
+            return Decision(Pass(me), 0.0, "pass: leading and nothing worth placing", ctx.calls)
+        try:
+            action = game.check(best.place)
+        except RuleError:  # pragma: no cover - the finder's poses pass check
+            action = None
+        if isinstance(action, Place):
+            return Decision(action, best.value, best.note, ctx.calls, {"points": best.points})
+    if ctx.pile > 0:
+        return Decision(Draw(me), draw_v, "draw: nothing worth placing", ctx.calls)
+    return Decision(Pass(me), 0.0, "pass: nothing fits and the pile is empty", ctx.calls)
+
+
+def choose_action(game: Game, player: int, seed: int = 0, budget_s: float = 2.0) -> AnyAction:
+    """The AI's action for seat ``player`` (issue 8): a ``Discard`` when one is pending for them (X3), else on
+    their turn a ``Lightning`` (start of turn, X3), a ``Place`` (A1, with ``double=True`` when the 2x star is
+    worth using and allowed, V3/X2), a ``Draw`` (A2) or a ``Pass`` (A3). The action passes ``game.check``.
+
+    Deterministic for a given state and ``seed`` (the search is bounded by finder calls; ``budget_s`` seconds is
+    only a safety cap). Uses only what ``game.view_for(player)`` shows.
+
+    Raises:
+        IllegalActionError: rule ``E1``, the game is over.
+        NotYourTurnError: not ``player``'s turn and no discard pending for them.
+        InvalidInputError: ``player`` is not a seat.
+    """
+    return decide(game, player, seed, budget_s).action
