@@ -4,7 +4,11 @@ Flow: HELLO (op 10) -> IDENTIFY (op 2) -> READY + GUILD_CREATE, heartbeats (op 1
 known ``session_id`` replays the missed dispatches and sends RESUMED (unknown -> INVALID_SESSION op 9, d=false),
 REQUEST_GUILD_MEMBERS (op 8) -> GUILD_MEMBERS_CHUNK. A new IDENTIFY (e.g. a restarted bot process) replaces the
 current session. ``reconnect()`` sends op 7 so the client resumes; ``drop(code)`` closes the socket.
-Frames are sent uncompressed even when ``compress=zlib-stream`` is asked for (discord.py accepts text frames).
+With ``compress=zlib-stream`` in the query, frames are binary pieces of one zlib stream, each ending in a
+Z_SYNC_FLUSH, as Discord sends them (other or no compression: JSON text frames).
+A heartbeat arriving more than 1.5 intervals + 0.25 s after the previous one is recorded as a ``heartbeat_late``
+violation: with a short ``heartbeat_interval_ms`` this detects a bot whose event loop is blocked (e.g. rendering
+on the loop instead of in a thread).
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ import asyncio
 import contextlib
 import json
 import secrets
+import time
+import zlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +49,8 @@ class Gateway:
         self.sessions: dict[str, Session] = {}
         self.current: Session | None = None
         self._sockets: set[web.WebSocketResponse] = set()
+        self._compressors: dict[web.WebSocketResponse, Any] = {}
+        self.compressed_connections = 0
         self._lock = asyncio.Lock()
 
     @property
@@ -55,8 +63,14 @@ class Gateway:
 
     # ------------------------------------------------------------------ sending
     async def _send(self, ws: web.WebSocketResponse, frame: dict[str, Any]) -> None:
+        text = json.dumps(frame)
         with contextlib.suppress(ConnectionError, RuntimeError):
-            await ws.send_str(json.dumps(frame))
+            compressor = self._compressors.get(ws)
+            if compressor is None:
+                await ws.send_str(text)
+            else:
+                data = compressor.compress(text.encode()) + compressor.flush(zlib.Z_SYNC_FLUSH)
+                await ws.send_bytes(data)
 
     async def dispatch(self, event: str, data: dict[str, Any], session: Session | None = None) -> None:
         """Send DISPATCH ``event`` to ``session`` (default: the current one); buffered for RESUME if away."""
@@ -143,7 +157,12 @@ class Gateway:
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
         await ws.prepare(request)
         self._sockets.add(ws)
+        if request.query.get("compress") == "zlib-stream":
+            self._compressors[ws] = zlib.compressobj()
+            self.compressed_connections += 1
         session: Session | None = None
+        last_beat: float | None = None
+        interval_s = self.server.heartbeat_interval_ms / 1000
         await self._send(ws, {"op": 10, "s": None, "t": None,
                               "d": {"heartbeat_interval": self.server.heartbeat_interval_ms}})
         try:
@@ -155,6 +174,12 @@ class Gateway:
                 frame = json.loads(msg.data)
                 op, d = frame.get("op"), frame.get("d")
                 if op == 1:
+                    now = time.monotonic()
+                    if last_beat is not None and now - last_beat > interval_s * 1.5 + 0.25:
+                        self.server.violate("heartbeat_late", f"heartbeat {now - last_beat:.2f} s after the previous "
+                                            f"one (interval {interval_s:.2f} s): is the event loop blocked?",
+                                            "gateway op 1", 0, 0)
+                    last_beat = now
                     await self._send(ws, {"op": 11, "s": None, "t": None, "d": None})
                 elif op == 2:
                     session = await self._identify(ws, d or {})
@@ -166,6 +191,7 @@ class Gateway:
                     await self._members_chunk(session, d or {})
         finally:
             self._sockets.discard(ws)
+            self._compressors.pop(ws, None)
             if session is not None and session.ws is ws:
                 session.ws = None
             self.server.notify()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -104,6 +105,12 @@ class TinyBot(discord.Client):
             await interaction.edit_original_response(content="done", attachments=[
                 discord.File(io.BytesIO(png_bytes()), "late.png")])
             await interaction.followup.send("and a followup")
+
+        @tree.command(name="block", description="Blocks the event loop for 1 s", guild=guild)
+        async def block(interaction: discord.Interaction) -> None:
+            await interaction.response.defer()
+            time.sleep(1.0)  # noqa: ASYNC251 - the bug under test: CPU work on the event loop
+            await interaction.edit_original_response(content="unblocked")
 
         @tree.command(name="ask", description="Opens a modal", guild=guild)
         async def ask(interaction: discord.Interaction) -> None:

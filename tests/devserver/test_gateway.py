@@ -43,3 +43,22 @@ async def test_message_create_is_dispatched_to_a_bot_with_guild_messages(server:
     waiter = asyncio.ensure_future(bot.wait_for("message", timeout=5))
     await channel.send("ping")
     assert (await waiter).content == "ping"
+
+
+async def test_frames_are_a_zlib_stream_when_asked(server: DevServer, bot: TinyBot) -> None:
+    from discord.utils import _ActiveDecompressionContext
+
+    expected = 1 if _ActiveDecompressionContext.COMPRESSION_TYPE == "zlib-stream" else 0
+    assert server.gateway.compressed_connections == expected
+    res = await (await server.as_user("alice").slash("png")).wait(5)  # decoded fine by discord.py
+    assert res.content == "board"
+
+
+async def test_a_blocked_event_loop_shows_as_a_late_heartbeat(server: DevServer, start_bot: StartBot) -> None:
+    server.heartbeat_interval_ms = 200
+    bot = await start_bot()
+    await server.wait_until(lambda: bot.latency < 1.0, 5, "a first heartbeat ACK")
+    assert server.violations == []
+    res = await (await server.as_user("alice").slash("block")).wait(5)
+    assert res.content == "unblocked"
+    await server.wait_until(lambda: any(v.kind == "heartbeat_late" for v in server.violations), 3, "heartbeat_late")
