@@ -111,6 +111,7 @@ def new_canvas(width: int, height: int, th: Theme) -> tuple[Image.Image, ImageDr
     return img, ImageDraw.Draw(img)
 
 
+@lru_cache(maxsize=4096)
 def text_size(text: str, size: int, bold: bool = False) -> tuple[int, int]:
     """Width and height in px of ``text`` set in :func:`font` ``(size, bold)``."""
     x0, y0, x1, y1 = font(size, bold).getbbox(text)
@@ -139,12 +140,13 @@ def draw_text(
 ) -> None:
     """Draw ``text`` at ``xy`` with a Pillow ``anchor`` (``"mm"`` = centred), optional outline for contrast.
 
-    Centred labels are pasted from the :func:`stamp_text` cache when the drawer exposes its image (it does in
-    every Pillow this project supports); otherwise they are set directly.
+    Labels are pasted from the :func:`stamp_text` cache when the drawer exposes its RGB image (it does in every
+    Pillow this project supports); otherwise they are set directly.
     """
     target = getattr(draw, "_image", None)
-    if anchor == "mm" and isinstance(target, Image.Image) and target.mode == "RGB":
-        stamp_text(target, xy, text, size=size, fill=fill, bold=bold, stroke=stroke, stroke_width=stroke_width)
+    if isinstance(target, Image.Image) and target.mode == "RGB":
+        stamp_text(target, xy, text, size=size, fill=fill, bold=bold, stroke=stroke, stroke_width=stroke_width,
+                   anchor=anchor)
         return
     draw.text(
         xy, text, font=font(size, bold), fill=fill, anchor=anchor,
@@ -152,15 +154,15 @@ def draw_text(
     )
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=2048)
 def _stamp(
-    text: str, size: int, fill: str, bold: bool, stroke: str | None, stroke_width: int
+    text: str, size: int, fill: str, bold: bool, stroke: str | None, stroke_width: int, anchor: str = "mm"
 ) -> tuple[Image.Image, int, int]:
     f = font(size, bold)
-    x0, y0, x1, y1 = f.getbbox(text, anchor="mm", stroke_width=stroke_width)
+    x0, y0, x1, y1 = f.getbbox(text, anchor=anchor, stroke_width=stroke_width)
     x0, y0 = math.floor(x0) - 1, math.floor(y0) - 1
     im = Image.new("RGBA", (math.ceil(x1) - x0 + 2, math.ceil(y1) - y0 + 2), (0, 0, 0, 0))
-    ImageDraw.Draw(im).text((-x0, -y0), text, font=f, fill=fill, anchor="mm", stroke_width=stroke_width,
+    ImageDraw.Draw(im).text((-x0, -y0), text, font=f, fill=fill, anchor=anchor, stroke_width=stroke_width,
                             stroke_fill=stroke if stroke_width else None)
     return im, x0, y0
 
@@ -175,10 +177,11 @@ def stamp_text(
     bold: bool = False,
     stroke: str | None = None,
     stroke_width: int = 0,
+    anchor: str = "mm",
 ) -> None:
-    """Like :func:`draw_text` centred (anchor ``"mm"``) but pasted from a cache of rendered labels: much faster
-    for the same short label drawn many times (corner values, tile numbers)."""
-    im, x0, y0 = _stamp(text, size, fill, bold, stroke, stroke_width)
+    """Like :func:`draw_text` but pasted from a cache of rendered labels: much faster for a label drawn again and
+    again (corner values, tile numbers, legends, the same header on the next turn)."""
+    im, x0, y0 = _stamp(text, size, fill, bold, stroke, stroke_width, anchor)
     img.paste(im, (round(xy[0]) + x0, round(xy[1]) + y0), im)
 
 
