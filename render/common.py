@@ -140,11 +140,12 @@ def draw_text(
 ) -> None:
     """Draw ``text`` at ``xy`` with a Pillow ``anchor`` (``"mm"`` = centred), optional outline for contrast.
 
-    Labels are pasted from the :func:`stamp_text` cache when the drawer exposes its RGB image (it does in every
-    Pillow this project supports); otherwise they are set directly.
+    Short labels (up to ``STAMP_MAX_CHARS``) are pasted from the :func:`stamp_text` cache when the drawer exposes
+    its RGB image (it does in every Pillow this project supports); others are set directly, so the cache (512
+    entries) stays a few MB.
     """
     target = getattr(draw, "_image", None)
-    if isinstance(target, Image.Image) and target.mode == "RGB":
+    if len(text) <= STAMP_MAX_CHARS and isinstance(target, Image.Image) and target.mode == "RGB":
         stamp_text(target, xy, text, size=size, fill=fill, bold=bold, stroke=stroke, stroke_width=stroke_width,
                    anchor=anchor)
         return
@@ -154,7 +155,10 @@ def draw_text(
     )
 
 
-@lru_cache(maxsize=2048)
+STAMP_MAX_CHARS = 24
+
+
+@lru_cache(maxsize=512)
 def _stamp(
     text: str, size: int, fill: str, bold: bool, stroke: str | None, stroke_width: int, anchor: str = "mm"
 ) -> tuple[Image.Image, int, int]:
