@@ -1,0 +1,74 @@
+"""English catalogue of CONEX (merged into ``en`` by ``bot/i18n.py``): lobby, table messages, components,
+refusals of the CONEX service (``cn.*``, ``ui.cn_*``)."""
+
+MESSAGES: dict[str, str] = {
+    "ui.cn_join": "Join",
+    "ui.cn_leave": "Leave",
+    "ui.cn_start": "Start",
+    "ui.cn_add_bot": "Add bot",
+    "ui.cn_hand": "My hand",
+    "ui.cn_hints": "Hints",
+    "ui.cn_draw": "Draw 2",
+    "ui.cn_pass": "Pass",
+    "ui.cn_discard": "Discard",
+    "ui.cn_discard_placeholder": "Card to put at the bottom of the draw pile…",
+    "ui.cn_hint": "{n} · +{points}",
+    "cn.lobby": (
+        "**CONEX lobby** opened by {host} — table {table}, goal {goal} points. Seats ({n}/4):\n{seats}\n"
+        "Join, leave or add a bot below; the host starts with 2–4 players."
+    ),
+    "cn.lobby_seat": "{n}. {who}",
+    "cn.lobby_closed": "{name} closed the CONEX lobby.",
+    "cn.joined": "{name} takes seat {n}.",
+    "cn.left": "{name} left the lobby.",
+    "cn.started": "CONEX started: {n} players, table {table}, goal {goal} points.",
+    "cn.no_game_here": "There is no CONEX game in this channel: open a lobby with `/conex new`.",
+    "cn.already_in": "You already have a seat in this game.",
+    "cn.full": "The table is full ({max} players at most).",
+    "cn.host_only": "Only the host (<@{host}>) can do this.",
+    "cn.too_few": "CONEX needs 2 to 4 players: wait for someone to join, or add a bot.",
+    "cn.forfeited": "You left this game; your seat no longer plays.",
+    "cn.no_discard": "You have no discard to make.",
+    "cn.not_on_table": "Card #{card} is not on the table.",
+    "cn.the_board": "the board",
+    "cn.ev_placed": "{name} placed card #{card} (corner {corner}) on {target}: **+{points}**.",
+    "cn.ev_placed_double": "{name} placed card #{card} (corner {corner}) on {target} with the 2x star: **+{points}**.",
+    "cn.ev_die": "Die: **{face}**.",
+    "cn.ev_drew": "{name} drew {count} card(s).",
+    "cn.ev_star": "{name} takes the **{star}** star (usable from their next turn).",
+    "cn.ev_passed": "{name} passed.",
+    "cn.ev_lightning": "{name} used the lightning star: card #{card} goes to the bottom of the draw pile.",
+    "cn.ev_discards": "{who}: discard one card each (Discard button, or `/conex discard`).",
+    "cn.ev_discarded": "{name} discarded a card.",
+    "cn.ev_goal": "{name} reached the goal with {score} points: the round is played to its end.",
+    "cn.ev_forfeit": "{name} left the game: their hand goes to the bottom of the pile and their seat is skipped.",
+    "cn.ev_skipped": "{name}'s seat is skipped.",
+    "cn.ev_over": "Game over: {reason}.",
+    "cn.forfeited_mark": "(left)",
+    "cn.to_play": "{who} to play. Scores: {scores}. Draw pile: {pile}. Goal: {goal}.",
+    "cn.pending": "Waiting for discards from: {who}.",
+    "cn.over": "**CONEX over** — winner(s): **{winners}**. Scores: {scores}.",
+    "cn.aborted": "This game was aborted.",
+    "cn.must_discard": "A lightning was used: choose a card of your hand to put at the bottom of the draw pile.",
+    "cn.hints": "Good legal placements (numbered ghosts on the image); press a number to play it:",
+    "cn.hint_line": "{n}. card #{card}, corner {corner} at ({x}, {y}) cm r{rot:g} — +{points}",
+    "cn.no_hints": "None of your cards has a legal placement now: draw (or pass if the pile is empty).",
+    "cn.board": "The current table:",
+    "cn.zoom": "Zoom on {zoom}:",
+    "cn.zoom_last": "last card placed",
+    "cn.rules": (
+        "**CONEX in short**\n"
+        "• 2–4 players, 5 cards each. Cards have a background colour and 2–3 coloured *CONEX corners* worth 1–5.\n"
+        "• On your turn do one thing: **place** a card (`/conex place`, or pick a hint), **draw** 2 cards, or "
+        "**pass** (only when the draw pile is empty).\n"
+        "• Placing: the corner you choose must lie on a visible card of the same colour, or on the board square "
+        "of that colour (P1); the new card may touch only that target (P2), no visible corner (P3), and must "
+        "stay on the table (P4).\n"
+        "• You score the corner's value; +2 more on a +2 card. A die card makes you roll: 1 or 2 cards, or a "
+        "star. The 2x star doubles one later placement; the lightning star removes a free card at the start or "
+        "end of your turn, and every other player then discards one card.\n"
+        "• When someone reaches the goal, the round is finished and the highest score wins (ties share).\n"
+        "• Coordinates are in cm from the board centre, x right, y down, rotation clockwise. "
+        "Leaving a running game forfeits it: you rank last."
+    ),
+}

@@ -1,0 +1,516 @@
+"""The CONEX game service: lobby (new/join/leave/add bot/start), actions, forfeits, AI seats.
+
+Stored state (``GameRecord.state``)::
+
+    {"conex": Game.to_dict() | None,   # engine state (rules/conex.md); None while in the lobby
+     "table": "small" | "medium" | "large", "goal": 20..100,
+     "host": <user id>,                # who opened the lobby; only the host adds bots and starts (U1)
+     "names": [str by seat],           # display names kept for images and messages
+     "ai": [<negative seat id>, ...],  # AI seats (see below)
+     "forfeited": [seat, ...],         # seats that left a running game (see FORFEIT below)
+     "locale": str | None}
+
+Seats: ``record.players`` is the seat order = lobby join order (U1); the host is seat 0 and starts.
+**AI seats use distinct negative ids** ``-1, -2, -3`` in ``players`` (storage needs distinct ids per
+seat, and no Discord user id is negative), so ``is_ai(uid)`` is ``uid < 0`` (or the bot's own id).
+Games with an AI seat are **not rated** (same policy as Constructo's AI games).
+
+FORFEIT (``/conex leave`` in a running game): the seat stops playing at once. Its hand goes to the
+bottom of the draw pile, the stars it holds return to the supply, its pending discard is dropped, its
+score becomes 0, and its turns are skipped from then on (a skip counts as a pass for E2). It ranks
+last, below every seat still playing. When fewer than two seats, or no human seat, remain in play,
+the game ends at once (remaining seats ranked by score, E3).
+
+Every verb goes through :meth:`GameService.transact` (per-game lock + version check); engine errors
+(``RuleError`` with the rule code) refuse and nothing is written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from bot.errors import BotError
+from bot.service.base import Change, Committed, GameService
+from bot.storage.records import GameRecord
+from engine.conex import Action, AnyAction, Discard, Draw, Game, Pass, Place
+from engine.errors import IllegalActionError, InvalidInputError
+
+log = logging.getLogger(__name__)
+
+TABLE_SIZES: tuple[str, ...] = ("small", "medium", "large")
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+MAX_HINTS = 9
+COORD_LIMIT_CM = 100.0  # |x|, |y| accepted by /conex place (the large table is 140 x 90 cm)
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def game_of(record: GameRecord) -> Game:
+    """The engine ``Game`` of a started game. Raises ``BotError("err.not_started")`` in the lobby and
+    ``StateError`` if the stored state is corrupt."""
+    data = record.state.get("conex")
+    if data is None:
+        raise BotError("err.not_started")
+    return Game.from_dict(data)
+
+
+def forfeited_of(record: GameRecord) -> set[int]:
+    """Seats that forfeited (left the running game)."""
+    return {int(s) for s in record.state.get("forfeited", [])}
+
+
+def names_of(record: GameRecord) -> list[str]:
+    """Display names by seat."""
+    names = [str(n) for n in record.state.get("names", [])]
+    return names + [f"P{i + 1}" for i in range(len(names), len(record.players))]
+
+
+def parse_card_ref(game: Game, seat: int, ref: str | int) -> int:
+    """A hand card from a reference: the hand letter (``"A"``: first card of the hand), the card number
+    (``"12"``, ``"#12"``) or an autocomplete value. Returns the card id.
+
+    Raises ``InvalidInputError`` (rule ``Input``) for text that is neither, or a letter past the hand's end.
+    A number not in the hand is returned as is (the engine then refuses it with P5).
+    """
+    text = str(ref).strip().lstrip("#").strip()
+    if len(text) == 1 and text.upper() in _LETTERS:
+        hand = game.hands[seat]
+        i = _LETTERS.index(text.upper())
+        if i >= len(hand):
+            raise InvalidInputError(
+                f"your hand has {len(hand)} cards (A-{_LETTERS[max(len(hand) - 1, 0)]}), "
+                f"there is no card {text.upper()}",
+                card=text,
+            )
+        return hand[i]
+    m = re.match(r"^(\d{1,3})\b", text)
+    if not m:
+        raise InvalidInputError(f"{str(ref)[:40]!r} is not a card: give its hand letter (A-E...) or its number")
+    return int(m.group(1))
+
+
+def parse_target(ref: str | int | None) -> int | str | None:
+    """``"board"`` (or ``"b"``), a table card number (``"7"``, ``"#7"``) or ``None``.
+
+    Raises ``InvalidInputError`` for anything else.
+    """
+    if ref is None:
+        return None
+    text = str(ref).strip().lower().lstrip("#").strip()
+    if text in ("", "none"):
+        return None
+    if text in ("board", "b", "the board"):
+        return "board"
+    m = re.match(r"^(\d{1,3})\b", text)
+    if not m:
+        raise InvalidInputError(f"{str(ref)[:40]!r} is not a target: give a table card number or 'board'")
+    return int(m.group(1))
+
+
+def check_coord(value: float | None, what: str, limit: float = COORD_LIMIT_CM) -> float | None:
+    """A finite coordinate within ``±limit`` cm, or ``None``. Raises ``InvalidInputError`` (rule ``Input``) for
+    NaN, infinities and huge values (G1: commands speak cm)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InvalidInputError(f"{what} must be a number, not {value!r}", what=what)
+    v = float(value)
+    if not math.isfinite(v):
+        raise InvalidInputError(f"{what} must be a finite number of cm, not {v}", what=what)
+    if abs(v) > limit:
+        raise InvalidInputError(
+            f"{what} = {v:g} cm is off every table (at most {limit:g} cm from the centre)", what=what
+        )
+    return v
+
+
+def ranking_of(game: Game, players: list[int], forfeited: set[int]) -> list[list[int]]:
+    """E3 ranking for storage: seats still in play by score (tied scores share a group), then forfeited seats
+    (by score, tied share). User ids by group, best first."""
+    groups: list[list[int]] = []
+    for pool in ([s for s in range(game.players) if s not in forfeited], sorted(forfeited)):
+        for score in sorted({game.scores[s] for s in pool}, reverse=True):
+            groups.append([players[s] for s in pool if game.scores[s] == score])
+    return groups
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A suggested legal placement for the hints preview: ``place`` (exact pose) and its ``points``."""
+
+    place: Place
+    points: int
+
+
+class ConexService(GameService):
+    """CONEX verbs over :class:`~bot.service.base.GameService`. See the module docstring."""
+
+    kind: ClassVar[str] = "conex"
+
+    def is_ai(self, user_id: int) -> bool:
+        """True for an AI seat id (negative) or the bot itself."""
+        return user_id < 0 or super().is_ai(user_id)
+
+    async def channel_game(self, channel_id: int) -> GameRecord:
+        """The open CONEX game (lobby or running) of the channel. Raises ``BotError("cn.no_game_here")``."""
+        record = await self.in_channel(channel_id)
+        if record is None or record.kind != self.kind:
+            raise BotError("cn.no_game_here")
+        return record
+
+    # -- lobby ---------------------------------------------------------------------------------
+    def prepare_new(
+        self, *, host: int, name: str, table: str = "medium", goal: int = 40, locale: str | None = None
+    ) -> tuple[dict[str, Any], list[int], str]:
+        """Validate a new lobby and build ``(state, players, "lobby")`` without writing.
+
+        Raises ``InvalidInputError`` for an unknown table size (G2) or a goal outside 20-100 (U3).
+        """
+        if table not in TABLE_SIZES:
+            raise InvalidInputError(f"G2: table size must be one of {', '.join(TABLE_SIZES)}, not {table!r}")
+        if isinstance(goal, bool) or not isinstance(goal, int) or not 20 <= goal <= 100:
+            raise InvalidInputError(f"U3: the goal must be 20-100 points, not {goal!r}")
+        state = {
+            "conex": None,
+            "table": table,
+            "goal": goal,
+            "host": host,
+            "names": [name[:32]],
+            "ai": [],
+            "forfeited": [],
+            "locale": locale,
+        }
+        return state, [host], "lobby"
+
+    async def new(self, *, guild_id: int, channel_id: int, **kwargs: Any) -> GameRecord:
+        """:meth:`prepare_new` then create the lobby. Raises ``BotError("err.channel_busy")`` too."""
+        state, players, status = self.prepare_new(**kwargs)
+        return await self.create(guild_id=guild_id, channel_id=channel_id, state=state, players=players, status=status)
+
+    async def join(self, game_id: int, user_id: int, name: str) -> Committed:
+        """Take the next seat (U1: at most 4). Raises ``BotError`` ``cn.already_in`` / ``cn.full``."""
+
+        def step(record: GameRecord) -> Change:
+            if user_id in record.players:
+                raise BotError("cn.already_in")
+            if len(record.players) >= MAX_PLAYERS:
+                raise BotError("cn.full", rule="U1", max=MAX_PLAYERS)
+            state = dict(record.state, names=[*names_of(record), name[:32]])
+            return Change(state=state, action="join", players=[*record.players, user_id], info={"name": name})
+
+        return await self.transact(game_id, step, actor=user_id, statuses=("lobby",))
+
+    async def add_bot(self, game_id: int, user_id: int) -> Committed:
+        """The host adds an AI seat (id ``-1``, ``-2``, ``-3``). Raises ``cn.host_only`` / ``cn.full``."""
+
+        def step(record: GameRecord) -> Change:
+            self._host_only(record, user_id)
+            if len(record.players) >= MAX_PLAYERS:
+                raise BotError("cn.full", rule="U1", max=MAX_PLAYERS)
+            ai = [int(a) for a in record.state.get("ai", [])]
+            uid = next(-k for k in range(1, MAX_PLAYERS + 1) if -k not in record.players)
+            name = f"AI {-uid}"
+            state = dict(record.state, names=[*names_of(record), name], ai=[*ai, uid])
+            return Change(state=state, action="add bot", players=[*record.players, uid], info={"name": name})
+
+        return await self.transact(game_id, step, actor=user_id, statuses=("lobby",))
+
+    async def leave_lobby(self, game_id: int, user_id: int) -> Committed:
+        """Leave the lobby; the host leaving closes it (``aborted``). Raises ``err.not_player``."""
+
+        def step(record: GameRecord) -> Change:
+            seat = self.seat_of(record, user_id)
+            if user_id == record.state.get("host"):
+                return Change(state=record.state, action="close", status="aborted", info={"closed": True})
+            names = names_of(record)
+            del names[seat]
+            players = [p for p in record.players if p != user_id]
+            return Change(state=dict(record.state, names=names), action="leave", players=players)
+
+        return await self.transact(game_id, step, actor=user_id, statuses=("lobby",))
+
+    async def start(self, game_id: int, user_id: int, *, seed: int | None = None) -> Committed:
+        """The host starts the game: deal (U2, seeded), seat 0 to play. Needs 2-4 seats (U1)."""
+
+        def step(record: GameRecord) -> Change:
+            self._host_only(record, user_id)
+            n = len(record.players)
+            if n < MIN_PLAYERS:
+                raise BotError("cn.too_few", rule="U1")
+            game = Game.new(
+                players=n,
+                seed=seed if seed is not None else secrets.randbits(31),
+                table=record.state.get("table", "medium"),
+                goal=int(record.state.get("goal", 40)),
+            )
+            state = dict(record.state, conex=game.to_dict())
+            return Change(state=state, action="start", status="active", info={"events": []})
+
+        return await self.transact(game_id, step, actor=user_id, statuses=("lobby",))
+
+    @staticmethod
+    def _host_only(record: GameRecord, user_id: int) -> None:
+        if user_id != record.state.get("host"):
+            if user_id not in record.players:
+                raise BotError("err.not_player")
+            raise BotError("cn.host_only", host=record.state.get("host"))
+
+    # -- actions -------------------------------------------------------------------------------
+    def _finish(
+        self, record: GameRecord, game: Game, action: str, info: dict[str, Any], forfeited: set[int] | None = None
+    ) -> Change:
+        """Skip forfeited seats, end the game if too few seats remain, wrap the state and the result."""
+        forfeited = forfeited_of(record) if forfeited is None else forfeited
+        events: list[dict[str, Any]] = list(info.get("events", []))
+        events += skip_forfeited(game, forfeited)
+        events += end_if_deserted(game, record.players, forfeited, self.is_ai)
+        state = dict(record.state, conex=game.to_dict(), forfeited=sorted(forfeited))
+        info = dict(info, events=events)
+        if game.is_over:
+            rated = not any(self.is_ai(uid) for uid in record.players)
+            result = {"ranking": ranking_of(game, record.players, forfeited), "rated": rated}
+            return Change(state=state, action=action, status="finished", result=result, info=info)
+        return Change(state=state, action=action, info=info)
+
+    async def act(
+        self, game_id: int, user_id: int, action: str | AnyAction, *, expected_version: int | None = None,
+        target: int | str | None = None,
+    ) -> Committed:
+        """Play an engine action for ``user_id``: text (``"draw"``, ``"pass"``, ``"lightning 7"``, ``"discard 31"``,
+        ``"place 12 c2 at 3.5,-10.0 r90"``) or an action object (its ``player`` is replaced by the caller's seat).
+
+        ``target`` (optional, for a place): the placement must land on that target, else ``P1``.
+        ``info["events"]`` is the engine's ``last_events`` (plus skips of forfeited seats).
+
+        Raises:
+            BotError: ``err.not_player``, ``err.not_started``, ``err.stale``, ``err.conflict``, ``err.game_closed``.
+            RuleError: ``NotYourTurn``, ``Input``, ``P1``-``P5``, ``A2``, ``A3``, ``V3``, ``X2``, ``X3``, ``E1``.
+        """
+
+        def step(record: GameRecord) -> Change:
+            seat = self.seat_of(record, user_id)
+            if seat in forfeited_of(record):
+                raise BotError("cn.forfeited")
+            game = game_of(record)
+            parsed = Action.parse(action, seat) if isinstance(action, str) else _with_player(action, seat)
+            played = game.play(parsed)
+            events = list(game.last_events)
+            if isinstance(played, Place) and target is not None:
+                landed = next((e.get("target") for e in events if e.get("type") == "placed"), None)
+                if landed != target:
+                    on = "the board" if landed == "board" else f"card #{landed}"
+                    want = "the board" if target == "board" else f"card #{target}"
+                    raise IllegalActionError(f"that pose puts the corner on {on}, not on {want}", rule="P1")
+            return self._finish(record, game, str(played), {"events": events, "seat": seat})
+
+        return await self.transact(game_id, step, actor=user_id, expected_version=expected_version)
+
+    def resolve_place(
+        self, game: Game, seat: int, *, card: str | int, corner: int, x: float | None = None, y: float | None = None,
+        rotation: float | None = None, target: str | int | None = None, double: bool = False,
+    ) -> tuple[Place, int | str | None]:
+        """Build the ``Place`` of ``/conex place``: the exact pose when ``x``/``y`` are given (``rotation``
+        optional: the engine picks the best legal one), else the best auto-fit pose on ``target`` (or anywhere).
+        Returns ``(place, target)``; the target is checked at commit time for exact poses.
+
+        Raises ``InvalidInputError`` (NaN/inf/huge numbers, only one of x/y, unknown card or target text),
+        ``IllegalActionError`` (``P5`` not in hand, ``P1`` no legal pose), ``NotYourTurnError``.
+        """
+        card_id = parse_card_ref(game, seat, card)
+        tgt = parse_target(target)
+        cx = check_coord(x, "x")
+        cy = check_coord(y, "y")
+        rot = check_coord(rotation, "rotation", 360.0)
+        if (cx is None) != (cy is None):
+            raise InvalidInputError("give both x and y (in cm), or neither to let me fit the card on the target")
+        if cx is not None and cy is not None:
+            return Place(seat, card_id, corner, cx, cy, rot, double), tgt
+        if seat != game.current_player:
+            game.check(Draw(seat))  # raises NotYourTurnError with the engine's words
+        if tgt is None:
+            found = game.find_placements(seat, card_id, corner, None, limit=1)
+            if not found:
+                raise IllegalActionError(
+                    f"corner {corner} of card {card_id} has no legal pose anywhere on the table", rule="P1",
+                    card=card_id, corner=corner,
+                )
+            place = found[0]
+        else:
+            place = game.auto_fit(seat, card_id, corner, tgt)
+        if double:
+            place = Place(seat, place.card, place.corner, place.x, place.y, place.rotation, True)
+        return place, tgt
+
+    async def place(
+        self, game_id: int, user_id: int, *, expected_version: int | None = None, **kwargs: Any
+    ) -> Committed:
+        """``/conex place``: :meth:`resolve_place` (finder work runs in a worker thread) then :meth:`act`."""
+        record = await self.get(game_id)
+        if record.status == "lobby":
+            raise BotError("err.not_started")
+        seat = self.seat_of(record, user_id)
+        game = game_of(record)
+        place, tgt = await asyncio.to_thread(self.resolve_place, game, seat, **kwargs)
+        return await self.act(
+            game_id, user_id, place, expected_version=expected_version or record.version, target=tgt
+        )
+
+    async def forfeit(self, game_id: int, user_id: int) -> Committed:
+        """``user_id`` leaves the running game (FORFEIT in the module docstring)."""
+
+        def step(record: GameRecord) -> Change:
+            seat = self.seat_of(record, user_id)
+            forfeited = forfeited_of(record)
+            if seat in forfeited:
+                raise BotError("cn.forfeited")
+            game = game_of(record)
+            events = forfeit_seat(game, seat)
+            forfeited.add(seat)
+            return self._finish(record, game, "forfeit", {"events": events, "seat": seat}, forfeited)
+
+        return await self.transact(game_id, step, actor=user_id)
+
+    # -- the AI seats --------------------------------------------------------------------------
+    def ai_to_act(self, record: GameRecord) -> bool:
+        """True if the game is running and an AI seat has a pending discard or is to play."""
+        if record.status != "active" or record.state.get("conex") is None:
+            return False
+        return self._ai_job(record, game_of(record)) is not None
+
+    def _ai_job(self, record: GameRecord, game: Game) -> int | None:
+        if game.is_over:
+            return None
+        for seat in sorted(game.pending_discards):
+            if self.is_ai(record.players[seat]):
+                return seat
+        seat = game.current_player
+        return seat if self.is_ai(record.players[seat]) and seat not in forfeited_of(record) else None
+
+    async def ai_turn(self, game_id: int) -> Committed | None:
+        """Let one AI seat act once (a pending discard first, else its turn); ``None`` if nothing to do.
+
+        The choice (``engine.conex.ai.choose_action`` if present, else the best finder placement or a draw)
+        runs in a worker thread outside the lock; it is committed through :meth:`act` checked against the
+        version it was computed for.
+        """
+        record = await self.get(game_id)
+        if record.status != "active" or record.state.get("conex") is None:
+            return None
+        game = game_of(record)
+        seat = self._ai_job(record, game)
+        if seat is None:
+            return None
+        seed = record.id * 1000 + record.version
+        action = await asyncio.to_thread(choose_ai_action, game, seat, seed)
+        return await self.act(game_id, record.players[seat], action, expected_version=record.version)
+
+    # -- read-only helpers ---------------------------------------------------------------------
+    @staticmethod
+    def hints(game: Game, seat: int, limit: int = MAX_HINTS) -> list[Hint]:
+        """Up to ``limit`` good legal placements over the whole hand of ``seat`` (who must be to play), best
+        points first, at most 3 per card so several cards show. CPU work: call in a worker thread.
+
+        Raises ``NotYourTurnError`` / ``IllegalActionError`` (``X3`` pending discard, ``E1``) via ``check``.
+        """
+        game.check(Draw(seat) if game.draw_pile else Pass(seat))
+        out: list[Hint] = []
+        for cid in game.hands[seat]:
+            for place in game.find_placements(seat, cid, limit=3):
+                out.append(Hint(place, game.points_for(place)))
+        out.sort(key=lambda h: -h.points)
+        return out[:limit]
+
+
+def _with_player(action: AnyAction, seat: int) -> AnyAction:
+    from dataclasses import replace
+
+    return replace(action, player=seat)
+
+
+def skip_forfeited(game: Game, forfeited: set[int]) -> list[dict[str, Any]]:
+    """While the seat to play has forfeited: skip its turn (counted as a pass for E2). Returns the events."""
+    events: list[dict[str, Any]] = []
+    guard = 0
+    while not game.is_over and game.current_player in forfeited and guard < game.players:
+        seat = game.current_player
+        events.append({"type": "skipped", "player": seat})
+        game.passes += 1
+        game._end_turn(events)  # the engine's own turn end: E1/E2 checks, next seat, lightning window
+        guard += 1
+    return events
+
+
+def forfeit_seat(game: Game, seat: int) -> list[dict[str, Any]]:
+    """FORFEIT: hand to the bottom of the draw pile, stars back to the supply, pending discard dropped, score 0.
+    If the seat is to play, its turn ends (skipped by :func:`skip_forfeited`)."""
+    events: list[dict[str, Any]] = [
+        {"type": "forfeit", "player": seat, "returned": len(game.hands[seat]), "score": game.scores[seat]}
+    ]
+    game.pile.extend(game.hands[seat])
+    game.hands[seat] = []
+    game.pending_discards.discard(seat)
+    game.scores[seat] = 0
+    for star, holder in game.star_holder.items():
+        if holder == seat:
+            game.star_holder[star] = game.star_since[star] = None
+            events.append({"type": "star_returned", "star": star, "player": seat})
+    if game.window is not None and game.window[0] == seat:
+        game.window = None
+    return events
+
+
+def end_if_deserted(game: Game, players: list[int], forfeited: set[int], is_ai: Any) -> list[dict[str, Any]]:
+    """End the game at once when fewer than two seats, or no human seat, remain in play (FORFEIT)."""
+    if game.is_over:
+        return []
+    left = [s for s in range(game.players) if s not in forfeited]
+    if len(left) >= MIN_PLAYERS and any(not is_ai(players[s]) for s in left):
+        return []
+    game.is_over = True
+    game.end_reason = "too few players are left in the game (forfeits)"
+    game.window = None
+    game.pending_discards.clear()
+    return [{"type": "game_over", "winners": game.winners, "scores": list(game.scores), "reason": game.end_reason}]
+
+
+def choose_ai_action(game: Game, seat: int, seed: int) -> AnyAction:
+    """The AI seat's action: a discard of its lowest-value card when one is pending (X3), else
+    ``engine.conex.ai.choose_action`` when that module exists, else the best finder placement over the hand
+    (most points), else draw (A2) or pass (A3)."""
+    if seat in game.pending_discards and game.hands[seat]:
+        worst = min(game.hands[seat], key=lambda cid: (max(c.value for c in game.deck[cid].corners), cid))
+        return Discard(seat, worst)
+    try:
+        from engine.conex import ai  # type: ignore[attr-defined]
+    except ImportError:
+        ai = None
+    if ai is not None and hasattr(ai, "choose_action"):
+        return ai.choose_action(game, seat, seed)  # type: ignore[no-any-return]
+    best: Hint | None = None
+    for cid in game.hands[seat]:
+        for place in game.find_placements(seat, cid, limit=2):
+            pts = game.points_for(place)
+            if best is None or pts > best.points:
+                best = Hint(place, pts)
+    if best is not None:
+        return best.place
+    return Draw(seat) if game.draw_pile else Pass(seat)
+
+
+__all__ = [
+    "ConexService",
+    "Hint",
+    "check_coord",
+    "choose_ai_action",
+    "forfeited_of",
+    "game_of",
+    "names_of",
+    "parse_card_ref",
+    "parse_target",
+    "ranking_of",
+]

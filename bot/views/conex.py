@@ -1,0 +1,305 @@
+"""CONEX's persistent components: ``DynamicItem`` classes whose custom ids carry the game (prefix ``cn:``).
+
+Custom ids (all <= 100 characters, unique per message):
+
+- lobby: ``cn:join:<game>``, ``cn:leave:<game>``, ``cn:start:<game>`` (host only), ``cn:bot:<game>`` (host
+  adds an AI seat).
+- under the table image: ``cn:hand:<game>`` (My hand, private), ``cn:hints:<game>`` (private placement
+  preview), ``cn:draw:<game>:<version>`` / ``cn:pass:<game>:<version>`` (A2 / A3; the version refuses a
+  click on an old table), ``cn:disc:<game>`` (while discards are pending, X3: opens a private select).
+- private: ``cn:dsel:<game>`` (the discard select; no version: a discard may be made at any time) and
+  ``cn:hp:<game>:<version>:<card>:<corner>:<x>:<y>:<rotation>`` (play hint n: the exact placement, x/y in cm;
+  a hint from an older version is refused as stale).
+
+Registered with ``bot.add_dynamic_items`` in the cog's ``cog_load``; state is always reloaded from storage.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import t
+from bot.views.common import report_errors
+from engine.conex import COLOR_NAMES, Card, Place
+from engine.conex.actions import fmt_num
+
+if TYPE_CHECKING:
+    from bot.cogs.conex import ConexCog
+    from bot.service.conex import Hint
+
+COG_NAME = "conex"
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_NUM = r"-?[0-9]+(?:\.[0-9]+)?"
+
+
+def _cog(interaction: discord.Interaction) -> ConexCog:
+    cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+    if cog is None:  # pragma: no cover - the cog registers these items itself
+        raise RuntimeError("the CONEX cog is not loaded")
+    return cog  # type: ignore[return-value]
+
+
+def card_label(card: Card, index: int | None = None) -> str:
+    """``"A · #12 red +2 · 1:Y4 2:P3"`` (hand letter when ``index`` is given), at most 100 characters."""
+    act = {"plus2": " +2", "die": " die"}.get(card.action or "", "")
+    corners = " ".join(f"{c.index}:{c.color}{c.value}" for c in card.corners)
+    head = f"{LETTERS[index % 26]} · " if index is not None else ""
+    return f"{head}#{card.id} {COLOR_NAMES[card.color]}{act} · {corners}"[:100]
+
+
+class _GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"cn:(?!x)x"):
+    """Base of the simple ``cn:<verb>:<game>`` buttons (subclasses set ``verb``, ``style``, ``label_key``)."""
+
+    verb = ""
+    label_key = ""
+    style = discord.ButtonStyle.secondary
+
+    def __init__(self, game_id: int, *, locale: str | None = None) -> None:
+        self.game_id = game_id
+        super().__init__(
+            discord.ui.Button(label=t(self.label_key, locale), style=self.style, custom_id=f"cn:{self.verb}:{game_id}")
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> _GameButton:
+        return cls(int(match["game"]))
+
+    async def run(self, cog: ConexCog, interaction: discord.Interaction) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await report_errors(interaction, lambda: self.run(_cog(interaction), interaction))
+
+
+class JoinButton(_GameButton, template=r"cn:join:(?P<game>[0-9]+)"):
+    """Take a seat in the lobby (U1: 2-4 players)."""
+
+    verb, label_key, style = "join", "ui.cn_join", discord.ButtonStyle.success
+
+    async def run(self, cog: ConexCog, interaction: discord.Interaction) -> None:
+        await cog.handle_join(interaction, self.game_id)
+
+
+class LeaveButton(_GameButton, template=r"cn:leave:(?P<game>[0-9]+)"):
+    """Leave the lobby (the host leaving closes it)."""
+
+    verb, label_key, style = "leave", "ui.cn_leave", discord.ButtonStyle.secondary
+
+    async def run(self, cog: ConexCog, interaction: discord.Interaction) -> None:
+        await cog.handle_leave(interaction, self.game_id)
+
+
+class StartButton(_GameButton, template=r"cn:start:(?P<game>[0-9]+)"):
+    """The host starts the game (2-4 seats)."""
+
+    verb, label_key, style = "start", "ui.cn_start", discord.ButtonStyle.primary
+
+    async def run(self, cog: ConexCog, interaction: discord.Interaction) -> None:
+        await cog.handle_start(interaction, self.game_id)
+
+
+class AddBotButton(_GameButton, template=r"cn:bot:(?P<game>[0-9]+)"):
+    """The host adds an AI seat."""
+
+    verb, label_key, style = "bot", "ui.cn_add_bot", discord.ButtonStyle.secondary
+
+    async def run(self, cog: ConexCog, interaction: discord.Interaction) -> None:
+        await cog.handle_add_bot(interaction, self.game_id)
+
+
+class HandButton(_GameButton, template=r"cn:hand:(?P<game>[0-9]+)"):
+    """My hand: the caller's hand as a private image with legal placement counts."""
+
+    verb, label_key, style = "hand", "ui.cn_hand", discord.ButtonStyle.primary
+
+    async def run(self, cog: ConexCog, interaction: discord.Interaction) -> None:
+        await cog.handle_hand(interaction, self.game_id)
+
+
+class HintsButton(_GameButton, template=r"cn:hints:(?P<game>[0-9]+)"):
+    """Hints: a private preview of up to 9 legal placements, with buttons to play them."""
+
+    verb, label_key, style = "hints", "ui.cn_hints", discord.ButtonStyle.secondary
+
+    async def run(self, cog: ConexCog, interaction: discord.Interaction) -> None:
+        await cog.handle_hints(interaction, self.game_id)
+
+
+class DiscardPromptButton(_GameButton, template=r"cn:disc:(?P<game>[0-9]+)"):
+    """Shown while discards are pending (X3): opens the caller's private discard select."""
+
+    verb, label_key, style = "disc", "ui.cn_discard", discord.ButtonStyle.danger
+
+    async def run(self, cog: ConexCog, interaction: discord.Interaction) -> None:
+        await cog.handle_discard_prompt(interaction, self.game_id)
+
+
+class ActionButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"cn:(?P<verb>draw|pass):(?P<game>[0-9]+):(?P<ver>[0-9]+)",
+):
+    """Draw (A2) or Pass (A3) for the player to move, on the table drawn at ``version``."""
+
+    def __init__(self, verb: str, game_id: int, version: int, *, locale: str | None = None) -> None:
+        self.verb = verb
+        self.game_id = game_id
+        self.version = version
+        super().__init__(
+            discord.ui.Button(
+                label=t(f"ui.cn_{verb}", locale),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"cn:{verb}:{game_id}:{version}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ActionButton:
+        return cls(match["verb"], int(match["game"]), int(match["ver"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await report_errors(
+            interaction,
+            lambda: _cog(interaction).handle_action(
+                interaction, self.game_id, self.verb, expected_version=self.version
+            ),
+        )
+
+
+class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"cn:dsel:(?P<game>[0-9]+)"):
+    """X3: choose the card of your hand that goes to the bottom of the draw pile."""
+
+    def __init__(self, game_id: int, cards: Sequence[Card] = (), *, locale: str | None = None) -> None:
+        self.game_id = game_id
+        options = [
+            discord.SelectOption(label=card_label(c, i), value=str(c.id)) for i, c in enumerate(list(cards)[:25])
+        ]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"cn:dsel:{game_id}",
+                placeholder=t("ui.cn_discard_placeholder", locale),
+                options=options,
+                min_values=1,
+                max_values=1,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> DiscardSelect:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            value = self.item.values[0] if self.item.values else ""
+            await _cog(interaction).handle_action(interaction, self.game_id, f"discard {value}")
+
+        await report_errors(interaction, work)
+
+
+def hint_custom_id(game_id: int, version: int, place: Place) -> str:
+    """``cn:hp:<game>:<version>:<card>:<corner>:<x>:<y>:<rotation>`` (cm, degrees; at most 100 characters)."""
+    rot = fmt_num(place.rotation if place.rotation is not None else 0.0)
+    cid = f"cn:hp:{game_id}:{version}:{place.card}:{place.corner}:{fmt_num(place.x)}:{fmt_num(place.y)}:{rot}"
+    if len(cid) > 100:  # pragma: no cover - ids and 0.1 cm coordinates keep it far shorter
+        raise ValueError(f"hint custom id too long: {cid}")
+    return cid
+
+
+class HintButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=(
+        rf"cn:hp:(?P<game>[0-9]+):(?P<ver>[0-9]+):(?P<card>[0-9]+):(?P<corner>[0-9]):"
+        rf"(?P<x>{_NUM}):(?P<y>{_NUM}):(?P<rot>{_NUM})"
+    ),
+):
+    """Play hint ``n``: the exact placement it shows, if the game is still at ``version``."""
+
+    def __init__(
+        self, game_id: int, version: int, place: Place, *, label: str = "", locale: str | None = None
+    ) -> None:
+        self.game_id = game_id
+        self.version = version
+        self.place = place
+        super().__init__(
+            discord.ui.Button(
+                label=label or "▶", style=discord.ButtonStyle.success, custom_id=hint_custom_id(game_id, version, place)
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> HintButton:
+        place = Place(
+            0, int(match["card"]), int(match["corner"]), float(match["x"]), float(match["y"]), float(match["rot"])
+        )
+        return cls(int(match["game"]), int(match["ver"]), place)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await report_errors(
+            interaction,
+            lambda: _cog(interaction).handle_action(
+                interaction, self.game_id, self.place, expected_version=self.version
+            ),
+        )
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    JoinButton,
+    LeaveButton,
+    StartButton,
+    AddBotButton,
+    HandButton,
+    HintsButton,
+    DiscardPromptButton,
+    ActionButton,
+    DiscardSelect,
+    HintButton,
+)
+
+
+def lobby_view(game_id: int, *, locale: str | None = None) -> discord.ui.View:
+    """Join / Leave / Start / Add bot."""
+    view = discord.ui.View(timeout=None)
+    for cls in (JoinButton, LeaveButton, StartButton, AddBotButton):
+        view.add_item(cls(game_id, locale=locale))
+    return view
+
+
+def table_view(
+    game_id: int, version: int, *, pile_empty: bool, discards_pending: bool, locale: str | None = None
+) -> discord.ui.View:
+    """The buttons under a running game's table: My hand, Hints, Draw (or Pass when the pile is empty),
+    and Discard while discards are pending."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(HandButton(game_id, locale=locale))
+    view.add_item(HintsButton(game_id, locale=locale))
+    view.add_item(ActionButton("pass" if pile_empty else "draw", game_id, version, locale=locale))
+    if discards_pending:
+        view.add_item(DiscardPromptButton(game_id, locale=locale))
+    return view
+
+
+def discard_view(game_id: int, cards: Sequence[Card], *, locale: str | None = None) -> discord.ui.View:
+    """The private discard select over the caller's hand."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(DiscardSelect(game_id, cards, locale=locale))
+    return view
+
+
+def hints_view(game_id: int, version: int, hints: Sequence[Hint], *, locale: str | None = None) -> discord.ui.View:
+    """One button per hint, labelled ``"n · +points"`` (at most 9, rows of 5)."""
+    view = discord.ui.View(timeout=None)
+    for n, hint in enumerate(hints[:9], start=1):
+        label = t("ui.cn_hint", locale, n=n, points=hint.points)
+        view.add_item(HintButton(game_id, version, hint.place, label=label, locale=locale))
+    return view
