@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import math
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -17,6 +18,7 @@ from PIL import Image, ImageDraw, ImageFont
 from engine.data import DATA_DIR
 
 FONT_DIR = DATA_DIR / "fonts"
+_FONT_LOCK = threading.Lock()  # one FreeType face per (size, weight) is shared by every rendering thread
 
 # Okabe & Ito (2008) colour-blind-safe palette.
 OKABE_ITO: dict[str, str] = {
@@ -114,7 +116,8 @@ def new_canvas(width: int, height: int, th: Theme) -> tuple[Image.Image, ImageDr
 @lru_cache(maxsize=4096)
 def text_size(text: str, size: int, bold: bool = False) -> tuple[int, int]:
     """Width and height in px of ``text`` set in :func:`font` ``(size, bold)``."""
-    x0, y0, x1, y1 = font(size, bold).getbbox(text)
+    with _FONT_LOCK:
+        x0, y0, x1, y1 = font(size, bold).getbbox(text)
     return int(x1 - x0), int(y1 - y0)
 
 
@@ -149,10 +152,11 @@ def draw_text(
         stamp_text(target, xy, text, size=size, fill=fill, bold=bold, stroke=stroke, stroke_width=stroke_width,
                    anchor=anchor)
         return
-    draw.text(
-        xy, text, font=font(size, bold), fill=fill, anchor=anchor,
-        stroke_width=stroke_width, stroke_fill=stroke if stroke_width else None,
-    )
+    with _FONT_LOCK:
+        draw.text(
+            xy, text, font=font(size, bold), fill=fill, anchor=anchor,
+            stroke_width=stroke_width, stroke_fill=stroke if stroke_width else None,
+        )
 
 
 STAMP_MAX_CHARS = 24
@@ -163,11 +167,13 @@ def _stamp(
     text: str, size: int, fill: str, bold: bool, stroke: str | None, stroke_width: int, anchor: str = "mm"
 ) -> tuple[Image.Image, int, int]:
     f = font(size, bold)
-    x0, y0, x1, y1 = f.getbbox(text, anchor=anchor, stroke_width=stroke_width)
+    with _FONT_LOCK:
+        x0, y0, x1, y1 = f.getbbox(text, anchor=anchor, stroke_width=stroke_width)
     x0, y0 = math.floor(x0) - 1, math.floor(y0) - 1
     im = Image.new("RGBA", (math.ceil(x1) - x0 + 2, math.ceil(y1) - y0 + 2), (0, 0, 0, 0))
-    ImageDraw.Draw(im).text((-x0, -y0), text, font=f, fill=fill, anchor=anchor, stroke_width=stroke_width,
-                            stroke_fill=stroke if stroke_width else None)
+    with _FONT_LOCK:
+        ImageDraw.Draw(im).text((-x0, -y0), text, font=f, fill=fill, anchor=anchor, stroke_width=stroke_width,
+                                stroke_fill=stroke if stroke_width else None)
     return im, x0, y0
 
 

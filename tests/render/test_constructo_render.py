@@ -196,3 +196,14 @@ def test_goldens() -> None:
     assert_matches_golden(render_board(m, names=NAMES), "constructo_board_dark")
     assert_matches_golden(render_board(m, names=NAMES, theme="light"), "constructo_board_light")
     assert_matches_golden(render_layouts_sheet(), "constructo_layouts_sheet")
+
+
+def test_rendering_from_several_threads_gives_the_same_image() -> None:
+    # the bot renders in worker threads (asyncio.to_thread): shared fonts and label stamps must be safe
+    from concurrent.futures import ThreadPoolExecutor
+
+    matches = [_match("rombo: L5 M4 S1 4-5"), _match("rombo: S1 L2 M9 2-1"), Match.new("linea"), Match.new("flor")]
+    serial = [render_board(m, names=NAMES).tobytes() for m in matches]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        threaded = list(pool.map(lambda m: render_board(m, names=NAMES).tobytes(), matches * 3))
+    assert threaded == serial * 3
