@@ -113,7 +113,9 @@ def _label_point(area: BaseGeometry) -> tuple[float, float, float] | None:
     """A point well inside ``area`` (pole of inaccessibility of its largest piece) and its clearance in mm."""
     if area.is_empty or area.area < 20.0:
         return None
-    parts = list(area.geoms) if hasattr(area, "geoms") else [area]
+    parts = [g for g in (area.geoms if hasattr(area, "geoms") else [area]) if isinstance(g, Polygon)]
+    if not parts:
+        return None
     biggest = max(parts, key=lambda g: g.area)
     p = polylabel(biggest, tolerance=1.0)
     return p.x, p.y, float(biggest.exterior.distance(p))
