@@ -328,6 +328,9 @@ def _header_lines(game: Any, names: Sequence[str]) -> tuple[str, str, str]:
     supply = [("2x" if k == "2x" else "lightning") for k, v in stars.items() if v is None]
     if supply:
         scores += "   · in supply: " + ", ".join(supply)
+    pending = sorted(getattr(game, "pending_discards", ()) or ())
+    if pending:
+        scores += "   · must discard: " + ", ".join(names[p] for p in pending)
     cards = _table_cards(game)
     if cards:
         last = cards[-1]

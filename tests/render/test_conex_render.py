@@ -248,3 +248,14 @@ def test_table_text_lists_ghosts(small_game: Game) -> None:
     text = table_text(small_game, names=NAMES, ghosts=places)
     for i, place in enumerate(places, start=1):
         assert f"Ghost {i}: {place}" in text
+
+
+def test_pending_discards_are_announced(full_game: Game) -> None:
+    d = full_game.to_dict()
+    d["hands"][1] = [d["table"][-1]["card"]]
+    d["table"] = d["table"][:-1]
+    d["is_over"] = False
+    d["end_reason"] = None
+    d["pending_discards"] = [1]
+    g = Game.from_dict(d)
+    assert "must discard: Bob" in table_text(g, names=NAMES)
