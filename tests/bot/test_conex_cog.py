@@ -15,7 +15,7 @@ from bot.storage import Storage
 from engine.conex import Game
 from tests.bot import conftest
 from tests.bot.conftest import Driver, all_custom_ids
-from tests.bot.fakediscord import CHANNEL_ID, EPHEMERAL, FakeDiscord, png_ok
+from tests.bot.fakediscord import CHANNEL_ID, EPHEMERAL, GUILD_ID, FakeDiscord, png_ok
 
 # /conex place has number options (type 10); the shared driver maps only the types the Constructo cog uses.
 conftest._OPTION_TYPES.setdefault(discord.AppCommandOptionType.number, 10)
@@ -169,3 +169,167 @@ async def test_hand_is_ephemeral_with_legal_counts(
     assert fake.calls_for(click)[0].payload["data"]["flags"] & EPHEMERAL  # type: ignore[index]
     assert f"#{game.hand(0)[0].id}" in fake.visible_text(click)
     assert "not a player" in refusal(fake, await driver.click(int(table["id"]), "cn:hand:1", CAROL))
+
+
+async def put_game(storage: Storage, game: Game, players: list[int], *, ai: list[int] | None = None) -> int:
+    """Store a running game built with the engine (for positions that take many turns to reach)."""
+    names = [{ALICE: "alice", BOB: "bob", CAROL: "carol"}.get(uid, f"AI {-uid}") for uid in players]
+    state = {"conex": game.to_dict(), "table": game.table_size, "goal": game.goal, "host": players[0],
+             "names": names, "ai": ai or [], "forfeited": [], "locale": None}
+    return await storage.create_game("conex", GUILD_ID, CHANNEL_ID, state, players, status="active")
+
+
+def first_placements(game: Game, seat: int) -> list[Any]:
+    out = []
+    for cid in game.hands[seat]:
+        out += game.find_placements(seat, cid, limit=1)
+    return out
+
+
+# -- place --------------------------------------------------------------------------------------
+async def test_place_exact_pose_by_hand_letter(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    await start_game(driver, fake, storage, bot)
+    game = expected_game()
+    card = game.hand(0)[1]
+    place = game.find_placements(0, card.id, limit=1)[0]
+    points = game.points_for(place)
+    token = await driver.command("conex place", ALICE, card="B", corner=place.corner, x=place.x, y=place.y,
+                                 rotation=place.rotation)
+    record = await record_of(storage)
+    stored = game_of(record)
+    assert stored.scores == [points, 0] and card.id not in stored.hands[0]
+    (tc,) = stored.table
+    assert tc.card.id == card.id and tc.pose[2] == place.rotation
+    calls = fake.calls_for(token)
+    assert calls[0].payload["type"] == 5 and not (calls[0].payload.get("data") or {}).get("flags", 0) & EPHEMERAL  # type: ignore[union-attr]
+    text = fake.visible_text(token)
+    assert f"placed card #{card.id} (corner {place.corner})" in text and f"+{points}" in text
+    assert "<@2> to play" in text
+    assert png_ok(calls[1].files[0][1])
+    actions = await storage.actions(record.id)
+    assert actions[-1].action == str(place) and actions[-1].player == ALICE
+    # rotation omitted: the engine picks the best legal rotation at the point
+    game.play(place)
+    nxt = first_placements(game, 1)[0]
+    await driver.command("conex place", BOB, card=str(nxt.card), corner=nxt.corner, x=nxt.x, y=nxt.y)
+    assert len(game_of(await record_of(storage)).table) == 2
+
+
+async def test_place_auto_fit_on_target_and_anywhere(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    await start_game(driver, fake, storage, bot)
+    game = expected_game()
+    card = game.hand(0)[0]
+    best = game.auto_fit(0, card.id, 1, "board") if game.find_placements(0, card.id, 1, "board", 1) else None
+    corner = 1 if best is not None else 2
+    best = best or game.auto_fit(0, card.id, corner, "board")
+    await driver.command("conex place", ALICE, card=f"#{card.id}", corner=corner, target="board")
+    stored = game_of(await record_of(storage))
+    assert stored.history[-1] == (0, str(best))
+    game.play(best)
+    # Bob, no target: the best pose of that corner anywhere
+    bcard = game.hand(1)[0]
+    want = game.find_placements(1, bcard.id, None, None, limit=20)
+    corner = want[0].corner
+    expect = game.find_placements(1, bcard.id, corner, None, limit=1)[0]
+    await driver.command("conex place", BOB, card="A", corner=corner)
+    assert game_of(await record_of(storage)).history[-1] == (1, str(expect))
+
+
+async def test_place_refusals_change_nothing(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    await start_game(driver, fake, storage, bot)
+    before = await record_of(storage)
+    game = expected_game()
+    mine = game.hand(0)[0].id
+    bobs = game.hand(1)[0].id
+    cases: list[tuple[int, dict[str, Any], str]] = [
+        (BOB, {"card": "A", "corner": 1, "target": "board"}, "**NotYourTurn** — "),
+        (CAROL, {"card": "A", "corner": 1}, "not a player"),
+        (ALICE, {"card": "zebra", "corner": 1}, "**Input** — "),
+        (ALICE, {"card": "G", "corner": 1}, "**Input** — "),
+        (ALICE, {"card": str(bobs), "corner": 1, "x": 0.0, "y": 0.0}, "**P5** — "),
+        (ALICE, {"card": "A", "corner": 1, "x": float("nan"), "y": 1.0}, "**Input** — "),
+        (ALICE, {"card": "A", "corner": 1, "x": 2.0, "y": float("inf")}, "**Input** — "),
+        (ALICE, {"card": "A", "corner": 1, "x": 1e9, "y": 2.0}, "**Input** — "),
+        (ALICE, {"card": "A", "corner": 1, "x": 2.0}, "**Input** — "),
+        (ALICE, {"card": "A", "corner": 1, "target": "12 and more"}, "**Input** — "),
+        (ALICE, {"card": "A", "corner": 1, "target": "31"}, "**Input** — "),  # not on the table
+        (ALICE, {"card": "A", "corner": 1, "x": 20.0, "y": 20.0, "rotation": 0.0}, "**P1** — "),
+        (ALICE, {"card": "A", "corner": 1, "x": 49.0, "y": 34.0, "rotation": 0.0}, "**P4** — "),
+        (ALICE, {"card": "A", "corner": 1, "x": 0.0, "y": 0.0, "double": True}, "**V3** — "),
+    ]
+    for uid, options, expected in cases:
+        text = refusal(fake, await driver.command("conex place", uid, **options))
+        assert text.startswith(expected) or expected in text, (options, text)
+    # a card on the table can't be placed again; and a pose landing on another target than the one named
+    assert mine in game.hands[0]
+    after = await record_of(storage)
+    assert after.version == before.version and after.state == before.state
+
+
+async def test_exact_pose_on_a_different_target_is_refused_p1(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    await start_game(driver, fake, storage, bot)
+    game = expected_game()
+    place = first_placements(game, 0)[0]
+    game.play(place)
+    nxt = first_placements(game, 1)[0]
+    await driver.command("conex place", ALICE, card=str(place.card), corner=place.corner, x=place.x, y=place.y,
+                         rotation=place.rotation)
+    probe = Game.from_dict(game.to_dict())
+    probe.play(nxt)
+    landed_on = probe.last_events[0]["target"]
+    wrong = "board" if landed_on != "board" else str(place.card)
+    text = refusal(fake, await driver.command("conex place", BOB, card=str(nxt.card), corner=nxt.corner, x=nxt.x,
+                                              y=nxt.y, rotation=nxt.rotation, target=wrong))
+    assert text.startswith("**P1** — ")
+    assert len(game_of(await record_of(storage)).table) == 1
+
+
+# -- draw / pass ---------------------------------------------------------------------------------
+async def test_draw_button_and_command_then_stale_click(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    await start_game(driver, fake, storage, bot)
+    table = await table_msg(storage, fake)
+    v = (await record_of(storage)).version
+    snapshot = dict(table)
+    token = await driver.click(int(table["id"]), f"cn:draw:1:{v}", ALICE)
+    assert "alice drew 2 card(s)" in fake.visible_text(token)
+    stored = game_of(await record_of(storage))
+    assert len(stored.hands[0]) == 7 and stored.current_player == 1
+    assert fake.messages[int(table["id"])]["components"] == []  # the old table lost its buttons
+    # a second click on the old table is refused as stale, nothing changes
+    assert "out of date" in refusal(fake, await driver.click(int(table["id"]), f"cn:draw:1:{v}", BOB,
+                                                             message=snapshot))
+    assert "**NotYourTurn** — " in refusal(fake, await driver.command("conex draw", ALICE))
+    assert "**A3** — " in refusal(fake, await driver.command("conex pass", BOB))
+    await driver.command("conex draw", BOB)
+    assert game_of(await record_of(storage)).current_player == 0
+
+
+async def test_pass_with_empty_pile_and_draw_refused_a2(
+    driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    game = expected_game()
+    game.hands[0] += game.pile[:20]
+    game.hands[1] += game.pile[20:]
+    game.pile = []
+    gid = await put_game(storage, game, [ALICE, BOB])
+    assert "**A2** — " in refusal(fake, await driver.command("conex draw", ALICE))
+    await driver.command("conex board", ALICE)
+    table = await table_msg(storage, fake, gid)
+    v = (await record_of(storage, gid)).version
+    assert f"cn:pass:{gid}:{v}" in all_custom_ids(table)
+    token = await driver.click(int(table["id"]), f"cn:pass:{gid}:{v}", ALICE)
+    assert "alice passed" in fake.visible_text(token)
+    await driver.command("conex pass", BOB)  # E2: everyone passed in one go-round
+    record = await record_of(storage, gid)
+    assert record.status == "finished" and record.result is not None
+    assert [list(g) for g in record.result.ranking] == [[ALICE, BOB]] and record.result.rated
