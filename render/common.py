@@ -129,6 +129,27 @@ def fit_font_size(text: str, max_w: float, start: int, minimum: int = 16, bold: 
     return size
 
 
+def fit_text(text: str, max_w: float, start: int, minimum: int = 16, bold: bool = False) -> tuple[str, int]:
+    """``(text, size)`` that fits ``max_w`` px: the largest size from ``start`` down to ``minimum``, then the text
+    cut with an ellipsis if even ``minimum`` is too wide."""
+    size = fit_font_size(text, max_w, start, minimum, bold)
+    if text_size(text, size, bold)[0] <= max_w:
+        return text, size
+    cut = text
+    while cut and text_size(cut + "…", size, bold)[0] > max_w:
+        cut = cut[:-1]
+    return cut.rstrip() + "…", size
+
+
+def draw_fit(
+    draw: ImageDraw.ImageDraw, xy: Point, text: str, *, max_w: float, size: int, fill: str, bold: bool = False,
+    anchor: str = "la", minimum: int = 16,
+) -> None:
+    """:func:`draw_text` after :func:`fit_text`: shrink to fit ``max_w`` px (not below ``minimum``), then cut."""
+    fitted, fs = fit_text(text, max_w, size, minimum, bold)
+    draw_text(draw, xy, fitted, size=fs, fill=fill, bold=bold, anchor=anchor)
+
+
 def draw_text(
     draw: ImageDraw.ImageDraw,
     xy: Point,

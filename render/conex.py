@@ -29,8 +29,8 @@ from engine.conex.deck import CARD_H_MM, CARD_W_MM, COLOR_NAMES, card_by_id
 from engine.conex.geometry import BOARD_MM, BOARD_SQUARES, centre_for_corner, posed_card
 from render.common import (
     Theme,
+    draw_fit,
     draw_text,
-    fit_font_size,
     ink_on,
     new_canvas,
     seat_names,
@@ -432,9 +432,9 @@ def render_table(
     if zoom is not None:
         head += f" · zoom: {zoom}"
     max_w = width - 2 * PAD
-    draw_text(draw, (PAD, 14), head, size=fit_font_size(head, max_w, 28, bold=True), fill=th.text, bold=True)
-    draw_text(draw, (PAD, 56), scores, size=fit_font_size(scores, max_w, 24), fill=th.text)
-    draw_text(draw, (PAD, 94), lastline, size=fit_font_size(lastline, max_w, 22), fill=th.muted)
+    draw_fit(draw, (PAD, 14), head, max_w=max_w, size=28, fill=th.text, bold=True)
+    draw_fit(draw, (PAD, 56), scores, max_w=max_w, size=24, fill=th.text)
+    draw_fit(draw, (PAD, 94), lastline, max_w=max_w, size=22, fill=th.muted)
     img.paste(plot, (AXIS_L, HEADER_H + AXIS_T))
     _axes(draw, view, AXIS_L, HEADER_H + AXIS_T, th)
     return img
@@ -597,7 +597,7 @@ def render_hand(
     pending = getattr(game, "pending_discards", set())
     if player in pending:
         sub += " · you must discard one card"
-    draw_text(draw, (PAD, 66), sub, size=fit_font_size(sub, width - 2 * PAD, 24), fill=th.muted)
+    draw_fit(draw, (PAD, 66), sub, max_w=width - 2 * PAD, size=24, fill=th.muted)
     if not hand:
         draw_text(draw, (PAD, HAND_TOP + 20), "No cards in hand.", size=28, fill=th.text)
     for i, card in enumerate(hand):

@@ -25,8 +25,8 @@ from render.common import (
     OKABE_ITO,
     Theme,
     arrow,
+    draw_fit,
     draw_text,
-    fit_font_size,
     hatch,
     new_canvas,
     seat_names,
@@ -298,8 +298,7 @@ def _player_row(
     draw_chip(draw, x + 40, mid + 15, 30, 60.0, player, 2, th, tags[player])
     x += 84
     name = names[player]
-    fs = fit_font_size(name, 250, 26, bold=True)
-    draw_text(draw, (x, mid), name, size=fs, fill=th.text, bold=True, anchor="lm")
+    draw_fit(draw, (x, mid), name, max_w=260, size=26, fill=th.text, bold=True, anchor="lm")
     x = 380
     reserve = rnd.reserve(player)
     for size in (3, 2, 1):
@@ -363,9 +362,8 @@ def render_board(match: Any, *, names: Sequence[str] = ("P1", "P2"), theme: str 
     height = int(HEADER_H + board_h + LEGEND_H + rounds_h + 2 * FOOTER_ROW_H + MARGIN)
     img, draw = new_canvas(WIDTH, height, th)
     title, status = _status_lines(match, names, tags)
-    draw_text(draw, (MARGIN, 18), title, size=fit_font_size(title, WIDTH - 2 * MARGIN, 32, bold=True),
-              fill=th.text, bold=True)
-    draw_text(draw, (MARGIN, 62), status, size=fit_font_size(status, WIDTH - 2 * MARGIN, 26), fill=th.text)
+    draw_fit(draw, (MARGIN, 18), title, max_w=WIDTH - 2 * MARGIN, size=32, fill=th.text, bold=True)
+    draw_fit(draw, (MARGIN, 62), status, max_w=WIDTH - 2 * MARGIN, size=26, fill=th.text)
     top = HEADER_H
     draw.rectangle((0, top, WIDTH, top + board_h), fill=th.panel)
     draw_board(draw, rnd, _board_box(rnd.layout.cells), th, tags)

@@ -10,7 +10,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import OKABE_ITO, Theme, draw_text, fit_font_size, new_canvas, seat_names, theme_of
+from render.common import OKABE_ITO, Theme, draw_fit, draw_text, new_canvas, seat_names, theme_of
 from render.constructo import PLAYER_FILL, PLAYER_PATTERN, draw_chip, player_tags
 
 WIDTH = 1200
@@ -32,8 +32,8 @@ def _table(
         if i % 2 == 0:
             draw.rectangle((MARGIN - 10, y, WIDTH - MARGIN + 10, y + ROW_H), fill=th.panel)
         for cell, x, a in zip(row, xs, aligns, strict=True):
-            fs = fit_font_size(cell, 420, 26, bold=i in bold_rows) if a == "l" else 26
-            draw_text(draw, (x, y + ROW_H / 2), cell, size=fs, fill=th.text, bold=i in bold_rows, anchor=a + "m")
+            draw_fit(draw, (x, y + ROW_H / 2), cell, max_w=520 if a == "l" else 200, size=26, fill=th.text,
+                     bold=i in bold_rows, anchor=a + "m")
         y += ROW_H
     return y
 
@@ -66,16 +66,14 @@ def render_constructo_result(match: Any, *, names: Sequence[str] = ("P1", "P2"),
     img, draw = new_canvas(WIDTH, height, th)
     draw_text(draw, (MARGIN, 26), "Constructo — match result", size=30, fill=th.muted, bold=True)
     headline = _constructo_headline(match, names)
-    draw_text(draw, (MARGIN, 70), headline, size=fit_font_size(headline, WIDTH - 2 * MARGIN, 48, bold=True),
-              fill=th.highlight, bold=True)
+    draw_fit(draw, (MARGIN, 70), headline, max_w=WIDTH - 2 * MARGIN, size=48, fill=th.highlight, bold=True)
     # player key: chip swatch + name
     y = 150
     for p in (0, 1):
         x = MARGIN + p * (WIDTH / 2)
         draw_chip(draw, x + 34, y + 16, 30, 60.0, p, 2, th, tags[p])
         label = f"{names[p]} ({PLAYER_PATTERN[p]})"
-        draw_text(draw, (x + 80, y), label, size=fit_font_size(label, WIDTH / 2 - 120, 26), fill=th.text,
-                  anchor="lm")
+        draw_fit(draw, (x + 80, y), label, max_w=WIDTH / 2 - 120, size=26, fill=th.text, anchor="lm")
     y += 40
     rows = []
     for i, (a, b) in enumerate(scores):
@@ -139,8 +137,7 @@ def render_conex_result(game: Any, *, names: Sequence[str], theme: str = "dark")
     draw_text(draw, (MARGIN, 26), f"CONEX — game result (goal {getattr(game, 'goal', '?')})", size=30,
               fill=th.muted, bold=True)
     headline = _conex_headline(game, names)
-    draw_text(draw, (MARGIN, 70), headline, size=fit_font_size(headline, WIDTH - 2 * MARGIN, 48, bold=True),
-              fill=th.highlight, bold=True)
+    draw_fit(draw, (MARGIN, 70), headline, max_w=WIDTH - 2 * MARGIN, size=48, fill=th.highlight, bold=True)
     winners = set(game.winners) if game.is_over else set()
     rows = [[f"{place}.", ("★ " if seat in winners else "") + names[seat], str(score)]
             for place, seat, score in ranking]
@@ -175,8 +172,7 @@ def render_leaderboard(rows: Sequence[LeaderRow], *, title: str = "Leaderboard",
     th = theme_of(theme)
     height = int(110 + ROW_H * (max(1, len(rows)) + 1) + MARGIN)
     img, draw = new_canvas(WIDTH, height, th)
-    draw_text(draw, (MARGIN, 30), title, size=fit_font_size(title, WIDTH - 2 * MARGIN, 40, bold=True),
-              fill=th.text, bold=True)
+    draw_fit(draw, (MARGIN, 30), title, max_w=WIDTH - 2 * MARGIN, size=40, fill=th.text, bold=True)
     if not rows:
         draw_text(draw, (MARGIN, 140), "No rated games yet.", size=28, fill=th.muted)
         return img

@@ -79,3 +79,14 @@ def test_leaderboard_image_and_text() -> None:
 def test_goldens() -> None:
     assert_matches_golden(render_leaderboard(ROWS, title="Constructo — Test guild"), "leaderboard")
     assert_matches_golden(render_constructo_result(_finished_match(), names=NAMES), "constructo_result")
+
+
+def test_long_names_are_shrunk_then_cut_to_fit() -> None:
+    from render.common import fit_text, text_size
+
+    long = "Bartholomew the Magnificent Constructor of Towers"
+    text, size = fit_text(long, 300, 26, bold=True)
+    assert size == 16 and text.endswith("…") and text_size(text, size, True)[0] <= 300
+    assert fit_text("Bob", 300, 26) == ("Bob", 26)
+    img = render_leaderboard([(1, long * 2, 30.0, 1, 0, 0)], title=long * 3)
+    assert img_ok(img)
