@@ -26,7 +26,14 @@ from bot.i18n import t
 from bot.service.constructo import ConstructoService, ai_seat, match_of
 from bot.storage.records import GameRecord
 from bot.views.common import png_file, reply
-from bot.views.constructo import COG_NAME, DYNAMIC_ITEMS, board_view, challenge_view, layout_choices
+from bot.views.constructo import (
+    COG_NAME,
+    DYNAMIC_ITEMS,
+    board_view,
+    challenge_view,
+    confirm_resign_view,
+    layout_choices,
+)
 from engine.constructo import LAYOUTS, RECOMMENDED, Match, Size
 
 if TYPE_CHECKING:
@@ -275,9 +282,23 @@ class ConstructoCog(
         await self.publish(record, headline=headline, interaction=interaction)
         self.schedule_ai(record)
 
+    async def handle_resign_request(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The board's Resign button: a player of the running game gets an ephemeral confirmation."""
+        record = await self.service.get(game_id)
+        self.service.seat_of(record, interaction.user.id)
+        if record.status != "active":
+            raise BotError("err.game_closed")
+        await reply(
+            interaction, t("cx.confirm_resign", interaction.locale), ephemeral=True,
+            view=confirm_resign_view(game_id, locale=interaction.locale.value),
+        )
+
     async def handle_resign(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Resign (M3) now; from the confirmation button the ephemeral prompt is closed first."""
         committed = await self.service.resign(game_id, interaction.user.id)
         headline = t("cx.resigned", self.locale_of(committed.record), name=interaction.user.display_name)
+        if interaction.type is discord.InteractionType.component:
+            await interaction.response.edit_message(content=t("cx.resign_done", interaction.locale), view=None)
         await self.publish(committed.record, headline=headline, interaction=interaction)
 
     # -- commands ------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ Custom ids (all <= 100 characters, unique per message):
 - ``cx:mv:<game>:<version>``: a select of legal moves ``from-to`` (at most 25 listed, in tile
   order; if ever more are legal the rest are played with ``/constructo move``).
 - ``cx:lay:<game>:<version>``: round 2's layout (M1): keep, or a named layout.
-- ``cx:res:<game>``: Resign (M3).
+- ``cx:res:<game>``: Resign (M3), answered by an ephemeral ``cx:rsy:<game>`` confirmation button.
 
 ``<version>`` is the stored game version the board was drawn at: a click on an older board is
 refused ("this board is out of date") instead of playing on a position the player did not see.
@@ -232,7 +232,35 @@ class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"cx
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        await report_errors(interaction, lambda: _cog(interaction).handle_resign_request(interaction, self.game_id))
+
+
+class ConfirmResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"cx:rsy:(?P<game>[0-9]+)"):
+    """The ephemeral confirmation of Resign (a mis-click must not lose a match)."""
+
+    def __init__(self, game_id: int, *, locale: str | None = None) -> None:
+        self.game_id = game_id
+        super().__init__(
+            discord.ui.Button(
+                label=t("ui.confirm_resign", locale), style=discord.ButtonStyle.danger, custom_id=f"cx:rsy:{game_id}"
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ConfirmResignButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
         await report_errors(interaction, lambda: _cog(interaction).handle_resign(interaction, self.game_id))
+
+
+def confirm_resign_view(game_id: int, *, locale: str | None = None) -> discord.ui.View:
+    """The single confirmation button sent ephemerally after Resign."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ConfirmResignButton(game_id, locale=locale))
+    return view
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
@@ -242,6 +270,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     MoveSelect,
     LayoutSelect,
     ResignButton,
+    ConfirmResignButton,
 )
 
 

@@ -138,7 +138,8 @@ class Driver:
         current = asyncio.current_task()
         for _ in range(400):
             pending = [t for t in asyncio.all_tasks() if t is not current and t.get_name() not in IGNORED_TASKS
-                       and not t.done() and "pytest" not in t.get_name()]
+                       and not t.done() and "pytest" not in t.get_name()
+                       and "timeout_task" not in t.get_coro().__qualname__]  # ephemeral views' 15-min timers
             if not pending:
                 return
             await asyncio.wait(pending, timeout=0.05)

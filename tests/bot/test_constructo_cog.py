@@ -307,13 +307,18 @@ async def test_resign_finishes_rated_and_removes_components(
 ) -> None:
     game = await start(driver, fake, storage)
     board = copy.deepcopy(await board_of(storage, fake, game))
-    token = await driver.click(int(board["id"]), f"cx:res:{game}", BOB)
+    ask = await driver.click(int(board["id"]), f"cx:res:{game}", BOB)
+    prompt = initial(fake, ask)["data"]
+    assert prompt["flags"] & EPHEMERAL and all_custom_ids(prompt) == [f"cx:rsy:{game}"]
+    assert (await storage.get_game(game)).status == "active"  # type: ignore[union-attr]  # not yet
+    token = await driver.click(fake.originals[ask], f"cx:rsy:{game}", BOB)
+    assert initial(fake, token)["type"] == 7  # the prompt is closed, then the board is posted
     record = await storage.get_game(game)
     assert record is not None and record.status == "finished"
     assert record.result is not None and record.result.ranking == ((ALICE,), (BOB,)) and record.result.rated
     final_call = fake.calls_for(token)[-1]
     final = final_call.payload
-    assert final["components"] == [] and "alice" in final["content"] and "wins" in final["content"]  # type: ignore[index]
+    assert not final.get("components") and "alice" in final["content"] and "wins" in final["content"]  # type: ignore[union-attr]
     assert "Rating: alice +" in final["content"] and "bob -" in final["content"]  # type: ignore[index]
     assert [name.endswith("-result.png") for name, _ in final_call.files] == [False, True]
     assert all(png_ok(data) for _, data in final_call.files)
