@@ -30,7 +30,7 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from engine.conex.actions import Place
-from engine.conex.deck import Card, Corner
+from engine.conex.deck import CARD_W_MM, Card, Corner
 from engine.conex.geometry import BOARD, LIES_ON_MM, TOUCH_MM, centre_for_corner, polygonal, posed_batch
 from engine.conex.table import Table, Target
 from engine.errors import IllegalActionError, InvalidInputError
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 CLEARANCE_CAP_MM = 30.0
 GRID_MM = 14.0
-BOUNDARY_STEP_MM = 7.0
+BOUNDARY_STEP_MM = 8.0
 MAX_PER_AREA = 2500
 
 
@@ -48,8 +48,9 @@ def _norm(a: np.ndarray) -> np.ndarray:
     return np.mod(np.round(a), 360.0)
 
 
-def _edge_samples(lines: BaseGeometry, area: BaseGeometry, step: float) -> tuple[np.ndarray, np.ndarray]:
-    """Points along ``lines`` (pieces of ``area``'s boundary) every ``step`` mm and ``area``'s outward normals."""
+def _edge_samples(lines: BaseGeometry, grown: BaseGeometry, step: float) -> tuple[np.ndarray, np.ndarray]:
+    """Points along ``lines`` (pieces of an area's boundary) every ``step`` mm and the area's outward normals
+    (``grown`` is the area grown by 0.5 mm, prepared: a probe 0.75 mm out is outside it)."""
     pts: list[np.ndarray] = []
     normals: list[np.ndarray] = []
     for line in getattr(lines, "geoms", [lines]):
@@ -67,7 +68,7 @@ def _edge_samples(lines: BaseGeometry, area: BaseGeometry, step: float) -> tuple
         t /= np.maximum(np.linalg.norm(t, axis=1, keepdims=True), 1e-9)
         nrm = np.stack([t[:, 1], -t[:, 0]], axis=1)
         probe = p + nrm * 0.75
-        inside = shapely.contains_xy(area, probe[:, 0], probe[:, 1])
+        inside = shapely.contains_xy(grown, probe[:, 0], probe[:, 1])
         nrm[inside] *= -1.0
         pts.append(p)
         normals.append(nrm)
@@ -77,13 +78,14 @@ def _edge_samples(lines: BaseGeometry, area: BaseGeometry, step: float) -> tuple
 
 
 def _candidates(
-    corner: Corner, area: BaseGeometry, exposed: BaseGeometry, aligned: list[float], grid: bool
+    corner: Corner, area: BaseGeometry, samples: tuple[np.ndarray, np.ndarray], aligned: list[float], grid: bool
 ) -> tuple[np.ndarray, ...]:
     """Candidate (x_mm, y_mm, rotation_deg) arrays for ``corner`` on ``area`` (rounded, deduplicated, ordered).
 
-    ``exposed`` is the part of the area's boundary a card may cross (not within 1 mm of anything it must not
-    touch). For a point on it with outward normal n and a rotation, the corner is pushed inwards just far enough
-    that its triangle clears that edge (its farthest vertex 0.3 mm inside), and once more 8 mm deeper.
+    ``samples`` are points (and outward normals) on the part of the area's boundary a card may cross (not within
+    1 mm of anything it must not touch). For such a point with outward normal n and a rotation, the corner is
+    pushed inwards just far enough that its triangle clears that edge (its farthest vertex 0.3 mm inside), and
+    once more 8 mm deeper.
     """
     tri = np.array(corner.vertices) - np.array(corner.centroid)  # (3, 2) relative to the centroid
     gx, gy = corner.centroid
@@ -91,9 +93,9 @@ def _candidates(
     xs: list[np.ndarray] = []
     ys: list[np.ndarray] = []
     rs: list[np.ndarray] = []
-    offsets = np.array([0.0, -15.0, 15.0, -30.0, 30.0, -45.0, 45.0, -60.0, 60.0, -75.0, 75.0])
+    offsets = np.array([0.0, -15.0, 15.0, -30.0, 30.0, -45.0, 45.0, -60.0, 60.0])
     al = np.array(aligned)
-    p, nrm = _edge_samples(exposed, area, BOUNDARY_STEP_MM)
+    p, nrm = samples
     if len(p):
         theta0 = np.degrees(np.arctan2(nrm[:, 1], nrm[:, 0])) - body
         diff = (al[None, :] - theta0[:, None] + 180.0) % 360.0 - 180.0
@@ -145,7 +147,9 @@ def _candidates(
 
 
 NEAR_MM = 140.0  # a posed card reaches at most 108.2 mm from its corner; plus the clearance cap and a margin
-GROW_MM = TOUCH_MM + 0.01  # polygonal buffers cut round joins by < 0.005 mm: stay on the safe side
+# a buffer with 2 segments per quarter circle lies inside the true offset by up to r (1 - cos 22.5 deg): grow by
+# 1.09 mm so that everything within 1 mm is covered (the finder may only be stricter than the check)
+GROW_MM = TOUCH_MM / math.cos(math.pi / 8) + 0.005
 
 
 class _Evaluator:
@@ -172,7 +176,7 @@ class _Evaluator:
 
     def forbidden(self, target: Target, area: BaseGeometry, colour: str) -> tuple[BaseGeometry, BaseGeometry]:
         """``(grown, raw)`` for cards placed on ``target``: what they must not touch near the target (P2, P3), grown
-        by 1.01 mm and prepared; and the same ungrown plus the table's edge (for clearance).
+        by ``GROW_MM`` and prepared; and the same ungrown (for clearance).
 
         What a card on ``target`` may touch is only the target's visible main area (a card target) or the visible
         board (the board target), so the forbidden set is everything covered minus that area.
@@ -184,24 +188,43 @@ class _Evaluator:
             near = shapely.clip_by_rect(self.covered(), x0 - NEAR_MM, y0 - NEAR_MM, x1 + NEAR_MM, y1 + NEAR_MM)
             allowed = self.table.vis_board if target == "board" else self.table.vis_main[int(target)]
             raw = polygonal(near.difference(allowed))
-            grown = raw.buffer(GROW_MM) if not raw.is_empty else Polygon()
+            grown = raw.buffer(GROW_MM, quad_segs=2) if not raw.is_empty else Polygon()
             shapely.prepare(grown)
-            edge = self.table.area.exterior
-            with_edge = shapely.union_all([raw, edge]) if not raw.is_empty else edge
-            got = (grown, with_edge)
+            shapely.prepare(raw)
+            got = (grown, raw)
             self.table.cache[key] = got
         return got  # type: ignore[return-value]
 
-    def exposed(self, target: Target, area: BaseGeometry, colour: str) -> BaseGeometry:
-        """The part of ``area``'s boundary not within 1 mm of anything a card on ``target`` must not touch: the
-        only place where such a card can leave the area (cached)."""
-        key = ("exposed", target, colour)
+    def core(self, target: Target, area: BaseGeometry, colour: str) -> BaseGeometry:
+        """Where a card centre cannot be: within 31 mm of the forbidden set (the card's inscribed 30 mm disc would
+        come within 1 mm of it). Built as a 2-segments-per-quarter buffer, which lies *inside* the true offset, so
+        it never rejects a legal pose. Prepared, cached until the table changes."""
+        key = ("core", target, colour)
         got = self.table.cache.get(key)
         if got is None:
-            forbidden, _ = self.forbidden(target, area, colour)
-            got = shapely.line_merge(area.boundary.difference(forbidden)) if not forbidden.is_empty else area.boundary
+            _, raw = self.forbidden(target, area, colour)
+            got = raw.buffer(CARD_W_MM / 2 + TOUCH_MM, quad_segs=2) if not raw.is_empty else Polygon()
+            shapely.prepare(got)
             self.table.cache[key] = got
         return got  # type: ignore[return-value]
+
+    def samples(self, target: Target, area: BaseGeometry, colour: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """Points every 8 mm along the part of ``area``'s boundary not within 1 mm of anything a card on
+        ``target`` must not touch (the only place where such a card can leave the area), with the area's outward
+        normals; ``None`` if there is no such part and the target is a card. Cached until the table changes."""
+        key = ("samples", target, colour)
+        if key in self.table.cache:
+            return self.table.cache[key]  # type: ignore[return-value]
+        forbidden, _ = self.forbidden(target, area, colour)
+        exposed = shapely.line_merge(area.boundary.difference(forbidden)) if not forbidden.is_empty else area.boundary
+        got: tuple[np.ndarray, np.ndarray] | None
+        if exposed.is_empty and target != "board":
+            got = None
+        else:
+            grown = self.table.grown(("card", target) if target != "board" else ("square", colour))
+            got = _edge_samples(exposed, grown, BOUNDARY_STEP_MM)
+        self.table.cache[key] = got
+        return got
 
     def evaluate(
         self,
@@ -215,12 +238,25 @@ class _Evaluator:
     ) -> tuple[np.ndarray, np.ndarray]:
         """Indices of the legal candidates and their clearance in mm.
 
-        Cheapest tests first: P4 on bounds; sample points of the rectangle inside the forbidden set (P2/P3,
-        ``contains_xy``); the triangle's vertices outside the target (P1); then the exact polygon tests.
+        Cheapest tests first: the card centre near the forbidden set (P2/P3, see ``core``); P4 on bounds; the
+        triangle's vertices outside the target (P1); corners and mid-edges of the rectangle in the forbidden set
+        (P2/P3, ``contains_xy``); then the exact polygon tests.
         """
         if len(x) == 0:
             return np.empty(0, dtype=int), np.empty(0)
-        rect_c, tri_c, centres = posed_batch(corner, x, y, r)
+        forbidden, raw = self.forbidden(target, area, corner.color)
+        idx = np.arange(len(x))
+        if not forbidden.is_empty:
+            # the card centre first (one point per pose): cheap, and it rejects most poses on a crowded table
+            gx, gy = corner.centroid
+            a = np.radians(r)
+            cxs = x - (gx * np.cos(a) - gy * np.sin(a))
+            cys = y - (gx * np.sin(a) + gy * np.cos(a))
+            idx = idx[~shapely.contains_xy(self.core(target, area, corner.color), cxs, cys)]
+        if len(idx) == 0:
+            return idx, np.empty(0)
+        x, y, r = x[idx], y[idx], r[idx]
+        rect_c, tri_c, _ = posed_batch(corner, x, y, r)
         x0, y0, x1, y1 = self.tbounds
         ok = (
             (rect_c[:, :, 0].min(axis=1) >= x0)
@@ -228,15 +264,13 @@ class _Evaluator:
             & (rect_c[:, :, 1].min(axis=1) >= y0)
             & (rect_c[:, :, 1].max(axis=1) <= y1)
         )
-        idx = np.nonzero(ok)[0]
-        forbidden, raw = self.forbidden(target, area, corner.color)
+        base = idx
+        idx = np.nonzero(ok)[0]  # indices into the survivors; mapped back through ``base`` at the end
 
         def keep_if(mask: np.ndarray) -> None:
             nonlocal idx
             idx = idx[mask]
 
-        if not forbidden.is_empty and len(idx):
-            keep_if(~shapely.contains_xy(forbidden, centres[idx, 0], centres[idx, 1]))
         if len(idx):
             keep_if(shapely.contains_xy(grown, tri_c[idx, :, 0], tri_c[idx, :, 1]).all(axis=1))
         if not forbidden.is_empty and len(idx):
@@ -255,8 +289,14 @@ class _Evaluator:
             idx, rects = idx[keep], rects[keep]
         if len(idx) == 0:
             return idx, np.empty(0)
-        clearance = shapely.distance(rects, raw)
-        return idx, np.minimum(clearance, CLEARANCE_CAP_MM)
+        clearance = np.full(len(idx), CLEARANCE_CAP_MM) if raw.is_empty else shapely.distance(rects, raw)
+        rc = rect_c[idx]
+        tx0, ty0, tx1, ty1 = self.table.area.bounds
+        edge = np.minimum(
+            np.minimum(rc[:, :, 0].min(axis=1) - tx0, tx1 - rc[:, :, 0].max(axis=1)),
+            np.minimum(rc[:, :, 1].min(axis=1) - ty0, ty1 - rc[:, :, 1].max(axis=1)),
+        )
+        return base[idx], np.minimum(np.minimum(clearance, edge), CLEARANCE_CAP_MM)
 
 
 def _aligned(table: Table, target: Target) -> list[float]:
@@ -286,49 +326,56 @@ def find_placements(
         raise InvalidInputError(f"limit must be a whole number >= 1, not {limit!r}")
     table = game.board
     ev = _Evaluator(table)
-    found: list[tuple[int, float, int, Corner, Target, float, float, float]] = []
-    order = 0
+    combos: list[tuple[int, int, Corner, Target, BaseGeometry]] = []  # (points, order, corner, target, area)
     for c in card.corners:
         if corner is not None and c.index != corner:
             continue
         for tgt, area in table.targets_for(c.color):
             if target is not None and tgt != target:
                 continue
+            plus = 2 if tgt != "board" and table.get(int(tgt)).card.action == "plus2" else 0
+            combos.append((c.value + plus, len(combos), c, tgt, area))
+    combos.sort(key=lambda k: (-k[0], k[1]))
+    found: list[tuple[int, float, int, int, Corner, Target, float, float, float]] = []
+    chosen: list[tuple[Corner, Target, float, float, float, Place]] = []
+    k = 0
+    while k < len(combos):
+        # evaluate every (corner, target) pair worth these points, then pick; lower points cannot outrank them
+        pts = combos[k][0]
+        while k < len(combos) and combos[k][0] == pts:
+            _, order, c, tgt, area = combos[k]
+            k += 1
             if area.area < 0.5 * c.legs_mm[0] * c.legs_mm[1]:
                 continue
-            grown = table.grown(("card", tgt) if tgt != "board" else ("square", c.color))
-            exposed = ev.exposed(tgt, area, c.color)
-            if exposed.is_empty and tgt != "board":
+            samples = ev.samples(tgt, area, c.color)
+            if samples is None:
                 continue
-            x, y, r = _candidates(c, area, exposed, _aligned(table, tgt), grid=tgt == "board")
+            grown = table.grown(("card", tgt) if tgt != "board" else ("square", c.color))
+            x, y, r = _candidates(c, area, samples, _aligned(table, tgt), grid=tgt == "board")
             idx, clearance = ev.evaluate(c, tgt, area, grown, x, y, r)
-            plus = 2 if tgt != "board" and table.get(int(tgt)).card.action == "plus2" else 0
             for i, cl in zip(idx, clearance, strict=True):
-                found.append((c.value + plus, float(cl), order, c, tgt, float(x[i]), float(y[i]), float(r[i])))
-                order += 1
-    found.sort(key=lambda f: (-f[0], -round(f[1] * 2) / 2, f[2]))
-    chosen: list[tuple[Corner, Target, float, float, float]] = []
-    out: list[Place] = []
-    for _pts, _cl, _o, c, tgt, x, y, r in found:
-        if any(
-            c2 is c
-            and t2 == tgt
-            and math.hypot(x - x2, y - y2) < 20.0
-            and abs((r - r2 + 180.0) % 360.0 - 180.0) < 45.0
-            for c2, t2, x2, y2, r2 in chosen
-        ):
-            continue
-        place = Place(player, card.id, c.index, round(x / 10.0, 1), round(y / 10.0, 1), r)
-        try:
-            cx, cy = centre_for_corner(c, place.x_mm, place.y_mm, r)
-            table.check_pose(card, c.index, cx, cy, r)
-        except IllegalActionError:  # pragma: no cover - the vectorised filter is stricter than the check
-            continue
-        chosen.append((c, tgt, x, y, r))
-        out.append(place)
-        if len(out) >= limit:
-            break
-    return out
+                found.append((pts, float(cl), order, int(i), c, tgt, float(x[i]), float(y[i]), float(r[i])))
+        found.sort(key=lambda f: (-round(f[1] * 2) / 2, f[2], f[3]))
+        for _pts, _cl, _o, _i, c, tgt, x, y, r in found:
+            if any(
+                c2 is c
+                and t2 == tgt
+                and math.hypot(x - x2, y - y2) < 20.0
+                and abs((r - r2 + 180.0) % 360.0 - 180.0) < 45.0
+                for c2, t2, x2, y2, r2, _ in chosen
+            ):
+                continue
+            place = Place(player, card.id, c.index, round(x / 10.0, 1), round(y / 10.0, 1), r)
+            try:
+                cx, cy = centre_for_corner(c, place.x_mm, place.y_mm, r)
+                table.check_pose(card, c.index, cx, cy, r)
+            except IllegalActionError:  # pragma: no cover - the vectorised filter is stricter than the check
+                continue
+            chosen.append((c, tgt, x, y, r, place))
+            if len(chosen) >= limit:
+                return [ch[5] for ch in chosen]
+        found = []
+    return [ch[5] for ch in chosen]
 
 
 def best_rotation(game: Game, card: Card, corner_index: int, x_mm: float, y_mm: float) -> float:
