@@ -12,9 +12,9 @@ import discord
 from bot.app import TableBot
 from bot.service.conex import ConexService, game_of
 from bot.storage import Storage
-from engine.conex import Game
+from engine.conex import Game, Lightning
 from tests.bot import conftest
-from tests.bot.conftest import Driver, all_custom_ids
+from tests.bot.conftest import Driver, all_custom_ids, component
 from tests.bot.fakediscord import CHANNEL_ID, EPHEMERAL, GUILD_ID, FakeDiscord, png_ok
 
 # /conex place has number options (type 10); the shared driver maps only the types the Constructo cog uses.
@@ -333,3 +333,93 @@ async def test_pass_with_empty_pile_and_draw_refused_a2(
     record = await record_of(storage, gid)
     assert record.status == "finished" and record.result is not None
     assert [list(g) for g in record.result.ranking] == [[ALICE, BOB]] and record.result.rated
+
+
+# -- hints ----------------------------------------------------------------------------------------
+async def test_hints_preview_buttons_play_and_stale_hint_refused(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    await start_game(driver, fake, storage, bot)
+    assert "**NotYourTurn** — " in refusal(fake, await driver.command("conex hints", BOB))
+    token = await driver.command("conex hints", ALICE)
+    calls = fake.calls_for(token)
+    assert calls[0].payload["data"]["flags"] & EPHEMERAL  # type: ignore[index]
+    edit = calls[1].payload
+    ids = [c["custom_id"] for row in edit["components"] for c in row["components"]]  # type: ignore[index]
+    assert 1 <= len(ids) <= 9 and all(i.startswith("cn:hp:1:") and len(i) <= 100 for i in ids)
+    assert png_ok(calls[1].files[0][1])
+    labels = [c["label"] for row in edit["components"] for c in row["components"]]  # type: ignore[index]
+    points = [int(label.split("+")[1]) for label in labels]
+    assert points == sorted(points, reverse=True)
+    hints_msg = fake.originals[token]
+    click = await driver.click(hints_msg, ids[0], ALICE)
+    record = await record_of(storage)
+    game = game_of(record)
+    assert len(game.table) == 1 and game.scores[0] == points[0] and game.current_player == 1
+    _, _, _, _, card, corner, x, y, rot = ids[0].split(":")
+    assert game.history[-1] == (0, f"place {card} c{corner} at {x},{y} r{rot.removesuffix('.0')}")
+    assert "placed card" in fake.visible_text(click)
+    # the second hint of that (now old) preview is stale
+    assert "out of date" in refusal(fake, await driver.click(hints_msg, ids[1], ALICE))
+    assert len(game_of(await record_of(storage)).table) == 1
+
+
+# -- lightning and discards ---------------------------------------------------------------------------
+def lightning_position() -> Game:
+    """3 seats, three cards on the table, Alice (seat 0) to play holding the lightning star since turn 1."""
+    game = Game.new(players=3, seed=SEED, table="medium", goal=40)
+    for seat in range(3):
+        game.play(first_placements(game, seat)[0])
+    game.star_holder["lightning"] = 0
+    game.star_since["lightning"] = 1
+    return game
+
+
+async def test_lightning_then_discards_by_button_select_and_command(
+    driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    game = lightning_position()
+    gid = await put_game(storage, game, [ALICE, BOB, CAROL])
+    free = [tc.card.id for tc in game.table if game.board.is_free(tc.card.id)]
+    covered = [tc.card.id for tc in game.table if tc.card.id not in free]
+    assert "**X3** — " in refusal(fake, await driver.command("conex lightning", BOB, card=free[0]))
+    if covered:
+        assert "**X3** — " in refusal(fake, await driver.command("conex lightning", ALICE, card=covered[0]))
+    assert "**X3** — " in refusal(fake, await driver.command("conex discard", BOB, card="A"))
+    token = await driver.command("conex lightning", ALICE, card=free[-1])
+    text = fake.visible_text(token)
+    assert f"card #{free[-1]} goes to the bottom" in text and "<@2>, <@3>: discard one card each" in text
+    stored = game_of(await record_of(storage, gid))
+    assert stored.pending_discards == {1, 2} and stored.pile[-1] == free[-1] and stored.current_player == 0
+    table = await table_msg(storage, fake, gid)
+    assert f"cn:disc:{gid}" in all_custom_ids(table)
+    # Bob: the Discard button opens his private select; choosing puts the card at the bottom of the pile
+    prompt = await driver.click(int(table["id"]), f"cn:disc:{gid}", BOB)
+    payload = initial(fake, prompt)
+    assert payload["data"]["flags"] & EPHEMERAL
+    select = component(payload["data"], f"cn:dsel:{gid}")
+    bob_hand = game.hands[1]
+    assert [int(o["value"]) for o in select["options"]] == bob_hand
+    assert "**X3** — " in refusal(fake, await driver.click(int(table["id"]), f"cn:disc:{gid}", ALICE))
+    await driver.click(fake.originals[prompt], f"cn:dsel:{gid}", BOB, values=[str(bob_hand[2])])
+    stored = game_of(await record_of(storage, gid))
+    assert stored.pile[-1] == bob_hand[2] and bob_hand[2] not in stored.hands[1] and stored.pending_discards == {2}
+    # Carol's hand shows the select too; she discards with the command by hand letter
+    hand = await driver.command("conex hand", CAROL)
+    assert f"cn:dsel:{gid}" in str(fake.calls_for(hand)[1].payload)
+    await driver.command("conex discard", CAROL, card="B")
+    stored = game_of(await record_of(storage, gid))
+    assert stored.pile[-1] == game.hands[2][1] and not stored.pending_discards
+    assert "**X3** — " in refusal(fake, await driver.command("conex discard", CAROL, card="A"))
+
+
+async def test_pending_discard_blocks_the_main_action_x3(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
+    game = lightning_position()
+    removed = game.table[-1].card.id
+    game.play(Lightning(0, removed))
+    assert removed not in game.board
+    game.play(first_placements(game, 0)[0])  # Alice ends her turn; Bob (pending discard) is to play
+    gid = await put_game(storage, game, [ALICE, BOB, CAROL])
+    assert "**X3** — " in refusal(fake, await driver.command("conex draw", BOB))
+    assert "**X3** — " in refusal(fake, await driver.command("conex hints", BOB))
+    assert (await record_of(storage, gid)).version == 0
