@@ -31,7 +31,7 @@ from shapely.geometry.base import BaseGeometry
 
 from engine.conex.actions import Place
 from engine.conex.deck import CARD_W_MM, Card, Corner
-from engine.conex.geometry import BOARD, LIES_ON_MM, TOUCH_MM, centre_for_corner, polygonal, posed_batch
+from engine.conex.geometry import LIES_ON_MM, TOUCH_MM, centre_for_corner, polygonal, posed_batch
 from engine.conex.table import Table, Target
 from engine.errors import IllegalActionError, InvalidInputError
 
@@ -167,12 +167,7 @@ class _Evaluator:
         self.tbounds = (minx - LIES_ON_MM, miny - LIES_ON_MM, maxx + LIES_ON_MM, maxy + LIES_ON_MM)
 
     def covered(self) -> BaseGeometry:
-        """Everything on the table: the board and every card rectangle (cached until the table changes)."""
-        got = self.table.cache.get("covered")
-        if got is None:
-            got = shapely.union_all([BOARD] + [tc.rect for tc in self.table.cards])
-            self.table.cache["covered"] = got
-        return got  # type: ignore[return-value]
+        return self.table.covered()
 
     def forbidden(self, target: Target, area: BaseGeometry, colour: str) -> tuple[BaseGeometry, BaseGeometry]:
         """``(grown, raw)`` for cards placed on ``target``: what they must not touch near the target (P2, P3), grown

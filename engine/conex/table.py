@@ -302,23 +302,45 @@ class Table:
             at_cm=(round(cx / 10, 1), round(cy / 10, 1)),
         )
 
+    def covered(self) -> BaseGeometry:
+        """The union of the board and every card rectangle (cached until the table changes)."""
+        got = self.cache.get("covered")
+        if got is None:
+            got = shapely.union_all([BOARD] + [tc.rect for tc in self.cards])
+            shapely.prepare(got)
+            self.cache["covered"] = got
+        return got  # type: ignore[return-value]
+
+    def track(self) -> BaseGeometry:
+        """The visible part of the board outside the colour squares (the score track; cached)."""
+        got = self.cache.get("track")
+        if got is None:
+            got = polygonal(self.vis_board.difference(shapely.union_all(list(self.vis_squares.values()))))
+            self.cache["track"] = got
+        return got  # type: ignore[return-value]
+
     def _what_is_under(self, tri: Polygon) -> str:
+        """Names of the visible things under a corner triangle, for P1 messages (newest cards first)."""
+
+        def under(geom: BaseGeometry) -> bool:
+            return tri.intersects(geom) and tri.intersection(geom).area > 0.01
+
         found: list[str] = []
-        covered = _EMPTY
+        bx0, by0, bx1, by1 = tri.bounds
         for tc in reversed(self.cards):
-            main = self.vis_main[tc.id]
-            if tri.intersects(main) and tri.intersection(main).area > 0.01:
+            x0, y0, x1, y1 = tc.rect.bounds
+            if x1 < bx0 or x0 > bx1 or y1 < by0 or y0 > by1:
+                continue
+            if under(self.vis_main[tc.id]):
                 found.append(f"card #{tc.id} ({COLOR_NAMES[tc.card.color]})")
-            if any(tri.intersects(v) and tri.intersection(v).area > 0.01 for v in self.vis_corners[tc.id]):
+            if any(under(v) for v in self.vis_corners[tc.id]):
                 found.append(f"a CONEX corner of card #{tc.id}")
         for colour, sq in self.vis_squares.items():
-            if tri.intersects(sq) and tri.intersection(sq).area > 0.01:
+            if under(sq):
                 found.append(f"the {COLOR_NAMES[colour]} board square")
-        covered = shapely.union_all([tc.rect for tc in self.cards] + [BOARD])
-        track = self.vis_board.difference(shapely.union_all(list(self.vis_squares.values())))
-        if tri.intersects(track) and tri.intersection(track).area > 0.01:
+        if under(self.track()):
             found.append("the board's score track")
-        if tri.difference(covered).area > 0.01:
+        if tri.difference(self.covered()).area > 0.01:
             found.append("the bare table")
         return ", ".join(found) if found else "nothing visible"
 
