@@ -14,6 +14,7 @@ from .conftest import StartBot, TinyBot, png_bytes
 
 async def test_late_first_response_gets_10062(server: DevServer, bot: TinyBot) -> None:
     res = await server.as_user("alice").slash("late")
+    server.clock.advance(3.0)  # the handler answers 0.3 s later: past the 3-s deadline on the server's clock
     await res.wait(6)
     assert res.failed and res.response_type is None
     await server.wait_until(lambda: "late:10062" in bot.events, 3, "the bot to see 10062")
