@@ -367,16 +367,21 @@ class ConstructoCog(
             await thread.send(content, view=view)
             await reply(interaction, t("cx.opened_in_thread", loc, thread=thread.mention))
 
-    @challenge.autocomplete("layout")
-    async def _layout_autocomplete(self, interaction: discord.Interaction, current: str) -> StrChoices:
+    @staticmethod
+    def layout_name_choices(locale: discord.Locale, current: str) -> StrChoices:
+        """Named layouts starting with what was typed, labelled recommended/experimental."""
         text = str(current).strip().lower()
         out = []
         for name in layout_choices():
             if text and not name.startswith(text):
                 continue
             key = "ui.recommended" if name in RECOMMENDED else "ui.experimental"
-            out.append(app_commands.Choice(name=f"{name} ({t(key, interaction.locale)})", value=name))
+            out.append(app_commands.Choice(name=f"{name} ({t(key, locale)})", value=name))
         return out[:25]
+
+    @challenge.autocomplete("layout")
+    async def _layout_autocomplete(self, interaction: discord.Interaction, current: str) -> StrChoices:
+        return self.layout_name_choices(interaction.locale, current)
 
     async def _my_match(self, interaction: discord.Interaction) -> tuple[GameRecord, Match, int] | None:
         """For autocomplete: the caller's active game here, its match and seat; ``None`` otherwise
@@ -412,7 +417,9 @@ class ConstructoCog(
                 size = Size.parse(str(raw))
             except ValueError:
                 size = None
-        tiles = sorted({m.tile for m in self.service.legal_placements(match, seat) if size is None or m.size == size})
+        tiles = sorted(
+            {m.tile for m in self.service.legal_placements(match, seat) if m.tile and (size is None or m.size == size)}
+        )
         return [
             app_commands.Choice(name=t("ui.tile", interaction.locale, tile=n), value=n)
             for n in tiles
@@ -427,7 +434,8 @@ class ConstructoCog(
         _record, match, seat = found
         tile = getattr(interaction.namespace, "tile", None)
         moves = self.service.legal_placements(match, seat)
-        sizes = sorted({m.size for m in moves if not isinstance(tile, int) or m.tile == tile}, reverse=True)
+        wanted = {m.size for m in moves if m.size and (not isinstance(tile, int) or m.tile == tile)}
+        sizes = sorted(wanted, reverse=True)
         reserve = match.current_round.reserve(seat)
         text = str(current).strip().lower()
         return [
@@ -451,7 +459,7 @@ class ConstructoCog(
         if found is None:
             return []
         _record, match, seat = found
-        srcs = sorted({m.src for m in self.service.legal_steps(match, seat)})
+        srcs = sorted({m.src for m in self.service.legal_steps(match, seat) if m.src})
         return [
             app_commands.Choice(name=t("ui.tile", interaction.locale, tile=n), value=n)
             for n in srcs
@@ -466,7 +474,7 @@ class ConstructoCog(
         _record, match, seat = found
         src = getattr(interaction.namespace, "from", None)
         steps = self.service.legal_steps(match, seat)
-        dsts = sorted({m.dst for m in steps if not isinstance(src, int) or m.src == src})
+        dsts = sorted({m.dst for m in steps if m.dst and (not isinstance(src, int) or m.src == src)})
         return [
             app_commands.Choice(name=t("ui.tile", interaction.locale, tile=n), value=n)
             for n in dsts
@@ -481,7 +489,7 @@ class ConstructoCog(
 
     @choose.autocomplete("layout")
     async def _choose_autocomplete(self, interaction: discord.Interaction, current: str) -> StrChoices:
-        choices = await self._layout_autocomplete(interaction, current)
+        choices = self.layout_name_choices(interaction.locale, current)
         if "keep".startswith(str(current).strip().lower()):
             choices.insert(0, app_commands.Choice(name=t("ui.keep", interaction.locale), value="keep"))
         return choices[:25]

@@ -238,7 +238,7 @@ class ConstructoService(GameService):
         if match.phase != "playing" or match.current_player != seat:
             return []
         moves = [m for m in match.current_round.legal_moves() if m.is_place]
-        return sorted(moves, key=lambda m: (-int(m.size), m.tile))
+        return sorted(moves, key=lambda m: (-int(m.size or 0), m.tile or 0))
 
     @staticmethod
     def legal_steps(match: Match, seat: int) -> list[Move]:

@@ -300,15 +300,15 @@ def board_view(
         view.add_item(LayoutSelect(game_id, version, current.name or current.to_text()[:60], locale=locale))
     elif match.phase == "playing":
         for row, size in enumerate((Size.LARGE, Size.MEDIUM, Size.SMALL)):
-            tiles = [m.tile for m in placements if m.size == size]
+            tiles = [m.tile for m in placements if m.size == size and m.tile is not None]
             if tiles:
-                item = PlaceSelect(game_id, version, size, tiles, locale=locale)
-                item.row = row
-                view.add_item(item)
+                place = PlaceSelect(game_id, version, size, tiles, locale=locale)
+                place.row = row
+                view.add_item(place)
         if steps:
-            item = MoveSelect(game_id, version, steps, locale=locale)
-            item.row = 3
-            view.add_item(item)
+            move = MoveSelect(game_id, version, steps, locale=locale)
+            move.row = 3
+            view.add_item(move)
     resign = ResignButton(game_id, locale=locale)
     resign.row = 4
     view.add_item(resign)
