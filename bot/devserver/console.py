@@ -59,6 +59,7 @@ class Console:
         self.bot = bot  # a BotProcess, for "restart"
         self.saved: dict[int, Path] = {}
         self.seen: dict[int, int] = {}  # message id -> edits count already printed
+        self.known_threads = {c.id for c in server.channels.values() if c.type in (10, 11, 12)}
         self.mark_seen()
 
     @property
@@ -112,9 +113,13 @@ class Console:
         return "\n".join(lines)
 
     def news(self) -> str:
-        """New or edited messages this user can see since the last call."""
+        """New or edited messages this user can see since the last call, and new threads."""
         self.save_images()
         out = []
+        for ch in self.server.channels.values():
+            if ch.type in (10, 11, 12) and ch.id not in self.known_threads:
+                self.known_threads.add(ch.id)
+                out.append(f"(new thread #{ch.name}: `channel {ch.id}` to act in it)")
         for m in self.server.all_messages():
             if m.visible_for(self.user.id) and self.seen.get(m.id) != m.edits:
                 out.append(self.render(m))
@@ -143,7 +148,9 @@ class Console:
                 raise CommandUsageError(f"no message #{n} (see `show`)")
             return msgs[n - 1], args[1:]
         want = " ".join(args).lower()
-        for m in reversed(msgs):
+        here = self.user.channel.id
+        everywhere = [m for m in self.server.all_messages() if m.visible_for(self.user.id)]
+        for m in [*reversed(msgs), *(m for m in reversed(everywhere) if m.channel_id != here)]:
             for c in m.buttons():
                 if kind == "button" and c.get("type") == 2 and want in (
                         (c.get("label") or "").lower(), (c.get("custom_id") or "").lower()):

@@ -52,3 +52,15 @@ async def test_console_select_by_label(server: DevServer, bot: TinyBot, tmp_path
     await console.run_line("/game challenge opponent:alice rounds:1", timeout=5)
     assert "layout rombo" in await console.run_line("select Rombo", timeout=5)
     assert "?? no visible message has a select" in await console.run_line("select Nothing")
+
+
+async def test_console_announces_threads_and_finds_buttons_in_other_channels(server: DevServer, bot: TinyBot,
+                                                                           tmp_path: Path) -> None:
+    console = Console(server, tmp_path, user="alice")
+    out = await console.run_line("/post", timeout=5)
+    thread = next(c for c in server.channels.values() if c.type == 11)
+    assert f"(new thread #game 1: `channel {thread.id}`" in out and "in the thread" in out
+    await console.run_line("/game challenge opponent:bob rounds:1", timeout=5)
+    assert (await console.run_line(f"channel {thread.id}")) == "now in #game 1"
+    assert console.prompt == "alice #game 1> "
+    assert "accepted by bob" in await console.run_line("bob> click Accept", timeout=5)  # the button is in #games
