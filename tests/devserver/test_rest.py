@@ -73,3 +73,10 @@ async def test_edit_keeps_listed_attachments_and_cdn_serves_bytes(server: DevSer
     assert server.message(msg.id).images == [png_bytes(4), png_bytes(6)]
     msg = await msg.edit(content="no files", attachments=[])
     assert server.message(msg.id).images == [] and msg.content == "no files"
+
+
+async def test_unknown_route_is_404_and_recorded(server: DevServer, bot: TinyBot) -> None:
+    with pytest.raises(discord.NotFound):
+        await bot.http.request(discord.http.Route("GET", "/guilds/{guild_id}/emojis", guild_id=server.guild_id))
+    assert server.errors[-1].status == 404 and "no route for GET /guilds/" in server.errors[-1].body["message"]
+    assert ("GET", f"/guilds/{server.guild_id}/emojis", 404) in server.requests
