@@ -385,3 +385,12 @@ def test_x3_pending_discard_blocks_the_next_main_action() -> None:
     with pytest.raises(IllegalActionError, match="discard") as exc:
         g.check(Draw(0))
     assert exc.value.rule == "X3"
+
+
+def test_rotation_none_on_a_target_where_no_rotation_fits_explains_why() -> None:
+    # the host lies on the middle of the board: any card with a corner on it also covers the board (P2)
+    g = game([[NEW.id], []], [{"card": HOST.id, "x_mm": 0.0, "y_mm": 0.0, "rotation": 0.0}])
+    with pytest.raises(IllegalActionError, match=r"no rotation of card \d+ is legal .* scoring board") as exc:
+        g.check(Place(0, NEW.id, NEW_CORNER.index, 0.0, 0.0, None))
+    assert exc.value.rule == "P2"
+    assert g.find_placements(0, NEW.id, target=HOST.id) == []
