@@ -29,6 +29,8 @@ from bot.devserver.models import EVERYONE_PERMISSIONS, MANAGE_GUILD
 if TYPE_CHECKING:
     from bot.devserver.server import DevServer
 
+INTENT_GUILD_MEMBERS = 1 << 1
+
 
 @dataclass
 class Session:
@@ -125,8 +127,9 @@ class Gateway:
                 role(s.mod_role_id, "Moderator", EVERYONE_PERMISSIONS | MANAGE_GUILD, 1),
                 role(s.bot_role_id, s.bot_user.name, s.bot_user.member_permissions, 2, managed=True)]
 
-    def guild_payload(self, *, full: bool = True) -> dict[str, Any]:
-        """The guild as GUILD_CREATE (``full``) or ``GET /guilds/{id}`` sends it."""
+    def guild_payload(self, *, full: bool = True, intents: int = 0) -> dict[str, Any]:
+        """The guild as GUILD_CREATE (``full``) or ``GET /guilds/{id}`` sends it. As on Discord, GUILD_CREATE
+        lists every member only with the GUILD_MEMBERS intent (``1 << 1``); otherwise just the bot's own member."""
         s = self.server
         owner = s.users["mod"]
         data: dict[str, Any] = {
@@ -140,9 +143,11 @@ class Gateway:
             "application_id": None, "incidents_data": None, "premium_progress_bar_enabled": False,
         }
         if full:
-            members = [u.member_payload() for u in (*s.users.values(), s.bot_user)]
+            everyone = (*s.users.values(), s.bot_user)
+            listed = everyone if intents & INTENT_GUILD_MEMBERS else (s.bot_user,)
+            members = [u.member_payload() for u in listed]
             data.update({
-                "unavailable": False, "large": False, "member_count": len(members), "members": members,
+                "unavailable": False, "large": False, "member_count": len(everyone), "members": members,
                 "joined_at": "2025-01-01T00:00:00+00:00",
                 "channels": [c.to_payload() for c in s.channels.values() if c.type == 0],
                 "threads": [c.to_payload() for c in s.channels.values() if c.type in (10, 11, 12)],
@@ -214,7 +219,7 @@ class Gateway:
         self.current = session
         self.server.identify_count += 1
         await self.dispatch("READY", self._ready(session, d.get("shard")), session)
-        await self.dispatch("GUILD_CREATE", self.guild_payload(), session)
+        await self.dispatch("GUILD_CREATE", self.guild_payload(intents=session.intents), session)
         self.server.notify()
         return session
 

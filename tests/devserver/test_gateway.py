@@ -21,6 +21,14 @@ async def test_resume_of_an_unknown_session_gets_invalid_session_then_identify(s
     assert res.content == "board"
 
 
+async def test_without_members_intent_only_the_bot_member_is_cached(server: DevServer, bot: TinyBot) -> None:
+    await server.wait_until(lambda: bot.is_ready(), 10, "on_ready")
+    guild = bot.get_guild(server.guild_id)
+    assert guild is not None and guild.member_count == 6
+    assert [m.name for m in guild.members] == ["tablebot"]  # as on Discord: get_member(alice) is None
+    assert guild.get_member(server.user("alice").id) is None
+
+
 async def test_members_intent_chunks_every_member(server: DevServer, start_bot: StartBot) -> None:
     bot = await start_bot(members=True)
     await server.wait_until(lambda: bot.is_ready(), 10, "on_ready after chunking")
