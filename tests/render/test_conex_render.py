@@ -17,22 +17,12 @@ from PIL import Image
 from shapely.geometry import Point
 
 from engine.conex import BOARD_SQUARES, Draw, Game, posed_card
+from engine.conex.deck import CARD_H_MM, CARD_W_MM
 from engine.conex.geometry import centre_for_corner
 from render import to_png
 from render.common import hex_rgb
-from render.conex import (
-    CARD_H_MM,
-    CARD_W_MM,
-    COLOUR_FILL,
-    HAND_SCALE,
-    PLOT_ORIGIN,
-    hand_slots,
-    hand_text,
-    render_hand,
-    render_table,
-    table_text,
-    table_view,
-)
+from render.conex import COLOUR_FILL, PLOT_ORIGIN, render_hand, render_table, table_text, table_view
+from render.conex_hand import HAND_SCALE, hand_slots, hand_text
 from render.results import conex_result_text, render_conex_result
 from tests.render.golden_util import assert_matches_golden, mean_abs_diff
 
