@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ from tests.bot.fakediscord import (
     TIMESTAMP,
     FakeDiscord,
     FakeWebhookAdapter,
+    limit_problems,
     user_payload,
 )
 
@@ -210,10 +211,14 @@ def component(message: dict[str, Any], prefix: str) -> dict[str, Any]:
 
 
 @pytest.fixture
-def fake() -> FakeDiscord:
+def fake() -> Iterator[FakeDiscord]:
+    """The recorder; at teardown, every payload the test made the bot send must respect Discord's
+    documented message and component limits."""
     fake = FakeDiscord()
     async_context.set(FakeWebhookAdapter(fake))
-    return fake
+    yield fake
+    problems = [(c.method, c.path, p) for c in fake.calls for p in limit_problems(c.payload)]
+    assert not problems, problems
 
 
 @pytest.fixture

@@ -265,6 +265,53 @@ class FakeDiscord:
         return "\n".join(out)
 
 
+def limit_problems(payload: Any) -> list[str]:
+    """Documented message/component limits broken by one outgoing payload (callback data, message
+    create/edit, followup): content 2000; 5 rows; 5 buttons or 1 select per row; 25 options;
+    custom_id 1-100 and unique; labels (button 80, option 100), option values/descriptions 100;
+    placeholder 150."""
+    problems: list[str] = []
+    if not isinstance(payload, dict):
+        return problems
+    data = payload.get("data") if isinstance(payload.get("data"), dict) else payload
+    if not isinstance(data, dict):
+        return problems
+    content = data.get("content")
+    if isinstance(content, str) and len(content) > 2000:
+        problems.append(f"content of {len(content)} characters")
+    rows = data.get("components") or []
+    if len(rows) > 5:
+        problems.append(f"{len(rows)} action rows")
+    ids: list[str] = []
+    for row in rows:
+        comps = row.get("components", [])
+        selects = [c for c in comps if c.get("type") in (3, 5, 6, 7, 8)]
+        if (selects and len(comps) > 1) or len(comps) > 5 or not comps:
+            problems.append(f"bad row {[c.get('custom_id') for c in comps]}")
+        for comp in comps:
+            cid = comp.get("custom_id")
+            if cid is not None:
+                ids.append(cid)
+                if not 1 <= len(cid) <= 100:
+                    problems.append(f"custom_id {cid!r}")
+            if comp.get("type") == 2 and len(comp.get("label") or "") > 80:
+                problems.append(f"button label {comp.get('label')!r}")
+            if len(comp.get("placeholder") or "") > 150:
+                problems.append("placeholder too long")
+            options = comp.get("options")
+            if options is not None:
+                if not 1 <= len(options) <= 25:
+                    problems.append(f"select {cid} with {len(options)} options")
+                for opt in options:
+                    if not 1 <= len(opt["label"]) <= 100 or not 1 <= len(opt["value"]) <= 100:
+                        problems.append(f"option {opt!r}")
+                    if len(opt.get("description") or "") > 100:
+                        problems.append(f"option description {opt!r}")
+    if len(ids) != len(set(ids)):
+        problems.append(f"duplicate custom ids {ids}")
+    return problems
+
+
 class _FakeResponse:
     def __init__(self, status: int) -> None:
         self.status = status

@@ -139,3 +139,18 @@ async def test_dev_guild_sync_goes_to_that_guild(fake: FakeDiscord, storage: Sto
         assert await storage.get_meta("commands_hash:guild:4242")
     finally:
         await bot.close()
+
+
+def test_limit_checker_catches_broken_payloads() -> None:
+    """The payload checker used at every test's teardown does find what Discord would refuse."""
+    from tests.bot.fakediscord import limit_problems
+
+    select = {"type": 3, "custom_id": "x", "options": [{"label": str(i), "value": str(i)} for i in range(26)]}
+    assert limit_problems({"content": "a" * 2001})
+    assert limit_problems({"type": 4, "data": {"components": [{"type": 1, "components": [select]}]}})
+    button = {"type": 2, "custom_id": "b" * 101, "label": "ok"}
+    assert limit_problems({"components": [{"type": 1, "components": [button]}]})
+    twice = {"type": 2, "custom_id": "same", "label": "ok"}
+    assert limit_problems({"components": [{"type": 1, "components": [twice, twice]}]})
+    assert limit_problems({"components": [{"type": 1, "components": [twice]}] * 6})
+    assert not limit_problems({"content": "fine", "components": [{"type": 1, "components": [twice]}]})
