@@ -169,7 +169,6 @@ class ConexCog(
         thread, ``edit_original_response``; answered: a followup; none (AI, resume): a channel message. The
         previous table loses its components. If rendering fails, the text twin is sent instead."""
         from render.conex import render_table, table_text
-        from render.results import render_conex_result
 
         game = game_of(record)
         names = names_of(record)
@@ -194,6 +193,8 @@ class ConexCog(
             png = await self.service.render_png(render_table, game, names=names)
             files.append(png_file(png, TABLE_FILENAME.format(game=record.id, version=record.version)))
             if game.is_over:
+                from render.results import render_conex_result
+
                 result = await self.service.render_png(render_conex_result, game, names=names)
                 files.append(png_file(result, f"conex-{record.id}-result.png"))
         except Exception:
@@ -539,13 +540,13 @@ class ConexCog(
         await self.handle_action(interaction, record.id, f"lightning {card}")
 
     @lightning.autocomplete("card")
-    async def _lightning_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Any]:
+    async def _lightning_autocomplete(self, interaction: discord.Interaction, current: str | int) -> list[Any]:
         found = await self._my_game(interaction)
         if found is None:
             return []
         _record, game, _seat = found
         return [app_commands.Choice(name=c.name, value=int(c.value))
-                for c in _table_choices(game, current, interaction.locale, board=False, free_only=True)]
+                for c in _table_choices(game, str(current or ""), interaction.locale, board=False, free_only=True)]
 
     @app_commands.command(name="discard", description="Discard a card after a lightning (to the bottom of the pile)")
     @app_commands.describe(card="Your card: hand letter (A, B...) or card number")

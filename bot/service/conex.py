@@ -46,6 +46,7 @@ log = logging.getLogger(__name__)
 TABLE_SIZES: tuple[str, ...] = ("small", "medium", "large")
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 MAX_HINTS = 9
+AI_BUDGET_S = 1.0  # wall-clock cap handed to engine.conex.ai.choose_action
 COORD_LIMIT_CM = 100.0  # |x|, |y| accepted by /conex place (the large table is 140 x 90 cm)
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -478,19 +479,33 @@ def end_if_deserted(game: Game, players: list[int], forfeited: set[int], is_ai: 
     return [{"type": "game_over", "winners": game.winners, "scores": list(game.scores), "reason": game.end_reason}]
 
 
-def choose_ai_action(game: Game, seat: int, seed: int) -> AnyAction:
-    """The AI seat's action: a discard of its lowest-value card when one is pending (X3), else
-    ``engine.conex.ai.choose_action`` when that module exists, else the best finder placement over the hand
-    (most points), else draw (A2) or pass (A3)."""
-    if seat in game.pending_discards and game.hands[seat]:
-        worst = min(game.hands[seat], key=lambda cid: (max(c.value for c in game.deck[cid].corners), cid))
-        return Discard(seat, worst)
+def choose_ai_action(game: Game, seat: int, seed: int, budget_s: float = AI_BUDGET_S) -> AnyAction:
+    """The AI seat's action (CPU work: call in a worker thread).
+
+    ``engine.conex.ai.choose_action(game, seat, seed, budget_s)`` when that module exists (it also makes the
+    seat's pending discard, X3). Should it be missing, fail, or return an action ``game.check`` refuses, the
+    fallback plays: a discard of the card with the lowest best corner when one is pending, else the
+    highest-scoring finder placement over the hand, else draw (A2) or pass (A3).
+    """
     try:
         from engine.conex import ai  # type: ignore[attr-defined]
     except ImportError:
         ai = None
     if ai is not None and hasattr(ai, "choose_action"):
-        return ai.choose_action(game, seat, seed)  # type: ignore[no-any-return]
+        try:
+            action: AnyAction = ai.choose_action(game, seat, seed, budget_s)
+            game.check(action)
+            return action
+        except Exception:
+            log.exception("the CONEX AI failed for seat %s; using the fallback player", seat)
+    return fallback_action(game, seat)
+
+
+def fallback_action(game: Game, seat: int) -> AnyAction:
+    """The simple AI of :func:`choose_ai_action` (discard, best placement, draw or pass)."""
+    if seat in game.pending_discards and game.hands[seat]:
+        worst = min(game.hands[seat], key=lambda cid: (max(c.value for c in game.deck[cid].corners), cid))
+        return Discard(seat, worst)
     best: Hint | None = None
     for cid in game.hands[seat]:
         for place in game.find_placements(seat, cid, limit=2):
@@ -507,6 +522,7 @@ __all__ = [
     "Hint",
     "check_coord",
     "choose_ai_action",
+    "fallback_action",
     "forfeited_of",
     "game_of",
     "names_of",

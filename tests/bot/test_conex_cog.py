@@ -423,3 +423,141 @@ async def test_pending_discard_blocks_the_main_action_x3(driver: Driver, fake: F
     assert "**X3** — " in refusal(fake, await driver.command("conex draw", BOB))
     assert "**X3** — " in refusal(fake, await driver.command("conex hints", BOB))
     assert (await record_of(storage, gid)).version == 0
+
+
+# -- AI seats -------------------------------------------------------------------------------------------
+async def test_ai_seats_play_after_the_human_and_the_game_is_unrated(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    gid = await start_game(driver, fake, storage, bot, seats=(ALICE,), bots=2)
+    record = await record_of(storage, gid)
+    assert record.players == [ALICE, -1, -2] and record.state["names"] == ["alice", "AI 1", "AI 2"]
+    v0 = record.version
+    await driver.command("conex draw", ALICE)
+    record = await record_of(storage, gid)
+    assert record.version == v0 + 3  # Alice's draw, then both AI seats
+    actions = await storage.actions(gid)
+    assert [a.player for a in actions[-3:]] == [ALICE, -1, -2]
+    game = game_of(record)
+    assert game.current_player == 0
+    posts = [c for c in fake.calls if c.method == "POST" and c.path == f"/channels/{CHANNEL_ID}/messages"]
+    assert len(posts) == 2 and all(png_ok(p.files[0][1]) for p in posts)
+    assert "AI 1" in posts[0].payload["content"] and "<@1> to play" in posts[1].payload["content"]  # type: ignore[index]
+    assert "cn:hand" in str(posts[1].payload)
+    await driver.command("conex leave", ALICE)  # no human left: the game ends at once, unrated
+    record = await record_of(storage, gid)
+    assert record.status == "finished" and record.result is not None and not record.result.rated
+    assert list(record.result.ranking[-1]) == [ALICE]
+    assert await storage.rating_of(GUILD_ID, "conex", ALICE) is None
+
+
+async def test_restart_resumes_a_pending_ai_turn(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    game = Game.new(players=2, seed=SEED, table="medium", goal=40)
+    gid = await put_game(storage, game, [-1, ALICE], ai=[-1])  # the AI seat starts: a turn left pending
+    cog = bot.get_cog("conex")
+    assert await cog.resume_ai_games() == 1  # type: ignore[union-attr]
+    record = await record_of(storage, gid)
+    assert record.version == 1 and game_of(record).current_player == 1
+    assert [a.player for a in await storage.actions(gid)] == [-1]
+    posts = [c for c in fake.calls if c.method == "POST" and c.path == f"/channels/{CHANNEL_ID}/messages"]
+    assert len(posts) == 1 and "<@1> to play" in posts[0].payload["content"]  # type: ignore[index]
+    assert await cog.resume_ai_games() == 0  # type: ignore[union-attr]
+
+
+async def test_ai_discards_after_a_lightning(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
+    game = lightning_position()
+    gid = await put_game(storage, game, [ALICE, -1, BOB], ai=[-1])
+    free = [tc.card.id for tc in game.table if game.board.is_free(tc.card.id)]
+    await driver.command("conex lightning", ALICE, card=free[-1])
+    stored = game_of(await record_of(storage, gid))
+    assert stored.pending_discards == {2} and len(stored.hands[1]) == len(game.hands[1]) - 1
+    acts = await storage.actions(gid)
+    assert [(a.player, a.action.split()[0]) for a in acts] == [(ALICE, "lightning"), (-1, "discard")]
+
+
+# -- forfeit and the end ------------------------------------------------------------------------------
+async def test_forfeit_skips_the_seat_and_the_last_player_wins_rated(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    gid = await start_game(driver, fake, storage, bot, seats=(ALICE, BOB, CAROL))
+    game = expected_game(3)
+    place = first_placements(game, 0)[0]
+    await driver.command("conex place", ALICE, card=str(place.card), corner=place.corner, x=place.x, y=place.y,
+                         rotation=place.rotation)
+    pile_before = len(game_of(await record_of(storage, gid)).pile)
+    token = await driver.command("conex leave", BOB)  # Bob is to play: his turn is skipped at once
+    assert "bob left the game" in fake.visible_text(token)
+    record = await record_of(storage, gid)
+    stored = game_of(record)
+    assert record.state["forfeited"] == [1] and stored.hands[1] == [] and stored.scores[1] == 0
+    assert len(stored.pile) == pile_before + 5 and stored.current_player == 2
+    assert "no longer plays" in refusal(fake, await driver.command("conex leave", BOB))
+    assert "no longer plays" in refusal(fake, await driver.command("conex draw", BOB))
+    await driver.command("conex draw", CAROL)  # Alice next (Bob skipped on the way round)
+    assert game_of(await record_of(storage, gid)).current_player == 0
+    await driver.command("conex draw", ALICE)
+    assert game_of(await record_of(storage, gid)).current_player == 2  # seat 1 skipped
+    token = await driver.command("conex leave", CAROL)  # only Alice is left: she wins
+    record = await record_of(storage, gid)
+    assert record.status == "finished" and record.result is not None and record.result.rated
+    assert [list(g) for g in record.result.ranking] == [[ALICE], [BOB, CAROL]]
+    edit = fake.calls_for(token)[1]
+    assert [name for name, _ in edit.files] == [f"conex-{gid}-{record.version}.png", f"conex-{gid}-result.png"]
+    assert "CONEX over" in fake.visible_text(token) and "alice" in fake.visible_text(token)
+    assert (await storage.rating_of(GUILD_ID, "conex", ALICE)).wins == 1  # type: ignore[union-attr]
+    assert (await storage.rating_of(GUILD_ID, "conex", BOB)).losses == 1  # type: ignore[union-attr]
+    assert "no CONEX game" in refusal(fake, await driver.command("conex draw", ALICE))
+
+
+async def test_goal_reached_ends_after_the_round_with_result_and_ratings(
+    driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    game = Game.new(players=2, seed=SEED, table="medium", goal=20)
+    game.scores = [19, 25]
+    gid = await put_game(storage, game, [ALICE, BOB])
+    place = first_placements(game, 0)[0]
+    token = await driver.command("conex place", ALICE, card=str(place.card), corner=place.corner, x=place.x,
+                                 y=place.y, rotation=place.rotation)
+    assert "reached the goal" in fake.visible_text(token)
+    assert (await record_of(storage, gid)).status == "active"  # E1: the round is completed first
+    token = await driver.command("conex draw", BOB)
+    record = await record_of(storage, gid)
+    stored = game_of(record)
+    assert record.status == "finished" and stored.is_over
+    best = max(stored.scores)
+    winners = [uid for uid, s in zip([ALICE, BOB], stored.scores, strict=True) if s == best]
+    assert list(record.result.ranking[0]) == winners  # type: ignore[union-attr]
+    files = fake.calls_for(token)[1].files
+    assert len(files) == 2 and all(png_ok(data) for _, data in files)
+    assert fake.calls_for(token)[1].payload["components"] == []  # type: ignore[index]  # no buttons after the end
+    changes = await storage.rating_changes(gid)
+    assert {c.user_id for c in changes} == {ALICE, BOB}
+
+
+# -- board, autocomplete, rules -----------------------------------------------------------------------
+async def test_board_text_zoom_and_autocomplete(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
+    game = lightning_position()
+    gid = await put_game(storage, game, [ALICE, BOB, CAROL])
+    token = await driver.command("conex board", BOB, text=True)
+    payload = initial(fake, token)
+    assert payload["data"]["flags"] & EPHEMERAL and f"#{game.table[0].card.id}" in payload["data"]["content"]
+    token = await driver.command("conex board", BOB, zoom="last")
+    assert fake.calls_for(token)[0].payload["data"]["flags"] & EPHEMERAL  # type: ignore[index]
+    assert png_ok(fake.calls_for(token)[1].files[0][1])
+    assert "**Input** — " in refusal(fake, await driver.command("conex board", BOB, zoom="51"))
+    token = await driver.command("conex board", CAROL)
+    assert int((await table_msg(storage, fake, gid))["id"]) == fake.originals[token]
+    # autocomplete: the caller's hand (letter, number, colours), targets (board + table cards), free cards
+    cards = await driver.autocomplete("conex place", ALICE, "card", card="", corner=1)
+    assert [c["value"] for c in cards] == [str(cid) for cid in game.hands[0]]
+    assert cards[0]["name"].startswith(f"A · #{game.hands[0][0]} ")
+    targets = await driver.autocomplete("conex place", ALICE, "target", card="A", corner=1, target="")
+    assert targets[0]["value"] == "board"
+    assert {t["value"] for t in targets[1:]} == {str(tc.card.id) for tc in game.table}
+    free = await driver.autocomplete("conex lightning", ALICE, "card", card=0)
+    assert {c["value"] for c in free} == {tc.card.id for tc in game.table if game.board.is_free(tc.card.id)}
+    assert await driver.autocomplete("conex place", 4, "card", card="", corner=1) == []  # not a player
+    token = await driver.command("conex rules", 4)
+    assert initial(fake, token)["data"]["flags"] & EPHEMERAL and "P1" in initial(fake, token)["data"]["content"]
