@@ -57,7 +57,7 @@ def describe(err: BaseException, locale: str | discord.Locale | None = None) -> 
     if isinstance(err, RuleError):
         key = f"rule.{err.rule}"
         if has(key, locale):
-            text = t(key, locale, message=err.message, **err.details)
+            text = t(key, locale, **{**err.details, "message": err.message})
         else:
             text = err.message
         return t("err.with_rule", locale, rule=err.rule, text=text)
