@@ -90,3 +90,24 @@ def test_long_names_are_shrunk_then_cut_to_fit() -> None:
     assert fit_text("Bob", 300, 26) == ("Bob", 26)
     img = render_leaderboard([(1, long * 2, 30.0, 1, 0, 0)], title=long * 3)
     assert img_ok(img)
+
+
+def test_every_image_kind_has_a_light_variant() -> None:
+    from engine.conex import Game
+    from render.conex import render_hand, render_table
+    from render.constructo import render_board, render_layouts_sheet
+
+    g = Game.new(players=2, seed=5)
+    m = _finished_match()
+    light, dark = hex_rgb(THEMES["light"].bg), hex_rgb(THEMES["dark"].bg)
+    images = {
+        "board": (render_board(m, names=NAMES, theme="light"), render_board(m, names=NAMES)),
+        "sheet": (render_layouts_sheet(theme="light"), render_layouts_sheet()),
+        "table": (render_table(g, names=NAMES, theme="light"), render_table(g, names=NAMES)),
+        "hand": (render_hand(g, 0, theme="light"), render_hand(g, 0)),
+        "result": (render_constructo_result(m, names=NAMES, theme="light"), render_constructo_result(m, names=NAMES)),
+        "leaderboard": (render_leaderboard(ROWS, theme="light"), render_leaderboard(ROWS)),
+    }
+    for kind, (lt, dk) in images.items():
+        assert lt.getpixel((lt.width - 3, lt.height - 3)) == light, kind
+        assert dk.getpixel((dk.width - 3, dk.height - 3)) == dark, kind
