@@ -65,6 +65,10 @@ class DevUser:
         cmd = commands.get(words[0])
         if cmd is None:
             raise CommandUsageError(f"unknown command /{words[0]}; synced: {', '.join(sorted(commands)) or 'none'}")
+        needed = int(cmd.get("default_member_permissions") or 0)
+        if needed and self.user.member_permissions & needed != needed:
+            raise CommandUsageError(f"{self.user.name} does not see /{words[0]}: it needs permissions {needed} "
+                                    "(default_member_permissions), as in Discord's client")
         options = cmd.get("options") or []
         chain: list[str] = []
         for word in words[1:]:

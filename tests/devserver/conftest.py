@@ -112,6 +112,11 @@ class TinyBot(discord.Client):
             time.sleep(1.0)  # noqa: ASYNC251 - the bug under test: CPU work on the event loop
             await interaction.edit_original_response(content="unblocked")
 
+        @tree.command(name="purge", description="Moderators only", guild=guild)
+        @app_commands.default_permissions(manage_guild=True)
+        async def purge(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("purged", ephemeral=True)
+
         @tree.command(name="ask", description="Opens a modal", guild=guild)
         async def ask(interaction: discord.Interaction) -> None:
             await interaction.response.send_modal(AskModal())

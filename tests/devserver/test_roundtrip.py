@@ -12,7 +12,7 @@ from .conftest import TinyBot, png_bytes
 async def test_login_sync_and_gateway_connect(server: DevServer, bot: TinyBot) -> None:
     assert server.identify_count == 1
     assert server.bot_connected
-    assert set(server.all_commands()) == {"png", "game", "slow", "block", "ask", "late", "double", "post"}
+    assert set(server.all_commands()) == {"png", "game", "slow", "block", "purge", "ask", "late", "double", "post"}
     await server.wait_until(lambda: bot.is_ready(), 5, "on_ready")
     guild = bot.get_guild(server.guild_id)
     assert guild is not None and {c.name for c in guild.text_channels} == {"general", "games", "games-2"}
@@ -127,3 +127,10 @@ async def test_later_messages_and_wait_for_message(server: DevServer, bot: TinyB
     assert server.channel(thread_msg.channel_id).type == 11
     with pytest.raises(TimeoutError):
         await server.wait_for_message(lambda m: m.content == "never", timeout=0.2)
+
+
+async def test_default_member_permissions_hide_a_command(server: DevServer, bot: TinyBot) -> None:
+    with pytest.raises(CommandUsageError, match="does not see /purge"):
+        await server.as_user("alice").slash("purge")
+    res = await (await server.as_user("mod").slash("purge")).wait(5)
+    assert res.content == "purged" and res.ephemeral
