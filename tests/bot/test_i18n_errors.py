@@ -76,7 +76,7 @@ def test_engine_errors_keep_their_rule_code_and_message() -> None:
 
 
 def test_spanish_rule_message_comes_from_the_catalogue() -> None:
-    err = IllegalMoveError("a small chip may never go directly onto a large one", rule="K3", message="clash", tile=4)
+    err = IllegalMoveError("a small chip may never go directly onto a large one", rule="K3", tile=4)
     assert describe(err, "es-ES") == "**K3** — " + MESSAGES["es"]["rule.K3"]
     assert describe(err, "en-US") == "**K3** — a small chip may never go directly onto a large one"
 
