@@ -134,3 +134,12 @@ async def test_default_member_permissions_hide_a_command(server: DevServer, bot:
         await server.as_user("alice").slash("purge")
     res = await (await server.as_user("mod").slash("purge")).wait(5)
     assert res.content == "purged" and res.ephemeral
+
+
+async def test_slash_command_inside_a_thread(server: DevServer, bot: TinyBot) -> None:
+    await (await server.as_user("alice").slash("post")).wait(5, messages=2)
+    thread = next(c for c in server.channels.values() if c.type == 11)
+    res = await (await server.as_user("bob").in_channel(thread).slash("png")).wait(5)
+    assert res.message is not None and res.message.channel_id == thread.id
+    assert res.attachments == [png_bytes()]
+    assert server.violations == []
