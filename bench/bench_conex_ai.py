@@ -86,6 +86,24 @@ def play_game(args: tuple[int, int, int]) -> dict[str, object]:
     }
 
 
+def crowded(game_seed: int) -> list[tuple[int, int, float, int]]:
+    """Greedy play to goal 100 on the medium table; from 35 cards on the table, time the AI's decision for the
+    seat to move at every turn (not played). Returns ``(table cards, hand size, seconds, finder calls)``."""
+    g = Game.new(3, seed=game_seed, goal=100)
+    out: list[tuple[int, int, float, int]] = []
+    while not g.is_over:
+        for q in sorted(g.pending_discards):
+            g.play(greedy(g, q))
+        p = g.current_player
+        if len(g.table) >= 35:
+            t = time.perf_counter()
+            d = decide(g, p, seed=0)
+            out.append((len(g.table), len(g.hands[p]), time.perf_counter() - t, d.calls))
+            g.check(d.action)
+        g.play(greedy(g, p))
+    return out
+
+
 def pct(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))]
@@ -96,7 +114,27 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--crowded", type=int, default=0, help="also time decisions on crowded tables of N games")
     ns = ap.parse_args()
+    if ns.crowded:
+        with ProcessPoolExecutor(ns.jobs) as ex:
+            rows = [r for rs in ex.map(crowded, range(100, 100 + ns.crowded)) for r in rs]
+        big = [r for r in rows if r[0] >= 45]
+        print(f"crowded tables: {len(rows)} decisions at 35-{max(r[0] for r in rows)} cards on the table")
+        for lo, hi in ((35, 39), (40, 44), (45, 52)):
+            ts = [r[2] for r in rows if lo <= r[0] <= hi]
+            if ts:
+                print(
+                    f"  {lo}-{hi} cards: {len(ts)} decisions, p50 {pct(ts, 0.5) * 1000:.0f} ms, "
+                    f"p99 {pct(ts, 0.99) * 1000:.0f} ms, max {max(ts) * 1000:.0f} ms"
+                )
+        if big:
+            print(
+                f"  >= 45 cards: hand sizes {min(r[1] for r in big)}-{max(r[1] for r in big)}, "
+                f"max finder calls {max(r[3] for r in big)}"
+            )
+        if ns.games == 0:
+            return
     jobs = [(ns.seed + k, k % 3, 0) for k in range(ns.games)]
     t0 = time.perf_counter()
     results = []

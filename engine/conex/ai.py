@@ -34,6 +34,7 @@ for a bad seat.
 from __future__ import annotations
 
 import math
+import pickle
 import random
 import time
 from dataclasses import dataclass, field
@@ -118,6 +119,7 @@ class _Ctx:
     max_calls: int
     calls: int = 0
     opp_2x: set[int] = field(default_factory=set)
+    dead: dict[tuple[str, int | str], tuple[float, float]] = field(default_factory=dict)
 
     def out_of_budget(self) -> bool:
         return self.calls >= self.max_calls or time.perf_counter() > self.deadline
@@ -213,47 +215,66 @@ def _probe_cards(unseen: list[int]) -> dict[str, tuple[int, int]]:
     return out
 
 
-def _sim_from_view(view: dict[str, Any], me: int, probes: list[int]) -> Game:
-    """A ``Game`` equal to the view's table, scores and stars, with ``me`` holding their hand plus ``probes``,
-    other hands empty and every other unseen card in the pile (order irrelevant: the AI never draws in it)."""
-    d = dict(view)
+def _sim_from_view(game: Game, view: dict[str, Any], me: int, probes: list[int]) -> Game:
+    """A private copy of ``game`` holding only what ``view`` shows: ``me`` holds their hand plus ``probes``, the
+    other hands are empty and every other unseen card is in the pile (in id order: the AI never draws in it)."""
+    sim: Game = pickle.loads(pickle.dumps(game))  # geometry and the finder's caches, cheaply
     hands: list[list[int]] = [[] for _ in range(view["players"])]
     hands[me] = list(view["hands"][me]) + list(probes)
     on_table = {t["card"] for t in view["table"]}
     taken = set(hands[me]) | on_table
-    d["hands"] = hands
-    d["draw_pile"] = [i for i in sorted(_DECK) if i not in taken]
-    d["seed"] = 0
-    d["pending_discards"] = []
-    d["history"] = []
-    return Game.from_dict(d)
+    sim.hands = hands
+    sim.pile = [i for i in sorted(_DECK) if i not in taken]
+    sim.seed = 0
+    sim.pending_discards = set()
+    sim.history = []
+    return sim
+
+
+PROBE_TARGETS = 3  # per colour: the largest visible targets probed for an opponent's reply
+
+
+def _targets_by_area(sim: Game, colour: str) -> list[tuple[int | str, float]]:
+    """``targets_for(colour)`` as ``(target, visible main area mm²)``, largest first (the likeliest to take a
+    corner), ties newest first."""
+    got = [(t, float(a.area)) for t, a in sim.board.targets_for(colour)]
+    return sorted(got, key=lambda ta: -ta[1])
 
 
 def _open_colours(
     sim: Game, me: int, probes: dict[str, tuple[int, int]], ctx: _Ctx
 ) -> tuple[frozenset[str], frozenset[str]]:
-    """Colours with an open target (a probe corner fits somewhere) and colours of open +2 targets (P1-P4)."""
+    """Colours with an open target (the colour's probe corner fits on one of its ``PROBE_TARGETS`` largest
+    targets) and colours of open +2 targets (P1-P4). Probe failures go to ``ctx.dead``."""
     open_c: set[str] = set()
     plus2: set[str] = set()
+    board = sim.board
     for colour, (cid, corner) in probes.items():
-        targets = sim.board.targets_for(colour)
-        plus_targets = [t for t, _ in targets if t != "board" and sim.board.get(int(t)).card.action == "plus2"]
-        for t in plus_targets:
-            ctx.calls += 1
-            if sim.find_placements(me, cid, corner, t, limit=1):
-                plus2.add(colour)
-                open_c.add(colour)
+        targets = _targets_by_area(sim, colour)
+        plus_targets = [t for t, _ in targets if t != "board" and board.get(int(t)).card.action == "plus2"]
+        others = [t for t, _ in targets if t not in plus_targets][:PROBE_TARGETS]
+        for t in plus_targets + others:
+            if colour in open_c and t not in plus_targets:
                 break
-        if colour in open_c:
-            continue
-        for t, _ in targets[:8]:
-            if t in plus_targets:
-                continue
+            if ctx.out_of_budget():
+                break
             ctx.calls += 1
             if sim.find_placements(me, cid, corner, t, limit=1):
                 open_c.add(colour)
-                break
+                if t in plus_targets:
+                    plus2.add(colour)
+                    break
+            else:
+                ctx.dead[(colour, t)] = _DECK[cid].corner(corner).legs_mm
     return frozenset(open_c), frozenset(plus2)
+
+
+def _dominated(ctx: _Ctx, colour: str, target: int | str, legs: tuple[float, float]) -> bool:
+    """A probe corner with legs no longer than ``legs`` found no pose on ``target``: skip it (search saving)."""
+    dead = ctx.dead.get((colour, target))
+    if dead is None:
+        return False
+    return min(dead) <= min(legs) and max(dead) <= max(legs)
 
 
 # --- the placement search -------------------------------------------------------------------------------------
@@ -275,8 +296,11 @@ def _opponents_to_play(ctx: _Ctx, reaches_goal: bool) -> list[int]:
     return seats
 
 
-def _best_placement(sim: Game, ctx: _Ctx, open_c: frozenset[str], plus2: frozenset[str], threat: _Threat) -> _Best:
-    """The best (card, corner, target) triple with a legal pose, by ``value`` (see the module docstring)."""
+def _best_placement(
+    sim: Game, ctx: _Ctx, open_c: frozenset[str], plus2: frozenset[str], threat: _Threat, floor: float
+) -> _Best:
+    """The best (card, corner, target) triple with a legal pose, by ``value`` (see the module docstring); the
+    search stops at triples worth less than ``floor`` (drawing is better: no need to know whether they fit)."""
     w = ctx.w
     board = sim.board
     die_v = _die_value(ctx)
@@ -288,8 +312,8 @@ def _best_placement(sim: Game, ctx: _Ctx, open_c: frozenset[str], plus2: frozens
         new_open = open_c | {card.color}
         new_plus = plus2 | ({card.color} if card.action == "plus2" else set())
         for k in card.corners:
-            for tgt, area in board.targets_for(k.color):
-                if area.area < 0.5 * k.legs_mm[0] * k.legs_mm[1]:
+            for tgt, area in _targets_by_area(sim, k.color):
+                if area < 0.5 * k.legs_mm[0] * k.legs_mm[1] or _dominated(ctx, k.color, tgt, k.legs_mm):
                     continue
                 on_plus = tgt != "board" and board.get(int(tgt)).card.action == "plus2"
                 pts = k.value + (2 if on_plus else 0)
@@ -312,11 +336,13 @@ def _best_placement(sim: Game, ctx: _Ctx, open_c: frozenset[str], plus2: frozens
                         mult = 1.6 if opp in ctx.opp_2x else 1.0
                         value -= (w.threat_next if n == 0 else w.threat_later) * extra * mult
                     jitter = ctx.rng.random() * 1e-6
-                    triples.append((value + jitter, float(pts), order, cid, tgt, k.index, double))
+                    triples.append((value + jitter, area, order, cid, tgt, k.index, double))
                     order += 1
-    triples.sort(key=lambda t: (-t[0], -t[1], t[2]))
+    triples.sort(key=lambda t: (-round(t[0], 3), -t[1], t[2]))
     failed: set[tuple[int, int, int | str]] = set()
-    for value, pts, _o, cid, tgt, corner, double in triples:
+    for value, _area, _o, cid, tgt, corner, double in triples:
+        if value < floor:
+            return _Best(-math.inf, None, 0, "nothing worth placing")
         if (cid, corner, tgt) in failed:
             continue
         if ctx.out_of_budget():
@@ -328,7 +354,10 @@ def _best_placement(sim: Game, ctx: _Ctx, open_c: frozenset[str], plus2: frozens
             continue
         p = found[0]
         place = Place(ctx.me, p.card, p.corner, p.x, p.y, p.rotation, double)
-        return _Best(value, place, int(pts) * (2 if double else 1), f"card {cid} c{corner} on {tgt}")
+        k = _DECK[cid].corner(corner)
+        on_plus = tgt != "board" and board.get(int(tgt)).card.action == "plus2"
+        pts = (k.value + (2 if on_plus else 0)) * (2 if double else 1)
+        return _Best(value, place, pts, f"card {cid} c{corner} on {tgt}")
     return _Best(-math.inf, None, 0, "nothing fits")
 
 
@@ -346,7 +375,7 @@ def _draw_value(ctx: _Ctx) -> float:
 
 def _lightning_candidates(sim: Game, ctx: _Ctx) -> list[int]:
     """Free table cards worth simulating a lightning on: free +2 cards (strip a threat) and free cards lying on a
-    +2 card (uncover it, X4), newest first, at most 3."""
+    +2 card (uncover it, X4), newest first, at most 2."""
     board = sim.board
     cards = board.cards
     free = set(board.free_ids())
@@ -362,7 +391,7 @@ def _lightning_candidates(sim: Game, ctx: _Ctx) -> list[int]:
             if below.card.action == "plus2" and below.rect.intersection(tc.rect).area > 1.0:
                 out.append(tc.id)
                 break
-    return out[:3]
+    return out[:2]
 
 
 # --- entry points -----------------------------------------------------------------------------------------------
@@ -374,7 +403,7 @@ def decide(
     seed: int = 0,
     budget_s: float = 2.0,
     *,
-    max_calls: int = 150,
+    max_calls: int = 100,
     weights: Weights = DEFAULT_WEIGHTS,
 ) -> Decision:
     """``choose_action`` with its reasons: returns a ``Decision`` (action, estimated value in points, finder
@@ -419,34 +448,39 @@ def decide(
 
     probes = _probe_cards(unseen)
     probe_ids = sorted({cid for cid, _ in probes.values()})
-    sim = _sim_from_view(view, me, probe_ids)
+    sim = _sim_from_view(game, view, me, probe_ids)
     threat = _Threat(unseen)
     open_c, plus2 = _open_colours(sim, me, probes, ctx)
-    best = _best_placement(sim, ctx, open_c, plus2, threat)
+    probe_calls = ctx.calls
     draw_v = _draw_value(ctx)
+    fallback = draw_v if ctx.pile > 0 else 0.0  # the worth of drawing, or of passing (A3)
+    floor = draw_v if ctx.pile > 0 else -math.inf
+    best = _best_placement(sim, ctx, open_c, plus2, threat, floor)
+    search_calls = ctx.calls - probe_calls
 
-    if game.can_lightning(me) and not ctx.out_of_budget():
+    if game.can_lightning(me) and ctx.calls < ctx.max_calls // 2 and not ctx.out_of_budget():
         hold = 0.0 if ctx.goal_reached else weights.hold_lightning
         others = sum(1 for s in range(ctx.players) if s != me and ctx.hand_counts[s] > 0)
-        base = max(best.value, draw_v)
+        base = max(best.value, fallback)
         choice: tuple[float, int] | None = None
         for cid in _lightning_candidates(sim, ctx):
             if ctx.out_of_budget():
                 break
-            after = _sim_from_view(view, me, probe_ids)
+            after: Game = pickle.loads(pickle.dumps(sim))
             try:
                 after.play(Lightning(me, cid))
             except RuleError:
                 continue
+            ctx.dead = {}  # the table changed: earlier probe failures no longer hold
             a_open, a_plus = _open_colours(after, me, probes, ctx)
-            a_best = _best_placement(after, ctx, a_open, a_plus, threat)
+            a_best = _best_placement(after, ctx, a_open, a_plus, threat, max(floor, base))
             # threat already on the table, before vs after, for each opponent still to play
             relief = 0.0
             for n, opp in enumerate(_opponents_to_play(ctx, False)):
                 h = ctx.hand_counts[opp]
                 diff = threat.value(open_c, plus2, h) - threat.value(a_open, a_plus, max(h - 1, 0))
                 relief += (weights.threat_next if n == 0 else weights.threat_later) * diff
-            gain = max(a_best.value, draw_v) - base + relief + weights.discard_hurt * others - hold
+            gain = max(a_best.value, fallback) - base + relief + weights.discard_hurt * others - hold
             if gain > 0 and (choice is None or gain > choice[0]):
                 choice = (gain, cid)
         if choice is not None:
@@ -466,7 +500,8 @@ def decide(
         except RuleError:  # pragma: no cover - the finder's poses pass check
             action = None
         if isinstance(action, Place):
-            return Decision(action, best.value, best.note, ctx.calls, {"points": best.points})
+            details = {"points": best.points, "probe_calls": probe_calls, "search_calls": search_calls}
+            return Decision(action, best.value, best.note, ctx.calls, details)
     if ctx.pile > 0:
         return Decision(Draw(me), draw_v, "draw: nothing worth placing", ctx.calls)
     return Decision(Pass(me), 0.0, "pass: nothing fits and the pile is empty", ctx.calls)
