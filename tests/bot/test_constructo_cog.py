@@ -492,3 +492,18 @@ async def test_components_keep_working_after_a_restart(fake: FakeDiscord, storag
         assert record is not None and record.version == 2 and str(match_of(record).current_round.last_move) == "M3"
     finally:
         await second.close()
+
+
+async def test_ai_challenge_in_a_busy_channel_plays_in_a_thread(
+    driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    await start(driver, fake, storage)
+    token = await driver.command("constructo challenge", CAROL, opponent=BOT_ID)
+    assert "<#" in initial(fake, token)["data"]["content"]
+    games = await storage.list_active_games()
+    thread_id = games[1].channel_id
+    assert thread_id != CHANNEL_ID and games[1].status == "active"
+    (board_post,) = [c for c in fake.calls if c.path == f"/channels/{thread_id}/messages"]
+    assert png_ok(board_post.files[0][1]) and "<@3> to move" in board_post.payload["content"]  # type: ignore[index]
+    await driver.command("constructo place", CAROL, thread_id, tile=5, size="large")
+    assert await version(storage, games[1].id) == 2  # carol's move and the AI's answer, in the thread
