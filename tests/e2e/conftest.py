@@ -3,9 +3,10 @@
 ``bot_process`` runs ``python -m bot`` with ``DISCORD_TOKEN``, ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL``,
 ``DATA_DIR`` (a tmp dir) and ``DEV_GUILD_ID`` pointed at ``devserver``, waits until it has identified on the
 gateway and its commands are synced, and can ``kill()`` it (SIGKILL) and ``restart()`` it on the same DATA_DIR
-(``bot.devserver.process.BotProcess``). Every test in ``tests/e2e`` is marked ``e2e``. Users act through
-``devserver.as_user("alice")`` (see ``bot.devserver.client``); ``devserver.violations`` lists every Discord
-rule the bot broke, ``devserver.errors`` every error reply.
+(``bot.devserver.process.BotProcess``). Every test in ``tests/e2e`` is marked ``e2e``;
+``@pytest.mark.devserver(**options)`` passes DevServer options. Users act through ``devserver.as_user("alice")``
+(see ``bot.devserver.client``); ``devserver.violations`` lists every Discord rule the bot broke,
+``devserver.errors`` every error reply.
 
 Example::
 
@@ -29,6 +30,11 @@ E2E_TOKEN = "e2e-bot-token"
 __all__ = ["E2E_TOKEN", "BotProcess", "bot_entry_missing"]
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "devserver(**options): DevServer options for the e2e `devserver` fixture, "
+                            "e.g. rate_limits=True, heartbeat_interval_ms=2000")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     here = Path(__file__).parent
     for item in items:
@@ -44,9 +50,13 @@ def bot_entry_missing() -> str | None:
 
 
 @pytest.fixture
-async def devserver() -> AsyncIterator[DevServer]:
-    """A fresh DevServer on a free 127.0.0.1 port (accepts only the e2e token)."""
-    server = await DevServer(token=E2E_TOKEN).start()
+async def devserver(request: pytest.FixtureRequest) -> AsyncIterator[DevServer]:
+    """A fresh DevServer on a free 127.0.0.1 port (accepts only the e2e token). Options come from a
+    ``@pytest.mark.devserver(rate_limits=True, heartbeat_interval_ms=2000)`` marker: Discord-like 429 buckets, and
+    late heartbeats (a blocked event loop) recorded as violations."""
+    marker = request.node.get_closest_marker("devserver")
+    options = dict(marker.kwargs) if marker else {}
+    server = await DevServer(token=E2E_TOKEN, **options).start()
     yield server
     await server.stop()
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.devserver import DevServer
 
 from .conftest import BotProcess
@@ -16,6 +18,7 @@ async def test_help_is_answered(devserver: DevServer, bot_process: BotProcess) -
     assert devserver.violations == [], bot_process.log()[-3000:]
 
 
+@pytest.mark.devserver(rate_limits=True, heartbeat_interval_ms=1000)
 async def test_restart_after_sigkill_answers_again(devserver: DevServer, bot_process: BotProcess) -> None:
     await bot_process.restart()
     assert devserver.identify_count == 2
