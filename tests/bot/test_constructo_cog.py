@@ -10,6 +10,8 @@ import copy
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.app import TableBot
 from bot.service.constructo import match_of
 from bot.storage import Storage
@@ -507,3 +509,39 @@ async def test_ai_challenge_in_a_busy_channel_plays_in_a_thread(
     assert png_ok(board_post.files[0][1]) and "<@3> to move" in board_post.payload["content"]  # type: ignore[index]
     await driver.command("constructo place", CAROL, thread_id, tile=5, size="large")
     assert await version(storage, games[1].id) == 2  # carol's move and the AI's answer, in the thread
+
+
+async def test_render_failure_falls_back_to_the_text_board(
+    driver: Driver, fake: FakeDiscord, storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import render.constructo
+
+    game = await start(driver, fake, storage)
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise OSError("font file vanished")
+
+    monkeypatch.setattr(render.constructo, "render_board", broken)
+    token = await driver.command("constructo place", ALICE, tile=5, size="large")
+    calls = fake.calls_for(token)
+    assert calls[0].payload == {"type": 5}
+    final = calls[-1].payload
+    assert not calls[-1].files and "```" in final["content"] and "L5" in final["content"]  # type: ignore[index]
+    assert await version(storage, game) == 2
+
+
+async def test_unexpected_error_gets_one_generic_ephemeral_answer(
+    driver: Driver, fake: FakeDiscord, storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = await start(driver, fake, storage)
+
+    async def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(storage, "apply_action", broken)
+    text = refusal(fake, await driver.command("constructo place", ALICE, tile=5, size="large"))
+    assert "went wrong" in text and "disk" not in text
+    board = await board_of(storage, fake, game)
+    text = refusal(fake, await driver.click(int(board["id"]), f"cx:pl:{game}:1:L", ALICE, values=["5"]))
+    assert "went wrong" in text
+    assert await version(storage, game) == 1
