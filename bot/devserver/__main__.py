@@ -77,12 +77,14 @@ async def _amain(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot.devserver", description=__doc__.splitlines()[0])
-    parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--out", default="devserver-out")
-    parser.add_argument("--data-dir", default=None)
-    parser.add_argument("--user", default="alice")
-    parser.add_argument("--no-bot", action="store_true")
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.devserver",
+        description="The dev server, the real bot as a subprocess, and a prompt to play locally.")
+    parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: any free port)")
+    parser.add_argument("--out", default="devserver-out", help="folder for images and bot.log")
+    parser.add_argument("--data-dir", default=None, help="the bot's DATA_DIR, kept between runs (default: temporary)")
+    parser.add_argument("--user", default="alice", help="who acts first (alice, bob, carol, dave, mod)")
+    parser.add_argument("--no-bot", action="store_true", help="only serve; print the environment to start a bot")
     args = parser.parse_args(argv)
     args.out = str(Path(args.out).resolve())
     Path(args.out).mkdir(parents=True, exist_ok=True)

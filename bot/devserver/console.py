@@ -25,7 +25,7 @@ from bot.devserver.models import Message
 from bot.devserver.result import InteractionResult
 from bot.devserver.server import DevServer
 
-HELP = __doc__.split("Lines", 1)[1].split("Every attachment", 1)[0] if __doc__ else ""
+HELP = (__doc__ or "").split("``alice>``):", 1)[-1].split("Every attachment", 1)[0].replace("``", "`")
 
 
 def parse_options(tokens: list[str]) -> tuple[str, dict[str, str]]:
