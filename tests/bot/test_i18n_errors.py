@@ -47,7 +47,7 @@ def test_t_translates_falls_back_and_never_raises() -> None:
     assert t("ui.accept", "es-ES") == "Aceptar"
     assert t("ui.accept", "es-419") == "Aceptar"
     assert t("ui.accept", discord.Locale.american_english) == "Accept"
-    assert t("ui.tile", "es-ES", tile=4) == "Tile 4"  # missing in Spanish: English
+    assert t("ui.size_option", "es-ES", size="small", left=2) == "small (2 left)"  # missing in Spanish: English
     assert t("ui.tile", "fr", tile=4) == "Tile 4"  # unknown language: English
     assert t("no.such.key", "en") == "no.such.key"
     assert t("ui.tile", "en") == "Tile {tile}"  # a missing placeholder does not raise
