@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import discord
+import pytest
 
 from bot.app import TableBot
 from bot.service.conex import ConexService, game_of
@@ -561,3 +562,71 @@ async def test_board_text_zoom_and_autocomplete(driver: Driver, fake: FakeDiscor
     assert await driver.autocomplete("conex place", 4, "card", card="", corner=1) == []  # not a player
     token = await driver.command("conex rules", 4)
     assert initial(fake, token)["data"]["flags"] & EPHEMERAL and "P1" in initial(fake, token)["data"]["content"]
+
+
+# -- the 3 s rule and one response -----------------------------------------------------------------------
+async def test_slow_action_is_deferred_then_answered_once(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    import bot.cogs.conex as cog_module
+
+    await start_game(driver, fake, storage, bot)
+    service: ConexService = bot.services["conex"]  # type: ignore[assignment]
+    real_act = service.act
+
+    async def slow_act(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.2)
+        return await real_act(*args, **kwargs)
+
+    monkeypatch.setattr(cog_module, "DEFER_AFTER_S", 0.05)
+    monkeypatch.setattr(service, "act", slow_act)
+    token = await driver.command("conex draw", ALICE)
+    calls = fake.calls_for(token)
+    assert calls[0].payload["type"] == 5  # type: ignore[index]  # deferred while the service worked
+    assert calls[0].at < calls[-1].at and "alice drew" in fake.visible_text(token)
+    # a refusal after such a defer is still a single followup, never a second initial response
+    token = await driver.command("conex draw", ALICE)
+    calls = fake.calls_for(token)
+    assert calls[0].payload["type"] == 5 and len(calls) == 2  # type: ignore[index]
+    assert "NotYourTurn" in fake.visible_text(token)
+
+
+async def test_expired_interaction_still_posts_the_committed_table(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    await start_game(driver, fake, storage, bot)
+    before = len([c for c in fake.calls if c.method == "POST" and c.path == f"/channels/{CHANNEL_ID}/messages"])
+    fake.fail_webhooks.add("/callback")  # Discord answers 10062 Unknown interaction
+    payload, _token = driver._base(2, ALICE, CHANNEL_ID)
+    payload["data"], _ = driver._command_data("conex draw", {}, None)
+    bot._connection.parse_interaction_create(payload)
+    await driver.settle()
+    fake.fail_webhooks.clear()
+    assert game_of(await record_of(storage)).current_player == 1
+    posts = [c for c in fake.calls if c.method == "POST" and c.path == f"/channels/{CHANNEL_ID}/messages"]
+    assert len(posts) == before + 1 and png_ok(posts[-1].files[0][1]) and "alice drew" in posts[-1].payload["content"]  # type: ignore[index]
+
+
+async def test_two_simultaneous_draw_clicks_apply_once(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    await start_game(driver, fake, storage, bot)
+    table = await table_msg(storage, fake)
+    v = (await record_of(storage)).version
+    tokens = []
+    for _ in range(2):
+        payload, token = driver._base(3, ALICE, CHANNEL_ID)
+        payload["data"] = {"custom_id": f"cn:draw:1:{v}", "component_type": 2}
+        payload["message"] = table
+        fake.component_message[token] = int(table["id"])
+        bot._connection.parse_interaction_create(payload)
+        tokens.append(token)
+    await driver.settle()
+    for token in tokens:
+        driver.assert_one_response(token)
+    record = await record_of(storage)
+    assert record.version == v + 1 and len(game_of(record).hands[0]) == 7
+    texts = [fake.visible_text(tok) for tok in tokens]
+    assert sum("out of date" in x or "came first" in x for x in texts) == 1
