@@ -17,7 +17,8 @@ class InteractionResult:
     ``response_type`` (4 message, 5 deferred, 6 deferred update, 7 update, 8 autocomplete, 9 modal or None),
     ``message`` (the original response, or the clicked message for types 6/7), ``content``, ``ephemeral``,
     ``attachments`` (bytes of the original's files), ``followups`` (messages), ``choices`` (autocomplete),
-    ``failed`` (True once Discord's client would show "This interaction failed": no response within 3 s).
+    ``failed`` (True once Discord's client would show "This interaction failed": no response within 3 s, or the
+    bot's only answer was refused).
     """
 
     def __init__(self, server: DevServer, interaction: Interaction) -> None:
@@ -100,8 +101,8 @@ class InteractionResult:
     @property
     def failed(self) -> bool:
         it = self.interaction
-        if it.response_type is None:
-            return self.server.clock.now() - it.created_at > INTERACTION_DEADLINE_S
+        if it.response_type is None:  # no answer in 3 s, or the bot's answer was refused (e.g. 26 choices)
+            return bool(it.violations) or self.server.clock.now() - it.created_at > INTERACTION_DEADLINE_S
         return False
 
     def complete(self) -> bool:

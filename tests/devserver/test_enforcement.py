@@ -128,3 +128,9 @@ async def test_too_many_buttons_in_a_row_is_refused(server: DevServer, bot: Tiny
     assert [v.kind for v in server.violations] == ["invalid_form"]
     assert server.errors[-1].body["errors"]["components"]["0"]["components"]["_errors"][0]["code"] == (
         "COMPONENT_LAYOUT_WIDTH_EXCEEDED")
+
+
+async def test_more_than_25_autocomplete_choices_is_refused(server: DevServer, bot: TinyBot) -> None:
+    assert await server.as_user("alice").autocomplete("game place", "tile", "all") == []  # what the user sees
+    assert [v.kind for v in server.violations] == ["invalid_form"]
+    assert "30 choices" in server.violations[0].message
