@@ -234,9 +234,12 @@ class ConstructoCog(
         """After a restart: play every pending AI turn. Returns how many games were resumed."""
         count = 0
         for record in await self.bot.storage.list_active_games(kind=self.service.kind):
-            if self.service.ai_to_act(record):
-                await self.run_ai(record.id)
-                count += 1
+            try:
+                if self.service.ai_to_act(record):
+                    await self.run_ai(record.id)
+                    count += 1
+            except Exception:  # one broken game (state, permissions) must not stop the others
+                log.exception("could not resume the AI of game %s", record.id)
         return count
 
     # -- handlers shared by commands and components -------------------------------------------

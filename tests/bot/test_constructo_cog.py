@@ -545,3 +545,17 @@ async def test_unexpected_error_gets_one_generic_ephemeral_answer(
     text = refusal(fake, await driver.click(int(board["id"]), f"cx:pl:{game}:1:L", ALICE, values=["5"]))
     assert "went wrong" in text
     assert await version(storage, game) == 1
+
+
+async def test_resume_skips_a_game_it_cannot_post_to_and_goes_on(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    first = await _round_one_over(storage, ai=True)
+    record = await storage.get_game(first)
+    assert record is not None
+    second = await storage.create_game("constructo", GUILD_ID, OTHER_CHANNEL_ID, record.state, record.players,
+                                       status="active")
+    fake.fail_paths.add(f"/channels/{CHANNEL_ID}/messages")  # e.g. the bot lost access to that channel
+    assert await bot.get_cog("constructo").resume_ai_games() == 1  # type: ignore[union-attr]
+    done = await storage.get_game(second)
+    assert done is not None and match_of(done).round_no == 2
