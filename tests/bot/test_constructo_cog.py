@@ -559,3 +559,16 @@ async def test_resume_skips_a_game_it_cannot_post_to_and_goes_on(
     assert await bot.get_cog("constructo").resume_ai_games() == 1  # type: ignore[union-attr]
     done = await storage.get_game(second)
     assert done is not None and match_of(done).round_no == 2
+
+
+async def test_move_command_k1_medium_onto_large(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
+    game = await start(driver, fake, storage)
+    await driver.command("constructo place", ALICE, tile=5, size="large")
+    await driver.command("constructo place", BOB, tile=4, size="medium")
+    await driver.command("constructo place", ALICE, tile=9, size="small")
+    token = await driver.command("constructo move", BOB, **{"from": 4, "to": 5})
+    assert "bob played **4-5**" in fake.visible_text(token)
+    record = await storage.get_game(game)
+    assert record is not None
+    rnd = match_of(record).current_round
+    assert rnd.tower_owner(5) == 1 and rnd.tile(4) == ()
