@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.conex import Discard, Draw, Game, Pass
 from engine.conex.actions import AnyAction
-from engine.conex.ai import decide
+from engine.conex.ai import DEFAULT_WEIGHTS, Weights, decide
 
 
 def greedy(game: Game, p: int) -> AnyAction:
@@ -40,9 +40,9 @@ def greedy(game: Game, p: int) -> AnyAction:
     return Draw(p) if game.pile else Pass(p)
 
 
-def play_game(args: tuple[int, int, int]) -> dict[str, object]:
+def play_game(args: tuple[int, int, int, Weights]) -> dict[str, object]:
     """One game: ``ai_seat`` is the AI, the other seats greedy. Returns scores, winners, AI decision times."""
-    game_seed, ai_seat, ai_seed = args
+    game_seed, ai_seat, ai_seed, weights = args
     g = Game.new(3, seed=game_seed)
     times: list[float] = []
     calls: list[int] = []
@@ -52,7 +52,7 @@ def play_game(args: tuple[int, int, int]) -> dict[str, object]:
         for q in sorted(g.pending_discards):
             if q == ai_seat:
                 t = time.perf_counter()
-                d = decide(g, q, seed=ai_seed)
+                d = decide(g, q, seed=ai_seed, weights=weights)
                 times.append(time.perf_counter() - t)
                 a = d.action
             else:
@@ -62,7 +62,7 @@ def play_game(args: tuple[int, int, int]) -> dict[str, object]:
         p = g.current_player
         if p == ai_seat:
             t = time.perf_counter()
-            d = decide(g, p, seed=ai_seed)
+            d = decide(g, p, seed=ai_seed, weights=weights)
             times.append(time.perf_counter() - t)
             calls.append(d.calls)
             a = d.action
@@ -114,6 +114,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--weights", default="", help="tuning, e.g. threat_next=0.4,keep=0")
     ap.add_argument("--crowded", type=int, default=0, help="also time decisions on crowded tables of N games")
     ns = ap.parse_args()
     if ns.crowded:
@@ -135,7 +136,11 @@ def main() -> None:
             )
         if ns.games == 0:
             return
-    jobs = [(ns.seed + k, k % 3, 0) for k in range(ns.games)]
+    changes = dict(kv.split("=") for kv in ns.weights.split(",") if kv)
+    weights = Weights(**{k: type(getattr(DEFAULT_WEIGHTS, k))(v) for k, v in changes.items()})
+    if changes:
+        print(f"weights: {weights}")
+    jobs = [(ns.seed + k, k % 3, 0, weights) for k in range(ns.games)]
     t0 = time.perf_counter()
     results = []
     with ProcessPoolExecutor(ns.jobs) as ex:

@@ -33,6 +33,7 @@ for a bad seat.
 
 from __future__ import annotations
 
+import copy
 import math
 import pickle
 import random
@@ -216,9 +217,12 @@ def _probe_cards(unseen: list[int]) -> dict[str, tuple[int, int]]:
 
 
 def _sim_from_view(game: Game, view: dict[str, Any], me: int, probes: list[int]) -> Game:
-    """A private copy of ``game`` holding only what ``view`` shows: ``me`` holds their hand plus ``probes``, the
-    other hands are empty and every other unseen card is in the pile (in id order: the AI never draws in it)."""
-    sim: Game = pickle.loads(pickle.dumps(game))  # geometry and the finder's caches, cheaply
+    """A shallow copy of ``game`` holding only what ``view`` shows: ``me`` holds their hand plus ``probes``, the
+    other hands are empty and every other unseen card is in the pile (in id order: the AI never draws in it).
+
+    The table is shared with ``game`` (the finder only reads it and fills its cache): never ``play`` on the
+    result; ``_deep`` gives a copy that may be played on."""
+    sim = copy.copy(game)
     hands: list[list[int]] = [[] for _ in range(view["players"])]
     hands[me] = list(view["hands"][me]) + list(probes)
     on_table = {t["card"] for t in view["table"]}
@@ -239,6 +243,12 @@ def _targets_by_area(sim: Game, colour: str) -> list[tuple[int | str, float]]:
     corner), ties newest first."""
     got = [(t, float(a.area)) for t, a in sim.board.targets_for(colour)]
     return sorted(got, key=lambda ta: -ta[1])
+
+
+def _deep(sim: Game) -> Game:
+    """An independent copy of ``sim`` (table geometry included) to play hypothetical actions on."""
+    out: Game = pickle.loads(pickle.dumps(sim))
+    return out
 
 
 def _open_colours(
@@ -466,7 +476,7 @@ def decide(
         for cid in _lightning_candidates(sim, ctx):
             if ctx.out_of_budget():
                 break
-            after: Game = pickle.loads(pickle.dumps(sim))
+            after = _deep(sim)
             try:
                 after.play(Lightning(me, cid))
             except RuleError:
