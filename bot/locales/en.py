@@ -97,7 +97,7 @@ MESSAGES: dict[str, str] = {
     "lb.empty": "Nobody has a rated {game} game in this server yet.",
     "lb.row": "{rank}. {name} — {rating:.1f} ({wins}W {losses}L {draws}D)",
     "stats.title": "Stats of {name}",
-    "stats.row": "**{game}**: rank {rank}, rating {rating:.1f}, {games} games ({wins}W {losses}L {draws}D)",
+    "stats.row": "**{game}**: rank {rank}, rating {rating:.1f}, rated games: {games} ({wins}W {losses}L {draws}D)",
     "stats.none": "**{game}**: no rated game yet.",
     "abort.done": "{name} aborted the {game} game of this channel. Nothing was rated.",
     "help.text": (
