@@ -6,8 +6,11 @@ Golden images live in tests/render/golden/; regenerate with ``UPDATE_GOLDEN=1`` 
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 from engine.constructo import LAYOUTS, RECOMMENDED, Layout, Match, Round
@@ -207,3 +210,52 @@ def test_rendering_from_several_threads_gives_the_same_image() -> None:
     with ThreadPoolExecutor(max_workers=4) as pool:
         threaded = list(pool.map(lambda m: render_board(m, names=NAMES).tobytes(), matches * 3))
     assert threaded == serial * 3
+
+
+_DIRS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
+
+
+def _random_layout(rng: random.Random) -> Layout:
+    cells = {(0, 0)}
+    while len(cells) < 9:
+        q, r = rng.choice(sorted(cells))
+        dq, dr = rng.choice(_DIRS)
+        if abs(q + dq) <= 4 and abs(r + dr) <= 4:
+            cells.add((q + dq, r + dr))
+    return Layout.from_cells(sorted(cells))
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), plies=st.integers(0, 30))
+def test_any_layout_and_position_draws_every_tile_and_bottom_chip(seed: int, plies: int) -> None:
+    rng = random.Random(seed)
+    m = Match.new(_random_layout(rng))
+    for _ in range(plies):
+        if m.current_round.is_over:
+            break
+        m.play(rng.choice(m.current_round.legal_moves()))
+    img = render_board(m, names=NAMES)
+    hf = board_fit(m)
+    r = hf.radius
+    rnd = m.current_round
+    for n, (cx, cy) in enumerate(hf.centres, start=1):
+        assert 0 <= cx - r * 0.8 and cx + r * 0.8 <= img.width
+        stack = [(int(p), int(s)) for p, s in rnd.tile(n)]
+        if not stack:
+            assert _px(img, cx, cy + r * 0.2) == hex_rgb(THEMES["dark"].tile)
+            continue
+        # the bottom bar (or the ring holding a swallowed small) shows its owner's fill near its left end
+        owner, size = stack[1] if has_swallowed(stack) else stack[0]
+        size = 3 if has_swallowed(stack) else size
+        width = {1: 0.56, 2: 0.92, 3: 1.30}[size] * r
+        hole = (0.56 * r + 10) / 2 if size == 3 else 0.0  # a ring's hole is the middle of its bar
+        bottom, h = cy + r * 0.58, r * 0.27
+        xs = [cx - width / 2 + 3 + k for k in range(int(width) - 6) if abs(-width / 2 + 3 + k) > hole + 2]
+        counts = Counter(_px(img, x, bottom - h * f) for x in xs for f in (0.2, 0.5, 0.8))
+        expected = {hex_rgb(PLAYER_FILL[owner])} | ({hex_rgb(PLAYER_STRIPE)} if owner == 1 else set())
+        other = {hex_rgb(PLAYER_FILL[1 - owner])} | ({hex_rgb(PLAYER_STRIPE)} if owner == 0 else set())
+        total = sum(counts.values())
+        share, wrong = sum(counts[c] for c in expected) / total, sum(counts[c] for c in other) / total
+        # the chip's label (white text, black outline) covers part of the bar; the other owner's fill, none of it
+        assert share >= 0.2 and wrong == 0, (n, stack, counts.most_common(4))
+    assert len(board_text(m, names=NAMES)) < 2000
