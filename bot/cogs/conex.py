@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 DEFER_AFTER_S = 2.0
+BOARD_ZOOM_CM = (14.0, 9.0)  # hints whose corner points all lie within this of the centre: zoom on the board
 TABLE_FILENAME = "conex-{game}-{version}.png"
 StrChoices = list[app_commands.Choice[str]]
 Coord = app_commands.Range[float, -100.0, 100.0]
@@ -391,7 +392,11 @@ class ConexCog(
         if not hints:
             await interaction.edit_original_response(content=t("cn.no_hints", loc))
             return
-        png = await self.service.render_png(render_table, game, names=names_of(record), ghosts=[h.place for h in hints])
+        near_board = all(abs(h.place.x) <= BOARD_ZOOM_CM[0] and abs(h.place.y) <= BOARD_ZOOM_CM[1] for h in hints)
+        png = await self.service.render_png(
+            render_table, game, names=names_of(record), ghosts=[h.place for h in hints],
+            zoom="board" if near_board else None,
+        )
         lines = [
             t("cn.hint_line", loc, n=n, card=h.place.card, corner=h.place.corner, x=h.place.x, y=h.place.y,
               rot=h.place.rotation or 0.0, points=h.points)

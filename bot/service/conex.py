@@ -46,6 +46,7 @@ log = logging.getLogger(__name__)
 TABLE_SIZES: tuple[str, ...] = ("small", "medium", "large")
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 MAX_HINTS = 9
+HINT_SPACING_CM = 3.0
 AI_BUDGET_S = 1.0  # wall-clock cap handed to engine.conex.ai.choose_action
 COORD_LIMIT_CM = 100.0  # |x|, |y| accepted by /conex place (the large table is 140 x 90 cm)
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -414,17 +415,40 @@ class ConexService(GameService):
     @staticmethod
     def hints(game: Game, seat: int, limit: int = MAX_HINTS) -> list[Hint]:
         """Up to ``limit`` good legal placements over the whole hand of ``seat`` (who must be to play), best
-        points first, at most 3 per card so several cards show. CPU work: call in a worker thread.
+        points first. Spread out for a readable preview: up to 4 finder poses per card are gathered, then picked
+        best first while keeping their corner points at least :data:`HINT_SPACING_CM` apart (closer ones only
+        fill the list when too few remain, cards shown least first, never a mere re-rotation of a chosen one).
+        CPU work: call in a worker thread.
 
         Raises ``NotYourTurnError`` / ``IllegalActionError`` (``X3`` pending discard, ``E1``) via ``check``.
         """
         game.check(Draw(seat) if game.draw_pile else Pass(seat))
-        out: list[Hint] = []
+        pool: list[Hint] = []
         for cid in game.hands[seat]:
-            for place in game.find_placements(seat, cid, limit=3):
-                out.append(Hint(place, game.points_for(place)))
-        out.sort(key=lambda h: -h.points)
-        return out[:limit]
+            for place in game.find_placements(seat, cid, limit=4):
+                pool.append(Hint(place, game.points_for(place)))
+        pool.sort(key=lambda h: -h.points)
+        chosen: list[Hint] = []
+        for h in pool:
+            if len(chosen) < limit and all(
+                math.hypot(h.place.x - c.place.x, h.place.y - c.place.y) >= HINT_SPACING_CM for c in chosen
+            ):
+                chosen.append(h)
+        def repeats(h: Hint) -> bool:  # the same card and corner at (nearly) the same point: a mere rotation
+            return any(
+                c.place.card == h.place.card and c.place.corner == h.place.corner
+                and math.hypot(h.place.x - c.place.x, h.place.y - c.place.y) < HINT_SPACING_CM
+                for c in chosen
+            )
+
+        rest = [h for h in pool if h not in chosen]
+        while rest and len(chosen) < limit:  # fill: cards shown least so far first, then points
+            h = min(rest, key=lambda r: (sum(c.place.card == r.place.card for c in chosen), -r.points))
+            rest.remove(h)
+            if not repeats(h):
+                chosen.append(h)
+        chosen.sort(key=lambda h: -h.points)
+        return chosen
 
 
 def _with_player(action: AnyAction, seat: int) -> AnyAction:
