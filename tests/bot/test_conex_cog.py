@@ -467,6 +467,21 @@ async def test_restart_resumes_a_pending_ai_turn(
     assert await cog.resume_ai_games() == 0  # type: ignore[union-attr]
 
 
+async def test_ready_event_resumes_ai_turns_once(bot: TableBot, fake: FakeDiscord, storage: Storage) -> None:
+    game = Game.new(players=2, seed=SEED, table="medium", goal=40)
+    gid = await put_game(storage, game, [-1, ALICE], ai=[-1])
+    cog = bot.get_cog("conex")
+    await cog.on_ready()  # type: ignore[union-attr]  # what a (re)start's READY runs
+    assert (await record_of(storage, gid)).version == 1
+    first = await record_of(storage, gid)
+    back = dict(first.state, conex=game.to_dict())  # the AI to play again (written by hand)
+    await storage.apply_action(gid, 1, back, player=None, action="test: rewind")
+    await cog.on_ready()  # type: ignore[union-attr]  # a reconnect's READY does not resume again
+    assert (await record_of(storage, gid)).version == 2
+    assert await cog.resume_ai_games() == 1  # type: ignore[union-attr]
+    assert (await record_of(storage, gid)).version == 3
+
+
 async def test_ai_discards_after_a_lightning(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
     game = lightning_position()
     gid = await put_game(storage, game, [ALICE, -1, BOB], ai=[-1])
