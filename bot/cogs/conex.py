@@ -30,7 +30,16 @@ from bot.i18n import t
 from bot.service.conex import ConexService, forfeited_of, game_of, names_of
 from bot.storage.records import GameRecord
 from bot.views.common import png_file, reply
-from bot.views.conex import COG_NAME, DYNAMIC_ITEMS, card_label, discard_view, hints_view, lobby_view, table_view
+from bot.views.conex import (
+    COG_NAME,
+    DYNAMIC_ITEMS,
+    card_label,
+    discard_view,
+    forfeit_view,
+    hints_view,
+    lobby_view,
+    table_view,
+)
 from engine.conex import AnyAction, Game
 
 if TYPE_CHECKING:
@@ -311,11 +320,12 @@ class ConexCog(
         record = await self.service.get(game_id)
         loc = self.locale_of(record)
         name = interaction.user.display_name
-        if record.status == "active":
-            committed = await self.service.forfeit(game_id, interaction.user.id)
-            headline = self.events_text(committed.record, committed.info.get("events", []))
-            await self.publish(committed.record, headline=headline, interaction=interaction)
-            self.schedule_ai(committed.record)
+        if record.status == "active":  # a forfeit: confirmed privately first
+            seat = self.service.seat_of(record, interaction.user.id)
+            if seat in forfeited_of(record):
+                raise BotError("cn.forfeited")
+            await reply(interaction, t("cn.confirm_forfeit", interaction.locale), ephemeral=True,
+                        view=forfeit_view(game_id, locale=interaction.locale.value))
             return
         committed = await self.service.leave_lobby(game_id, interaction.user.id)
         component = self._is_component(interaction)
@@ -328,6 +338,13 @@ class ConexCog(
         await self._update_lobby(committed.record, interaction, component=component)
         if not component:
             await reply(interaction, t("cn.left", loc, name=name))
+
+    async def handle_forfeit(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The confirmed forfeit: the seat stops playing (see ``bot/service/conex.py``), then the new table."""
+        committed = await self.service.forfeit(game_id, interaction.user.id)
+        headline = self.events_text(committed.record, committed.info.get("events", []))
+        await self.publish(committed.record, headline=headline, interaction=interaction)
+        self.schedule_ai(committed.record)
 
     async def handle_start(self, interaction: discord.Interaction, game_id: int) -> None:
         committed = await self.service.start(game_id, interaction.user.id)

@@ -13,6 +13,7 @@ MESSAGES: dict[str, str] = {
     "ui.cn_discard": "Discard",
     "ui.cn_discard_placeholder": "Card to put at the bottom of the draw pile…",
     "ui.cn_hint": "{n} · +{points}",
+    "ui.cn_forfeit": "Yes, leave the game",
     "cn.lobby": (
         "**CONEX lobby** opened by {host} — table {table}, goal {goal} points. Seats ({n}/4):\n{seats}\n"
         "Join, leave or add a bot below; the host starts with 2–4 players."
@@ -22,6 +23,10 @@ MESSAGES: dict[str, str] = {
     "cn.joined": "{name} takes seat {n}.",
     "cn.left": "{name} left the lobby.",
     "cn.started": "CONEX started: {n} players, table {table}, goal {goal} points.",
+    "cn.confirm_forfeit": (
+        "Leave this running game? Your hand goes to the bottom of the draw pile, your score becomes 0, your "
+        "turns are skipped and you rank last. Click to confirm, or ignore this."
+    ),
     "cn.no_game_here": "There is no CONEX game in this channel: open a lobby with `/conex new`.",
     "cn.already_in": "You already have a seat in this game.",
     "cn.full": "The table is full ({max} players at most).",

@@ -7,6 +7,7 @@ Custom ids (all <= 100 characters, unique per message):
 - under the table image: ``cn:hand:<game>`` (My hand, private), ``cn:hints:<game>`` (private placement
   preview), ``cn:draw:<game>:<version>`` / ``cn:pass:<game>:<version>`` (A2 / A3; the version refuses a
   click on an old table), ``cn:disc:<game>`` (while discards are pending, X3: opens a private select).
+- ``cn:forfeit:<game>``: the private confirmation of ``/conex leave`` in a running game.
 - private: ``cn:dsel:<game>`` (the discard select; no version: a discard may be made at any time) and
   ``cn:hp:<game>:<version>:<card>:<corner>:<x>:<y>:<rotation>`` (play hint n: the exact placement, x/y in cm;
   a hint from an older version is refused as stale).
@@ -140,6 +141,15 @@ class DiscardPromptButton(_GameButton, template=r"cn:disc:(?P<game>[0-9]+)"):
         await cog.handle_discard_prompt(interaction, self.game_id)
 
 
+class ForfeitButton(_GameButton, template=r"cn:forfeit:(?P<game>[0-9]+)"):
+    """Confirms ``/conex leave`` in a running game (FORFEIT, see ``bot/service/conex.py``); sent privately."""
+
+    verb, label_key, style = "forfeit", "ui.cn_forfeit", discord.ButtonStyle.danger
+
+    async def run(self, cog: ConexCog, interaction: discord.Interaction) -> None:
+        await cog.handle_forfeit(interaction, self.game_id)
+
+
 class ActionButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"cn:(?P<verb>draw|pass):(?P<game>[0-9]+):(?P<ver>[0-9]+)",
@@ -261,6 +271,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     HandButton,
     HintsButton,
     DiscardPromptButton,
+    ForfeitButton,
     ActionButton,
     DiscardSelect,
     HintButton,
@@ -286,6 +297,13 @@ def table_view(
     view.add_item(ActionButton("pass" if pile_empty else "draw", game_id, version, locale=locale))
     if discards_pending:
         view.add_item(DiscardPromptButton(game_id, locale=locale))
+    return view
+
+
+def forfeit_view(game_id: int, *, locale: str | None = None) -> discord.ui.View:
+    """The private confirmation of a forfeit."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ForfeitButton(game_id, locale=locale))
     return view
 
 

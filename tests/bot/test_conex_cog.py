@@ -180,6 +180,15 @@ async def put_game(storage: Storage, game: Game, players: list[int], *, ai: list
     return await storage.create_game("conex", GUILD_ID, CHANNEL_ID, state, players, status="active")
 
 
+async def forfeit(driver: Driver, fake: FakeDiscord, uid: int, game_id: int = 1) -> str:
+    """``/conex leave`` in a running game asks privately; the confirm button forfeits. Returns the click's token."""
+    token = await driver.command("conex leave", uid)
+    payload = initial(fake, token)
+    assert payload["data"]["flags"] & EPHEMERAL and "rank last" in payload["data"]["content"]
+    assert all_custom_ids(payload["data"]) == [f"cn:forfeit:{game_id}"]
+    return await driver.click(fake.originals[token], f"cn:forfeit:{game_id}", uid)
+
+
 def first_placements(game: Game, seat: int) -> list[Any]:
     out = []
     for cid in game.hands[seat]:
@@ -445,7 +454,7 @@ async def test_ai_seats_play_after_the_human_and_the_game_is_unrated(
     assert len(posts) == 2 and all(png_ok(p.files[0][1]) for p in posts)
     assert "AI 1" in posts[0].payload["content"] and "<@1> to play" in posts[1].payload["content"]  # type: ignore[index]
     assert "cn:hand" in str(posts[1].payload)
-    await driver.command("conex leave", ALICE)  # no human left: the game ends at once, unrated
+    await forfeit(driver, fake, ALICE, gid)  # no human left: the game ends at once, unrated
     record = await record_of(storage, gid)
     assert record.status == "finished" and record.result is not None and not record.result.rated
     assert list(record.result.ranking[-1]) == [ALICE]
@@ -503,7 +512,7 @@ async def test_forfeit_skips_the_seat_and_the_last_player_wins_rated(
     await driver.command("conex place", ALICE, card=str(place.card), corner=place.corner, x=place.x, y=place.y,
                          rotation=place.rotation)
     pile_before = len(game_of(await record_of(storage, gid)).pile)
-    token = await driver.command("conex leave", BOB)  # Bob is to play: his turn is skipped at once
+    token = await forfeit(driver, fake, BOB, gid)  # Bob is to play: his turn is skipped at once
     assert "bob left the game" in fake.visible_text(token)
     record = await record_of(storage, gid)
     stored = game_of(record)
@@ -515,7 +524,7 @@ async def test_forfeit_skips_the_seat_and_the_last_player_wins_rated(
     assert game_of(await record_of(storage, gid)).current_player == 0
     await driver.command("conex draw", ALICE)
     assert game_of(await record_of(storage, gid)).current_player == 2  # seat 1 skipped
-    token = await driver.command("conex leave", CAROL)  # only Alice is left: she wins
+    token = await forfeit(driver, fake, CAROL, gid)  # only Alice is left: she wins
     record = await record_of(storage, gid)
     assert record.status == "finished" and record.result is not None and record.result.rated
     assert [list(g) for g in record.result.ranking] == [[ALICE], [BOB, CAROL]]
