@@ -141,7 +141,7 @@ def choose_move(
     state: Round | Match,
     level: Level | str = "easy",
     seed: int = 0,
-    budget_s: float = 1.0,
+    budget_s: float | None = 1.0,
     max_nodes: int | None = None,
 ) -> Move:
     """Pick a legal action for the player to move in ``state`` (a Round, or a Match's current round).
@@ -149,7 +149,8 @@ def choose_move(
     Args:
         level: ``"easy"``, ``"medium"`` or ``"hard"`` (see the module docstring).
         seed: seeds a ``random.Random`` (tie breaks and easy's choices): same seed, same answer.
-        budget_s: wall-clock budget in seconds for ``hard`` (``None`` or ``<= 0``: no time limit).
+        budget_s: wall-clock budget in seconds for ``hard`` (``None`` or ``<= 0``: no time limit, if
+            ``max_nodes`` is given; with neither, 1 s).
         max_nodes: node budget for ``hard``; with it (and a generous ``budget_s``) the result does not
             depend on the machine's speed -- use it in tests.
 
@@ -167,6 +168,8 @@ def choose_move(
     if level == "medium":
         return _medium(rnd, rng)
     if level == "hard":
+        if (budget_s is None or budget_s <= 0) and max_nodes is None:
+            budget_s = 1.0  # never an unbounded search: the whole round is far too big to solve
         return search(rnd, budget_s=budget_s, max_nodes=max_nodes, seed=seed).move
     raise InvalidInputError(f"unknown AI level {level!r}: use easy, medium or hard")
 

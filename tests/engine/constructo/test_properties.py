@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.constructo import LAYOUTS, Layout, Round, stack_is_possible
+from engine.constructo import LAYOUTS, Layout, Match, Round, stack_is_possible
 from engine.constructo.layout import DIRECTIONS
 
 
@@ -74,3 +74,29 @@ def test_apply_undo_restores_every_position(seed: int, name: str) -> None:
         assert rnd.key() == keys.pop()
         rnd._undo()
     assert rnd.key() == keys.pop() and rnd.reserve(0) == rnd.reserve(1)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_random_matches_round_trip_and_keep_totals(seed: int) -> None:
+    rng = random.Random(seed)
+    match = Match.new(LAYOUTS[rng.choice(sorted(LAYOUTS))], first=rng.randrange(2))
+    steps = 0
+    while not match.is_over:
+        if match.phase == "choosing_layout":
+            assert match.chooser == 1 - match.first
+            match.choose_layout(match.chooser, rng.choice(sorted(LAYOUTS)))
+        elif rng.random() < 0.01:
+            match.resign(match.current_player)  # type: ignore[arg-type]
+        else:
+            match.play(rng.choice(match.current_round.legal_moves()), player=match.current_player)
+        steps += 1
+        again = Match.from_dict(match.to_dict())
+        assert again.to_dict() == match.to_dict()
+        assert again.totals() == tuple(map(sum, zip(*match.round_scores(), strict=True)))
+    assert steps <= 2 * 36 + 1
+    if match.resigned is None:
+        a, b = match.totals()
+        assert match.winner == (0 if a > b else 1 if b > a else None)
+    else:
+        assert match.winner == 1 - match.resigned
