@@ -202,14 +202,11 @@ class ConexCog(
         try:
             png = await self.service.render_png(render_table, game, names=names)
             files.append(png_file(png, TABLE_FILENAME.format(game=record.id, version=record.version)))
-            if game.is_over:
-                from render.results import render_conex_result
-
-                result = await self.service.render_png(render_conex_result, game, names=names)
-                files.append(png_file(result, f"conex-{record.id}-result.png"))
         except Exception:
             log.exception("rendering the table of game %s failed; sending the text table", record.id)
             content = f"{content}\n```\n{table_text(game, names=names, limit=1500)}\n```"
+        if record.status == "finished":
+            content, files = await self._with_result(record, game, names, content, files)
         content = content[:2000]
         kwargs: dict[str, Any] = {"view": view} if view is not None else {}
         if interaction is not None and deferred:
@@ -223,6 +220,28 @@ class ConexCog(
             msg = await channel.send(content, files=files, **kwargs)
         await self._replace_table(record, msg.id)
         return msg
+
+    async def _with_result(
+        self, record: GameRecord, game: Game, names: list[str], content: str, files: list[discord.File]
+    ) -> tuple[str, list[discord.File]]:
+        """Add the result card (ranking by score, E3) and the rating changes of a finished game."""
+        from render.results import conex_result_text, render_conex_result
+
+        loc = self.locale_of(record)
+        try:
+            png = await self.service.render_png(render_conex_result, game, names=names)
+            files = [*files, png_file(png, f"conex-{record.id}-result.png")]
+        except Exception:
+            log.exception("rendering the result card of game %s failed", record.id)
+            content = f"{content}\n{conex_result_text(game, names=names)}"
+        changes = await self.bot.storage.rating_changes(record.id)
+        if changes:
+            seat = {uid: i for i, uid in enumerate(record.players)}
+            parts = [f"{names[seat[c.user_id]]} {c.delta:+.1f}" for c in changes if c.user_id in seat]
+            content = f"{content}\n{t('cn.rating_changes', loc, changes=', '.join(parts))}"
+        elif record.result is not None and not record.result.rated:
+            content = f"{content}\n{t('cn.not_rated', loc)}"
+        return content, files
 
     async def _replace_table(self, record: GameRecord, message_id: int) -> None:
         old = record.messages.get("board")

@@ -53,6 +53,8 @@ MESSAGES: dict[str, str] = {
     "cn.to_play": "{who} to play. Scores: {scores}. Draw pile: {pile}. Goal: {goal}.",
     "cn.pending": "Waiting for discards from: {who}.",
     "cn.over": "**CONEX over** — winner(s): **{winners}**. Scores: {scores}.",
+    "cn.rating_changes": "Rating changes: {changes}.",
+    "cn.not_rated": "Not rated (a game with AI seats).",
     "cn.aborted": "This game was aborted.",
     "cn.must_discard": "A lightning was used: choose a card of your hand to put at the bottom of the draw pile.",
     "cn.hints": "Good legal placements (numbered ghosts on the image); press a number to play it:",

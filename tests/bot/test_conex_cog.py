@@ -459,6 +459,8 @@ async def test_ai_seats_play_after_the_human_and_the_game_is_unrated(
     assert record.status == "finished" and record.result is not None and not record.result.rated
     assert list(record.result.ranking[-1]) == [ALICE]
     assert await storage.rating_of(GUILD_ID, "conex", ALICE) is None
+    last = await table_msg(storage, fake, gid)
+    assert "Not rated" in last["content"] and len(fake.files[int(last["id"])]) == 2
 
 
 async def test_restart_resumes_a_pending_ai_turn(
@@ -531,6 +533,7 @@ async def test_forfeit_skips_the_seat_and_the_last_player_wins_rated(
     edit = fake.calls_for(token)[1]
     assert [name for name, _ in edit.files] == [f"conex-{gid}-{record.version}.png", f"conex-{gid}-result.png"]
     assert "CONEX over" in fake.visible_text(token) and "alice" in fake.visible_text(token)
+    assert "Rating changes: alice +" in fake.visible_text(token)
     assert (await storage.rating_of(GUILD_ID, "conex", ALICE)).wins == 1  # type: ignore[union-attr]
     assert (await storage.rating_of(GUILD_ID, "conex", BOB)).losses == 1  # type: ignore[union-attr]
     assert "no CONEX game" in refusal(fake, await driver.command("conex draw", ALICE))
