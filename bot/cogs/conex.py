@@ -539,6 +539,10 @@ class ConexCog(
 
     @place.autocomplete("card")
     async def _card_autocomplete(self, interaction: discord.Interaction, current: str) -> StrChoices:
+        return await self._hand_choices(interaction, current)
+
+    async def _hand_choices(self, interaction: discord.Interaction, current: str) -> StrChoices:
+        """The caller's hand as choices ``"A · #12 red +2 · 1:Y4 2:P3"`` -> card number (at most 25)."""
         found = await self._my_game(interaction)
         if found is None:
             return []
@@ -601,7 +605,7 @@ class ConexCog(
 
     @discard.autocomplete("card")
     async def _discard_autocomplete(self, interaction: discord.Interaction, current: str) -> StrChoices:
-        return await self._card_autocomplete(interaction, current)
+        return await self._hand_choices(interaction, current)
 
     @app_commands.command(name="board", description="Show this channel's CONEX table again")
     @app_commands.describe(text="Show the table as text (only you will see it)",

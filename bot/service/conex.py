@@ -511,8 +511,10 @@ def choose_ai_action(game: Game, seat: int, seed: int, budget_s: float = AI_BUDG
     fallback plays: a discard of the card with the lowest best corner when one is pending, else the
     highest-scoring finder placement over the hand, else draw (A2) or pass (A3).
     """
+    import importlib
+
     try:
-        from engine.conex import ai  # type: ignore[attr-defined]
+        ai: Any = importlib.import_module("engine.conex.ai")
     except ImportError:
         ai = None
     if ai is not None and hasattr(ai, "choose_action"):

@@ -587,6 +587,8 @@ async def test_board_text_zoom_and_autocomplete(driver: Driver, fake: FakeDiscor
     free = await driver.autocomplete("conex lightning", ALICE, "card", card=0)
     assert {c["value"] for c in free} == {tc.card.id for tc in game.table if game.board.is_free(tc.card.id)}
     assert await driver.autocomplete("conex place", 4, "card", card="", corner=1) == []  # not a player
+    mine = await driver.autocomplete("conex discard", BOB, "card", card="")
+    assert [c["value"] for c in mine] == [str(cid) for cid in game.hands[1]]
     token = await driver.command("conex rules", 4)
     assert initial(fake, token)["data"]["flags"] & EPHEMERAL and "P1" in initial(fake, token)["data"]["content"]
 
