@@ -1,0 +1,200 @@
+"""Shared helpers for the end-to-end tests: one DevServer + real bot process per module, read-only looks at the
+bot's SQLite file, PNG checks, engine replays of the logged actions.
+
+A module uses one bot process for all its tests (the suite stays fast)::
+
+    pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+    @pytest_asyncio.fixture(scope="module", loop_scope="module")
+    async def env(tmp_path_factory):
+        async with bot_env(tmp_path_factory.mktemp("bot")) as e:
+            yield e
+
+The database is opened read-only (``mode=ro``) and only between interactions: the tests never write to it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sqlite3
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, closing, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from bot.devserver import DevServer
+from bot.devserver.models import Message, Violation
+from bot.devserver.process import BotProcess
+from bot.devserver.result import InteractionResult
+
+from .conftest import E2E_TOKEN, bot_entry_missing
+
+MIN_LONG_SIDE_PX = 1024
+ANSWER_TIMEOUT_S = 20.0
+
+
+@dataclass
+class GameRow:
+    """One stored game as the bot's SQLite file holds it (``players`` by seat)."""
+
+    id: int
+    kind: str
+    channel_id: int
+    status: str
+    version: int
+    state: dict[str, Any]
+    initial: dict[str, Any]
+    players: list[int]
+    result: dict[str, Any] | None
+    messages: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class BotEnv:
+    """A running DevServer + ``python -m bot`` pair and read-only access to the bot's database."""
+
+    server: DevServer
+    proc: BotProcess
+    data_dir: Path
+
+    @property
+    def db_path(self) -> Path:
+        return self.data_dir / "tablebot.sqlite3"
+
+    @contextmanager
+    def db(self) -> Iterator[sqlite3.Connection]:
+        """A read-only connection to the bot's database (closed on exit)."""
+        with closing(sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=5)) as conn:
+            yield conn
+
+    def game(self, game_id: int) -> GameRow:
+        """The stored game ``game_id`` (raises ``KeyError`` if absent)."""
+        with self.db() as conn:
+            row = conn.execute(
+                "SELECT id, kind, channel_id, status, version, state_json, initial_state_json, result_json "
+                "FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise KeyError(f"no game {game_id}")
+            players = [uid for (uid,) in conn.execute(
+                "SELECT user_id FROM game_players WHERE game_id = ? ORDER BY seat", (game_id,))]
+            messages = dict(conn.execute("SELECT key, message_id FROM game_messages WHERE game_id = ?", (game_id,)))
+        return GameRow(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), json.loads(row[6]), players,
+                       json.loads(row[7]) if row[7] else None, messages)
+
+    def latest_game(self, kind: str, channel_id: int | None = None) -> GameRow:
+        """The newest game of ``kind`` (in ``channel_id`` if given); raises ``KeyError`` if none."""
+        sql, args = "SELECT id FROM games WHERE kind = ?", [kind]
+        if channel_id is not None:
+            sql += " AND channel_id = ?"
+            args.append(channel_id)
+        with self.db() as conn:
+            row = conn.execute(sql + " ORDER BY id DESC LIMIT 1", args).fetchone()
+        if row is None:
+            raise KeyError(f"no {kind} game")
+        return self.game(row[0])
+
+    def actions(self, game_id: int) -> list[tuple[int, int | None, str]]:
+        """The action log of ``game_id``: ``(seq, player, action)`` in seq order."""
+        with self.db() as conn:
+            return [(s, p, a) for s, p, a in conn.execute(
+                "SELECT seq, player, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))]
+
+    def ratings(self, kind: str) -> dict[int, tuple[float, int, int, int, int]]:
+        """``user_id -> (ordinal, games, wins, losses, draws)`` for ``kind`` in the dev guild."""
+        with self.db() as conn:
+            rows = conn.execute("SELECT user_id, ordinal, games, wins, losses, draws FROM ratings "
+                                "WHERE guild_id = ? AND kind = ?", (self.server.guild_id, kind)).fetchall()
+        return {r[0]: (r[1], r[2], r[3], r[4], r[5]) for r in rows}
+
+    def mark(self) -> int:
+        """A checkpoint in the server's violation list (see ``violations_since``)."""
+        return len(self.server.violations)
+
+    def violations_since(self, mark: int) -> list[Violation]:
+        return self.server.violations[mark:]
+
+    def assert_alive(self) -> None:
+        """The bot process is still running (it did not crash) and connected."""
+        assert self.proc.running, f"the bot process died:\n{self.proc.log(4000)}"
+        assert self.server.bot_connected, "the bot is not connected to the gateway"
+
+    def log_tail(self, n: int = 3000) -> str:
+        return self.proc.log(n)
+
+
+@asynccontextmanager
+async def bot_env(tmp: Path, *, start: bool = True, **server_options: Any) -> AsyncIterator[BotEnv]:
+    """Start a DevServer (``server_options``, e.g. ``rate_limits=True``) and, with ``start``, the real bot on
+    ``tmp/data``; stop both on exit. Skips the module when the bot cannot run yet."""
+    import pytest
+
+    reason = bot_entry_missing()
+    if reason:
+        pytest.skip(reason)
+    server = await DevServer(token=E2E_TOKEN, **server_options).start()
+    proc = BotProcess(server, tmp / "data", tmp / "bot.log", token=E2E_TOKEN)
+    try:
+        if start:
+            await proc.start()
+        yield BotEnv(server, proc, tmp / "data")
+    finally:
+        await proc.stop()
+        await server.stop()
+
+
+async def answered(res: InteractionResult, timeout: float = ANSWER_TIMEOUT_S, **kw: Any) -> InteractionResult:  # noqa: ASYNC109
+    """Wait for the bot's answer and assert Discord's client would not show "This interaction failed"."""
+    await res.wait(timeout, **kw)
+    assert not res.failed, f"interaction failed: {res!r} violations={res.violations}"
+    assert res.response_type is not None
+    return res
+
+
+def assert_png(data: bytes, min_long_side: int = MIN_LONG_SIDE_PX) -> tuple[int, int]:
+    """``data`` is a PNG Pillow can fully decode, with a long side of at least ``min_long_side`` px.
+    Returns ``(width, height)``."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", f"not a PNG: {data[:8]!r}"
+    with Image.open(io.BytesIO(data)) as img:
+        assert img.format == "PNG"
+        img.load()  # decodes every byte: a truncated file fails here
+        size = img.size
+    assert max(size) >= min_long_side, f"image too small: {size}"
+    return size
+
+
+def assert_refusal(res: InteractionResult, *needles: str) -> str:
+    """The bot answered ``res`` with an ephemeral message only (a refusal) containing every ``needle``
+    (case-insensitive); returns its text."""
+    assert not res.failed, f"refusal not delivered: {res!r}"
+    msgs = res.messages
+    assert msgs, f"no message in the answer: {res!r}"
+    assert all(m.ephemeral for m in msgs), f"a refusal must be ephemeral: {[m.content for m in msgs]}"
+    text = res.text
+    for needle in needles:
+        assert needle.lower() in text.lower(), f"{needle!r} not in the refusal {text!r}"
+    return text
+
+
+def buttons(message: Message) -> dict[str, dict[str, Any]]:
+    """The message's components by custom id."""
+    return {c["custom_id"]: c for c in message.buttons() if c.get("custom_id")}
+
+
+def select_with_prefix(message: Message, prefix: str) -> dict[str, Any] | None:
+    """The first select menu whose custom id starts with ``prefix`` (None if absent)."""
+    return next((c for c in message.buttons() if c.get("type") == 3 and c["custom_id"].startswith(prefix)), None)
+
+
+def board_images(server: DevServer, channel_id: int) -> list[bytes]:
+    """Every image the bot posted in ``channel_id`` (public and ephemeral), oldest first."""
+    return [img for m in server.messages(channel_id) for img in m.images]
+
+
+def check_log_sequence(actions: list[tuple[int, int | None, str]], version: int) -> None:
+    """The action log has seq 1..version exactly: no gap, no duplicate, nothing past the stored version."""
+    seqs = [s for s, _p, _a in actions]
+    assert seqs == list(range(1, version + 1)), f"action log seqs {seqs} vs version {version}"
