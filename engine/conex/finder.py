@@ -41,7 +41,10 @@ if TYPE_CHECKING:
 CLEARANCE_CAP_MM = 30.0
 GRID_MM = 14.0
 BOUNDARY_STEP_MM = 8.0
-MAX_PER_AREA = 2500
+DEPTHS_MM = (0.3, 8.0)  # how far inside the crossing edge the corner triangle sits (beyond its reach)
+MAX_PER_AREA = 6000
+CENTRE_STEP_MM = 6.0
+CENTRE_ROT_DEG = 10.0
 
 
 def _norm(a: np.ndarray) -> np.ndarray:
@@ -77,8 +80,45 @@ def _edge_samples(lines: BaseGeometry, grown: BaseGeometry, step: float) -> tupl
     return np.concatenate(pts), np.concatenate(normals)
 
 
+def _centre_candidates(
+    corner: Corner, area: BaseGeometry, grown: BaseGeometry, core: BaseGeometry, bounds: tuple[float, ...]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Poses found from the card centre: a grid of centres (every ``CENTRE_STEP_MM``) around ``area`` that are
+    outside ``core`` (P2/P3 need the centre 31 mm clear) and on the table, times rotations every
+    ``CENTRE_ROT_DEG``,
+    kept when the corner's centroid then falls on the (grown) area. Catches cards that cross a narrow target
+    broadside, which the edge samples miss. Returns corner-centroid ``x, y`` and rotations."""
+    gx, gy = corner.centroid
+    reach = math.hypot(gx, gy)
+    x0, y0, x1, y1 = area.bounds
+    tx0, ty0, tx1, ty1 = bounds
+    xs = np.arange(max(x0 - reach, tx0 + 30.0), min(x1 + reach, tx1 - 30.0) + 1e-9, CENTRE_STEP_MM)
+    ys = np.arange(max(y0 - reach, ty0 + 30.0), min(y1 + reach, ty1 - 30.0) + 1e-9, CENTRE_STEP_MM)
+    if not len(xs) or not len(ys):
+        return np.empty(0), np.empty(0), np.empty(0)
+    mx, my = np.meshgrid(xs, ys)
+    mx, my = mx.reshape(-1), my.reshape(-1)
+    if not core.is_empty:
+        free = ~shapely.contains_xy(core, mx, my)
+        mx, my = mx[free], my[free]
+    rots = np.arange(0.0, 360.0, CENTRE_ROT_DEG)
+    a = np.radians(rots)
+    ox = gx * np.cos(a) - gy * np.sin(a)
+    oy = gx * np.sin(a) + gy * np.cos(a)
+    px = (mx[:, None] + ox[None, :]).reshape(-1)
+    py = (my[:, None] + oy[None, :]).reshape(-1)
+    rr = np.tile(rots, len(mx))
+    on = shapely.contains_xy(grown, px, py)
+    return px[on], py[on], rr[on]
+
+
 def _candidates(
-    corner: Corner, area: BaseGeometry, samples: tuple[np.ndarray, np.ndarray], aligned: list[float], grid: bool
+    corner: Corner,
+    area: BaseGeometry,
+    samples: tuple[np.ndarray, np.ndarray],
+    aligned: list[float],
+    grid: bool,
+    extra: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, ...]:
     """Candidate (x_mm, y_mm, rotation_deg) arrays for ``corner`` on ``area`` (rounded, deduplicated, ordered).
 
@@ -107,8 +147,8 @@ def _candidates(
         rx = tri[None, None, :, 0] * c[..., None] - tri[None, None, :, 1] * s[..., None]
         ry = tri[None, None, :, 0] * s[..., None] + tri[None, None, :, 1] * c[..., None]
         proj = (rx * nrm[:, None, None, 0] + ry * nrm[:, None, None, 1]).max(axis=2)  # (m, k)
-        for extra in (0.3, 8.0):
-            depth = proj + extra
+        for inset in DEPTHS_MM:
+            depth = proj + inset
             xs.append((p[:, None, 0] - nrm[:, None, 0] * depth).reshape(-1))
             ys.append((p[:, None, 1] - nrm[:, None, 1] * depth).reshape(-1))
             rs.append(rot.reshape(-1))
@@ -128,6 +168,10 @@ def _candidates(
             xs.append(np.repeat(mx, len(grid_rots)))
             ys.append(np.repeat(my, len(grid_rots)))
             rs.append(np.tile(grid_rots, len(mx)))
+    if extra is not None:
+        xs.append(extra[0])
+        ys.append(extra[1])
+        rs.append(extra[2])
     if not xs:
         return np.empty(0), np.empty(0), np.empty(0)
     x = np.concatenate(xs)
@@ -312,6 +356,9 @@ def _validate(game: Game, player: int, card_id: int, corner: int | None, target:
     return card
 
 
+_Found = tuple[int, float, int, int, Corner, Target, float, float, float]  # pts, clearance, order, i, c, tgt, x, y, r
+
+
 def find_placements(
     game: Game, player: int, card_id: int, corner: int | None, target: int | str | None, limit: int
 ) -> list[Place]:
@@ -331,14 +378,16 @@ def find_placements(
             plus = 2 if tgt != "board" and table.get(int(tgt)).card.action == "plus2" else 0
             combos.append((c.value + plus, len(combos), c, tgt, area))
     combos.sort(key=lambda k: (-k[0], k[1]))
-    found: list[tuple[int, float, int, int, Corner, Target, float, float, float]] = []
-    chosen: list[tuple[Corner, Target, float, float, float, Place]] = []
+    found: list[_Found] = []
+    empty: list[tuple[int, int, Corner, Target, BaseGeometry]] = []  # pairs with no pose near the edges
+    verified: dict[tuple[int, float, float, float], bool] = {}
     k = 0
     while k < len(combos):
         # evaluate every (corner, target) pair worth these points, then pick; lower points cannot outrank them
         pts = combos[k][0]
         while k < len(combos) and combos[k][0] == pts:
-            _, order, c, tgt, area = combos[k]
+            combo = combos[k]
+            _, order, c, tgt, area = combo
             k += 1
             if area.area < 0.5 * c.legs_mm[0] * c.legs_mm[1]:
                 continue
@@ -348,29 +397,82 @@ def find_placements(
             grown = table.grown(("card", tgt) if tgt != "board" else ("square", c.color))
             x, y, r = _candidates(c, area, samples, _aligned(table, tgt), grid=tgt == "board")
             idx, clearance = ev.evaluate(c, tgt, area, grown, x, y, r)
-            for i, cl in zip(idx, clearance, strict=True):
-                found.append((pts, float(cl), order, int(i), c, tgt, float(x[i]), float(y[i]), float(r[i])))
-        found.sort(key=lambda f: (-round(f[1] * 2) / 2, f[2], f[3]))
-        for _pts, _cl, _o, _i, c, tgt, x, y, r in found:
-            if any(
-                c2 is c
-                and t2 == tgt
-                and math.hypot(x - x2, y - y2) < 20.0
-                and abs((r - r2 + 180.0) % 360.0 - 180.0) < 45.0
-                for c2, t2, x2, y2, r2, _ in chosen
-            ):
-                continue
-            place = Place(player, card.id, c.index, round(x / 10.0, 1), round(y / 10.0, 1), r)
+            if len(idx) == 0:
+                empty.append(combo)
+            found.extend(
+                (pts, float(cl), order, int(i), c, tgt, float(x[i]), float(y[i]), float(r[i]))
+                for i, cl in zip(idx, clearance, strict=True)
+            )
+        chosen = _select(table, player, card, found, limit, verified)
+        if len(chosen) >= limit:
+            higher = [e for e in empty if e[0] > pts]
+            if not higher:
+                return chosen
+            # pairs worth more points had nothing near their edges: give them the wider search first
+            found.extend(_fallback(ev, higher))
+            return _select(table, player, card, found, limit, verified)
+    # fewer than ``limit``: look again at the pairs with nothing near the edges, from free card-centre positions
+    found.extend(_fallback(ev, empty))
+    return _select(table, player, card, found, limit, verified)
+
+
+def _fallback(ev: _Evaluator, combos: list[tuple[int, int, Corner, Target, BaseGeometry]]) -> list[_Found]:
+    """Legal poses of (corner, target) pairs found from free card-centre positions (``_centre_candidates``)."""
+    table = ev.table
+    out: list[_Found] = []
+    for pts, order, c, tgt, area in combos:
+        grown = table.grown(("card", tgt) if tgt != "board" else ("square", c.color))
+        extra = _centre_candidates(c, area, grown, ev.core(tgt, area, c.color), table.area.bounds)
+        if not len(extra[0]):
+            continue
+        x, y, r = _candidates(c, area, (np.empty((0, 2)), np.empty((0, 2))), [], False, extra)
+        idx, clearance = ev.evaluate(c, tgt, area, grown, x, y, r)
+        out.extend(
+            (pts, float(cl), order, 1_000_000 + int(i), c, tgt, float(x[i]), float(y[i]), float(r[i]))
+            for i, cl in zip(idx, clearance, strict=True)
+        )
+    return out
+
+
+def _select(
+    table: Table,
+    player: int,
+    card: Card,
+    found: list[_Found],
+    limit: int,
+    verified: dict[tuple[int, float, float, float], bool],
+) -> list[Place]:
+    """The best ``limit`` of ``found``: points, then clearance (to 0.5 mm), then candidate order; skipping a pose
+    within 2 cm and 45 degrees of a chosen one on the same corner and target; each re-checked exactly (results
+    remembered in ``verified``)."""
+    found.sort(key=lambda f: (-f[0], -round(f[1] * 2) / 2, f[2], f[3]))
+    chosen: list[tuple[Corner, Target, float, float, float]] = []
+    out: list[Place] = []
+    for _pts, _cl, _o, _i, c, tgt, x, y, r in found:
+        if any(
+            c2 is c
+            and t2 == tgt
+            and math.hypot(x - x2, y - y2) < 20.0
+            and abs((r - r2 + 180.0) % 360.0 - 180.0) < 45.0
+            for c2, t2, x2, y2, r2 in chosen
+        ):
+            continue
+        place = Place(player, card.id, c.index, round(x / 10.0, 1), round(y / 10.0, 1), r)
+        key = (c.index, x, y, r)
+        if key not in verified:
             try:
                 cx, cy = centre_for_corner(c, place.x_mm, place.y_mm, r)
                 table.check_pose(card, c.index, cx, cy, r)
+                verified[key] = True
             except IllegalActionError:  # pragma: no cover - the vectorised filter is stricter than the check
-                continue
-            chosen.append((c, tgt, x, y, r, place))
-            if len(chosen) >= limit:
-                return [ch[5] for ch in chosen]
-        found = []
-    return [ch[5] for ch in chosen]
+                verified[key] = False
+        if not verified[key]:
+            continue  # pragma: no cover
+        chosen.append((c, tgt, x, y, r))
+        out.append(place)
+        if len(out) >= limit:
+            break
+    return out
 
 
 def best_rotation(game: Game, card: Card, corner_index: int, x_mm: float, y_mm: float) -> float:
