@@ -1,22 +1,32 @@
 """The CONEX placement finder: legal poses for a card without typing coordinates (rules P1-P4, V1-V2).
 
-Search: for each corner of the card (or the one asked for) and each visible area its colour may lie on (the
-visible main areas of cards of that colour, newest first, then the board square of that colour):
+Search, for each corner of the card (or the one asked for) and each visible area its colour may lie on (the
+visible main areas of cards of that colour, newest first, then the board square of that colour), taking the
+(corner, target) pairs in order of the points they score:
 
-1. candidate corner positions: points along the area's boundary moved inwards by two depths (where a corner can
-   sit while the card hangs off the target), plus a coarse grid inside the area;
-2. rotations: for boundary points, the rotation that points the card body straight out of the area and +-15..60
-   degrees around it, plus rotations aligned with the target's edges; for grid points every 15 degrees;
-3. positions are rounded to 1 mm and rotations to whole degrees *before* anything is measured, so the text of the
+1. the *forbidden set* of the target: everything covered (board + card rectangles) within 14 cm, minus what a
+   card on that target may touch (its visible main area, or the visible board); grown by 1.09 mm and prepared;
+2. edge candidates: points every 8 mm along the part of the target's boundary that is not within 1 mm of the
+   forbidden set (the only place where the card can leave the target); at each, rotations pointing the card
+   body out of the target and +-15..60 degrees around that, plus rotations aligned with the target's edges; the
+   corner pushed inwards just far enough for its triangle to fit (and 8 mm deeper); on a board square also a
+   grid inside the square with every 15 degrees (a card may lie over the board);
+3. if a pair has no legal edge candidate and the finder still lacks poses, a fallback from free card-centre
+   positions (a 6 mm grid of centres outside the 31 mm "core" of the forbidden set, every 10 degrees);
+4. positions are rounded to 1 mm and rotations to whole degrees *before* anything is measured, so the text of the
    resulting ``Place`` replays exactly;
-4. everything is checked at once with numpy + vectorised shapely: P4 by bounds, P1 with the target area grown by
-   0.5 mm (prepared), P2/P3 with one STRtree ``dwithin`` query over the table's visible pieces (distance <= 1 mm
-   counts as touching here, a hair stricter than the check, so every result is legal);
-5. ranking: points (V1 + V2), then clearance (distance to the nearest other thing, table edge included, capped at
-   3 cm), then candidate order; near-duplicates (same corner and target, within 2 cm and 45 degrees) are skipped.
+5. every candidate is tested at once with numpy + vectorised prepared shapely predicates, cheapest first: card
+   centre in the core (P2/P3), P4 by bounds, corner vertices on the target (P1), rectangle corners and
+   mid-edges in the forbidden set, then the exact polygons (touching = within 1.09 mm here, a hair stricter
+   than the check, so results are legal);
+6. ranking: points (V1 + V2), then clearance (distance to the nearest forbidden thing or the table edge,
+   capped at 3 cm, to 0.5 mm), then candidate order; near-duplicates (same corner and target, within 2 cm and
+   45 degrees) are skipped; once ``limit`` poses are chosen, pairs worth fewer points are not searched.
 
-Results are re-checked with ``Game.check``-equivalent geometry before being returned. Deterministic: the same
-state gives the same list.
+Chosen poses are re-checked with the exact check (``Table.check_pose``). Per-target geometry is cached on the
+table until it changes, so the cards of one hand share it. Deterministic: the same state gives the same list.
+Measured recall against a dense brute force (3 mm x 5 degrees) on grown tables: about 87 % of the (corner,
+target) pairs that have a legal pose get one from the finder.
 """
 
 from __future__ import annotations
