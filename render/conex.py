@@ -320,7 +320,7 @@ def _header_lines(game: Any, names: Sequence[str]) -> tuple[str, str, str]:
     parts = []
     for p in range(game.players):
         s = f"{names[p]} {game.scores[p]}"
-        held = [("×2" if k == "2x" else "⚡") for k, v in stars.items() if v == p]
+        held = [("(2x star)" if k == "2x" else "(lightning star)") for k, v in stars.items() if v == p]
         if held:
             s += " " + " ".join(held)
         parts.append(s)
@@ -465,7 +465,6 @@ def table_text(game: Any, *, names: Sequence[str], ghosts: Sequence[Any] = (), l
     names = seat_names(names, game.players)
     head, scores, lastline = _header_lines(game, names)
     head = head.replace("▶ ", "")
-    scores = scores.replace("×2", "(2x star)").replace("⚡", "(lightning star)")
     cards = _table_cards(game)
     vis = visible_parts(game)
     rects = [tc.rect for tc in cards]
