@@ -7,15 +7,14 @@ lives in ``engine/conex/finder.py``; serialisation in ``engine/conex/state.py`` 
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Any
 
 from engine.conex import finder, state
 from engine.conex.actions import Action, AnyAction, Discard, Draw, Lightning, Pass, Place
 from engine.conex.deck import COLOR_NAMES, Card, load_deck
-from engine.conex.geometry import TABLE_SIZES_MM, centre_for_corner
-from engine.conex.table import Table, TableCard, Verdict
+from engine.conex.geometry import TABLE_SIZES_MM, centre_for_corner, posed_card
+from engine.conex.table import Table, TableCard, Target, Verdict
 from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError
 
 DIE_FACES: tuple[str, ...] = ("card", "two cards", "lightning", "lightning", "2x", "2x")  # X1
@@ -362,12 +361,10 @@ class Game:
         self._end_turn(events)
 
     def _lay(
-        self, card: Card, cx: float, cy: float, rot: float, player: int, pts: int, corner: int, target: int | str
+        self, card: Card, cx: float, cy: float, rot: float, player: int, pts: int, corner: int, target: Target
     ) -> None:
-        from engine.conex.geometry import posed_card
-
         posed = posed_card(card, cx, cy, rot)
-        self.board.add(TableCard(card, (cx, cy, rot), player, pts, corner, target, posed.rect, posed.corners))  # type: ignore[arg-type]
+        self.board.add(TableCard(card, (cx, cy, rot), player, pts, corner, target, posed.rect, posed.corners))
 
     def _roll(self, player: int, events: list[dict[str, Any]]) -> None:
         rng = random.Random(f"conex-die:{self.seed}:{self.rolls}")
@@ -465,7 +462,3 @@ class Game:
             f"<conex.Game players={self.players} turn={self.turn} current={self.current_player} "
             f"scores={self.scores} pile={len(self.pile)} table={len(self.board.cards)} over={self.is_over}>"
         )
-
-
-def _finite(v: float) -> bool:
-    return math.isfinite(v)

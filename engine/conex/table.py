@@ -96,6 +96,18 @@ class Table:
         self._grown: dict[tuple[str, int | str], BaseGeometry] = {}
         self.cache: dict[object, object] = {}  # for derived data (the finder's); emptied on every change
 
+    def __getstate__(self) -> dict[str, object]:
+        """Pickling (and deep copies) leave the derived caches behind: shapely does not keep geometries prepared
+        across pickling, and the caches rebuild on demand."""
+        state = dict(self.__dict__)
+        state["cache"] = {}
+        state["_grown"] = {}
+        state["_tree"] = None
+        state["_tree_version"] = -1
+        state["_pieces"] = []
+        state["_owners"] = []
+        return state
+
     # --- queries ---------------------------------------------------------------------------------------------
 
     def __contains__(self, card_id: object) -> bool:
