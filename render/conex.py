@@ -122,16 +122,18 @@ def _label_point(area: BaseGeometry) -> tuple[float, float, float] | None:
 
 
 def _ghost_pose(game: Any, place: Any) -> tuple[Any, tuple[float, float, float]]:
-    """The card and centre pose (x_mm, y_mm, rotation) of a ``Place`` (rotation None is drawn as 0)."""
-    card = _card(game, place.card)
-    corner = card.corner(place.corner)
+    """The card and centre pose (x_mm, y_mm, rotation) of a ``Place`` (rotation None is drawn as 0).
+
+    Raises ``ValueError`` for a card id that is not 1..52 or a corner the card does not have.
+    """
+    try:
+        card = card_by_id(place.card)
+        corner = card.corner(place.corner)
+    except KeyError:
+        raise ValueError(f"ghost {place}: no card {place.card!r} with a corner {place.corner!r}") from None
     rot = float(place.rotation) if place.rotation is not None else 0.0
     cx, cy = centre_for_corner(corner, float(place.x) * 10.0, float(place.y) * 10.0, rot)
     return card, (cx, cy, rot)
-
-
-def _card(game: Any, card_id: int) -> Any:
-    return card_by_id(card_id)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -412,11 +414,12 @@ def render_table(
             id = around that card (outlined); ``"board"`` = around the scoring board. A zoomed window widens to
             hold all ``ghosts``.
         ghosts: ``Place`` actions drawn as numbered translucent ghosts (the placement preview; rotation ``None``
-            is drawn at 0 degrees).
+            is drawn at 0 degrees). Legality is not checked here: pass what the finder or the player proposed.
         theme: ``"dark"`` or ``"light"``.
 
     Raises:
-        ValueError: unknown theme, or ``zoom`` that is no table card id.
+        ValueError: unknown theme, ``zoom`` that is no table card id, or a ghost naming a card or corner that
+            does not exist.
     """
     th = theme_of(theme)
     names = seat_names(names, game.players)

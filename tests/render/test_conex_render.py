@@ -249,3 +249,11 @@ def test_pending_discards_are_announced(full_game: Game) -> None:
     d["pending_discards"] = [1]
     g = Game.from_dict(d)
     assert "must discard: Bob" in table_text(g, names=NAMES)
+
+
+def test_ghost_with_a_missing_corner_is_refused(small_game: Game) -> None:
+    from engine.conex import Place
+
+    card = next(c for c in small_game.hand(small_game.current_player) if len(c.corners) == 2)
+    with pytest.raises(ValueError, match="corner 3"):
+        render_table(small_game, names=NAMES, ghosts=[Place(small_game.current_player, card.id, 3, 0.0, 0.0, 0.0)])
