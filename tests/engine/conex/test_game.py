@@ -367,3 +367,27 @@ def test_replay_from_seed_and_history_equals_the_game() -> None:
 def test_deck_cards_are_shared_objects() -> None:
     g = Game.new(players=2, seed=1)
     assert g.hand(0)[0] is DECK[g.hands[0][0]] or g.hand(0)[0] == DECK[g.hands[0][0]]
+
+
+def test_view_masks_other_seats_discards_and_round_trips_the_lightning_window() -> None:
+    g = lightning_game(since=1, turn=3)
+    g.play(Draw(0))  # seat 0 may still use lightning at the end of its turn
+    d = g.to_dict()
+    assert d["window"] == [0, 3]
+    assert Game.from_dict(d).can_lightning(0)
+    g.play(Lightning(0, g.table[0].id))
+    g.play(Discard(2, 5))
+    assert g.view_for(2)["history"][-1] == [2, "discard 5"]
+    assert g.view_for(1)["history"][-1] == [2, "discard ?"]
+    assert "card" not in g.view_for(1)["last_events"][0]
+    assert g.view_for(2)["last_events"][0]["card"] == 5
+
+
+def test_play_text_and_replay_of_a_resolved_rotation() -> None:
+    g = Game.new(players=2, seed=13)
+    found = g.find_placements(0, g.hands[0][0], limit=1)[0]
+    loose = f"place {found.card} c{found.corner} at {found.x},{found.y}"
+    resolved = g.play_text(loose, 0)
+    assert isinstance(resolved, Place) and resolved.rotation is not None
+    again = Game.replay(g.history, players=2, seed=13)
+    assert again.to_dict() == g.to_dict()

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.conex import Discard, Draw, Game, Lightning, Pass, Place
+from engine.errors import RuleError
 
 
 def conserved(g: Game) -> bool:
@@ -68,3 +69,46 @@ def test_random_games_end_conserve_cards_and_round_trip(seed: int, players: int,
     assert Game.from_dict(d).to_dict() == d
     again = Game.replay(g.history, players=players, seed=seed, table=g.table_size, goal=20)
     assert again.to_dict() == d
+
+
+def _mid_game() -> Game:
+    g = Game.new(players=3, seed=77, table="small", goal=100)
+    for _ in range(30):
+        p = g.current_player
+        for card in g.hands[p]:
+            found = g.find_placements(p, card, limit=1)
+            if found:
+                g.play(found[0])
+                break
+        else:
+            g.play(Draw(p) if g.pile else Pass(p))
+    return g
+
+
+MID = _mid_game()
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    slot=st.integers(0, 20),
+    corner=st.integers(1, 3),
+    x=st.floats(-400, 400, allow_nan=False),
+    y=st.floats(-300, 300, allow_nan=False),
+    rot=st.one_of(st.none(), st.floats(-720, 720, allow_nan=False)),
+)
+def test_any_place_is_either_legal_or_a_rule_error(
+    slot: int, corner: int, x: float, y: float, rot: float | None
+) -> None:
+    """Never a crash: a random pose on a crowded table is accepted or refused with a rule code; nothing changes."""
+    g = MID
+    p = g.current_player
+    hand = g.hands[p]
+    card = hand[slot % len(hand)] if hand else 1
+    before = g.to_dict()
+    try:
+        place = Place(p, card, corner, x / 10, y / 10, rot)
+        g.check(place)
+    except RuleError as exc:
+        assert exc.rule in {"P1", "P2", "P3", "P4", "P5", "Input", "X3"}
+        assert str(exc).startswith(exc.rule + ": ")
+    assert g.to_dict() == before
