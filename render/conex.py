@@ -368,8 +368,8 @@ def table_view(game: Any, zoom: int | str | None = None, ghosts: Sequence[Any] =
     """The :class:`View` (mm -> plot px) that :func:`render_table` uses; add :data:`PLOT_ORIGIN` for image px.
 
     ``zoom=None``: the whole table. Otherwise a 4:3 window at least 40 x 30 cm centred on the zoom target, widened
-    to hold every ghost's card (plus 3 cm). Raises ``ValueError`` for a ``zoom`` that is not ``None``, ``"last"``,
-    ``"board"`` or a table card id.
+    to hold every ghost's card (plus 3 cm), then slid to stay over the table (up to 3 cm beyond its edge).
+    Raises ``ValueError`` for a ``zoom`` that is not ``None``, ``"last"``, ``"board"`` or a table card id.
     """
     tw, thh = _table_size(game)
     if zoom is None:
@@ -388,6 +388,12 @@ def table_view(game: Any, zoom: int | str | None = None, ghosts: Sequence[Any] =
         x0, y0 = cx - w / 2, cy - h / 2
     else:
         w, h = ZOOM_W_MM, ZOOM_H_MM
+    # keep the window over the table (3 cm of margin shows the edge) rather than over empty floor
+    m = 30.0
+    if w <= tw + 2 * m:
+        x0 = min(max(x0, -tw / 2 - m), tw / 2 + m - w)
+    if h <= thh + 2 * m:
+        y0 = min(max(y0, -thh / 2 - m), thh / 2 + m - h)
     scale = PLOT_LONG_PX / w
     return View(x0, y0, scale, round(w * scale), round(h * scale))
 

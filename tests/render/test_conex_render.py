@@ -257,3 +257,11 @@ def test_ghost_with_a_missing_corner_is_refused(small_game: Game) -> None:
     card = next(c for c in small_game.hand(small_game.current_player) if len(c.corners) == 2)
     with pytest.raises(ValueError, match="corner 3"):
         render_table(small_game, names=NAMES, ghosts=[Place(small_game.current_player, card.id, 3, 0.0, 0.0, 0.0)])
+
+
+def test_zoom_near_the_edge_slides_over_the_table(full_game: Game) -> None:
+    view = table_view(full_game, "last")  # card #4 lies near the bottom edge of the 100 x 70 cm table
+    x1, y1 = view.x0 + view.width / view.scale, view.y0 + view.height / view.scale
+    assert y1 <= 350 + 30 + 1e-6 and view.y0 >= -350 - 30 - 1e-6
+    bx0, by0, bx1, by1 = full_game.table[-1].rect.bounds
+    assert view.x0 <= bx0 and bx1 <= x1 and view.y0 <= by0 and by1 <= y1
