@@ -286,7 +286,7 @@ def _axes(draw: ImageDraw.ImageDraw, view: View, ox: int, oy: int, th: Theme) ->
     """Centimetre labels along the top (x) and left (y) edges of the plot placed at (ox, oy)."""
     span_cm = view.width / view.scale / 10
     step = 10 if span_cm > 60 else 5 if span_cm > 25 else 2
-    fs = 20
+    fs = 21
     x_cm = math.ceil(view.x0 / 10 / step) * step
     while x_cm * 10 <= view.x0 + view.width / view.scale:
         x, _ = view.px(x_cm * 10, 0)

@@ -243,10 +243,10 @@ def _legend(draw: ImageDraw.ImageDraw, y: float, th: Theme, tags: Sequence[str])
         draw_chip(draw, x + BAR_W[size] * 20, mid + 10, 20, 40.0, 0, size, th, "", tile_fill=th.bg)
         x += BAR_W[size] * 40 + 6
         word = SIZE_WORD[size] + (" (ring)" if size == 3 else "")
-        draw_text(draw, (x, mid), word, size=18, fill=th.muted, anchor="lm")
-        x += text_size(word, 18)[0] + 18
-    draw_text(draw, (x, mid), "bottom → top  ·  small in a ring = swallowed  ·  badge = tower owner", size=18,
-              fill=th.muted, anchor="lm")
+        draw_text(draw, (x, mid), word, size=20, fill=th.muted, anchor="lm")
+        x += text_size(word, 20)[0] + 16
+    draw_fit(draw, (x, mid), "bottom → top · small in a ring = swallowed · badge = tower", max_w=WIDTH - MARGIN - x,
+             size=20, fill=th.muted, anchor="lm", minimum=18)
 
 
 def _rounds_line(match: Any, tags: Sequence[str]) -> str:
