@@ -467,9 +467,10 @@ def table_text(game: Any, *, names: Sequence[str], ghosts: Sequence[Any] = (), l
 
     Full entries read ``#12R +2 at (3.5,-10.0) r90 corners 1:Y4,3:P2`` (colour letter, action, centre in cm,
     rotation clockwise, visible corners ``index:colour value``); free cards are marked ``free``. When that is
-    longer than ``limit`` characters a compact form (``#12R(3.5,-10.0)``) is used, truncated with a count if
-    still too long, so the text always fits a Discord message (2000 characters). ``ghosts`` (the preview's
-    ``Place`` list) are listed first as ``Ghost 1: place 12 c2 at 3.5,-10.0 r90``.
+    longer than ``limit`` characters a medium form (``#12R+2 3.5,-10.0 r90 Y4 P2 free``: visible corners as
+    colour and value) is tried, then a compact one (``#12R(4,-10)``) truncated with a count if still too long,
+    so the text always fits a Discord message (2000 characters). ``ghosts`` (the preview's ``Place`` list) are
+    listed after the last placement as ``Ghost 1: place 12 c2 at 3.5,-10.0 r90``.
     """
     names = seat_names(names, game.players)
     head, scores, lastline = _header_lines(game, names)
@@ -477,14 +478,18 @@ def table_text(game: Any, *, names: Sequence[str], ghosts: Sequence[Any] = (), l
     cards = _table_cards(game)
     vis = visible_parts(game)
     rects = [tc.rect for tc in cards]
-    full, compact = [], []
+    full, medium, compact = [], [], []
     for i, tc in enumerate(cards):
         c = tc.card
         x, y, r = tc.pose
         act = {"plus2": " +2", "die": " die"}.get(c.action or "", "")
         free = all(o.intersection(tc.rect).area <= 0.01 for o in rects[i + 1 :])
-        full.append(f"#{c.id}{c.color}{act} at ({x / 10:.1f},{y / 10:.1f}) r{r:.0f} corners "
-                    f"{_corners_text(c, vis[c.id][1])}" + (" free" if free else ""))
+        corners = _corners_text(c, vis[c.id][1])
+        full.append(f"#{c.id}{c.color}{act} at ({x / 10:.1f},{y / 10:.1f}) r{r:.0f} corners {corners}"
+                    + (" free" if free else ""))
+        short = " ".join(k.split(":")[1] for k in corners.split(",")) if ":" in corners else "-"
+        medium.append(f"#{c.id}{c.color}{act.replace(' ', '')} {x / 10:.1f},{y / 10:.1f} r{r:.0f} {short}"
+                      + (" free" if free else ""))
         compact.append(f"#{c.id}{c.color}{act.strip()}({x / 10:.0f},{y / 10:.0f})")
     if ghosts:
         lastline += "\n" + "\n".join(f"Ghost {i}: {place}" for i, place in enumerate(ghosts, start=1))
@@ -495,8 +500,11 @@ def table_text(game: Any, *, names: Sequence[str], ghosts: Sequence[Any] = (), l
     text = "\n".join([*intro, f"Table ({len(cards)} cards, bottom to top):", *full])
     if len(text) <= limit:
         return text
-    base = "\n".join([*intro[:3], f"Table ({len(cards)} cards, bottom to top, centre cm):"])
-    out = base + "\n"
+    base = "\n".join([*intro[:3], f"Table ({len(cards)} cards, bottom to top; centre cm, rotation, visible corners):"])
+    text = base + "\n" + "; ".join(medium)
+    if len(text) <= limit:
+        return text
+    out = "\n".join([*intro[:3], f"Table ({len(cards)} cards, bottom to top, centre cm):"]) + "\n"
     for k, entry in enumerate(compact):
         if len(out) + len(entry) + 20 > limit:
             out += f" … (+{len(compact) - k} more)"

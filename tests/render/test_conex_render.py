@@ -265,3 +265,14 @@ def test_zoom_near_the_edge_slides_over_the_table(full_game: Game) -> None:
     assert y1 <= 350 + 30 + 1e-6 and view.y0 >= -350 - 30 - 1e-6
     bx0, by0, bx1, by1 = full_game.table[-1].rect.bounds
     assert view.x0 <= bx0 and bx1 <= x1 and view.y0 <= by0 and by1 <= y1
+
+
+def test_table_text_tiers_always_fit(full_game: Game) -> None:
+    medium = table_text(full_game, names=NAMES)
+    assert "visible corners" in medium and len(medium) <= 1900
+    last = full_game.table[-1]
+    assert f"#{last.card.id}{last.card.color} {last.pose[0] / 10:.1f},{last.pose[1] / 10:.1f} r0" in medium
+    compact = table_text(full_game, names=NAMES, limit=1000)
+    assert len(compact) <= 1000 and "#" in compact
+    ids_shown = sum(f"#{tc.card.id}{tc.card.color}" in compact for tc in full_game.table)
+    assert ids_shown == 52 or "more)" in compact
