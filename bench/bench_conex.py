@@ -10,6 +10,7 @@ draws; snapshots are taken at 0, 20, 45 and 50 cards.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -134,6 +135,16 @@ def bench_finder(states: dict[int, dict[str, Any]]) -> None:
         )
 
 
+def bench_state(states: dict[int, dict[str, Any]]) -> None:
+    print("## state load/save (the bot loads the game for every interaction)")
+    for n in (20, 50):
+        text = json.dumps(states[n])
+        g = Game.from_dict(json.loads(text))
+        med, _ = timeit(lambda text=text: Game.from_dict(json.loads(text)), 20)
+        med_out, _ = timeit(lambda g=g: json.dumps(g.to_dict()), 50)
+        print(f"- {n} cards: from_dict(json) median {med:.1f} ms, to_dict(json) {med_out:.2f} ms, {len(text)} bytes")
+
+
 def bench_games(n_games: int) -> None:
     print("## full random games (each seat plays the finder's first pose of its first placeable card, or draws)")
     t0 = time.perf_counter()
@@ -171,6 +182,7 @@ def main() -> None:
     print(f"(grew the test tables in {time.perf_counter() - t:.1f} s)")
     bench_check(states)
     bench_finder(states)
+    bench_state(states)
     bench_games(args.games)
 
 

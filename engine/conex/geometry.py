@@ -95,14 +95,16 @@ def corner_point(corner: Corner, centre_x_mm: float, centre_y_mm: float, rotatio
 def posed_card(card: Card, x_mm: float, y_mm: float, rotation_deg: float) -> PosedCard:
     """The card's rectangle and corner triangles with its **centre** at ``(x_mm, y_mm)`` rotated clockwise.
 
-    Built with ``shapely.affinity`` (rotate about the card centre, then translate). Shapes: shapely Polygons in
-    table mm.
+    Built with ``shapely.affinity.affine_transform``: one matrix that rotates about the card centre (clockwise as
+    drawn, the same matrix as ``affinity.rotate``) and then translates. Shapes: shapely Polygons in table mm.
     """
-
-    def pose(geom: Polygon) -> Polygon:
-        return affinity.translate(affinity.rotate(geom, rotation_deg, origin=(0.0, 0.0)), x_mm, y_mm)
-
-    return PosedCard(pose(CARD_RECT), tuple(pose(c.shape) for c in card.corners))
+    a = math.radians(rotation_deg)
+    c, s = math.cos(a), math.sin(a)
+    matrix = [c, -s, s, c, x_mm, y_mm]
+    return PosedCard(
+        affinity.affine_transform(CARD_RECT, matrix),
+        tuple(affinity.affine_transform(k.shape, matrix) for k in card.corners),
+    )
 
 
 # --- vectorised helpers for the placement finder -------------------------------------------------------------
