@@ -116,7 +116,13 @@ def _label_point(area: BaseGeometry) -> tuple[float, float, float] | None:
     parts = [g for g in (area.geoms if hasattr(area, "geoms") else [area]) if isinstance(g, Polygon)]
     if not parts:
         return None
-    biggest = max(parts, key=lambda g: g.area)
+    # snapped to a 0.05 mm grid first, so float noise in the engine's geometry cannot move a label
+    biggest = shapely.set_precision(max(parts, key=lambda g: g.area), 0.05)
+    if hasattr(biggest, "geoms"):
+        pieces = [g for g in biggest.geoms if isinstance(g, Polygon)]
+        biggest = max(pieces, key=lambda g: g.area) if pieces else Polygon()
+    if not isinstance(biggest, Polygon) or biggest.is_empty:
+        return None
     p = polylabel(biggest, tolerance=1.0)
     return p.x, p.y, float(biggest.exterior.distance(p))
 
