@@ -30,6 +30,8 @@ from bot.devserver import DevServer
 from bot.devserver.models import Message, Violation
 from bot.devserver.process import BotProcess
 from bot.devserver.result import InteractionResult
+from engine.conex import Game
+from engine.constructo import Layout, Match, Move
 
 from .conftest import E2E_TOKEN, bot_entry_missing
 
@@ -198,3 +200,32 @@ def check_log_sequence(actions: list[tuple[int, int | None, str]], version: int)
     """The action log has seq 1..version exactly: no gap, no duplicate, nothing past the stored version."""
     seqs = [s for s, _p, _a in actions]
     assert seqs == list(range(1, version + 1)), f"action log seqs {seqs} vs version {version}"
+
+
+def replay_constructo(initial: dict[str, Any], players: list[int], log: list[tuple[int, int | None, str]]) -> Match:
+    """Rebuild a Constructo match from its creation state and the action log with the engine alone (M1, T1-T5)."""
+    match = Match.from_dict(initial["match"])
+    for _seq, player, action in log:
+        if action in ("accept", "decline", "withdraw", "abort"):
+            continue
+        seat = players.index(player)  # type: ignore[arg-type]
+        if action == "resign":
+            match.resign(seat)
+        elif action.startswith("layout "):
+            match.choose_layout(seat, Layout.parse(action.removeprefix("layout ")))
+        else:
+            match.play(Move.parse(action), player=seat)
+    return match
+
+
+def replay_conex(state: dict[str, Any], players: list[int], log: list[tuple[int, int | None, str]]) -> Game:
+    """Rebuild a CONEX game from its seed (in the stored ``state``) and the engine actions logged after ``start``."""
+    conex = state["conex"]
+    game = Game.new(players=len(players), seed=conex["seed"], table=state["table"], goal=state["goal"])
+    started = False
+    for _seq, player, action in log:
+        if action == "start":
+            started = True
+        elif started and action != "abort":
+            game.play_text(action, players.index(player))  # type: ignore[arg-type]
+    return game

@@ -22,7 +22,7 @@ from bot.devserver.models import Message
 from bot.devserver.result import InteractionResult
 from engine.conex import DIE_FACES, Game, Place
 
-from .helpers import BotEnv, answered, assert_png, bot_env, buttons, check_log_sequence
+from .helpers import BotEnv, answered, assert_png, bot_env, buttons, check_log_sequence, replay_conex
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -37,20 +37,6 @@ CHANNEL = "general"
 async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
     async with bot_env(Path(tmp_path_factory.mktemp("conex"))) as e:
         yield e
-
-
-def replay_conex(row_state: dict, players: list[int], log: list[tuple[int, int | None, str]]) -> Game:
-    """Rebuild the game from its seed and the logged engine actions (after ``start``) with the engine alone."""
-    conex = row_state["conex"]
-    game = Game.new(players=len(players), seed=conex["seed"], table=row_state["table"], goal=row_state["goal"])
-    started = False
-    for _seq, player, action in log:
-        if action == "start":
-            started = True
-            continue
-        if started:
-            game.play_text(action, players.index(player))
-    return game
 
 
 def die_faces(seed: int, n: int) -> list[str]:

@@ -14,7 +14,7 @@ import pytest
 import pytest_asyncio
 
 from bot.devserver.models import Message
-from engine.constructo import Layout, Match, Move
+from engine.constructo import Match
 
 from .helpers import (
     BotEnv,
@@ -22,6 +22,7 @@ from .helpers import (
     assert_png,
     bot_env,
     check_log_sequence,
+    replay_constructo,
     select_with_prefix,
 )
 
@@ -34,22 +35,6 @@ MAX_TURNS = 80  # a round has at most 18 placements + a few moves; two rounds st
 async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
     async with bot_env(Path(tmp_path_factory.mktemp("constructo"))) as e:
         yield e
-
-
-def replay_constructo(initial: dict, players: list[int], log: list[tuple[int, int | None, str]]) -> Match:
-    """Rebuild the match from the creation state and the action log with the engine alone (M1, T1-T5)."""
-    match = Match.from_dict(initial["match"])
-    for _seq, player, action in log:
-        if action in ("accept", "decline", "withdraw", "abort"):
-            continue
-        seat = players.index(player)
-        if action == "resign":
-            match.resign(seat)
-        elif action.startswith("layout "):
-            match.choose_layout(seat, Layout.parse(action.removeprefix("layout ")))
-        else:
-            match.play(Move.parse(action), player=seat)
-    return match
 
 
 async def test_full_match_two_rounds_autocomplete_selects_layout_replay_leaderboard(env: BotEnv) -> None:
