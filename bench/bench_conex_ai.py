@@ -164,6 +164,13 @@ def main() -> None:
     print(f"AI wins (incl. ties) {wins}/{n} = {wins / n:.0%}; sole wins {sole}/{n}; fair share 33%")
     print(f"greedy wins per seat (incl. ties) {gr_wins / n:.0%}")
     print(f"mean score: AI {statistics.mean(ai_scores):.1f}, greedy {statistics.mean(gr_scores):.1f}")
+    margins = [
+        r["scores"][r["ai"]] - max(s for i, s in enumerate(r["scores"]) if i != r["ai"])  # type: ignore[index,arg-type]
+        for r in results
+    ]
+    if n > 1:
+        se = statistics.stdev(margins) / n**0.5
+        print(f"AI score minus the best greedy score: mean {statistics.mean(margins):+.2f} (standard error {se:.2f})")
     print(
         f"AI time per decision: p50 {pct(times, 0.5) * 1000:.0f} ms, p99 {pct(times, 0.99) * 1000:.0f} ms, "
         f"max {max(times) * 1000:.0f} ms over {len(times)} decisions"

@@ -66,6 +66,8 @@ class Weights:
         full_hand: hand size from which more cards add little.
         star_2x, star_lightning: worth of taking a star on a die roll (X1); the die value is computed from these.
         deny: extra worth of a star taken from an opponent (they lose it).
+        points_per_turn, horizon_rounds: the leader's expected points per turn; with fewer than ``horizon_rounds``
+            rounds left (E1) the worth of holding stars, of new stars and of drawing shrinks linearly to 0.
     """
 
     threat_next: float = 0.6
@@ -80,6 +82,8 @@ class Weights:
     star_2x: float = 2.5
     star_lightning: float = 1.0
     deny: float = 1.0
+    points_per_turn: float = 3.0
+    horizon_rounds: float = 3.0
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -121,6 +125,7 @@ class _Ctx:
     calls: int = 0
     opp_2x: set[int] = field(default_factory=set)
     dead: dict[tuple[str, int | str], tuple[float, float]] = field(default_factory=dict)
+    horizon: float = 1.0  # 1 = many rounds left; falls to 0 as the leader nears the goal (E1)
 
     def out_of_budget(self) -> bool:
         return self.calls >= self.max_calls or time.perf_counter() > self.deadline
@@ -187,7 +192,7 @@ def _die_value(ctx: _Ctx) -> float:
     """X1: expected worth of rolling the die (1/6 one card, 1/6 two cards, 1/3 lightning, 1/3 2x)."""
     w = ctx.w
     v = (1 / 6) * 0.5 + (1 / 6) * 1.0
-    for star, worth in (("2x", w.star_2x), ("lightning", w.star_lightning)):
+    for star, worth in (("2x", w.star_2x * ctx.horizon), ("lightning", w.star_lightning * ctx.horizon)):
         holder = ctx.stars[star]
         if holder == ctx.me:
             gain = 0.3 * worth  # already ours: a re-roll only resets X2
@@ -337,7 +342,7 @@ def _best_placement(
                         if card.action == "die":
                             value += die_v
                         if double:
-                            value -= w.hold_2x
+                            value -= w.hold_2x * ctx.horizon
                     for n, opp in enumerate(_opponents_to_play(ctx, reaches)):
                         h = ctx.hand_counts[opp]
                         if opp not in base_threat:
@@ -377,10 +382,13 @@ def _draw_value(ctx: _Ctx) -> float:
     if ctx.goal_reached:
         return 0.0  # no later turn to use the cards
     missing = max(0, ctx.w.full_hand - len(ctx.hand))
-    return ctx.w.draw_base + ctx.w.draw_per_missing * missing
+    return (ctx.w.draw_base + ctx.w.draw_per_missing * missing) * min(1.0, 1.5 * ctx.horizon)
 
 
 # --- lightning --------------------------------------------------------------------------------------------------
+
+
+LIGHTNING_SLACK = 2.5  # points: above the most that relief + discards - holding can add to a lightning's gain
 
 
 def _lightning_candidates(sim: Game, ctx: _Ctx) -> list[int]:
@@ -444,6 +452,8 @@ def decide(
         deadline=t0 + budget_s,
         max_calls=max_calls,
     )
+    rounds_left = (ctx.goal - max(ctx.scores)) / weights.points_per_turn
+    ctx.horizon = 0.0 if ctx.goal_reached else max(0.0, min(1.0, rounds_left / weights.horizon_rounds))
     ctx.opp_2x = {s for s in range(ctx.players) if s != me and game.star_usable(s, "2x")}
 
     if me in view["pending_discards"] and hand:  # X3
@@ -469,7 +479,7 @@ def decide(
     search_calls = ctx.calls - probe_calls
 
     if game.can_lightning(me) and ctx.calls < ctx.max_calls // 2 and not ctx.out_of_budget():
-        hold = 0.0 if ctx.goal_reached else weights.hold_lightning
+        hold = 0.0 if ctx.goal_reached else weights.hold_lightning * ctx.horizon
         others = sum(1 for s in range(ctx.players) if s != me and ctx.hand_counts[s] > 0)
         base = max(best.value, fallback)
         choice: tuple[float, int] | None = None
@@ -483,7 +493,8 @@ def decide(
                 continue
             ctx.dead = {}  # the table changed: earlier probe failures no longer hold
             a_open, a_plus = _open_colours(after, me, probes, ctx)
-            a_best = _best_placement(after, ctx, a_open, a_plus, threat, max(floor, base))
+            # stop well below the current best: a lightning costing more than LIGHTNING_SLACK is never worth it
+            a_best = _best_placement(after, ctx, a_open, a_plus, threat, max(floor, base - LIGHTNING_SLACK))
             # threat already on the table, before vs after, for each opponent still to play
             relief = 0.0
             for n, opp in enumerate(_opponents_to_play(ctx, False)):
