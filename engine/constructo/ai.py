@@ -6,10 +6,11 @@ Levels:
   scores a tower at once.
 * ``medium`` -- 2-ply greedy on the tower count: the action whose worst case after the opponent's
   best immediate reply leaves the best tower difference.
-* ``hard``   -- negamax alpha-beta with a transposition table, move ordering (table move, tower
-  captures, history heuristic) and iterative deepening under a time budget and/or a node budget.
-  Whenever the remaining tree is searched without reaching the depth horizon (at most 36 actions
-  per round), the result is exact and the search stops: the AI then plays perfectly.
+* ``hard``   -- negamax alpha-beta (principal variation search) with a transposition table, move
+  ordering (table move, tower captures, history heuristic) and iterative deepening under a time
+  budget and/or a node budget. Whenever the remaining tree is searched without reaching the depth
+  horizon (at most 36 actions per round), the result is exact and the search stops: the AI then
+  plays perfectly.
 
 The value of a round is its final tower difference (S2, E2) for the player to move; non-terminal
 leaves get a heuristic (tower difference plus a small bonus for available tower-making moves).
@@ -29,7 +30,7 @@ from engine.constructo.layout import LAYOUTS, RECOMMENDED, TILES, Layout
 from engine.constructo.match import Match
 from engine.constructo.move import MOVE_BY_CODE, Move
 from engine.constructo.round import Round, stack_is_possible
-from engine.errors import IllegalMoveError, InvalidInputError
+from engine.errors import IllegalMoveError, InvalidInputError, NotYourTurnError
 
 __all__ = ["LEVELS", "Level", "SearchResult", "choose_layout", "choose_move", "search", "solve"]
 
@@ -255,12 +256,12 @@ def choose_layout(match: Match, player: int, seed: int = 0, max_nodes: int = 400
 
     Raises:
         IllegalMoveError: rule ``M1`` when no layout is to be chosen now.
-        NotYourTurnError-like IllegalMoveError: ``player`` is not the chooser.
+        NotYourTurnError: ``player`` is not the chooser (M1).
     """
     if match.phase != "choosing_layout":
         raise IllegalMoveError("round 2's layout is chosen only once round 1 is over", rule="M1")
     if player != match.chooser:
-        raise IllegalMoveError("the player who did not start round 1 chooses the layout of round 2", rule="M1")
+        raise NotYourTurnError("the player who did not start round 1 chooses the layout of round 2 (M1)")
     rng = random.Random(seed)
     current = match.rounds[0].layout
     scored: list[tuple[int, int, str]] = []

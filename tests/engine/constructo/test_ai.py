@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from engine.constructo import LAYOUTS, RECOMMENDED, IllegalMoveError, Match, Round
+from engine.constructo import LAYOUTS, RECOMMENDED, IllegalMoveError, Match, NotYourTurnError, Round
 from engine.constructo.ai import SCALE, choose_layout, choose_move, search, solve
 from engine.errors import InvalidInputError
 
@@ -169,7 +169,7 @@ def test_choose_layout_for_round_two() -> None:
         choose_layout(match, 1)
     for t in "L2 S3 L7 M6 S4 S5 M9 L8 M1".split():
         match.play(t)
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(NotYourTurnError):
         choose_layout(match, 0)
     layout = choose_layout(match, 1, seed=2, max_nodes=500)
     assert layout.name in RECOMMENDED
