@@ -90,6 +90,20 @@ class Move:
     src: int | None = None
     dst: int | None = None
 
+    def __post_init__(self) -> None:
+        place = self.size is not None or self.tile is not None
+        step = self.src is not None or self.dst is not None
+        tiles = (self.tile,) if place else (self.src, self.dst)
+        if place == step or not all(isinstance(t, int) and not isinstance(t, bool) and 1 <= t <= _TILES for t in tiles):
+            raise InvalidInputError(
+                "a Move is either a placement (size and tile 1-9) or a move (src and dst 1-9); "
+                "use Move.place, Move.step or Move.parse"
+            )
+        if place and not isinstance(self.size, Size):
+            raise InvalidInputError(f"a placement needs a Size, not {self.size!r}")
+        if step and self.src == self.dst:
+            raise InvalidInputError("a move needs two different tiles")
+
     @classmethod
     def place(cls, size: Size | str | int, tile: int) -> Move:
         """A placement of a ``size`` chip on ``tile`` (1..9). Raises InvalidInputError if out of range."""

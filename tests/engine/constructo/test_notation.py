@@ -201,3 +201,13 @@ def test_layout_parse_refuses_with_quoted_token(text: str, words: list[str]) -> 
         Layout.parse(text)
     for w in words:
         assert w in info.value.message, info.value.message
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{}, {"size": Size.LARGE}, {"tile": 3}, {"src": 1}, {"size": Size.SMALL, "tile": 10}, {"size": 2, "tile": 3},
+     {"src": 2, "dst": 2}, {"size": Size.SMALL, "tile": 1, "src": 1, "dst": 2}, {"src": 0, "dst": 1}],
+)
+def test_move_constructor_refuses_malformed_moves(kwargs: dict[str, object]) -> None:
+    with pytest.raises(InvalidInputError):
+        Move(**kwargs)  # type: ignore[arg-type]
