@@ -26,6 +26,9 @@ def layouts(draw: st.DrawFn) -> Layout:
     return Layout.from_cells(cells)
 
 
+ALLOWED_SIZES = {(3, 2), (2, 1), (1, 3), (3, 2, 1), (1, 3, 2), (1, 3, 2, 1)}  # bottom to top, S=1 M=2 L=3
+
+
 def check_invariants(rnd: Round) -> None:
     chips = [chip for n in range(1, 10) for chip in rnd.tile(n)]
     for p in (0, 1):
@@ -35,6 +38,9 @@ def check_invariants(rnd: Round) -> None:
     for n in range(1, 10):
         stack = rnd.tile(n)
         assert len(stack) <= 4 and stack_is_possible(stack)
+        # independent of the engine: the only size patterns K1-K5 allow, owners alternating
+        assert len(stack) <= 1 or tuple(int(sz) for _, sz in stack) in ALLOWED_SIZES
+        assert all(stack[i][0] != stack[i + 1][0] for i in range(len(stack) - 1))
         if rnd.is_swallow(n):
             assert rnd.tower_owner(n) is None
 
