@@ -1,0 +1,173 @@
+"""End-to-end latency under load: N concurrent Constructo games driven through the DevServer against the real
+bot process (``python -m bot``, real SQLite, real rendering).
+
+Usage: .venv/bin/python bench/bench_e2e.py [--games 1 50 200] [--moves 8] [--think 3.0] [--burst]
+
+Each game has its own channel (alice vs bob: challenge + Accept, not measured), then ``--moves`` placements with
+``/constructo place``. Latency = INTERACTION_CREATE dispatched -> the bot's response carrying the new board image
+stored by the server (the deferred response edited with the PNG), measured in the same process as the server.
+"Defer" = INTERACTION_CREATE -> the bot's first callback (Discord's 3-s limit). Between a board arriving and its
+next move each game waits a think time drawn uniformly from [0.5, 1.5] x ``--think`` s (humans do not answer in
+0 ms); ``--burst`` sets it to 0: every game fires its next move the moment its board arrives (a stress test).
+Bot CPU = utime + stime from ``/proc/<pid>/stat`` over the run; RSS = ``VmRSS`` / ``VmHWM`` from
+``/proc/<pid>/status``. Prints one row per N; record them in BENCHMARKS.md ("End to end").
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.devserver import DevServer
+from bot.devserver.models import Channel, fixed_id
+from bot.devserver.process import BotProcess
+from bot.devserver.result import InteractionResult
+from engine.constructo import Match
+
+TOKEN = "bench-e2e-token"
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Figures:
+    latencies: list[float] = field(default_factory=list)
+    defers: list[float] = field(default_factory=list)
+    failed: int = 0
+
+
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of ``pid`` in seconds (fields 14 and 15 of /proc/<pid>/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def memory_mb(pid: int) -> tuple[float, float]:
+    """(VmRSS, VmHWM) of ``pid`` in MB."""
+    values = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, rest = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            values[key] = int(rest.split()[0]) / 1024
+    return values["VmRSS"], values["VmHWM"]
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+async def set_up_game(server: DevServer, channel: Channel) -> None:
+    alice, bob = server.as_user("alice", channel.id), server.as_user("bob", channel.id)
+    res = await (await alice.slash("constructo challenge", opponent="bob")).wait(60, settle=0)
+    res = await (await bob.click(res.message, "Accept")).wait(60, followups=1, settle=0)
+    if not res.followups or not res.followups[-1].images:
+        raise RuntimeError(f"game in #{channel.name} did not start: {res.text!r}")
+
+
+async def play_game(server: DevServer, channel: Channel, moves: int, think: float, rng: random.Random,
+                    figures: Figures) -> None:
+    """``moves`` placements, alternating alice (seat 0) and bob, each measured."""
+    users = [server.as_user("alice", channel.id), server.as_user("bob", channel.id)]
+    match = Match.new("rombo")
+    for n in range(moves):
+        if think:
+            await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
+        legal = [m for m in match.current_round.legal_moves() if m.is_place]
+        move = legal[(n * 7) % len(legal)]
+        seat = match.current_player
+        t0 = time.perf_counter()
+        res = await users[seat].slash("constructo place", tile=move.tile, size=move.size.word)  # type: ignore[union-attr]
+
+        def has_image(res: InteractionResult = res) -> bool:
+            msg = res.message
+            return res.failed or (msg is not None and not msg.loading and bool(msg.images))
+
+        await server.wait_until(has_image, 120, f"the board after {move} in #{channel.name}")
+        figures.latencies.append(time.perf_counter() - t0)
+        it = res.interaction
+        if it.responded_at is not None:
+            figures.defers.append(it.responded_at - it.created_at)
+        if res.failed or res.ephemeral:
+            figures.failed += 1
+            raise RuntimeError(f"{move} refused or failed in #{channel.name}: {res.text!r}")
+        match.play(move, player=seat)
+
+
+async def run(counts: list[int], moves: int, think: float, seed: int) -> None:
+    server = DevServer(token=TOKEN)
+    channels: list[list[Channel]] = []
+    next_id = 1000
+    for count in counts:  # fresh channels per run: one open game per channel
+        group = []
+        for i in range(count):
+            ch = Channel(id=fixed_id(next_id), name=f"bench-{count}-{i}", guild_id=server.guild_id,
+                         position=next_id)
+            server.channels[ch.id] = ch
+            group.append(ch)
+            next_id += 1
+        channels.append(group)
+    await server.start()
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = BotProcess(server, Path(tmp) / "data", Path(tmp) / "bot.log", token=TOKEN)
+        await proc.start()
+        assert proc.proc is not None
+        pid = proc.proc.pid
+        print(f"bot pid {pid}; {moves} placements per game; think time "
+              f"{'0 (burst)' if not think else f'{think:.1f} s mean'}; RSS at start {memory_mb(pid)[0]:.0f} MB")
+        print("| games | moves | p50 ms | p95 ms | p99 ms | max ms | defer p99 ms | failed | bot CPU s | "
+              "CPU % of a core | RSS MB | peak RSS MB | moves/s | violations |")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        try:
+            for count, group in zip(counts, channels, strict=True):
+                sem = asyncio.Semaphore(25)
+
+                async def setup(ch: Channel, sem: asyncio.Semaphore = sem) -> None:
+                    async with sem:
+                        await set_up_game(server, ch)
+
+                await asyncio.gather(*(setup(ch) for ch in group))
+                violations = len(server.violations)
+                figures = Figures()
+                rng = random.Random(seed + count)
+                cpu0, t0 = cpu_seconds(pid), time.perf_counter()
+                await asyncio.gather(*(play_game(server, ch, moves, think, random.Random(rng.random()), figures)
+                                       for ch in group))
+                wall = time.perf_counter() - t0
+                cpu = cpu_seconds(pid) - cpu0
+                rss, peak = memory_mb(pid)
+                lat = [x * 1000 for x in figures.latencies]
+                defers = [x * 1000 for x in figures.defers]
+                print(f"| {count} | {len(lat)} | {statistics.median(lat):.0f} | {pct(lat, 95):.0f} | "
+                      f"{pct(lat, 99):.0f} | {max(lat):.0f} | {pct(defers, 99):.0f} | {figures.failed} | {cpu:.1f} | "
+                      f"{100 * cpu / wall:.0f} | {rss:.0f} | {peak:.0f} | {len(lat) / wall:.1f} | "
+                      f"{len(server.violations) - violations} |", flush=True)
+        finally:
+            await proc.stop()
+            await server.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, nargs="+", default=[1, 50, 200])
+    parser.add_argument("--moves", type=int, default=8, help="placements per game (at most 8: round 1 stays open)")
+    parser.add_argument("--think", type=float, default=3.0, help="mean think time between moves of a game, s")
+    parser.add_argument("--burst", action="store_true", help="no think time: every game moves as fast as it can")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    asyncio.run(run(args.games, min(args.moves, 8), 0.0 if args.burst else args.think, args.seed))
+
+
+if __name__ == "__main__":
+    main()
