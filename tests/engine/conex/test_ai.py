@@ -163,6 +163,34 @@ def test_lightning_uncovers_a_covered_plus2_card_then_places_on_it_x3_x4() -> No
     assert g.last_events[0]["target"] == plus2.id and g.scores[0] == 4 + 2
 
 
+def strip_scene(mine: int) -> tuple[Game, int]:
+    """Seat 0 holds ``mine`` and a usable lightning star; a free red +2 card placed by seat 1 lies at F; seats 1
+    and 2 hold three cards each."""
+    plus2 = find_card(lambda c: c.action == "plus2" and c.color == "R")
+    others = [i for i in sorted(DECK) if i not in (plus2.id, mine)]
+    stars = {"lightning": {"holder": 0, "since_turn": 2}, "2x": {"holder": None}}
+    table = [host_entry(plus2, F, placed_by=1, points=5)]
+    return game([[mine], others[:3], others[3:6]], table, turn=6, stars=stars), plus2.id
+
+
+def test_lightning_strips_a_plus2_card_only_the_opponents_can_use_x3() -> None:
+    no_red = find_card(lambda c: c.action is None and c.color != "R" and all(k.color != "R" for k in c.corners))
+    g, plus2 = strip_scene(no_red.id)
+    a = choose_action(g, 0)
+    assert a == Lightning(0, plus2)
+    g.play(a)
+    assert plus2 not in g.board and g.pending_discards == {1, 2}
+
+
+def test_no_lightning_on_a_plus2_card_it_can_score_on_itself_v2() -> None:
+    red_four = find_card(lambda c: c.action is None and c.color != "R" and find_corner(c, "R", 4) is not None)
+    g, plus2 = strip_scene(red_four.id)
+    a = choose_action(g, 0)
+    assert isinstance(a, Place) and a.card == red_four.id
+    g.play(a)
+    assert g.last_events[0]["target"] == plus2 and g.scores[0] == 6
+
+
 def test_keeps_the_lightning_star_when_removing_a_card_gains_nothing_x3() -> None:
     # the only free card is a plain one covering nothing: no reason to use the star
     plain = find_card(lambda c: c.action is None and c.color == "P")
