@@ -64,6 +64,18 @@ def test_ai_vs_ai_games_take_only_legal_actions_and_end() -> None:
         assert again.scores == g.scores and again.is_over
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_ai_plays_two_and_four_player_games_to_the_end_u1(players: int) -> None:
+    g = Game.new(players, seed=9, goal=20)
+    for _ in range(300):
+        if g.is_over:
+            break
+        for q in sorted(g.pending_discards):
+            g.play(choose_action(g, q))
+        g.play(choose_action(g, g.current_player))
+    assert g.is_over and max(g.scores) >= 20
+
+
 def test_same_seed_same_actions_over_a_whole_game() -> None:
     g1, log1 = play_out(3, ai_seed=4)
     g2, log2 = play_out(3, ai_seed=4)
