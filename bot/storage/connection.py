@@ -130,10 +130,12 @@ class Connection:
         # runs to COMMIT or ROLLBACK; it is never abandoned half-way on the writer connection.
         return await asyncio.shield(self._transaction(body))
 
+    # Each read runs to completion in ONE call on the reader thread (execute + fetchall): a statement left open
+    # across awaits would pin the reader's WAL snapshot, and a read interleaved with it would miss a write just
+    # committed on the writer connection (stale record right after apply_action/create_game).
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        async with self._reader.execute(sql, params) as cur:
-            return await cur.fetchone()
+        rows = list(await self._reader.execute_fetchall(sql, params))
+        return rows[0] if rows else None
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        async with self._reader.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        return list(await self._reader.execute_fetchall(sql, params))
