@@ -68,6 +68,7 @@ class ConstructoCog(
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.bot.register_board_recovery(self.service.kind, self.recover_board)
         self.bot.spawn(self._resume_when_ready(), name="constructo-resume")
 
     async def cog_unload(self) -> None:
@@ -129,15 +130,12 @@ class ConstructoCog(
 
         With an interaction whose response is not done: defer (thinking), render off the loop,
         then ``edit_original_response``; with a done response: a followup; without an
-        interaction (AI, resume): a channel message. The previous board loses its components.
-        If rendering fails, the text twin is posted instead.
+        interaction (AI, resume): a channel message. If rendering fails, the text twin is posted
+        instead. Posting and recording happen under the game's publish lock: the newest version
+        becomes the stored board and every other board of the game loses its components (a board
+        that lands after a newer one is stripped itself). If the post fails, the board is
+        recovered later (``bot.board_post_failed``) and the error is raised.
         """
-        from render.constructo import board_text, render_board
-
-        match = match_of(record)
-        names = self.names_of(record)
-        content = f"{headline}\n{self.status_line(record, match)}"
-        view = self.view_for(record, match)
         deferred = False
         if interaction is not None and not interaction.response.is_done():
             try:
@@ -146,6 +144,20 @@ class ConstructoCog(
             except discord.HTTPException as err:  # e.g. 10062 Unknown interaction: post to the channel
                 log.warning("could not defer interaction %s (%s); posting to the channel", interaction.id, err)
                 interaction = None
+        content, files, view = await self._board_payload(record, headline)
+        async with self.service.publish_lock(record.id):
+            return await self._post_board(record, content, files, view, interaction, deferred=deferred)
+
+    async def _board_payload(
+        self, record: GameRecord, headline: str
+    ) -> tuple[str, list[discord.File], discord.ui.View | None]:
+        """Content, files (board image, result card) and components of the board of ``record``."""
+        from render.constructo import board_text, render_board
+
+        match = match_of(record)
+        names = self.names_of(record)
+        content = f"{headline}\n{self.status_line(record, match)}"
+        view = self.view_for(record, match)
         files: list[discord.File] = []
         try:
             png = await self.service.render_png(render_board, match, names=names)
@@ -155,20 +167,83 @@ class ConstructoCog(
             content = f"{content}\n```\n{board_text(match, names=names)}\n```"
         if record.status == "finished":
             content, files = await self._with_result(record, match, names, content, files)
+        return content[:2000], files, view
+
+    async def _post_board(
+        self,
+        record: GameRecord,
+        content: str,
+        files: list[discord.File],
+        view: discord.ui.View | None,
+        interaction: discord.Interaction | None,
+        *,
+        deferred: bool = False,
+    ) -> discord.Message:
+        """Send the board (caller holds the publish lock), record it, strip the superseded one."""
         kwargs: dict[str, Any] = {}
         if view is not None:
             kwargs["view"] = view
-        if interaction is not None and deferred:
-            msg: discord.Message = await interaction.edit_original_response(
-                content=content[:2000], attachments=files, view=view
-            )
-        elif interaction is not None:
-            msg = await interaction.followup.send(content[:2000], files=files, wait=True, **kwargs)
-        else:
-            channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-            msg = await channel.send(content[:2000], files=files, **kwargs)
+        try:
+            if interaction is not None and deferred:
+                msg: discord.Message = await interaction.edit_original_response(
+                    content=content, attachments=files, view=view
+                )
+            elif interaction is not None:
+                msg = await interaction.followup.send(content, files=files, wait=True, **kwargs)
+            else:
+                channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+                msg = await channel.send(content, files=files, **kwargs)
+        except Exception:
+            log.warning("posting the board of game %s v%s failed; it will be recovered", record.id, record.version)
+            self.bot.board_post_failed(self.service.kind, record.id)
+            raise
+        self.bot.board_posted(self.service.kind, record.id)
         await self._replace_board(record, msg.id)
         return msg
+
+    async def _replace_board(self, record: GameRecord, message_id: int) -> None:
+        """Record ``message_id`` as the board (caller holds the publish lock) and strip the loser."""
+        strip = await self.service.record_board(record.id, message_id, record.version)
+        if strip is not None:
+            channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+            try:
+                await channel.get_partial_message(strip).edit(view=None)
+            except discord.HTTPException as err:
+                log.info("could not strip the components of old board %s: %s", strip, err)
+
+    async def recover_board(self, game_id: int) -> bool:
+        """The board-recovery hook (``bot.register_board_recovery``): under the publish lock, if the
+        game's stored board is missing or older than its version, post the current board as a
+        channel message, headed by the last action. Returns True if a board was posted."""
+        async with self.service.publish_lock(game_id):
+            record = await self.service.get(game_id)
+            if not self.service.board_stale(record):
+                return False
+            headline = await self._last_headline(record)
+            content, files, view = await self._board_payload(record, headline)
+            await self._post_board(record, content, files, view, None)
+        self.schedule_ai(record)  # an AI turn whose board failed to post left the AI's next turn unplayed
+        return True
+
+    async def _last_headline(self, record: GameRecord) -> str:
+        """The headline of the game's last action (who played what), for a recovered board."""
+        loc = self.locale_of(record)
+        names = self.names_of(record)
+        actions = await self.bot.storage.actions(record.id, after_seq=max(record.version - 1, 0))
+        if not actions:
+            ai = record.state.get("ai")
+            if ai:
+                return t("cx.started_ai", loc, layout=record.state.get("layout", "?"), level=ai.get("level", "?"))
+            return t("cx.board", loc)
+        last = actions[-1]
+        who = names[record.players.index(last.player)] if last.player in record.players else "?"
+        if last.action == "accept":
+            return t("cx.started", loc, layout=record.state.get("layout", "?"))
+        if last.action.startswith("layout "):
+            return t("cx.layout_chosen", loc, name=who, layout=last.action.removeprefix("layout "))
+        if last.action == "resign":
+            return t("cx.resigned", loc, name=who)
+        return t("cx.played", loc, name=who, move=last.action)
 
     async def _with_result(
         self, record: GameRecord, match: Match, names: list[str], content: str, files: list[discord.File]
@@ -189,16 +264,6 @@ class ConstructoCog(
         elif record.result is not None and not record.result.rated:
             content = f"{content}\n{t('cx.not_rated', self.locale_of(record))}"
         return content, files
-
-    async def _replace_board(self, record: GameRecord, message_id: int) -> None:
-        old = record.messages.get("board")
-        await self.service.set_message(record.id, "board", message_id)
-        if old and old != message_id:
-            channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-            try:
-                await channel.get_partial_message(old).edit(view=None)
-            except discord.HTTPException as err:
-                log.info("could not strip the components of old board %s: %s", old, err)
 
     def schedule_ai(self, record: GameRecord) -> None:
         """If the AI is to act in ``record``, run its turn(s) in the background."""
@@ -349,10 +414,18 @@ class ConstructoCog(
         guild_id = interaction.guild_id or 0
         channel_id = interaction.channel_id or 0
         thread: discord.Thread | None = None
+        title = t("cx.thread_title", loc, a=me.display_name, b=opp_name)
         if await self.service.in_channel(channel_id) is not None:
-            thread = await self._open_thread(interaction, t("cx.thread_title", loc, a=me.display_name, b=opp_name))
+            thread = await self._open_thread(interaction, title)
             channel_id = thread.id
-        record = await self.service.challenge(guild_id=guild_id, channel_id=channel_id, **kwargs)
+        try:
+            record = await self.service.challenge(guild_id=guild_id, channel_id=channel_id, **kwargs)
+        except BotError as err:
+            if err.key != "err.channel_busy" or thread is not None:
+                raise
+            # another challenge took the channel between the check and the create: use a thread too
+            thread = await self._open_thread(interaction, title)
+            record = await self.service.challenge(guild_id=guild_id, channel_id=thread.id, **kwargs)
         if record.status == "active":  # against the AI: the game starts now, challenger first
             headline = t("cx.started_ai", loc, layout=record.state["layout"], level=record.state["ai"]["level"])
             if thread is None:
@@ -364,11 +437,16 @@ class ConstructoCog(
         content = t("cx.challenge", loc, opponent=_mention(opponent.id), challenger=me.display_name,
                     layout=record.state["layout"])
         view = challenge_view(record.id, locale=loc)
+        posted: discord.Message | None = None
         if thread is None:
-            await reply(interaction, content, view=view)
+            callback = await interaction.response.send_message(content, view=view)
+            resource = callback.resource if callback is not None else None
+            posted = resource if isinstance(resource, discord.Message) else None
         else:
-            await thread.send(content, view=view)
+            posted = await thread.send(content, view=view)
             await reply(interaction, t("cx.opened_in_thread", loc, thread=thread.mention))
+        if posted is not None:  # so /abort can strip Accept/Decline
+            await self.service.set_message(record.id, "challenge", posted.id)
 
     @staticmethod
     def layout_name_choices(locale: discord.Locale, current: str) -> StrChoices:

@@ -2,7 +2,8 @@
 
 ``/abort`` (Manage Server; hidden from others by default permissions and re-checked here) ends
 the open game of the channel, whatever its kind, in the admin's own guild only; it is never
-rated. It goes through the game kind's service (``bot.services[kind].abort``), so it takes the
+rated. Afterwards every message the game stored (board, CONEX lobby, Constructo challenge) loses
+its components. It goes through the game kind's service (``bot.services[kind].abort``), so it takes the
 game's lock and version check like every other action.
 """
 
@@ -18,6 +19,7 @@ from discord.ext import commands
 from bot.errors import BotError
 from bot.i18n import t
 from bot.service.base import GameService
+from bot.storage.records import GameRecord
 from bot.views.common import png_file, reply
 
 if TYPE_CHECKING:
@@ -113,13 +115,23 @@ class SharedCog(commands.Cog, name="shared"):
         committed = await service.abort(record.id, by=interaction.user.id, guild_id=interaction.guild_id or 0)
         text = t("abort.done", interaction.locale, name=interaction.user.display_name, game=GAME_TITLES[record.kind])
         await reply(interaction, text)
-        board = committed.record.messages.get("board")
-        if board:
-            channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-            try:
-                await channel.get_partial_message(board).edit(view=None)
-            except discord.HTTPException as err:
-                log.info("could not strip the components of board %s: %s", board, err)
+        await self.strip_messages(service, committed.record)
+
+    async def strip_messages(self, service: GameService, record: GameRecord) -> int:
+        """Remove the components of every message the game stored (board, lobby, challenge...), under
+        the game's publish lock so no board posted meanwhile stays live. Returns how many edits
+        succeeded (a message that is gone or cannot be edited is logged and skipped)."""
+        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+        done = 0
+        async with service.publish_lock(record.id):
+            fresh = await service.get(record.id)
+            for key, message_id in service.message_ids(fresh).items():
+                try:
+                    await channel.get_partial_message(message_id).edit(view=None)
+                    done += 1
+                except discord.HTTPException as err:
+                    log.info("could not strip the components of %s message %s: %s", key, message_id, err)
+        return done
 
 
 async def setup(bot: TableBot) -> None:

@@ -6,6 +6,13 @@ apply: the per-game ``asyncio.Lock`` serialises them in this process and the sto
 check (``apply_action(expected_version=...)``) refuses the loser across processes. The loser gets
 a :class:`~bot.errors.BotError` (``err.conflict`` or ``err.stale``) and nothing changes.
 
+Board messages (the recovery hook, see ``docs/bot.md``): the game's current board message is stored
+under the message key ``"board"`` and the version it shows under ``"board.version"`` (a number, not a
+message id: :meth:`GameService.message_ids` leaves such keys out). :meth:`GameService.publish_lock`
+serialises publishing per game; :meth:`GameService.record_board` (called under that lock) keeps the
+newest board and names the message to strip; :meth:`GameService.board_stale` tells whether the
+game's state has moved past its last board (``bot.app.TableBot.recover_boards`` re-posts those).
+
 Rendering (Pillow) runs in a worker thread (:meth:`GameService.render_png`) so the event loop and
 the gateway heartbeat never wait for it.
 """
@@ -24,6 +31,16 @@ from bot.storage.errors import ChannelBusyError, GameClosedError, GameNotFoundEr
 from bot.storage.records import GameRecord, GameResult
 
 log = logging.getLogger(__name__)
+
+BOARD_KEY = "board"
+"""Message key of a game's current board message."""
+BOARD_VERSION_KEY = "board.version"
+"""Key (in ``GameRecord.messages``) of the game version the current board shows; not a message id."""
+VERSION_SUFFIX = ".version"
+"""Message keys ending with this hold a version, not a message id."""
+BOARD_STATUSES: tuple[str, ...] = ("active", "finished")
+"""Statuses in which a game shows a board reflecting its latest version (a lobby has none; an
+aborted game keeps its last board, stripped)."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +93,7 @@ class GameService:
         self.storage = storage
         self.bot_user_id = bot_user_id
         self._locks: dict[int, asyncio.Lock] = {}
+        self._publish_locks: dict[int, asyncio.Lock] = {}
 
     # -- loading -------------------------------------------------------------------------------
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -83,6 +101,15 @@ class GameService:
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    def publish_lock(self, game_id: int) -> asyncio.Lock:
+        """The per-game lock held while a board message is posted and recorded (and while messages
+        are stripped), so two boards of one game are never recorded out of order. Distinct from
+        :meth:`lock`: actions never wait for Discord."""
+        lock = self._publish_locks.get(game_id)
+        if lock is None:
+            lock = self._publish_locks[game_id] = asyncio.Lock()
         return lock
 
     async def get(self, game_id: int) -> GameRecord:
@@ -192,9 +219,48 @@ class GameService:
 
         return await self.transact(game_id, step, actor=by, statuses=("lobby", "active"))
 
-    async def set_message(self, game_id: int, key: str, message_id: int) -> None:
-        """Remember a message of the game (e.g. ``"board"``), for later edits."""
+    async def set_message(self, game_id: int, key: str, message_id: int | None) -> None:
+        """Remember (``None``: forget) a message of the game (e.g. ``"board"``), for later edits."""
         await self.storage.set_message(game_id, key, message_id)
+
+    # -- board messages (recovery hook) ------------------------------------------------------
+    @staticmethod
+    def message_ids(record: GameRecord) -> dict[str, int]:
+        """The game's stored message ids by key (``"board"``, ``"lobby"``, ``"challenge"``...),
+        without the version bookkeeping keys (``*.version``)."""
+        return {k: v for k, v in record.messages.items() if not k.endswith(VERSION_SUFFIX)}
+
+    @staticmethod
+    def board_version(record: GameRecord) -> int | None:
+        """The game version the stored board message shows, or ``None`` (no board recorded, or a
+        board recorded before versions were kept)."""
+        if BOARD_KEY not in record.messages:
+            return None
+        return record.messages.get(BOARD_VERSION_KEY)
+
+    def board_stale(self, record: GameRecord) -> bool:
+        """True when the game should show a board (status ``active``/``finished``) and its stored
+        board is missing or older than ``record.version`` (e.g. an AI move was saved but its post
+        failed, or the process died in between). Subclasses may refine it."""
+        if record.status not in BOARD_STATUSES:
+            return False
+        shown = self.board_version(record)
+        return shown is None or shown < record.version
+
+    async def record_board(self, game_id: int, message_id: int, version: int) -> int | None:
+        """Record ``message_id`` (showing ``version``) as the game's board, unless a newer board is
+        already recorded. **Call under** :meth:`publish_lock`. Returns the id of the message whose
+        components must now be stripped: the previous board, or ``message_id`` itself when it is
+        already out of date (a newer board is up, or the game closed after ``version``); ``None``
+        when there is nothing to strip. Raises ``BotError("err.no_such_game")``."""
+        current = await self.get(game_id)
+        shown = self.board_version(current)
+        if (shown is not None and version < shown) or (not current.is_open and version < current.version):
+            return message_id
+        old = current.messages.get(BOARD_KEY)
+        await self.storage.set_message(game_id, BOARD_KEY, message_id)
+        await self.storage.set_message(game_id, BOARD_VERSION_KEY, version)
+        return old if old is not None and old != message_id else None
 
     # -- rendering -----------------------------------------------------------------------------
     @staticmethod
