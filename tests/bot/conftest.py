@@ -215,8 +215,12 @@ def fake() -> Iterator[FakeDiscord]:
     """The recorder; at teardown, every payload the test made the bot send must respect Discord's
     documented message and component limits."""
     fake = FakeDiscord()
-    async_context.set(FakeWebhookAdapter(fake))
-    yield fake
+    token = async_context.set(FakeWebhookAdapter(fake))
+    try:
+        yield fake
+    finally:
+        # Never leak the fake webhook adapter into later tests (the devserver tests use the real one).
+        async_context.reset(token)
     problems = [(c.method, c.path, p) for c in fake.calls for p in limit_problems(c.payload)]
     assert not problems, problems
 
