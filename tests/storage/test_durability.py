@@ -48,6 +48,9 @@ def run_and_kill(db: Path, game_id: int, kill_after: int, pad: int) -> list[int]
     finally:
         proc.kill()
         proc.wait(timeout=30)
+        # Lines still in the pipe were printed (so committed) before the kill landed: count them too.
+        if proc.stdout is not None:
+            committed += [int(line) for line in proc.stdout.read().split()]
         stderr = proc.stderr.read() if proc.stderr else ""
     assert committed, f"the writer committed nothing: {stderr}"
     assert proc.returncode == -signal.SIGKILL, stderr
