@@ -79,7 +79,9 @@ async def test_concurrent_games_each_start_and_boards_carry_the_committed_versio
             row = env.game(game.id)
             assert row.version == 2 + n
             assert board_version(board) == row.version, "the new board shows the version just committed"
-            assert row.messages["board"] == board.id
+            # the bot records the new board's id just after posting it
+            await server.wait_until(lambda g=game, b=board: env.game(g.id).messages.get("board") == b.id, 10,
+                                    "the new board's id to be stored")
 
     for game in games:
         row = env.game(game.id)

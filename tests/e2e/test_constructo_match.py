@@ -61,7 +61,8 @@ async def test_full_match_two_rounds_autocomplete_selects_layout_replay_leaderbo
         match = Match.from_dict(row.state["match"])
         seat = match.current_player
         user = users[row.players[seat]]
-        assert row.messages["board"] == board.id, "the stored board message is the last one posted"
+        await server.wait_until(lambda b=board: env.game(game.id).messages.get("board") == b.id, 10,
+                                "the stored board message to be the last one posted")
         version = row.version
         if match.phase == "choosing_layout":
             assert seat == 1 - match.first, "M1: the player who did not start round 1 chooses round 2's layout"
