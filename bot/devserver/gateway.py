@@ -26,6 +26,8 @@ from aiohttp import WSMsgType, web
 
 from bot.devserver.models import EVERYONE_PERMISSIONS, MANAGE_GUILD
 
+HEARTBEAT_ACK_DELAY_S = 0.02
+
 if TYPE_CHECKING:
     from bot.devserver.server import DevServer
 
@@ -51,6 +53,7 @@ class Gateway:
         self.sessions: dict[str, Session] = {}
         self.current: Session | None = None
         self._sockets: set[web.WebSocketResponse] = set()
+        self._acks: set[asyncio.Task[None]] = set()
         self._compressors: dict[web.WebSocketResponse, Any] = {}
         self.compressed_connections = 0
         self._lock = asyncio.Lock()
@@ -185,7 +188,11 @@ class Gateway:
                                             f"one (interval {interval_s:.2f} s): is the event loop blocked?",
                                             "gateway op 1", 0, 0)
                     last_beat = now
-                    await self._send(ws, {"op": 11, "s": None, "t": None, "d": None})
+                    # Ack after a short, network-like delay: discord.py's heartbeat thread records the send time
+                    # only after the send completes, so an instant loopback ACK makes it log "Can't keep up".
+                    task = asyncio.create_task(self._ack_later(ws))
+                    self._acks.add(task)
+                    task.add_done_callback(self._acks.discard)
                 elif op == 2:
                     session = await self._identify(ws, d or {})
                     if session is None:
@@ -201,6 +208,11 @@ class Gateway:
                 session.ws = None
             self.server.notify()
         return ws
+
+    async def _ack_later(self, ws: web.WebSocketResponse) -> None:
+        await asyncio.sleep(HEARTBEAT_ACK_DELAY_S)
+        with contextlib.suppress(Exception):
+            await self._send(ws, {"op": 11, "s": None, "t": None, "d": None})
 
     def _token_ok(self, token: str | None) -> bool:
         expected = self.server.token
