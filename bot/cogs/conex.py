@@ -261,15 +261,26 @@ class ConexCog(
 
     async def within(self, interaction: discord.Interaction, work: Awaitable[T]) -> T:
         """Await ``work``; if it takes longer than :data:`DEFER_AFTER_S`, defer the interaction (public,
-        thinking) meanwhile so Discord's 3 s limit is kept."""
+        thinking) meanwhile so Discord's 3 s limit is kept. If ``work`` then fails, the public "thinking" message
+        is deleted first, so the refusal (a followup) stays ephemeral."""
         task = asyncio.ensure_future(work)
         done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER_S)
+        deferred = False
         if not done and not interaction.response.is_done():
             try:
                 await interaction.response.defer(thinking=True)
+                deferred = True
             except discord.HTTPException:
                 log.warning("could not defer slow interaction %s", interaction.id)
-        return await task
+        try:
+            return await task
+        except Exception:
+            if deferred:  # drop the public "thinking" message so the refusal that follows stays private
+                try:
+                    await interaction.delete_original_response()
+                except Exception as err:
+                    log.info("could not delete the deferred response of %s: %s", interaction.id, err)
+            raise
 
     def schedule_ai(self, record: GameRecord) -> None:
         """If an AI seat has something to do in ``record``, run it in the background."""

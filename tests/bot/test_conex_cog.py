@@ -618,8 +618,9 @@ async def test_slow_action_is_deferred_then_answered_once(
     # a refusal after such a defer is still a single followup, never a second initial response
     token = await driver.command("conex draw", ALICE)
     calls = fake.calls_for(token)
-    assert calls[0].payload["type"] == 5 and len(calls) == 2  # type: ignore[index]
-    assert "NotYourTurn" in fake.visible_text(token)
+    assert calls[0].payload["type"] == 5  # type: ignore[index]
+    assert [c.method for c in calls[1:]] == ["DELETE", "POST"]  # the thinking message goes, then the refusal
+    assert calls[2].flags & EPHEMERAL and "NotYourTurn" in fake.visible_text(token)
 
 
 async def test_expired_interaction_still_posts_the_committed_table(
