@@ -13,7 +13,7 @@ import pytest
 from bot.app import TableBot
 from bot.service.conex import ConexService, game_of
 from bot.storage import Storage
-from engine.conex import Game, Lightning
+from engine.conex import Game, Lightning, Place
 from tests.bot import conftest
 from tests.bot.conftest import Driver, all_custom_ids, component
 from tests.bot.fakediscord import CHANNEL_ID, EPHEMERAL, GUILD_ID, FakeDiscord, png_ok
@@ -660,3 +660,39 @@ async def test_two_simultaneous_draw_clicks_apply_once(
     assert record.version == v + 1 and len(game_of(record).hands[0]) == 7
     texts = [fake.visible_text(tok) for tok in tokens]
     assert sum("out of date" in x or "came first" in x for x in texts) == 1
+
+
+async def test_p2_and_p3_refusals_reach_the_player(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
+    """Exact poses the engine refuses with P2 (touches something besides its target) and P3 (touches a visible
+    CONEX corner), found by scanning whole-cm points: the bot relays the rule and changes nothing."""
+    from bot.service.conex import fallback_action
+    from engine.errors import RuleError
+
+    game = Game.new(players=2, seed=SEED, table="medium", goal=40)
+    for _ in range(6):
+        game.play(fallback_action(game, game.current_player))
+    seat = game.current_player
+    found: dict[str, Place] = {}
+    for cid in game.hands[seat]:
+        for corner in game.deck[cid].corners:
+            for x in range(-20, 21):
+                for y in range(-20, 21):
+                    for rot in (0.0, 90.0):
+                        place = Place(seat, cid, corner.index, float(x), float(y), rot)
+                        try:
+                            game.check(place)
+                        except RuleError as err:
+                            found.setdefault(err.rule, place)
+            if {"P2", "P3"} <= set(found):
+                break
+        if {"P2", "P3"} <= set(found):
+            break
+    assert {"P2", "P3"} <= set(found)
+    players = [ALICE, BOB] if seat == 0 else [BOB, ALICE]
+    gid = await put_game(storage, game, players)
+    for rule in ("P2", "P3"):
+        p = found[rule]
+        token = await driver.command("conex place", players[seat], card=str(p.card), corner=p.corner, x=p.x, y=p.y,
+                                     rotation=p.rotation)
+        assert refusal(fake, token).startswith(f"**{rule}** — ")
+    assert (await record_of(storage, gid)).version == 0
