@@ -78,6 +78,7 @@ class ConexCog(
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.bot.register_board_recovery(self.service.kind, self.recover_board)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
@@ -175,21 +176,12 @@ class ConexCog(
         self, record: GameRecord, *, headline: str, interaction: discord.Interaction | None = None
     ) -> discord.Message:
         """Post the table of ``record`` as the game's new table message (image + buttons), plus the result
-        image once the game is over. With an interaction not yet answered: defer (thinking), render in a worker
-        thread, ``edit_original_response``; answered: a followup; none (AI, resume): a channel message. The
-        previous table loses its components. If rendering fails, the text twin is sent instead."""
-        from render.conex import render_table, table_text
-
-        game = game_of(record)
-        names = names_of(record)
-        loc = self.locale_of(record)
-        content = f"{headline}\n{self.status_line(record, game)}".strip()
-        view: discord.ui.View | None = None
-        if record.status == "active" and not game.is_over:
-            view = table_view(
-                record.id, record.version, pile_empty=not game.draw_pile,
-                discards_pending=bool(game.pending_discards), locale=loc,
-            )
+        card and rating changes once the game is over. With an interaction not yet answered: defer (thinking),
+        render in a worker thread, ``edit_original_response``; answered: a followup; none (AI, recovery): a
+        channel message. If rendering fails, the text twin is sent instead. Posting and recording happen under
+        the game's publish lock (docs/bot.md "Boards"): the newest version becomes the stored table and every
+        other table of the game loses its components. A failed post is recovered later
+        (``bot.board_post_failed``) and the error is raised."""
         deferred = False
         if interaction is not None and not interaction.response.is_done():
             try:
@@ -198,6 +190,25 @@ class ConexCog(
             except discord.HTTPException as err:  # e.g. 10062 Unknown interaction: post to the channel
                 log.warning("could not defer interaction %s (%s); posting to the channel", interaction.id, err)
                 interaction = None
+        content, files, view = await self._table_payload(record, headline)
+        async with self.service.publish_lock(record.id):
+            return await self._post_table(record, content, files, view, interaction, deferred=deferred)
+
+    async def _table_payload(
+        self, record: GameRecord, headline: str
+    ) -> tuple[str, list[discord.File], discord.ui.View | None]:
+        """Content, files (table image, result card) and components of the table of ``record``."""
+        from render.conex import render_table, table_text
+
+        game = game_of(record)
+        names = names_of(record)
+        content = f"{headline}\n{self.status_line(record, game)}".strip()
+        view: discord.ui.View | None = None
+        if record.status == "active" and not game.is_over:
+            view = table_view(
+                record.id, record.version, pile_empty=not game.draw_pile,
+                discards_pending=bool(game.pending_discards), locale=self.locale_of(record),
+            )
         files: list[discord.File] = []
         try:
             png = await self.service.render_png(render_table, game, names=names)
@@ -207,19 +218,62 @@ class ConexCog(
             content = f"{content}\n```\n{table_text(game, names=names, limit=1500)}\n```"
         if record.status == "finished":
             content, files = await self._with_result(record, game, names, content, files)
-        content = content[:2000]
+        return content[:2000], files, view
+
+    async def _post_table(
+        self, record: GameRecord, content: str, files: list[discord.File], view: discord.ui.View | None,
+        interaction: discord.Interaction | None, *, deferred: bool = False,
+    ) -> discord.Message:
+        """Send the table (the caller holds the publish lock), record it, strip the superseded one."""
         kwargs: dict[str, Any] = {"view": view} if view is not None else {}
-        if interaction is not None and deferred:
-            msg: discord.Message = await interaction.edit_original_response(
-                content=content, attachments=files, view=view
-            )
-        elif interaction is not None:
-            msg = await interaction.followup.send(content, files=files, wait=True, **kwargs)
-        else:
-            channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-            msg = await channel.send(content, files=files, **kwargs)
-        await self._replace_table(record, msg.id)
+        try:
+            if interaction is not None and deferred:
+                msg: discord.Message = await interaction.edit_original_response(
+                    content=content, attachments=files, view=view
+                )
+            elif interaction is not None:
+                msg = await interaction.followup.send(content, files=files, wait=True, **kwargs)
+            else:
+                channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+                msg = await channel.send(content, files=files, **kwargs)
+        except Exception:
+            log.warning("posting the table of game %s v%s failed; it will be recovered", record.id, record.version)
+            self.bot.board_post_failed(self.service.kind, record.id)
+            raise
+        self.bot.board_posted(self.service.kind, record.id)
+        strip = await self.service.record_board(record.id, msg.id, record.version)
+        if strip is not None:
+            await self._strip(record, strip)
         return msg
+
+    async def recover_board(self, game_id: int) -> bool:
+        """The board-recovery hook (``bot.register_board_recovery``): under the publish lock, if the game's
+        stored table is missing or older than its version, post the current table as a channel message, headed
+        by the last action. Returns True if a table was posted; then a pending AI turn is restarted."""
+        async with self.service.publish_lock(game_id):
+            record = await self.service.get(game_id)
+            if not self.service.board_stale(record):
+                return False
+            headline = await self._last_headline(record)
+            content, files, view = await self._table_payload(record, headline)
+            await self._post_table(record, content, files, view, None)
+        self.schedule_ai(record)
+        return True
+
+    async def _last_headline(self, record: GameRecord) -> str:
+        """The last logged action (``"alice: place 12 c2 at 3.5,-10.0 r90"``), for a recovered table."""
+        loc = self.locale_of(record)
+        actions = await self.bot.storage.actions(record.id, after_seq=max(record.version - 1, 0))
+        if not actions:
+            return t("cn.board", loc)
+        last = actions[-1]
+        names = names_of(record)
+        who = names[record.players.index(last.player)] if last.player in record.players else "?"
+        if last.action == "start":
+            return t("cn.started", loc, n=len(record.players), table=record.state.get("table", "medium"),
+                     goal=record.state.get("goal", 40))
+        text = "discard" if last.action.startswith("discard") else last.action  # a discarded card stays private
+        return t("cn.last_action", loc, name=who, action=text)
 
     async def _with_result(
         self, record: GameRecord, game: Game, names: list[str], content: str, files: list[discord.File]
@@ -242,12 +296,6 @@ class ConexCog(
         elif record.result is not None and not record.result.rated:
             content = f"{content}\n{t('cn.not_rated', loc)}"
         return content, files
-
-    async def _replace_table(self, record: GameRecord, message_id: int) -> None:
-        old = record.messages.get("board")
-        await self.service.set_message(record.id, "board", message_id)
-        if old and old != message_id:
-            await self._strip(record, old)
 
     async def _strip(self, record: GameRecord, message_id: int, content: str | None = None) -> None:
         channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
@@ -304,9 +352,12 @@ class ConexCog(
         """After a restart: play every pending AI action. Returns how many games were resumed."""
         count = 0
         for record in await self.bot.storage.list_active_games(kind=self.service.kind):
-            if self.service.ai_to_act(record):
-                await self.run_ai(record.id)
-                count += 1
+            try:
+                if self.service.ai_to_act(record):
+                    await self.run_ai(record.id)
+                    count += 1
+            except Exception:  # one broken game (state, permissions) must not stop the others
+                log.exception("could not resume the AI of game %s", record.id)
         return count
 
     # -- handlers shared by commands and components ---------------------------------------------

@@ -61,6 +61,7 @@ MESSAGES: dict[str, str] = {
     "cn.hint_line": "{n}. card #{card}, corner {corner} at ({x}, {y}) cm r{rot:g} — +{points}",
     "cn.no_hints": "None of your cards has a legal placement now: draw (or pass if the pile is empty).",
     "cn.board": "The current table:",
+    "cn.last_action": "Last action — {name}: `{action}`.",
     "cn.zoom": "Zoom on {zoom}:",
     "cn.zoom_last": "last card placed",
     "cn.rules": (

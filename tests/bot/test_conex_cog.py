@@ -696,3 +696,26 @@ async def test_p2_and_p3_refusals_reach_the_player(driver: Driver, fake: FakeDis
                                      rotation=p.rotation)
         assert refusal(fake, token).startswith(f"**{rule}** — ")
     assert (await record_of(storage, gid)).version == 0
+
+
+async def test_failed_table_post_is_recovered_with_the_last_action(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    bot.board_retry_delays_s = ()  # type: ignore[assignment]  # no timed retry in this test: recover by hand
+    game = Game.new(players=2, seed=SEED, table="medium", goal=40)
+    gid = await put_game(storage, game, [-1, ALICE], ai=[-1])
+    fake.fail_paths.add(f"/channels/{CHANNEL_ID}/messages")  # the AI's table cannot be posted
+    cog = bot.get_cog("conex")
+    assert await cog.resume_ai_games() == 0  # type: ignore[union-attr]  # logged, the others would go on
+    record = await record_of(storage, gid)
+    service: ConexService = bot.services["conex"]  # type: ignore[assignment]
+    assert record.version == 1 and service.board_stale(record)  # committed, but no table shows it
+    fake.fail_paths.clear()
+    assert await bot.recover_boards("conex") == 1
+    record = await record_of(storage, gid)
+    assert not service.board_stale(record) and record.messages["board.version"] == 1
+    table = fake.messages[record.messages["board"]]
+    last = (await storage.actions(gid))[-1].action
+    assert f"AI 1: `{last}`" in table["content"] and "<@1> to play" in table["content"]
+    assert all_custom_ids(table) == [f"cn:hand:{gid}", f"cn:hints:{gid}", f"cn:draw:{gid}:1"]
+    assert await bot.recover_boards("conex") == 0
