@@ -99,6 +99,18 @@ async def test_sigkill_mid_game_resumes_from_old_buttons_and_commands(env: BotEn
     assert [a for _s, _p, a in clog] == ["join", "join", "start"]
     assert replay_conex(conex.state, conex.players, clog).to_dict() == Game.from_dict(conex.state["conex"]).to_dict()
 
+    # a second kill: the running CONEX table posted before it still answers its buttons
+    table = res.followups[-1]
+    await env.proc.restart()
+    res = await answered(await carol.click(table, "My hand"))
+    assert res.ephemeral and res.message.visible_to == carol.id
+    label = next(c["label"] for c in table.buttons() if c.get("custom_id", "").startswith("cn:draw:"))
+    res = await answered(await carol.click(table, label))
+    assert not res.ephemeral, res.text
+    assert env.actions(conex_id)[-1][1:] == (carol.id, "draw")
+    conex = env.game(conex_id)
+    check_log_sequence(env.actions(conex_id), conex.version)
+
     replayed = assert_consistent_constructo(env, game_id)
     assert [str(m) for m in replayed.current_round.history] == ["L5", f"{sel['custom_id'][-1]}{value}", f"S{free}"]
     assert env.violations_since(mark) == [], env.log_tail()
@@ -132,4 +144,35 @@ async def test_kill_right_after_commit_applies_the_action_once(env: BotEnv) -> N
     await asyncio.sleep(0.2)
     assert env.game(game_id).version == version + 1, "nothing was applied twice"
     assert_consistent_constructo(env, game_id)
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def test_kill_while_the_ai_thinks_then_the_ai_move_is_played_once_after_restart(env: BotEnv) -> None:
+    """carol plays the hard AI (1 s search) in a thread of a busy channel; the bot is killed while the AI
+    thinks; after the restart the AI's pending move is played exactly once and posted in the thread."""
+    server = env.server
+    mark = env.mark()
+    carol = server.as_user("carol", "games")
+    threads_before = {c.id for c in server.channels.values() if c.type == 11}
+    res = await answered(await carol.slash("constructo challenge", opponent="bot", level="hard"))
+    assert "busy" in res.text, res.text
+    thread = next(c for c in server.channels.values() if c.type == 11 and c.id not in threads_before)
+    game = env.latest_game("constructo", thread.id)
+    assert game.status == "active" and game.players[0] == carol.id
+    res = await answered(await carol.in_channel(thread.id).slash("constructo place", tile=5, size="large"))
+    assert not res.ephemeral, res.text
+    version = env.game(game.id).version
+    await env.proc.kill()  # the hard AI searches for ~1 s: it has not committed yet
+    assert env.game(game.id).version == version, "the AI had already moved: the kill came too late"
+    boards = len([m for m in server.messages(thread.id) if m.images])
+    await env.proc.start()
+    await server.wait_until(lambda: env.game(game.id).version == version + 1, 20, "the AI's resumed move")
+    await server.wait_until(lambda: len([m for m in server.messages(thread.id) if m.images]) == boards + 1, 20,
+                            "the AI's board in the thread")
+    log = env.actions(game.id)
+    assert log[-1][1] == server.application_id and log[-2][2] == "L5"
+    carol_turn = await answered(await carol.in_channel(thread.id).slash("constructo board"))
+    assert f"<@{carol.id}>" in carol_turn.text, "carol is to move again"
+    assert env.game(game.id).version == version + 1, "the AI moved once"
+    assert_consistent_constructo(env, game.id)
     assert env.violations_since(mark) == [], env.log_tail()
