@@ -135,6 +135,10 @@ class Driver:
     async def place(self, user: DevUser, place: Place, game: Game, mode: str) -> None:
         if mode == "autofit":
             target = simulate(game, place)[0]["target"]
+            cards = await user.autocomplete("conex place", "card", "", corner=place.corner)
+            assert [int(c["value"]) for c in cards] == game.hands[place.player], "card suggestions = the hand"
+            targets = await user.autocomplete("conex place", "target", "", card=str(place.card), corner=place.corner)
+            assert str(target) in [c["value"] for c in targets], (target, targets)
             res = await user.slash("conex place", card=str(place.card), corner=place.corner, target=str(target))
             await self.public(res)
             logged = self.last_logged()
