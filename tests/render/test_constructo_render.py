@@ -257,5 +257,5 @@ def test_any_layout_and_position_draws_every_tile_and_bottom_chip(seed: int, pli
         total = sum(counts.values())
         share, wrong = sum(counts[c] for c in expected) / total, sum(counts[c] for c in other) / total
         # the chip's label (white text, black outline) covers part of the bar; the other owner's fill, none of it
-        assert share >= 0.2 and wrong == 0, (n, stack, counts.most_common(4))
+        assert share >= 0.1 and wrong == 0, (n, stack, counts.most_common(4))
     assert len(board_text(m, names=NAMES)) < 2000
