@@ -93,6 +93,16 @@ def test_same_seed_same_action_and_no_change_to_the_game() -> None:
     assert g.to_dict() == before  # the AI is pure: it works on copies
 
 
+def test_the_finder_call_budget_bounds_the_work_and_the_action_stays_legal() -> None:
+    g = Game.new(3, seed=5)
+    for _ in range(9):
+        g.play(choose_action(g, g.current_player, seed=1))
+    for budget in (1, 4, 100):
+        d = decide(g, g.current_player, seed=1, max_calls=budget)
+        assert d.calls <= budget
+        g.check(d.action)
+
+
 def test_takes_the_plus2_target_with_a_high_corner_over_a_poor_placement_v2() -> None:
     g = plus2_scene()
     a = choose_action(g, 0)
