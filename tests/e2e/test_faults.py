@@ -54,6 +54,7 @@ async def test_429_and_5xx_on_sends_are_retried_without_duplicates_or_lost_image
         (alice, {"tile": 1, "size": "small"}, CALLBACK, 500),  # the defer itself
         (bob, {"tile": 9, "size": "small"}, CHANNEL_EDIT, 504),  # stripping the previous board
         (alice, {"tile": 2, "size": "medium"}, EDIT_ORIGINAL, 429),
+        (bob, {"tile": 3, "size": "large"}, CALLBACK, 429),  # a rate-limited defer
     ]
     for user, options, route, status in plays:
         version = env.game(game_id).version
@@ -78,7 +79,7 @@ async def test_429_and_5xx_on_sends_are_retried_without_duplicates_or_lost_image
     log = env.actions(game_id)
     check_log_sequence(log, row.version)
     assert replay_constructo(row.initial, row.players, log).to_dict() == Match.from_dict(row.state["match"]).to_dict()
-    assert [a for _s, _p, a in log] == ["accept", "L5", "M4", "S1", "S9", "M2"]
+    assert [a for _s, _p, a in log] == ["accept", "L5", "M4", "S1", "S9", "M2", "L3"]
     assert env.violations_since(mark) == [], env.log_tail()
     env.assert_alive()
 
