@@ -15,6 +15,7 @@ from PIL import Image, ImageDraw
 
 from engine.conex.deck import CARD_H_MM, CARD_W_MM, COLOR_NAMES
 from engine.conex.geometry import posed_card
+from engine.conex.handref import hand_letter, legal_label
 from render.common import Theme, draw_fit, draw_text, ink_on, new_canvas, text_size, theme_of
 from render.conex import COLOUR_FILL, PAD, View, _draw_card_shapes, _star_holders
 
@@ -23,7 +24,7 @@ from render.conex import COLOUR_FILL, PAD, View, _draw_card_shapes, _star_holder
 # ----------------------------------------------------------------------------------------------
 HAND_SCALE = 3.2  # px per mm for upright hand cards (a card is 192 x 288 px)
 HAND_COLS = 5
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # kept for callers; hands use engine.conex.handref.hand_letter
 
 
 def _draw_die(draw: ImageDraw.ImageDraw, x: float, y: float, s: float) -> None:
@@ -74,7 +75,7 @@ def _draw_hand_card(
     elif card.action == "die":
         _draw_die(draw, cx, cy + 58, 36)
     if legal is not None:
-        label = f"{legal} legal" if legal else "no legal spot"
+        label = legal_label(legal)
         draw_text(draw, (cx, y_card + h + PILL_H + 10), label, size=22, fill=th.text if legal else th.muted,
                   anchor="ma")
 
@@ -125,7 +126,7 @@ def render_hand(
         x0, y0 = slots[i]
         y0 -= PILL_H
         legal = None if legal_counts is None else int(legal_counts.get(card.id, 0))
-        _draw_hand_card(draw, x0, y0, card, LETTERS[i % 26], legal, th)
+        _draw_hand_card(draw, x0, y0, card, hand_letter(i), legal, th)
     return img
 
 
@@ -138,8 +139,8 @@ def hand_text(game: Any, player: int, *, legal_counts: Mapping[int, int] | None 
     for i, card in enumerate(hand):
         act = {"plus2": " +2", "die": " die"}.get(card.action or "", "")
         corners = ", ".join(f"{c.index}:{c.color}{c.value} ({c.position})" for c in card.corners)
-        line = f"{LETTERS[i % 26]}: #{card.id} {COLOR_NAMES[card.color]}{act} — corners {corners}"
+        line = f"{hand_letter(i)}: #{card.id} {COLOR_NAMES[card.color]}{act} — corners {corners}"
         if legal_counts is not None:
-            line += f" — {legal_counts.get(card.id, 0)} legal"
+            line += f" — {legal_label(legal_counts.get(card.id, 0))}"
         lines.append(line)
     return "\n".join(lines)

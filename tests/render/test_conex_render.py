@@ -228,7 +228,8 @@ def test_hand_shows_each_card_upright_lettered_with_legal_counts(small_game: Gam
     text = hand_text(g, p, legal_counts=counts)
     for i, card in enumerate(hand):
         assert text.splitlines()[i + 1].startswith(f"{'ABCDE'[i]}: #{card.id} ")
-        assert f"{counts[card.id]} legal" in text.splitlines()[i + 1]
+        shown = f"{counts[card.id]}+ legal" if counts[card.id] >= 9 else f"{counts[card.id]} legal"  # capped at 9
+        assert (shown if counts[card.id] else "no legal spot") in text.splitlines()[i + 1]
     assert len(text) < 2000
 
 
