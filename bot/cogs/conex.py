@@ -27,7 +27,7 @@ from discord.ext import commands
 
 from bot.errors import BotError
 from bot.i18n import t
-from bot.service.conex import ConexService, forfeited_of, game_of, names_of
+from bot.service.conex import ConexService, forfeited_of, game_of, humanized, names_of
 from bot.storage.records import GameRecord
 from bot.views.common import png_file, reply
 from bot.views.conex import (
@@ -41,6 +41,7 @@ from bot.views.conex import (
     table_view,
 )
 from engine.conex import AnyAction, Game
+from engine.errors import RuleError
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -340,8 +341,11 @@ class ConexCog(
         for _ in range(200):  # a bound: 4 seats x many turns never runs away
             try:
                 committed = await self.service.ai_turn(game_id)
-            except BotError as err:  # the game moved on or closed meanwhile
-                log.info("AI turn of game %s skipped: %s", game_id, err)
+            except BotError as err:
+                if err.key in ("err.stale", "err.conflict"):  # another seat acted (e.g. a discard): think again
+                    log.info("AI turn of game %s computed on an old version; recomputing", game_id)
+                    continue
+                log.info("AI turn of game %s skipped: %s", game_id, err)  # the game closed meanwhile
                 return
             if committed is None:
                 return
@@ -472,9 +476,12 @@ class ConexCog(
         if seat in game.pending_discards and game.hands[seat]:
             kwargs["view"] = discard_view(record.id, game.hand(seat), locale=interaction.locale.value)
             text += "\n" + t("cn.must_discard", interaction.locale)
+        first, *more = split_text(text)  # a big hand (27+ cards) does not fit one message: never cut it
         await interaction.edit_original_response(
-            content=text[:2000], attachments=[png_file(png, f"conex-hand-{record.id}.png")], **kwargs
+            content=first, attachments=[png_file(png, f"conex-hand-{record.id}.png")], **kwargs
         )
+        for part in more:
+            await interaction.followup.send(part, ephemeral=True)
 
     async def handle_hints(self, interaction: discord.Interaction, game_id: int) -> None:
         """Up to 9 legal placements as numbered ghosts on the table, privately, with buttons to play them."""
@@ -483,7 +490,10 @@ class ConexCog(
         record = await self.service.get(game_id)
         seat = self.service.seat_of(record, interaction.user.id)
         game = game_of(record)
-        game.check(_probe(game, seat))  # not your turn / pending discard / over: refused before any work
+        try:
+            game.check(_probe(game, seat))  # not your turn / pending discard / over: refused before any work
+        except RuleError as err:
+            raise humanized(err, record, game) from err
         await interaction.response.defer(ephemeral=True, thinking=True)
         hints = await asyncio.to_thread(self.service.hints, game, seat)
         loc = interaction.locale
@@ -532,17 +542,55 @@ class ConexCog(
         self, interaction: discord.Interaction, table: Literal["small", "medium", "large"] = "medium",
         goal: app_commands.Range[int, 20, 100] = 40,
     ) -> None:
+        """Open a lobby here; in a busy channel (another game open) in a new public thread when the bot may create
+        one (else ``err.channel_busy_no_thread``), like ``/constructo challenge``, including when another game
+        takes the channel between the check and the create. The lobby message is stored (key ``"lobby"``)."""
         loc = interaction.guild_locale.value if interaction.guild_locale else None
-        record = await self.service.new(
-            guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0, host=interaction.user.id,
-            name=interaction.user.display_name, table=table, goal=goal, locale=loc,
-        )
-        await reply(interaction, self.lobby_text(record), view=lobby_view(record.id, locale=loc))
+        kwargs: dict[str, Any] = {"host": interaction.user.id, "name": interaction.user.display_name,
+                                  "table": table, "goal": goal, "locale": loc}
+        self.service.prepare_new(**kwargs)  # validate before touching channels
+        guild_id = interaction.guild_id or 0
+        channel_id = interaction.channel_id or 0
+        title = t("cn.thread_title", loc, host=interaction.user.display_name)
+        thread: discord.Thread | None = None
+        if await self.service.in_channel(channel_id) is not None:
+            thread = await self._open_thread(interaction, title)
+            channel_id = thread.id
+        try:
+            record = await self.service.new(guild_id=guild_id, channel_id=channel_id, **kwargs)
+        except BotError as err:
+            if err.key != "err.channel_busy" or thread is not None:
+                raise
+            # another game took the channel between the check and the create: use a thread too
+            thread = await self._open_thread(interaction, title)
+            record = await self.service.new(guild_id=guild_id, channel_id=thread.id, **kwargs)
+        view = lobby_view(record.id, locale=loc)
+        if thread is not None:
+            posted = await thread.send(self.lobby_text(record), view=view)
+            await self.service.set_message(record.id, "lobby", posted.id)
+            await reply(interaction, t("cn.opened_in_thread", loc, thread=thread.mention))
+            return
+        await reply(interaction, self.lobby_text(record), view=view)
         try:
             msg = await interaction.original_response()
             await self.service.set_message(record.id, "lobby", msg.id)
         except discord.HTTPException as err:
             log.info("could not fetch the lobby message of game %s: %s", record.id, err)
+
+    async def _open_thread(self, interaction: discord.Interaction, title: str) -> discord.Thread:
+        """A public thread of the command's text channel. Raises ``BotError("err.channel_busy_no_thread")`` when
+        the channel is not a text channel or the bot may not create threads or speak in them."""
+        channel = interaction.channel
+        perms = interaction.app_permissions
+        if not (
+            isinstance(channel, discord.TextChannel)
+            and perms.create_public_threads
+            and perms.send_messages_in_threads
+        ):
+            raise BotError("err.channel_busy_no_thread")
+        return await channel.create_thread(
+            name=title[:100], type=discord.ChannelType.public_thread, auto_archive_duration=1440
+        )
 
     @app_commands.command(name="join", description="Join this channel's CONEX lobby")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -713,6 +761,28 @@ class ConexCog(
     @app_commands.command(name="rules", description="The rules of CONEX in short")
     async def rules(self, interaction: discord.Interaction) -> None:
         await reply(interaction, t("cn.rules", interaction.locale), ephemeral=True)
+
+
+def split_text(text: str, limit: int = 2000) -> list[str]:
+    """``text`` in pieces of at most ``limit`` characters (Discord's message content limit), cut between lines
+    (a single over-long line is cut hard). Always at least one piece."""
+    parts: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            if current:
+                parts.append(current)
+                current = ""
+            parts.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            parts.append(current)
+            current = line
+        else:
+            current = candidate
+    parts.append(current)
+    return parts
 
 
 def _probe(game: Game, seat: int) -> AnyAction:

@@ -108,7 +108,13 @@ MESSAGES: dict[str, str] = {
         "{conex}"
         "**Everything**: `/leaderboard`, `/stats`, `/help`; admins (Manage Server): `/abort`."
     ),
-    "help.conex": "**CONEX** (2–4 players): see `/conex` commands.\n",
+    "help.conex": (
+        "**CONEX** (2–4 players): `/conex new` opens a lobby (others `/conex join` or press Join; the host may "
+        "`/conex addbot` and `/conex start`). On your turn: `/conex place` (card letter or number + corner; give "
+        "a `target` to auto-fit, or exact `x`/`y` in cm), or the buttons under the table: **My hand** (private, "
+        "with legal spots), **Hints** (press a number to play it), **Draw 2** / **Pass**. Also `/conex lightning`, "
+        "`/conex discard`, `/conex board` (`zoom`, `text`), `/conex leave`, `/conex rules`.\n"
+    ),
 }
 
 COMMANDS: dict[str, str] = {}

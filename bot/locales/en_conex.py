@@ -12,6 +12,7 @@ MESSAGES: dict[str, str] = {
     "ui.cn_pass": "Pass",
     "ui.cn_discard": "Discard",
     "ui.cn_discard_placeholder": "Card to put at the bottom of the draw pile…",
+    "ui.cn_discard_placeholder_page": "Cards {span}: one to put at the bottom of the draw pile…",
     "ui.cn_hint": "{n} · +{points}",
     "ui.cn_forfeit": "Yes, leave the game",
     "cn.lobby": (
@@ -34,6 +35,10 @@ MESSAGES: dict[str, str] = {
     "cn.too_few": "CONEX needs 2 to 4 players: wait for someone to join, or add a bot.",
     "cn.forfeited": "You left this game; your seat no longer plays.",
     "cn.no_discard": "You have no discard to make.",
+    "cn.not_your_turn": "Not your turn: it is {who}'s turn.",
+    "cn.not_in_hand": "Card #{card} is not in your hand: pick one from `/conex hand` (letter or number).",
+    "cn.thread_title": "CONEX lobby of {host}",
+    "cn.opened_in_thread": "This channel is busy, so the CONEX lobby is in {thread}.",
     "cn.not_on_table": "Card #{card} is not on the table.",
     "cn.the_board": "the board",
     "cn.ev_placed": "{name} placed card #{card} (corner {corner}) on {target}: **+{points}**.",

@@ -39,7 +39,8 @@ from bot.errors import BotError
 from bot.service.base import Change, Committed, GameService
 from bot.storage.records import GameRecord
 from engine.conex import Action, AnyAction, Discard, Draw, Game, Pass, Place
-from engine.errors import IllegalActionError, InvalidInputError
+from engine.conex.handref import hand_index, hand_letter
+from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError, RuleError
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +50,6 @@ MAX_HINTS = 9
 HINT_SPACING_CM = 3.0
 AI_BUDGET_S = 1.0  # wall-clock cap handed to engine.conex.ai.choose_action
 COORD_LIMIT_CM = 100.0  # |x|, |y| accepted by /conex place (the large table is 140 x 90 cm)
-_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def game_of(record: GameRecord) -> Game:
@@ -73,23 +73,23 @@ def names_of(record: GameRecord) -> list[str]:
 
 
 def parse_card_ref(game: Game, seat: int, ref: str | int) -> int:
-    """A hand card from a reference: the hand letter (``"A"``: first card of the hand), the card number
-    (``"12"``, ``"#12"``) or an autocomplete value. Returns the card id.
+    """A hand card from a reference: the hand letter (``"A"``: first card of the hand; past ``"Z"`` the letters
+    go on ``"AA"``, ``"AB"``..., :func:`engine.conex.handref.hand_letter`), the card number (``"12"``, ``"#12"``)
+    or an autocomplete value. Returns the card id.
 
     Raises ``InvalidInputError`` (rule ``Input``) for text that is neither, or a letter past the hand's end.
     A number not in the hand is returned as is (the engine then refuses it with P5).
     """
     text = str(ref).strip().lstrip("#").strip()
-    if len(text) == 1 and text.upper() in _LETTERS:
+    index = hand_index(text)
+    if index is not None:
         hand = game.hands[seat]
-        i = _LETTERS.index(text.upper())
-        if i >= len(hand):
+        if index >= len(hand):
+            last = f"A-{hand_letter(len(hand) - 1)}" if hand else "none"
             raise InvalidInputError(
-                f"your hand has {len(hand)} cards (A-{_LETTERS[max(len(hand) - 1, 0)]}), "
-                f"there is no card {text.upper()}",
-                card=text,
+                f"your hand has {len(hand)} cards ({last}), there is no card {text.upper()}", card=text
             )
-        return hand[i]
+        return hand[index]
     m = re.match(r"^(\d{1,3})\b", text)
     if not m:
         raise InvalidInputError(f"{str(ref)[:40]!r} is not a card: give its hand letter (A-E...) or its number")
@@ -112,6 +112,18 @@ def parse_target(ref: str | int | None) -> int | str | None:
     if not m:
         raise InvalidInputError(f"{str(ref)[:40]!r} is not a target: give a table card number or 'board'")
     return int(m.group(1))
+
+
+def humanized(err: RuleError, record: GameRecord, game: Game) -> RuleError | BotError:
+    """An engine refusal reworded for people: ``NotYourTurn`` names the player to act (display name) instead of
+    seat numbers (``BotError("cn.not_your_turn", rule="NotYourTurn", who=...)``) and a ``P5`` "not in seat n's
+    hand" becomes ``cn.not_in_hand`` (rule P5). Any other error is returned unchanged."""
+    if isinstance(err, NotYourTurnError):
+        seat = game.current_player
+        return BotError("cn.not_your_turn", rule="NotYourTurn", who=names_of(record)[seat])
+    if err.rule == "P5" and "card" in err.details:
+        return BotError("cn.not_in_hand", rule="P5", card=err.details["card"])
+    return err
 
 
 def check_coord(value: float | None, what: str, limit: float = COORD_LIMIT_CM) -> float | None:
@@ -300,7 +312,10 @@ class ConexService(GameService):
                 raise BotError("cn.forfeited")
             game = game_of(record)
             parsed = Action.parse(action, seat) if isinstance(action, str) else _with_player(action, seat)
-            played = game.play(parsed)
+            try:
+                played = game.play(parsed)
+            except RuleError as err:
+                raise humanized(err, record, game) from err
             events = list(game.last_events)
             if isinstance(played, Place) and target is not None:
                 landed = next((e.get("target") for e in events if e.get("type") == "placed"), None)
@@ -357,10 +372,14 @@ class ConexService(GameService):
             raise BotError("err.not_started")
         seat = self.seat_of(record, user_id)
         game = game_of(record)
-        place, tgt = await asyncio.to_thread(self.resolve_place, game, seat, **kwargs)
-        return await self.act(
-            game_id, user_id, place, expected_version=expected_version or record.version, target=tgt
-        )
+        try:
+            place, tgt = await asyncio.to_thread(self.resolve_place, game, seat, **kwargs)
+        except RuleError as err:
+            raise humanized(err, record, game) from err
+        # The pose was resolved on the version read above; it is re-checked for legality inside the game lock
+        # (act -> game.play). Only a button that carries a version (``expected_version``) refuses a newer game:
+        # a slash command shows no board, so another seat's discard committing meanwhile must not refuse it.
+        return await self.act(game_id, user_id, place, expected_version=expected_version, target=tgt)
 
     async def forfeit(self, game_id: int, user_id: int) -> Committed:
         """``user_id`` leaves the running game (FORFEIT in the module docstring)."""
@@ -461,12 +480,15 @@ def skip_forfeited(game: Game, forfeited: set[int]) -> list[dict[str, Any]]:
     """While the seat to play has forfeited: skip its turn (counted as a pass for E2). Returns the events."""
     events: list[dict[str, Any]] = []
     guard = 0
+    window = game.window  # X3: the seat that just finished may still use lightning until the next ACTIVE seat acts
     while not game.is_over and game.current_player in forfeited and guard < game.players:
         seat = game.current_player
         events.append({"type": "skipped", "player": seat})
         game.passes += 1
-        game._end_turn(events)  # the engine's own turn end: E1/E2 checks, next seat, lightning window
+        game._end_turn(events)  # the engine's own turn end: E1/E2 checks, next seat (it moves the window)
         guard += 1
+    if events and not game.is_over and window is not None and window[0] not in forfeited:
+        game.window = window  # a skipped seat never acts, so it does not close the lightning window
     return events
 
 

@@ -8,7 +8,8 @@ Custom ids (all <= 100 characters, unique per message):
   preview), ``cn:draw:<game>:<version>`` / ``cn:pass:<game>:<version>`` (A2 / A3; the version refuses a
   click on an old table), ``cn:disc:<game>`` (while discards are pending, X3: opens a private select).
 - ``cn:forfeit:<game>``: the private confirmation of ``/conex leave`` in a running game.
-- private: ``cn:dsel:<game>`` (the discard select; no version: a discard may be made at any time) and
+- private: ``cn:dsel:<game>`` (the discard select over hand cards A-Y; ``cn:dsel:<game>:<page>`` for pages 1-3
+  of a hand over 25 cards, 25 cards per select; no version: a discard may be made at any time) and
   ``cn:hp:<game>:<version>:<card>:<corner>:<x>:<y>:<rotation>`` (play hint n: the exact placement, x/y in cm;
   a hint from an older version is refused as stale).
 
@@ -27,13 +28,15 @@ from bot.i18n import t
 from bot.views.common import report_errors
 from engine.conex import COLOR_NAMES, Card, Place
 from engine.conex.actions import fmt_num
+from engine.conex.handref import hand_letter
 
 if TYPE_CHECKING:
     from bot.cogs.conex import ConexCog
     from bot.service.conex import Hint
 
 COG_NAME = "conex"
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+SELECT_OPTIONS = 25  # Discord: at most 25 options per select
+MAX_SELECTS = 4  # discard selects per message (one row each; a fifth row stays free for buttons)
 _NUM = r"-?[0-9]+(?:\.[0-9]+)?"
 
 
@@ -45,10 +48,11 @@ def _cog(interaction: discord.Interaction) -> ConexCog:
 
 
 def card_label(card: Card, index: int | None = None) -> str:
-    """``"A · #12 red +2 · 1:Y4 2:P3"`` (hand letter when ``index`` is given), at most 100 characters."""
+    """``"A · #12 red +2 · 1:Y4 2:P3"`` (hand letter of the 0-based ``index`` when given: A..Z, then AA, AB...),
+    at most 100 characters."""
     act = {"plus2": " +2", "die": " die"}.get(card.action or "", "")
     corners = " ".join(f"{c.index}:{c.color}{c.value}" for c in card.corners)
-    head = f"{LETTERS[index % 26]} · " if index is not None else ""
+    head = f"{hand_letter(index)} · " if index is not None else ""
     return f"{head}#{card.id} {COLOR_NAMES[card.color]}{act} · {corners}"[:100]
 
 
@@ -183,21 +187,30 @@ class ActionButton(
         )
 
 
-class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"cn:dsel:(?P<game>[0-9]+)"):
-    """X3: choose the card of your hand that goes to the bottom of the draw pile."""
+class DiscardSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"cn:dsel:(?P<game>[0-9]+)(?::(?P<page>[0-9]))?"
+):
+    """X3: choose the card of your hand that goes to the bottom of the draw pile. ``page`` n lists hand cards
+    ``25n`` to ``25n + 24`` (``cards`` is the whole hand; labels keep the hand letters)."""
 
-    def __init__(self, game_id: int, cards: Sequence[Card] = (), *, locale: str | None = None) -> None:
+    def __init__(self, game_id: int, cards: Sequence[Card] = (), *, page: int = 0, locale: str | None = None) -> None:
         self.game_id = game_id
-        options = [
-            discord.SelectOption(label=card_label(c, i), value=str(c.id)) for i, c in enumerate(list(cards)[:25])
-        ]
+        self.page = page
+        first = page * SELECT_OPTIONS
+        chunk = list(cards)[first:first + SELECT_OPTIONS]
+        options = [discord.SelectOption(label=card_label(c, first + i), value=str(c.id)) for i, c in enumerate(chunk)]
+        placeholder = t("ui.cn_discard_placeholder", locale)
+        if len(cards) > SELECT_OPTIONS and chunk:
+            span = f"{hand_letter(first)}–{hand_letter(first + len(chunk) - 1)}"
+            placeholder = t("ui.cn_discard_placeholder_page", locale, span=span)
         super().__init__(
             discord.ui.Select(
-                custom_id=f"cn:dsel:{game_id}",
-                placeholder=t("ui.cn_discard_placeholder", locale),
+                custom_id=f"cn:dsel:{game_id}" + (f":{page}" if page else ""),
+                placeholder=placeholder[:150],
                 options=options,
                 min_values=1,
                 max_values=1,
+                row=page,
             )
         )
 
@@ -205,7 +218,7 @@ class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"c
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> DiscardSelect:
-        return cls(int(match["game"]))
+        return cls(int(match["game"]), page=int(match["page"] or 0))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
@@ -308,9 +321,12 @@ def forfeit_view(game_id: int, *, locale: str | None = None) -> discord.ui.View:
 
 
 def discard_view(game_id: int, cards: Sequence[Card], *, locale: str | None = None) -> discord.ui.View:
-    """The private discard select over the caller's hand."""
+    """The private discard select(s) over the caller's hand: one select per 25 cards (hand letters A-Y, Z-AX...),
+    at most :data:`MAX_SELECTS` (100 cards, more than the 52-card deck)."""
     view = discord.ui.View(timeout=None)
-    view.add_item(DiscardSelect(game_id, cards, locale=locale))
+    pages = max(1, min(MAX_SELECTS, -(-len(cards) // SELECT_OPTIONS)))
+    for page in range(pages):
+        view.add_item(DiscardSelect(game_id, cards, page=page, locale=locale))
     return view
 
 
