@@ -74,6 +74,7 @@ class Guard:
     async def check(self, res: InteractionResult | Any, *needles: str) -> str:
         res = await answered(await res)
         text = assert_refusal(res, *needles)
+        assert "went wrong" not in text, f"a generic internal error instead of a specific refusal: {res!r}"
         assert self.snapshot() == self.snap, f"state or public messages changed after {res!r}"
         self.env.assert_alive()
         self.count += 1
@@ -155,5 +156,7 @@ async def test_hostile_input_is_refused_ephemerally_and_changes_nothing(env: Bot
     assert not res.ephemeral and env.game(xgame).version == xversion + 1
     g.snap = g.snapshot()
     await g.check(calice.click(hints.message, hint_ids[0]), "out of date")
+    log = env.proc.log()
+    assert "Traceback" not in log and "unexpected error" not in log, env.log_tail(4000)
     assert env.violations_since(mark) == [], env.log_tail()
     env.assert_alive()
