@@ -140,6 +140,8 @@ class ConexCog(
                 lines.append(t("cn.ev_discards", loc, who=who))
             elif kind == "discarded":
                 lines.append(t("cn.ev_discarded", loc, name=name))
+            elif kind == "discard_timeout":
+                lines.append(t("cn.ev_discard_timeout", loc, name=name))
             elif kind == "goal_reached":
                 lines.append(t("cn.ev_goal", loc, name=name, score=e["score"]))
             elif kind == "forfeit":

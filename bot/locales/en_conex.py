@@ -50,6 +50,9 @@ MESSAGES: dict[str, str] = {
     "cn.ev_lightning": "{name} used the lightning star: card #{card} goes to the bottom of the draw pile.",
     "cn.ev_discards": "{who}: discard one card each (Discard button, or `/conex discard`).",
     "cn.ev_discarded": "{name} discarded a card.",
+    "cn.ev_discard_timeout": (
+        "{name}'s discard was overdue (X3): a random card of their hand went to the bottom of the pile."
+    ),
     "cn.ev_goal": "{name} reached the goal with {score} points: the round is played to its end.",
     "cn.ev_forfeit": "{name} left the game: their hand goes to the bottom of the pile and their seat is skipped.",
     "cn.ev_skipped": "{name}'s seat is skipped.",

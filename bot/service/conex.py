@@ -8,6 +8,7 @@ Stored state (``GameRecord.state``)::
      "names": [str by seat],           # display names kept for images and messages
      "ai": [<negative seat id>, ...],  # AI seats (see below)
      "forfeited": [seat, ...],         # seats that left a running game (see FORFEIT below)
+     "discards_since": float,          # epoch seconds of the lightning whose discards are owed (X3 timeout)
      "locale": str | None}
 
 Seats: ``record.players`` is the seat order = lobby join order (U1); the host is seat 0 and starts.
@@ -21,6 +22,11 @@ score becomes 0, and its turns are skipped from then on (a skip counts as a pass
 last, below every seat still playing. When fewer than two seats, or no human seat, remain in play,
 the game ends at once (remaining seats ranked by score, E3).
 
+X3 TIMEOUT (no timer runs): when an action arrives more than :data:`DISCARD_TIMEOUT_S` after the lightning and
+discards are still owed, each owing seat's discard is first made at random (``Game.random_discard``, seeded),
+committed and logged as that seat's own plain ``discard <card>`` (so the log replays), then the action runs. A
+seat choosing its own discard is never pre-empted. Until then a pending discard blocks only the owing player.
+
 Every verb goes through :meth:`GameService.transact` (per-game lock + version check); engine errors
 (``RuleError`` with the rule code) refuse and nothing is written.
 """
@@ -32,7 +38,8 @@ import logging
 import math
 import re
 import secrets
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from bot.errors import BotError
@@ -50,6 +57,7 @@ MAX_HINTS = 9
 HINT_SPACING_CM = 3.0
 AI_BUDGET_S = 1.0  # wall-clock cap handed to engine.conex.ai.choose_action
 COORD_LIMIT_CM = 100.0  # |x|, |y| accepted by /conex place (the large table is 140 x 90 cm)
+DISCARD_TIMEOUT_S = 600.0  # X3: a discard still owed this long after the lightning is made at random (see act)
 
 
 def game_of(record: GameRecord) -> Game:
@@ -284,6 +292,10 @@ class ConexService(GameService):
         events += skip_forfeited(game, forfeited)
         events += end_if_deserted(game, record.players, forfeited, self.is_ai)
         state = dict(record.state, conex=game.to_dict(), forfeited=sorted(forfeited))
+        if any(e.get("type") == "discards_pending" for e in events):
+            state["discards_since"] = time.time()
+        elif not game.pending_discards:
+            state.pop("discards_since", None)
         info = dict(info, events=events)
         if game.is_over:
             rated = not any(self.is_ai(uid) for uid in record.players)
@@ -301,10 +313,17 @@ class ConexService(GameService):
         ``target`` (optional, for a place): the placement must land on that target, else ``P1``.
         ``info["events"]`` is the engine's ``last_events`` (plus skips of forfeited seats).
 
+        X3 timeout: discards owed for longer than ``discard_timeout_s`` are made at random first (X3 TIMEOUT in
+        the module docstring; only when the action is legal once they are made); their events come first in
+        ``info["events"]`` and a button's ``expected_version`` taken just before them still holds.
+
         Raises:
             BotError: ``err.not_player``, ``err.not_started``, ``err.stale``, ``err.conflict``, ``err.game_closed``.
             RuleError: ``NotYourTurn``, ``Input``, ``P1``-``P5``, ``A2``, ``A3``, ``V3``, ``X2``, ``X3``, ``E1``.
         """
+        expired = await self.expire_discards(game_id, user_id, action)
+        if expired and expected_version is not None and expected_version == expired[0].before.version:
+            expected_version = expired[-1].record.version
 
         def step(record: GameRecord) -> Change:
             seat = self.seat_of(record, user_id)
@@ -325,7 +344,61 @@ class ConexService(GameService):
                     raise IllegalActionError(f"that pose puts the corner on {on}, not on {want}", rule="P1")
             return self._finish(record, game, str(played), {"events": events, "seat": seat})
 
-        return await self.transact(game_id, step, actor=user_id, expected_version=expected_version)
+        committed = await self.transact(game_id, step, actor=user_id, expected_version=expected_version)
+        if not expired:
+            return committed
+        earlier = [e for c in expired for e in c.info.get("events", [])]
+        return replace(committed, info=dict(committed.info, events=[*earlier, *committed.info.get("events", [])]))
+
+    discard_timeout_s: float = DISCARD_TIMEOUT_S
+
+    def _expired_seats(self, record: GameRecord, game: Game, spare: int | None) -> list[int]:
+        since = record.state.get("discards_since")
+        if not game.pending_discards or since is None or time.time() - float(since) < self.discard_timeout_s:
+            return []
+        return [s for s in sorted(game.pending_discards) if record.players[s] != spare and game.hands[s]]
+
+    async def expire_discards(
+        self, game_id: int, user_id: int | None = None, action: str | AnyAction | None = None
+    ) -> list[Committed]:
+        """X3 timeout: make at random every discard owed for more than ``discard_timeout_s`` (one commit each,
+        logged as the owing seat's ``discard <card>``), unless ``action`` (by ``user_id``) would still be
+        refused once they are made (then nothing is written and the action's own refusal follows). ``user_id``'s
+        own discard is spared when ``action`` is a discard. Returns the commits (empty when nothing expired)."""
+        record = await self.get(game_id)
+        if record.status != "active" or record.state.get("conex") is None:
+            return []
+        is_discard = isinstance(action, Discard) or (isinstance(action, str) and action.strip().startswith("discard"))
+        spare = user_id if is_discard else None
+        game = game_of(record)
+        seats = self._expired_seats(record, game, spare)
+        if not seats:
+            return []
+        if action is not None and user_id is not None and user_id in record.players:
+            probe = game_of(record)
+            for s in seats:
+                probe.random_discard(s)
+            seat = record.players.index(user_id)
+            try:
+                probe.check(Action.parse(action, seat) if isinstance(action, str) else _with_player(action, seat))
+            except RuleError:
+                return []
+        out: list[Committed] = []
+        for seat in seats:
+
+            def step(rec: GameRecord, seat: int = seat) -> Change:
+                g = game_of(rec)
+                if seat not in self._expired_seats(rec, g, spare):
+                    raise BotError("cn.no_discard", rule="X3")
+                made = g.random_discard(seat)
+                events = [{"type": "discard_timeout", "player": seat}]
+                return self._finish(rec, g, str(made), {"events": events, "seat": seat})
+
+            try:
+                out.append(await self.transact(game_id, step, actor=record.players[seat]))
+            except BotError as err:  # made meanwhile (by the player, or a concurrent expiry)
+                log.info("X3 timeout discard of seat %s in game %s not needed: %s", seat, game_id, err)
+        return out
 
     def resolve_place(
         self, game: Game, seat: int, *, card: str | int, corner: int, x: float | None = None, y: float | None = None,

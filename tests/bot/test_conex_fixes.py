@@ -38,6 +38,7 @@ from tests.bot.test_conex_cog import (
     record_of,
     refusal,
     start_game,
+    table_msg,
 )
 
 CHANNEL_POSTS = f"/channels/{CHANNEL_ID}/messages"
@@ -274,3 +275,59 @@ async def test_help_describes_the_conex_commands(driver: Driver, fake: FakeDisco
     for words in ("/conex new", "/conex place", "/conex join", "Hints", "/conex discard", "/conex lightning"):
         assert words in text, words
 
+
+
+# -- 6. X3: an overdue discard is made at random ----------------------------------------------------------
+async def lightning_used(driver: Driver, storage: Storage) -> tuple[int, Game]:
+    """Alice uses the lightning: Bob and Carol owe a discard (Alice still to play)."""
+    game = lightning_position()
+    gid = await put_game(storage, game, [ALICE, BOB, CAROL])
+    free = [tc.card.id for tc in game.table if game.board.is_free(tc.card.id)]
+    await driver.command("conex lightning", ALICE, card=free[-1])
+    stored = game_of(await record_of(storage, gid))
+    assert stored.pending_discards == {1, 2}
+    return gid, stored
+
+
+async def test_overdue_discards_are_made_at_random_before_the_next_action(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    gid, before = await lightning_used(driver, storage)
+    service: ConexService = bot.services["conex"]  # type: ignore[assignment]
+    table = await table_msg(storage, fake, gid)
+    v = (await record_of(storage, gid)).version
+    await driver.command("conex draw", ALICE)  # not overdue yet: nothing is discarded for them
+    assert game_of(await record_of(storage, gid)).pending_discards == {1, 2}
+    service.discard_timeout_s = 0.0  # every owed discard is now overdue
+    # a refused action expires nothing (Alice may not draw again: it is Bob's turn)
+    assert "**NotYourTurn** — " in refusal(fake, await driver.command("conex draw", ALICE))
+    assert game_of(await record_of(storage, gid)).pending_discards == {1, 2}
+    # Bob (who owes a discard) draws with the table's button: the overdue discards are made first, at random
+    snapshot = await table_msg(storage, fake, gid)
+    (draw,) = [i for i in all_custom_ids(snapshot) if i.startswith("cn:draw:")]
+    token = await driver.click(int(snapshot["id"]), draw, BOB)  # the button's version is from before them
+    record = await record_of(storage, gid)
+    stored = game_of(record)
+    assert not stored.pending_discards and len(stored.hands[1]) == len(before.hands[1]) - 1 + 2
+    assert len(stored.hands[2]) == len(before.hands[2]) - 1
+    text = fake.visible_text(token)
+    assert "bob's discard was overdue" in text and "carol's discard was overdue" in text and "bob drew 2" in text
+    log = [(a.player, a.action) for a in await storage.actions(gid)]
+    assert [p for p, _ in log[-3:]] == [BOB, CAROL, BOB] and log[-3][1].startswith("discard ")
+    assert log[-2][1].startswith("discard ") and log[-1][1] == "draw"
+    replayed = game_of(record)  # the log replays: the stored state holds the same discards as plain actions
+    assert [h for h in replayed.history if h[1].startswith("discard")][-2:] == [(1, log[-3][1]), (2, log[-2][1])]
+    assert "discards_since" not in record.state
+    assert int(table["id"]) not in live_tables(fake, gid) and v < record.version
+
+
+async def test_an_overdue_player_choosing_their_discard_is_not_preempted(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    gid, before = await lightning_used(driver, storage)
+    service: ConexService = bot.services["conex"]  # type: ignore[assignment]
+    service.discard_timeout_s = 0.0
+    await driver.command("conex discard", CAROL, card="B")
+    stored = game_of(await record_of(storage, gid))
+    assert stored.pile[-1] == before.hands[2][1]  # Carol's own choice went last, after Bob's random one
+    assert stored.pile[-2] in before.hands[1] and not stored.pending_discards
