@@ -505,9 +505,9 @@ def decide(
             if gain > 0 and (choice is None or gain > choice[0]):
                 choice = (gain, cid)
         if choice is not None:
-            action = Lightning(me, choice[1])
-            game.check(action)
-            return Decision(action, choice[0], f"lightning on card #{choice[1]}", ctx.calls)
+            bolt = Lightning(me, choice[1])
+            game.check(bolt)
+            return Decision(bolt, choice[0], f"lightning on card #{choice[1]}", ctx.calls)
 
     if best.place is not None and (best.value >= draw_v or ctx.pile == 0):
         if (
@@ -516,13 +516,14 @@ def decide(
             and ctx.scores[me] > max(ctx.scores[s] for s in range(ctx.players) if s != me)
         ):
             return Decision(Pass(me), 0.0, "pass: leading and nothing worth placing", ctx.calls)
+        resolved: AnyAction | None
         try:
-            action = game.check(best.place)
+            resolved = game.check(best.place)
         except RuleError:  # pragma: no cover - the finder's poses pass check
-            action = None
-        if isinstance(action, Place):
+            resolved = None
+        if isinstance(resolved, Place):
             details = {"points": best.points, "probe_calls": probe_calls, "search_calls": search_calls}
-            return Decision(action, best.value, best.note, ctx.calls, details)
+            return Decision(resolved, best.value, best.note, ctx.calls, details)
     if ctx.pile > 0:
         return Decision(Draw(me), draw_v, "draw: nothing worth placing", ctx.calls)
     return Decision(Pass(me), 0.0, "pass: nothing fits and the pile is empty", ctx.calls)
