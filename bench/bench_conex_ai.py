@@ -15,6 +15,7 @@ import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -40,7 +41,23 @@ def greedy(game: Game, p: int) -> AnyAction:
     return Draw(p) if game.pile else Pass(p)
 
 
-def play_game(args: tuple[int, int, int, Weights]) -> dict[str, object]:
+@dataclass
+class Result:
+    """One benchmark game: seed, the AI's seat, final scores, winners, the AI's decision times (s), finder calls
+    per turn decision, counts of the AI's action kinds, cards on the table at the end."""
+
+    seed: int
+    ai: int
+    scores: list[int]
+    winners: list[int]
+    over: bool
+    times: list[float]
+    calls: list[int]
+    kinds: dict[str, int]
+    table: int
+
+
+def play_game(args: tuple[int, int, int, Weights]) -> Result:
     """One game: ``ai_seat`` is the AI, the other seats greedy. Returns scores, winners, AI decision times."""
     game_seed, ai_seat, ai_seed, weights = args
     g = Game.new(3, seed=game_seed)
@@ -73,17 +90,7 @@ def play_game(args: tuple[int, int, int, Weights]) -> dict[str, object]:
         g.check(a)
         g.play(a)
         actions += 1
-    return {
-        "seed": game_seed,
-        "ai": ai_seat,
-        "scores": list(g.scores),
-        "winners": g.winners,
-        "over": g.is_over,
-        "times": times,
-        "calls": calls,
-        "kinds": kinds,
-        "table": len(g.table),
-    }
+    return Result(game_seed, ai_seat, list(g.scores), g.winners, g.is_over, times, calls, kinds, len(g.table))
 
 
 def crowded(game_seed: int) -> list[tuple[int, int, float, int]]:
@@ -142,32 +149,29 @@ def main() -> None:
         print(f"weights: {weights}")
     jobs = [(ns.seed + k, k % 3, 0, weights) for k in range(ns.games)]
     t0 = time.perf_counter()
-    results = []
+    results: list[Result] = []
     with ProcessPoolExecutor(ns.jobs) as ex:
         for r in ex.map(play_game, jobs):
             results.append(r)
-            print(f"game {r['seed']}: ai seat {r['ai']} scores {r['scores']} winners {r['winners']}", flush=True)
+            print(f"game {r.seed}: ai seat {r.ai} scores {r.scores} winners {r.winners}", flush=True)
     wall = time.perf_counter() - t0
     n = len(results)
-    wins = sum(1 for r in results if r["ai"] in r["winners"])  # type: ignore[operator]
-    sole = sum(1 for r in results if r["winners"] == [r["ai"]])
-    ai_scores = [r["scores"][r["ai"]] for r in results]  # type: ignore[index]
-    gr_scores = [s for r in results for i, s in enumerate(r["scores"]) if i != r["ai"]]  # type: ignore[arg-type]
-    gr_wins = sum(1 for r in results for i in range(3) if i != r["ai"] and i in r["winners"]) / 2  # type: ignore[operator]
-    times = [t for r in results for t in r["times"]]  # type: ignore[attr-defined]
-    calls = [c for r in results for c in r["calls"]]  # type: ignore[attr-defined]
+    wins = sum(1 for r in results if r.ai in r.winners)
+    sole = sum(1 for r in results if r.winners == [r.ai])
+    ai_scores = [r.scores[r.ai] for r in results]
+    gr_scores = [s for r in results for i, s in enumerate(r.scores) if i != r.ai]
+    gr_wins = sum(1 for r in results for i in range(3) if i != r.ai and i in r.winners) / 2
+    times = [t for r in results for t in r.times]
+    calls = [c for r in results for c in r.calls]
     kinds: dict[str, int] = {}
     for r in results:
-        for k, v in r["kinds"].items():  # type: ignore[attr-defined]
+        for k, v in r.kinds.items():
             kinds[k] = kinds.get(k, 0) + v
     print(f"games {n} (3 players, AI seat rotated 0/1/2; wall {wall:.0f} s, {ns.jobs} processes)")
     print(f"AI wins (incl. ties) {wins}/{n} = {wins / n:.0%}; sole wins {sole}/{n}; fair share 33%")
     print(f"greedy wins per seat (incl. ties) {gr_wins / n:.0%}")
     print(f"mean score: AI {statistics.mean(ai_scores):.1f}, greedy {statistics.mean(gr_scores):.1f}")
-    margins = [
-        r["scores"][r["ai"]] - max(s for i, s in enumerate(r["scores"]) if i != r["ai"])  # type: ignore[index,arg-type]
-        for r in results
-    ]
+    margins = [r.scores[r.ai] - max(s for i, s in enumerate(r.scores) if i != r.ai) for r in results]
     if n > 1:
         se = statistics.stdev(margins) / n**0.5
         print(f"AI score minus the best greedy score: mean {statistics.mean(margins):+.2f} (standard error {se:.2f})")
@@ -177,7 +181,7 @@ def main() -> None:
     )
     print(f"finder calls per turn decision: mean {statistics.mean(calls):.1f}, max {max(calls)}")
     print(f"AI actions: {dict(sorted(kinds.items()))}")
-    print(f"all games ended: {all(r['over'] for r in results)}")
+    print(f"all games ended: {all(r.over for r in results)}")
 
 
 if __name__ == "__main__":

@@ -107,7 +107,8 @@ def test_takes_the_plus2_target_with_a_high_corner_over_a_poor_placement_v2() ->
     g = plus2_scene()
     a = choose_action(g, 0)
     assert isinstance(a, Place) and a.card == FOUR_T.id and not a.double
-    assert find_corner(FOUR_T, "T", 4).index == a.corner
+    four = find_corner(FOUR_T, "T", 4)
+    assert four is not None and four.index == a.corner
     g.play(a)
     assert g.last_events[0]["target"] == PLUS2_T.id
     assert g.scores[0] == 4 + 2
