@@ -452,10 +452,24 @@ class ConexCog(
         expected_version: int | None = None,
     ) -> None:
         """Draw, pass, lightning, discard or an exact placement (a hint) for the caller; then the new table."""
-        committed = await self.within(
-            interaction, self.service.act(game_id, interaction.user.id, action, expected_version=expected_version)
-        )
+        committed = await self.within(interaction, self._showing_expired(
+            self.service.act(game_id, interaction.user.id, action, expected_version=expected_version)
+        ))
         await self.after_action(interaction, committed.record, committed.info)
+
+    async def _showing_expired(self, work: Awaitable[T]) -> T:
+        """Await ``work`` (a service action); if it is refused after overdue discards were made at random for it
+        (X3 timeout, ``err.expired``), post the table showing those discards in the background, then re-raise."""
+        try:
+            return await work
+        except Exception as err:
+            expired = getattr(err, "expired", None)
+            if expired:
+                last = expired[-1].record
+                events = [e for c in expired for e in c.info.get("events", [])]
+                self.bot.spawn(self.publish(last, headline=self.events_text(last, events)),
+                               name=f"conex-table-{last.id}")
+            raise
 
     async def after_action(self, interaction: discord.Interaction, record: GameRecord, info: dict[str, Any]) -> None:
         headline = self.events_text(record, info.get("events", []))
@@ -630,10 +644,10 @@ class ConexCog(
         target: str | None = None, double: bool = False,
     ) -> None:
         record = await self._running(interaction)
-        committed = await self.within(interaction, self.service.place(
+        committed = await self.within(interaction, self._showing_expired(self.service.place(
             record.id, interaction.user.id, card=card, corner=corner, x=x, y=y, rotation=rotation, target=target,
             double=double,
-        ))
+        )))
         await self.after_action(interaction, committed.record, committed.info)
 
     async def _my_game(self, interaction: discord.Interaction) -> tuple[GameRecord, Game, int] | None:

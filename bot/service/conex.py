@@ -315,13 +315,14 @@ class ConexService(GameService):
 
         X3 timeout: discards owed for longer than ``discard_timeout_s`` are made at random first (X3 TIMEOUT in
         the module docstring; only when the action is legal once they are made); their events come first in
-        ``info["events"]`` and a button's ``expected_version`` taken just before them still holds.
+        ``info["events"]`` and a button's ``expected_version`` taken just before them still holds. Should the
+        action then be refused (a race), the raised error carries them as ``err.expired`` (``list[Committed]``).
 
         Raises:
             BotError: ``err.not_player``, ``err.not_started``, ``err.stale``, ``err.conflict``, ``err.game_closed``.
             RuleError: ``NotYourTurn``, ``Input``, ``P1``-``P5``, ``A2``, ``A3``, ``V3``, ``X2``, ``X3``, ``E1``.
         """
-        expired = await self.expire_discards(game_id, user_id, action)
+        expired = await self.expire_discards(game_id, user_id, action, expected_version=expected_version)
         if expired and expected_version is not None and expected_version == expired[0].before.version:
             expected_version = expired[-1].record.version
 
@@ -344,7 +345,12 @@ class ConexService(GameService):
                     raise IllegalActionError(f"that pose puts the corner on {on}, not on {want}", rule="P1")
             return self._finish(record, game, str(played), {"events": events, "seat": seat})
 
-        committed = await self.transact(game_id, step, actor=user_id, expected_version=expected_version)
+        try:
+            committed = await self.transact(game_id, step, actor=user_id, expected_version=expected_version)
+        except Exception as err:
+            if expired:  # the random discards are committed: the caller must still show them (a new table)
+                err.expired = expired  # type: ignore[attr-defined]
+            raise
         if not expired:
             return committed
         earlier = [e for c in expired for e in c.info.get("events", [])]
@@ -359,14 +365,18 @@ class ConexService(GameService):
         return [s for s in sorted(game.pending_discards) if record.players[s] != spare and game.hands[s]]
 
     async def expire_discards(
-        self, game_id: int, user_id: int | None = None, action: str | AnyAction | None = None
+        self, game_id: int, user_id: int | None = None, action: str | AnyAction | None = None, *,
+        expected_version: int | None = None,
     ) -> list[Committed]:
         """X3 timeout: make at random every discard owed for more than ``discard_timeout_s`` (one commit each,
         logged as the owing seat's ``discard <card>``), unless ``action`` (by ``user_id``) would still be
         refused once they are made (then nothing is written and the action's own refusal follows). ``user_id``'s
-        own discard is spared when ``action`` is a discard. Returns the commits (empty when nothing expired)."""
+        own discard is spared when ``action`` is a discard; a stale click (``expected_version`` not the stored
+        version) expires nothing. Returns the commits (empty when nothing expired)."""
         record = await self.get(game_id)
         if record.status != "active" or record.state.get("conex") is None:
+            return []
+        if expected_version is not None and expected_version != record.version:
             return []
         is_discard = isinstance(action, Discard) or (isinstance(action, str) and action.strip().startswith("discard"))
         spare = user_id if is_discard else None

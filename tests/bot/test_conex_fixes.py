@@ -331,3 +331,44 @@ async def test_an_overdue_player_choosing_their_discard_is_not_preempted(
     stored = game_of(await record_of(storage, gid))
     assert stored.pile[-1] == before.hands[2][1]  # Carol's own choice went last, after Bob's random one
     assert stored.pile[-2] in before.hands[1] and not stored.pending_discards
+
+
+async def test_action_refused_after_overdue_discards_still_shows_them(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    gid, _before = await lightning_used(driver, storage)
+    service: ConexService = bot.services["conex"]  # type: ignore[assignment]
+    service.discard_timeout_s = 0.0
+    original = service.transact
+
+    async def racing(game_id: int, step: Any, *, actor: int | None, **kw: Any) -> Any:
+        if actor == ALICE:  # Alice's draw loses a race just after the overdue discards were committed
+            raise BotError("err.conflict")
+        return await original(game_id, step, actor=actor, **kw)
+
+    service.transact = racing  # type: ignore[method-assign]
+    try:
+        before = len(fake.calls)
+        token = await driver.command("conex draw", ALICE)
+    finally:
+        service.transact = original  # type: ignore[method-assign]
+    refusal(fake, token)  # Alice is told privately
+    record = await record_of(storage, gid)
+    assert not game_of(record).pending_discards and record.messages[BOARD_VERSION_KEY] == record.version
+    posts = [c for c in fake.calls[before:] if c.method == "POST" and c.path == CHANNEL_POSTS]
+    assert len(posts) == 1 and "discard was overdue" in posts[0].payload["content"]  # type: ignore[index]
+    assert live_tables(fake, gid) == [record.messages["board"]]
+
+
+async def test_a_stale_click_expires_nothing(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    gid, _before = await lightning_used(driver, storage)
+    old = dict(await table_msg(storage, fake, gid))  # as a client still shows it
+    (draw,) = [i for i in all_custom_ids(old) if i.startswith("cn:draw:")]
+    await driver.command("conex draw", ALICE)  # not overdue yet; Bob (who owes a discard) is to play
+    bot.services["conex"].discard_timeout_s = 0.0  # type: ignore[attr-defined]
+    version = (await record_of(storage, gid)).version
+    assert "out of date" in refusal(fake, await driver.click(int(old["id"]), draw, BOB, message=old))
+    record = await record_of(storage, gid)
+    assert record.version == version and game_of(record).pending_discards == {1, 2}
