@@ -88,7 +88,7 @@ async def test_ai_recomputes_when_another_seat_commits_first(
     gid = await put_game(storage, Game.new(players=2, seed=SEED, table="medium", goal=40), [-1, ALICE], ai=[-1])
     service: ConexService = bot.services["conex"]  # type: ignore[assignment]
     original = service.act
-    lost = []
+    lost: list[Any] = []
 
     async def racing_act(game_id: int, user_id: int, action: Any, **kw: Any) -> Any:
         if user_id == -1 and not lost:  # the first AI commit loses a race (e.g. to a human's discard)
@@ -129,7 +129,7 @@ async def test_slash_place_is_not_refused_when_a_discard_commits_meanwhile(
         payload["data"], _ = driver._command_data(
             "conex place", {"card": str(place.card), "corner": place.corner, "x": place.x, "y": place.y,
                             "rotation": place.rotation}, None)
-        bot._connection.parse_interaction_create(payload)
+        bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
         assert await asyncio.to_thread(entered.wait, 10)
         await service.act(gid, BOB, f"discard {game.hands[1][0]}")  # Bob's discard commits at that moment
         release.set()
@@ -170,7 +170,7 @@ async def test_big_hand_letters_text_and_paginated_discard(
         assert f"\n{hand_letter(i)}: #{cid} " in joined  # every card, lettered A..Z, AA..AD, none cut off
     selects = [c for c in calls[1:] if "cn:dsel" in str(c.payload)]
     assert selects
-    data = selects[0].payload
+    data: dict[str, Any] = selects[0].payload  # type: ignore[assignment]
     first, second = component(data, f"cn:dsel:{gid}"), component(data, f"cn:dsel:{gid}:1")
     assert [int(o["value"]) for o in first["options"]] == hand[:25]
     assert [int(o["value"]) for o in second["options"]] == hand[25:]
@@ -228,7 +228,9 @@ async def test_not_your_turn_names_the_player_not_seats(
 ) -> None:
     await start_game(driver, fake, storage, bot)
     version = (await record_of(storage)).version
-    for command, options in (("conex draw", {}), ("conex hints", {}), ("conex place", {"card": "A", "corner": 1})):
+    tries: list[tuple[str, dict[str, Any]]] = [("conex draw", {}), ("conex hints", {}),
+                                               ("conex place", {"card": "A", "corner": 1})]
+    for command, options in tries:
         text = refusal(fake, await driver.command(command, BOB, **options))
         assert text.startswith("**NotYourTurn** — ") and "alice's turn" in text and "seat" not in text, text
     assert (await record_of(storage)).version == version
@@ -241,7 +243,7 @@ async def test_new_in_a_busy_channel_opens_a_thread(
     token = await driver.command("conex new", BOB)
     assert "<#" in initial(fake, token)["data"]["content"]
     threads = [c for c in fake.calls if c.path == f"/channels/{CHANNEL_ID}/threads"]
-    assert len(threads) == 1 and threads[0].payload["type"] == 11  # type: ignore[index]  # public thread
+    assert len(threads) == 1 and threads[0].payload["type"] == 11  # type: ignore[index,call-overload]  # public thread
     lobby = await record_of(storage, 2)
     assert lobby.channel_id != CHANNEL_ID and lobby.status == "lobby"
     assert "cn:join:2" in all_custom_ids(fake.messages[lobby.messages["lobby"]])  # stored: /abort strips it
@@ -356,7 +358,7 @@ async def test_action_refused_after_overdue_discards_still_shows_them(
     record = await record_of(storage, gid)
     assert not game_of(record).pending_discards and record.messages[BOARD_VERSION_KEY] == record.version
     posts = [c for c in fake.calls[before:] if c.method == "POST" and c.path == CHANNEL_POSTS]
-    assert len(posts) == 1 and "discard was overdue" in posts[0].payload["content"]  # type: ignore[index]
+    assert len(posts) == 1 and "discard was overdue" in posts[0].payload["content"]  # type: ignore[index,call-overload]
     assert live_tables(fake, gid) == [record.messages["board"]]
 
 
