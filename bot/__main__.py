@@ -1,7 +1,8 @@
 """Entry point: ``python -m bot`` runs the bot; ``python -m bot healthcheck`` checks a running one.
 
 Exit codes: 0 normal stop; 2 configuration error (e.g. ``DISCORD_TOKEN`` missing); 3 token
-rejected by Discord (``discord.LoginFailure``); 1 healthcheck failed.
+rejected by Discord (``discord.LoginFailure``); 4 Discord (or ``DISCORD_API_BASE``) unreachable at
+start-up; 1 healthcheck failed.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import logging
 import sys
 import time
 
+import aiohttp
 import discord
 
 from bot.config import Config, ConfigError, apply_endpoints, configure_logging
@@ -64,6 +66,11 @@ def main(argv: list[str] | None = None) -> int:
         log.error("Discord rejected DISCORD_TOKEN: copy the bot token again from the developer portal (Bot tab).")
         print("Discord rejected DISCORD_TOKEN (login failed): check the token and run again.", file=sys.stderr)
         return 3
+    except (aiohttp.ClientConnectionError, discord.GatewayNotFound, OSError) as err:
+        log.error("Cannot reach Discord at %s: %s", discord.http.Route.BASE, type(err).__name__)
+        print(f"Cannot reach Discord at {discord.http.Route.BASE} ({type(err).__name__}): check the network, DNS "
+              "and proxy settings (or DISCORD_API_BASE), then run again.", file=sys.stderr)
+        return 4
     except KeyboardInterrupt:
         return 0
     return 0

@@ -160,6 +160,19 @@ def test_entry_point_exits_3_when_discord_rejects_the_token(tmp_path: Path) -> N
     assert TOKEN not in proc.stderr and TOKEN not in proc.stdout
 
 
+def test_entry_point_exits_4_with_a_clear_message_when_discord_is_unreachable(tmp_path: Path) -> None:
+    """Nothing listens on the REST port: a one-line explanation and exit 4, no traceback, no token."""
+    port = _free_port()
+    proc = _run_bot(
+        {"DISCORD_TOKEN": TOKEN, "DATA_DIR": str(tmp_path),
+         "DISCORD_API_BASE": f"http://127.0.0.1:{port}/api/v10", "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{port}/gw"}
+    )
+    assert proc.returncode == 4, proc.stderr
+    assert f"Cannot reach Discord at http://127.0.0.1:{port}/api/v10" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert TOKEN not in proc.stderr and TOKEN not in proc.stdout
+
+
 _UNAUTHORIZED_SERVER = """
 import sys
 from aiohttp import web
