@@ -106,8 +106,8 @@ def _centre_candidates(
     ys = np.arange(max(y0 - reach, ty0 + 30.0), min(y1 + reach, ty1 - 30.0) + 1e-9, CENTRE_STEP_MM)
     if not len(xs) or not len(ys):
         return np.empty(0), np.empty(0), np.empty(0)
-    mx, my = np.meshgrid(xs, ys)
-    mx, my = mx.reshape(-1), my.reshape(-1)
+    mesh_x, mesh_y = np.meshgrid(xs, ys)
+    mx, my = mesh_x.reshape(-1), mesh_y.reshape(-1)
     if not core.is_empty:
         free = ~shapely.contains_xy(core, mx, my)
         mx, my = mx[free], my[free]
@@ -170,8 +170,8 @@ def _candidates(
         gxs = np.arange(minx + GRID_MM / 2, maxx, GRID_MM)
         gys = np.arange(miny + GRID_MM / 2, maxy, GRID_MM)
         if len(gxs) and len(gys) and not inner.is_empty:
-            mx, my = np.meshgrid(gxs, gys)
-            mx, my = mx.reshape(-1), my.reshape(-1)
+            mesh_x, mesh_y = np.meshgrid(gxs, gys)
+            mx, my = mesh_x.reshape(-1), mesh_y.reshape(-1)
             inside = shapely.contains_xy(inner, mx, my)
             mx, my = mx[inside], my[inside]
             grid_rots = np.concatenate([np.arange(0.0, 360.0, 15.0), al])

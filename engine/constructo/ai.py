@@ -48,8 +48,8 @@ _INF = 1 << 30
 def _build_tables() -> tuple[list[tuple[int, ...]], list[int], list[int], list[int], list[int]]:
     chips = [(p << 2) | s for p in (0, 1) for s in (1, 2, 3)]
     stacks: list[tuple[int, ...]] = [()]
-    index = {(): 0}
-    todo = [(c,) for c in chips]
+    index: dict[tuple[int, ...], int] = {(): 0}
+    todo: list[tuple[int, ...]] = [(c,) for c in chips]
     while todo:
         st = todo.pop(0)
         if st in index:
