@@ -48,6 +48,8 @@ PLOT_LONG_PX = 1200  # the table's long side in the full view
 ZOOM_W_MM, ZOOM_H_MM = 400.0, 300.0  # the region shown by a zoomed view
 AXIS_L, AXIS_T, PAD = 70, 40, 24
 HEADER_H = 132
+FIT_MARGIN_MM = 60.0  # margin around the region in play in the default view
+FIT_MIN_W_MM = 430.0  # the default view is never narrower (about 43 x 30 cm on the 100 x 70 cm table)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -363,7 +365,35 @@ def _zoom_view(game: Any, zoom: Any) -> tuple[float, float]:
             return tc.pose[0], tc.pose[1]
     if zoom == "board":
         return 0.0, 0.0
-    raise ValueError(f"zoom must be 'last', 'board' or the id of a card on the table, not {zoom!r}")
+    raise ValueError(f"zoom must be None, 'table', 'last', 'board' or the id of a card on the table, not {zoom!r}")
+
+
+def fit_bounds(game: Any, ghosts: Sequence[Any] = ()) -> tuple[float, float, float, float]:
+    """The default view's window ``(x0, y0, x1, y1)`` in table mm: the region in play.
+
+    The bounding box of the scoring board (G3), every table card and every ghost's card, plus
+    :data:`FIT_MARGIN_MM` on each side, grown to the table's aspect ratio and to at least
+    :data:`FIT_MIN_W_MM` wide, then slid (and at most grown to the whole table, 8 mm beyond its edge) to stay over
+    the table (G2). Raises ``ValueError`` for a ghost naming a card or corner that does not exist.
+    """
+    tw, thh = _table_size(game)
+    h = BOARD_MM / 2
+    x0, y0, x1, y1 = -h, -h, h, h
+    boxes = [tc.rect.bounds for tc in _table_cards(game)]
+    for place in ghosts:
+        card, (gx, gy, rot) = _ghost_pose(game, place)
+        boxes.append(posed_card(card, gx, gy, rot).rect.bounds)
+    for bx0, by0, bx1, by1 in boxes:
+        x0, y0, x1, y1 = min(x0, bx0), min(y0, by0), max(x1, bx1), max(y1, by1)
+    x0, y0, x1, y1 = x0 - FIT_MARGIN_MM, y0 - FIT_MARGIN_MM, x1 + FIT_MARGIN_MM, y1 + FIT_MARGIN_MM
+    full_w, full_h = tw + 16, thh + 16
+    aspect = full_w / full_h
+    w = min(full_w, max(x1 - x0, (y1 - y0) * aspect, FIT_MIN_W_MM))
+    hh = w / aspect
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    nx0 = min(max(cx - w / 2, -full_w / 2), full_w / 2 - w)
+    ny0 = min(max(cy - hh / 2, -full_h / 2), full_h / 2 - hh)
+    return nx0, ny0, nx0 + w, ny0 + hh
 
 
 PLOT_ORIGIN = (AXIS_L, HEADER_H + AXIS_T)
@@ -373,14 +403,21 @@ PLOT_ORIGIN = (AXIS_L, HEADER_H + AXIS_T)
 def table_view(game: Any, zoom: int | str | None = None, ghosts: Sequence[Any] = ()) -> View:
     """The :class:`View` (mm -> plot px) that :func:`render_table` uses; add :data:`PLOT_ORIGIN` for image px.
 
-    ``zoom=None``: the whole table. Otherwise a 4:3 window at least 40 x 30 cm centred on the zoom target, widened
-    to hold every ghost's card (plus 3 cm), then slid to stay over the table (up to 3 cm beyond its edge).
-    Raises ``ValueError`` for a ``zoom`` that is not ``None``, ``"last"``, ``"board"`` or a table card id.
+    ``zoom=None`` (default): the region in play, see :func:`fit_bounds`. ``zoom="table"``: the whole table (G2).
+    Otherwise a 4:3 window at least 40 x 30 cm centred on the zoom target, widened to hold every ghost's card
+    (plus 3 cm), then slid to stay over the table (up to 3 cm beyond its edge).
+    Raises ``ValueError`` for a ``zoom`` that is not ``None``, ``"table"``, ``"last"``, ``"board"`` or a table
+    card id.
     """
     tw, thh = _table_size(game)
-    if zoom is None:
+    fit = fit_bounds(game, ghosts) if zoom is None else None
+    if zoom == "table" or (fit is not None and fit[2] - fit[0] >= tw + 16 - 1e-6):  # the region in play is it all
         scale = PLOT_LONG_PX / max(tw, thh)
         return View(-tw / 2 - 8, -thh / 2 - 8, scale, int((tw + 16) * scale), int((thh + 16) * scale))
+    if fit is not None:
+        x0, y0, x1, y1 = fit
+        scale = PLOT_LONG_PX / max(x1 - x0, y1 - y0)
+        return View(x0, y0, scale, round((x1 - x0) * scale), round((y1 - y0) * scale))
     cx, cy = _zoom_view(game, zoom)
     x0, y0, x1, y1 = cx - ZOOM_W_MM / 2, cy - ZOOM_H_MM / 2, cx + ZOOM_W_MM / 2, cy + ZOOM_H_MM / 2
     if ghosts:
@@ -412,7 +449,7 @@ def render_table(
     ghosts: Sequence[Any] = (),
     theme: str = "dark",
 ) -> Image.Image:
-    """The CONEX table as an RGB image (long side about 1300 px).
+    """The CONEX table as an RGB image (long side about 1300 px), by default fitted to the region in play.
 
     Draws the table edge (G2), a centimetre grid with labelled axes (G1: origin at the board centre, y down),
     the scoring board with its four colour squares (G3), every table card at its pose in play order (G6) with
@@ -422,9 +459,10 @@ def render_table(
     Args:
         game: an ``engine.conex.Game`` (public attributes only).
         names: display names by seat.
-        zoom: ``None`` = whole table; ``"last"`` = a 40 x 30 cm window around the last placed card; a table card
-            id = around that card (outlined); ``"board"`` = around the scoring board. A zoomed window widens to
-            hold all ``ghosts``.
+        zoom: ``None`` = the region in play (board, cards and ghosts plus 6 cm, at least about 43 x 30 cm, see
+            :func:`fit_bounds`); ``"table"`` = the whole table; ``"last"`` = a 40 x 30 cm window around the last
+            placed card; a table card id = around that card (outlined); ``"board"`` = around the scoring board.
+            Every view but ``"table"`` widens to hold all ``ghosts``.
         ghosts: ``Place`` actions drawn as numbered translucent ghosts (the placement preview; rotation ``None``
             is drawn at 0 degrees). Legality is not checked here: pass what the finder or the player proposed.
         theme: ``"dark"`` or ``"light"``.
@@ -436,7 +474,7 @@ def render_table(
     th = theme_of(theme)
     names = seat_names(names, game.players)
     view = table_view(game, zoom, ghosts)
-    detail = zoom is not None
+    detail = zoom not in (None, "table")
     focus = zoom if isinstance(zoom, int) else None
     plot = Image.new("RGB", (view.width, view.height), th.bg)
     _draw_scene(plot, view, game, th, detail=detail, ghosts=ghosts, focus=focus)

@@ -150,9 +150,9 @@ def test_ghosts_are_drawn_translucent_and_numbered(small_game: Game) -> None:
     card = g.hand(p)[0]
     places = g.find_placements(p, card.id, limit=2)
     assert places
-    plain = render_table(g, names=NAMES)  # the whole-table view does not move with ghosts
-    ghost = render_table(g, names=NAMES, ghosts=places[:1])  # one ghost: no other badge can cover its own
-    view = table_view(g)
+    plain = render_table(g, names=NAMES, zoom="table")  # the whole-table view does not move with ghosts
+    ghost = render_table(g, names=NAMES, zoom="table", ghosts=places[:1])  # one ghost: no other badge covers it
+    view = table_view(g, "table")
     corner = card.corner(places[0].corner)
     cx, cy = centre_for_corner(corner, places[0].x * 10, places[0].y * 10, places[0].rotation or 0.0)
     rect = posed_card(card, cx, cy, places[0].rotation or 0.0).rect
@@ -164,6 +164,35 @@ def test_ghosts_are_drawn_translucent_and_numbered(small_game: Game) -> None:
     bx, by = view.px(cx, cy)
     badge = ghost.getpixel((round(bx + PLOT_ORIGIN[0] + 0.7 * max(16.0, view.scale * 7)), round(by + PLOT_ORIGIN[1])))
     assert badge == (255, 255, 255)  # the white number badge "1" at the ghost's centre
+
+
+def test_default_view_fits_the_region_in_play_early_in_a_game(small_game: Game) -> None:
+    g = small_game
+    p = g.current_player
+    places = g.find_placements(p, g.hand(p)[0].id, limit=3)
+    for ghosts in ((), places):
+        view = table_view(g, None, ghosts)
+        whole = table_view(g, "table")
+        assert view.scale > whole.scale * 1.5  # zoomed in on the region in play, not the whole table
+        assert max(view.width, view.height) == 1200
+        x1, y1 = view.x0 + view.width / view.scale, view.y0 + view.height / view.scale
+        assert x1 - view.x0 >= 400 and y1 - view.y0 >= 290  # never smaller than about 40 x 30 cm
+        assert abs(view.width / view.height - whole.width / whole.height) < 0.01  # the table's aspect ratio
+        rects = [tc.rect for tc in g.table] + [
+            posed_card(c, *centre_for_corner(c.corner(pl.corner), pl.x * 10, pl.y * 10, pl.rotation or 0.0),
+                       pl.rotation or 0.0).rect
+            for pl in ghosts for c in [next(h for h in g.hand(p) if h.id == pl.card)]
+        ]
+        for rect in rects:  # every table card and ghost inside the view, with some margin
+            bx0, by0, bx1, by1 = rect.bounds
+            assert view.x0 + 20 <= bx0 and bx1 <= x1 - 20 and view.y0 + 20 <= by0 and by1 <= y1 - 20
+        area = shapely.union_all([tc.rect for tc in g.table]).area * view.scale**2
+        assert area / (view.width * view.height) > 0.10  # the cards are a real part of the picture
+    assert max(render_table(g, names=NAMES).size) >= 1024
+
+
+def test_default_view_of_a_full_table_is_the_whole_table(full_game: Game) -> None:
+    assert table_view(full_game) == table_view(full_game, "table")
 
 
 def test_zoomed_preview_widens_to_hold_every_ghost(small_game: Game) -> None:
