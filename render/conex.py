@@ -167,7 +167,7 @@ def _draw_grid(draw: ImageDraw.ImageDraw, view: View, th: Theme, step_mm: float)
     draw.line([(0, oy), (view.width, oy)], fill=th.muted, width=1)
 
 
-def _draw_board(draw: ImageDraw.ImageDraw, view: View, th: Theme, detail: bool) -> None:
+def _draw_board(draw: ImageDraw.ImageDraw, view: View, th: Theme, detail: bool, ghosts: bool = False) -> None:
     h = BOARD_MM / 2
     draw.rectangle((*view.px(-h, -h), *view.px(h, h)), fill=BOARD_FILL[th.name], outline=CARD_EDGE, width=2)
     fs = max(16, int(view.scale * 22))
@@ -177,7 +177,7 @@ def _draw_board(draw: ImageDraw.ImageDraw, view: View, th: Theme, detail: bool) 
         cx, cy = view.px((x0 + x1) / 2, (y0 + y1) / 2)
         draw_text(draw, (cx, cy), colour, size=fs, fill=ink_on(COLOUR_FILL[colour]), bold=True, anchor="mm")
     cx, cy = view.px(0, 0)
-    if detail:
+    if detail and not ghosts:  # the ghosts' badges own the middle of a preview
         draw_text(draw, (cx, cy), "board", size=max(16, int(view.scale * 14)), fill="#FFFFFF", bold=True,
                   anchor="mm", stroke="#000000", stroke_width=2)
 
@@ -216,7 +216,7 @@ def _draw_scene(
     draw.rectangle((*view.px(-tw / 2, -th_mm / 2), *view.px(tw / 2, th_mm / 2)), fill=th.table)
     _draw_grid(draw, view, th, 50.0 if view.scale < 2.5 else 10.0)
     draw.rectangle((*view.px(-tw / 2, -th_mm / 2), *view.px(tw / 2, th_mm / 2)), outline=th.table_edge, width=3)
-    _draw_board(draw, view, th, detail)
+    _draw_board(draw, view, th, detail, bool(ghosts))
     cards = _table_cards(game)
     for tc in cards:
         _draw_card_shapes(img, draw, view, tc.card, tc.rect, tc.corner_shapes, detail)
@@ -251,28 +251,127 @@ def _draw_scene(
         _draw_ghosts(img, view, game, ghosts)
 
 
+GHOST_OUTLINES = ("#FFFFFF", "#56B4E9", "#FF66CC", "#B6FF3B", "#FFB000", "#00E5E5", "#FF5555", "#C9A6FF", "#FFF27A")
+"""Outline (and badge ring) colour of ghost 1, 2, ... (cycled): neighbouring ghosts stay tellable apart."""
+
+
+@dataclass(frozen=True)
+class Badge:
+    """Where a ghost's number badge is drawn, in plot px: centre, radius, and the point of the ghost a leader line
+    runs to (``None`` when the badge sits on a part of its ghost that no other ghost covers)."""
+
+    number: int
+    x: float
+    y: float
+    r: float
+    leader_to: tuple[float, float] | None = None
+
+
+def ghost_badges(game: Any, view: View, ghosts: Sequence[Any]) -> list[Badge]:
+    """Non-overlapping number badges for ``ghosts`` (1-based, in order) in the plot px of ``view``.
+
+    Each badge goes, in order of preference: at its ghost's centre, or at the pole of inaccessibility of the part of
+    its ghost that no other ghost and no earlier badge covers, when a whole badge fits there; otherwise just outside
+    its ghost (the free spot nearest to it, away from other ghosts and badges, inside the view) with a leader line
+    to its ghost's own part. Badge discs never overlap (centres at least ``2 r + 4`` px apart).
+    Raises ``ValueError`` for a ghost naming a card or corner that does not exist.
+    """
+    r = max(16.0, view.scale * 7)
+    r_mm = r / view.scale
+    gap_mm = 4 / view.scale
+    rects = []
+    for place in ghosts:
+        card, (cx, cy, rot) = _ghost_pose(game, place)
+        rects.append((posed_card(card, cx, cy, rot).rect, (cx, cy)))
+    placed: list[tuple[float, float]] = []  # badge centres in mm
+    out: list[Badge] = []
+    x_lo, y_lo = view.x0 + r_mm + gap_mm, view.y0 + r_mm + gap_mm
+    x_hi, y_hi = view.x0 + view.width / view.scale - r_mm - gap_mm, view.y0 + view.height / view.scale - r_mm - gap_mm
+
+    def free(x: float, y: float) -> bool:
+        return x_lo <= x <= x_hi and y_lo <= y <= y_hi and all(
+            math.dist((x, y), q) >= 2 * r_mm + gap_mm for q in placed)
+
+    for i, (rect, centre) in enumerate(rects, start=1):
+        others = [o for k, (o, _) in enumerate(rects, start=1) if k != i]
+        own = rect.difference(shapely.union_all(others)) if others else rect
+        blocked = shapely.union_all([shapely.Point(q).buffer(2 * r_mm + gap_mm) for q in placed]) if placed else None
+        room = own.difference(blocked) if blocked is not None else own
+        spot: tuple[float, float] | None = None
+        if room.contains(shapely.Point(centre).buffer(r_mm)) and free(*centre):
+            spot = centre
+        else:
+            lp = _label_point(room)
+            if lp is not None and lp[2] >= r_mm and free(lp[0], lp[1]):
+                spot = (lp[0], lp[1])
+        if spot is not None:
+            placed.append(spot)
+            out.append(Badge(i, *view.px(*spot), r))
+            continue
+        target = _label_point(own) if not own.is_empty else None
+        tx, ty = (target[0], target[1]) if target is not None else centre
+        crowd = shapely.union_all([*others, *[tc.rect for tc in _table_cards(game)]])
+        best: tuple[float, tuple[float, float]] | None = None
+        base = math.dist(rect.centroid.coords[0], rect.exterior.coords[0])
+        for ring in range(6):
+            dist = base + r_mm + gap_mm + ring * 2 * r_mm
+            for k in range(24):
+                a = 2 * math.pi * k / 24
+                x, y = centre[0] + dist * math.cos(a), centre[1] + dist * math.sin(a)
+                if not free(x, y):
+                    continue
+                disc = shapely.Point(x, y).buffer(r_mm)
+                if disc.intersects(rect):
+                    continue
+                cost = math.dist((x, y), (tx, ty)) + (200.0 if disc.intersects(crowd) else 0.0)
+                if best is None or cost < best[0]:
+                    best = (cost, (x, y))
+            if best is not None and best[0] < 200.0:
+                break
+        if best is None:  # nowhere free in the view: stack down the left edge, still apart
+            y = y_lo + (len(out)) * (2 * r_mm + gap_mm)
+            best = (0.0, (x_lo, min(y, y_hi)))
+        placed.append(best[1])
+        out.append(Badge(i, *view.px(*best[1]), r, view.px(tx, ty)))
+    return out
+
+
 def _draw_ghosts(img: Image.Image, view: View, game: Any, ghosts: Sequence[Any]) -> None:
+    """Ghost cards semi-transparent with a dashed outline of their own colour, then the number badges on top."""
     overlay = Image.new("RGBA", img.size, (0, 0, 0, 0))
     od = ImageDraw.Draw(overlay)
-    labels = []
+    tris = []
     for i, place in enumerate(ghosts, start=1):
         card, (cx, cy, rot) = _ghost_pose(game, place)
         posed = posed_card(card, cx, cy, rot)
         r, g, b = (int(COLOUR_FILL[card.color][k : k + 2], 16) for k in (1, 3, 5))
-        od.polygon(view.poly(posed.rect), fill=(r, g, b, 110))
+        od.polygon(view.poly(posed.rect), fill=(r, g, b, 90))
         for corner, shape in zip(card.corners, posed.corners, strict=True):
             cr, cg, cb = (int(COLOUR_FILL[corner.color][k : k + 2], 16) for k in (1, 3, 5))
-            od.polygon(view.poly(shape), fill=(cr, cg, cb, 150))
-        pts = view.poly(posed.rect)
-        _dashed(od, [*pts, pts[0]], (255, 255, 255, 255), 3, 10)
-        labels.append((i, view.px(cx, cy), posed.corners[card.corners.index(card.corner(place.corner))]))
+            od.polygon(view.poly(shape), fill=(cr, cg, cb, 120))
+        tris.append((i, posed.corners[card.corners.index(card.corner(place.corner))], posed.rect))
     img.paste(Image.alpha_composite(img.convert("RGBA"), overlay).convert("RGB"))
     draw = ImageDraw.Draw(img)
-    for i, (x, y), tri in labels:
-        r = max(16.0, view.scale * 7)
+    for i, tri, rect in tris:
+        colour = GHOST_OUTLINES[(i - 1) % len(GHOST_OUTLINES)]
+        pts = view.poly(rect)
+        _dashed(draw, [*pts, pts[0]], "#000000", 6, 12)
+        _dashed(draw, [*pts, pts[0]], colour, 3, 12)
+        draw.polygon(view.poly(tri), outline=colour, width=3)
+    badges = ghost_badges(game, view, ghosts)
+    for bd in badges:  # leader lines first, so no line crosses a badge drawn later
+        if bd.leader_to is not None:
+            colour = GHOST_OUTLINES[(bd.number - 1) % len(GHOST_OUTLINES)]
+            draw.line([(bd.x, bd.y), bd.leader_to], fill="#000000", width=6)
+            draw.line([(bd.x, bd.y), bd.leader_to], fill=colour, width=3)
+            lx, ly = bd.leader_to
+            draw.ellipse((lx - 5, ly - 5, lx + 5, ly + 5), fill=colour, outline="#000000", width=2)
+    for bd in badges:
+        colour = GHOST_OUTLINES[(bd.number - 1) % len(GHOST_OUTLINES)]
+        x, y, r = bd.x, bd.y, bd.r
+        draw.ellipse((x - r - 3, y - r - 3, x + r + 3, y + r + 3), fill=colour)
         draw.ellipse((x - r, y - r, x + r, y + r), fill="#FFFFFF", outline="#000000", width=3)
-        draw_text(draw, (x, y), str(i), size=int(r * 1.2), fill="#000000", bold=True, anchor="mm")
-        draw.polygon(view.poly(tri), outline="#FFFFFF", width=3)
+        draw_text(draw, (x, y), str(bd.number), size=int(r * 1.2), fill="#000000", bold=True, anchor="mm")
 
 
 def _dashed(draw: ImageDraw.ImageDraw, pts: Sequence[tuple[float, float]], fill: Any, width: int, dash: float) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from collections import Counter
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from engine.conex.deck import CARD_H_MM, CARD_W_MM
 from engine.conex.geometry import centre_for_corner
 from render import to_png
 from render.common import hex_rgb
-from render.conex import COLOUR_FILL, PLOT_ORIGIN, render_hand, render_table, table_text, table_view
+from render.conex import COLOUR_FILL, PLOT_ORIGIN, ghost_badges, render_hand, render_table, table_text, table_view
 from render.conex_hand import HAND_SCALE, hand_slots, hand_text
 from render.results import conex_result_text, render_conex_result
 from tests.render.golden_util import assert_matches_golden, mean_abs_diff
@@ -193,6 +194,34 @@ def test_default_view_fits_the_region_in_play_early_in_a_game(small_game: Game) 
 
 def test_default_view_of_a_full_table_is_the_whole_table(full_game: Game) -> None:
     assert table_view(full_game) == table_view(full_game, "table")
+
+
+def test_ghost_badges_are_all_visible_at_distinct_non_overlapping_spots(small_game: Game) -> None:
+    g = small_game
+    p = g.current_player
+    card = max(g.hand(p), key=lambda c: len(g.find_placements(p, c.id, limit=9)))
+    places = g.find_placements(p, card.id, limit=9)  # one card's placements: heavily overlapping ghosts
+    assert len(places) >= 4
+    for zoom in (None, "board"):
+        view = table_view(g, zoom, places)
+        img = render_table(g, names=NAMES, zoom=zoom, ghosts=places)
+        badges = ghost_badges(g, view, places)
+        assert [b.number for b in badges] == list(range(1, len(places) + 1))
+        for a, b in itertools.combinations(badges, 2):
+            assert math.dist((a.x, a.y), (b.x, b.y)) >= a.r + b.r, (a, b)
+        ghosts = []
+        for place in places:
+            cx, cy = centre_for_corner(card.corner(place.corner), place.x * 10, place.y * 10, place.rotation or 0.0)
+            ghosts.append(posed_card(card, cx, cy, place.rotation or 0.0).rect)
+        for bd in badges:
+            assert bd.r <= bd.x <= view.width - bd.r and bd.r <= bd.y <= view.height - bd.r
+            mx, my = bd.x / view.scale + view.x0, bd.y / view.scale + view.y0
+            if bd.leader_to is None:  # on its own ghost, off every other one
+                assert ghosts[bd.number - 1].contains(Point(mx, my))
+                assert not any(o.contains(Point(mx, my)) for k, o in enumerate(ghosts) if k != bd.number - 1)
+            # drawn last: the badge's white disc is on top of everything
+            assert img.getpixel((round(bd.x - 0.75 * bd.r + PLOT_ORIGIN[0]), round(bd.y + PLOT_ORIGIN[1]))) == (
+                255, 255, 255)
 
 
 def test_zoomed_preview_widens_to_hold_every_ghost(small_game: Game) -> None:
