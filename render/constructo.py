@@ -41,6 +41,7 @@ from render.constructo_draw import (
     SIZE_WORD,
     draw_board,
     draw_chip,
+    draw_player_swatch,
     draw_stack,
     has_swallowed,
     size_value,
@@ -153,8 +154,8 @@ def _player_row(
     if to_move:
         draw.rounded_rectangle((x - 8, y + 3, WIDTH - MARGIN + 8, y + FOOTER_ROW_H - 3), radius=10,
                                outline=th.highlight, width=3)
-    draw_chip(draw, x + 40, mid + 15, 30, 60.0, player, 2, th, tags[player])
-    x += 84
+    draw_player_swatch(draw, (x + 22, mid), 40, player, tags[player])
+    x += 60
     name = names[player]
     draw_fit(draw, (x, mid), name, max_w=260, size=26, fill=th.text, bold=True, anchor="lm")
     x = 380
@@ -245,8 +246,8 @@ def _legend(draw: ImageDraw.ImageDraw, y: float, th: Theme, tags: Sequence[str])
         word = SIZE_WORD[size] + (" (ring)" if size == 3 else "")
         draw_text(draw, (x, mid), word, size=20, fill=th.muted, anchor="lm")
         x += text_size(word, 20)[0] + 16
-    draw_fit(draw, (x, mid), "bottom → top · small in a ring = swallowed · badge = tower", max_w=WIDTH - MARGIN - x,
-             size=20, fill=th.muted, anchor="lm", minimum=18)
+    key = f"L{tags[0]} = {tags[0]}'s large · bottom → top · small in a ring = swallowed · badge = tower"
+    draw_fit(draw, (x, mid), key, max_w=WIDTH - MARGIN - x, size=20, fill=th.muted, anchor="lm", minimum=18)
 
 
 def _rounds_line(match: Any, tags: Sequence[str]) -> str:

@@ -58,7 +58,8 @@ def draw_chip(
 ) -> None:
     """Draw one chip side-on: a bar of width ``BAR_W[size]*radius`` px standing on ``bottom`` (px).
 
-    ``size`` is 1 (small), 2 (medium) or 3 (large = ring, drawn with a hole). ``swallowed`` is the owner of a
+    ``size`` is 1 (small), 2 (medium) or 3 (large = ring, drawn as one arch: a band across the top and a hole
+    down to the tile, one outline, labelled once, ``L`` + tag on its left leg). ``swallowed`` is the owner of a
     small inside the ring (K4), drawn in the hole. The owner's ``tag`` letter is printed when it fits.
     """
     w = BAR_W[size] * radius
@@ -67,21 +68,25 @@ def draw_chip(
     _chip_body(draw, (x0, y0, x1, y1), player, th)
     fs = int(min(height * 0.82, 26))
     if size == 3:
+        # one chip: an arch (a band across the top, a hole down to the tile), drawn with one continuous outline
         hole_w = BAR_W[1] * radius + 10
         hx0, hx1 = centre_x - hole_w / 2, centre_x + hole_w / 2
-        draw.rectangle((hx0, y0 + 3, hx1, y1), fill=tile_fill or th.tile)
-        draw.line([(hx0, y0 + 2), (hx1, y0 + 2)], fill=CHIP_EDGE, width=2)
+        band = max(5.0, height * 0.3)
+        draw.rectangle((hx0, y0 + band, hx1, y1), fill=tile_fill or th.tile)
+        draw.line([(x0, y1), (x0, y0), (x1, y0), (x1, y1), (hx1, y1), (hx1, y0 + band), (hx0, y0 + band),
+                   (hx0, y1), (x0, y1)], fill=CHIP_EDGE, width=2, joint="curve")
         if swallowed is not None:
             sw = BAR_W[1] * radius
-            sh = height * 0.78
+            sh = min(height * 0.78, height - band - 2)
             sbox = (centre_x - sw / 2, y1 - sh, centre_x + sw / 2, y1)
             _chip_body(draw, sbox, swallowed, th)
             if fs >= 11:
                 _chip_label(draw, (centre_x, y1 - sh / 2), "S", swallowed, int(sh * 0.8))
-        block = (w - hole_w) / 2
-        if fs >= 11 and block > text_size("L", fs, True)[0] + 4:
-            _chip_label(draw, (x0 + block / 2, (y0 + y1) / 2), "L", player, fs)
-            _chip_label(draw, (x1 - block / 2, (y0 + y1) / 2), tag, player, fs)
+        leg = (w - hole_w) / 2
+        if fs >= 11:  # size and owner once, on the left leg ("LA"), or just "L" when that is all that fits
+            label = "L" + tag if text_size("L" + tag, fs, True)[0] <= leg - 4 else "L"
+            if text_size(label, fs, True)[0] <= leg - 4:
+                _chip_label(draw, (x0 + leg / 2, (y0 + y1) / 2), label, player, fs)
     elif fs >= 11:
         label = f"{SIZE_LETTER[size]} {tag}"
         if text_size(label, fs, True)[0] > w - 6:
@@ -137,6 +142,21 @@ def draw_stack(
 
 def _tile_highlight(draw: ImageDraw.ImageDraw, corners: list[tuple[float, float]], colour: str, width: int) -> None:
     draw.line([*corners, corners[0], corners[1]], fill=colour, width=width, joint="curve")
+
+
+def draw_player_swatch(draw: ImageDraw.ImageDraw, xy: tuple[float, float], size: float, player: int, tag: str) -> None:
+    """A player marker: a rounded square ``size`` px wide centred on ``xy`` in the player's colour and pattern,
+    with the tag letter alone (no size letter, so it never reads as a chip)."""
+    x, y = xy
+    box = (x - size / 2, y - size / 2, x + size / 2, y + size / 2)
+    draw.rounded_rectangle(box, radius=size * 0.22, fill=PLAYER_FILL[player])
+    if player == 1:
+        inset = size * 0.12
+        hatch(draw, (box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset), PLAYER_STRIPE, spacing=8,
+              width=2)
+    draw.rounded_rectangle(box, radius=size * 0.22, outline="#FFFFFF", width=2)
+    draw_text(draw, (x, y), tag, size=int(size * 0.62), fill="#FFFFFF", bold=True, anchor="mm", stroke="#000000",
+              stroke_width=2)
 
 
 def _tower_badge(draw: ImageDraw.ImageDraw, xy: tuple[float, float], r: float, owner: int, tag: str,

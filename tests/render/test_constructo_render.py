@@ -76,8 +76,10 @@ def test_chip_bars_show_owner_colour_pattern_and_ring_hole() -> None:
     bar_h = r * 0.27
     cx5, cy5 = hf.centres[4]
     mid = cy5 + r * 0.58 - bar_h / 2
-    assert _px(img, cx5 - r * 0.6, mid) == hex_rgb(PLAYER_FILL[0])  # left block of the ring
+    assert _px(img, cx5 + r * 0.55, mid) == hex_rgb(PLAYER_FILL[0])  # right leg of the ring (unlabelled)
     assert _px(img, cx5, mid + 4) == hex_rgb(THEMES["dark"].tile)  # the ring's hole shows the tile
+    # one chip, not two blocks: a band of the owner's colour runs over the hole
+    assert _px(img, cx5, cy5 + r * 0.58 - bar_h * 0.85) == hex_rgb(PLAYER_FILL[0])
     cx4, cy4 = hf.centres[3]
     stripe_or_fill = {hex_rgb(PLAYER_FILL[1]), hex_rgb(PLAYER_STRIPE)}
     samples = {_px(img, cx4 - r * 0.38 + dx, cy4 + r * 0.58 - bar_h / 2) for dx in range(0, 10)}
