@@ -11,7 +11,8 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render.common import OKABE_ITO, Theme, draw_fit, draw_text, new_canvas, seat_names, theme_of
-from render.constructo import PLAYER_FILL, PLAYER_PATTERN, draw_chip, player_tags
+from render.constructo import PLAYER_FILL, PLAYER_PATTERN, player_tags
+from render.constructo_draw import draw_player_swatch
 
 WIDTH = 1200
 MARGIN = 32
@@ -67,11 +68,11 @@ def render_constructo_result(match: Any, *, names: Sequence[str] = ("P1", "P2"),
     draw_text(draw, (MARGIN, 26), "Constructo — match result", size=30, fill=th.muted, bold=True)
     headline = _constructo_headline(match, names)
     draw_fit(draw, (MARGIN, 70), headline, max_w=WIDTH - 2 * MARGIN, size=48, fill=th.highlight, bold=True)
-    # player key: chip swatch + name
+    # player key: colour/pattern swatch with the tag letter + name
     y = 150
     for p in (0, 1):
         x = MARGIN + p * (WIDTH / 2)
-        draw_chip(draw, x + 34, y + 16, 30, 60.0, p, 2, th, tags[p])
+        draw_player_swatch(draw, (x + 34, y + 1), 36, p, tags[p])  # the player's letter, not a chip code
         label = f"{names[p]} ({PLAYER_PATTERN[p]})"
         draw_fit(draw, (x + 80, y), label, max_w=WIDTH / 2 - 120, size=26, fill=th.text, anchor="lm")
     y += 40
