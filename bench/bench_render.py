@@ -20,7 +20,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.conex import Game  # noqa: E402
+from engine.conex import Draw, Game  # noqa: E402
 from engine.constructo import Match, Round  # noqa: E402
 from render import to_png  # noqa: E402
 from render.conex import render_hand, render_table  # noqa: E402
@@ -40,6 +40,23 @@ def conex_with(n: int) -> Game:
         d["is_over"] = False
         d["end_reason"] = None
     return Game.from_dict(d)
+
+
+def early_game(n: int) -> Game:
+    """A fresh 3-player game (seed 11) after ``n`` placements, each the finder's first legal one (hands full)."""
+    g = Game.new(players=3, seed=11)
+    placed = 0
+    while placed < n:
+        p = g.current_player
+        for c in g.hand(p):
+            found = g.find_placements(p, c.id, limit=1)
+            if found:
+                g.play(found[0])
+                placed += 1
+                break
+        else:
+            g.play(Draw(p))
+    return g
 
 
 def full_constructo() -> Match:
@@ -71,12 +88,19 @@ def main() -> None:
     full = full_constructo()
     cases.append(("Constructo board, empty (rombo)", lambda: render_board(empty, names=("Alice", "Bob")), "< 40 ms"))
     cases.append(("Constructo board, full (rombo)", lambda: render_board(full, names=("Alice", "Bob")), "< 40 ms"))
-    for n in (10, 30, 52):
+    for n in (3, 10, 30, 52):  # the default view fits the region in play (whole table from about 30 cards)
         g = conex_with(n)
         cases.append((f"CONEX table, {n} cards", lambda g=g: render_table(g, names=NAMES3),
                       "< 150 ms" if n == 52 else ""))
     g52 = conex_with(52)
     cases.append(("CONEX table, 52 cards, zoom last", lambda: render_table(g52, names=NAMES3, zoom="last"), ""))
+    g10 = conex_with(10)
+    early = early_game(6)
+    seat = early.current_player
+    hints = [pl for c in early.hand(seat) for pl in early.find_placements(seat, c.id, limit=3)][:9]
+    cases.append((f"CONEX hints preview, 6 cards + {len(hints)} ghosts",
+                  lambda: render_table(early, names=NAMES3, ghosts=hints), ""))
+    cases.append(("CONEX table, 10 cards, zoom table", lambda: render_table(g10, names=NAMES3, zoom="table"), ""))
     g30 = conex_with(30)
     cases.append(("CONEX hand, 5 cards", lambda: render_hand(g30, 0), ""))
     print("| image | median ms | best ms | median CPU ms | PNG KB | target |")
