@@ -368,10 +368,10 @@ def _draw_ghosts(img: Image.Image, view: View, game: Any, ghosts: Sequence[Any])
             draw.ellipse((lx - 5, ly - 5, lx + 5, ly + 5), fill=colour, outline="#000000", width=2)
     for bd in badges:
         colour = GHOST_OUTLINES[(bd.number - 1) % len(GHOST_OUTLINES)]
-        x, y, r = bd.x, bd.y, bd.r
-        draw.ellipse((x - r - 3, y - r - 3, x + r + 3, y + r + 3), fill=colour)
-        draw.ellipse((x - r, y - r, x + r, y + r), fill="#FFFFFF", outline="#000000", width=3)
-        draw_text(draw, (x, y), str(bd.number), size=int(r * 1.2), fill="#000000", bold=True, anchor="mm")
+        ux, uy, ur = bd.x, bd.y, bd.r
+        draw.ellipse((ux - ur - 3, uy - ur - 3, ux + ur + 3, uy + ur + 3), fill=colour)
+        draw.ellipse((ux - ur, uy - ur, ux + ur, uy + ur), fill="#FFFFFF", outline="#000000", width=3)
+        draw_text(draw, (ux, uy), str(bd.number), size=int(ur * 1.2), fill="#000000", bold=True, anchor="mm")
 
 
 def _dashed(draw: ImageDraw.ImageDraw, pts: Sequence[tuple[float, float]], fill: Any, width: int, dash: float) -> None:

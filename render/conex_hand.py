@@ -116,7 +116,7 @@ def render_hand(
     title = f"Your hand · {len(hand)} card{'s' if len(hand) != 1 else ''}"
     draw_text(draw, (PAD, 18), title, size=32, fill=th.text, bold=True)
     sub = "Stars: " + (", ".join(stars) if stars else "none") + f" · score {game.scores[player]}"
-    pending = getattr(game, "pending_discards", set())
+    pending: set[int] = getattr(game, "pending_discards", set())
     if player in pending:
         sub += " · you must discard one card"
     draw_fit(draw, (PAD, 66), sub, max_w=width - 2 * PAD, size=24, fill=th.muted)

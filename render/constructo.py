@@ -239,7 +239,7 @@ def render_board(match: Any, *, names: Sequence[str] = ("P1", "P2"), theme: str 
 
 def _legend(draw: ImageDraw.ImageDraw, y: float, th: Theme, tags: Sequence[str]) -> None:
     mid = y + LEGEND_H / 2
-    x = MARGIN
+    x: float = MARGIN
     for size in (3, 2, 1):
         draw_chip(draw, x + BAR_W[size] * 20, mid + 10, 20, 40.0, 0, size, th, "", tile_fill=th.bg)
         x += BAR_W[size] * 40 + 6
