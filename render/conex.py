@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +38,7 @@ from render.common import (
     text_size,
     theme_of,
 )
+from render.results import conex_winners
 
 COLOUR_FILL: dict[str, str] = {"Y": "#F0E442", "R": "#D55E00", "T": "#009E73", "P": "#CC79A7"}
 CARD_EDGE = "#111111"
@@ -416,12 +417,13 @@ def _star_holders(game: Any) -> dict[str, int | None]:
     return dict(game.stars)
 
 
-def _header_lines(game: Any, names: Sequence[str]) -> tuple[str, str, str]:
+def _header_lines(game: Any, names: Sequence[str], forfeited: Collection[int] = ()) -> tuple[str, str, str]:
     goal = getattr(game, "goal", None)
     pile = len(game.draw_pile)
     if game.is_over:
-        winners = list(game.winners)
-        turn = "game over — " + (" & ".join(names[w] for w in winners) + (" wins" if len(winners) == 1 else " win"))
+        winners = conex_winners(game, forfeited)
+        verb = " wins" if len(winners) == 1 else " win"
+        turn = "game over" + (" — " + " & ".join(names[w] for w in winners) + verb if winners else "")
     else:
         turn = f"▶ {names[game.current_player]} to play"
     head = f"CONEX · goal {goal} · draw pile {pile} · {turn}"
@@ -447,6 +449,8 @@ def _header_lines(game: Any, names: Sequence[str]) -> tuple[str, str, str]:
         x, y, r = last.pose
         lastline = (f"Last: #{last.card.id} by {names[last.placed_by]}, corner {last.corner} on {tgt} "
                     f"(+{last.points}) · centre ({x / 10:.1f}, {y / 10:.1f}) cm r{r:.0f}")
+    elif game.is_over:
+        lastline = "No card was placed."
     else:
         lastline = "No cards on the table yet: start on the board square of your corner's colour."
     return head, scores, lastline
@@ -547,6 +551,7 @@ def render_table(
     zoom: int | str | None = None,
     ghosts: Sequence[Any] = (),
     theme: str = "dark",
+    forfeited: Collection[int] = (),
 ) -> Image.Image:
     """The CONEX table as an RGB image (long side about 1300 px), by default fitted to the region in play.
 
@@ -565,6 +570,7 @@ def render_table(
         ghosts: ``Place`` actions drawn as numbered translucent ghosts (the placement preview; rotation ``None``
             is drawn at 0 degrees). Legality is not checked here: pass what the finder or the player proposed.
         theme: ``"dark"`` or ``"light"``.
+        forfeited: seats that left the running game (bot rule): never named as winners in the header.
 
     Raises:
         ValueError: unknown theme, ``zoom`` that is no table card id, or a ghost naming a card or corner that
@@ -580,7 +586,7 @@ def render_table(
     width = AXIS_L + view.width + PAD
     height = HEADER_H + AXIS_T + view.height + PAD
     img, draw = new_canvas(width, height, th)
-    head, scores, lastline = _header_lines(game, names)
+    head, scores, lastline = _header_lines(game, names, forfeited)
     if zoom is not None:
         head += f" · zoom: {zoom}"
     max_w = width - 2 * PAD
@@ -605,7 +611,9 @@ def _corners_text(card: Any, visible: Iterable[BaseGeometry] | None = None) -> s
     return ",".join(out) if out else "none visible"
 
 
-def table_text(game: Any, *, names: Sequence[str], ghosts: Sequence[Any] = (), limit: int = 1900) -> str:
+def table_text(
+    game: Any, *, names: Sequence[str], ghosts: Sequence[Any] = (), limit: int = 1900, forfeited: Collection[int] = ()
+) -> str:
     """Text twin of :func:`render_table`: header facts then one entry per table card in play order.
 
     Full entries read ``#12R +2 at (3.5,-10.0) r90 corners 1:Y4,3:P2`` (colour letter, action, centre in cm,
@@ -616,7 +624,7 @@ def table_text(game: Any, *, names: Sequence[str], ghosts: Sequence[Any] = (), l
     listed after the last placement as ``Ghost 1: place 12 c2 at 3.5,-10.0 r90``.
     """
     names = seat_names(names, game.players)
-    head, scores, lastline = _header_lines(game, names)
+    head, scores, lastline = _header_lines(game, names, forfeited)
     head = head.replace("▶ ", "")
     cards = _table_cards(game)
     vis = visible_parts(game)

@@ -5,7 +5,7 @@ Images are RGB, 1200 px wide, dark panel by default (``theme="light"`` available
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -104,43 +104,64 @@ def constructo_result_text(match: Any, *, names: Sequence[str] = ("P1", "P2")) -
 # ----------------------------------------------------------------------------------------------
 # CONEX
 # ----------------------------------------------------------------------------------------------
-def conex_ranking(scores: Sequence[int]) -> list[tuple[int, int, int]]:
+def conex_ranking(scores: Sequence[int], forfeited: Collection[int] = ()) -> list[tuple[int, int, int]]:
     """``(place, seat, score)`` best first; equal scores share a place (E3), e.g. scores [5, 9, 5] ->
-    [(1, 1, 9), (2, 0, 5), (2, 2, 5)]."""
-    order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
+    [(1, 1, 9), (2, 0, 5), (2, 2, 5)]. Seats in ``forfeited`` (they left a running game) come last, sharing
+    the last place whatever their score, as the bot's stored ranking has it."""
+    active = sorted((s for s in range(len(scores)) if s not in forfeited), key=lambda s: (-scores[s], s))
     out: list[tuple[int, int, int]] = []
-    for i, seat in enumerate(order):
+    for i, seat in enumerate(active):
         place = out[-1][0] if out and scores[seat] == out[-1][2] else i + 1
         out.append((place, seat, scores[seat]))
+    left = sorted(s for s in range(len(scores)) if s in forfeited)
+    out += [(len(active) + 1, seat, scores[seat]) for seat in left]
     return out
 
 
-def _conex_headline(game: Any, names: Sequence[str]) -> str:
-    winners = list(game.winners) if game.is_over else []
+def conex_winners(game: Any, forfeited: Collection[int] = ()) -> list[int]:
+    """Seats that won a finished game (E3: all tied leaders), among the seats that did not forfeit; ``[]``
+    while the game runs or when every seat forfeited."""
+    if not game.is_over:
+        return []
+    active = [s for s in range(game.players) if s not in forfeited]
+    if len(active) == game.players:
+        return list(game.winners)
+    if not active:
+        return []
+    best = max(game.scores[s] for s in active)
+    return [s for s in active if game.scores[s] == best]
+
+
+def _conex_headline(game: Any, names: Sequence[str], forfeited: Collection[int] = ()) -> str:
+    winners = conex_winners(game, forfeited)
     if not winners:
-        return "Game in progress"
+        return "Game over" if game.is_over else "Game in progress"
     if len(winners) == 1:
         return f"{names[winners[0]]} wins!"
     return "Shared win: " + ", ".join(names[w] for w in winners)
 
 
-def render_conex_result(game: Any, *, names: Sequence[str], theme: str = "dark") -> Image.Image:
+def render_conex_result(
+    game: Any, *, names: Sequence[str], theme: str = "dark", forfeited: Collection[int] = ()
+) -> Image.Image:
     """End-of-game card for CONEX: ranking by score (ties share a place, E3), winners marked, the goal.
+    Seats in ``forfeited`` (left the running game) rank last, marked "(left)", and never win.
 
     ``names`` are by seat. 1200 px wide RGB image. Raises ``ValueError`` for a bad theme.
     """
     th = theme_of(theme)
     names = seat_names(names, game.players)
     scores = list(game.scores)
-    ranking = conex_ranking(scores)
+    ranking = conex_ranking(scores, forfeited)
     height = int(170 + ROW_H * (len(ranking) + 1) + MARGIN + 40)
     img, draw = new_canvas(WIDTH, height, th)
     draw_text(draw, (MARGIN, 26), f"CONEX — game result (goal {getattr(game, 'goal', '?')})", size=30,
               fill=th.muted, bold=True)
-    headline = _conex_headline(game, names)
+    headline = _conex_headline(game, names, forfeited)
     draw_fit(draw, (MARGIN, 70), headline, max_w=WIDTH - 2 * MARGIN, size=48, fill=th.highlight, bold=True)
-    winners = set(game.winners) if game.is_over else set()
-    rows = [[f"{place}.", ("★ " if seat in winners else "") + names[seat], str(score)]
+    winners = set(conex_winners(game, forfeited))
+    rows = [[f"{place}.", ("★ " if seat in winners else "") + names[seat] + (" (left)" if seat in forfeited else ""),
+             str(score)]
             for place, seat, score in ranking]
     _table(draw, 150, ["place", "player", "points"], rows, [MARGIN, 180, WIDTH - MARGIN], ["l", "l", "r"], th,
            bold_rows=[i for i, (_, seat, _) in enumerate(ranking) if seat in winners])
@@ -148,13 +169,14 @@ def render_conex_result(game: Any, *, names: Sequence[str], theme: str = "dark")
     return img
 
 
-def conex_result_text(game: Any, *, names: Sequence[str]) -> str:
+def conex_result_text(game: Any, *, names: Sequence[str], forfeited: Collection[int] = ()) -> str:
     """Text twin of :func:`render_conex_result`: headline then ``"1. name — 42 points"`` per seat."""
     names = seat_names(names, game.players)
-    winners = set(game.winners) if game.is_over else set()
-    lines = ["CONEX — game result: " + _conex_headline(game, names)]
-    for place, seat, score in conex_ranking(list(game.scores)):
-        lines.append(f"{place}. {names[seat]} — {score} points" + (" (winner)" if seat in winners else ""))
+    winners = set(conex_winners(game, forfeited))
+    lines = ["CONEX — game result: " + _conex_headline(game, names, forfeited)]
+    for place, seat, score in conex_ranking(list(game.scores), forfeited):
+        lines.append(f"{place}. {names[seat]} — {score} points" + (" (winner)" if seat in winners else "")
+                     + (" (left)" if seat in forfeited else ""))
     return "\n".join(lines)
 
 

@@ -214,11 +214,12 @@ class ConexCog(
             )
         files: list[discord.File] = []
         try:
-            png = await self.service.render_png(render_table, game, names=names)
+            png = await self.service.render_png(render_table, game, names=names, forfeited=forfeited_of(record))
             files.append(png_file(png, TABLE_FILENAME.format(game=record.id, version=record.version)))
         except Exception:
             log.exception("rendering the table of game %s failed; sending the text table", record.id)
-            content = f"{content}\n```\n{table_text(game, names=names, limit=1500)}\n```"
+            text_table = table_text(game, names=names, limit=1500, forfeited=forfeited_of(record))
+            content = f"{content}\n```\n{text_table}\n```"
         if record.status == "finished":
             content, files = await self._with_result(record, game, names, content, files)
         return content[:2000], files, view
@@ -286,11 +287,11 @@ class ConexCog(
 
         loc = self.locale_of(record)
         try:
-            png = await self.service.render_png(render_conex_result, game, names=names)
+            png = await self.service.render_png(render_conex_result, game, names=names, forfeited=forfeited_of(record))
             files = [*files, png_file(png, f"conex-{record.id}-result.png")]
         except Exception:
             log.exception("rendering the result card of game %s failed", record.id)
-            content = f"{content}\n{conex_result_text(game, names=names)}"
+            content = f"{content}\n{conex_result_text(game, names=names, forfeited=forfeited_of(record))}"
         changes = await self.bot.storage.rating_changes(record.id)
         if changes:
             seat = {uid: i for i, uid in enumerate(record.players)}
@@ -744,7 +745,8 @@ class ConexCog(
         game = game_of(record)
         names = names_of(record)
         if text:
-            await reply(interaction, f"```\n{table_text(game, names=names, limit=1900)}\n```", ephemeral=True)
+            text_table = table_text(game, names=names, limit=1900, forfeited=forfeited_of(record))
+            await reply(interaction, f"```\n{text_table}\n```", ephemeral=True)
             return
         if zoom is not None:
             key = zoom.strip().lower()
@@ -752,7 +754,9 @@ class ConexCog(
             if isinstance(focus, int) and focus not in [tc.card.id for tc in game.table]:
                 raise BotError("cn.not_on_table", rule="Input", card=focus)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            png = await self.service.render_png(render_table, game, names=names, zoom=focus)
+            png = await self.service.render_png(
+                render_table, game, names=names, zoom=focus, forfeited=forfeited_of(record)
+            )
             await interaction.edit_original_response(
                 content=t("cn.zoom", interaction.locale, zoom=zoom),
                 attachments=[png_file(png, f"conex-{record.id}-zoom.png")],

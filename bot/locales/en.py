@@ -13,7 +13,7 @@ MESSAGES: dict[str, str] = {
     "err.no_such_game": "Game {game_id} does not exist (any more).",
     "err.no_game_here": "There is no {game} game in this channel: start one with a challenge.",
     "err.no_game_in_channel": "There is no game in this channel.",
-    "err.not_player": "You are not a player of this game: start your own with a challenge.",
+    "err.not_player": "You are not a player of this game: start your own with `/constructo challenge` or `/conex new`.",
     "err.not_challenged": "Only <@{user}> can answer this challenge.",
     "err.not_started": "This game has not started yet: the challenge is waiting to be accepted.",
     "err.stale": "This board is out of date: the game moved on. Use the latest board below.",

@@ -7,7 +7,7 @@ msgid); command names stay English so that help texts and autocomplete agree in 
 MESSAGES: dict[str, str] = {
     "err.with_rule": "**{rule}** — {text}",
     "err.internal": "Algo falló por mi parte; no se ha cambiado nada. Vuelve a intentarlo.",
-    "err.not_player": "No juegas en esta partida: empieza la tuya con un desafío.",
+    "err.not_player": "No juegas en esta partida: empieza la tuya con `/constructo challenge` o `/conex new`.",
     "err.stale": "Este tablero está desfasado: la partida avanzó. Usa el tablero más reciente.",
     "err.conflict": "Otra acción llegó en el mismo momento y fue primero: mira el tablero nuevo.",
     "err.game_closed": "Esta partida ha terminado; ya no se puede jugar en ella.",

@@ -80,6 +80,11 @@ def names_of(record: GameRecord) -> list[str]:
     return names + [f"P{i + 1}" for i in range(len(names), len(record.players))]
 
 
+# A card number alone ("12"), or followed by the rest of one of the bot's own labels ("12 red +2 · 1:Y4"), so a
+# pasted suggestion still works; "12.9" or "3 or 4" are refused rather than read as 12 or 3.
+CARD_NUMBER = re.compile(r"^(\d{1,3})(?:\s+(?:yellow|red|turquoise|purple)\b.*)?$", re.IGNORECASE)
+
+
 def parse_card_ref(game: Game, seat: int, ref: str | int) -> int:
     """A hand card from a reference: the hand letter (``"A"``: first card of the hand; past ``"Z"`` the letters
     go on ``"AA"``, ``"AB"``..., :func:`engine.conex.handref.hand_letter`), the card number (``"12"``, ``"#12"``)
@@ -98,9 +103,11 @@ def parse_card_ref(game: Game, seat: int, ref: str | int) -> int:
                 f"your hand has {len(hand)} cards ({last}), there is no card {text.upper()}", card=text
             )
         return hand[index]
-    m = re.match(r"^(\d{1,3})\b", text)
+    m = CARD_NUMBER.match(text)
     if not m:
-        raise InvalidInputError(f"{str(ref)[:40]!r} is not a card: give its hand letter (A-E...) or its number")
+        hand = game.hands[seat]
+        letters = f"A-{hand_letter(len(hand) - 1)}" if hand else "none in your hand"
+        raise InvalidInputError(f"{str(ref)[:40]!r} is not a card: give its hand letter ({letters}) or its number")
     return int(m.group(1))
 
 
@@ -116,7 +123,7 @@ def parse_target(ref: str | int | None) -> int | str | None:
         return None
     if text in ("board", "b", "the board"):
         return "board"
-    m = re.match(r"^(\d{1,3})\b", text)
+    m = CARD_NUMBER.match(text)
     if not m:
         raise InvalidInputError(f"{str(ref)[:40]!r} is not a target: give a table card number or 'board'")
     return int(m.group(1))
