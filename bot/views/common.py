@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 
 from bot.errors import BotError, describe
+from bot.i18n import t
 from engine.errors import RuleError
 
 log = logging.getLogger(__name__)
@@ -95,3 +97,35 @@ async def report_errors(interaction: discord.Interaction, work: Callable[[], Awa
         await work()
     except Exception as err:
         await refuse(interaction, err)
+
+
+class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!x)x"):
+    """Base of the persistent ``<prefix>:<verb>:<game>`` buttons of both games (survive restarts: the game id is
+    in the custom id, the state is reloaded from storage). Subclasses set ``prefix`` (``"cx"`` Constructo,
+    ``"cn"`` CONEX), ``verb``, ``label_key``, ``style``, pass ``template=r"<prefix>:<verb>:(?P<game>[0-9]+)"`` and
+    implement :meth:`run`; every error ends as an ephemeral answer (:func:`report_errors`)."""
+
+    prefix: ClassVar[str] = ""
+    verb: ClassVar[str] = ""
+    label_key: ClassVar[str] = ""
+    style: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.secondary
+
+    def __init__(self, game_id: int, *, locale: str | None = None) -> None:
+        self.game_id = game_id
+        super().__init__(
+            discord.ui.Button(
+                label=t(self.label_key, locale), style=self.style, custom_id=f"{self.prefix}:{self.verb}:{game_id}"
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> GameButton:
+        return cls(int(match["game"]))
+
+    async def run(self, interaction: discord.Interaction) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await report_errors(interaction, lambda: self.run(interaction))

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import t
-from bot.views.common import report_errors
+from bot.views.common import GameButton, report_errors
 from engine.conex import COLOR_NAMES, Card, Place
 from engine.conex.actions import fmt_num
 from engine.conex.handref import hand_letter
@@ -56,102 +56,76 @@ def card_label(card: Card, index: int | None = None) -> str:
     return f"{head}#{card.id} {COLOR_NAMES[card.color]}{act} · {corners}"[:100]
 
 
-class _GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"cn:(?!x)x"):
-    """Base of the simple ``cn:<verb>:<game>`` buttons (subclasses set ``verb``, ``style``, ``label_key``)."""
-
-    verb = ""
-    label_key = ""
-    style = discord.ButtonStyle.secondary
-
-    def __init__(self, game_id: int, *, locale: str | None = None) -> None:
-        self.game_id = game_id
-        super().__init__(
-            discord.ui.Button(label=t(self.label_key, locale), style=self.style, custom_id=f"cn:{self.verb}:{game_id}")
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> _GameButton:
-        return cls(int(match["game"]))
-
-    async def run(self, cog: ConexCog, interaction: discord.Interaction) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await report_errors(interaction, lambda: self.run(_cog(interaction), interaction))
-
-
-class JoinButton(_GameButton, template=r"cn:join:(?P<game>[0-9]+)"):
+class JoinButton(GameButton, template=r"cn:join:(?P<game>[0-9]+)"):
     """Take a seat in the lobby (U1: 2-4 players)."""
 
-    verb, label_key, style = "join", "ui.cn_join", discord.ButtonStyle.success
+    prefix, verb, label_key, style = "cn", "join", "ui.cn_join", discord.ButtonStyle.success
 
-    async def run(self, cog: ConexCog, interaction: discord.Interaction) -> None:
-        await cog.handle_join(interaction, self.game_id)
+    async def run(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).handle_join(interaction, self.game_id)
 
 
-class LeaveButton(_GameButton, template=r"cn:leave:(?P<game>[0-9]+)"):
+class LeaveButton(GameButton, template=r"cn:leave:(?P<game>[0-9]+)"):
     """Leave the lobby (the host leaving closes it)."""
 
-    verb, label_key, style = "leave", "ui.cn_leave", discord.ButtonStyle.secondary
+    prefix, verb, label_key, style = "cn", "leave", "ui.cn_leave", discord.ButtonStyle.secondary
 
-    async def run(self, cog: ConexCog, interaction: discord.Interaction) -> None:
-        await cog.handle_leave(interaction, self.game_id)
+    async def run(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).handle_leave(interaction, self.game_id)
 
 
-class StartButton(_GameButton, template=r"cn:start:(?P<game>[0-9]+)"):
+class StartButton(GameButton, template=r"cn:start:(?P<game>[0-9]+)"):
     """The host starts the game (2-4 seats)."""
 
-    verb, label_key, style = "start", "ui.cn_start", discord.ButtonStyle.primary
+    prefix, verb, label_key, style = "cn", "start", "ui.cn_start", discord.ButtonStyle.primary
 
-    async def run(self, cog: ConexCog, interaction: discord.Interaction) -> None:
-        await cog.handle_start(interaction, self.game_id)
+    async def run(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).handle_start(interaction, self.game_id)
 
 
-class AddBotButton(_GameButton, template=r"cn:bot:(?P<game>[0-9]+)"):
+class AddBotButton(GameButton, template=r"cn:bot:(?P<game>[0-9]+)"):
     """The host adds an AI seat."""
 
-    verb, label_key, style = "bot", "ui.cn_add_bot", discord.ButtonStyle.secondary
+    prefix, verb, label_key, style = "cn", "bot", "ui.cn_add_bot", discord.ButtonStyle.secondary
 
-    async def run(self, cog: ConexCog, interaction: discord.Interaction) -> None:
-        await cog.handle_add_bot(interaction, self.game_id)
+    async def run(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).handle_add_bot(interaction, self.game_id)
 
 
-class HandButton(_GameButton, template=r"cn:hand:(?P<game>[0-9]+)"):
+class HandButton(GameButton, template=r"cn:hand:(?P<game>[0-9]+)"):
     """My hand: the caller's hand as a private image with legal placement counts."""
 
-    verb, label_key, style = "hand", "ui.cn_hand", discord.ButtonStyle.primary
+    prefix, verb, label_key, style = "cn", "hand", "ui.cn_hand", discord.ButtonStyle.primary
 
-    async def run(self, cog: ConexCog, interaction: discord.Interaction) -> None:
-        await cog.handle_hand(interaction, self.game_id)
+    async def run(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).handle_hand(interaction, self.game_id)
 
 
-class HintsButton(_GameButton, template=r"cn:hints:(?P<game>[0-9]+)"):
+class HintsButton(GameButton, template=r"cn:hints:(?P<game>[0-9]+)"):
     """Hints: a private preview of up to 9 legal placements, with buttons to play them."""
 
-    verb, label_key, style = "hints", "ui.cn_hints", discord.ButtonStyle.secondary
+    prefix, verb, label_key, style = "cn", "hints", "ui.cn_hints", discord.ButtonStyle.secondary
 
-    async def run(self, cog: ConexCog, interaction: discord.Interaction) -> None:
-        await cog.handle_hints(interaction, self.game_id)
+    async def run(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).handle_hints(interaction, self.game_id)
 
 
-class DiscardPromptButton(_GameButton, template=r"cn:disc:(?P<game>[0-9]+)"):
+class DiscardPromptButton(GameButton, template=r"cn:disc:(?P<game>[0-9]+)"):
     """Shown while discards are pending (X3): opens the caller's private discard select."""
 
-    verb, label_key, style = "disc", "ui.cn_discard", discord.ButtonStyle.danger
+    prefix, verb, label_key, style = "cn", "disc", "ui.cn_discard", discord.ButtonStyle.danger
 
-    async def run(self, cog: ConexCog, interaction: discord.Interaction) -> None:
-        await cog.handle_discard_prompt(interaction, self.game_id)
+    async def run(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).handle_discard_prompt(interaction, self.game_id)
 
 
-class ForfeitButton(_GameButton, template=r"cn:forfeit:(?P<game>[0-9]+)"):
+class ForfeitButton(GameButton, template=r"cn:forfeit:(?P<game>[0-9]+)"):
     """Confirms ``/conex leave`` in a running game (FORFEIT, see ``bot/service/conex.py``); sent privately."""
 
-    verb, label_key, style = "forfeit", "ui.cn_forfeit", discord.ButtonStyle.danger
+    prefix, verb, label_key, style = "cn", "forfeit", "ui.cn_forfeit", discord.ButtonStyle.danger
 
-    async def run(self, cog: ConexCog, interaction: discord.Interaction) -> None:
-        await cog.handle_forfeit(interaction, self.game_id)
+    async def run(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).handle_forfeit(interaction, self.game_id)
 
 
 class ActionButton(

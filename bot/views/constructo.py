@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import t
-from bot.views.common import report_errors
+from bot.views.common import GameButton, report_errors
 from engine.constructo import EXPERIMENTAL, LAYOUTS, RECOMMENDED, Match, Move, Size
 
 if TYPE_CHECKING:
@@ -43,46 +43,22 @@ def _cog(interaction: discord.Interaction) -> ConstructoCog:
     return cog  # type: ignore[return-value]
 
 
-class AcceptButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"cx:acc:(?P<game>[0-9]+)"):
+class AcceptButton(GameButton, template=r"cx:acc:(?P<game>[0-9]+)"):
     """Accept a challenge (only the challenged player)."""
 
-    def __init__(self, game_id: int, *, locale: str | None = None) -> None:
-        self.game_id = game_id
-        super().__init__(
-            discord.ui.Button(
-                label=t("ui.accept", locale), style=discord.ButtonStyle.success, custom_id=f"cx:acc:{game_id}"
-            )
-        )
+    prefix, verb, label_key, style = "cx", "acc", "ui.accept", discord.ButtonStyle.success
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> AcceptButton:
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await report_errors(interaction, lambda: _cog(interaction).handle_accept(interaction, self.game_id))
+    async def run(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).handle_accept(interaction, self.game_id)
 
 
-class DeclineButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"cx:dec:(?P<game>[0-9]+)"):
+class DeclineButton(GameButton, template=r"cx:dec:(?P<game>[0-9]+)"):
     """Decline a challenge (the challenged player) or withdraw it (the challenger)."""
 
-    def __init__(self, game_id: int, *, locale: str | None = None) -> None:
-        self.game_id = game_id
-        super().__init__(
-            discord.ui.Button(
-                label=t("ui.decline", locale), style=discord.ButtonStyle.secondary, custom_id=f"cx:dec:{game_id}"
-            )
-        )
+    prefix, verb, label_key, style = "cx", "dec", "ui.decline", discord.ButtonStyle.secondary
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> DeclineButton:
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await report_errors(interaction, lambda: _cog(interaction).handle_decline(interaction, self.game_id))
+    async def run(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).handle_decline(interaction, self.game_id)
 
 
 class PlaceSelect(
@@ -214,46 +190,22 @@ class LayoutSelect(
         await report_errors(interaction, work)
 
 
-class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"cx:res:(?P<game>[0-9]+)"):
+class ResignButton(GameButton, template=r"cx:res:(?P<game>[0-9]+)"):
     """Resign the match (M3): only a player of this game."""
 
-    def __init__(self, game_id: int, *, locale: str | None = None) -> None:
-        self.game_id = game_id
-        super().__init__(
-            discord.ui.Button(
-                label=t("ui.resign", locale), style=discord.ButtonStyle.danger, custom_id=f"cx:res:{game_id}"
-            )
-        )
+    prefix, verb, label_key, style = "cx", "res", "ui.resign", discord.ButtonStyle.danger
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> ResignButton:
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await report_errors(interaction, lambda: _cog(interaction).handle_resign_request(interaction, self.game_id))
+    async def run(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).handle_resign_request(interaction, self.game_id)
 
 
-class ConfirmResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"cx:rsy:(?P<game>[0-9]+)"):
+class ConfirmResignButton(GameButton, template=r"cx:rsy:(?P<game>[0-9]+)"):
     """The ephemeral confirmation of Resign (a mis-click must not lose a match)."""
 
-    def __init__(self, game_id: int, *, locale: str | None = None) -> None:
-        self.game_id = game_id
-        super().__init__(
-            discord.ui.Button(
-                label=t("ui.confirm_resign", locale), style=discord.ButtonStyle.danger, custom_id=f"cx:rsy:{game_id}"
-            )
-        )
+    prefix, verb, label_key, style = "cx", "rsy", "ui.confirm_resign", discord.ButtonStyle.danger
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> ConfirmResignButton:
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await report_errors(interaction, lambda: _cog(interaction).handle_resign(interaction, self.game_id))
+    async def run(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).handle_resign(interaction, self.game_id)
 
 
 def confirm_resign_view(game_id: int, *, locale: str | None = None) -> discord.ui.View:
