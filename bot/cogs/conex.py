@@ -25,6 +25,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.boards import BoardPublisher
 from bot.errors import BotError
 from bot.i18n import t
 from bot.service.conex import ConexService, forfeited_of, game_of, humanized, names_of
@@ -63,6 +64,7 @@ def _mention(uid: int) -> str:
 
 @app_commands.guild_only()
 class ConexCog(
+    BoardPublisher,
     commands.GroupCog,
     name=COG_NAME,
     group_name="conex",
@@ -175,29 +177,7 @@ class ConexCog(
         return text
 
     # -- publishing -----------------------------------------------------------------------------
-    async def publish(
-        self, record: GameRecord, *, headline: str, interaction: discord.Interaction | None = None
-    ) -> discord.Message:
-        """Post the table of ``record`` as the game's new table message (image + buttons), plus the result
-        card and rating changes once the game is over. With an interaction not yet answered: defer (thinking),
-        render in a worker thread, ``edit_original_response``; answered: a followup; none (AI, recovery): a
-        channel message. If rendering fails, the text twin is sent instead. Posting and recording happen under
-        the game's publish lock (docs/bot.md "Boards"): the newest version becomes the stored table and every
-        other table of the game loses its components. A failed post is recovered later
-        (``bot.board_post_failed``) and the error is raised."""
-        deferred = False
-        if interaction is not None and not interaction.response.is_done():
-            try:
-                await interaction.response.defer(thinking=True)
-                deferred = True
-            except discord.HTTPException as err:  # e.g. 10062 Unknown interaction: post to the channel
-                log.warning("could not defer interaction %s (%s); posting to the channel", interaction.id, err)
-                interaction = None
-        content, files, view = await self._table_payload(record, headline)
-        async with self.service.publish_lock(record.id):
-            return await self._post_table(record, content, files, view, interaction, deferred=deferred)
-
-    async def _table_payload(
+    async def _board_payload(
         self, record: GameRecord, headline: str
     ) -> tuple[str, list[discord.File], discord.ui.View | None]:
         """Content, files (table image, result card) and components of the table of ``record``."""
@@ -223,46 +203,6 @@ class ConexCog(
         if record.status == "finished":
             content, files = await self._with_result(record, game, names, content, files)
         return content[:2000], files, view
-
-    async def _post_table(
-        self, record: GameRecord, content: str, files: list[discord.File], view: discord.ui.View | None,
-        interaction: discord.Interaction | None, *, deferred: bool = False,
-    ) -> discord.Message:
-        """Send the table (the caller holds the publish lock), record it, strip the superseded one."""
-        kwargs: dict[str, Any] = {"view": view} if view is not None else {}
-        try:
-            if interaction is not None and deferred:
-                msg: discord.Message = await interaction.edit_original_response(
-                    content=content, attachments=files, view=view
-                )
-            elif interaction is not None:
-                msg = await interaction.followup.send(content, files=files, wait=True, **kwargs)
-            else:
-                channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-                msg = await channel.send(content, files=files, **kwargs)
-        except Exception:
-            log.warning("posting the table of game %s v%s failed; it will be recovered", record.id, record.version)
-            self.bot.board_post_failed(self.service.kind, record.id)
-            raise
-        self.bot.board_posted(self.service.kind, record.id)
-        strip = await self.service.record_board(record.id, msg.id, record.version)
-        if strip is not None:
-            await self._strip(record, strip)
-        return msg
-
-    async def recover_board(self, game_id: int) -> bool:
-        """The board-recovery hook (``bot.register_board_recovery``): under the publish lock, if the game's
-        stored table is missing or older than its version, post the current table as a channel message, headed
-        by the last action. Returns True if a table was posted; then a pending AI turn is restarted."""
-        async with self.service.publish_lock(game_id):
-            record = await self.service.get(game_id)
-            if not self.service.board_stale(record):
-                return False
-            headline = await self._last_headline(record)
-            content, files, view = await self._table_payload(record, headline)
-            await self._post_table(record, content, files, view, None)
-        self.schedule_ai(record)
-        return True
 
     async def _last_headline(self, record: GameRecord) -> str:
         """The last logged action (``"alice: place 12 c2 at 3.5,-10.0 r90"``), for a recovered table."""
@@ -300,16 +240,6 @@ class ConexCog(
         elif record.result is not None and not record.result.rated:
             content = f"{content}\n{t('cn.not_rated', loc)}"
         return content, files
-
-    async def _strip(self, record: GameRecord, message_id: int, content: str | None = None) -> None:
-        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-        try:
-            if content is None:
-                await channel.get_partial_message(message_id).edit(view=None)
-            else:
-                await channel.get_partial_message(message_id).edit(content=content, view=None)
-        except discord.HTTPException as err:
-            log.info("could not update message %s: %s", message_id, err)
 
     async def within(self, interaction: discord.Interaction, work: Awaitable[T]) -> T:
         """Await ``work``; if it takes longer than :data:`DEFER_AFTER_S`, defer the interaction (public,

@@ -21,6 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.boards import BoardPublisher
 from bot.errors import BotError
 from bot.i18n import t
 from bot.service.constructo import ConstructoService, ai_seat, match_of
@@ -52,6 +53,7 @@ def _mention(uid: int) -> str:
 
 @app_commands.guild_only()
 class ConstructoCog(
+    BoardPublisher,
     commands.GroupCog,
     name=COG_NAME,
     group_name="constructo",
@@ -123,31 +125,6 @@ class ConstructoCog(
             record.id, record.version, match, placements, steps, human_to_act=human, locale=self.locale_of(record)
         )
 
-    async def publish(
-        self, record: GameRecord, *, headline: str, interaction: discord.Interaction | None = None
-    ) -> discord.Message:
-        """Post the board of ``record`` as the game's new board message.
-
-        With an interaction whose response is not done: defer (thinking), render off the loop,
-        then ``edit_original_response``; with a done response: a followup; without an
-        interaction (AI, resume): a channel message. If rendering fails, the text twin is posted
-        instead. Posting and recording happen under the game's publish lock: the newest version
-        becomes the stored board and every other board of the game loses its components (a board
-        that lands after a newer one is stripped itself). If the post fails, the board is
-        recovered later (``bot.board_post_failed``) and the error is raised.
-        """
-        deferred = False
-        if interaction is not None and not interaction.response.is_done():
-            try:
-                await interaction.response.defer(thinking=True)
-                deferred = True
-            except discord.HTTPException as err:  # e.g. 10062 Unknown interaction: post to the channel
-                log.warning("could not defer interaction %s (%s); posting to the channel", interaction.id, err)
-                interaction = None
-        content, files, view = await self._board_payload(record, headline)
-        async with self.service.publish_lock(record.id):
-            return await self._post_board(record, content, files, view, interaction, deferred=deferred)
-
     async def _board_payload(
         self, record: GameRecord, headline: str
     ) -> tuple[str, list[discord.File], discord.ui.View | None]:
@@ -168,62 +145,6 @@ class ConstructoCog(
         if record.status == "finished":
             content, files = await self._with_result(record, match, names, content, files)
         return content[:2000], files, view
-
-    async def _post_board(
-        self,
-        record: GameRecord,
-        content: str,
-        files: list[discord.File],
-        view: discord.ui.View | None,
-        interaction: discord.Interaction | None,
-        *,
-        deferred: bool = False,
-    ) -> discord.Message:
-        """Send the board (caller holds the publish lock), record it, strip the superseded one."""
-        kwargs: dict[str, Any] = {}
-        if view is not None:
-            kwargs["view"] = view
-        try:
-            if interaction is not None and deferred:
-                msg: discord.Message = await interaction.edit_original_response(
-                    content=content, attachments=files, view=view
-                )
-            elif interaction is not None:
-                msg = await interaction.followup.send(content, files=files, wait=True, **kwargs)
-            else:
-                channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-                msg = await channel.send(content, files=files, **kwargs)
-        except Exception:
-            log.warning("posting the board of game %s v%s failed; it will be recovered", record.id, record.version)
-            self.bot.board_post_failed(self.service.kind, record.id)
-            raise
-        self.bot.board_posted(self.service.kind, record.id)
-        await self._replace_board(record, msg.id)
-        return msg
-
-    async def _replace_board(self, record: GameRecord, message_id: int) -> None:
-        """Record ``message_id`` as the board (caller holds the publish lock) and strip the loser."""
-        strip = await self.service.record_board(record.id, message_id, record.version)
-        if strip is not None:
-            channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-            try:
-                await channel.get_partial_message(strip).edit(view=None)
-            except discord.HTTPException as err:
-                log.info("could not strip the components of old board %s: %s", strip, err)
-
-    async def recover_board(self, game_id: int) -> bool:
-        """The board-recovery hook (``bot.register_board_recovery``): under the publish lock, if the
-        game's stored board is missing or older than its version, post the current board as a
-        channel message, headed by the last action. Returns True if a board was posted."""
-        async with self.service.publish_lock(game_id):
-            record = await self.service.get(game_id)
-            if not self.service.board_stale(record):
-                return False
-            headline = await self._last_headline(record)
-            content, files, view = await self._board_payload(record, headline)
-            await self._post_board(record, content, files, view, None)
-        self.schedule_ai(record)  # an AI turn whose board failed to post left the AI's next turn unplayed
-        return True
 
     async def _last_headline(self, record: GameRecord) -> str:
         """The headline of the game's last action (who played what), for a recovered board."""
