@@ -22,6 +22,7 @@ from tests.bot.fakediscord import (
     APP_ID,
     BOT_ID,
     CHANNEL_ID,
+    EPHEMERAL,
     GUILD_ID,
     MEMBER_PERMISSIONS,
     TIMESTAMP,
@@ -44,6 +45,7 @@ _OPTION_TYPES = {
     discord.AppCommandOptionType.integer: 4,
     discord.AppCommandOptionType.boolean: 5,
     discord.AppCommandOptionType.user: 6,
+    discord.AppCommandOptionType.number: 10,
 }
 
 
@@ -268,3 +270,19 @@ def walk_commands(tree: app_commands.CommandTree) -> list[app_commands.Command[A
         elif isinstance(cmd, app_commands.Command):
             out.append(cmd)
     return out
+
+
+def initial(fake: FakeDiscord, token: str) -> dict[str, Any]:
+    """The initial response's payload of the interaction with ``token``: ``{"type": ..., "data": {...}}``."""
+    (call,) = fake.callbacks(token)
+    assert isinstance(call.payload, dict)
+    return call.payload
+
+
+def refusal(fake: FakeDiscord, token: str) -> str:
+    """The text of an ephemeral refusal sent as the initial response: the only answer of the interaction."""
+    payload = initial(fake, token)
+    assert payload["type"] == 4, payload
+    assert payload["data"]["flags"] & EPHEMERAL, payload
+    assert not fake.calls_for(token)[1:], "a refusal is the only answer"
+    return str(payload["data"]["content"])

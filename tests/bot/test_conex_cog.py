@@ -7,37 +7,21 @@ from __future__ import annotations
 
 from typing import Any
 
-import discord
 import pytest
 
 from bot.app import TableBot
 from bot.service.conex import ConexService, game_of
 from bot.storage import Storage
 from engine.conex import Game, Lightning, Place
-from tests.bot import conftest
-from tests.bot.conftest import Driver, all_custom_ids, component
+from tests.bot.conftest import Driver, all_custom_ids, component, initial, refusal
 from tests.bot.fakediscord import CHANNEL_ID, EPHEMERAL, GUILD_ID, FakeDiscord, png_ok
-
-# /conex place has number options (type 10); the shared driver maps only the types the Constructo cog uses.
-conftest._OPTION_TYPES.setdefault(discord.AppCommandOptionType.number, 10)
 
 ALICE, BOB, CAROL = 1, 2, 3
 SEED = 7
 
 
-def initial(fake: FakeDiscord, token: str) -> dict[str, Any]:
-    (call,) = fake.callbacks(token)
-    assert isinstance(call.payload, dict)
-    return call.payload
 
 
-def refusal(fake: FakeDiscord, token: str) -> str:
-    """The text of an ephemeral refusal: the only answer of the interaction."""
-    payload = initial(fake, token)
-    assert payload["type"] == 4, payload
-    assert payload["data"]["flags"] & EPHEMERAL, payload
-    assert not fake.calls_for(token)[1:], "a refusal is the only answer"
-    return str(payload["data"]["content"])
 
 
 async def record_of(storage: Storage, game_id: int = 1) -> Any:

@@ -16,26 +16,14 @@ from bot.app import TableBot
 from bot.service.constructo import match_of
 from bot.storage import Storage
 from engine.constructo import Match
-from tests.bot.conftest import APP_PERMISSIONS, Driver, all_custom_ids, component, make_bot
+from tests.bot.conftest import APP_PERMISSIONS, Driver, all_custom_ids, component, initial, make_bot, refusal
 from tests.bot.fakediscord import BOT_ID, CHANNEL_ID, EPHEMERAL, GUILD_ID, OTHER_CHANNEL_ID, FakeDiscord, png_ok
 
 ALICE, BOB, CAROL = 1, 2, 3
 
 
-def initial(fake: FakeDiscord, token: str) -> dict[str, Any]:
-    """The initial response's payload: ``{"type": ..., "data": {...}}``."""
-    (call,) = fake.callbacks(token)
-    assert isinstance(call.payload, dict)
-    return call.payload
 
 
-def refusal(fake: FakeDiscord, token: str) -> str:
-    """The text of an ephemeral refusal sent as the initial response."""
-    payload = initial(fake, token)
-    assert payload["type"] == 4, payload
-    assert payload["data"]["flags"] & EPHEMERAL, payload
-    assert not fake.calls_for(token)[1:], "a refusal is the only answer"
-    return str(payload["data"]["content"])
 
 
 async def board_of(storage: Storage, fake: FakeDiscord, game_id: int) -> dict[str, Any]:
