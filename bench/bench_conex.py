@@ -20,7 +20,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.conex import Draw, Game, Pass, Place
+from engine.conex import Game, Place
+from engine.conex.ai import first_fit
 
 
 def grow(snapshots: tuple[int, ...], seed: int = 3) -> dict[int, dict[str, Any]]:
@@ -32,14 +33,7 @@ def grow(snapshots: tuple[int, ...], seed: int = 3) -> dict[int, dict[str, Any]]
             out[n] = g.to_dict()
         for q in sorted(g.pending_discards):
             g.random_discard(q)
-        p = g.current_player
-        for card in list(g.hands[p]):
-            found = g.find_placements(p, card, limit=1)
-            if found:
-                g.play(found[0])
-                break
-        else:
-            g.play(Draw(p) if g.pile else Pass(p))
+        g.play(first_fit(g, g.current_player))
     return out
 
 
@@ -75,12 +69,8 @@ def bench_check(states: dict[int, dict[str, Any]]) -> None:
     for n in (0, 20, 50):
         g = with_hand(states[n], 5)
         p = g.current_player
-        legal: Place | None = None
-        for card in g.hands[p]:
-            found = g.find_placements(p, card, limit=1)
-            if found:
-                legal = found[0]
-                break
+        first = first_fit(g, p)
+        legal = first if isinstance(first, Place) else None
         card = g.hands[p][0]
         illegal = Place(p, card, 1, 0.0, 0.0, 0.0)  # corner on the board's score track / covered: P1
         if legal is not None:
@@ -155,14 +145,7 @@ def bench_games(n_games: int) -> None:
         while not g.is_over:
             for q in sorted(g.pending_discards):
                 g.random_discard(q)
-            p = g.current_player
-            for card in list(g.hands[p]):
-                found = g.find_placements(p, card, limit=1)
-                if found:
-                    g.play(found[0])
-                    break
-            else:
-                g.play(Draw(p) if g.pile else Pass(p))
+            g.play(first_fit(g, g.current_player))
             turns += 1
     elapsed = time.perf_counter() - t0
     cpu = time.process_time() - c0

@@ -46,7 +46,7 @@ from engine.conex.deck import COLORS, Card, load_deck
 from engine.conex.game import Game
 from engine.errors import IllegalActionError, NotYourTurnError, RuleError
 
-__all__ = ["DEFAULT_WEIGHTS", "Decision", "Weights", "choose_action", "decide", "keep_value"]
+__all__ = ["DEFAULT_WEIGHTS", "Decision", "Weights", "choose_action", "decide", "first_fit", "keep_value"]
 
 _DECK: dict[int, Card] = {c.id: c for c in load_deck()}
 
@@ -543,3 +543,14 @@ def choose_action(game: Game, player: int, seed: int = 0, budget_s: float = 2.0)
         InvalidInputError: ``player`` is not a seat.
     """
     return decide(game, player, seed, budget_s).action
+
+
+def first_fit(game: Game, player: int) -> Place | Draw | Pass:
+    """The plainest policy, used by tests and benchmarks to drive games: the placement finder's first pose for
+    the first card of ``player``'s hand (in hand order) that has one (A1), else ``Draw`` (A2), else ``Pass`` (A3,
+    empty draw pile). No stars, no lightning, no discards; the caller plays it with ``game.play``."""
+    for card in list(game.hands[player]):
+        found = game.find_placements(player, card, limit=1)
+        if found:
+            return found[0]
+    return Draw(player) if game.pile else Pass(player)

@@ -7,6 +7,7 @@ import copy
 import pytest
 
 from engine.conex import DIE_FACES, Discard, Draw, Game, Lightning, Pass, Place
+from engine.conex.ai import first_fit
 from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError, StateError
 from tests.engine.conex.scenes import DECK, attach, find_card, find_corner, game, host_entry, state
 
@@ -351,14 +352,7 @@ def test_from_dict_refuses_bad_table_entries() -> None:
 def test_replay_from_seed_and_history_equals_the_game() -> None:
     g = Game.new(players=2, seed=21, goal=20)
     while not g.is_over and len(g.history) < 30:
-        p = g.current_player
-        for card in list(g.hands[p]):
-            found = g.find_placements(p, card, limit=1)
-            if found:
-                g.play(found[0])
-                break
-        else:
-            g.play(Draw(p) if g.pile else Pass(p))
+        g.play(first_fit(g, g.current_player))
     assert any(text.startswith("place") for _, text in g.history)
     again = Game.replay(g.history, players=2, seed=21, goal=20)
     assert again.to_dict() == g.to_dict()

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.conex import Discard, Draw, Game, Lightning, Pass, Place
+from engine.conex.ai import first_fit
 from engine.errors import RuleError
 
 
@@ -74,14 +75,7 @@ def test_random_games_end_conserve_cards_and_round_trip(seed: int, players: int,
 def _mid_game() -> Game:
     g = Game.new(players=3, seed=77, table="small", goal=100)
     for _ in range(30):
-        p = g.current_player
-        for card in g.hands[p]:
-            found = g.find_placements(p, card, limit=1)
-            if found:
-                g.play(found[0])
-                break
-        else:
-            g.play(Draw(p) if g.pile else Pass(p))
+        g.play(first_fit(g, g.current_player))
     return g
 
 
