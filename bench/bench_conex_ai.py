@@ -60,7 +60,7 @@ class Result:
 def play_game(args: tuple[int, int, int, Weights]) -> Result:
     """One game: ``ai_seat`` is the AI, the other seats greedy. Returns scores, winners, AI decision times."""
     game_seed, ai_seat, ai_seed, weights = args
-    g = Game.new(3, seed=game_seed)
+    g = Game.new(players=3, seed=game_seed)
     times: list[float] = []
     calls: list[int] = []
     kinds: dict[str, int] = {}
@@ -96,7 +96,7 @@ def play_game(args: tuple[int, int, int, Weights]) -> Result:
 def crowded(game_seed: int) -> list[tuple[int, int, float, int]]:
     """Greedy play to goal 100 on the medium table; from 35 cards on the table, time the AI's decision for the
     seat to move at every turn (not played). Returns ``(table cards, hand size, seconds, finder calls)``."""
-    g = Game.new(3, seed=game_seed, goal=100)
+    g = Game.new(players=3, seed=game_seed, goal=100)
     out: list[tuple[int, int, float, int]] = []
     while not g.is_over:
         for q in sorted(g.pending_discards):

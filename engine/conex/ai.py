@@ -126,6 +126,7 @@ class _Ctx:
     opp_2x: set[int] = field(default_factory=set)
     dead: dict[tuple[str, int | str], tuple[float, float]] = field(default_factory=dict)
     horizon: float = 1.0  # 1 = many rounds left; falls to 0 as the leader nears the goal (E1)
+    left: frozenset[int] = frozenset()  # forfeited seats: they get no more turns
 
     def out_of_budget(self) -> bool:
         return self.calls >= self.max_calls or time.perf_counter() > self.deadline
@@ -228,7 +229,7 @@ def _sim_from_view(game: Game, view: dict[str, Any], me: int, probes: list[int])
     The table is shared with ``game`` (the finder only reads it and fills its cache): never ``play`` on the
     result; ``_deep`` gives a copy that may be played on."""
     sim = copy.copy(game)
-    hands: list[list[int]] = [[] for _ in range(view["players"])]
+    hands: list[list[int]] = [[] for _ in range(view["setup"]["players"])]
     hands[me] = list(view["hands"][me]) + list(probes)
     on_table = {t["card"] for t in view["table"]}
     taken = set(hands[me]) | on_table
@@ -305,7 +306,7 @@ class _Best:
 
 def _opponents_to_play(ctx: _Ctx, reaches_goal: bool) -> list[int]:
     """Seats still getting a turn after ``me``, in order (E1: once the goal is reached the round completes)."""
-    seats = [(ctx.me + k) % ctx.players for k in range(1, ctx.players)]
+    seats = [(ctx.me + k) % ctx.players for k in range(1, ctx.players) if (ctx.me + k) % ctx.players not in ctx.left]
     if ctx.goal_reached or reaches_goal:
         seats = [s for s in seats if s > ctx.me]
     return seats
@@ -437,8 +438,8 @@ def decide(
     stars = {s: v["holder"] for s, v in view["stars"].items()}
     ctx = _Ctx(
         me=me,
-        players=view["players"],
-        goal=view["goal"],
+        players=view["setup"]["players"],
+        goal=view["setup"]["goal"],
         scores=list(view["scores"]),
         hand=hand,
         hand_counts=list(view["hand_counts"]),
@@ -455,6 +456,7 @@ def decide(
     rounds_left = (ctx.goal - max(ctx.scores)) / weights.points_per_turn
     ctx.horizon = 0.0 if ctx.goal_reached else max(0.0, min(1.0, rounds_left / weights.horizon_rounds))
     ctx.opp_2x = {s for s in range(ctx.players) if s != me and game.star_usable(s, "2x")}
+    ctx.left = frozenset(view["forfeited"])
 
     if me in view["pending_discards"] and hand:  # X3
         worst = min(hand, key=lambda i: (keep_value(_DECK[i]), i))
@@ -516,7 +518,7 @@ def decide(
             and ctx.scores[me] > max(ctx.scores[s] for s in range(ctx.players) if s != me)
         ):
             return Decision(Pass(me), 0.0, "pass: leading and nothing worth placing", ctx.calls)
-        resolved: AnyAction | None
+        resolved: object
         try:
             resolved = game.check(best.place)
         except RuleError:  # pragma: no cover - the finder's poses pass check

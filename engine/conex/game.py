@@ -1,120 +1,210 @@
-"""The CONEX game state: set-up, turns, scoring, die and stars, end (rules/conex.md sections 3, 4, 6, 7, 8).
+"""The CONEX game state: set-up, turns, checks, forfeits and timeouts, end (rules/conex.md sections 3, 4, 6-8).
 
-``Game`` is pure and deterministic: all chance comes from the stored ``seed`` (the shuffle) and counters (die
-rolls, random discards), so a game replays exactly from ``seed`` + its action history (U2). The placement finder
-lives in ``engine/conex/finder.py``; serialisation in ``engine/conex/state.py`` (format: docs/conex-state.md).
+``Game`` implements the game protocol (:class:`engine.protocol.GameState`, ``game = "conex"``). It is pure and
+deterministic: all chance comes from the setup's ``seed`` (the shuffle, die rolls, random discards; see
+``engine/conex/fair.py``), so a game replays exactly from its setup + history. What each action does lives in
+``engine/conex/turns.py``; the placement finder in ``engine/conex/finder.py``; serialisation in
+``engine/conex/state.py`` (format: docs/conex-state.md).
 """
 
 from __future__ import annotations
 
-import random
-from typing import Any
+import pickle
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
-from engine.conex import finder, state
+from engine.conex import finder, state, turns
 from engine.conex.actions import Action, AnyAction, Discard, Draw, Lightning, Pass, Place
 from engine.conex.deck import COLOR_NAMES, Card, load_deck
-from engine.conex.geometry import TABLE_SIZES_MM, centre_for_corner, posed_card
-from engine.conex.table import Table, TableCard, Target, Verdict
-from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError
+from engine.conex.fair import deal
+from engine.conex.geometry import TABLE_SIZES_MM, centre_for_corner
+from engine.conex.table import Table, TableCard, Verdict
+from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError, RuleError
+from engine.protocol import Applied, Event, Forfeit, Outcome, Timeout, parse_shared_action
 
 DIE_FACES: tuple[str, ...] = ("card", "two cards", "lightning", "lightning", "2x", "2x")  # X1
 STARS: tuple[str, ...] = ("2x", "lightning")
 HAND_SIZE = 5  # U2
 MIN_GOAL, MAX_GOAL, DEFAULT_GOAL = 20, 100, 40  # U3
+DEFAULT_TIMEOUT_FORFEIT = 3
+MAX_SEED_BITS = 256
+
+GameAction = AnyAction | Forfeit | Timeout
+"""Every action a :class:`Game` accepts: the CONEX actions plus the shared ``Forfeit`` and ``Timeout``."""
+
+_SETUP_KEYS = ("players", "seed", "table", "goal", "bots", "timeout_forfeit")
 
 
 class Game:
-    """A CONEX game for 2-4 seats (0-based, seat 0 starts and keeps the start-player marker, U1).
+    """A CONEX game for 2-4 seats (0-based; seat 0 starts and keeps the start-player marker, U1).
 
-    Build with ``Game.new(...)``, ``Game.from_dict(d)`` or ``Game.replay(...)``; change only through
-    ``play(action)`` (which validates, ``check(action)`` validates only). Errors: ``NotYourTurnError``,
-    ``InvalidInputError`` (rule ``Input``), ``IllegalActionError`` with the rule code (A2, A3, P1-P5, V3, X2, X3,
-    E1).
+    Build with :meth:`new`, :meth:`from_dict` or :meth:`replay`; change only through :meth:`apply` (or
+    :meth:`play`, which returns just the resolved action). Errors: ``NotYourTurnError``, ``InvalidInputError``
+    (rule ``Input``), ``IllegalActionError`` with the rule code (A2, A3, P1-P5, V3, X2, X3, E1, ``Forfeited``).
     """
 
-    def __init__(self, players: int, seed: int, table: str, goal: int) -> None:
+    game: ClassVar[str] = "conex"
+    STATE_VERSION: ClassVar[int] = 2
+    MIN_PLAYERS: ClassVar[int] = 2
+    MAX_PLAYERS: ClassVar[int] = 4
+
+    def __init__(
+        self, players: int, seed: int, table: str, goal: int, bots: Sequence[int] = (),
+        timeout_forfeit: int = DEFAULT_TIMEOUT_FORFEIT,
+    ) -> None:
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
             raise InvalidInputError(f"U1: CONEX is for 2-4 players, not {players!r}", players=players)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise InvalidInputError(f"the seed must be a whole number, not {seed!r}", seed=seed)
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed.bit_length() > MAX_SEED_BITS:
+            raise InvalidInputError(f"the seed must be a whole number of at most {MAX_SEED_BITS} bits", seed=seed)
         if table not in TABLE_SIZES_MM:
             raise InvalidInputError(
                 f"G2: table size must be one of {', '.join(TABLE_SIZES_MM)}, not {table!r}", table=table
             )
         if isinstance(goal, bool) or not isinstance(goal, int) or not MIN_GOAL <= goal <= MAX_GOAL:
             raise InvalidInputError(f"U3: the goal must be {MIN_GOAL}-{MAX_GOAL} points, not {goal!r}", goal=goal)
+        if isinstance(bots, str | bytes) or not all(
+            isinstance(b, int) and not isinstance(b, bool) and 0 <= b < players for b in bots
+        ) or len(set(bots)) != len(bots):
+            raise InvalidInputError(f"bots must be distinct seats 0..{players - 1}, not {bots!r}", bots=bots)
+        if isinstance(timeout_forfeit, bool) or not isinstance(timeout_forfeit, int) or timeout_forfeit < 1:
+            raise InvalidInputError(
+                f"timeout_forfeit must be a whole number >= 1, not {timeout_forfeit!r}", timeout_forfeit=timeout_forfeit
+            )
         self.players = players
         self.seed = seed
         self.table_size = table
         self.goal = goal
+        self.bots: tuple[int, ...] = tuple(sorted(bots))
+        self.timeout_forfeit = timeout_forfeit
         self.deck: dict[int, Card] = {c.id: c for c in load_deck()}
         self.hands: list[list[int]] = [[] for _ in range(players)]
         self.pile: list[int] = []  # index 0 is the top
         self.board = Table(table)
         self.scores: list[int] = [0] * players
-        self.current_player = 0
+        self.to_play = 0  # the seat whose turn it is (or was, once over); ``current_player`` is None once over
         self.turn = 0  # number of turns completed; the turn in progress has this number
         self.star_holder: dict[str, int | None] = dict.fromkeys(STARS)
         self.star_since: dict[str, int | None] = dict.fromkeys(STARS)  # the turn a star was taken (X2)
         self.pending_discards: set[int] = set()
-        self.passes = 0  # consecutive passes (E2)
+        self.passes = 0  # consecutive passes (E2); a forfeited seat's skipped turn counts as one
         self.goal_reached = False
-        self.is_over = False
-        self.end_reason: str | None = None
+        self.end_reason: str | None = None  # "E1" | "E2-pass" | "E2-empty" | "forfeit" once over
         self.rolls = 0  # die rolls used (the die is re-derived from seed + this counter)
         self.window: tuple[int, int] | None = None  # (seat, turn): that seat may still use lightning (end of turn)
+        self.forfeited: set[int] = set()
+        self.timeouts: list[int] = [0] * players  # consecutive timeouts per seat (reset when the seat acts)
         self.history: list[tuple[int, str]] = []
-        self.last_events: list[dict[str, Any]] = []
 
     # --- construction ----------------------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, players: int = 3, seed: int = 7, table: str = "medium", goal: int = DEFAULT_GOAL) -> Game:
-        """A fresh game: shuffle with ``random.Random(seed)``, deal 5 cards each, the rest is the pile (U1-U3).
+    def new(cls, setup: dict[str, Any] | None = None, /, **options: Any) -> Game:
+        """A fresh game from ``setup`` (and/or the same keys as keyword options, which win):
 
-        Raises ``InvalidInputError`` for 0/1/5+ players (U1), an unknown table size (G2) or a goal outside
-        20-100 (U3).
+        ``players`` (2-4, U1), ``seed`` (a whole number, required: the bot draws it from ``secrets``; the
+        engine never makes one up), ``table`` (``"small" | "medium" | "large"``, default medium, G2), ``goal``
+        (20-100, default 40, U3), ``bots`` (seats played by a program, default none: the game ends at once when
+        only they are left), ``timeout_forfeit`` (consecutive timeouts that forfeit a seat, default 3).
+
+        The deal is :func:`engine.conex.fair.deal` (U2). Raises ``InvalidInputError`` for a bad or unknown option.
         """
-        g = cls(players, seed, table, goal)
-        ids = sorted(g.deck)
-        random.Random(seed).shuffle(ids)
-        for p in range(players):
-            g.hands[p] = ids[p * HAND_SIZE : (p + 1) * HAND_SIZE]
-        g.pile = ids[players * HAND_SIZE :]
+        if setup is not None and not isinstance(setup, dict):
+            raise InvalidInputError(f"a CONEX setup is a dict of options, not {setup!r}")
+        opts = {**(setup or {}), **options}
+        unknown = set(opts) - set(_SETUP_KEYS)
+        if unknown:
+            raise InvalidInputError(f"unknown CONEX setup options {sorted(unknown)}", options=sorted(unknown))
+        for key in ("players", "seed"):
+            if key not in opts:
+                raise InvalidInputError(f"a CONEX setup needs {key!r}", option=key)
+        g = cls(
+            opts["players"], opts["seed"], opts.get("table", "medium"), opts.get("goal", DEFAULT_GOAL),
+            list(opts.get("bots", ())), opts.get("timeout_forfeit", DEFAULT_TIMEOUT_FORFEIT),
+        )
+        g.hands, g.pile = deal(g.seed, g.players)
         return g
 
     @classmethod
-    def replay(
-        cls,
-        history: list[tuple[int, str]],
-        *,
-        players: int = 3,
-        seed: int = 7,
-        table: str = "medium",
-        goal: int = DEFAULT_GOAL,
-    ) -> Game:
-        """Rebuild a game from its set-up and its action history (``[(seat, "place 12 c2 at ..."), ...]``)."""
-        g = cls.new(players, seed, table, goal)
-        for player, text in history:
-            g.play(Action.parse(text, player))
+    def replay(cls, setup: dict[str, Any], history: Sequence[tuple[int, str]]) -> Game:
+        """``new(setup)`` then every ``(seat, text)`` of ``history`` applied (forfeits and timeouts included).
+        Raises the refused entry's ``RuleError`` (``details["index"]`` = its 0-based position)."""
+        g = cls.new(setup)
+        for i, (seat, text) in enumerate(history):
+            try:
+                g.apply(g.parse_action(text, seat))
+            except RuleError as err:
+                raise type(err)(f"history entry {i} {text!r}: {err.message}", rule=err.rule, index=i) from err
         return g
 
     def to_dict(self) -> dict[str, Any]:
-        """The full state as JSON-ready data, ``"version": 1`` (format: docs/conex-state.md)."""
+        """The full state as JSON-ready data, ``"version": 2`` (format: docs/conex-state.md)."""
         return state.to_dict(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Game:
-        """Load a state written by ``to_dict`` (or built by hand, docs/conex-state.md); raises ``StateError``
-        for an unknown version, unknown or missing/duplicated card ids (card conservation), a bad seat or
-        turn, or malformed numbers."""
+        """Load a state written by ``to_dict`` (version 2) or by the bot before the game protocol (version 1,
+        migrated; see docs/conex-state.md). Raises ``StateError`` for an unknown version, broken card
+        conservation, a bad seat or turn, malformed numbers or a stored outcome that disagrees."""
         return state.from_dict(cls, d)
 
-    def view_for(self, player: int) -> dict[str, Any]:
-        """What seat ``player`` may see: ``to_dict()`` without the seed and pile order, other hands as counts."""
-        return state.view_for(self, player)
+    def copy(self) -> Game:
+        """An independent copy (table geometry included), for AI search and what-if checks."""
+        out: Game = pickle.loads(pickle.dumps(self))
+        return out
 
-    # --- queries ---------------------------------------------------------------------------------------------
+    def view_for(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (``None`` = a spectator) may see: ``to_dict()`` without the seed and the pile order,
+        other hands as counts, others' discards masked (docs/conex-state.md)."""
+        return state.view_for(self, seat)
+
+    # --- protocol queries ------------------------------------------------------------------------------------
+
+    @property
+    def setup(self) -> dict[str, Any]:
+        """``{"players", "seed", "table", "goal", "bots", "timeout_forfeit"}``: ``replay(setup, history)``
+        rebuilds this game."""
+        return {
+            "players": self.players, "seed": self.seed, "table": self.table_size, "goal": self.goal,
+            "bots": list(self.bots), "timeout_forfeit": self.timeout_forfeit,
+        }
+
+    @property
+    def num_players(self) -> int:
+        """Seats in the game, forfeited ones included."""
+        return self.players
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game ended (E1, E2, or too few seats left after forfeits)."""
+        return self.end_reason is not None
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to make the next main action, ``None`` once over."""
+        return None if self.is_over else self.to_play
+
+    def awaiting(self) -> tuple[int, ...]:
+        """The seat to play plus every seat owing an X3 discard, in seat order; ``()`` once over."""
+        if self.is_over:
+            return ()
+        return tuple(sorted(self.pending_discards | {self.to_play}))
+
+    @property
+    def in_play(self) -> list[int]:
+        """Seats that have not forfeited, in seat order."""
+        return [s for s in range(self.players) if s not in self.forfeited]
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """E3 once over: seats in play by score (ties share a group), forfeited seats after them; every tied
+        leader wins, everyone else loses. ``reason`` = :attr:`end_reason`. ``None`` while the game runs."""
+        return turns.outcome_of(self) if self.is_over else None
+
+    @property
+    def winners(self) -> list[int]:
+        """E3: the seats that won (all tied leaders in play); empty while the game runs."""
+        outcome = self.outcome
+        return list(outcome.winners) if outcome is not None else []
 
     def hand(self, player: int) -> list[Card]:
         """Seat ``player``'s cards, in the order received."""
@@ -139,14 +229,6 @@ class Game:
     def table_size_mm(self) -> tuple[float, float]:
         return TABLE_SIZES_MM[self.table_size]
 
-    @property
-    def winners(self) -> list[int]:
-        """E3: the seats with the highest score (all tied leaders); empty while the game runs."""
-        if not self.is_over:
-            return []
-        best = max(self.scores)
-        return [p for p, s in enumerate(self.scores) if s == best]
-
     def star_usable(self, player: int, star: str) -> bool:
         """X2: ``player`` holds ``star`` and took it before the turn now in progress began."""
         since = self.star_since[star]
@@ -159,7 +241,7 @@ class Game:
             return False
         since = self.star_since["lightning"]
         assert since is not None
-        if player == self.current_player and since < self.turn:
+        if player == self.to_play and since < self.turn:
             return True
         return self.window is not None and self.window[0] == player and since < self.window[1]
 
@@ -173,31 +255,73 @@ class Game:
             raise InvalidInputError(f"there is no card {card_id!r} (cards are numbered 1-52)", card=card_id)
         return self.deck[card_id]
 
-    # --- checking --------------------------------------------------------------------------------------------
+    # --- actions ---------------------------------------------------------------------------------------------
 
-    def check(self, action: AnyAction) -> AnyAction:
+    def parse_action(self, text: str, seat: int) -> GameAction:
+        """The action for ``text`` by ``seat``: ``"forfeit"``, ``"timeout"`` or a CONEX action's text
+        (``Action.parse``). Raises ``InvalidInputError`` quoting the bad text."""
+        shared = parse_shared_action(text, seat)
+        return shared if shared is not None else Action.parse(text, seat)
+
+    def legal_actions(self, seat: int) -> list[GameAction]:
+        """``seat``'s legal actions now, without the shared ``Forfeit``/``Timeout``: a seat owing a discard
+        lists a ``Discard`` per hand card; the seat to play ``Draw`` (or ``Pass``), every ``Lightning`` it may
+        use, and the finder's best two poses per hand card (plus each best pose with the 2x star when usable);
+        the seat that just finished may still list ``Lightning`` (X3). Empty when the seat may not act. CPU
+        work (the finder): seconds on a crowded table."""
+        if self.is_over or seat in self.forfeited or not 0 <= seat < self.players:
+            return []
+        out: list[GameAction] = []
+        if self.can_lightning(seat):
+            out += [Lightning(seat, tc.id) for tc in self.board.cards if self.board.is_free(tc.id)]
+        if seat in self.pending_discards:
+            return [Discard(seat, c) for c in self.hands[seat]] + out
+        if seat != self.to_play:
+            return out
+        out.append(Draw(seat) if self.pile else Pass(seat))
+        double = self.star_usable(seat, "2x")
+        for cid in self.hands[seat]:
+            found = self.find_placements(seat, cid, limit=2)
+            out += found
+            if double and found:
+                best = found[0]
+                out.append(Place(seat, best.card, best.corner, best.x, best.y, best.rotation, True))
+        return out
+
+    def check(self, action: GameAction) -> GameAction:
         """Validate ``action`` without changing anything; returns it resolved (a ``Place`` with
         ``rotation=None`` gets the best legal rotation at its point).
 
-        Order of checks for a place: game over (E1), seat, turn (``NotYourTurnError``), pending discard (X3),
-        unknown card/corner (``Input``), card in hand (P5), star use (V3, X2), then P4, P1, P2, P3.
+        Order of checks: game over (E1), seat (``Input``), a forfeited seat (``Forfeited``); ``Forfeit`` is then
+        legal; ``Timeout`` needs the seat in :meth:`awaiting` (``NotYourTurn``); discards and lightning (X3, X2);
+        turn (``NotYourTurn``), pending discard (X3), A2/A3; for a place unknown card/corner (``Input``), card
+        in hand (P5), star use (V3, X2), then P4, P1, P2, P3.
         """
-        if not isinstance(action, Place | Draw | Pass | Lightning | Discard):
+        if not isinstance(action, Place | Draw | Pass | Lightning | Discard | Forfeit | Timeout):
             raise InvalidInputError(f"not a CONEX action: {action!r}")
         if self.is_over:
-            raise IllegalActionError("the game is over", rule="E1")
+            raise IllegalActionError("the game is over", rule="E1", reason=self.end_reason)
         p = self._seat(action.player)
+        if p in self.forfeited:
+            raise IllegalActionError(f"seat {p + 1} has left the game", rule="Forfeited", player=p)
+        if isinstance(action, Forfeit):
+            return action
+        if isinstance(action, Timeout):
+            if p not in self.awaiting():
+                raise NotYourTurnError(
+                    f"seat {p + 1} cannot run out of time: the game is not waiting for it",
+                    player=p, awaiting=list(self.awaiting()),
+                )
+            return action
         if isinstance(action, Discard):
             self._check_discard(p, action.card)
             return action
         if isinstance(action, Lightning):
             self._check_lightning(p, action.card)
             return action
-        if p != self.current_player:
+        if p != self.to_play:
             raise NotYourTurnError(
-                f"it is seat {self.current_player + 1}'s turn, not seat {p + 1}'s",
-                player=p,
-                current=self.current_player,
+                f"it is seat {self.to_play + 1}'s turn, not seat {p + 1}'s", player=p, current=self.to_play
             )
         if p in self.pending_discards:
             raise IllegalActionError(
@@ -211,7 +335,7 @@ class Game:
             if self.pile:
                 raise IllegalActionError(
                     f"you may pass only when the draw pile is empty ({len(self.pile)} cards left): draw instead",
-                    rule="A3",
+                    rule="A3", pile=len(self.pile),
                 )
             return action
         resolved, _ = self._check_place(action)
@@ -222,16 +346,21 @@ class Game:
         p = place.player
         if place.card not in self.hands[p]:
             where = "on the table" if place.card in self.board else "not in your hand"
-            raise IllegalActionError(f"card {place.card} is {where}", rule="P5", card=place.card)
+            raise IllegalActionError(
+                f"card {place.card} is {where}", rule="P5", card=place.card, on_table=place.card in self.board
+            )
         if place.corner not in [c.index for c in card.corners]:
             raise InvalidInputError(
-                f"card {card.id} has corners 1-{len(card.corners)}, not {place.corner}", card=card.id
+                f"card {card.id} has corners 1-{len(card.corners)}, not {place.corner}",
+                card=card.id, corner=place.corner, corners=len(card.corners),
             )
         if place.double:
             if self.star_holder["2x"] != p:
-                raise IllegalActionError("you do not hold the 2x star", rule="V3")
+                raise IllegalActionError("you do not hold the 2x star", rule="V3", star="2x")
             if not self.star_usable(p, "2x"):
-                raise IllegalActionError("the 2x star was won this turn: use it from your next turn on", rule="X2")
+                raise IllegalActionError(
+                    "the 2x star was won this turn: use it from your next turn on", rule="X2", star="2x"
+                )
         if place.rotation is None:
             rot = finder.best_rotation(self, card, place.corner, place.x_mm, place.y_mm)
             place = Place(p, place.card, place.corner, place.x, place.y, rot, place.double)
@@ -250,12 +379,12 @@ class Game:
 
     def _check_lightning(self, p: int, card_id: int) -> None:
         if self.star_holder["lightning"] != p:
-            raise IllegalActionError("you do not hold the lightning star", rule="X3", player=p)
+            raise IllegalActionError("you do not hold the lightning star", rule="X3", player=p, star="lightning")
         if not self.can_lightning(p):
             since = self.star_since["lightning"]
             if since is not None and (since >= self.turn or (self.window and since >= self.window[1])):
                 raise IllegalActionError(
-                    "the lightning star was won this turn: use it from your next turn on", rule="X2"
+                    "the lightning star was won this turn: use it from your next turn on", rule="X2", star="lightning"
                 )
             raise IllegalActionError(
                 "lightning can be used only at the start or the end of your own turn", rule="X3", player=p
@@ -275,148 +404,42 @@ class Game:
         """
         self.check(place)
         resolved, verdict = self._check_place(place)
-        return self._points(resolved, verdict)
+        return turns.points(self, resolved, verdict)
 
-    def _points(self, place: Place, verdict: Verdict) -> int:
-        pts = self.deck[place.card].corner(place.corner).value  # V1
-        if verdict.target_card is not None and verdict.target_card.action == "plus2":
-            pts += 2  # V2
-        return pts * 2 if place.double else pts  # V3
-
-    # --- playing ---------------------------------------------------------------------------------------------
-
-    def play(self, action: AnyAction) -> AnyAction:
-        """Validate and apply ``action``; returns it resolved (see ``check``) and sets ``last_events``.
-
-        Nothing changes when an error is raised.
-        """
+    def apply(self, action: GameAction) -> Applied:
+        """Validate and apply ``action``; append it (resolved) to :attr:`history`. Returns the resolved action and
+        its events (``engine/conex/events.py``). Raises like :meth:`check`, and then nothing changes."""
         resolved = self.check(action)
-        events: list[dict[str, Any]] = []
-        if isinstance(resolved, Place):
-            self._do_place(resolved, events)
-        elif isinstance(resolved, Draw):
-            self.passes = 0
-            self._draw(resolved.player, 2, events)
-            self._end_turn(events)
-        elif isinstance(resolved, Pass):
-            self.passes += 1
-            events.append({"type": "passed", "player": resolved.player})
-            self._end_turn(events)
-        elif isinstance(resolved, Lightning):
-            self._do_lightning(resolved, events)
+        events: list[Event] = []
+        p = resolved.player
+        if isinstance(resolved, Forfeit):
+            turns.forfeit(self, p, events)
+        elif isinstance(resolved, Timeout):
+            turns.timeout(self, p, events)
         else:
-            assert isinstance(resolved, Discard)
-            self.hands[resolved.player].remove(resolved.card)
-            self.pile.append(resolved.card)
-            self.pending_discards.discard(resolved.player)
-            events.append({"type": "discarded", "player": resolved.player, "card": resolved.card, "private": True})
-        self.history.append((resolved.player, str(resolved)))
-        self.last_events = events
+            self.timeouts[p] = 0
+            if isinstance(resolved, Place):
+                _, verdict = self._check_place(resolved)
+                turns.place(self, resolved, verdict, events)
+            elif isinstance(resolved, Draw):
+                turns.draw_turn(self, p, events)
+            elif isinstance(resolved, Pass):
+                turns.pass_turn(self, p, events)
+            elif isinstance(resolved, Lightning):
+                turns.lightning(self, resolved, events)
+            else:
+                turns.discard(self, p, resolved.card, events)
+        self.history.append((p, str(resolved)))
+        return Applied(resolved, tuple(events))
+
+    def play(self, action: GameAction) -> GameAction:
+        """``apply(action).action``: validate, apply, return the resolved action."""
+        resolved: GameAction = self.apply(action).action
         return resolved
 
-    def play_text(self, text: str, player: int) -> AnyAction:
-        """``play(Action.parse(text, player))``."""
-        return self.play(Action.parse(text, player))
-
-    def random_discard(self, player: int) -> Discard:
-        """X3: the discard made for ``player`` when their time runs out (seeded: replays exactly). Plays it."""
-        p = self._seat(player)
-        if p not in self.pending_discards or not self.hands[p]:
-            raise IllegalActionError("no discard is pending for this seat", rule="X3", player=p)
-        rng = random.Random(f"conex-discard:{self.seed}:{len(self.history)}")  # replays as a plain discard
-        action = Discard(p, sorted(self.hands[p])[rng.randrange(len(self.hands[p]))])
-        self.play(action)
-        return action
-
-    def _do_place(self, place: Place, events: list[dict[str, Any]]) -> None:
-        _, verdict = self._check_place(place)
-        card = self.deck[place.card]
-        assert place.rotation is not None
-        pts = self._points(place, verdict)
-        cx, cy = centre_for_corner(card.corner(place.corner), place.x_mm, place.y_mm, place.rotation)
-        self._lay(card, cx, cy, place.rotation, place.player, pts, place.corner, verdict.target)
-        self.hands[place.player].remove(card.id)
-        self.scores[place.player] += pts
-        self.passes = 0
-        events.append(
-            {
-                "type": "placed",
-                "player": place.player,
-                "card": card.id,
-                "corner": place.corner,
-                "target": verdict.target,
-                "points": pts,
-                "doubled": place.double,
-                "action": str(place),
-            }
-        )
-        if place.double:
-            self.star_holder["2x"] = self.star_since["2x"] = None
-            events.append({"type": "star_used", "star": "2x", "player": place.player})
-        if card.action == "die":
-            self._roll(place.player, events)
-        if not self.goal_reached and self.scores[place.player] >= self.goal:
-            self.goal_reached = True
-            events.append({"type": "goal_reached", "player": place.player, "score": self.scores[place.player]})
-        self._end_turn(events)
-
-    def _lay(
-        self, card: Card, cx: float, cy: float, rot: float, player: int, pts: int, corner: int, target: Target
-    ) -> None:
-        posed = posed_card(card, cx, cy, rot)
-        self.board.add(TableCard(card, (cx, cy, rot), player, pts, corner, target, posed.rect, posed.corners))
-
-    def _roll(self, player: int, events: list[dict[str, Any]]) -> None:
-        rng = random.Random(f"conex-die:{self.seed}:{self.rolls}")
-        self.rolls += 1
-        face = DIE_FACES[rng.randrange(len(DIE_FACES))]
-        events.append({"type": "die", "player": player, "face": face})
-        if face in ("card", "two cards"):
-            self._draw(player, 1 if face == "card" else 2, events)
-        else:
-            prev = self.star_holder[face]
-            self.star_holder[face] = player
-            self.star_since[face] = self.turn
-            events.append({"type": "star_taken", "star": face, "player": player, "from": prev})
-
-    def _draw(self, player: int, n: int, events: list[dict[str, Any]]) -> None:
-        got = self.pile[:n]
-        del self.pile[:n]
-        self.hands[player].extend(got)
-        events.append({"type": "drew", "player": player, "count": len(got), "cards": got, "private": True})
-
-    def _do_lightning(self, action: Lightning, events: list[dict[str, Any]]) -> None:
-        removed = self.board.remove(action.card)
-        self.pile.append(removed.id)
-        self.star_holder["lightning"] = self.star_since["lightning"] = None
-        self.window = None
-        events.append({"type": "star_used", "star": "lightning", "player": action.player})
-        events.append({"type": "card_removed", "card": removed.id, "by": action.player})
-        pending = {q for q in range(self.players) if q != action.player and self.hands[q]}
-        self.pending_discards |= pending
-        if pending:
-            events.append({"type": "discards_pending", "players": sorted(pending)})
-
-    def _end_turn(self, events: list[dict[str, Any]]) -> None:
-        finished = self.current_player
-        self.window = (finished, self.turn)
-        self.current_player = (self.current_player + 1) % self.players
-        self.turn += 1
-        reason = None
-        if self.passes >= self.players:
-            reason = "every player passed in one go-round (E2)"
-        elif not self.pile and not any(self.hands):
-            reason = "all hands and the draw pile are empty (E2)"
-        elif self.goal_reached and self.current_player == 0:
-            reason = f"the goal of {self.goal} was reached and the round is complete (E1)"
-        if reason:
-            self.is_over = True
-            self.end_reason = reason
-            self.window = None
-            self.pending_discards.clear()
-            events.append({"type": "game_over", "winners": self.winners, "scores": list(self.scores), "reason": reason})
-        else:
-            events.append({"type": "turn", "player": self.current_player})
+    def play_text(self, text: str, player: int) -> GameAction:
+        """``play(parse_action(text, player))``."""
+        return self.play(self.parse_action(text, player))
 
     # --- the placement finder (engine/conex/finder.py) -------------------------------------------------------
 
@@ -431,24 +454,24 @@ class Game:
         return finder.find_placements(self, player, card_id, corner, target, limit)
 
     def auto_fit(self, player: int, card_id: int, corner: int, target: int | str) -> Place:
-        """The single best legal pose of ``corner`` of ``card_id`` on ``target``; raises
-        ``IllegalActionError`` ("no legal pose for corner 2 of card 31 on card #7", rule P1) if none."""
+        """The single best legal pose of ``corner`` of ``card_id`` on ``target``; raises ``IllegalActionError``
+        (rule P1, details ``card``, ``corner``, ``target`` and, when the colours differ, ``corner_color`` and
+        ``target_color``) if there is none."""
         found = self.find_placements(player, card_id, corner, target, limit=1)
         if not found:
             card = self._card(card_id)
             on = "the board" if target == "board" else f"card #{target}"
             c = card.corner(corner) if corner in [k.index for k in card.corners] else None
             why = ""
+            colours: dict[str, str] = {}
             if c is not None and target != "board" and target in self.board:
                 tcol = self.board.get(int(target)).card.color
                 if tcol != c.color:
                     why = f": the corner is {COLOR_NAMES[c.color]}, the card is {COLOR_NAMES[tcol]}"
+                    colours = {"corner_color": c.color, "target_color": tcol}
             raise IllegalActionError(
                 f"no legal pose for corner {corner} of card {card_id} on {on}{why}",
-                rule="P1",
-                card=card_id,
-                corner=corner,
-                target=target,
+                rule="P1", card=card_id, corner=corner, target=target, **colours,
             )
         return found[0]
 
@@ -459,6 +482,7 @@ class Game:
 
     def __repr__(self) -> str:
         return (
-            f"<conex.Game players={self.players} turn={self.turn} current={self.current_player} "
-            f"scores={self.scores} pile={len(self.pile)} table={len(self.board.cards)} over={self.is_over}>"
+            f"<conex.Game players={self.players} turn={self.turn} to_play={self.to_play} scores={self.scores} "
+            f"pile={len(self.pile)} table={len(self.board.cards)} forfeited={sorted(self.forfeited)} "
+            f"over={self.end_reason}>"
         )

@@ -81,14 +81,18 @@ class Move:
         size: the placed chip's :class:`Size` (placements only, else ``None``).
         tile: the tile 1..9 a chip is placed on (placements only, else ``None``).
         src, dst: the tiles 1..9 of a step (moves only, else ``None``).
+        player: the acting player (0/1) when the move is a match action (``Match.apply``, the game protocol),
+            else ``None`` (= the player to move: rounds, the search and notation ignore it).
 
-    Build with :meth:`place`, :meth:`step` or :meth:`parse`; ``str(move)`` is the notation.
+    Build with :meth:`place`, :meth:`step` or :meth:`parse`, then :meth:`by` to name the player;
+    ``str(move)`` is the notation (without the player).
     """
 
     size: Size | None = None
     tile: int | None = None
     src: int | None = None
     dst: int | None = None
+    player: int | None = None
 
     def __post_init__(self) -> None:
         place = self.size is not None or self.tile is not None
@@ -103,6 +107,14 @@ class Move:
             raise InvalidInputError(f"a placement needs a Size, not {self.size!r}")
         if step and self.src == self.dst:
             raise InvalidInputError("a move needs two different tiles")
+        if self.player is not None and (self.player not in (0, 1) or isinstance(self.player, bool)):
+            raise InvalidInputError(f"player must be 0 or 1, not {self.player!r}", player=self.player)
+
+    def by(self, player: int | None) -> Move:
+        """This move made by ``player`` (0/1, or ``None`` for a player-less move). Raises InvalidInputError."""
+        if player == self.player:
+            return self
+        return Move(self.size, self.tile, self.src, self.dst, player)
 
     @classmethod
     def place(cls, size: Size | str | int, tile: int) -> Move:
@@ -181,7 +193,7 @@ class Move:
         return f"{self.src}-{self.dst}"
 
     def __repr__(self) -> str:
-        return f"Move({str(self)!r})"
+        return f"Move({str(self)!r})" if self.player is None else f"Move({str(self)!r}, player={self.player})"
 
 
 _PLACES: dict[Size, dict[int, Move]] = {

@@ -27,7 +27,7 @@ from engine.errors import IllegalMoveError, InvalidInputError, NotYourTurnError,
 __all__ = ["CHIPS_PER_SIZE", "STATE_VERSION", "Round", "stack_is_possible"]
 
 STATE_VERSION = 1
-"""Version written by :meth:`Round.to_dict` (and ``Match.to_dict``)."""
+"""Version written by :meth:`Round.to_dict` (a round's format; the match has its own, ``Match.STATE_VERSION``)."""
 
 CHIPS_PER_SIZE = 3
 """Each player owns 3 chips of each size (C2)."""
@@ -288,9 +288,11 @@ class Round:
                 tile (T2); moving from an empty tile, another player's chip or to a non-adjacent tile
                 (T1); from a blocked tile (T4); onto an empty tile (T3); onto your own colour (K5);
                 stacking the rules forbid (K3, K4, K5).
-            NotYourTurnError: ``player`` is given and is not the player to move.
+            NotYourTurnError: ``player`` (or the move's own ``player``) is given and is not the player to move.
         """
         m = Move.parse(move)
+        if player is None:
+            player = m.player
         if self.is_over:
             a, b = self.score()
             raise IllegalMoveError(

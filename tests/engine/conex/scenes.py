@@ -88,19 +88,17 @@ def state(
     goal: int = 40,
     pile: list[int] | None = None,
 ) -> dict[str, Any]:
-    """A version-1 state dict; every card not in ``hands`` or on ``table`` goes to the draw pile (id order)."""
+    """A hand-built state dict (version 2, docs/conex-state.md); every card not in ``hands`` or on ``table`` goes to
+    the draw pile (id order)."""
     n = players or len(hands)
     table = table or []
     used = {i for h in hands for i in h} | {t["card"] for t in table}
     if pile is None:
         pile = [i for i in sorted(DECK) if i not in used]
     d: dict[str, Any] = {
-        "version": 1,
+        "version": 2,
         "game": "conex",
-        "seed": 1,
-        "players": n,
-        "table_size": size,
-        "goal": goal,
+        "setup": {"players": n, "seed": 1, "table": size, "goal": goal},
         "hands": hands,
         "draw_pile": pile,
         "table": table,

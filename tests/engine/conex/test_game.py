@@ -6,9 +6,20 @@ import copy
 
 import pytest
 
-from engine.conex import DIE_FACES, Discard, Draw, Game, Lightning, Pass, Place
+from engine.conex import DIE_FACES, Discard, Draw, Game, Lightning, Pass, Place, Timeout
 from engine.conex.ai import first_fit
+from engine.conex.events import (
+    CardRemoved,
+    DieRolled,
+    Discarded,
+    DiscardsPending,
+    Drew,
+    GoalReached,
+    StarTaken,
+    StarUsed,
+)
 from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError, StateError
+from engine.protocol import GameOver
 from tests.engine.conex.scenes import DECK, attach, find_card, find_corner, game, host_entry, state
 
 F = (300.0, 0.0)
@@ -39,11 +50,18 @@ def test_u2_u3_new_game_deals_five_and_seeds_the_shuffle() -> None:
         ({"goal": 101}, "U3"),
         ({"table": "huge"}, "G2"),
         ({"seed": 1.5}, "seed"),
+        ({"seed": 2**300}, "seed"),
+        ({"bots": [0, 0]}, "bots"),
+        ({"bots": [3]}, "bots"),
+        ({"timeout_forfeit": 0}, "timeout_forfeit"),
+        ({"colour": "red"}, "unknown"),
     ],
 )
 def test_bad_setup_is_refused(kwargs: dict, code: str) -> None:
     with pytest.raises(InvalidInputError, match=code):
-        Game.new(**kwargs)
+        Game.new({"players": 3, "seed": 1, **kwargs})
+    with pytest.raises(InvalidInputError, match="seed"):
+        Game.new(players=3)
 
 
 # --- A2, A3 and turn order ---------------------------------------------------------------------------------------
@@ -51,9 +69,9 @@ def test_bad_setup_is_refused(kwargs: dict, code: str) -> None:
 
 def test_a2_draw_two_then_one_then_refused() -> None:
     g = game([[1, *range(6, 53)], [2]], pile=[3, 4, 5], table=[], players=2)
-    g.play(Draw(0))
+    events = g.apply(Draw(0)).events
     assert g.hands[0][-2:] == [3, 4] and g.pile == [5] and g.current_player == 1
-    assert g.last_events[0] == {"type": "drew", "player": 0, "count": 2, "cards": [3, 4], "private": True}
+    assert events[0] == Drew(0, 2, (3, 4)) and events[0].owner() == 0 and events[0].redacted() == Drew(0, 2, None)
     g = game([[1, *range(6, 53)], [2, 3, 4]], pile=[5], players=2)
     g.play(Draw(0))
     assert g.pile == [] and 5 in g.hands[0]
@@ -93,7 +111,7 @@ def die_setup(seed: int, star_holder: int | None = None) -> tuple[Game, Place]:
     die = find_card(lambda c: c.action == "die" and find_corner(c, "P", 4) is not None)
     host = find_card(lambda c: c.color == "P" and c.action is None)
     d = state([[die.id], [7 if die.id != 7 else 8]], [host_entry(host, F)], turn=3)
-    d["seed"] = seed
+    d["setup"]["seed"] = seed
     if star_holder is not None:
         d["stars"] = {s: {"holder": star_holder, "since_turn": 0} for s in ("2x", "lightning")}
     return Game.from_dict(d), attach(die, find_corner(die, "P", 4), F)
@@ -104,9 +122,8 @@ def test_x1_die_faces_and_their_effects() -> None:
     for seed in range(60):
         g, place = die_setup(seed, star_holder=1)
         pile = len(g.pile)
-        g.play(place)
-        die = next(e for e in g.last_events if e["type"] == "die")
-        face = die["face"]
+        events = g.apply(place).events
+        face = next(e for e in events if isinstance(e, DieRolled)).face
         assert face in DIE_FACES
         seen.add(face)
         if face in ("card", "two cards"):
@@ -114,17 +131,36 @@ def test_x1_die_faces_and_their_effects() -> None:
             assert len(g.hands[0]) == n and len(g.pile) == pile - n
         else:
             assert g.stars[face] == 0 and g.star_since[face] == 3  # taken from seat 1
-            assert {"type": "star_taken", "star": face, "player": 0, "from": 1} in g.last_events
+            assert StarTaken(face, 0, 1) in events
         assert g.rolls == 1
     assert seen == set(DIE_FACES)
+
+
+def test_x2_rerolling_a_star_you_hold_does_not_restart_its_clock() -> None:
+    """X2 applies to a star *won* this turn; re-rolling the star you already hold changes no hands, so it stays
+    usable at the end of this very turn (issue 14)."""
+    checked = set()
+    for seed in range(60):
+        g, place = die_setup(seed, star_holder=0)
+        events = g.apply(place).events
+        face = next(e for e in events if isinstance(e, DieRolled)).face
+        if face not in ("lightning", "2x"):
+            continue
+        checked.add(face)
+        assert StarTaken(face, 0, 0) in events and g.star_since[face] == 0
+        if face == "lightning":
+            assert g.window == (0, 3) and g.can_lightning(0)
+            g.play(Lightning(0, g.table[-1].id))  # at the end of the turn that re-rolled it
+        else:
+            assert g.star_usable(0, "2x")
+    assert checked == {"lightning", "2x"}
 
 
 def test_x1_die_is_reproducible_from_the_seed() -> None:
     faces = []
     for _ in range(2):
         g, place = die_setup(5)
-        g.play(place)
-        faces.append([e for e in g.last_events if e["type"] == "die"])
+        faces.append([e for e in g.apply(place).events if isinstance(e, DieRolled)])
     assert faces[0] == faces[1]
 
 
@@ -140,10 +176,12 @@ def lightning_game(since: int, turn: int, current: int = 0) -> Game:
 def test_x3_lightning_at_start_of_own_turn_does_not_end_it() -> None:
     g = lightning_game(since=1, turn=3)
     host_id = g.table[0].id
-    g.play(Lightning(0, host_id))
+    pose = g.table[0].pose
+    events = g.apply(Lightning(0, host_id)).events
     assert g.current_player == 0 and g.table == [] and g.pile[-1] == host_id
     assert g.pending_discards == {1, 2}
-    assert [e["type"] for e in g.last_events] == ["star_used", "card_removed", "discards_pending"]
+    assert events == (StarUsed("lightning", 0), CardRemoved(0, host_id, pose, 0), DiscardsPending((1, 2))), events
+    assert g.awaiting() == (0, 1, 2)
     g.play(Draw(0))  # the lightning user plays on
     g.play(Discard(2, 5))  # out of turn
     with pytest.raises(IllegalActionError) as exc:
@@ -192,15 +230,19 @@ def test_x3_lightning_refusals() -> None:
         g.check(Lightning(0, 99))
 
 
-def test_random_discard_is_seeded_and_legal() -> None:
+def test_x3_timeout_makes_the_discard_at_random_seeded() -> None:
     results = []
     for _ in range(2):
         g = lightning_game(since=1, turn=3)
         g.play(Lightning(0, g.table[0].id))
-        results.append((g.random_discard(1), g.random_discard(2)))
-        assert g.pending_discards == set()
+        made = [g.apply(Timeout(seat)).events for seat in (1, 2)]
+        assert g.pending_discards == set() and g.history[-2:] == [(1, "timeout"), (2, "timeout")]
+        assert [e[-1] for e in made][1] == Discarded(2, 5, True)
+        results.append(made)
+        again = Game.from_dict(g.to_dict())
+        assert again.timeouts == [0, 1, 1] and again.current_player == 0
     assert results[0] == results[1]
-    assert results[0][1] == Discard(2, 5)
+    assert results[0][0][-1].card in (3, 4) and results[0][0][-1].redacted() == Discarded(1, None, True)
 
 
 # --- E1-E3 -------------------------------------------------------------------------------------------------------
@@ -224,9 +266,10 @@ def test_e1_goal_reached_mid_round_the_round_completes() -> None:
     g, place = goal_game(placer=1)
     g.play(place)
     assert g.goal_reached and not g.is_over and g.current_player == 2
-    assert any(e["type"] == "goal_reached" for e in g.last_events)
+    g2, place2 = goal_game(placer=1)
+    assert GoalReached(1, g.scores[1]) in g2.apply(place2).events
     g.play(Draw(2))
-    assert g.is_over and "E1" in (g.end_reason or "")
+    assert g.is_over and g.end_reason == "E1" and g.current_player is None and g.awaiting() == ()
     assert g.winners == [1]
     with pytest.raises(IllegalActionError) as exc:
         g.play(Draw(0))
@@ -235,9 +278,9 @@ def test_e1_goal_reached_mid_round_the_round_completes() -> None:
 
 def test_e1_goal_reached_by_the_last_seat_ends_at_once() -> None:
     g, place = goal_game(placer=2)
-    g.play(place)
+    events = g.apply(place).events
     assert g.is_over and g.winners == [2]
-    assert g.last_events[-1]["type"] == "game_over"
+    assert events[-1] == GameOver(g.outcome) and g.outcome is not None and g.outcome.reason == "E1"
 
 
 def test_e2_every_player_passes() -> None:
@@ -245,8 +288,10 @@ def test_e2_every_player_passes() -> None:
     g.play(Pass(0))
     assert not g.is_over
     g.play(Pass(1))
-    assert g.is_over and "passed" in (g.end_reason or "")
+    assert g.is_over and g.end_reason == "E2-pass"
     assert g.winners == [0, 1]  # E3: tied leaders all win
+    assert g.outcome is not None and g.outcome.ranking == ((0, 1),) and [r.value for r in g.outcome.results] == [
+        "win", "win"]
 
 
 def test_e2_draw_resets_the_pass_count() -> None:
@@ -280,7 +325,7 @@ def test_e2_all_hands_and_pile_empty() -> None:
     d["hands"] = [[], []]
     g = Game.from_dict(d)
     g.play(Pass(0))
-    assert g.is_over and "empty" in (g.end_reason or "")
+    assert g.is_over and g.end_reason == "E2-empty"
     assert g.winners == [1]
 
 
@@ -291,12 +336,12 @@ def test_view_for_hides_other_hands_pile_order_and_seed() -> None:
     g = Game.new(players=3, seed=9)
     g.play(Draw(0))
     v = g.view_for(1)
-    assert "seed" not in v
+    assert "seed" not in v["setup"] and str(g.seed) not in str(v)
     assert v["hands"][1] == g.hands[1] and v["hands"][0] is None and v["hands"][2] is None
     assert v["hand_counts"] == [7, 5, 5]
     assert v["draw_pile"] == len(g.pile)
-    assert all("cards" not in e for e in v["last_events"])
-    assert "cards" in g.view_for(0)["last_events"][0]
+    spectator = g.view_for(None)
+    assert spectator["hands"] == [None, None, None] and spectator["viewer"] is None
 
 
 def test_round_trip_through_dict() -> None:
@@ -304,7 +349,8 @@ def test_round_trip_through_dict() -> None:
     for p in range(4):
         g.play(Draw(p))
     d = g.to_dict()
-    assert d["version"] == 1
+    assert d["version"] == 2 and d["setup"] == {
+        "players": 4, "seed": 2, "table": "medium", "goal": 40, "bots": [], "timeout_forfeit": 3}
     again = Game.from_dict(copy.deepcopy(d))
     assert again.to_dict() == d
 
@@ -319,16 +365,20 @@ def _corrupt(mutator) -> dict:
 @pytest.mark.parametrize(
     ("mutator", "message"),
     [
-        (lambda d: d.update(version=2), "version"),
+        (lambda d: d.update(version=3), "version"),
         (lambda d: d["draw_pile"].pop(), "conservation"),
         (lambda d: d["hands"][0].append(d["hands"][1][0]), "conservation"),
         (lambda d: d["hands"][0].append(53), "unknown card"),
         (lambda d: d.update(current_player=2), "current_player"),
         (lambda d: d.update(turn=-1), "turn"),
-        (lambda d: d.update(players=5), "players"),
+        (lambda d: d["setup"].update(players=5), "players"),
+        (lambda d: d.update(end_reason="bored"), "end_reason"),
+        (lambda d: d.update(forfeited=[1]), "forfeited"),
+        (lambda d: d.update(outcome={"ranking": [[0, 1]], "reason": "E1", "results": ["win", "win"]}), "outcome"),
+        (lambda d: d.update(timeouts=[0, 9]), "timeouts"),
         (lambda d: d.update(scores=[1]), "scores"),
         (lambda d: d["stars"]["2x"].update(holder=7), "holder"),
-        (lambda d: d.update(table_size="huge"), "table size"),
+        (lambda d: d["setup"].update(table="huge"), "table size"),
         (lambda d: d.update(hands="nope"), "hands"),
     ],
 )
@@ -354,7 +404,7 @@ def test_replay_from_seed_and_history_equals_the_game() -> None:
     while not g.is_over and len(g.history) < 30:
         g.play(first_fit(g, g.current_player))
     assert any(text.startswith("place") for _, text in g.history)
-    again = Game.replay(g.history, players=2, seed=21, goal=20)
+    again = Game.replay(g.setup, g.history)
     assert again.to_dict() == g.to_dict()
 
 
@@ -373,8 +423,6 @@ def test_view_masks_other_seats_discards_and_round_trips_the_lightning_window() 
     g.play(Discard(2, 5))
     assert g.view_for(2)["history"][-1] == [2, "discard 5"]
     assert g.view_for(1)["history"][-1] == [2, "discard ?"]
-    assert "card" not in g.view_for(1)["last_events"][0]
-    assert g.view_for(2)["last_events"][0]["card"] == 5
 
 
 def test_play_text_and_replay_of_a_resolved_rotation() -> None:
@@ -383,5 +431,5 @@ def test_play_text_and_replay_of_a_resolved_rotation() -> None:
     loose = f"place {found.card} c{found.corner} at {found.x},{found.y}"
     resolved = g.play_text(loose, 0)
     assert isinstance(resolved, Place) and resolved.rotation is not None
-    again = Game.replay(g.history, players=2, seed=13)
+    again = Game.replay(g.setup, g.history)
     assert again.to_dict() == g.to_dict()

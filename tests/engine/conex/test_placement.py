@@ -11,6 +11,7 @@ import math
 import pytest
 
 from engine.conex import Discard, Draw, Lightning, Place
+from engine.conex.events import Placed, StarUsed
 from engine.conex.geometry import BOARD_SQUARES, rotate_point
 from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError
 from tests.engine.conex.scenes import (
@@ -44,10 +45,10 @@ def test_baseline_attach_is_legal_and_scores_corner_value_v1() -> None:
     g = base_game()
     place = attach(NEW, NEW_CORNER, F)
     assert g.points_for(place) == NEW_CORNER.value
-    g.play(place)
+    placed = g.apply(place).events[0]
     assert g.scores == [NEW_CORNER.value, 0]
     assert g.table[-1].target == HOST.id
-    assert g.last_events[0]["points"] == NEW_CORNER.value
+    assert isinstance(placed, Placed) and placed.points == NEW_CORNER.value and placed.target == HOST.id
 
 
 # --- P5 ----------------------------------------------------------------------------------------------------------
@@ -301,9 +302,9 @@ def test_worked_check_3_plus2_card_bonus_and_its_own_placement() -> None:
     third = find_card(lambda c: find_corner(c, "Y", 3) is not None)
     corner = find_corner(third, "Y", 3)
     g = game([[], [third.id]], [host_entry(plus2, F, placed_by=0, points=5)], current=1, scores=[5, 0], turn=1)
-    g.play(attach(third, corner, F, player=1))
+    placed = g.apply(attach(third, corner, F, player=1)).events[0]
     assert g.scores == [5, 5]
-    assert g.last_events[0]["points"] == 5
+    assert isinstance(placed, Placed) and placed.points == 5
 
 
 def test_worked_check_4_two_x_star_doubles_four_plus_two_to_twelve() -> None:
@@ -316,10 +317,10 @@ def test_worked_check_4_two_x_star_doubles_four_plus_two_to_twelve() -> None:
     doubled = Place(0, place.card, place.corner, place.x, place.y, place.rotation, True)
     assert g.points_for(place) == 6
     assert g.points_for(doubled) == 12
-    g.play(doubled)
+    events = g.apply(doubled).events
     assert g.scores == [12, 0]
     assert g.stars["2x"] is None  # V3: back to the supply
-    assert {"type": "star_used", "star": "2x", "player": 0} in g.last_events
+    assert StarUsed("2x", 0) in events
 
 
 def test_v3_x2_star_not_usable_the_turn_it_was_won() -> None:

@@ -9,7 +9,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.conex import Discard, Draw, Game, Lightning, Pass, Place
+from engine.conex import Discard, Draw, Game, Lightning, Pass, Place, Timeout
 from engine.conex.ai import first_fit
 from engine.errors import RuleError
 
@@ -21,13 +21,15 @@ def conserved(g: Game) -> bool:
 
 def play_random_game(seed: int, players: int, goal: int, style: int) -> Game:
     rng = random.Random(seed * 7 + style)
-    g = Game.new(players=players, seed=seed, goal=goal, table=("small", "medium", "large")[style % 3])
+    g = Game.new(
+        players=players, seed=seed, goal=goal, table=("small", "medium", "large")[style % 3], timeout_forfeit=99
+    )
     for _ in range(600):
         if g.is_over:
             break
         for q in sorted(g.pending_discards):
             if rng.random() < 0.5:
-                g.random_discard(q)
+                g.play(Timeout(q))
             else:
                 g.play(Discard(q, rng.choice(g.hands[q])))
         p = g.current_player
@@ -68,7 +70,7 @@ def test_random_games_end_conserve_cards_and_round_trip(seed: int, players: int,
     assert g.winners and all(g.scores[w] == max(g.scores) for w in g.winners)
     d = g.to_dict()
     assert Game.from_dict(d).to_dict() == d
-    again = Game.replay(g.history, players=players, seed=seed, table=g.table_size, goal=20)
+    again = Game.replay(g.setup, g.history)
     assert again.to_dict() == d
 
 

@@ -123,8 +123,57 @@ def test_match_to_dict_round_trips_in_every_phase() -> None:
     assert back.resigned == 0 and back.winner == 1 and back.is_over
 
 
-def test_match_from_dict_refuses() -> None:
+def v1_dict(match: Match) -> dict[str, Any]:
+    """The version-1 form of ``match`` (what the bot stored before the game protocol)."""
+    return {
+        "version": 1, "first": match.first, "rounds": [r.to_dict() for r in match.rounds],
+        "resigned": match.resigned, "phase": match.phase, "totals": list(match.totals()),
+    }
+
+
+def test_match_v1_loads_and_migrates_to_v2() -> None:
+    match = finished_match()
+    match.play(match.current_round.legal_moves()[0])
+    back = Match.from_dict(json.loads(json.dumps(v1_dict(match))))
+    assert back.to_dict() == match.to_dict() and back.to_dict()["version"] == 2
+    assert back.history == match.history and back.history[9] == (1, "layout flor")
+    match.resign(1)
+    back = Match.from_dict(v1_dict(match))
+    assert back.resigned == 1 and back.history[-1] == (1, "forfeit") and back.outcome == match.outcome
+
+
+def test_match_v2_from_dict_refuses() -> None:
     good = finished_match().to_dict()
+    cases: list[tuple[dict[str, Any], str]] = []
+    d = copy.deepcopy(good)
+    d["history"][3] = [1, "L2"]
+    cases.append((d, "history entry 3 'L2'"))
+    d = copy.deepcopy(good)
+    d["history"][0] = [1, "L2"]
+    cases.append((d, "history entry 0 'L2'"))
+    d = copy.deepcopy(good)
+    d["setup"] = {"layout": "nowhere", "first": 0}
+    cases.append((d, "unknown layout"))
+    d = copy.deepcopy(good)
+    d["history"] = "L2 S3"
+    cases.append((d, "'history' must be a list"))
+    d = copy.deepcopy(good)
+    d["totals"] = [9, 9]
+    cases.append((d, "stored 'totals'"))
+    d = copy.deepcopy(good)
+    d["outcome"] = {"ranking": [[0], [1]], "reason": "M2", "results": ["win", "loss"], "scores": [1, 0]}
+    cases.append((d, "stored 'outcome'"))
+    d = copy.deepcopy(good)
+    d["game"] = "conex"
+    cases.append((d, "not a Constructo state"))
+    for bad, words in cases:
+        with pytest.raises(StateError) as info:
+            Match.from_dict(bad)
+        assert words in info.value.message, (words, info.value.message)
+
+
+def test_match_v1_from_dict_refuses() -> None:
+    good = v1_dict(finished_match())
     cases: list[tuple[dict[str, Any], str]] = []
     d = copy.deepcopy(good)
     d["version"] = 9
@@ -146,10 +195,10 @@ def test_match_from_dict_refuses() -> None:
     cases.append((d, "'resigned'"))
     d = copy.deepcopy(good)
     d["phase"] = "over"
-    cases.append((d, "stored phase"))
+    cases.append((d, "stored 'phase'"))
     d = copy.deepcopy(good)
     d["totals"] = [1, 0]
-    cases.append((d, "stored totals"))
+    cases.append((d, "stored 'totals'"))
     d = copy.deepcopy(good)
     d["rounds"][1]["version"] = 0
     cases.append((d, "round 2: unknown round state version"))

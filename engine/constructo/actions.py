@@ -1,0 +1,66 @@
+"""Constructo match actions besides :class:`~engine.constructo.move.Move`: :class:`ChooseLayout` (M1), and the
+reading of any action's text (:func:`parse_action`). The shared ``Forfeit`` (= resignation, M3) and ``Timeout``
+come from :mod:`engine.protocol`.
+
+Texts (case-insensitive): ``"L5"``, ``"3-4"`` (section 8 notation), ``"layout rombo"`` or
+``"layout (0,0) (1,0) ..."`` (round 2's layout), ``"forfeit"`` (``"resign"`` is read as ``"forfeit"``),
+``"timeout"``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from engine.constructo.layout import Layout
+from engine.constructo.move import Move
+from engine.errors import InvalidInputError
+from engine.protocol import Forfeit, Timeout, parse_shared_action
+
+__all__ = ["ChooseLayout", "MatchAction", "parse_action"]
+
+
+@dataclass(frozen=True)
+class ChooseLayout:
+    """M1: ``player`` (the one who did not start round 1) chooses round 2's ``layout`` and starts it.
+
+    ``layout`` may be given as text (a name or 9 coordinates, :meth:`Layout.parse`); it is stored as a
+    :class:`Layout`. Text form ``"layout rombo"`` / ``"layout (0,0) (1,0) ..."``. Raises InvalidInputError.
+    """
+
+    player: int
+    layout: Layout
+    kind: ClassVar[str] = "layout"
+
+    def __post_init__(self) -> None:
+        if self.player not in (0, 1) or isinstance(self.player, bool):
+            raise InvalidInputError(f"player must be 0 or 1, not {self.player!r}", player=self.player)
+        layout: object = self.layout
+        if isinstance(layout, str):
+            object.__setattr__(self, "layout", Layout.parse(layout))
+        elif not isinstance(layout, Layout):
+            raise InvalidInputError(f"a layout must be a Layout or text, not {type(layout).__name__}")
+
+    def __str__(self) -> str:
+        return f"layout {self.layout.to_text()}"
+
+
+MatchAction = Move | ChooseLayout | Forfeit | Timeout
+"""Every action a :class:`~engine.constructo.match.Match` accepts."""
+
+
+def parse_action(text: str, player: int) -> MatchAction:
+    """The action for ``text`` (see the module docstring) made by ``player``.
+
+    Raises InvalidInputError (rule ``Input``, or ``T5`` for ``"pass"``) quoting the bad text.
+    """
+    shared = parse_shared_action(text, player)
+    if shared is not None:
+        return shared
+    word = text.strip()
+    if word.lower() == "resign":
+        return Forfeit(player)
+    head, _, rest = word.partition(" ")
+    if head.lower() == "layout":
+        return ChooseLayout(player, Layout.parse(rest))
+    return Move.parse(word).by(player)
