@@ -20,19 +20,19 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.conex import Game, Place
+from engine.conex import Game, Place, Timeout
 from engine.conex.ai import first_fit
 
 
 def grow(snapshots: tuple[int, ...], seed: int = 3) -> dict[int, dict[str, Any]]:
-    g = Game.new(players=4, seed=seed, table="large", goal=100)
+    g = Game.new(players=4, seed=seed, table="large", goal=100, timeout_forfeit=99)
     out: dict[int, dict[str, Any]] = {}
     while len(out) < len(snapshots) and not g.is_over:
         n = len(g.table)
         if n in snapshots and n not in out:
             out[n] = g.to_dict()
         for q in sorted(g.pending_discards):
-            g.random_discard(q)
+            g.play(Timeout(q))
         g.play(first_fit(g, g.current_player))
     return out
 
@@ -141,10 +141,10 @@ def bench_games(n_games: int) -> None:
     c0 = time.process_time()
     turns = 0
     for seed in range(n_games):
-        g = Game.new(players=2 + seed % 3, seed=1000 + seed)
+        g = Game.new(players=2 + seed % 3, seed=1000 + seed, timeout_forfeit=99)
         while not g.is_over:
             for q in sorted(g.pending_discards):
-                g.random_discard(q)
+                g.play(Timeout(q))
             g.play(first_fit(g, g.current_player))
             turns += 1
     elapsed = time.perf_counter() - t0

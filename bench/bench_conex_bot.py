@@ -76,7 +76,7 @@ async def main(sizes: list[int]) -> None:
             for seed in (1, 2, 3):
                 game = grow(size, seed)
                 state = {"conex": game.to_dict(), "table": "medium", "goal": 100, "host": ALICE,
-                         "names": ["alice", "bob", "AI 1"], "ai": [-1], "forfeited": [], "locale": None}
+                         "names": ["alice", "bob", "AI 1"], "ai": [-1], "locale": None}
                 gid = await storage.create_game("conex", GUILD_ID, CHANNEL_ID, state, [ALICE, BOB, -1],
                                                 status="active")
                 print(f"position {size} cards, seed {seed}", file=sys.stderr, flush=True)

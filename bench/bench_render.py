@@ -37,8 +37,8 @@ def conex_with(n: int) -> Game:
     d["table"] = d["table"][:n]
     d["draw_pile"] = list(d["draw_pile"]) + rest
     if n < 52:
-        d["is_over"] = False
-        d["end_reason"] = None
+        d["end_reason"] = d["outcome"] = None
+        d["current_player"] = 0
     return Game.from_dict(d)
 
 

@@ -223,7 +223,8 @@ class GameState(Protocol):
     # -- construction -----------------------------------------------------------------------
     @classmethod
     def new(cls, setup: dict[str, Any]) -> Self:
-        """The start state for ``setup``. Raises ``InvalidInputError`` for bad options."""
+        """The start state for ``setup``. Raises ``InvalidInputError`` for bad or unknown options (engines may
+        also take the same options as keywords, e.g. ``Game.new(players=3, seed=...)``)."""
         ...
 
     @classmethod
@@ -272,9 +273,10 @@ class GameState(Protocol):
         ...
 
     def legal_actions(self, seat: int) -> list[Any]:
-        """Legal actions of ``seat`` now, without the shared ``Forfeit``. Exhaustive where the action space is
-        finite (Constructo); for continuous poses (CONEX) the discrete actions plus the placement finder's best
-        poses. Empty when the seat may not act."""
+        """Legal actions of ``seat`` now, without the shared ``Forfeit`` and ``Timeout`` (the layer above applies
+        those; a player never picks them from this list). Exhaustive where the action space is finite (Constructo
+        moves; the named layouts for a layout choice); for continuous poses (CONEX) the discrete actions plus the
+        placement finder's best poses. Empty when the seat may not act."""
         ...
 
     def parse_action(self, text: str, seat: int) -> Any:
@@ -305,5 +307,6 @@ class GameState(Protocol):
 
     def view_for(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (``None`` = a spectator) may see: ``to_dict()`` minus hidden information (other hands,
-        the pile order, the seed). Games without hidden information return ``to_dict()``."""
+        the pile order, the seed), plus ``"viewer"``. Convention: a view's ``"hands"`` list holds ``None`` for
+        every seat but the viewer. Games without hidden information return ``to_dict()``."""
         ...

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +25,7 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel
 
+from engine.conex import Game, Place
 from engine.conex.deck import card_by_id
 from engine.conex.geometry import BOARD_MM, BOARD_SQUARES, centre_for_corner, posed_card
 from render.common import (
@@ -417,11 +418,11 @@ def _star_holders(game: Any) -> dict[str, int | None]:
     return dict(game.stars)
 
 
-def _header_lines(game: Any, names: Sequence[str], forfeited: Collection[int] = ()) -> tuple[str, str, str]:
-    goal = getattr(game, "goal", None)
+def _header_lines(game: Game, names: Sequence[str]) -> tuple[str, str, str]:
+    goal = game.goal
     pile = len(game.draw_pile)
-    if game.is_over:
-        winners = conex_winners(game, forfeited)
+    if game.current_player is None:
+        winners = conex_winners(game)
         verb = " wins" if len(winners) == 1 else " win"
         turn = "game over" + (" — " + " & ".join(names[w] for w in winners) + verb if winners else "")
     else:
@@ -545,13 +546,12 @@ def table_view(game: Any, zoom: int | str | None = None, ghosts: Sequence[Any] =
 
 
 def render_table(
-    game: Any,
+    game: Game,
     *,
     names: Sequence[str],
     zoom: int | str | None = None,
-    ghosts: Sequence[Any] = (),
+    ghosts: Sequence[Place] = (),
     theme: str = "dark",
-    forfeited: Collection[int] = (),
 ) -> Image.Image:
     """The CONEX table as an RGB image (long side about 1300 px), by default fitted to the region in play.
 
@@ -570,7 +570,6 @@ def render_table(
         ghosts: ``Place`` actions drawn as numbered translucent ghosts (the placement preview; rotation ``None``
             is drawn at 0 degrees). Legality is not checked here: pass what the finder or the player proposed.
         theme: ``"dark"`` or ``"light"``.
-        forfeited: seats that left the running game (bot rule): never named as winners in the header.
 
     Raises:
         ValueError: unknown theme, ``zoom`` that is no table card id, or a ghost naming a card or corner that
@@ -586,7 +585,7 @@ def render_table(
     width = AXIS_L + view.width + PAD
     height = HEADER_H + AXIS_T + view.height + PAD
     img, draw = new_canvas(width, height, th)
-    head, scores, lastline = _header_lines(game, names, forfeited)
+    head, scores, lastline = _header_lines(game, names)
     if zoom is not None:
         head += f" · zoom: {zoom}"
     max_w = width - 2 * PAD
@@ -611,9 +610,7 @@ def _corners_text(card: Any, visible: Iterable[BaseGeometry] | None = None) -> s
     return ",".join(out) if out else "none visible"
 
 
-def table_text(
-    game: Any, *, names: Sequence[str], ghosts: Sequence[Any] = (), limit: int = 1900, forfeited: Collection[int] = ()
-) -> str:
+def table_text(game: Game, *, names: Sequence[str], ghosts: Sequence[Place] = (), limit: int = 1900) -> str:
     """Text twin of :func:`render_table`: header facts then one entry per table card in play order.
 
     Full entries read ``#12R +2 at (3.5,-10.0) r90 corners 1:Y4,3:P2`` (colour letter, action, centre in cm,
@@ -624,7 +621,7 @@ def table_text(
     listed after the last placement as ``Ghost 1: place 12 c2 at 3.5,-10.0 r90``.
     """
     names = seat_names(names, game.players)
-    head, scores, lastline = _header_lines(game, names, forfeited)
+    head, scores, lastline = _header_lines(game, names)
     head = head.replace("▶ ", "")
     cards = _table_cards(game)
     vis = visible_parts(game)

@@ -5,11 +5,12 @@ Images are RGB, 1200 px wide, dark panel by default (``theme="light"`` available
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
+from engine.conex import Game
+from engine.constructo import Match
 from render.common import OKABE_ITO, Theme, draw_fit, draw_text, new_canvas, seat_names, theme_of
 from render.constructo import PLAYER_FILL, PLAYER_PATTERN, player_tags
 from render.constructo_draw import draw_player_swatch
@@ -42,11 +43,14 @@ def _table(
 # ----------------------------------------------------------------------------------------------
 # Constructo
 # ----------------------------------------------------------------------------------------------
-def _constructo_headline(match: Any, names: Sequence[str]) -> str:
+def _constructo_headline(match: Match, names: Sequence[str]) -> str:
     totals = match.totals()
     if match.resigned is not None:
         w = 1 - match.resigned
         return f"{names[match.resigned]} resigned — {names[w]} wins"
+    if match.timed_out is not None:
+        w = 1 - match.timed_out
+        return f"{names[match.timed_out]} ran out of time — {names[w]} wins"
     if not match.is_over:
         return f"Match in progress: {totals[0]}–{totals[1]}"
     if match.winner is None:
@@ -55,7 +59,7 @@ def _constructo_headline(match: Any, names: Sequence[str]) -> str:
     return f"{names[w]} wins {totals[w]}–{totals[1 - w]}"
 
 
-def render_constructo_result(match: Any, *, names: Sequence[str] = ("P1", "P2"), theme: str = "dark") -> Image.Image:
+def render_constructo_result(match: Match, *, names: Sequence[str] = ("P1", "P2"), theme: str = "dark") -> Image.Image:
     """End-of-match card for Constructo: the winner (or draw, or resignation, M2/M3), per-round tower scores
     with each round's layout, and match totals. 1200 px wide RGB image. Raises ``ValueError`` for a bad theme.
     """
@@ -89,7 +93,7 @@ def render_constructo_result(match: Any, *, names: Sequence[str] = ("P1", "P2"),
     return img
 
 
-def constructo_result_text(match: Any, *, names: Sequence[str] = ("P1", "P2")) -> str:
+def constructo_result_text(match: Match, *, names: Sequence[str] = ("P1", "P2")) -> str:
     """Text twin of :func:`render_constructo_result`: headline, one line per round (layout, scores), totals."""
     names = seat_names(names, 2)
     lines = ["Constructo — match result: " + _constructo_headline(match, names)]
@@ -104,36 +108,24 @@ def constructo_result_text(match: Any, *, names: Sequence[str] = ("P1", "P2")) -
 # ----------------------------------------------------------------------------------------------
 # CONEX
 # ----------------------------------------------------------------------------------------------
-def conex_ranking(scores: Sequence[int], forfeited: Collection[int] = ()) -> list[tuple[int, int, int]]:
-    """``(place, seat, score)`` best first; equal scores share a place (E3), e.g. scores [5, 9, 5] ->
-    [(1, 1, 9), (2, 0, 5), (2, 2, 5)]. Seats in ``forfeited`` (they left a running game) come last, sharing
-    the last place whatever their score, as the bot's stored ranking has it."""
-    active = sorted((s for s in range(len(scores)) if s not in forfeited), key=lambda s: (-scores[s], s))
+def conex_ranking(game: Game) -> list[tuple[int, int, int]]:
+    """``(place, seat, score)`` best first, from the engine's E3 standings (the outcome's ranking once over):
+    tied seats share a place (scores [5, 9, 5] -> [(1, 1, 9), (2, 0, 5), (2, 2, 5)]); forfeited seats last."""
     out: list[tuple[int, int, int]] = []
-    for i, seat in enumerate(active):
-        place = out[-1][0] if out and scores[seat] == out[-1][2] else i + 1
-        out.append((place, seat, scores[seat]))
-    left = sorted(s for s in range(len(scores)) if s in forfeited)
-    out += [(len(active) + 1, seat, scores[seat]) for seat in left]
+    place = 1
+    for group in game.standings():
+        out += [(place, seat, game.scores[seat]) for seat in group]
+        place += len(group)
     return out
 
 
-def conex_winners(game: Any, forfeited: Collection[int] = ()) -> list[int]:
-    """Seats that won a finished game (E3: all tied leaders), among the seats that did not forfeit; ``[]``
-    while the game runs or when every seat forfeited."""
-    if not game.is_over:
-        return []
-    active = [s for s in range(game.players) if s not in forfeited]
-    if len(active) == game.players:
-        return list(game.winners)
-    if not active:
-        return []
-    best = max(game.scores[s] for s in active)
-    return [s for s in active if game.scores[s] == best]
+def conex_winners(game: Game) -> list[int]:
+    """The engine's winners of a finished game (E3: every tied leader still in play); ``[]`` while it runs."""
+    return list(game.winners)
 
 
-def _conex_headline(game: Any, names: Sequence[str], forfeited: Collection[int] = ()) -> str:
-    winners = conex_winners(game, forfeited)
+def _conex_headline(game: Game, names: Sequence[str]) -> str:
+    winners = conex_winners(game)
     if not winners:
         return "Game over" if game.is_over else "Game in progress"
     if len(winners) == 1:
@@ -141,25 +133,23 @@ def _conex_headline(game: Any, names: Sequence[str], forfeited: Collection[int] 
     return "Shared win: " + ", ".join(names[w] for w in winners)
 
 
-def render_conex_result(
-    game: Any, *, names: Sequence[str], theme: str = "dark", forfeited: Collection[int] = ()
-) -> Image.Image:
-    """End-of-game card for CONEX: ranking by score (ties share a place, E3), winners marked, the goal.
-    Seats in ``forfeited`` (left the running game) rank last, marked "(left)", and never win.
+def render_conex_result(game: Game, *, names: Sequence[str], theme: str = "dark") -> Image.Image:
+    """End-of-game card for CONEX: the engine's ranking (ties share a place, E3), winners marked, the goal.
+    Forfeited seats (they left the running game) rank last, marked "(left)", and never win.
 
     ``names`` are by seat. 1200 px wide RGB image. Raises ``ValueError`` for a bad theme.
     """
     th = theme_of(theme)
     names = seat_names(names, game.players)
-    scores = list(game.scores)
-    ranking = conex_ranking(scores, forfeited)
+    forfeited = game.forfeited
+    ranking = conex_ranking(game)
     height = int(170 + ROW_H * (len(ranking) + 1) + MARGIN + 40)
     img, draw = new_canvas(WIDTH, height, th)
     draw_text(draw, (MARGIN, 26), f"CONEX — game result (goal {getattr(game, 'goal', '?')})", size=30,
               fill=th.muted, bold=True)
-    headline = _conex_headline(game, names, forfeited)
+    headline = _conex_headline(game, names)
     draw_fit(draw, (MARGIN, 70), headline, max_w=WIDTH - 2 * MARGIN, size=48, fill=th.highlight, bold=True)
-    winners = set(conex_winners(game, forfeited))
+    winners = set(conex_winners(game))
     rows = [[f"{place}.", ("★ " if seat in winners else "") + names[seat] + (" (left)" if seat in forfeited else ""),
              str(score)]
             for place, seat, score in ranking]
@@ -169,14 +159,14 @@ def render_conex_result(
     return img
 
 
-def conex_result_text(game: Any, *, names: Sequence[str], forfeited: Collection[int] = ()) -> str:
+def conex_result_text(game: Game, *, names: Sequence[str]) -> str:
     """Text twin of :func:`render_conex_result`: headline then ``"1. name — 42 points"`` per seat."""
     names = seat_names(names, game.players)
-    winners = set(conex_winners(game, forfeited))
-    lines = ["CONEX — game result: " + _conex_headline(game, names, forfeited)]
-    for place, seat, score in conex_ranking(list(game.scores), forfeited):
+    winners = set(conex_winners(game))
+    lines = ["CONEX — game result: " + _conex_headline(game, names)]
+    for place, seat, score in conex_ranking(game):
         lines.append(f"{place}. {names[seat]} — {score} points" + (" (winner)" if seat in winners else "")
-                     + (" (left)" if seat in forfeited else ""))
+                     + (" (left)" if seat in game.forfeited else ""))
     return "\n".join(lines)
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import discord
@@ -42,7 +42,9 @@ from bot.views.conex import (
     table_view,
 )
 from engine.conex import AnyAction, Game
+from engine.conex import events as ev
 from engine.errors import RuleError
+from engine.protocol import Event
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -115,60 +117,60 @@ class ConexCog(
             goal=record.state.get("goal", 40), seats=seats, n=len(record.players),
         )
 
-    def events_text(self, record: GameRecord, events: list[dict[str, Any]]) -> str:
-        """What happened, from the engine's ``last_events`` (hidden cards never named)."""
+    def events_text(self, record: GameRecord, events: Sequence[Event]) -> str:
+        """What happened, from the engine's typed events (``engine/conex/events.py``; hidden cards never named)."""
         loc = self.locale_of(record)
         names = names_of(record)
         lines: list[str] = []
         for e in events:
-            kind = e.get("type")
-            name = names[e["player"]] if isinstance(e.get("player"), int) else "?"
-            if kind == "placed":
-                on = t("cn.the_board", loc) if e["target"] == "board" else f"#{e['target']}"
-                key = "cn.ev_placed_double" if e.get("doubled") else "cn.ev_placed"
-                lines.append(t(key, loc, name=name, card=e["card"], corner=e["corner"], target=on, points=e["points"]))
-            elif kind == "die":
-                lines.append(t("cn.ev_die", loc, name=name, face=e["face"]))
-            elif kind == "drew":
-                lines.append(t("cn.ev_drew", loc, name=name, count=e["count"]))
-            elif kind == "star_taken":
-                lines.append(t("cn.ev_star", loc, name=name, star=e["star"]))
-            elif kind == "passed":
-                lines.append(t("cn.ev_passed", loc, name=name))
-            elif kind == "card_removed":
-                lines.append(t("cn.ev_lightning", loc, name=names[e["by"]], card=e["card"]))
-            elif kind == "discards_pending":
-                who = ", ".join(self.who(record, s) for s in e["players"])
+            if isinstance(e, ev.Placed):
+                on = t("cn.the_board", loc) if e.target == "board" else f"#{e.target}"
+                key = "cn.ev_placed_double" if e.doubled else "cn.ev_placed"
+                lines.append(t(key, loc, name=names[e.player], card=e.card, corner=e.corner, target=on,
+                               points=e.points))
+            elif isinstance(e, ev.DieRolled):
+                lines.append(t("cn.ev_die", loc, name=names[e.player], face=e.face))
+            elif isinstance(e, ev.Drew):
+                lines.append(t("cn.ev_drew", loc, name=names[e.player], count=e.count))
+            elif isinstance(e, ev.StarTaken):
+                lines.append(t("cn.ev_star", loc, name=names[e.player], star=e.star))
+            elif isinstance(e, ev.Passed):
+                lines.append(t("cn.ev_passed", loc, name=names[e.player]))
+            elif isinstance(e, ev.CardRemoved):
+                lines.append(t("cn.ev_lightning", loc, name=names[e.player], card=e.card))
+            elif isinstance(e, ev.DiscardsPending):
+                who = ", ".join(self.who(record, s) for s in e.players)
                 lines.append(t("cn.ev_discards", loc, who=who))
-            elif kind == "discarded":
-                lines.append(t("cn.ev_discarded", loc, name=name))
-            elif kind == "discard_timeout":
-                lines.append(t("cn.ev_discard_timeout", loc, name=name))
-            elif kind == "goal_reached":
-                lines.append(t("cn.ev_goal", loc, name=name, score=e["score"]))
-            elif kind == "forfeit":
-                lines.append(t("cn.ev_forfeit", loc, name=name))
-            elif kind == "skipped":
-                lines.append(t("cn.ev_skipped", loc, name=name))
-            elif kind == "game_over":
-                lines.append(t("cn.ev_over", loc, reason=e.get("reason", "")))
+            elif isinstance(e, ev.Discarded):
+                key = "cn.ev_discard_timeout" if e.random else "cn.ev_discarded"
+                lines.append(t(key, loc, name=names[e.player]))
+            elif isinstance(e, ev.TimedOut) and e.what == "turn":
+                lines.append(t("cn.ev_turn_timeout", loc, name=names[e.player]))
+            elif isinstance(e, ev.GoalReached):
+                lines.append(t("cn.ev_goal", loc, name=names[e.player], score=e.score))
+            elif isinstance(e, ev.Forfeited):
+                lines.append(t("cn.ev_forfeit", loc, name=names[e.player]))
+            elif isinstance(e, ev.TurnSkipped):
+                lines.append(t("cn.ev_skipped", loc, name=names[e.player]))
+            elif isinstance(e, ev.GameOver):
+                lines.append(t("cn.ev_over", loc, reason=t(f"cn.reason_{e.outcome.reason}", loc)))
         return "\n".join(lines)
 
     def status_line(self, record: GameRecord, game: Game) -> str:
         """Whose turn it is, the scores and pending discards; or the final result."""
         loc = self.locale_of(record)
         names = names_of(record)
-        gone = forfeited_of(record)
+        gone = game.forfeited
         scores = ", ".join(
             f"{names[s]} {game.scores[s]}" + (" " + t("cn.forfeited_mark", loc) if s in gone else "")
             for s in range(game.players)
         )
         if record.status == "aborted":
             return t("cn.aborted", loc)
-        if game.is_over:
-            first = set(record.result.ranking[0]) if record.result and record.result.ranking else set()
-            winners = [s for s in range(game.players) if record.players[s] in first] or list(game.winners)
+        if game.outcome is not None:
+            winners = game.outcome.winners
             return t("cn.over", loc, winners=" & ".join(names[w] for w in winners), scores=scores)
+        assert game.current_player is not None
         text = t("cn.to_play", loc, who=self.who(record, game.current_player), scores=scores,
                  pile=len(game.draw_pile), goal=game.goal)
         if game.pending_discards:
@@ -194,11 +196,11 @@ class ConexCog(
             )
         files: list[discord.File] = []
         try:
-            png = await self.service.render_png(render_table, game, names=names, forfeited=forfeited_of(record))
+            png = await self.service.render_png(render_table, game, names=names)
             files.append(png_file(png, TABLE_FILENAME.format(game=record.id, version=record.version)))
         except Exception:
             log.exception("rendering the table of game %s failed; sending the text table", record.id)
-            text_table = table_text(game, names=names, limit=1500, forfeited=forfeited_of(record))
+            text_table = table_text(game, names=names, limit=1500)
             content = f"{content}\n```\n{text_table}\n```"
         if record.status == "finished":
             content, files = await self._with_result(record, game, names, content, files)
@@ -227,11 +229,11 @@ class ConexCog(
 
         loc = self.locale_of(record)
         try:
-            png = await self.service.render_png(render_conex_result, game, names=names, forfeited=forfeited_of(record))
+            png = await self.service.render_png(render_conex_result, game, names=names)
             files = [*files, png_file(png, f"conex-{record.id}-result.png")]
         except Exception:
             log.exception("rendering the result card of game %s failed", record.id)
-            content = f"{content}\n{conex_result_text(game, names=names, forfeited=forfeited_of(record))}"
+            content = f"{content}\n{conex_result_text(game, names=names)}"
         changes = await self.bot.storage.rating_changes(record.id)
         if changes:
             seat = {uid: i for i, uid in enumerate(record.players)}
@@ -675,7 +677,7 @@ class ConexCog(
         game = game_of(record)
         names = names_of(record)
         if text:
-            text_table = table_text(game, names=names, limit=1900, forfeited=forfeited_of(record))
+            text_table = table_text(game, names=names, limit=1900)
             await reply(interaction, f"```\n{text_table}\n```", ephemeral=True)
             return
         if zoom is not None:
@@ -685,7 +687,7 @@ class ConexCog(
                 raise BotError("cn.not_on_table", rule="Input", card=focus)
             await interaction.response.defer(ephemeral=True, thinking=True)
             png = await self.service.render_png(
-                render_table, game, names=names, zoom=focus, forfeited=forfeited_of(record)
+                render_table, game, names=names, zoom=focus
             )
             await interaction.edit_original_response(
                 content=t("cn.zoom", interaction.locale, zoom=zoom),

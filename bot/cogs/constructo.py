@@ -162,7 +162,7 @@ class ConstructoCog(
             return t("cx.started", loc, layout=record.state.get("layout", "?"))
         if last.action.startswith("layout "):
             return t("cx.layout_chosen", loc, name=who, layout=last.action.removeprefix("layout "))
-        if last.action == "resign":
+        if last.action in ("forfeit", "resign"):  # "resign": logged by bots before the game protocol
             return t("cx.resigned", loc, name=who)
         return t("cx.played", loc, name=who, move=last.action)
 

@@ -17,6 +17,11 @@ MESSAGES: dict[str, str] = {
     "cn.host_only": "Solo el anfitrión (<@{host}>) puede hacer esto.",
     "cn.too_few": "CONEX necesita de 2 a 4 jugadores: espera a que alguien se una o añade un bot.",
     "cn.forfeited": "Abandonaste esta partida; tu asiento ya no juega.",
+    "cn.reason_E1": "se alcanzó la meta y la ronda está completa (E1)",
+    "cn.reason_E2-pass": "todos los jugadores pasaron en una vuelta (E2)",
+    "cn.reason_E2-empty": "todas las manos y el mazo de robo están vacíos (E2)",
+    "cn.reason_forfeit": "quedan demasiado pocos jugadores en la partida",
+    "cn.ev_turn_timeout": "Se acabó el tiempo de {name}: se salta su turno.",
     "cn.no_discard": "No tienes ningún descarte pendiente.",
     "cn.must_discard": "Se usó un rayo: elige una carta de tu mano para ponerla debajo del mazo.",
 }

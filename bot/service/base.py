@@ -29,6 +29,7 @@ from bot.errors import BotError
 from bot.storage import Storage
 from bot.storage.errors import ChannelBusyError, GameClosedError, GameNotFoundError, VersionConflictError
 from bot.storage.records import GameRecord, GameResult
+from engine.protocol import Outcome
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,12 @@ VERSION_SUFFIX = ".version"
 BOARD_STATUSES: tuple[str, ...] = ("active", "finished")
 """Statuses in which a game shows a board reflecting its latest version (a lobby has none; an
 aborted game keeps its last board, stripped)."""
+
+
+def outcome_result(outcome: Outcome, players: list[int], *, rated: bool) -> dict[str, Any]:
+    """The result handed to storage for a finished game: the engine's ranking (seat groups, best first) as
+    user-id groups, and ``rated``."""
+    return {"ranking": [[players[s] for s in group] for group in outcome.ranking], "rated": rated}
 
 
 @dataclass(frozen=True)

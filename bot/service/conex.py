@@ -7,25 +7,25 @@ Stored state (``GameRecord.state``)::
      "host": <user id>,                # who opened the lobby; only the host adds bots and starts (U1)
      "names": [str by seat],           # display names kept for images and messages
      "ai": [<negative seat id>, ...],  # AI seats (see below)
-     "forfeited": [seat, ...],         # seats that left a running game (see FORFEIT below)
      "discards_since": float,          # epoch seconds of the lightning whose discards are owed (X3 timeout)
      "locale": str | None}
+
+(Games saved before the game protocol also hold ``"forfeited": [seat, ...]`` beside a version-1 engine state;
+:func:`game_of` hands it, and the AI seats, to the engine's migration.)
 
 Seats: ``record.players`` is the seat order = lobby join order (U1); the host is seat 0 and starts.
 **AI seats use distinct negative ids** ``-1, -2, -3`` in ``players`` (storage needs distinct ids per
 seat, and no Discord user id is negative), so ``is_ai(uid)`` is ``uid < 0`` (or the bot's own id).
 Games with an AI seat are **not rated** (same policy as Constructo's AI games).
 
-FORFEIT (``/conex leave`` in a running game): the seat stops playing at once. Its hand goes to the
-bottom of the draw pile, the stars it holds return to the supply, its pending discard is dropped, its
-score becomes 0, and its turns are skipped from then on (a skip counts as a pass for E2). It ranks
-last, below every seat still playing. When fewer than two seats, or no human seat, remain in play,
-the game ends at once (remaining seats ranked by score, E3).
+FORFEIT (``/conex leave`` in a running game): the engine's ``Forfeit(seat)`` (logged ``forfeit``): hand to the
+bottom of the pile, stars to the supply, pending discard dropped, score 0, turns skipped, ranked last; the game
+ends at once when fewer than two seats, or only AI seats (the engine's ``bots``), remain in play.
 
 X3 TIMEOUT (no timer runs): when an action arrives more than :data:`DISCARD_TIMEOUT_S` after the lightning and
-discards are still owed, each owing seat's discard is first made at random (``Game.random_discard``, seeded),
-committed and logged as that seat's own plain ``discard <card>`` (so the log replays), then the action runs. A
-seat choosing its own discard is never pre-empted. Until then a pending discard blocks only the owing player.
+discards are still owed, each owing seat first gets the engine's ``Timeout(seat)`` (its discard made at random,
+seeded; committed and logged as that seat's ``timeout``, so the log replays), then the action runs. A seat
+choosing its own discard is never pre-empted. Until then a pending discard blocks only the owing player.
 
 Every verb goes through :meth:`GameService.transact` (per-game lock + version check); engine errors
 (``RuleError`` with the rule code) refuse and nothing is written.
@@ -43,9 +43,11 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from bot.errors import BotError
-from bot.service.base import Change, Committed, GameService
+from bot.service.base import Change, Committed, GameService, outcome_result
 from bot.storage.records import GameRecord
-from engine.conex import Action, AnyAction, Discard, Draw, Game, Pass, Place
+from engine.conex import Action, AnyAction, Discard, Draw, Forfeit, Game, Pass, Place, Timeout
+from engine.conex.ai import choose_action
+from engine.conex.events import DiscardsPending, Placed
 from engine.conex.handref import hand_index, hand_letter
 from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError, RuleError
 
@@ -60,18 +62,31 @@ COORD_LIMIT_CM = 100.0  # |x|, |y| accepted by /conex place (the large table is 
 DISCARD_TIMEOUT_S = 600.0  # X3: a discard still owed this long after the lightning is made at random (see act)
 
 
+def ai_seats(record: GameRecord) -> list[int]:
+    """Seats played by the AI (negative ids), for the engine's ``bots``."""
+    return [seat for seat, uid in enumerate(record.players) if uid < 0]
+
+
 def game_of(record: GameRecord) -> Game:
     """The engine ``Game`` of a started game. Raises ``BotError("err.not_started")`` in the lobby and
-    ``StateError`` if the stored state is corrupt."""
+    ``StateError`` if the stored state is corrupt. A version-1 engine state gets the forfeited seats and the AI
+    seats the bot kept beside it (the engine migrates it)."""
     data = record.state.get("conex")
     if data is None:
         raise BotError("err.not_started")
+    if data.get("version") == 1:
+        data = dict(data, forfeited=record.state.get("forfeited", []), bots=ai_seats(record))
     return Game.from_dict(data)
 
 
 def forfeited_of(record: GameRecord) -> set[int]:
-    """Seats that forfeited (left the running game)."""
-    return {int(s) for s in record.state.get("forfeited", [])}
+    """Seats that forfeited (left the running game); none in the lobby."""
+    data = record.state.get("conex")
+    if data is None:
+        return set()
+    if data.get("version") == 1:
+        return {int(s) for s in record.state.get("forfeited", [])}
+    return {int(s) for s in data.get("forfeited", [])}
 
 
 def names_of(record: GameRecord) -> list[str]:
@@ -156,16 +171,6 @@ def check_coord(value: float | None, what: str, limit: float = COORD_LIMIT_CM) -
             f"{what} = {v:g} cm is off every table (at most {limit:g} cm from the centre)", what=what
         )
     return v
-
-
-def ranking_of(game: Game, players: list[int], forfeited: set[int]) -> list[list[int]]:
-    """E3 ranking for storage: seats still in play by score (tied scores share a group), then forfeited seats
-    (by score, tied share). User ids by group, best first."""
-    groups: list[list[int]] = []
-    for pool in ([s for s in range(game.players) if s not in forfeited], sorted(forfeited)):
-        for score in sorted({game.scores[s] for s in pool}, reverse=True):
-            groups.append([players[s] for s in pool if game.scores[s] == score])
-    return groups
 
 
 @dataclass(frozen=True)
@@ -273,9 +278,10 @@ class ConexService(GameService):
                 raise BotError("cn.too_few", rule="U1")
             game = Game.new(
                 players=n,
-                seed=seed if seed is not None else secrets.randbits(31),
+                seed=seed if seed is not None else secrets.randbits(128),
                 table=record.state.get("table", "medium"),
                 goal=int(record.state.get("goal", 40)),
+                bots=ai_seats(record),
             )
             state = dict(record.state, conex=game.to_dict())
             return Change(state=state, action="start", status="active", info={"events": []})
@@ -290,23 +296,19 @@ class ConexService(GameService):
             raise BotError("cn.host_only", host=record.state.get("host"))
 
     # -- actions -------------------------------------------------------------------------------
-    def _finish(
-        self, record: GameRecord, game: Game, action: str, info: dict[str, Any], forfeited: set[int] | None = None
-    ) -> Change:
-        """Skip forfeited seats, end the game if too few seats remain, wrap the state and the result."""
-        forfeited = forfeited_of(record) if forfeited is None else forfeited
-        events: list[dict[str, Any]] = list(info.get("events", []))
-        events += skip_forfeited(game, forfeited)
-        events += end_if_deserted(game, record.players, forfeited, self.is_ai)
-        state = dict(record.state, conex=game.to_dict(), forfeited=sorted(forfeited))
-        if any(e.get("type") == "discards_pending" for e in events):
+    def _finish(self, record: GameRecord, game: Game, action: str, info: dict[str, Any]) -> Change:
+        """Wrap the new engine state (the forfeited seats live in it) and, once over, the result."""
+        events = list(info.get("events", []))
+        state = dict(record.state, conex=game.to_dict())
+        state.pop("forfeited", None)
+        if any(isinstance(e, DiscardsPending) for e in events):
             state["discards_since"] = time.time()
         elif not game.pending_discards:
             state.pop("discards_since", None)
-        info = dict(info, events=events)
-        if game.is_over:
+        outcome = game.outcome
+        if outcome is not None:
             rated = not any(self.is_ai(uid) for uid in record.players)
-            result = {"ranking": ranking_of(game, record.players, forfeited), "rated": rated}
+            result = outcome_result(outcome, record.players, rated=rated)
             return Change(state=state, action=action, status="finished", result=result, info=info)
         return Change(state=state, action=action, info=info)
 
@@ -318,7 +320,7 @@ class ConexService(GameService):
         ``"place 12 c2 at 3.5,-10.0 r90"``) or an action object (its ``player`` is replaced by the caller's seat).
 
         ``target`` (optional, for a place): the placement must land on that target, else ``P1``.
-        ``info["events"]`` is the engine's ``last_events`` (plus skips of forfeited seats).
+        ``info["events"]`` are the engine's typed events (``engine/conex/events.py``).
 
         X3 timeout: discards owed for longer than ``discard_timeout_s`` are made at random first (X3 TIMEOUT in
         the module docstring; only when the action is legal once they are made); their events come first in
@@ -335,17 +337,18 @@ class ConexService(GameService):
 
         def step(record: GameRecord) -> Change:
             seat = self.seat_of(record, user_id)
-            if seat in forfeited_of(record):
-                raise BotError("cn.forfeited")
             game = game_of(record)
+            if seat in game.forfeited:
+                raise BotError("cn.forfeited")
             parsed = Action.parse(action, seat) if isinstance(action, str) else _with_player(action, seat)
             try:
-                played = game.play(parsed)
+                applied = game.apply(parsed)
             except RuleError as err:
                 raise humanized(err, record, game) from err
-            events = list(game.last_events)
+            played = applied.action
+            events = list(applied.events)
             if isinstance(played, Place) and target is not None:
-                landed = next((e.get("target") for e in events if e.get("type") == "placed"), None)
+                landed = next((e.target for e in events if isinstance(e, Placed)), None)
                 if landed != target:
                     on = "the board" if landed == "board" else f"card #{landed}"
                     want = "the board" if target == "board" else f"card #{target}"
@@ -394,7 +397,7 @@ class ConexService(GameService):
         if action is not None and user_id is not None and user_id in record.players:
             probe = game_of(record)
             for s in seats:
-                probe.random_discard(s)
+                probe.apply(Timeout(s))
             seat = record.players.index(user_id)
             try:
                 probe.check(Action.parse(action, seat) if isinstance(action, str) else _with_player(action, seat))
@@ -407,9 +410,8 @@ class ConexService(GameService):
                 g = game_of(rec)
                 if seat not in self._expired_seats(rec, g, spare):
                     raise BotError("cn.no_discard", rule="X3")
-                made = g.random_discard(seat)
-                events = [{"type": "discard_timeout", "player": seat}]
-                return self._finish(rec, g, str(made), {"events": events, "seat": seat})
+                applied = g.apply(Timeout(seat))
+                return self._finish(rec, g, str(applied.action), {"events": list(applied.events), "seat": seat})
 
             try:
                 out.append(await self.transact(game_id, step, actor=record.players[seat]))
@@ -476,13 +478,11 @@ class ConexService(GameService):
 
         def step(record: GameRecord) -> Change:
             seat = self.seat_of(record, user_id)
-            forfeited = forfeited_of(record)
-            if seat in forfeited:
-                raise BotError("cn.forfeited")
             game = game_of(record)
-            events = forfeit_seat(game, seat)
-            forfeited.add(seat)
-            return self._finish(record, game, "forfeit", {"events": events, "seat": seat}, forfeited)
+            if seat in game.forfeited:
+                raise BotError("cn.forfeited")
+            applied = game.apply(Forfeit(seat))
+            return self._finish(record, game, str(applied.action), {"events": list(applied.events), "seat": seat})
 
         return await self.transact(game_id, step, actor=user_id)
 
@@ -500,14 +500,13 @@ class ConexService(GameService):
             if self.is_ai(record.players[seat]):
                 return seat
         seat = game.current_player
-        return seat if self.is_ai(record.players[seat]) and seat not in forfeited_of(record) else None
+        return seat if seat is not None and self.is_ai(record.players[seat]) else None
 
     async def ai_turn(self, game_id: int) -> Committed | None:
         """Let one AI seat act once (a pending discard first, else its turn); ``None`` if nothing to do.
 
-        The choice (``engine.conex.ai.choose_action`` if present, else the best finder placement or a draw)
-        runs in a worker thread outside the lock; it is committed through :meth:`act` checked against the
-        version it was computed for.
+        The choice (:func:`choose_ai_action`) runs in a worker thread outside the lock; it is committed through
+        :meth:`act` checked against the version it was computed for.
         """
         record = await self.get(game_id)
         if record.status != "active" or record.state.get("conex") is None:
@@ -566,76 +565,16 @@ def _with_player(action: AnyAction, seat: int) -> AnyAction:
     return replace(action, player=seat)
 
 
-def skip_forfeited(game: Game, forfeited: set[int]) -> list[dict[str, Any]]:
-    """While the seat to play has forfeited: skip its turn (counted as a pass for E2). Returns the events."""
-    events: list[dict[str, Any]] = []
-    guard = 0
-    window = game.window  # X3: the seat that just finished may still use lightning until the next ACTIVE seat acts
-    while not game.is_over and game.current_player in forfeited and guard < game.players:
-        seat = game.current_player
-        events.append({"type": "skipped", "player": seat})
-        game.passes += 1
-        game._end_turn(events)  # the engine's own turn end: E1/E2 checks, next seat (it moves the window)
-        guard += 1
-    if events and not game.is_over and window is not None and window[0] not in forfeited:
-        game.window = window  # a skipped seat never acts, so it does not close the lightning window
-    return events
-
-
-def forfeit_seat(game: Game, seat: int) -> list[dict[str, Any]]:
-    """FORFEIT: hand to the bottom of the draw pile, stars back to the supply, pending discard dropped, score 0.
-    If the seat is to play, its turn ends (skipped by :func:`skip_forfeited`)."""
-    events: list[dict[str, Any]] = [
-        {"type": "forfeit", "player": seat, "returned": len(game.hands[seat]), "score": game.scores[seat]}
-    ]
-    game.pile.extend(game.hands[seat])
-    game.hands[seat] = []
-    game.pending_discards.discard(seat)
-    game.scores[seat] = 0
-    for star, holder in game.star_holder.items():
-        if holder == seat:
-            game.star_holder[star] = game.star_since[star] = None
-            events.append({"type": "star_returned", "star": star, "player": seat})
-    if game.window is not None and game.window[0] == seat:
-        game.window = None
-    return events
-
-
-def end_if_deserted(game: Game, players: list[int], forfeited: set[int], is_ai: Any) -> list[dict[str, Any]]:
-    """End the game at once when fewer than two seats, or no human seat, remain in play (FORFEIT)."""
-    if game.is_over:
-        return []
-    left = [s for s in range(game.players) if s not in forfeited]
-    if len(left) >= MIN_PLAYERS and any(not is_ai(players[s]) for s in left):
-        return []
-    game.is_over = True
-    game.end_reason = "too few players are left in the game (forfeits)"
-    game.window = None
-    game.pending_discards.clear()
-    return [{"type": "game_over", "winners": game.winners, "scores": list(game.scores), "reason": game.end_reason}]
-
-
 def choose_ai_action(game: Game, seat: int, seed: int, budget_s: float = AI_BUDGET_S) -> AnyAction:
-    """The AI seat's action (CPU work: call in a worker thread).
-
-    ``engine.conex.ai.choose_action(game, seat, seed, budget_s)`` when that module exists (it also makes the
-    seat's pending discard, X3). Should it be missing, fail, or return an action ``game.check`` refuses, the
-    fallback plays: a discard of the card with the lowest best corner when one is pending, else the
-    highest-scoring finder placement over the hand, else draw (A2) or pass (A3).
-    """
-    import importlib
-
+    """The AI seat's action: ``engine.conex.ai.choose_action`` (CPU work: call in a worker thread). Should it
+    raise, or return an action ``game.check`` refuses (a bug), the seat plays :func:`fallback_action` and the
+    failure is logged, so a table never hangs on its AI seat."""
     try:
-        ai: Any = importlib.import_module("engine.conex.ai")
-    except ImportError:
-        ai = None
-    if ai is not None and hasattr(ai, "choose_action"):
-        try:
-            action: AnyAction = ai.choose_action(game, seat, seed, budget_s)
-            game.check(action)
-            return action
-        except Exception:
-            log.exception("the CONEX AI failed for seat %s; using the fallback player", seat)
+        action = choose_action(game, seat, seed, budget_s)
+        game.check(action)
+        return action
+    except Exception:
+        log.exception("the CONEX AI failed for seat %s; using the fallback player", seat)
     return fallback_action(game, seat)
 
 
@@ -658,6 +597,7 @@ def fallback_action(game: Game, seat: int) -> AnyAction:
 __all__ = [
     "ConexService",
     "Hint",
+    "ai_seats",
     "check_coord",
     "choose_ai_action",
     "fallback_action",
@@ -666,5 +606,4 @@ __all__ = [
     "names_of",
     "parse_card_ref",
     "parse_target",
-    "ranking_of",
 ]

@@ -19,9 +19,10 @@ import logging
 from typing import Any, ClassVar
 
 from bot.errors import BotError
-from bot.service.base import Change, Committed, GameService
+from bot.service.base import Change, Committed, GameService, outcome_result
 from bot.storage.records import GameRecord
-from engine.constructo import LAYOUTS, Layout, Match, Move, Size
+from engine.constructo import LAYOUTS, ChooseLayout, Forfeit, Layout, Match, Move, Size
+from engine.constructo.events import RoundOver
 from engine.errors import InvalidInputError
 
 log = logging.getLogger(__name__)
@@ -41,17 +42,6 @@ def ai_seat(record: GameRecord) -> int | None:
     """The AI's seat (0/1) in this game, or ``None`` for a human-vs-human game."""
     ai = record.state.get("ai")
     return int(ai["seat"]) if ai else None
-
-
-def result_of(match: Match, players: list[int], *, rated: bool) -> dict[str, Any]:
-    """The ranking of a finished match for storage: ``[[winner], [loser]]`` or ``[[a, b]]`` for a
-    draw (M2: equal totals), with ``rated``."""
-    winner = match.winner
-    if winner is None:
-        ranking = [[players[0], players[1]]]
-    else:
-        ranking = [[players[winner]], [players[1 - winner]]]
-    return {"ranking": ranking, "rated": rated}
 
 
 class ConstructoService(GameService):
@@ -137,8 +127,9 @@ class ConstructoService(GameService):
     # -- play ----------------------------------------------------------------------------------
     def _finish(self, record: GameRecord, match: Match, action: str, info: dict[str, Any]) -> Change:
         state = dict(record.state, match=match.to_dict())
-        if match.is_over:
-            result = result_of(match, record.players, rated=ai_seat(record) is None)
+        outcome = match.outcome
+        if outcome is not None:
+            result = outcome_result(outcome, record.players, rated=ai_seat(record) is None)
             return Change(state=state, action=action, status="finished", result=result, info=info)
         return Change(state=state, action=action, info=info)
 
@@ -148,7 +139,8 @@ class ConstructoService(GameService):
         """Play a placement or a move (``"L5"``, ``"3-4"`` or a ``Move``) for ``user_id``.
 
         The engine validates everything (T1-T5, K1-K5, E1, M1); a finished match records its
-        result in the same commit. ``info`` holds ``move`` (notation), ``round_over`` (bool).
+        result in the same commit. ``info`` holds ``move`` (notation), ``round_over`` (bool) and
+        ``events`` (the engine's typed events).
 
         Raises:
             BotError: ``err.not_player``, ``err.stale``, ``err.conflict``, ``err.game_closed``.
@@ -158,10 +150,10 @@ class ConstructoService(GameService):
         def step(record: GameRecord) -> Change:
             seat = self.seat_of(record, user_id)
             match = match_of(record)
-            rounds_before = len(match.rounds)
-            played = match.play(move, player=seat)
-            round_over = match.current_round.is_over and len(match.rounds) == rounds_before
-            return self._finish(record, match, str(played), {"move": str(played), "round_over": round_over})
+            applied = match.apply(Move.parse(move).by(seat))
+            round_over = any(isinstance(e, RoundOver) for e in applied.events)
+            text = str(applied.action)
+            return self._finish(record, match, text, {"move": text, "round_over": round_over, "events": applied.events})
 
         return await self.transact(game_id, step, actor=user_id, expected_version=expected_version)
 
@@ -177,14 +169,15 @@ class ConstructoService(GameService):
         def step(record: GameRecord) -> Change:
             seat = self.seat_of(record, user_id)
             match = match_of(record)
-            chosen: Layout | str
             if layout is None or (isinstance(layout, str) and layout.strip().lower() in ("", "keep")):
-                chosen = match.rounds[0].layout
+                action = ChooseLayout(seat, match.rounds[0].layout)
+            elif isinstance(layout, Layout):
+                action = ChooseLayout(seat, layout)
             else:
-                chosen = layout
-            rnd = match.choose_layout(seat, chosen)
-            text = rnd.layout.to_text()
-            return self._finish(record, match, f"layout {text}", {"layout": text})
+                action = ChooseLayout(seat, Layout.parse(layout))
+            applied = match.apply(action)
+            text = action.layout.to_text()
+            return self._finish(record, match, str(applied.action), {"layout": text, "events": applied.events})
 
         return await self.transact(game_id, step, actor=user_id, expected_version=expected_version)
 
@@ -194,8 +187,8 @@ class ConstructoService(GameService):
         def step(record: GameRecord) -> Change:
             seat = self.seat_of(record, user_id)
             match = match_of(record)
-            match.resign(seat)
-            return self._finish(record, match, "resign", {"resigned": seat})
+            applied = match.apply(Forfeit(seat))
+            return self._finish(record, match, str(applied.action), {"resigned": seat, "events": applied.events})
 
         return await self.transact(game_id, step, actor=user_id, expected_version=expected_version)
 

@@ -200,6 +200,11 @@ class Game:
         leader wins, everyone else loses. ``reason`` = :attr:`end_reason`. ``None`` while the game runs."""
         return turns.outcome_of(self) if self.is_over else None
 
+    def standings(self) -> tuple[tuple[int, ...], ...]:
+        """The E3 ranking groups as they stand (best first; ties share a group; forfeited seats last): the
+        outcome's ranking once over."""
+        return turns.standings(self)
+
     @property
     def winners(self) -> list[int]:
         """E3: the seats that won (all tied leaders in play); empty while the game runs."""

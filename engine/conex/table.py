@@ -63,8 +63,14 @@ class Verdict:
     target_card: Card | None
 
 
+def _at_cm(x_mm: float, y_mm: float) -> tuple[float, float]:
+    """A point in cm rounded to 1 mm, never ``-0.0`` (for messages and error details)."""
+    return (round(x_mm / 10, 1) + 0.0, round(y_mm / 10, 1) + 0.0)
+
+
 def _cm(x: float, y: float) -> str:
-    return f"({x / 10:.1f}, {y / 10:.1f}) cm"
+    cx, cy = _at_cm(x, y)
+    return f"({cx:.1f}, {cy:.1f}) cm"
 
 
 def _parts(geom: BaseGeometry) -> list[BaseGeometry]:
@@ -287,7 +293,7 @@ class Table:
                         card=card.id,
                         corner=corner.index,
                         other=tc.id,
-                        at_cm=(round(cx / 10, 1), round(cy / 10, 1)),
+                        at_cm=_at_cm(cx, cy),
                     )
                 return tc.id
         for sq_colour in BOARD_SQUARES:
@@ -300,7 +306,7 @@ class Table:
                         card=card.id,
                         corner=corner.index,
                         other="board",
-                        at_cm=(round(cx / 10, 1), round(cy / 10, 1)),
+                        at_cm=_at_cm(cx, cy),
                     )
                 return "board"
         under = self._what_is_under(tri)
@@ -311,7 +317,7 @@ class Table:
             rule="P1",
             card=card.id,
             corner=corner.index,
-            at_cm=(round(cx / 10, 1), round(cy / 10, 1)),
+            at_cm=_at_cm(cx, cy),
         )
 
     def covered(self) -> BaseGeometry:
@@ -393,7 +399,7 @@ class Table:
                 rule=rule,
                 card=card.id,
                 other=owner,
-                at_cm=(round(pt[0] / 10, 1), round(pt[1] / 10, 1)),
+                at_cm=_at_cm(pt[0], pt[1]),
                 gap_mm=round(float(d), 2),
             )
 

@@ -234,13 +234,19 @@ def _finish(g: Game, reason: str, events: list[Event]) -> None:
     events.append(GameOver(outcome))
 
 
-def outcome_of(g: Game) -> Outcome:
-    """E3 ranking of a finished game (see ``Game.outcome``)."""
+def standings(g: Game) -> tuple[tuple[int, ...], ...]:
+    """E3 ranking groups now: seats in play by score (ties share a group), then forfeited seats (by score)."""
     groups: list[tuple[int, ...]] = []
     for pool in (g.in_play, sorted(g.forfeited)):
         for score in sorted({g.scores[s] for s in pool}, reverse=True):
             groups.append(tuple(s for s in pool if g.scores[s] == score))
+    return tuple(groups)
+
+
+def outcome_of(g: Game) -> Outcome:
+    """E3 ranking of a finished game (see ``Game.outcome``)."""
+    groups = standings(g)
     leaders = set(groups[0]) - g.forfeited
     results = tuple(Result.WIN if s in leaders else Result.LOSS for s in range(g.players))
     assert g.end_reason is not None
-    return Outcome(tuple(groups), g.end_reason, results, tuple(g.scores), tuple(sorted(g.forfeited)))
+    return Outcome(groups, g.end_reason, results, tuple(g.scores), tuple(sorted(g.forfeited)))

@@ -160,7 +160,7 @@ async def put_game(storage: Storage, game: Game, players: list[int], *, ai: list
     """Store a running game built with the engine (for positions that take many turns to reach)."""
     names = [{ALICE: "alice", BOB: "bob", CAROL: "carol"}.get(uid, f"AI {-uid}") for uid in players]
     state = {"conex": game.to_dict(), "table": game.table_size, "goal": game.goal, "host": players[0],
-             "names": names, "ai": ai or [], "forfeited": [], "locale": None}
+             "names": names, "ai": ai or [], "locale": None}
     return await storage.create_game("conex", GUILD_ID, CHANNEL_ID, state, players, status="active")
 
 
@@ -277,8 +277,7 @@ async def test_exact_pose_on_a_different_target_is_refused_p1(
     await driver.command("conex place", ALICE, card=str(place.card), corner=place.corner, x=place.x, y=place.y,
                          rotation=place.rotation)
     probe = Game.from_dict(game.to_dict())
-    probe.play(nxt)
-    landed_on = probe.last_events[0]["target"]
+    landed_on = probe.apply(nxt).events[0].target  # type: ignore[attr-defined]
     wrong = "board" if landed_on != "board" else str(place.card)
     text = refusal(fake, await driver.command("conex place", BOB, card=str(nxt.card), corner=nxt.corner, x=nxt.x,
                                               y=nxt.y, rotation=nxt.rotation, target=wrong))
@@ -502,7 +501,7 @@ async def test_forfeit_skips_the_seat_and_the_last_player_wins_rated(
     assert "bob left the game" in fake.visible_text(token)
     record = await record_of(storage, gid)
     stored = game_of(record)
-    assert record.state["forfeited"] == [1] and stored.hands[1] == [] and stored.scores[1] == 0
+    assert stored.forfeited == {1} and stored.hands[1] == [] and stored.scores[1] == 0
     assert len(stored.pile) == pile_before + 5 and stored.current_player == 2
     assert "no longer plays" in refusal(fake, await driver.command("conex leave", BOB))
     assert "no longer plays" in refusal(fake, await driver.command("conex draw", BOB))

@@ -315,10 +315,8 @@ async def test_overdue_discards_are_made_at_random_before_the_next_action(
     text = fake.visible_text(token)
     assert "bob's discard was overdue" in text and "carol's discard was overdue" in text and "bob drew 2" in text
     log = [(a.player, a.action) for a in await storage.actions(gid)]
-    assert [p for p, _ in log[-3:]] == [BOB, CAROL, BOB] and log[-3][1].startswith("discard ")
-    assert log[-2][1].startswith("discard ") and log[-1][1] == "draw"
-    replayed = game_of(record)  # the log replays: the stored state holds the same discards as plain actions
-    assert [h for h in replayed.history if h[1].startswith("discard")][-2:] == [(1, log[-3][1]), (2, log[-2][1])]
+    assert log[-3:] == [(BOB, "timeout"), (CAROL, "timeout"), (BOB, "draw")]  # the engine's Timeout (X3)
+    assert stored.history[-3:] == [(1, "timeout"), (2, "timeout"), (1, "draw")]
     assert "discards_since" not in record.state
     assert int(table["id"]) not in live_tables(fake, gid) and v < record.version
 

@@ -31,7 +31,7 @@ from bot.devserver.models import Message, Violation
 from bot.devserver.process import BotProcess
 from bot.devserver.result import InteractionResult
 from engine.conex import Game
-from engine.constructo import Layout, Match, Move
+from engine.constructo import Match
 
 from .conftest import E2E_TOKEN, bot_entry_missing
 
@@ -209,19 +209,14 @@ def replay_constructo(initial: dict[str, Any], players: list[int], log: list[tup
         if action in ("accept", "decline", "withdraw", "abort"):
             continue
         seat = players.index(player)  # type: ignore[arg-type]
-        if action == "resign":
-            match.resign(seat)
-        elif action.startswith("layout "):
-            match.choose_layout(seat, Layout.parse(action.removeprefix("layout ")))
-        else:
-            match.play(Move.parse(action), player=seat)
+        match.apply(match.parse_action(action, seat))  # moves, "layout ...", "forfeit", "timeout"
     return match
 
 
 def replay_conex(state: dict[str, Any], players: list[int], log: list[tuple[int, int | None, str]]) -> Game:
-    """Rebuild a CONEX game from its seed (in the stored ``state``) and the engine actions logged after ``start``."""
-    conex = state["conex"]
-    game = Game.new(players=len(players), seed=conex["seed"], table=state["table"], goal=state["goal"])
+    """Rebuild a CONEX game from its setup (in the stored ``state``) and the engine actions logged after ``start``
+    (forfeits and timeouts included)."""
+    game = Game.new(state["conex"]["setup"])
     started = False
     for _seq, player, action in log:
         if action == "start":

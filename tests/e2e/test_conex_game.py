@@ -21,6 +21,8 @@ from bot.devserver.client import DevUser
 from bot.devserver.models import Message
 from bot.devserver.result import InteractionResult
 from engine.conex import DIE_FACES, Game, Place
+from engine.conex import events as ev
+from engine.protocol import Event
 
 from .helpers import BotEnv, answered, assert_png, bot_env, buttons, check_log_sequence, replay_conex
 
@@ -52,11 +54,9 @@ def first_placements(game: Game, seat: int, cards: list[int], limit: int = 3) ->
     return out
 
 
-def simulate(game: Game, action: Place) -> list[dict]:
-    """The events ``action`` would produce (on a copy of the game)."""
-    copy = Game.from_dict(game.to_dict())
-    copy.play(action)
-    return list(copy.last_events)
+def simulate(game: Game, action: Place) -> list[Event]:
+    """The typed events ``action`` would produce (on a copy of the game)."""
+    return list(game.copy().apply(action).events)
 
 
 class Driver:
@@ -136,7 +136,9 @@ class Driver:
 
     async def place(self, user: DevUser, place: Place, game: Game, mode: str) -> None:
         if mode == "autofit":
-            target = simulate(game, place)[0]["target"]
+            placed = simulate(game, place)[0]
+            assert isinstance(placed, ev.Placed)
+            target = placed.target
             cards = await user.autocomplete("conex place", "card", "", corner=place.corner)
             assert [int(c["value"]) for c in cards] == game.hands[place.player], "card suggestions = the hand"
             targets = await user.autocomplete("conex place", "target", "", card=str(place.card), corner=place.corner)
@@ -239,7 +241,7 @@ class Driver:
                       if not need_stars or game.scores[seat] + game.points_for(p) <= GOAL - 6]
         if die_places:
             place = min(die_places, key=game.points_for)
-            face = next(e["face"] for e in simulate(game, place) if e["type"] == "die")
+            face = next(e.face for e in simulate(game, place) if isinstance(e, ev.DieRolled))
             await self.place(user, place, game, "exact")
             after, _, _ = self.state()
             self.faces.append(face)
@@ -321,7 +323,7 @@ async def test_full_three_player_game_lobby_hands_placements_stars_to_the_end(en
     used = driver.used
     final, _, _ = driver.state()
     assert used["die"] >= 1 and used["2x"] == 1 and used["lightning"] == 1, (used, driver.faces, final.scores,
-                                                                              len(final.pile), final.last_events)
+                                                                              len(final.pile), final.history[-3:])
     keys = ["exact", "autofit", "draw_button", "draw_command", "discard_select", "hand_button", "hand_command"]
     if driver.pending_seen >= 2:  # the second discard goes through the command (one lightning per game)
         keys.append("discard_command")

@@ -325,8 +325,8 @@ def test_pending_discards_are_announced(full_game: Game) -> None:
     d = full_game.to_dict()
     d["hands"][1] = [d["table"][-1]["card"]]
     d["table"] = d["table"][:-1]
-    d["is_over"] = False
-    d["end_reason"] = None
+    d["end_reason"] = d["outcome"] = None
+    d["current_player"] = 0
     d["pending_discards"] = [1]
     g = Game.from_dict(d)
     assert "must discard: Bob" in table_text(g, names=NAMES)

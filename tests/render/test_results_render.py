@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.conex import Game
 from engine.constructo import Match, Round
 from render.common import THEMES, hex_rgb
 from render.constructo import PLAYER_FILL
@@ -59,10 +60,16 @@ def img_ok(img: object) -> bool:
     return getattr(img, "mode", None) == "RGB" and max(img.size) >= 1024  # type: ignore[attr-defined]
 
 
+def _scored(scores: list[int]) -> Game:
+    g = Game.new(players=len(scores), seed=1)
+    g.scores = list(scores)
+    return g
+
+
 def test_conex_ranking_shares_places_on_ties() -> None:
-    assert conex_ranking([5, 9, 5]) == [(1, 1, 9), (2, 0, 5), (2, 2, 5)]
-    assert conex_ranking([3, 3]) == [(1, 0, 3), (1, 1, 3)]
-    assert conex_ranking([1, 2, 3, 0]) == [(1, 2, 3), (2, 1, 2), (3, 0, 1), (4, 3, 0)]
+    assert conex_ranking(_scored([5, 9, 5])) == [(1, 1, 9), (2, 0, 5), (2, 2, 5)]
+    assert conex_ranking(_scored([3, 3])) == [(1, 0, 3), (1, 1, 3)]
+    assert conex_ranking(_scored([1, 2, 3, 0])) == [(1, 2, 3), (2, 1, 2), (3, 0, 1), (4, 3, 0)]
 
 
 def test_leaderboard_image_and_text() -> None:
