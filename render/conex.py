@@ -440,7 +440,7 @@ def _header_lines(game: Game, names: Sequence[str]) -> tuple[str, str, str]:
     supply = [("2x" if k == "2x" else "lightning") for k, v in stars.items() if v is None]
     if supply:
         scores += "   · in supply: " + ", ".join(supply)
-    pending = sorted(getattr(game, "pending_discards", ()) or ())
+    pending = sorted(game.pending_discards)
     if pending:
         scores += "   · must discard: " + ", ".join(names[p] for p in pending)
     cards = _table_cards(game)

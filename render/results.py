@@ -145,7 +145,7 @@ def render_conex_result(game: Game, *, names: Sequence[str], theme: str = "dark"
     ranking = conex_ranking(game)
     height = int(170 + ROW_H * (len(ranking) + 1) + MARGIN + 40)
     img, draw = new_canvas(WIDTH, height, th)
-    draw_text(draw, (MARGIN, 26), f"CONEX — game result (goal {getattr(game, 'goal', '?')})", size=30,
+    draw_text(draw, (MARGIN, 26), f"CONEX — game result (goal {game.goal})", size=30,
               fill=th.muted, bold=True)
     headline = _conex_headline(game, names)
     draw_fit(draw, (MARGIN, 70), headline, max_w=WIDTH - 2 * MARGIN, size=48, fill=th.highlight, bold=True)

@@ -13,13 +13,13 @@ import pickle
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from engine.conex import finder, state, turns
+from engine.conex import checks, finder, state, turns
 from engine.conex.actions import Action, AnyAction, Discard, Draw, Lightning, Pass, Place
 from engine.conex.deck import COLOR_NAMES, Card, load_deck
 from engine.conex.fair import deal
-from engine.conex.geometry import TABLE_SIZES_MM, centre_for_corner
+from engine.conex.geometry import TABLE_SIZES_MM
 from engine.conex.table import Table, TableCard, Verdict
-from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError, RuleError
+from engine.errors import IllegalActionError, InvalidInputError, RuleError
 from engine.protocol import Applied, Event, Forfeit, Outcome, Timeout, parse_shared_action
 
 DIE_FACES: tuple[str, ...] = ("card", "two cards", "lightning", "lightning", "2x", "2x")  # X1
@@ -295,112 +295,12 @@ class Game:
 
     def check(self, action: GameAction) -> GameAction:
         """Validate ``action`` without changing anything; returns it resolved (a ``Place`` with
-        ``rotation=None`` gets the best legal rotation at its point).
-
-        Order of checks: game over (E1), seat (``Input``), a forfeited seat (``Forfeited``); ``Forfeit`` is then
-        legal; ``Timeout`` needs the seat in :meth:`awaiting` (``NotYourTurn``); discards and lightning (X3, X2);
-        turn (``NotYourTurn``), pending discard (X3), A2/A3; for a place unknown card/corner (``Input``), card
-        in hand (P5), star use (V3, X2), then P4, P1, P2, P3.
-        """
-        if not isinstance(action, Place | Draw | Pass | Lightning | Discard | Forfeit | Timeout):
-            raise InvalidInputError(f"not a CONEX action: {action!r}")
-        if self.is_over:
-            raise IllegalActionError("the game is over", rule="E1", reason=self.end_reason)
-        p = self._seat(action.player)
-        if p in self.forfeited:
-            raise IllegalActionError(f"seat {p + 1} has left the game", rule="Forfeited", player=p)
-        if isinstance(action, Forfeit):
-            return action
-        if isinstance(action, Timeout):
-            if p not in self.awaiting():
-                raise NotYourTurnError(
-                    f"seat {p + 1} cannot run out of time: the game is not waiting for it",
-                    player=p, awaiting=list(self.awaiting()),
-                )
-            return action
-        if isinstance(action, Discard):
-            self._check_discard(p, action.card)
-            return action
-        if isinstance(action, Lightning):
-            self._check_lightning(p, action.card)
-            return action
-        if p != self.to_play:
-            raise NotYourTurnError(
-                f"it is seat {self.to_play + 1}'s turn, not seat {p + 1}'s", player=p, current=self.to_play
-            )
-        if p in self.pending_discards:
-            raise IllegalActionError(
-                "you must first discard a card to the bottom of the pile (lightning was used)", rule="X3", player=p
-            )
-        if isinstance(action, Draw):
-            if not self.pile:
-                raise IllegalActionError("the draw pile is empty: place a card or pass", rule="A2")
-            return action
-        if isinstance(action, Pass):
-            if self.pile:
-                raise IllegalActionError(
-                    f"you may pass only when the draw pile is empty ({len(self.pile)} cards left): draw instead",
-                    rule="A3", pile=len(self.pile),
-                )
-            return action
-        resolved, _ = self._check_place(action)
-        return resolved
+        ``rotation=None`` gets the best legal rotation at its point). Check order and rule codes:
+        :func:`engine.conex.checks.check`."""
+        return checks.check(self, action)
 
     def _check_place(self, place: Place) -> tuple[Place, Verdict]:
-        card = self._card(place.card)
-        p = place.player
-        if place.card not in self.hands[p]:
-            where = "on the table" if place.card in self.board else "not in your hand"
-            raise IllegalActionError(
-                f"card {place.card} is {where}", rule="P5", card=place.card, on_table=place.card in self.board
-            )
-        if place.corner not in [c.index for c in card.corners]:
-            raise InvalidInputError(
-                f"card {card.id} has corners 1-{len(card.corners)}, not {place.corner}",
-                card=card.id, corner=place.corner, corners=len(card.corners),
-            )
-        if place.double:
-            if self.star_holder["2x"] != p:
-                raise IllegalActionError("you do not hold the 2x star", rule="V3", star="2x")
-            if not self.star_usable(p, "2x"):
-                raise IllegalActionError(
-                    "the 2x star was won this turn: use it from your next turn on", rule="X2", star="2x"
-                )
-        if place.rotation is None:
-            rot = finder.best_rotation(self, card, place.corner, place.x_mm, place.y_mm)
-            place = Place(p, place.card, place.corner, place.x, place.y, rot, place.double)
-        assert place.rotation is not None
-        corner = card.corner(place.corner)
-        cx, cy = centre_for_corner(corner, place.x_mm, place.y_mm, place.rotation)
-        verdict = self.board.check_pose(card, place.corner, cx, cy, place.rotation)
-        return place, verdict
-
-    def _check_discard(self, p: int, card_id: int) -> None:
-        self._card(card_id)
-        if p not in self.pending_discards:
-            raise IllegalActionError("you have no discard to make", rule="X3", player=p)
-        if card_id not in self.hands[p]:
-            raise IllegalActionError(f"card {card_id} is not in your hand", rule="X3", card=card_id)
-
-    def _check_lightning(self, p: int, card_id: int) -> None:
-        if self.star_holder["lightning"] != p:
-            raise IllegalActionError("you do not hold the lightning star", rule="X3", player=p, star="lightning")
-        if not self.can_lightning(p):
-            since = self.star_since["lightning"]
-            if since is not None and (since >= self.turn or (self.window and since >= self.window[1])):
-                raise IllegalActionError(
-                    "the lightning star was won this turn: use it from your next turn on", rule="X2", star="lightning"
-                )
-            raise IllegalActionError(
-                "lightning can be used only at the start or the end of your own turn", rule="X3", player=p
-            )
-        self._card(card_id)
-        if card_id not in self.board:
-            raise IllegalActionError(f"card #{card_id} is not on the table", rule="X3", card=card_id)
-        if not self.board.is_free(card_id):
-            raise IllegalActionError(
-                f"card #{card_id} is not free: a later card lies on it", rule="X3", card=card_id
-            )
+        return checks.check_place(self, place)
 
     def points_for(self, place: Place) -> int:
         """The points ``place`` would score (V1 corner value, V2 +2 on a +2 card, V3 doubled with ``double``).

@@ -1,0 +1,126 @@
+"""Checking a CONEX action against the rules without changing anything (rules/conex.md sections 4, 5, 7, 8, plus
+forfeits and timeouts). ``Game.check`` calls :func:`check`; the rule codes are those of the refusals below."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.conex import finder
+from engine.conex.actions import Discard, Draw, Lightning, Pass, Place
+from engine.conex.geometry import centre_for_corner
+from engine.conex.table import Verdict
+from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError
+from engine.protocol import Forfeit, Timeout
+
+if TYPE_CHECKING:
+    from engine.conex.game import Game, GameAction
+
+
+def check(g: Game, action: GameAction) -> GameAction:
+    """Validate ``action`` without changing anything; returns it resolved (a ``Place`` with
+    ``rotation=None`` gets the best legal rotation at its point).
+
+    Order of checks: game over (E1), seat (``Input``), a forfeited seat (``Forfeited``); ``Forfeit`` is then
+    legal; ``Timeout`` needs the seat in :meth:`awaiting` (``NotYourTurn``); discards and lightning (X3, X2);
+    turn (``NotYourTurn``), pending discard (X3), A2/A3; for a place unknown card/corner (``Input``), card
+    in hand (P5), star use (V3, X2), then P4, P1, P2, P3.
+    """
+    if not isinstance(action, Place | Draw | Pass | Lightning | Discard | Forfeit | Timeout):
+        raise InvalidInputError(f"not a CONEX action: {action!r}")
+    if g.is_over:
+        raise IllegalActionError("the game is over", rule="E1", reason=g.end_reason)
+    p = g._seat(action.player)
+    if p in g.forfeited:
+        raise IllegalActionError(f"seat {p + 1} has left the game", rule="Forfeited", player=p)
+    if isinstance(action, Forfeit):
+        return action
+    if isinstance(action, Timeout):
+        if p not in g.awaiting():
+            raise NotYourTurnError(
+                f"seat {p + 1} cannot run out of time: the game is not waiting for it",
+                player=p, awaiting=list(g.awaiting()),
+            )
+        return action
+    if isinstance(action, Discard):
+        _check_discard(g, p, action.card)
+        return action
+    if isinstance(action, Lightning):
+        _check_lightning(g, p, action.card)
+        return action
+    if p != g.to_play:
+        raise NotYourTurnError(
+            f"it is seat {g.to_play + 1}'s turn, not seat {p + 1}'s", player=p, current=g.to_play
+        )
+    if p in g.pending_discards:
+        raise IllegalActionError(
+            "you must first discard a card to the bottom of the pile (lightning was used)", rule="X3", player=p
+        )
+    if isinstance(action, Draw):
+        if not g.pile:
+            raise IllegalActionError("the draw pile is empty: place a card or pass", rule="A2")
+        return action
+    if isinstance(action, Pass):
+        if g.pile:
+            raise IllegalActionError(
+                f"you may pass only when the draw pile is empty ({len(g.pile)} cards left): draw instead",
+                rule="A3", pile=len(g.pile),
+            )
+        return action
+    resolved, _ = check_place(g, action)
+    return resolved
+
+def check_place(g: Game, place: Place) -> tuple[Place, Verdict]:
+    card = g._card(place.card)
+    p = place.player
+    if place.card not in g.hands[p]:
+        where = "on the table" if place.card in g.board else "not in your hand"
+        raise IllegalActionError(
+            f"card {place.card} is {where}", rule="P5", card=place.card, on_table=place.card in g.board
+        )
+    if place.corner not in [c.index for c in card.corners]:
+        raise InvalidInputError(
+            f"card {card.id} has corners 1-{len(card.corners)}, not {place.corner}",
+            card=card.id, corner=place.corner, corners=len(card.corners),
+        )
+    if place.double:
+        if g.star_holder["2x"] != p:
+            raise IllegalActionError("you do not hold the 2x star", rule="V3", star="2x")
+        if not g.star_usable(p, "2x"):
+            raise IllegalActionError(
+                "the 2x star was won this turn: use it from your next turn on", rule="X2", star="2x"
+            )
+    if place.rotation is None:
+        rot = finder.best_rotation(g, card, place.corner, place.x_mm, place.y_mm)
+        place = Place(p, place.card, place.corner, place.x, place.y, rot, place.double)
+    assert place.rotation is not None
+    corner = card.corner(place.corner)
+    cx, cy = centre_for_corner(corner, place.x_mm, place.y_mm, place.rotation)
+    verdict = g.board.check_pose(card, place.corner, cx, cy, place.rotation)
+    return place, verdict
+
+def _check_discard(g: Game, p: int, card_id: int) -> None:
+    g._card(card_id)
+    if p not in g.pending_discards:
+        raise IllegalActionError("you have no discard to make", rule="X3", player=p)
+    if card_id not in g.hands[p]:
+        raise IllegalActionError(f"card {card_id} is not in your hand", rule="X3", card=card_id)
+
+def _check_lightning(g: Game, p: int, card_id: int) -> None:
+    if g.star_holder["lightning"] != p:
+        raise IllegalActionError("you do not hold the lightning star", rule="X3", player=p, star="lightning")
+    if not g.can_lightning(p):
+        since = g.star_since["lightning"]
+        if since is not None and (since >= g.turn or (g.window and since >= g.window[1])):
+            raise IllegalActionError(
+                "the lightning star was won this turn: use it from your next turn on", rule="X2", star="lightning"
+            )
+        raise IllegalActionError(
+            "lightning can be used only at the start or the end of your own turn", rule="X3", player=p
+        )
+    g._card(card_id)
+    if card_id not in g.board:
+        raise IllegalActionError(f"card #{card_id} is not on the table", rule="X3", card=card_id)
+    if not g.board.is_free(card_id):
+        raise IllegalActionError(
+            f"card #{card_id} is not free: a later card lies on it", rule="X3", card=card_id
+        )
