@@ -11,7 +11,8 @@ Vocabulary
 - **seat**: a 0-based player index (``0 .. num_players-1``). Storage maps seats to user ids; the engine never
   sees a user id.
 - **setup**: the JSON-ready dict of options a game is created with (Constructo: layout, first; CONEX: players,
-  seed, table, goal, bots). ``state_cls.new(setup)`` builds the start state; ``state.setup`` returns it.
+  seed, table, goal, bots, timeout_forfeit). ``state_cls.new(setup)`` builds the start state; ``state.setup``
+  returns it normalised (defaults filled in).
 - **action**: a small frozen dataclass with a ``player`` field (the acting seat) whose text form round-trips:
   ``state.parse_action(str(a), a.player) == a``. Each game defines its own; :class:`Forfeit` and
   :class:`Timeout` are shared and accepted by every game (see below).
