@@ -23,8 +23,8 @@ import discord
 import yarl
 from discord import app_commands
 
-from bot.devserver import DevServer
-from bot.devserver.process import BotProcess
+from devserver import DevServer
+from devserver.process import BotProcess
 
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(200 * 1024)
 

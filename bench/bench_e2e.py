@@ -30,10 +30,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.devserver import DevServer
-from bot.devserver.models import Channel, fixed_id
-from bot.devserver.process import BotProcess
-from bot.devserver.result import InteractionResult
+from devserver import DevServer
+from devserver.models import Channel, fixed_id
+from devserver.process import BotProcess
+from devserver.result import InteractionResult
 from engine.constructo import Match
 
 TOKEN = "bench-e2e-token"

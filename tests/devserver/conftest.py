@@ -14,7 +14,7 @@ import yarl
 from discord import app_commands
 from PIL import Image
 
-from bot.devserver import DevServer
+from devserver import DevServer
 
 TOKEN = "test-token"
 

@@ -1,4 +1,4 @@
-"""The console (`python -m bot.devserver`) turns typed lines into user actions, against the tiny bot."""
+"""The console (`python -m devserver`) turns typed lines into user actions, against the tiny bot."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.devserver import CommandUsageError, DevServer
-from bot.devserver.console import Console, parse_options
+from devserver import CommandUsageError, DevServer
+from devserver.console import Console, parse_options
 
 from .conftest import TinyBot, png_bytes
 

@@ -6,7 +6,7 @@ import asyncio
 
 import discord
 
-from bot.devserver import DevServer
+from devserver import DevServer
 
 from .conftest import StartBot, TinyBot
 

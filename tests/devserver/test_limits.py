@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from bot.devserver.limits import MAX_FILE_BYTES, form_error_body, validate_commands, validate_message
+from devserver.limits import MAX_FILE_BYTES, form_error_body, validate_commands, validate_message
 
 
 def cmd(**over: Any) -> dict[str, Any]:

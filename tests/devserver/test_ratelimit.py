@@ -5,8 +5,8 @@ from __future__ import annotations
 import aiohttp
 import discord
 
-from bot.devserver import DevServer
-from bot.devserver.ratelimit import Bucket, RateLimiter
+from devserver import DevServer
+from devserver.ratelimit import Bucket, RateLimiter
 
 from .conftest import TOKEN, TinyBot
 

@@ -7,7 +7,7 @@ import io
 import discord
 import pytest
 
-from bot.devserver import DevServer
+from devserver import DevServer
 
 from .conftest import TinyBot, png_bytes
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.devserver import CommandUsageError, DevServer
+from devserver import CommandUsageError, DevServer
 
 from .conftest import TinyBot, png_bytes
 

@@ -3,9 +3,9 @@
 ``bot_process`` runs ``python -m bot`` with ``DISCORD_TOKEN``, ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL``,
 ``DATA_DIR`` (a tmp dir) and ``DEV_GUILD_ID`` pointed at ``devserver``, waits until it has identified on the
 gateway and its commands are synced, and can ``kill()`` it (SIGKILL) and ``restart()`` it on the same DATA_DIR
-(``bot.devserver.process.BotProcess``). Every test in ``tests/e2e`` is marked ``e2e``;
+(``devserver.process.BotProcess``). Every test in ``tests/e2e`` is marked ``e2e``;
 ``@pytest.mark.devserver(**options)`` passes DevServer options. Users act through ``devserver.as_user("alice")``
-(see ``bot.devserver.client``); ``devserver.violations`` lists every Discord rule the bot broke,
+(see ``devserver.client``); ``devserver.violations`` lists every Discord rule the bot broke,
 ``devserver.errors`` every error reply.
 
 Example::
@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.devserver import DevServer
-from bot.devserver.process import REPO, BotExited, BotProcess
+from devserver import DevServer
+from devserver.process import REPO, BotExited, BotProcess
 
 E2E_TOKEN = "e2e-bot-token"
 

@@ -26,10 +26,10 @@ from typing import Any
 
 from PIL import Image
 
-from bot.devserver import DevServer
-from bot.devserver.models import Message, Violation
-from bot.devserver.process import BotProcess
-from bot.devserver.result import InteractionResult
+from devserver import DevServer
+from devserver.models import Message, Violation
+from devserver.process import BotProcess
+from devserver.result import InteractionResult
 from engine.conex import Game
 from engine.constructo import Match
 

@@ -7,7 +7,7 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from bot.devserver.process import BotProcess
+from devserver.process import BotProcess
 
 from .conftest import E2E_TOKEN
 from .helpers import BotEnv, answered, bot_env

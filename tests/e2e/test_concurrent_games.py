@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.devserver.models import Channel, Message, fixed_id
+from devserver.models import Channel, Message, fixed_id
 from engine.constructo import Match
 
 from .helpers import BotEnv, answered, bot_env, check_log_sequence

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.devserver.client import DevUser
-from bot.devserver.models import Message
-from bot.devserver.result import InteractionResult
+from devserver.client import DevUser
+from devserver.models import Message
+from devserver.result import InteractionResult
 from engine.conex import DIE_FACES, Game, Place
 from engine.conex import events as ev
 from engine.protocol import Event

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.devserver.models import Message
+from devserver.models import Message
 from engine.constructo import Match
 
 from .helpers import (

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from bot.devserver.client import DevUser
-from bot.devserver.models import Message
-from bot.devserver.result import InteractionResult
+from devserver.client import DevUser
+from devserver.models import Message
+from devserver.result import InteractionResult
 
 from .helpers import BotEnv, answered, assert_refusal, bot_env
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.devserver.result import InteractionResult
+from devserver.result import InteractionResult
 
 from .helpers import BotEnv, answered, assert_png, assert_refusal, bot_env, check_log_sequence
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.devserver import DevServer
-from bot.devserver.process import BotProcess
+from devserver import DevServer
+from devserver.process import BotProcess
 
 from .helpers import BotEnv, answered, assert_png, select_with_prefix
 

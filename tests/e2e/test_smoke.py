@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.devserver import DevServer
+from devserver import DevServer
 
 from .conftest import BotProcess
 

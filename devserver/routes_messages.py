@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from bot.devserver.limits import validate_message
-from bot.devserver.models import (
+from devserver.limits import validate_message
+from devserver.models import (
     EPHEMERAL,
     INTERACTION_DEADLINE_S,
     LOADING,
@@ -25,10 +25,10 @@ from bot.devserver.models import (
     iso_now,
     snowflake,
 )
-from bot.devserver.rest import ApiError, UploadedFile, invalid_form, json_response, no_content
+from devserver.rest import ApiError, UploadedFile, invalid_form, json_response, no_content
 
 if TYPE_CHECKING:
-    from bot.devserver.rest import RestApi
+    from devserver.rest import RestApi
 
 ALLOWED_RESPONSES = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
 

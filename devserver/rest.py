@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from bot.devserver.limits import Problem, form_error_body
-from bot.devserver.models import ErrorRecord, Interaction
+from devserver.limits import Problem, form_error_body
+from devserver.models import ErrorRecord, Interaction
 
 if TYPE_CHECKING:
-    from bot.devserver.server import DevServer
+    from devserver.server import DevServer
 
 Handler = Callable[..., Awaitable[web.StreamResponse]]
 UploadedFile = tuple[int, str, bytes, str]  # (index n of files[n], filename, bytes, content type)
@@ -71,7 +71,7 @@ class RestApi:
     def __init__(self, server: DevServer) -> None:
         self.server = server
         self.routes: list[tuple[str, re.Pattern[str], Handler]] = []
-        from bot.devserver import routes_messages, routes_misc
+        from devserver import routes_messages, routes_misc
         routes_misc.register(self)
         routes_messages.register(self)
 
@@ -194,7 +194,7 @@ class RestApi:
 
     def interaction_for_token(self, app_id: str, token: str, route: str) -> Interaction:
         """The interaction behind a webhook token; 401/50027 once the 15-minute token has expired."""
-        from bot.devserver.models import TOKEN_LIFETIME_S
+        from devserver.models import TOKEN_LIFETIME_S
         s = self.server
         it = s.interaction_by_token(token)
         if it is None or app_id != str(s.application_id):

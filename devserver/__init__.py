@@ -3,14 +3,14 @@
 ``DevServer`` speaks Discord's v10 wire format closely enough that an unmodified discord.py client connects
 to it by configuration only (``DISCORD_API_BASE``/``DISCORD_GATEWAY_URL``). ``server.as_user("alice")`` gives
 a ``DevUser`` that runs slash commands, clicks buttons, picks select options and asks for autocomplete;
-each returns an ``InteractionResult``. ``python -m bot.devserver`` starts the server, the real bot and a
+each returns an ``InteractionResult``. ``python -m devserver`` starts the server, the real bot and a
 prompt to play as several users.
 """
 
-from bot.devserver.client import CommandUsageError, DevUser
-from bot.devserver.models import Attachment, Channel, Interaction, Message, User, Violation
-from bot.devserver.result import InteractionResult
-from bot.devserver.server import DevServer, Injection
+from devserver.client import CommandUsageError, DevUser
+from devserver.models import Attachment, Channel, Interaction, Message, User, Violation
+from devserver.result import InteractionResult
+from devserver.server import DevServer, Injection
 
 __all__ = [
     "Attachment",

@@ -1,20 +1,30 @@
 """Run the real bot (``python -m bot``) as a subprocess pointed at a ``DevServer``.
 
-Used by the console (``python -m bot.devserver``) and the e2e fixtures (``tests/e2e/conftest.py``).
+Used by the console (``python -m devserver``) and the e2e fixtures (``tests/e2e/conftest.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 import os
 import signal
 import sys
 from pathlib import Path
 
-from bot.devserver.server import DevServer
+from devserver.server import DevServer
 
-REPO = Path(__file__).resolve().parents[2]
+
+def _repo_root() -> Path:
+    """The folder holding the ``bot`` package (located without importing it: the devserver never imports the bot)."""
+    spec = importlib.util.find_spec("bot")
+    if spec is None or spec.origin is None:
+        return Path(__file__).resolve().parents[1]
+    return Path(spec.origin).resolve().parents[1]
+
+
+REPO = _repo_root()
 READY_TIMEOUT_S = 45.0
 
 

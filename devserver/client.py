@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bot.devserver.models import Channel, Message, User
-from bot.devserver.result import InteractionResult
+from devserver.models import Channel, Message, User
+from devserver.result import InteractionResult
 
 if TYPE_CHECKING:
-    from bot.devserver.server import DevServer
+    from devserver.server import DevServer
 
 
 class CommandUsageError(ValueError):

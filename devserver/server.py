@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from bot.devserver.models import (
+from devserver.models import (
     BOT_PERMISSIONS,
     EVERYONE_PERMISSIONS,
     MANAGE_GUILD,
@@ -34,10 +34,10 @@ from bot.devserver.models import (
     fixed_id,
     snowflake,
 )
-from bot.devserver.ratelimit import Bucket, RateLimiter
+from devserver.ratelimit import Bucket, RateLimiter
 
 if TYPE_CHECKING:
-    from bot.devserver.client import DevUser
+    from devserver.client import DevUser
 
 USER_NAMES = ("alice", "bob", "carol", "dave", "mod")
 CHANNEL_NAMES = ("general", "games", "games-2")
@@ -115,8 +115,8 @@ class DevServer:
         self.last_activity = 0.0
         self._event = asyncio.Event()
         self._runner: web.AppRunner | None = None
-        from bot.devserver.gateway import Gateway
-        from bot.devserver.rest import RestApi
+        from devserver.gateway import Gateway
+        from devserver.rest import RestApi
         self.gateway = Gateway(self)
         self.rest = RestApi(self)
 
@@ -250,7 +250,7 @@ class DevServer:
 
     def as_user(self, name: str | int, channel: str | int | None = None) -> DevUser:
         """A ``DevUser`` acting as ``name`` (``"alice"``...) in ``channel`` (default ``games``)."""
-        from bot.devserver.client import DevUser
+        from devserver.client import DevUser
         return DevUser(self, self.user(name), self.channel(channel))
 
     def channel(self, name_or_id: str | int | None = None) -> Channel:

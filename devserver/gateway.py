@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
-from bot.devserver.models import EVERYONE_PERMISSIONS, MANAGE_GUILD
+from devserver.models import EVERYONE_PERMISSIONS, MANAGE_GUILD
 
 HEARTBEAT_ACK_DELAY_S = 0.02
 
 if TYPE_CHECKING:
-    from bot.devserver.server import DevServer
+    from devserver.server import DevServer
 
 INTENT_GUILD_MEMBERS = 1 << 1
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from bot.devserver.models import INTERACTION_DEADLINE_S, Interaction, Message
+from devserver.models import INTERACTION_DEADLINE_S, Interaction, Message
 
 if TYPE_CHECKING:
-    from bot.devserver.server import DevServer
+    from devserver.server import DevServer
 
 
 class InteractionResult:

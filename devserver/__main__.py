@@ -1,4 +1,4 @@
-"""``python -m bot.devserver``: the dev server, the real bot as a subprocess, and a prompt to play locally.
+"""``python -m devserver``: the dev server, the real bot as a subprocess, and a prompt to play locally.
 
 Options: ``--port`` (default 0 = any free port), ``--out`` (images and the bot log; ``./devserver-out``),
 ``--data-dir`` (the bot's DATA_DIR, kept between runs with the synced commands in ``OUT/commands.json``;
@@ -15,9 +15,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bot.devserver.console import Console
-from bot.devserver.process import BotExited, BotProcess
-from bot.devserver.server import DevServer
+from devserver.console import Console
+from devserver.process import BotExited, BotProcess
+from devserver.server import DevServer
 
 
 async def _amain(args: argparse.Namespace) -> int:
@@ -78,7 +78,7 @@ async def _amain(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m bot.devserver",
+        prog="python -m devserver",
         description="The dev server, the real bot as a subprocess, and a prompt to play locally.")
     parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: any free port)")
     parser.add_argument("--out", default="devserver-out", help="folder for images and bot.log")

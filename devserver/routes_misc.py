@@ -6,12 +6,12 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from bot.devserver.limits import Problem, validate_commands
-from bot.devserver.models import Channel, snowflake
-from bot.devserver.rest import ApiError, invalid_form, json_response, no_content
+from devserver.limits import Problem, validate_commands
+from devserver.models import Channel, snowflake
+from devserver.rest import ApiError, invalid_form, json_response, no_content
 
 if TYPE_CHECKING:
-    from bot.devserver.rest import RestApi
+    from devserver.rest import RestApi
 
 
 def register(api: RestApi) -> None:

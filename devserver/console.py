@@ -1,4 +1,4 @@
-"""A text console to play through the dev server as several users: ``python -m bot.devserver``.
+"""A text console to play through the dev server as several users: ``python -m devserver``.
 
 Lines (the prompt shows who acts, e.g. ``alice>``):
 
@@ -20,10 +20,10 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from bot.devserver.client import CommandUsageError, DevUser
-from bot.devserver.models import Message
-from bot.devserver.result import InteractionResult
-from bot.devserver.server import DevServer
+from devserver.client import CommandUsageError, DevUser
+from devserver.models import Message
+from devserver.result import InteractionResult
+from devserver.server import DevServer
 
 HELP = (__doc__ or "").split("``alice>``):", 1)[-1].split("Every attachment", 1)[0].replace("``", "`")
 
