@@ -52,6 +52,13 @@ class DevUser:
         ch = channel if isinstance(channel, Channel) else self.server.channel(channel)
         return DevUser(self.server, self.user, ch)
 
+    def _check_bot_here(self) -> None:
+        """Discord's client offers no command or component of a bot that left the guild."""
+        guild = self.server.guild_of(self.channel)
+        if guild is not None and not guild.bot_member:
+            raise CommandUsageError(f"the bot is not in {guild.name!r} any more (removed): its commands and "
+                                    "buttons are gone")
+
     def messages(self) -> list[Message]:
         """The messages this user sees in their current channel (others' ephemeral ones hidden)."""
         return self.server.messages(self.channel, visible_to=self.user.id)
@@ -61,7 +68,9 @@ class DevUser:
         words = path.strip().lstrip("/").split()
         if not words:
             raise CommandUsageError("empty command")
-        commands = self.server.all_commands()
+        self._check_bot_here()
+        commands = self.server.all_commands(self.channel.guild_id) if self.channel.guild_id else dict(
+            (n, c) for n, c in self.server.global_commands.items() if c.get("type", 1) == 1)
         cmd = commands.get(words[0])
         if cmd is None:
             raise CommandUsageError(f"unknown command /{words[0]}; synced: {', '.join(sorted(commands)) or 'none'}")
@@ -110,8 +119,10 @@ class DevUser:
                 target = value.user if isinstance(value, DevUser) else value
                 user = target if isinstance(target, User) else self.server.user(target)
                 resolved.setdefault("users", {})[str(user.id)] = user.to_payload()
-                resolved.setdefault("members", {})[str(user.id)] = user.member_payload(with_user=False,
-                                                                                       permissions=True)
+                guild = self.server.guild_of(self.channel)
+                roles = guild.member_roles(user) if guild else []
+                resolved.setdefault("members", {})[str(user.id)] = user.member_payload(
+                    roles, with_user=False, permissions=user.member_permissions)
                 return str(user.id)
             elif typ == 7:
                 ch = value if isinstance(value, Channel) else self.server.channel(value)
@@ -120,7 +131,8 @@ class DevUser:
                     "permissions": str(self.user.member_permissions)}
                 return str(ch.id)
             elif typ == 8:
-                roles = {r["name"].lower(): r for r in self.server.gateway.roles()}
+                guild = self.server.guild_of(self.channel) or self.server.guild()
+                roles = {r["name"].lower(): r for r in guild.roles_payload(self.server.bot_user.name)}
                 role = roles.get(str(value).lower().lstrip("@")) or next(
                     (r for r in roles.values() if r["id"] == str(value)), None)
                 if role is None:
@@ -238,6 +250,9 @@ class DevUser:
             message = msg
         msg = message if isinstance(message, Message) else self.server.message(int(message))
         msg = self.server.message(msg.id)  # always the stored, current state
+        if msg.deleted:
+            by = self.server.user(msg.deleted_by).name if msg.deleted_by else "someone"
+            raise CommandUsageError(f"message {msg.id} was deleted (by {by}): nothing on it can be clicked")
         if not msg.visible_for(self.user.id):
             raise CommandUsageError(f"{self.user.name} cannot see message {msg.id}")
         return msg
@@ -259,32 +274,57 @@ class DevUser:
         if not comp.get("custom_id"):
             raise CommandUsageError(f"button {button!r} is a link button")
         data = {"custom_id": comp["custom_id"], "component_type": 2}
-        channel = self.server.channel(msg.channel_id)
-        it = await self.server.create_interaction(self.user, channel, 3, data, message=msg)
-        return InteractionResult(self.server, it)
+        return await self._component(msg, data)
 
     async def select(self, message: Message | int | InteractionResult, *values: str,
-                     custom_id: str | None = None) -> InteractionResult:
-        """Pick ``values`` (option values or labels) in the string select of ``message`` (``custom_id`` if several)."""
+                     custom_id: str | None = None, menu: int | None = None) -> InteractionResult:
+        """Pick ``values`` (option values or labels) in a string select of ``message``: the one with ``custom_id``,
+        else the ``menu``-th (1-based, in row order), else the first menu offering every value.
+
+        Raises ``CommandUsageError`` for no such menu, a disabled one, an unknown value, or a count outside
+        ``min_values``..``max_values``."""
         msg = self._message(message)
-        selects = [c for c in msg.buttons()
-                   if c.get("type") == 3 and (custom_id is None or c["custom_id"] == custom_id)]
-        if not selects:
-            raise CommandUsageError(f"no select menu {custom_id or ''} on message {msg.id}")
-        comp = selects[0]
+        comp = self._pick_select(msg, values, custom_id, menu)
         if comp.get("disabled"):
             raise CommandUsageError("that select menu is disabled")
-        chosen = []
-        for v in values:
-            opt = next((o for o in comp["options"] if o["value"] == v), None) or next(
-                (o for o in comp["options"] if o["label"].lower() == str(v).lower()), None)
-            if opt is None:
-                raise CommandUsageError(f"{v!r} is not an option of the select menu")
-            chosen.append(opt["value"])
+        chosen = [self._option(comp, v)["value"] for v in values]
         lo, hi = comp.get("min_values", 1), comp.get("max_values", 1)
         if not lo <= len(chosen) <= hi:
             raise CommandUsageError(f"pick between {lo} and {hi} options")
         data = {"custom_id": comp["custom_id"], "component_type": 3, "values": chosen}
+        return await self._component(msg, data)
+
+    @staticmethod
+    def _option(comp: dict[str, Any], value: str) -> dict[str, Any]:
+        opts = comp.get("options") or []
+        found = next((o for o in opts if o["value"] == value), None) or next(
+            (o for o in opts if o["label"].lower() == str(value).lower()), None)
+        if found is None:
+            raise CommandUsageError(f"{value!r} is not an option of the select menu {comp.get('custom_id')!r}")
+        return found
+
+    def _pick_select(self, msg: Message, values: tuple[str, ...], custom_id: str | None,
+                     menu: int | None) -> dict[str, Any]:
+        selects = [c for c in msg.buttons() if c.get("type") == 3]
+        if custom_id is not None:
+            selects = [c for c in selects if c.get("custom_id") == custom_id]
+        elif menu is not None:
+            if not 1 <= menu <= len(selects):
+                raise CommandUsageError(f"message {msg.id} has {len(selects)} select menu(s), not a #{menu}")
+            selects = [selects[menu - 1]]
+        if not selects:
+            raise CommandUsageError(f"no select menu {custom_id or ''} on message {msg.id}")
+        for comp in selects:
+            try:
+                for v in values:
+                    self._option(comp, v)
+            except CommandUsageError:
+                continue
+            return comp
+        return selects[0]  # names the unknown value in the error
+
+    async def _component(self, msg: Message, data: dict[str, Any]) -> InteractionResult:
         channel = self.server.channel(msg.channel_id)
+        DevUser(self.server, self.user, channel)._check_bot_here()
         it = await self.server.create_interaction(self.user, channel, 3, data, message=msg)
         return InteractionResult(self.server, it)

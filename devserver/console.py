@@ -4,12 +4,19 @@ Lines (the prompt shows who acts, e.g. ``alice>``):
 
 - ``/constructo place tile:5 size:large`` — a slash command; ``name:value`` options, quote values with
   spaces (``note:"good game"``); users by name (``opponent:bob``).
-- ``click Accept`` — click a button (label or custom_id) on the newest message you see that has it;
-  ``click 3 Accept`` targets message ``#3`` of ``show``.
-- ``select rombo`` / ``select 3 rombo`` — pick an option of a select menu.
+- ``click Accept`` / ``click 1 · +3`` — click the button with that label (or custom_id; no quotes needed for
+  spaces) on the newest message you see that has it; ``click #3 Accept`` targets message ``#3`` of ``show``.
+- ``select rombo`` — pick an option (value or label) in the select menu offering it; ``select #3 rombo`` on
+  message ``#3``; ``select @2 K`` in the 2nd menu of the message (``show`` marks menus ``@1``, ``@2``...),
+  ``select @cx:discard K`` by custom_id; several words pick several options.
 - ``complete /constructo place tile 5 size:large`` — what autocomplete suggests for ``tile`` after typing ``5``.
+- ``perms`` — the bot's permissions here; ``perms -attach_files -send_messages``, ``perms +attach_files``,
+  ``perms reset`` change them in this channel (``perms #games -send_messages`` elsewhere; a thread follows
+  its parent channel).
+- ``delete #3`` — the moderator deletes message ``#3`` of ``show``.
+- ``kick-bot`` / ``invite-bot`` — remove the bot from this guild (GUILD_DELETE) / invite it back.
 - ``switch carol`` (or ``bob> /help`` / ``as bob /help`` for one line), ``channel games-2``, ``show [n]``,
-  ``users``, ``violations``, ``restart`` (SIGKILL the bot and start it again), ``help``, ``quit``.
+  ``users``, ``channels``, ``violations``, ``restart`` (SIGKILL the bot and start it again), ``help``, ``quit``.
 
 Every attachment is saved under the output folder (``./devserver-out`` by default) and its path printed.
 """
@@ -17,14 +24,18 @@ Every attachment is saved under the output folder (``./devserver-out`` by defaul
 from __future__ import annotations
 
 import shlex
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from devserver.client import CommandUsageError, DevUser
+from devserver.console_view import render_message
 from devserver.models import Message
+from devserver.permissions import names
 from devserver.result import InteractionResult
 from devserver.server import DevServer
 
+NEEDS_ARGUMENT = {"click", "select", "complete", "as", "switch", "channel", "delete"}
 HELP = (__doc__ or "").split("``alice>``):", 1)[-1].split("Every attachment", 1)[0].replace("``", "`")
 
 
@@ -48,6 +59,20 @@ def parse_options(tokens: list[str]) -> tuple[str, dict[str, str]]:
     return " ".join(words), options
 
 
+def unquote(text: str) -> str:
+    """``text`` without one pair of surrounding quotes (``"Add bot"`` -> ``Add bot``)."""
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        return text[1:-1]
+    return text
+
+
+def message_number(token: str) -> int | None:
+    """``3`` for ``"#3"`` or ``"3"``, else None."""
+    raw = token.removeprefix("#")
+    return int(raw) if raw.isdigit() else None
+
+
 class Console:
     """Turns console lines into user actions on ``server`` and renders what the bot answered as text."""
 
@@ -59,8 +84,15 @@ class Console:
         self.bot = bot  # a BotProcess, for "restart"
         self.saved: dict[int, Path] = {}
         self.seen: dict[int, int] = {}  # message id -> edits count already printed
-        self.known_threads = {c.id for c in server.channels.values() if c.type in (10, 11, 12)}
+        self.known_threads = {c.id for c in server.channels.values() if c.is_thread}
         self.mark_seen()
+        self.commands: dict[str, Callable[[str, float], Awaitable[str]]] = {
+            "click": self._click, "select": self._select, "complete": self._complete, "as": self._as_line,
+            "switch": self._switch, "channel": self._channel, "show": self._show, "users": self._users,
+            "channels": self._channels, "violations": self._violations, "restart": self._restart,
+            "help": self._help, "perms": self._perms, "delete": self._delete, "kick-bot": self._kick_bot,
+            "invite-bot": self._invite_bot,
+        }
 
     @property
     def prompt(self) -> str:
@@ -85,39 +117,14 @@ class Console:
         return self.user.messages()
 
     def render(self, m: Message, number: int | None = None) -> str:
-        head = f"#{number} " if number is not None else ""
-        flags = " (only you)" if m.ephemeral else ""
-        flags += " (thinking...)" if m.loading else ""
-        flags += " (edited)" if m.edits else ""
-        lines = [f"{head}[{self.server.channel(m.channel_id).name}] {m.author.name}{flags}: {m.content}".rstrip()]
-        for e in m.embeds:
-            for key in ("title", "description"):
-                if e.get(key):
-                    lines.append(f"  | {e[key]}")
-            lines.extend(f"  | {f.get('name')}: {f.get('value')}" for f in e.get("fields") or [])
-            if (e.get("footer") or {}).get("text"):
-                lines.append(f"  | {e['footer']['text']}")
-        for a in m.attachments:
-            lines.append(f"  [image] {self.saved.get(a.id, a.filename)} ({a.size} bytes)")
-        for row in m.components:
-            parts = []
-            for c in row.get("components", []):
-                if c.get("type") == 2:
-                    off = " (off)" if c.get("disabled") else ""
-                    parts.append(f"[{c.get('label') or c.get('emoji', {}).get('name') or c.get('custom_id')}{off}]")
-                elif c.get("type") == 3:
-                    opts = ", ".join(o["value"] for o in c.get("options", []))
-                    parts.append(f"<select {c.get('placeholder') or ''}: {opts}>")
-            if parts:
-                lines.append("  " + " ".join(parts))
-        return "\n".join(lines)
+        return render_message(self.server, m, number, self.saved)
 
     def news(self) -> str:
         """New or edited messages this user can see since the last call, and new threads."""
         self.save_images()
         out = []
         for ch in self.server.channels.values():
-            if ch.type in (10, 11, 12) and ch.id not in self.known_threads:
+            if ch.is_thread and ch.id not in self.known_threads:
                 self.known_threads.add(ch.id)
                 out.append(f"(new thread #{ch.name}: `channel {ch.id}` to act in it)")
         for m in self.server.all_messages():
@@ -139,110 +146,212 @@ class Console:
             parts.append(f"!! violation {v.kind} ({v.code}): {v.message}")
         return "\n".join(parts) or "(no visible answer)"
 
-    # -------------------------------------------------------------- commands
-    def _target(self, args: list[str], kind: str) -> tuple[Message, list[str]]:
+    # -------------------------------------------------------------- finding messages and components
+    def numbered(self, n: int) -> Message:
+        """Message ``#n`` of ``show``."""
         msgs = self.visible()
-        if args and args[0].lstrip("#").isdigit() and len(args) > 1:
-            n = int(args[0].lstrip("#"))
-            if not 1 <= n <= len(msgs):
-                raise CommandUsageError(f"no message #{n} (see `show`)")
-            return msgs[n - 1], args[1:]
-        want = " ".join(args).lower()
-        here = self.user.channel.id
-        everywhere = [m for m in self.server.all_messages() if m.visible_for(self.user.id)]
-        for m in [*reversed(msgs), *(m for m in reversed(everywhere) if m.channel_id != here)]:
-            for c in m.buttons():
-                if kind == "button" and c.get("type") == 2 and want in (
-                        (c.get("label") or "").lower(), (c.get("custom_id") or "").lower()):
-                    return m, args
-                if kind == "select" and c.get("type") == 3 and any(
-                        want in (o["value"].lower(), o["label"].lower()) for o in c.get("options", [])):
-                    return m, args
-        raise CommandUsageError(f"no visible message has a {kind} {' '.join(args)!r}")
+        if not 1 <= n <= len(msgs):
+            raise CommandUsageError(f"no message #{n} (see `show`)")
+        return msgs[n - 1]
 
+    def search_order(self) -> list[Message]:
+        """Messages this user sees: newest first in the current channel, then newest first elsewhere."""
+        here = self.user.channel.id
+        everywhere = [m for m in reversed(self.server.all_messages()) if m.visible_for(self.user.id)]
+        return [*(m for m in everywhere if m.channel_id == here), *(m for m in everywhere if m.channel_id != here)]
+
+    @staticmethod
+    def button_on(m: Message, text: str) -> bool:
+        want = text.lower()
+        return any(c.get("type") == 2 and want in ((c.get("label") or "").lower(), (c.get("custom_id") or "").lower())
+                   for c in m.buttons())
+
+    @staticmethod
+    def select_on(m: Message, values: list[str], menu: str | None) -> dict[str, Any] | None:
+        """The select menu of ``m`` (``menu``: ``"2"`` = its 2nd, else a custom_id) offering every value."""
+        selects = [c for c in m.buttons() if c.get("type") == 3]
+        if menu is not None:
+            selects = ([selects[int(menu) - 1]] if menu.isdigit() and 1 <= int(menu) <= len(selects)
+                       else [c for c in selects if c.get("custom_id") == menu])
+        for c in selects:
+            opts = {s for o in c.get("options", []) for s in (o["value"].lower(), o["label"].lower())}
+            if values and all(v.lower() in opts for v in values):
+                return c
+        return None
+
+    # -------------------------------------------------------------- the line
     async def run_line(self, line: str, *, timeout: float = 15.0) -> str:  # noqa: ASYNC109
         """Execute one console line and return what to print."""
         line = line.strip()
         if not line:
             return ""
-        first = line.split(maxsplit=1)[0]
+        first, _, rest = line.partition(" ")
+        rest = rest.strip()
         if first.endswith(">") and first[:-1] in self.server.users:
-            return await self._as(first[:-1], line.split(maxsplit=1)[1] if " " in line else "", timeout)
+            return await self._as(first[:-1], rest, timeout)
         try:
-            tokens = shlex.split(line)
-        except ValueError as exc:
-            return f"?? {exc}"
-        cmd, args = tokens[0], tokens[1:]
-        try:
-            if cmd.startswith("/"):
-                path, options = parse_options([cmd[1:], *args])
+            if first.startswith("/"):
+                path, options = parse_options(shlex.split(line[1:]))
                 res = await self.user.slash(path, **options)
                 return self.result_text(await res.wait(timeout))
-            if cmd == "as" and args:
-                return await self._as(args[0], shlex.join(args[1:]), timeout)
-            if cmd == "click" and args:
-                msg, rest = self._target(args, "button")
-                res = await self.user.click(msg, " ".join(rest))
-                return self.result_text(await res.wait(timeout))
-            if cmd == "select" and args:
-                msg, rest = self._target(args, "select")
-                res = await self.user.select(msg, *rest)
-                return self.result_text(await res.wait(timeout))
-            if cmd == "complete" and len(args) >= 2 and args[0].startswith("/"):
-                return await self._complete(args)
-            if cmd == "switch" and args:
-                self.user = self.server.as_user(args[0], self.user.channel.id)
-                return f"now acting as {self.user.name}"
-            if cmd == "channel" and args:
-                self.user = self.user.in_channel(args[0])
-                return f"now in #{self.user.channel.name}"
-            if cmd == "show":
-                msgs = self.visible()
-                n = int(args[0]) if args else 10
-                start = max(0, len(msgs) - n)
-                return "\n".join(self.render(m, i + 1) for i, m in enumerate(msgs) if i >= start) or "(no messages)"
-            if cmd == "users":
-                return ", ".join(f"{u.name} ({u.id})" for u in self.server.users.values())
-            if cmd == "channels":
-                return ", ".join(f"#{c.name} ({c.id})" for c in self.server.channels.values() if c.type != 1)
-            if cmd == "violations":
-                return "\n".join(f"{v.kind} {v.code} {v.route}: {v.message}" for v in self.server.violations) or "none"
-            if cmd == "restart" and self.bot is not None:
-                await self.bot.restart()
-                return "bot restarted (SIGKILL + start on the same DATA_DIR)"
-            if cmd == "help":
-                return HELP.strip()
-        except (CommandUsageError, KeyError) as exc:
-            return f"?? {exc}"
+            handler = self.commands.get(first)
+            if handler is not None and not rest and first in NEEDS_ARGUMENT:
+                return f"?? `{first}` needs more: type `help`"
+            if handler is not None:
+                return await handler(rest, timeout)
+        except (CommandUsageError, KeyError, ValueError) as exc:
+            return f"?? {exc.args[0] if exc.args else exc}"
         return f"?? unknown line {line!r}; type `help`"
 
     async def _as(self, name: str, rest: str, timeout: float) -> str:  # noqa: ASYNC109
         if name not in self.server.users:
             return f"?? no user {name!r}"
         keep = self.user
-        self.user = self.server.as_user(name, keep.channel.id)
+        self.user = self.server.as_user(name, keep.channel)
         try:
             return await self.run_line(rest, timeout=timeout) if rest else f"now acting as {name}"
         finally:
             if rest:
                 self.user = keep
 
-    async def _complete(self, args: list[str]) -> str:
+    async def _as_line(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109
+        name, _, line = rest.partition(" ")
+        return await self._as(name, line.strip(), timeout)
+
+    # -------------------------------------------------------------- playing
+    async def _click(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109
+        """``click LABEL`` (the whole rest of the line) or ``click #N LABEL``."""
+        label = unquote(rest)
+        msg = next((m for m in self.search_order() if self.button_on(m, label)), None)
+        if msg is None:
+            first, _, tail = label.partition(" ")
+            n = message_number(first)
+            if n is None or not tail:
+                raise CommandUsageError(f"no visible message has a button {label!r}")
+            msg, label = self.numbered(n), unquote(tail)
+        res = await self.user.click(msg, label)
+        return self.result_text(await res.wait(timeout))
+
+    async def _select(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109
+        """``select [#N] [@MENU] VALUE...`` (see the module docstring)."""
+        words = rest.split()
+        n = message_number(words.pop(0)) if words[0].startswith("#") else None
+        menu = words.pop(0)[1:] if words and words[0].startswith("@") else None
+        found = self._find_select(words, menu, n)
+        if found is None and n is None and len(words) > 1 and words[0].isdigit():
+            n = int(words.pop(0))  # "select 3 rombo": message #3 (no menu offers "3 rombo")
+            menu = words.pop(0)[1:] if words and words[0].startswith("@") else menu
+            found = self._find_select(words, menu, n)
+        if found is None:
+            raise CommandUsageError(f"no visible message has a select offering {' '.join(words)!r}")
+        msg, comp, values = found
+        res = await self.user.select(msg, *values, custom_id=comp["custom_id"])
+        return self.result_text(await res.wait(timeout))
+
+    def _find_select(self, words: list[str], menu: str | None,
+                     n: int | None) -> tuple[Message, dict[str, Any], list[str]] | None:
+        """The message, menu and values for ``words``: the whole phrase as one option first, then one per word."""
+        pool = [self.numbered(n)] if n is not None else self.search_order()
+        for values in ([unquote(" ".join(words))], [unquote(w) for w in words]):
+            for m in pool:
+                comp = self.select_on(m, values, menu)
+                if comp is not None:
+                    return m, comp, values
+        return None
+
+    async def _complete(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109
         """``complete /cmd [sub...] option [partial] [name:value...]``: subcommands are read off the synced tree."""
-        words = [args[0][1:]]
-        rest = args[1:]
-        spec = self.server.all_commands().get(words[0]) or {}
+        args = shlex.split(rest)
+        if len(args) < 2 or not args[0].startswith("/"):
+            raise CommandUsageError("write: complete /cmd [sub] option [partial] [name:value...]")
+        words, rest_args = [args[0][1:]], args[1:]
+        guild = self.server.guild_of(self.user.channel)
+        spec = self.server.all_commands(guild).get(words[0]) or {}
         options = spec.get("options") or []
-        while rest:
-            sub = next((o for o in options if o.get("type") in (1, 2) and o["name"] == rest[0]), None)
+        while rest_args:
+            sub = next((o for o in options if o.get("type") in (1, 2) and o["name"] == rest_args[0]), None)
             if sub is None:
                 break
-            words.append(rest.pop(0))
+            words.append(rest_args.pop(0))
             options = sub.get("options") or []
-        plain = [w for w in rest if ":" not in w]
+        plain = [w for w in rest_args if ":" not in w]
         if not plain:
             raise CommandUsageError("say which option to complete: complete /cmd option [partial]")
         option, partial = plain[0], plain[1] if len(plain) > 1 else ""
-        _, given = parse_options([w for w in rest if ":" in w])
+        _, given = parse_options([w for w in rest_args if ":" in w])
         choices = await self.user.autocomplete(" ".join(words), option, partial, **given)
         return "\n".join(f"  {c['name']}  ->  {c['value']}" for c in choices) or "(no suggestions)"
+
+    # -------------------------------------------------------------- server controls
+    async def _perms(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109
+        """``perms [#channel] [+name|-name|reset ...]``: show (and change) the bot's permissions in a channel."""
+        args = shlex.split(rest)
+        channel = self.server.channel(args.pop(0)) if args and args[0].startswith("#") else self.user.channel
+        target = self.server.parent_of(channel) if channel.is_thread else channel
+        allow = [a[1:] for a in args if a.startswith("+")]
+        deny = [a[1:] for a in args if a.startswith("-")]
+        bad = [a for a in args if a[:1] not in "+-" and a != "reset"]
+        if bad:
+            raise CommandUsageError(f"write +name or -name (e.g. -attach_files) or reset, not {bad[0]!r}")
+        if target is not None and (allow or deny or "reset" in args):
+            await self.server.set_bot_permissions(target, allow=allow, deny=deny, reset="reset" in args)
+        granted = names(self.server.bot_permissions(channel))
+        return f"bot in #{channel.name}: {', '.join(granted) or 'nothing'}"
+
+    async def _delete(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109
+        n = message_number(rest.strip())
+        if n is None:
+            raise CommandUsageError("write: delete #N (a message number from `show`)")
+        msg = await self.server.delete_message(self.numbered(n), by="mod")
+        return f"mod deleted message #{n} ({msg.content[:40]!r})"
+
+    async def _kick_bot(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109
+        guild = self.server.guild(unquote(rest)) if rest else self.server.guild_of(self.user.channel)
+        if guild is None:
+            raise CommandUsageError("not in a guild")
+        await self.server.remove_bot(guild)
+        return f"the bot was removed from {guild.name!r} (GUILD_DELETE sent)"
+
+    async def _invite_bot(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109
+        guild = self.server.guild(unquote(rest)) if rest else self.server.guild_of(self.user.channel)
+        if guild is None:
+            raise CommandUsageError("not in a guild")
+        await self.server.add_bot(guild)
+        return f"the bot was invited to {guild.name!r} (GUILD_CREATE sent)"
+
+    # -------------------------------------------------------------- navigation and lists
+    async def _switch(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109
+        self.user = self.server.as_user(rest.split()[0], self.user.channel)
+        return f"now acting as {self.user.name}"
+
+    async def _channel(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109
+        self.user = self.user.in_channel(unquote(rest))
+        return f"now in #{self.user.channel.name}"
+
+    async def _show(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109
+        msgs = self.visible()
+        n = int(rest) if rest.strip().isdigit() else 10
+        start = max(0, len(msgs) - n)
+        return "\n".join(self.render(m, i + 1) for i, m in enumerate(msgs) if i >= start) or "(no messages)"
+
+    async def _users(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109
+        return ", ".join(f"{u.name} ({u.id})" for u in self.server.users.values())
+
+    async def _channels(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109
+        lines = []
+        for g in self.server.guilds.values():
+            chans = ", ".join(f"#{c.name} ({c.id})" for c in self.server.channels.values() if c.guild_id == g.id)
+            lines.append(f"{g.name}{'' if g.bot_member else ' (bot removed)'}: {chans}")
+        return "\n".join(lines)
+
+    async def _violations(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109
+        return "\n".join(f"{v.kind} {v.code} {v.route}: {v.message}" for v in self.server.violations) or "none"
+
+    async def _restart(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109
+        if self.bot is None:
+            raise CommandUsageError("no bot process to restart (started with --no-bot)")
+        await self.bot.restart()
+        return "bot restarted (SIGKILL + start on the same DATA_DIR)"
+
+    async def _help(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109
+        return HELP.strip()

@@ -1,4 +1,4 @@
-"""Data held by the dev server: clock, snowflakes, users, channels, messages, interactions, violations.
+"""Data held by the dev server: clock, snowflakes, users, guilds, channels, messages, interactions, violations.
 
 Everything here is plain data plus the builders of Discord v10 JSON payloads (``to_payload``).
 Ids are snowflakes (ints internally, decimal strings on the wire, as Discord sends them).
@@ -7,32 +7,15 @@ Ids are snowflakes (ints internally, decimal strings on the wire, as Discord sen
 from __future__ import annotations
 
 import datetime as dt
+import fnmatch
 import itertools
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from devserver.permissions import BOT_PERMISSIONS, EVERYONE_PERMISSIONS, MODERATOR_PERMISSIONS
+
 DISCORD_EPOCH_MS = 1_420_070_400_000
-
-# Permission bits (Discord developer documentation, "Permissions").
-ADD_REACTIONS = 1 << 6
-VIEW_CHANNEL = 1 << 10
-SEND_MESSAGES = 1 << 11
-MANAGE_MESSAGES = 1 << 13
-EMBED_LINKS = 1 << 14
-ATTACH_FILES = 1 << 15
-READ_MESSAGE_HISTORY = 1 << 16
-MANAGE_GUILD = 1 << 5
-USE_APPLICATION_COMMANDS = 1 << 31
-MANAGE_THREADS = 1 << 34
-CREATE_PUBLIC_THREADS = 1 << 35
-SEND_MESSAGES_IN_THREADS = 1 << 38
-EVERYONE_PERMISSIONS = (
-    ADD_REACTIONS | VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY
-    | USE_APPLICATION_COMMANDS | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
-)
-BOT_PERMISSIONS = EVERYONE_PERMISSIONS | MANAGE_MESSAGES | MANAGE_THREADS
-
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 
@@ -77,12 +60,13 @@ def iso_now() -> str:
 
 @dataclass
 class User:
-    """A Discord user; ``member_permissions`` is the member's guild permissions bit set."""
+    """A Discord user; ``member_permissions`` is the member's guild permissions bit set (the same in every guild:
+    every user is a member of every guild of the server); ``moderator`` members hold each guild's Moderator role."""
 
     id: int
     name: str
     bot: bool = False
-    roles: list[int] = field(default_factory=list)
+    moderator: bool = False
     member_permissions: int = EVERYONE_PERMISSIONS
 
     def to_payload(self) -> dict[str, Any]:
@@ -91,18 +75,67 @@ class User:
             "discriminator": "0", "avatar": None, "bot": self.bot, "public_flags": 0, "flags": 0,
         }
 
-    def member_payload(self, *, with_user: bool = True, permissions: bool = False) -> dict[str, Any]:
+    def member_payload(self, roles: list[int], *, with_user: bool = True,
+                       permissions: int | None = None) -> dict[str, Any]:
+        """The guild member object (``roles``: the member's role ids in that guild; ``permissions``: the member's
+        permissions in the interaction's channel, sent only inside interactions)."""
         data: dict[str, Any] = {
-            "roles": [str(r) for r in self.roles], "nick": None, "avatar": None,
+            "roles": [str(r) for r in roles], "nick": None, "avatar": None,
             "joined_at": "2025-01-01T00:00:00+00:00",
             "deaf": False, "mute": False, "flags": 0, "pending": False, "premium_since": None,
             "communication_disabled_until": None,
         }
         if with_user:
             data["user"] = self.to_payload()
-        if permissions:
-            data["permissions"] = str(self.member_permissions)
+        if permissions is not None:
+            data["permissions"] = str(permissions)
         return data
+
+
+@dataclass
+class Guild:
+    """A guild: three roles (``@everyone`` whose id is the guild id, Moderator, and the bot's managed role) and
+    whether the bot is still a member (``bot_member`` False once removed: ``GUILD_DELETE`` was sent).
+
+    The guild's shard for ``count`` shards is ``(id >> 22) % count`` (Discord's sharding formula).
+    """
+
+    id: int
+    name: str
+    mod_role_id: int
+    bot_role_id: int
+    owner_id: int
+    everyone_permissions: int = EVERYONE_PERMISSIONS
+    mod_permissions: int = MODERATOR_PERMISSIONS
+    bot_permissions: int = BOT_PERMISSIONS
+    bot_member: bool = True
+
+    def shard(self, count: int) -> int:
+        """The shard id owning this guild when the bot runs ``count`` shards."""
+        return (self.id >> 22) % count
+
+    def member_roles(self, user: User) -> list[int]:
+        """The role ids ``user`` holds here (``@everyone`` implied, not listed)."""
+        if user.bot:
+            return [self.bot_role_id]
+        return [self.mod_role_id] if user.moderator else []
+
+    def role_permissions(self, role_id: int) -> int:
+        """The permissions of one of this guild's roles (0 for an unknown id)."""
+        return {self.id: self.everyone_permissions, self.mod_role_id: self.mod_permissions,
+                self.bot_role_id: self.bot_permissions}.get(role_id, 0)
+
+    def roles_payload(self, bot_name: str) -> list[dict[str, Any]]:
+        """The role objects as GUILD_CREATE and ``GET /guilds/{id}/roles`` send them (permissions as strings)."""
+
+        def role(rid: int, name: str, perms: int, pos: int, managed: bool = False) -> dict[str, Any]:
+            return {"id": str(rid), "name": name, "color": 0, "colors": {"primary_color": 0}, "hoist": False,
+                    "icon": None, "unicode_emoji": None, "position": pos, "permissions": str(perms),
+                    "managed": managed, "mentionable": False, "flags": 0}
+
+        return [role(self.id, "@everyone", self.everyone_permissions, 0),
+                role(self.mod_role_id, "Moderator", self.mod_permissions, 1),
+                role(self.bot_role_id, bot_name, self.bot_permissions, 2, managed=True)]
 
 
 @dataclass
@@ -117,6 +150,11 @@ class Channel:
     owner_id: int | None = None
     position: int = 0
     recipient: User | None = None
+    overwrites: dict[int, tuple[int, int, int]] = field(default_factory=dict)  # target id -> (type, allow, deny)
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in (10, 11, 12)
 
     def to_payload(self) -> dict[str, Any]:
         if self.type == 1:
@@ -124,11 +162,15 @@ class Channel:
             return {"id": str(self.id), "type": 1, "recipients": [self.recipient.to_payload()], "last_message_id": None}
         data: dict[str, Any] = {
             "id": str(self.id), "type": self.type, "guild_id": str(self.guild_id), "name": self.name,
-            "position": self.position, "permission_overwrites": [], "nsfw": False,
+            "position": self.position, "nsfw": False,
             "parent_id": str(self.parent_id) if self.parent_id else None, "topic": None, "last_message_id": None,
             "rate_limit_per_user": 0, "flags": 0,
         }
-        if self.type in (10, 11, 12):
+        if not self.is_thread:
+            data["permission_overwrites"] = [
+                {"id": str(target), "type": kind, "allow": str(allow), "deny": str(deny)}
+                for target, (kind, allow, deny) in self.overwrites.items()]
+        else:
             data.update({
                 "owner_id": str(self.owner_id), "message_count": 0, "member_count": 1, "total_message_sent": 0,
                 "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "locked": False,
@@ -184,6 +226,7 @@ class Message:
     interaction_type: int | None = None
     visible_to: int | None = None
     deleted: bool = False
+    deleted_by: int | None = None  # who deleted it (the bot's id, or a moderator's)
     edits: int = 0
 
     @property
@@ -245,7 +288,10 @@ class Violation:
 
     ``kind`` is a short tag: ``"late_response"`` (10062), ``"double_response"`` (40060), ``"expired_token"``,
     ``"invalid_form"`` (50035), ``"empty_message"`` (50006), ``"file_too_large"`` (40005),
-    ``"unknown_message"`` (10008), ``"unknown_interaction"``, ``"followup_before_response"``.
+    ``"unknown_message"`` (10008), ``"unknown_interaction"``, ``"followup_before_response"``,
+    ``"dead_interaction_response"`` (a first response tried again after Discord answered 10062: still 10062),
+    ``"global_rate_limit"`` (over 50 requests/s outside the interaction endpoints), ``"rate_limited"`` (past a
+    route bucket), ``"daily_command_creates"`` (30034), ``"heartbeat_late"`` (a blocked event loop).
     """
 
     kind: str
@@ -258,12 +304,14 @@ class Violation:
 
 @dataclass
 class ErrorRecord:
-    """An error response the server sent (``injected`` = asked for by a test via ``inject``)."""
+    """An error response the server sent (``injected`` = asked for by a test; ``note`` = why, e.g. ``"missing
+    attach_files"`` for a 403)."""
 
     route: str
     status: int
     body: Any
     injected: bool = False
+    note: str = ""
 
 
 @dataclass
@@ -293,3 +341,27 @@ class Interaction:
     message_edits_at_start: int = 0
     last_activity: float = 0.0
     violations: list[Violation] = field(default_factory=list)
+    guild_id: int | None = None
+    key: str = ""  # the command path ("constructo place") or the component / modal custom_id
+    delivered: bool = True  # False when no gateway session owned the guild's shard (nobody got it)
+    dead: bool = False  # Discord answered 10062 to a first response: no response can follow
+    fault: InteractionFault | None = None
+
+
+@dataclass
+class InteractionFault:
+    """A fault served to the first response of the next ``count`` interactions whose key (command path, or
+    component/modal ``custom_id``) matches ``match`` (an fnmatch pattern; a command also matches by its leading
+    words: ``"constructo"`` matches ``"constructo accept"``). See ``DevServer.inject_interaction_failure``."""
+
+    match: str
+    code: int | None = 10062
+    count: int = 1
+    delay: float = 0.0
+    autocomplete: bool = False
+    hits: int = 0
+
+    def matches(self, key: str, itype: int) -> bool:
+        if self.hits >= self.count or (itype == 4) != self.autocomplete:
+            return False
+        return fnmatch.fnmatchcase(key, self.match) or key.startswith(self.match + " ")

@@ -1,6 +1,8 @@
 """Run the real bot (``python -m bot``) as a subprocess pointed at a ``DevServer``.
 
-Used by the console (``python -m devserver``) and the e2e fixtures (``tests/e2e/conftest.py``).
+Used by the console (``python -m devserver``) and the e2e fixtures (``tests/e2e/conftest.py``). Several
+processes may run against one server, each owning some shards (``shards=([0], 2)`` sets ``SHARD_COUNT`` and
+``SHARD_IDS``); each then waits for and is killed by its own shards' sessions.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import importlib.util
 import os
 import signal
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from devserver.server import DevServer
@@ -39,23 +42,38 @@ class BotExited(RuntimeError):
 
 class BotProcess:
     """``python -m bot`` with ``DISCORD_TOKEN``, ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL``, ``DEV_GUILD_ID``
-    from ``server.env(token)`` and ``DATA_DIR=data_dir``; stdout and stderr appended to ``log_path``."""
+    from ``server.env(token)`` and ``DATA_DIR=data_dir``; stdout and stderr appended to ``log_path``.
+
+    ``shards=(shard_ids, shard_count)`` adds ``SHARD_COUNT`` and ``SHARD_IDS`` (comma-separated) to the
+    environment; the process is then ready when each of its shards has a live session, and ``kill`` waits for
+    those sessions only (other processes keep theirs). ``extra_env`` overrides anything (e.g.
+    ``{"DEV_GUILD_ID": ""}`` for a global command sync, needed to play in guilds other than the default one).
+    """
 
     def __init__(self, server: DevServer, data_dir: Path, log_path: Path, *, token: str = "devserver-token",
-                 extra_env: dict[str, str] | None = None) -> None:
+                 extra_env: dict[str, str] | None = None,
+                 shards: tuple[Sequence[int], int] | None = None) -> None:
         self.server = server
         self.data_dir = Path(data_dir)
         self.log_path = Path(log_path)
         self.token = token
         self.extra_env = extra_env or {}
+        self.shards = (list(shards[0]), shards[1]) if shards is not None else None
         self.proc: asyncio.subprocess.Process | None = None
         self.starts = 0
+
+    @property
+    def shard_keys(self) -> list[tuple[int, int]]:
+        """The ``(shard_id, shard_count)`` sessions this process holds (``[]``: unsharded, any session)."""
+        return [(i, self.shards[1]) for i in self.shards[0]] if self.shards else []
 
     @property
     def env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
         env.update(self.server.env(self.token))
         env.update({"DATA_DIR": str(self.data_dir), "PYTHONUNBUFFERED": "1"})
+        if self.shards is not None:
+            env.update({"SHARD_COUNT": str(self.shards[1]), "SHARD_IDS": ",".join(map(str, self.shards[0]))})
         env.setdefault("LOG_LEVEL", "INFO")
         env.update(self.extra_env)
         return env
@@ -93,18 +111,28 @@ class BotProcess:
         def ready() -> bool:
             if not self.running:
                 return True
-            return s.identify_count > identified_before and s.bot_connected and bool(s.all_commands())
+            if self.shard_keys:
+                connected = all(s.gateway.shard_ready(k, identified_before) for k in self.shard_keys)
+            else:
+                connected = s.identify_count > identified_before and s.bot_connected
+            return connected and bool(s.all_commands())
 
         await s.wait_until(ready, timeout, "the bot process to connect and sync its commands")
         if self.proc is not None and self.proc.returncode is not None:
             raise BotExited(self.proc.returncode, self.log(4000))
 
+    def _sockets_closed(self) -> bool:
+        if self.shard_keys:
+            return not any(k in self.server.gateway.active and self.server.gateway.active[k].live
+                           for k in self.shard_keys)
+        return not self.server.bot_connected
+
     async def kill(self) -> None:
-        """SIGKILL (no cleanup, like a crash) and wait until the server sees the socket close."""
+        """SIGKILL (no cleanup, like a crash) and wait until the server sees its sockets close."""
         if self.proc is not None and self.proc.returncode is None:
             self.proc.send_signal(signal.SIGKILL)
             await self.proc.wait()
-        await self.server.wait_until(lambda: not self.server.bot_connected, 10, "the killed bot's socket to close")
+        await self.server.wait_until(self._sockets_closed, 10, "the killed bot's sockets to close")
 
     async def restart(self) -> None:
         """Kill, then start again on the same DATA_DIR and wait until ready."""

@@ -1,11 +1,11 @@
-"""The REST half of the dev server: routing, auth, fault injection, bodies (JSON or multipart), error replies.
+"""The REST half of the dev server: routing, auth, fault injection, rate limits, bodies (JSON or multipart), errors.
 
-Every request below ``/api/v10`` goes through ``RestApi.handle``: it logs the call, serves injected faults
-(429 with ``retry_after`` and the rate-limit headers, or 5xx), checks the bot token (401 when
-``DevServer.token`` is set and differs; webhook and interaction-callback routes need no token, as on Discord),
-then calls the handler matching ``METHOD /path``. Unknown routes answer 404 and are recorded in
-``server.errors`` so a missing endpoint is visible. Handlers live in ``routes_messages.py`` and
-``routes_misc.py``.
+Every request below ``/api/v10`` goes through ``RestApi.handle``: it serves injected faults (429 with
+``retry_after`` and the rate-limit headers, or 5xx), checks the bot token (401 when ``DevServer.token`` is set and
+differs; webhook and interaction-callback routes need no token, as on Discord), applies the rate limits, then
+calls the handler matching ``METHOD /path`` (the route tables of ``routes/``). Each call is logged (``requests``,
+``request_log``); unknown routes answer 404 and are recorded in ``server.errors`` so a missing endpoint is
+visible. Handlers are module-level ``async def handler(server, request, **path_params) -> web.Response``.
 """
 
 from __future__ import annotations
@@ -19,21 +19,25 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from devserver.limits import Problem, form_error_body
-from devserver.models import ErrorRecord, Interaction
+from devserver.models import ErrorRecord
 
 if TYPE_CHECKING:
     from devserver.server import DevServer
 
 Handler = Callable[..., Awaitable[web.StreamResponse]]
+Route = tuple[str, str, Handler]  # (method, path template, handler)
 UploadedFile = tuple[int, str, bytes, str]  # (index n of files[n], filename, bytes, content type)
 
 
 class ApiError(Exception):
-    """Raise in a handler to answer ``status`` with Discord's ``{"code", "message"}`` (plus ``errors``)."""
+    """Raise in a handler to answer ``status`` with Discord's ``{"code", "message"}`` (plus ``errors``);
+    ``injected``: a fault a test asked for; ``note``: why, for ``server.errors`` only (never sent)."""
 
-    def __init__(self, status: int, code: int, message: str, errors: dict[str, Any] | None = None) -> None:
+    def __init__(self, status: int, code: int, message: str, errors: dict[str, Any] | None = None, *,
+                 injected: bool = False, note: str = "") -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.errors = status, code, message, errors
+        self.injected, self.note = injected, note
 
     def body(self) -> dict[str, Any]:
         data: dict[str, Any] = {"message": self.message, "code": self.code}
@@ -63,56 +67,83 @@ def invalid_form(problems: list[Problem]) -> ApiError:
     return ApiError(400, 50035, body["message"], body["errors"])
 
 
+async def read_body(request: web.Request) -> tuple[dict[str, Any], list[UploadedFile]]:
+    """The JSON payload (``payload_json`` for multipart) and the uploaded ``files[n]`` parts."""
+    files: list[UploadedFile] = []
+    payload: dict[str, Any] = {}
+    if request.content_type.startswith("multipart/"):
+        reader = await request.multipart()
+        async for part in reader:
+            name = getattr(part, "name", None) or ""
+            if name == "payload_json":
+                payload = json.loads(await part.text())  # type: ignore[union-attr]
+            elif name.startswith("files["):
+                data = bytes(await part.read())  # type: ignore[union-attr]
+                ctype = part.headers.get("Content-Type", "application/octet-stream")
+                files.append((int(name[6:-1]), getattr(part, "filename", None) or "file", data, ctype))
+    elif request.can_read_body:
+        text = await request.text()
+        if text:
+            try:
+                payload = json.loads(text)
+            except ValueError as exc:
+                raise ApiError(400, 50109, "The request body contains invalid JSON.") from exc
+    return payload, files
+
+
 class RestApi:
-    """Router and shared helpers; the handlers are registered by ``routes_*.register(api)``."""
+    """Router over the route tables of ``devserver.routes``, plus auth, faults and rate limits."""
 
     NO_AUTH_PREFIXES = ("/webhooks/", "/interactions/")
 
     def __init__(self, server: DevServer) -> None:
+        from devserver.routes import ROUTES
         self.server = server
-        self.routes: list[tuple[str, re.Pattern[str], Handler]] = []
-        from devserver import routes_messages, routes_misc
-        routes_misc.register(self)
-        routes_messages.register(self)
+        self.routes: list[tuple[str, str, re.Pattern[str], Handler]] = []
+        for method, template, handler in ROUTES:
+            regex = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", template)
+            self.routes.append((method, template, re.compile(f"^{regex}$"), handler))
 
-    def route(self, method: str, pattern: str, handler: Handler) -> None:
-        """Register ``handler(request, **path_params)`` for ``METHOD /path/{param}``."""
-        regex = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", pattern)
-        self.routes.append((method, re.compile(f"^{regex}$"), handler))
+    def match(self, method: str, path: str) -> tuple[str, Handler, dict[str, str]] | None:
+        """(route template ``"METHOD /path/{param}"``, handler, path params) for a request, or None."""
+        for m, template, regex, handler in self.routes:
+            found = regex.match(path)
+            if found and m == method:
+                return f"{method} {template}", handler, found.groupdict()
+        return None
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         s = self.server
         path = "/" + request.match_info["tail"]
         method = request.method
         route = f"{method} {path}"
+        matched = self.match(method, path)
+        template = matched[0] if matched else route
         inj = next((i for i in s.injections if i.matches(method, path)), None)
         if inj is not None:
             inj.hits += 1
             resp = self._injected(inj.status, inj.retry_after)
             s.errors.append(ErrorRecord(route, inj.status, json.loads(resp.body), injected=True))  # type: ignore[arg-type]
-            s.requests.append((method, path, inj.status))
-            s.notify()
-            return resp
+            return self._done(method, path, template, resp)
         limit_headers: dict[str, str] = {}
         try:
             if not path.startswith(self.NO_AUTH_PREFIXES) and not self._auth_ok(request):
                 raise ApiError(401, 0, "401: Unauthorized")
             limited = self._rate_limit(method, path, route, limit_headers)
             if limited is not None:
-                return limited
-            for m, regex, handler in self.routes:
-                match = regex.match(path)
-                if match and m == method:
-                    resp = await handler(request, **match.groupdict())
-                    break
-            else:
+                return self._done(method, path, template, limited)
+            if matched is None:
                 raise ApiError(404, 0, f"404: Not Found (the devserver has no route for {route})")
+            resp = await matched[1](s, request, **matched[2])
         except ApiError as err:
-            s.errors.append(ErrorRecord(route, err.status, err.body()))
+            s.errors.append(ErrorRecord(route, err.status, err.body(), injected=err.injected, note=err.note))
             resp = json_response(err.body(), err.status)
         resp.headers.update(limit_headers)
-        s.requests.append((method, path, resp.status))
-        s.notify()
+        return self._done(method, path, template, resp)
+
+    def _done(self, method: str, path: str, template: str, resp: web.StreamResponse) -> web.StreamResponse:
+        self.server.record_request(method, path, resp.status, template)
+        self.server.notify()
         return resp
 
     def _rate_limit(self, method: str, path: str, route: str, headers: dict[str, str]) -> web.Response | None:
@@ -120,9 +151,10 @@ class RestApi:
         s = self.server
         limiter = s.rate_limiter
         if limiter.global_exceeded(path):
-            s.violate("global_rate_limit", "more than 50 requests in one second", route, 429, 0)
+            s.violate("global_rate_limit", "more than 50 requests in one second outside the interaction endpoints",
+                      route, 429, 0)
             if limiter.enforce_global:
-                return self._limited(route, 1.0, "global", is_global=True)
+                return self._limited(route, 1.0, is_global=True)
         verdict = limiter.check(method, path)
         if verdict is None:
             return None
@@ -135,9 +167,9 @@ class RestApi:
             return None
         s.violate("rate_limited", f"over {bucket.limit} requests per {bucket.per_s} s on {bucket.pattern}",
                   route, 429, 0)
-        return self._limited(route, max(reset_after, 0.01), bucket.pattern, headers=headers)
+        return self._limited(route, max(reset_after, 0.01), headers=headers)
 
-    def _limited(self, route: str, retry_after: float, scope: str, *, is_global: bool = False,
+    def _limited(self, route: str, retry_after: float, *, is_global: bool = False,
                  headers: dict[str, str] | None = None) -> web.Response:
         body = {"message": "You are being rate limited.", "retry_after": round(retry_after, 3), "global": is_global}
         hdrs = dict(headers or {})
@@ -145,10 +177,7 @@ class RestApi:
                      "X-RateLimit-Scope": "global" if is_global else "user"})
         if is_global:
             hdrs["X-RateLimit-Global"] = "true"
-        s = self.server
-        s.errors.append(ErrorRecord(route, 429, body))
-        s.requests.append((route.split()[0], route.split()[1], 429))
-        s.notify()
+        self.server.errors.append(ErrorRecord(route, 429, body))
         return json_response(body, 429, hdrs)
 
     def _auth_ok(self, request: web.Request) -> bool:
@@ -167,44 +196,6 @@ class RestApi:
             }
             return json_response(body, 429, headers)
         return json_response({"message": f"{status}: injected server error", "code": 0}, status)
-
-    # ------------------------------------------------------------------ shared helpers
-    async def read_body(self, request: web.Request) -> tuple[dict[str, Any], list[UploadedFile]]:
-        """The JSON payload (``payload_json`` for multipart) and the uploaded ``files[n]`` parts."""
-        files: list[UploadedFile] = []
-        payload: dict[str, Any] = {}
-        if request.content_type.startswith("multipart/"):
-            reader = await request.multipart()
-            async for part in reader:
-                name = getattr(part, "name", None) or ""
-                if name == "payload_json":
-                    payload = json.loads(await part.text())  # type: ignore[union-attr]
-                elif name.startswith("files["):
-                    data = bytes(await part.read())  # type: ignore[union-attr]
-                    ctype = part.headers.get("Content-Type", "application/octet-stream")
-                    files.append((int(name[6:-1]), getattr(part, "filename", None) or "file", data, ctype))
-        elif request.can_read_body:
-            text = await request.text()
-            if text:
-                try:
-                    payload = json.loads(text)
-                except ValueError as exc:
-                    raise ApiError(400, 50109, "The request body contains invalid JSON.") from exc
-        return payload, files
-
-    def interaction_for_token(self, app_id: str, token: str, route: str) -> Interaction:
-        """The interaction behind a webhook token; 401/50027 once the 15-minute token has expired."""
-        from devserver.models import TOKEN_LIFETIME_S
-        s = self.server
-        it = s.interaction_by_token(token)
-        if it is None or app_id != str(s.application_id):
-            s.violate("unknown_webhook", "webhook token unknown", route, 404, 10015)
-            raise ApiError(404, 10015, "Unknown Webhook")
-        if s.clock.now() - it.created_at > TOKEN_LIFETIME_S:
-            s.violate("expired_token", f"interaction token used {s.clock.now() - it.created_at:.0f} s after the "
-                      "interaction (limit 15 min)", route, 401, 50027, interaction=it)
-            raise ApiError(401, 50027, "Invalid Webhook Token")
-        return it
 
     async def attachment(self, request: web.Request) -> web.Response:
         """``GET /attachments/{channel}/{id}/{filename}``: the stored bytes (the CDN stand-in)."""

@@ -17,8 +17,9 @@ class InteractionResult:
     ``response_type`` (4 message, 5 deferred, 6 deferred update, 7 update, 8 autocomplete, 9 modal or None),
     ``message`` (the original response, or the clicked message for types 6/7), ``content``, ``ephemeral``,
     ``attachments`` (bytes of the original's files), ``followups`` (messages), ``choices`` (autocomplete),
-    ``failed`` (True once Discord's client would show "This interaction failed": no response within 3 s, or the
-    bot's only answer was refused).
+    ``failed`` (True once Discord's client would show "This interaction failed": no response within 3 s, the
+    bot's only answer was refused, or Discord answered 10062 to it; also when no gateway session owned the guild's
+    shard, once 3 s have passed: ``interaction.delivered`` is then False).
     """
 
     def __init__(self, server: DevServer, interaction: Interaction) -> None:
@@ -101,8 +102,8 @@ class InteractionResult:
     @property
     def failed(self) -> bool:
         it = self.interaction
-        if it.response_type is None:  # no answer in 3 s, or the bot's answer was refused (e.g. 26 choices)
-            return bool(it.violations) or self.server.clock.now() - it.created_at > INTERACTION_DEADLINE_S
+        if it.response_type is None:  # no answer in 3 s, Discord refused it (10062), or it broke a limit
+            return it.dead or bool(it.violations) or self.server.clock.now() - it.created_at > INTERACTION_DEADLINE_S
         return False
 
     def complete(self) -> bool:

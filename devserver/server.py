@@ -1,12 +1,14 @@
-"""The loopback Discord-compatible server: state, gateway dispatch, fault injection and the test-facing API.
+"""The loopback Discord-compatible server: lifecycle, waiting, records, gateway dispatch and interactions.
 
 ``DevServer`` runs an aiohttp application on 127.0.0.1 that serves Discord's v10 REST API under ``/api/v10``
-(see ``rest.py``) and the gateway websocket at ``/gateway`` (see ``gateway.py``). An unmodified discord.py
+(``rest.py`` and ``routes/``) and the gateway websocket at ``/gateway`` (``gateway.py``). An unmodified discord.py
 client connects to it when ``discord.http.Route.BASE = server.api_base`` and
 ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(server.gateway_url)``.
 
-It holds one guild ("Dev Guild") with text channels ``general``, ``games`` and ``games-2``; users ``alice``,
-``bob``, ``carol``, ``dave`` and ``mod`` (who has Manage Server), plus the bot user.
+It starts with one guild ("Dev Guild") with text channels ``general``, ``games`` and ``games-2``; users ``alice``,
+``bob``, ``carol``, ``dave`` and ``mod`` (Moderator role: Manage Server, Manage Messages), plus the bot user.
+More guilds: ``add_guild``. Lookups live in ``directory.py``, the fault and world controls (permissions, removing
+the bot, moderator deletions, interaction failures, request counts) in ``controls.py``.
 """
 
 from __future__ import annotations
@@ -16,32 +18,33 @@ import fnmatch
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import web
 
+from devserver.accounting import RequestRecord, is_interaction_endpoint
+from devserver.controls import Controls
+from devserver.directory import CHANNEL_NAMES, GUILD_BASE_TS, Directory
 from devserver.models import (
-    BOT_PERMISSIONS,
-    EVERYONE_PERMISSIONS,
-    MANAGE_GUILD,
     Channel,
     Clock,
     ErrorRecord,
+    Guild,
     Interaction,
+    InteractionFault,
     Message,
     User,
     Violation,
     fixed_id,
     snowflake,
 )
+from devserver.payloads import interaction_payload
+from devserver.permissions import EVERYONE_PERMISSIONS, MODERATOR_PERMISSIONS
 from devserver.ratelimit import Bucket, RateLimiter
 
-if TYPE_CHECKING:
-    from devserver.client import DevUser
-
 USER_NAMES = ("alice", "bob", "carol", "dave", "mod")
-CHANNEL_NAMES = ("general", "games", "games-2")
 INTENT_GUILD_MESSAGES = 1 << 9
+INTENT_DIRECT_MESSAGES = 1 << 12
 
 
 @dataclass
@@ -63,7 +66,7 @@ class Injection:
         return self.count > self.hits and fnmatch.fnmatchcase(f"{method} {path}", pattern)
 
 
-class DevServer:
+class DevServer(Directory, Controls):
     """A Discord-compatible server for tests and local play.
 
     Args:
@@ -73,31 +76,29 @@ class DevServer:
         heartbeat_interval_ms: sent in HELLO.
         rate_limits: enforce Discord-like per-route buckets and the global 50/s limit with 429s
             (``ratelimit.py``); off by default (the global limit is then only recorded as a violation).
+        shards: the shard count ``GET /gateway/bot`` recommends (discord.py's ``AutoShardedClient`` without a
+            ``shard_count`` uses it).
     """
 
     def __init__(self, *, host: str = "127.0.0.1", port: int = 0, token: str | None = None,
-                 heartbeat_interval_ms: int = 41250, rate_limits: bool = False) -> None:
+                 heartbeat_interval_ms: int = 41250, rate_limits: bool = False, shards: int = 1) -> None:
         self.host, self.port, self.token = host, port, token
         self.heartbeat_interval_ms = heartbeat_interval_ms
+        self.recommended_shards = shards
         self.clock = Clock()
         self.application_id = fixed_id(1)
         self.bot_user = User(id=self.application_id, name="tablebot", bot=True)
-        self.guild_id = fixed_id(2)
-        self.mod_role_id = fixed_id(3)
-        self.bot_role_id = fixed_id(4)
-        self.bot_user.roles = [self.bot_role_id]
-        self.bot_user.member_permissions = BOT_PERMISSIONS
         self.users: dict[str, User] = {}
         for n, name in enumerate(USER_NAMES):
-            user = User(id=fixed_id(10 + n), name=name)
-            if name == "mod":
-                user.roles = [self.mod_role_id]
-                user.member_permissions = EVERYONE_PERMISSIONS | MANAGE_GUILD
-            self.users[name] = user
+            mod = name == "mod"
+            self.users[name] = User(id=fixed_id(10 + n), name=name, moderator=mod,
+                                    member_permissions=MODERATOR_PERMISSIONS if mod else EVERYONE_PERMISSIONS)
+        self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
-        for pos, name in enumerate(CHANNEL_NAMES):
-            ch = Channel(id=fixed_id(20 + pos), name=name, guild_id=self.guild_id, position=pos)
-            self.channels[ch.id] = ch
+        self._last_guild_ts = GUILD_BASE_TS
+        guild = self._create_guild("Dev Guild", GUILD_BASE_TS, CHANNEL_NAMES)
+        self.guild_id, self.mod_role_id, self.bot_role_id = guild.id, guild.mod_role_id, guild.bot_role_id
+        self.bot_user.member_permissions = guild.bot_permissions | guild.everyone_permissions
         self.default_channel_id = next(c.id for c in self.channels.values() if c.name == "games")
         self._messages: dict[int, Message] = {}
         self.global_commands: dict[str, dict[str, Any]] = {}
@@ -108,7 +109,9 @@ class DevServer:
         self.violations: list[Violation] = []
         self.errors: list[ErrorRecord] = []
         self.requests: list[tuple[str, str, int]] = []  # (method, path, status)
+        self.request_log: list[RequestRecord] = []
         self.injections: list[Injection] = []
+        self.interaction_faults: list[InteractionFault] = []
         self.rate_limiter = RateLimiter(enforce_buckets=rate_limits)
         self.identify_count = 0
         self.resume_count = 0
@@ -165,7 +168,7 @@ class DevServer:
         return f"ws://{self.host}:{self.port}/gateway"
 
     def env(self, token: str = "devserver-token") -> dict[str, str]:
-        """Environment variables pointing a bot process at this server."""
+        """Environment variables pointing a bot process at this server (``DEV_GUILD_ID``: the default guild)."""
         return {"DISCORD_TOKEN": token, "DISCORD_API_BASE": self.api_base, "DISCORD_GATEWAY_URL": self.gateway_url,
                 "DEV_GUILD_ID": str(self.guild_id)}
 
@@ -193,7 +196,7 @@ class DevServer:
 
     @property
     def bot_connected(self) -> bool:
-        """True while the bot has an identified (or resumed) gateway connection."""
+        """True while some bot session (any shard) has an identified (or resumed) gateway connection."""
         return self.gateway.connected
 
     async def wait_for_bot(self, timeout: float = 20.0, *, synced: bool = False) -> None:  # noqa: ASYNC109
@@ -228,137 +231,51 @@ class DevServer:
         self.notify()
         return v
 
-    # ------------------------------------------------------------------ lookups
-    def user(self, name_or_id: str | int) -> User:
-        """A user by name (``"alice"``), id, or mention (``"<@123>"``); the bot is ``"bot"``.
+    def record_request(self, method: str, path: str, status: int, route: str) -> None:
+        """Log one REST call (``requests`` and ``request_log``; see ``request_counts``)."""
+        self.requests.append((method, path, status))
+        self.request_log.append(RequestRecord(method, path, status, route, self.clock.now(),
+                                              is_interaction_endpoint(path)))
 
-        Raises ``KeyError`` for an unknown user.
-        """
-        if isinstance(name_or_id, str):
-            text = name_or_id.strip().removeprefix("<@").removeprefix("!").removesuffix(">").lstrip("@")
-            if text in self.users:
-                return self.users[text]
-            if text in ("bot", self.bot_user.name):
-                return self.bot_user
-            if not text.isdigit():
-                raise KeyError(f"no user named {name_or_id!r}; known: {', '.join(self.users)}")
-            name_or_id = int(text)
-        for u in (*self.users.values(), self.bot_user):
-            if u.id == name_or_id:
-                return u
-        raise KeyError(f"no user with id {name_or_id}")
+    # ------------------------------------------------------------------ gateway
+    async def dispatch(self, event: str, data: dict[str, Any], *, guild_id: int | None = None,
+                       intent: int = 0) -> int:
+        """Send a gateway DISPATCH (op 0) to the sessions owning the guild's shard (``guild_id``, default
+        ``data["guild_id"]``; none = shard 0), skipping sessions without ``intent``; buffered for RESUME while a
+        session is away. Returns the number of sessions it went to."""
+        if guild_id is None and data.get("guild_id"):
+            guild_id = int(data["guild_id"])
+        return await self.gateway.dispatch(event, data, guild_id=guild_id, intent=intent)
 
-    def as_user(self, name: str | int, channel: str | int | None = None) -> DevUser:
-        """A ``DevUser`` acting as ``name`` (``"alice"``...) in ``channel`` (default ``games``)."""
-        from devserver.client import DevUser
-        return DevUser(self, self.user(name), self.channel(channel))
-
-    def channel(self, name_or_id: str | int | None = None) -> Channel:
-        """A channel or thread by name or id (None = the default ``games`` channel); raises ``KeyError``."""
-        if name_or_id is None:
-            return self.channels[self.default_channel_id]
-        if isinstance(name_or_id, str) and not name_or_id.isdigit():
-            name = name_or_id.lstrip("#")
-            for ch in self.channels.values():
-                if ch.name == name:
-                    return ch
-            raise KeyError(f"no channel named {name_or_id!r}")
-        return self.channels[int(name_or_id)]
-
-    def message(self, message_id: int) -> Message:
-        """The stored message ``message_id`` (deleted ones included); raises ``KeyError``."""
-        return self._messages[message_id]
-
-    def messages(self, channel: str | int | Channel | None = None, *, visible_to: str | int | None = "all",
-                 include_deleted: bool = False) -> list[Message]:
-        """Messages of ``channel`` (oldest first). ``visible_to``: ``"all"`` = every message, a user name/id =
-        what that user sees (ephemeral messages only for their user), None = what the bot sees in the channel."""
-        ch = channel if isinstance(channel, Channel) else self.channel(channel)
-        out = [m for m in self._messages.values() if m.channel_id == ch.id and (include_deleted or not m.deleted)]
-        if visible_to == "all":
-            return out
-        uid = None if visible_to is None else self.user(visible_to).id
-        return [m for m in out if m.visible_for(uid)]
-
-    async def wait_for_message(self, predicate: Callable[[Message], bool] | None = None, *,
-                               channel: str | int | Channel | None = None, after: int = 0,
-                               timeout: float = 10.0) -> Message:  # noqa: ASYNC109
-        """The first message (id > ``after``, in ``channel`` if given, not deleted) satisfying ``predicate``,
-        waiting for it up to ``timeout`` s (``TimeoutError``)."""
-        ch_id = None if channel is None else (channel.id if isinstance(channel, Channel) else self.channel(channel).id)
-
-        def find() -> Message | None:
-            for m in self._messages.values():
-                if m.id > after and not m.deleted and (ch_id is None or m.channel_id == ch_id) and (
-                        predicate is None or predicate(m)):
-                    return m
-            return None
-
-        await self.wait_until(lambda: find() is not None, timeout, "a matching message")
-        found = find()
-        assert found is not None
-        return found
-
-    def all_messages(self) -> list[Message]:
-        """Every message in every channel, oldest first."""
-        return list(self._messages.values())
-
-    def add_message(self, msg: Message) -> Message:
-        self._messages[msg.id] = msg
-        self.notify()
-        return msg
-
-    def all_commands(self) -> dict[str, dict[str, Any]]:
-        """Synced chat-input commands by name: the dev guild's commands over the global ones."""
-        out = {n: c for n, c in self.global_commands.items() if c.get("type", 1) == 1}
-        out.update({n: c for n, c in self.guild_commands.get(self.guild_id, {}).items() if c.get("type", 1) == 1})
-        return out
-
-    def export_commands(self) -> dict[str, Any]:
-        """The synced commands as JSON-able data (``import_commands`` restores them)."""
-        return {"global": list(self.global_commands.values()),
-                "guild": list(self.guild_commands.get(self.guild_id, {}).values())}
-
-    def import_commands(self, data: dict[str, Any]) -> None:
-        """Restore commands saved by ``export_commands`` (a bot reusing its DATA_DIR skips an unchanged sync)."""
-        self.global_commands = {c["name"]: c for c in data.get("global", [])}
-        self.guild_commands[self.guild_id] = {c["name"]: c for c in data.get("guild", [])}
+    def message_intent(self, msg: Message) -> int:
+        """The intent a session needs to get MESSAGE_* events for ``msg``."""
+        return INTENT_GUILD_MESSAGES if msg.guild_id else INTENT_DIRECT_MESSAGES
 
     # ------------------------------------------------------------------ interactions
-    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send a gateway DISPATCH (op 0) to the bot's current session (buffered for RESUME if it is away)."""
-        await self.gateway.dispatch(event, data)
-
-    def wants_messages(self) -> bool:
-        return bool(self.gateway.intents & INTENT_GUILD_MESSAGES)
-
     async def create_interaction(self, user: User, channel: Channel, itype: int, data: dict[str, Any],
                                  message: Message | None = None) -> Interaction:
-        """Build an INTERACTION_CREATE as Discord does and dispatch it to the bot.
+        """Build an INTERACTION_CREATE as Discord does and dispatch it to the session owning the channel's guild.
 
-        While the bot's socket is down the event is kept for its RESUME, as on Discord. Raises ``RuntimeError``
-        when no bot has ever identified.
+        While that session's socket is down the event is kept for its RESUME, as on Discord; when no session owns
+        the guild's shard nobody gets it (``Interaction.delivered`` False; the user sees "This interaction failed"
+        after 3 s). A matching ``inject_interaction_failure`` fault is attached (a ``delay`` backdates the
+        interaction). Raises ``RuntimeError`` when no bot has ever identified.
         """
-        if self.gateway.current is None:
+        if not self.gateway.active:
             raise RuntimeError("devserver: no bot has connected to the gateway")
+        now = self.clock.now()
         it = Interaction(id=snowflake(), token=f"aW50ZXJhY3Rpb24{secrets.token_urlsafe(40)}", type=itype, user=user,
-                         channel_id=channel.id, data=data, created_at=self.clock.now(),
-                         message_id=message.id if message else None)
+                         channel_id=channel.id, data=data, created_at=now, guild_id=channel.guild_id,
+                         message_id=message.id if message else None, key=interaction_key(itype, data))
+        it.fault = next((f for f in self.interaction_faults if f.matches(it.key, itype)), None)
+        if it.fault is not None:
+            it.fault.hits += 1
+            it.created_at = now - it.fault.delay
         it.last_activity = it.created_at
         it.message_edits_at_start = message.edits if message else 0
         self.interactions[it.id] = it
-        payload: dict[str, Any] = {
-            "id": str(it.id), "application_id": str(self.application_id), "type": itype, "data": data,
-            "guild_id": str(self.guild_id), "channel_id": str(channel.id), "channel": channel.to_payload(),
-            "guild": {"id": str(self.guild_id), "locale": "en-US", "features": []},
-            "member": user.member_payload(permissions=True), "token": it.token, "version": 1,
-            "locale": "en-US", "guild_locale": "en-US", "app_permissions": str(BOT_PERMISSIONS),
-            "entitlements": [], "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0,
-            "attachment_size_limit": 10 * 1024 * 1024,
-        }
-        if message is not None:
-            payload["message"] = message.to_payload(self.base_url)
-        await self.dispatch("INTERACTION_CREATE", payload)
+        payload = interaction_payload(self, it, channel, message)
+        it.delivered = await self.dispatch("INTERACTION_CREATE", payload, guild_id=channel.guild_id) > 0
         self.notify()
         return it
 
@@ -367,3 +284,16 @@ class DevServer:
             if it.token == token:
                 return it
         return None
+
+
+def interaction_key(itype: int, data: dict[str, Any]) -> str:
+    """What ``inject_interaction_failure`` matches: a command's path (``"constructo place"``) for commands and
+    autocomplete, the ``custom_id`` for components and modal submits."""
+    if itype in (2, 4):
+        words = [str(data.get("name", ""))]
+        options = data.get("options") or []
+        while options and options[0].get("type") in (1, 2):
+            words.append(options[0]["name"])
+            options = options[0].get("options") or []
+        return " ".join(words)
+    return str(data.get("custom_id", ""))

@@ -1,0 +1,96 @@
+"""What the bot may reach: guild membership and channel permissions, answered as Discord answers REST calls.
+
+Modelled on Discord (Permissions documentation; the "Create Message", "Get Channel Message(s)", "Start Thread"
+pages; observed answers reported by bot developers):
+
+- a guild the bot is not in (removed, ``DevServer.remove_bot``) or a channel it cannot see (no
+  ``VIEW_CHANNEL``): 403 code 50001 "Missing Access";
+- a missing permission for the action: 403 code 50013 "Missing Permissions" — posting needs ``SEND_MESSAGES``
+  (``SEND_MESSAGES_IN_THREADS`` in a thread), files need ``ATTACH_FILES``, starting a thread
+  ``CREATE_PUBLIC_THREADS`` (``CREATE_PRIVATE_THREADS`` for a private one), fetching one message
+  ``READ_MESSAGE_HISTORY`` (the message list is then empty instead), reactions ``ADD_REACTIONS``;
+- embeds without ``EMBED_LINKS`` are dropped silently; a message left with nothing else is refused (50013);
+- editing or deleting the bot's own message needs only ``VIEW_CHANNEL``.
+
+Interaction callbacks and interaction webhooks (followups, ``@original``) are not subject to any of this, as
+on Discord: they answer the user, not the channel.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from devserver.models import Channel, Guild
+from devserver.permissions import (
+    ATTACH_FILES,
+    EMBED_LINKS,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
+    names,
+)
+from devserver.rest import ApiError, UploadedFile
+
+if TYPE_CHECKING:
+    from devserver.server import DevServer
+
+
+def missing_access() -> ApiError:
+    return ApiError(403, 50001, "Missing Access")
+
+
+def missing_permissions() -> ApiError:
+    return ApiError(403, 50013, "Missing Permissions")
+
+
+def channel_or_404(s: DevServer, channel_id: str) -> Channel:
+    """The channel ``channel_id`` whatever the bot may do there; 404 code 10003 if there is none."""
+    try:
+        return s.channels[int(channel_id)]
+    except (KeyError, ValueError) as exc:
+        raise ApiError(404, 10003, "Unknown Channel") from exc
+
+
+def guild_for_bot(s: DevServer, guild_id: str) -> Guild:
+    """A guild the bot is in: 404 code 10004 for an unknown id, 403 code 50001 once the bot was removed."""
+    guild = s.guilds.get(int(guild_id)) if guild_id.isdigit() else None
+    if guild is None:
+        raise ApiError(404, 10004, "Unknown Guild")
+    if not guild.bot_member:
+        raise missing_access()
+    return guild
+
+
+def visible_channel(s: DevServer, channel_id: str) -> Channel:
+    """A channel the bot can see: 404/10003 unknown; 403/50001 in a guild it left or without ``VIEW_CHANNEL``."""
+    ch = channel_or_404(s, channel_id)
+    guild = s.guild_of(ch)
+    if guild is not None and (not guild.bot_member or not s.bot_permissions(ch) & VIEW_CHANNEL):
+        raise missing_access()
+    return ch
+
+
+def require(s: DevServer, channel: Channel, flag: int) -> None:
+    """403 code 50013 unless the bot has ``flag`` in ``channel``."""
+    if channel.guild_id is not None and not s.bot_permissions(channel) & flag:
+        raise ApiError(403, 50013, "Missing Permissions", note=f"missing {', '.join(names(flag))}")
+
+
+def post_permission(channel: Channel) -> int:
+    """The permission to post in ``channel``: ``SEND_MESSAGES_IN_THREADS`` in a thread, else ``SEND_MESSAGES``."""
+    return SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
+
+
+def content_allowed(s: DevServer, channel: Channel, payload: dict[str, Any], files: list[UploadedFile], *,
+                    edit: bool) -> None:
+    """Apply ``ATTACH_FILES`` (403/50013 for files) and ``EMBED_LINKS`` (embeds dropped from ``payload``; a new
+    message left empty is refused 403/50013) for a message the bot creates (or edits) in ``channel``."""
+    if channel.guild_id is None:
+        return
+    perms = s.bot_permissions(channel)
+    if files and not perms & ATTACH_FILES:
+        raise ApiError(403, 50013, "Missing Permissions", note="missing attach_files")
+    if payload.get("embeds") and not perms & EMBED_LINKS:
+        payload["embeds"] = []
+        if not edit and not (payload.get("content") or payload.get("components") or files or payload.get("poll")):
+            raise ApiError(403, 50013, "Missing Permissions", note="missing embed_links")
