@@ -255,6 +255,7 @@ class DevUser:
             raise CommandUsageError(f"message {msg.id} was deleted (by {by}): nothing on it can be clicked")
         if not msg.visible_for(self.user.id):
             raise CommandUsageError(f"{self.user.name} cannot see message {msg.id}")
+        DevUser(self.server, self.user, self.server.channel(msg.channel_id))._check_bot_here()
         return msg
 
     async def click(self, message: Message | int | InteractionResult, button: str) -> InteractionResult:
@@ -325,6 +326,5 @@ class DevUser:
 
     async def _component(self, msg: Message, data: dict[str, Any]) -> InteractionResult:
         channel = self.server.channel(msg.channel_id)
-        DevUser(self.server, self.user, channel)._check_bot_here()
         it = await self.server.create_interaction(self.user, channel, 3, data, message=msg)
         return InteractionResult(self.server, it)

@@ -20,7 +20,14 @@ from typing import TYPE_CHECKING, Any
 from devserver.accounting import RequestCounts, RequestRecord
 from devserver.client import CommandUsageError
 from devserver.models import Channel, Guild, InteractionFault, Message, User
-from devserver.permissions import BOT_PERMISSIONS, MANAGE_MESSAGES, MEMBER_OVERWRITE, bits, channel_permissions
+from devserver.permissions import (
+    BOT_PERMISSIONS,
+    EVERYONE_PERMISSIONS,
+    MANAGE_MESSAGES,
+    MEMBER_OVERWRITE,
+    bits,
+    channel_permissions,
+)
 
 if TYPE_CHECKING:
     from devserver.gateway import Gateway
@@ -62,22 +69,17 @@ class Controls:
 
         ``where`` is a text channel (name, id or ``Channel``): the bot member's permission overwrite there is
         changed (``reset`` clears it first) and CHANNEL_UPDATE is sent, as when an admin edits the channel. A
-        ``Guild``: the bot's managed role is changed (GUILD_ROLE_UPDATE), as when an admin edits the role.
+        ``Guild``: guild-wide, as an admin editing roles (GUILD_ROLE_UPDATE): ``allow`` goes to the bot's managed
+        role; ``deny`` is taken from the bot's role and from ``@everyone`` (roles add up on Discord: a permission
+        ``@everyone`` grants cannot be denied through the bot's role alone; users' own permissions are not
+        modelled per role and stay as they are).
         Threads have no overwrites on Discord: they follow their parent channel (``ValueError`` for a thread).
         Returns the bot's permission bits in the channel (in the guild's first channel for a guild). Raises
         ``ValueError`` for an unknown permission name.
         """
         allow_bits, deny_bits = bits(allow), bits(deny)
         if isinstance(where, Guild):
-            guild = where
-            if reset:
-                guild.bot_permissions = BOT_PERMISSIONS
-            guild.bot_permissions = (guild.bot_permissions & ~deny_bits) | allow_bits
-            role = next(r for r in guild.roles_payload(self.bot_user.name) if r["id"] == str(guild.bot_role_id))
-            await self.dispatch("GUILD_ROLE_UPDATE", {"guild_id": str(guild.id), "role": role}, guild_id=guild.id)
-            self.notify()
-            first = next(c for c in self.channels.values() if c.guild_id == guild.id and not c.is_thread)
-            return self.bot_permissions(first)
+            return await self._set_guild_permissions(where, allow_bits, deny_bits, reset)
         ch = where if isinstance(where, Channel) else self.channel(where)
         if ch.is_thread:
             parent = self.parent_of(ch)
@@ -97,6 +99,18 @@ class Controls:
         self.notify()
         return self.bot_permissions(ch)
 
+    async def _set_guild_permissions(self, guild: Guild, allow: int, deny: int, reset: bool) -> int:
+        if reset:
+            guild.bot_permissions, guild.everyone_permissions = BOT_PERMISSIONS, EVERYONE_PERMISSIONS
+        guild.bot_permissions = (guild.bot_permissions & ~deny) | allow
+        guild.everyone_permissions &= ~deny
+        for role in guild.roles_payload(self.bot_user.name):
+            if role["id"] in (str(guild.id), str(guild.bot_role_id)):
+                await self.dispatch("GUILD_ROLE_UPDATE", {"guild_id": str(guild.id), "role": role}, guild_id=guild.id)
+        self.notify()
+        first = next(c for c in self.channels.values() if c.guild_id == guild.id and not c.is_thread)
+        return self.bot_permissions(first)
+
     # ------------------------------------------------------------------ guild membership
     async def remove_bot(self, guild: Guild | str | int | None = None) -> Guild:
         """The bot is kicked from ``guild`` (default guild): GUILD_DELETE ``{"id"}`` without ``unavailable`` goes
@@ -110,13 +124,15 @@ class Controls:
         return g
 
     async def add_bot(self, guild: Guild | str | int | None = None) -> Guild:
-        """The bot is (re-)invited to ``guild``: GUILD_CREATE goes to the session owning its shard."""
+        """The bot is (re-)invited to ``guild``: GUILD_CREATE goes to the session owning its shard, without the
+        ``unavailable`` key that marks the lazy loads after READY (discord.py: ``on_guild_join``)."""
         from devserver.payloads import guild_payload
         g = self.guild(guild)
         g.bot_member = True
         for session in self.gateway.owners(g.id):
-            await self.gateway.dispatch("GUILD_CREATE", guild_payload(self, g, intents=session.intents),  # type: ignore[arg-type]
-                                        session=session)
+            data = guild_payload(self, g, intents=session.intents)  # type: ignore[arg-type]
+            data.pop("unavailable", None)
+            await self.gateway.dispatch("GUILD_CREATE", data, session=session)
         self.notify()
         return g
 

@@ -9,8 +9,9 @@ Sharding (Discord's "Sharding" documentation): IDENTIFY may carry ``shard: [shar
 ``[0, 1]``; ``shard_id >= shard_count`` is closed with 4010 "Invalid shard"). A session receives READY and
 GUILD_CREATE only for the guilds with ``(guild_id >> 22) % shard_count == shard_id`` (DMs go to shard 0), and
 every later guild event only if its shard owns the guild; several bot processes may be connected at once, each
-with its own shards. A new IDENTIFY for a shard already held (e.g. a restarted process) replaces that session:
-the old socket is closed (4009) and the old session can no longer RESUME.
+with its own shards. As on Discord, two sessions of the same shard (a bot started twice) both get every event,
+interactions included (the second answer then meets 40060). A session whose socket is gone keeps its events for
+a RESUME for ``RESUME_WINDOW_S`` (server clock), then is forgotten (RESUME -> INVALID_SESSION).
 With ``compress=zlib-stream`` in the query, frames are binary pieces of one zlib stream, each ending in a
 Z_SYNC_FLUSH, as Discord sends them (other or no compression: JSON text frames).
 A heartbeat arriving more than 1.5 intervals + 0.25 s after the previous one is recorded as a ``heartbeat_late``
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from devserver.server import DevServer
 
 HEARTBEAT_ACK_DELAY_S = 0.02
+RESUME_WINDOW_S = 120.0
 
 
 @dataclass
@@ -51,6 +53,7 @@ class Session:
     sent: list[dict[str, Any]] = field(default_factory=list)
     ws: web.WebSocketResponse | None = None
     identify_no: int = 0
+    detached_at: float | None = None  # server clock when its socket went away
 
     @property
     def live(self) -> bool:
@@ -65,14 +68,13 @@ class Session:
 class Gateway:
     """Gateway websocket handler bound to a ``DevServer``.
 
-    ``sessions``: every resumable session by id; ``active``: the session holding each shard ``(id, count)``;
-    ``current``: the most recently identified session.
+    ``sessions``: every session by id that may still RESUME (live ones included); ``current``: the most recently
+    identified session.
     """
 
     def __init__(self, server: DevServer) -> None:
         self.server = server
         self.sessions: dict[str, Session] = {}
-        self.active: dict[tuple[int, int], Session] = {}
         self.current: Session | None = None
         self._sockets: set[web.WebSocketResponse] = set()
         self._acks: set[asyncio.Task[None]] = set()
@@ -80,23 +82,38 @@ class Gateway:
         self.compressed_connections = 0
         self._lock = asyncio.Lock()
 
+    def _expire(self) -> None:
+        now = self.server.clock.now()
+        for sid, s in list(self.sessions.items()):
+            if not s.live and s.detached_at is not None and now - s.detached_at > RESUME_WINDOW_S:
+                del self.sessions[sid]
+
+    def _known(self) -> list[Session]:
+        """Every session, plus ``current`` if it was forgotten (``sessions`` cleared) while its socket is open."""
+        extra = [self.current] if self.current is not None and self.current.session_id not in self.sessions else []
+        return [*self.sessions.values(), *extra]
+
     @property
     def connected(self) -> bool:
         """True while some session has its socket open."""
-        return any(s.live for s in self.active.values())
+        return any(s.live for s in self._known())
 
     @property
     def intents(self) -> int:
         return self.current.intents if self.current else 0
 
     def owners(self, guild_id: int | None) -> list[Session]:
-        """The sessions (live or awaiting RESUME) whose shard owns ``guild_id``."""
-        return [s for s in self.active.values() if s.owns(guild_id)]
+        """The sessions (live, or awaiting a RESUME) whose shard owns ``guild_id``."""
+        self._expire()
+        return [s for s in self._known() if s.owns(guild_id)]
+
+    def live_shards(self) -> set[tuple[int, int]]:
+        """The ``(shard_id, shard_count)`` held by a live session."""
+        return {s.shard for s in self._known() if s.live}
 
     def shard_ready(self, shard: tuple[int, int], since: int = 0) -> bool:
-        """True when ``shard`` is held by a live session identified after the ``since``-th IDENTIFY."""
-        session = self.active.get(shard)
-        return session is not None and session.live and session.identify_no > since
+        """True when ``shard`` has a live session identified after the ``since``-th IDENTIFY."""
+        return any(s.live and s.shard == shard and s.identify_no > since for s in self._known())
 
     # ------------------------------------------------------------------ sending
     async def _send(self, ws: web.WebSocketResponse, frame: dict[str, Any]) -> None:
@@ -127,7 +144,7 @@ class Gateway:
         return len(targets)
 
     def _chosen(self, shard: int | None) -> list[Session]:
-        return [s for s in self.active.values() if s.live and (shard is None or s.shard[0] == shard)]
+        return [s for s in self._known() if s.live and (shard is None or s.shard[0] == shard)]
 
     async def reconnect(self, shard: int | None = None) -> None:
         """Ask the bot to reconnect and RESUME (op 7 RECONNECT): every live session, or only shard ``shard``."""
@@ -182,7 +199,7 @@ class Gateway:
             self._sockets.discard(ws)
             self._compressors.pop(ws, None)
             if session is not None and session.ws is ws:
-                session.ws = None
+                session.ws, session.detached_at = None, self.server.clock.now()
             self.server.notify()
         return ws
 
@@ -218,17 +235,10 @@ class Gateway:
         if not 0 <= shard[0] < shard[1]:
             await ws.close(code=4010, message=b"Invalid shard.")
             return None
-        old = self.active.get(shard)
-        if old is not None:
-            self.sessions.pop(old.session_id, None)
-            if old.live and old.ws is not ws:
-                with contextlib.suppress(Exception):
-                    await old.ws.close(code=4009)  # type: ignore[union-attr]  # session replaced
         self.server.identify_count += 1
         session = Session(session_id=secrets.token_hex(16), intents=int(d.get("intents") or 0), shard=shard, ws=ws,
                           identify_no=self.server.identify_count)
         self.sessions[session.session_id] = session
-        self.active[shard] = session
         self.current = session
         await self.dispatch("READY", ready_payload(self.server, session, raw), session=session)
         for guild in owned_guilds(self.server, session):
@@ -238,17 +248,17 @@ class Gateway:
         return session
 
     async def _resume(self, ws: web.WebSocketResponse, d: dict[str, Any]) -> Session | None:
+        self._expire()
         session = self.sessions.get(d.get("session_id") or "")
         if session is None or not self._token_ok(d.get("token")):
             await self._send(ws, {"op": 9, "s": None, "t": None, "d": False})
             return None
         async with self._lock:
-            session.ws = ws
+            session.ws, session.detached_at = ws, None
             seq = int(d.get("seq") or 0)
             for frame in session.sent:
                 if frame["s"] > seq:
                     await self._send(ws, frame)
-        self.active[session.shard] = session
         self.current = session
         self.server.resume_count += 1
         await self.dispatch("RESUMED", {}, session=session)

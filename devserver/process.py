@@ -123,8 +123,7 @@ class BotProcess:
 
     def _sockets_closed(self) -> bool:
         if self.shard_keys:
-            return not any(k in self.server.gateway.active and self.server.gateway.active[k].live
-                           for k in self.shard_keys)
+            return not set(self.shard_keys) & self.server.gateway.live_shards()
         return not self.server.bot_connected
 
     async def kill(self) -> None:

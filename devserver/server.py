@@ -261,7 +261,7 @@ class DevServer(Directory, Controls):
         after 3 s). A matching ``inject_interaction_failure`` fault is attached (a ``delay`` backdates the
         interaction). Raises ``RuntimeError`` when no bot has ever identified.
         """
-        if not self.gateway.active:
+        if self.identify_count == 0:
             raise RuntimeError("devserver: no bot has connected to the gateway")
         now = self.clock.now()
         it = Interaction(id=snowflake(), token=f"aW50ZXJhY3Rpb24{secrets.token_urlsafe(40)}", type=itype, user=user,

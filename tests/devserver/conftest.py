@@ -59,6 +59,63 @@ class AskModal(discord.ui.Modal, title="Name your move"):
         await interaction.response.send_message(f"move {self.move.value}")
 
 
+class MenusView(discord.ui.View):
+    """Two select menus and buttons whose labels need care in the console ("1 · +3", "Add bot")."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="1 · +3", custom_id="tiny:hint1")
+    async def hint(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        await interaction.response.send_message("hint 1")
+
+    @discord.ui.button(label="Add bot", custom_id="tiny:addbot")
+    async def add_bot(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        await interaction.response.send_message("bot added")
+
+    @discord.ui.select(custom_id="tiny:first", options=[discord.SelectOption(label="Alpha", value="a"),
+                                                        discord.SelectOption(label="Beta", value="b")])
+    async def first(self, interaction: discord.Interaction, select: discord.ui.Select[Any]) -> None:
+        await interaction.response.send_message(f"first {select.values[0]}")
+
+    @discord.ui.select(custom_id="tiny:second", max_values=2,
+                       options=[discord.SelectOption(label="Xylo phone", value="x"),
+                                discord.SelectOption(label="Yak", value="y")])
+    async def second(self, interaction: discord.Interaction, select: discord.ui.Select[Any]) -> None:
+        await interaction.response.send_message(f"second {' '.join(select.values)}")
+
+
+def add_fault_commands(bot: TinyBot) -> None:
+    """Commands that show what the bot sees of permissions and failed responses."""
+    tree, guild = bot.tree, bot.guild
+
+    @tree.command(name="perms", description="Reports the bot's permissions here", guild=guild)
+    async def perms(interaction: discord.Interaction) -> None:
+        channel = interaction.channel
+        assert isinstance(channel, (discord.TextChannel, discord.Thread)) and interaction.guild is not None
+        cached = channel.permissions_for(interaction.guild.me)
+        await interaction.response.send_message(
+            f"app={interaction.app_permissions.value} attach={interaction.app_permissions.attach_files} "
+            f"cached_attach={cached.attach_files} cached_send={cached.send_messages}", ephemeral=True)
+
+    @tree.command(name="retry", description="Answers; on 10062 tries again, then posts in the channel", guild=guild)
+    async def retry(interaction: discord.Interaction) -> None:
+        try:
+            await interaction.response.send_message("first try")
+        except discord.NotFound as exc:
+            bot.events.append(f"retry:{exc.code}")
+            try:
+                await interaction.response.send_message("second try")
+            except discord.NotFound as again:
+                bot.events.append(f"again:{again.code}")
+            assert isinstance(interaction.channel, discord.TextChannel)
+            await interaction.channel.send("the move was played (said in the channel)")
+
+    @tree.command(name="menus", description="Two selects and tricky button labels", guild=guild)
+    async def menus(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("menus", view=MenusView())
+
+
 class TinyBot(discord.Client):
     """One command per behaviour the server must support (PNG reply, subcommands with typed options,
     buttons and select, autocomplete, a deferred slow handler, a late handler, a double response)."""
@@ -157,6 +214,8 @@ class TinyBot(discord.Client):
             async def huge(interaction: discord.Interaction, a: str, b: str, c: str, d: str) -> None:
                 await interaction.response.send_message("never synced")  # pragma: no cover
 
+        add_fault_commands(self)
+
     async def setup_hook(self) -> None:
         try:
             await self.tree.sync(guild=self.guild)
@@ -168,6 +227,18 @@ class TinyBot(discord.Client):
 
     async def on_resumed(self) -> None:
         self.events.append("resumed")
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        self.events.append(f"guild_remove:{guild.id}")
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        self.events.append(f"guild_join:{guild.id}")
+
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        self.events.append(f"message_delete:{payload.message_id}")
+
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        self.events.append(f"role_update:{after.id}")
 
 
 @pytest.fixture

@@ -64,3 +64,50 @@ async def test_console_announces_threads_and_finds_buttons_in_other_channels(ser
     assert (await console.run_line(f"channel {thread.id}")) == "now in #game 1"
     assert console.prompt == "alice #game 1> "
     assert "accepted by bob" in await console.run_line("bob> click Accept", timeout=5)  # the button is in #games
+
+
+async def test_console_select_reaches_every_menu_of_a_message(server: DevServer, bot: TinyBot, tmp_path: Path) -> None:
+    console = Console(server, tmp_path, user="carol")
+    out = await console.run_line("/menus", timeout=5)
+    assert "<select @1: a, b>" in out and "<select @2: x, y>" in out and "[1 · +3] [Add bot]" in out
+    assert "second y" in await console.run_line("select Yak", timeout=5)  # found in the 2nd menu
+    assert "second x" in await console.run_line("select Xylo phone", timeout=5)  # a label with a space
+    assert "second x y" in await console.run_line("select @2 x y", timeout=5)  # by position, two values
+    assert "first b" in await console.run_line("select @tiny:first Beta", timeout=5)  # by custom_id
+    assert "first a" in await console.run_line("select #1 @1 a", timeout=5)  # message #1 of `show`
+    assert "?? no visible message has a select offering 'x'" in await console.run_line("select @1 x")
+    assert server.violations == []
+
+
+async def test_console_clicks_labels_with_spaces_and_digits(server: DevServer, bot: TinyBot, tmp_path: Path) -> None:
+    console = Console(server, tmp_path, user="carol")
+    await console.run_line("/menus", timeout=5)
+    assert "hint 1" in await console.run_line("click 1 · +3", timeout=5)  # not "message #1, button '· +3'"
+    assert "bot added" in await console.run_line("click Add bot", timeout=5)
+    assert "bot added" in await console.run_line('click "Add bot"', timeout=5)
+    assert "bot added" in await console.run_line("click #1 Add bot", timeout=5)
+    assert "?? no visible message has a button 'Remove bot'" in await console.run_line("click Remove bot")
+    assert "?? `click` needs more" in await console.run_line("click")
+
+
+async def test_console_server_controls(server: DevServer, bot: TinyBot, tmp_path: Path) -> None:
+    console = Console(server, tmp_path, user="alice")
+    text = await console.run_line("help")
+    assert all(f"`{word}" in text for word in ("perms", "kick-bot", "invite-bot", "delete #3"))
+    assert "attach_files" in await console.run_line("perms")
+    out = await console.run_line("perms -attach_files -embed_links")
+    assert out.startswith("bot in #games: ") and "attach_files" not in out and "send_messages," in out
+    assert "attach=False" in await console.run_line("/perms", timeout=5)
+    assert "attach_files" in await console.run_line("perms reset")
+    assert "attach_files" in await console.run_line("perms #general")
+    assert "?? unknown permission 'fly'" in await console.run_line("perms +fly")
+    await console.run_line("/game challenge opponent:bob rounds:1", timeout=5)
+    assert "mod deleted message #2" in await console.run_line("delete #2")
+    assert "challenges bob" not in await console.run_line("show")
+    assert "removed from 'Dev Guild'" in await console.run_line("kick-bot")
+    await server.wait_until(lambda: f"guild_remove:{server.guild_id}" in bot.events, 5, "GUILD_DELETE")
+    assert "?? the bot is not in 'Dev Guild' any more" in await console.run_line("/png")
+    assert "Dev Guild (bot removed)" in await console.run_line("channels")
+    assert "invited to 'Dev Guild'" in await console.run_line("invite-bot")
+    await server.wait_until(lambda: f"guild_join:{server.guild_id}" in bot.events, 5, "GUILD_CREATE")
+    assert "board" in await console.run_line("/png", timeout=5)

@@ -12,7 +12,8 @@ from .conftest import TinyBot, png_bytes
 async def test_login_sync_and_gateway_connect(server: DevServer, bot: TinyBot) -> None:
     assert server.identify_count == 1
     assert server.bot_connected
-    assert set(server.all_commands()) == {"png", "game", "slow", "block", "purge", "ask", "late", "double", "post"}
+    assert set(server.all_commands()) == {"png", "game", "slow", "block", "purge", "ask", "late", "double", "post",
+                                          "perms", "retry", "menus"}
     await server.wait_until(lambda: bot.is_ready(), 5, "on_ready")
     guild = bot.get_guild(server.guild_id)
     assert guild is not None and {c.name for c in guild.text_channels} == {"general", "games", "games-2"}
