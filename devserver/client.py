@@ -132,9 +132,9 @@ class DevUser:
                 return str(ch.id)
             elif typ == 8:
                 guild = self.server.guild_of(self.channel) or self.server.guild()
-                roles = {r["name"].lower(): r for r in guild.roles_payload(self.server.bot_user.name)}
-                role = roles.get(str(value).lower().lstrip("@")) or next(
-                    (r for r in roles.values() if r["id"] == str(value)), None)
+                by_name = {r["name"].lower(): r for r in guild.roles_payload(self.server.bot_user.name)}
+                role = by_name.get(str(value).lower().lstrip("@")) or next(
+                    (r for r in by_name.values() if r["id"] == str(value)), None)
                 if role is None:
                     raise CommandUsageError(f"option {name}: unknown role {value!r}")
                 resolved.setdefault("roles", {})[role["id"]] = role
