@@ -55,15 +55,22 @@ class RequestCounts:
     def of(cls, records: Iterable[RequestRecord]) -> RequestCounts:
         out = cls()
         for r in records:
-            out.total += 1
-            if r.interaction:
-                out.interaction += 1
-            else:
-                out.global_limited += 1
-            if r.status >= 400:
-                out.errors += 1
-            out.by_route[r.route] += 1
+            out.add(r)
         return out
+
+    def add(self, r: RequestRecord) -> None:
+        """Count one more request."""
+        self.total += 1
+        if r.interaction:
+            self.interaction += 1
+        else:
+            self.global_limited += 1
+        if r.status >= 400:
+            self.errors += 1
+        self.by_route[r.route] += 1
+
+    def copy(self) -> RequestCounts:
+        return RequestCounts(self.total, self.interaction, self.global_limited, self.errors, Counter(self.by_route))
 
     def __sub__(self, other: RequestCounts) -> RequestCounts:
         by_route = Counter(self.by_route)

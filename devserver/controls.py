@@ -46,6 +46,7 @@ class Controls:
     guild_commands: dict[int, dict[str, dict[str, Any]]]
     interaction_faults: list[InteractionFault]
     request_log: list[RequestRecord]
+    request_totals: RequestCounts
     gateway: Gateway
 
     if TYPE_CHECKING:  # provided by DevServer / Directory
@@ -197,5 +198,5 @@ class Controls:
         """REST calls so far (``since``: minus that earlier snapshot): ``interaction`` (callbacks, followups,
         ``@original`` edits: exempt from the global rate limit), ``global_limited`` (everything else),
         ``by_route`` per route template. See ``accounting.py``."""
-        counts = RequestCounts.of(self.request_log)
+        counts = self.request_totals.copy()
         return counts - since if since is not None else counts

@@ -22,7 +22,7 @@ from typing import Any
 
 from aiohttp import web
 
-from devserver.accounting import RequestRecord, is_interaction_endpoint
+from devserver.accounting import RequestCounts, RequestRecord, is_interaction_endpoint
 from devserver.controls import Controls
 from devserver.directory import CHANNEL_NAMES, GUILD_BASE_TS, Directory
 from devserver.models import (
@@ -110,6 +110,7 @@ class DevServer(Directory, Controls):
         self.errors: list[ErrorRecord] = []
         self.requests: list[tuple[str, str, int]] = []  # (method, path, status)
         self.request_log: list[RequestRecord] = []
+        self.request_totals = RequestCounts()
         self.injections: list[Injection] = []
         self.interaction_faults: list[InteractionFault] = []
         self.rate_limiter = RateLimiter(enforce_buckets=rate_limits)
@@ -233,9 +234,10 @@ class DevServer(Directory, Controls):
 
     def record_request(self, method: str, path: str, status: int, route: str) -> None:
         """Log one REST call (``requests`` and ``request_log``; see ``request_counts``)."""
+        record = RequestRecord(method, path, status, route, self.clock.now(), is_interaction_endpoint(path))
         self.requests.append((method, path, status))
-        self.request_log.append(RequestRecord(method, path, status, route, self.clock.now(),
-                                              is_interaction_endpoint(path)))
+        self.request_log.append(record)
+        self.request_totals.add(record)
 
     # ------------------------------------------------------------------ gateway
     async def dispatch(self, event: str, data: dict[str, Any], *, guild_id: int | None = None,
