@@ -26,7 +26,7 @@ def _fields(template: str) -> set[str]:
 def test_every_key_used_in_the_bot_exists_in_english() -> None:
     used: set[str] = set()
     for path in BOT_DIR.rglob("*.py"):
-        if "storage" in path.parts or "devserver" in path.parts:
+        if "storage" in path.relative_to(BOT_DIR).parts:
             continue
         used |= set(KEY_RE.findall(path.read_text()))
     assert len(used) > 30  # the scan really found the keys
