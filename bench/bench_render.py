@@ -1,7 +1,8 @@
 """Render benchmark: time (render + PNG encode) and PNG size of the images the bot sends after every turn.
 
-Cases: an empty and a full Constructo board; CONEX tables with 10, 30 and 52 cards (the stored real game
-tests/render/data/conex_52.json, cut to its first n cards), the zoomed table and a hand.
+Cases: an empty and a full Constructo board; CONEX tables with 3, 10, 30 and 52 cards (the stored real game
+tests/render/data/conex_52.json, cut to its first n cards), the zoomed table, ghosts, the hint tiles, a table
+whose names need the fallback fonts (CJK, Cyrillic, emoji) and a hand.
 Targets on the project machine (2 cores): board < 40 ms, full table < 150 ms.
 
 Run: ``.venv/bin/python bench/bench_render.py`` (prints a Markdown table; figures go to BENCHMARKS.md, "Render").
@@ -23,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 from engine.conex import Draw, Game  # noqa: E402
 from engine.constructo import Match, Round  # noqa: E402
 from render import to_png  # noqa: E402
-from render.conex import render_hand, render_table  # noqa: E402
+from render.conex import render_hand, render_hints, render_table  # noqa: E402
 from render.constructo import render_board  # noqa: E402
 
 FIXTURE = ROOT / "tests" / "render" / "data" / "conex_52.json"
@@ -98,8 +99,13 @@ def main() -> None:
     early = early_game(6)
     seat = early.current_player
     hints = [pl for c in early.hand(seat) for pl in early.find_placements(seat, c.id, limit=3)][:9]
-    cases.append((f"CONEX hints preview, 6 cards + {len(hints)} ghosts",
+    cases.append((f"CONEX table with {len(hints)} ghosts, 6 cards",
                   lambda: render_table(early, names=NAMES3, ghosts=hints), ""))
+    cases.append((f"CONEX hint tiles, {len(hints)} hints", lambda: render_hints(early, hints), ""))
+    names4 = ("Maximiliano Alejandro Gutiérrez1", "Александра Владимировна Петрова!", "山田太郎" * 8,
+              "🦄🦄 Unicorn Rainbow Sparkle 🌈✨ ok")
+    cases.append(("CONEX table, 52 cards, 32-char names in 4 scripts",
+                  lambda: render_table(g52, names=names4), ""))
     cases.append(("CONEX table, 10 cards, zoom table", lambda: render_table(g10, names=NAMES3, zoom="table"), ""))
     g30 = conex_with(30)
     cases.append(("CONEX hand, 5 cards", lambda: render_hand(g30, 0), ""))

@@ -1,6 +1,7 @@
-"""Shared drawing kit for every image: themes, the Okabe–Ito palette, cached fonts and small helpers.
+"""Shared drawing kit for every image: themes, the Okabe–Ito palette and small helpers; text measuring and
+drawing (font fallback, fitting, legibility) live in :mod:`render.text` and are re-exported here.
 
-Pure: the only I/O is reading the shipped DejaVu fonts in ``data/fonts/`` (cached after first use).
+Pure: the only I/O is reading the shipped fonts in ``data/fonts/`` (cached after first use).
 All coordinates are pixels (floats allowed), origin top-left, y down, as in Pillow.
 """
 
@@ -8,17 +9,34 @@ from __future__ import annotations
 
 import io
 import math
-import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-from engine.data import DATA_DIR
+from render.fonts import FONT_DIR
+from render.text import (
+    STAMP_MAX_CHARS,
+    draw_fit,
+    draw_text,
+    ellipsize,
+    fit_font_size,
+    fit_text,
+    font,
+    min_font_px,
+    note_paste,
+    stamp_text,
+    text_size,
+    text_width,
+    wrap_text,
+)
 
-FONT_DIR = DATA_DIR / "fonts"
-_FONT_LOCK = threading.Lock()  # one FreeType face per (size, weight) is shared by every rendering thread
+__all__ = [
+    "FONT_DIR", "OKABE_ITO", "STAMP_MAX_CHARS", "THEMES", "Theme", "arrow", "draw_fit", "draw_text", "ellipsize",
+    "fit_font_size", "fit_text", "font", "hatch", "hex_rgb", "ink_on", "luminance", "min_font_px", "new_canvas",
+    "note_paste", "polygon_centroid", "seat_names", "stamp_text", "text_size", "text_width", "theme_of", "to_png",
+    "wrap_text",
+]
 
 # Okabe & Ito (2008) colour-blind-safe palette.
 OKABE_ITO: dict[str, str] = {
@@ -100,120 +118,10 @@ def theme_of(theme: str) -> Theme:
         raise ValueError(f"unknown theme {theme!r}: use 'dark' or 'light'") from None
 
 
-@lru_cache(maxsize=64)
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """The shipped DejaVu Sans (``bold``: DejaVu Sans Bold) at ``size`` pixels, cached."""
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    return ImageFont.truetype(str(FONT_DIR / name), size=size)
-
-
 def new_canvas(width: int, height: int, th: Theme) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     """An RGB image of ``width`` x ``height`` px filled with the theme background, and its drawer."""
     img = Image.new("RGB", (int(width), int(height)), th.bg)
     return img, ImageDraw.Draw(img)
-
-
-@lru_cache(maxsize=4096)
-def text_size(text: str, size: int, bold: bool = False) -> tuple[int, int]:
-    """Width and height in px of ``text`` set in :func:`font` ``(size, bold)``."""
-    with _FONT_LOCK:
-        x0, y0, x1, y1 = font(size, bold).getbbox(text)
-    return int(x1 - x0), int(y1 - y0)
-
-
-def fit_font_size(text: str, max_w: float, start: int, minimum: int = 16, bold: bool = False) -> int:
-    """Largest size <= ``start`` (and >= ``minimum``) at which ``text`` is at most ``max_w`` px wide."""
-    size = start
-    while size > minimum and text_size(text, size, bold)[0] > max_w:
-        size -= 1
-    return size
-
-
-def fit_text(text: str, max_w: float, start: int, minimum: int = 16, bold: bool = False) -> tuple[str, int]:
-    """``(text, size)`` that fits ``max_w`` px: the largest size from ``start`` down to ``minimum``, then the text
-    cut with an ellipsis if even ``minimum`` is too wide."""
-    size = fit_font_size(text, max_w, start, minimum, bold)
-    if text_size(text, size, bold)[0] <= max_w:
-        return text, size
-    cut = text
-    while cut and text_size(cut + "…", size, bold)[0] > max_w:
-        cut = cut[:-1]
-    return cut.rstrip() + "…", size
-
-
-def draw_fit(
-    draw: ImageDraw.ImageDraw, xy: Point, text: str, *, max_w: float, size: int, fill: str, bold: bool = False,
-    anchor: str = "la", minimum: int = 16,
-) -> None:
-    """:func:`draw_text` after :func:`fit_text`: shrink to fit ``max_w`` px (not below ``minimum``), then cut."""
-    fitted, fs = fit_text(text, max_w, size, minimum, bold)
-    draw_text(draw, xy, fitted, size=fs, fill=fill, bold=bold, anchor=anchor)
-
-
-def draw_text(
-    draw: ImageDraw.ImageDraw,
-    xy: Point,
-    text: str,
-    *,
-    size: int = 18,
-    fill: str = "#FFFFFF",
-    bold: bool = False,
-    anchor: str = "la",
-    stroke: str | None = None,
-    stroke_width: int = 0,
-) -> None:
-    """Draw ``text`` at ``xy`` with a Pillow ``anchor`` (``"mm"`` = centred), optional outline for contrast.
-
-    Short labels (up to ``STAMP_MAX_CHARS``) are pasted from the :func:`stamp_text` cache when the drawer exposes
-    its RGB image (it does in every Pillow this project supports); others are set directly, so the cache (512
-    entries) stays a few MB.
-    """
-    target = getattr(draw, "_image", None)
-    if len(text) <= STAMP_MAX_CHARS and isinstance(target, Image.Image) and target.mode == "RGB":
-        stamp_text(target, xy, text, size=size, fill=fill, bold=bold, stroke=stroke, stroke_width=stroke_width,
-                   anchor=anchor)
-        return
-    with _FONT_LOCK:
-        draw.text(
-            xy, text, font=font(size, bold), fill=fill, anchor=anchor,
-            stroke_width=stroke_width, stroke_fill=stroke if stroke_width else None,
-        )
-
-
-STAMP_MAX_CHARS = 24
-
-
-@lru_cache(maxsize=512)
-def _stamp(
-    text: str, size: int, fill: str, bold: bool, stroke: str | None, stroke_width: int, anchor: str = "mm"
-) -> tuple[Image.Image, int, int]:
-    f = font(size, bold)
-    with _FONT_LOCK:
-        x0, y0, x1, y1 = f.getbbox(text, anchor=anchor, stroke_width=stroke_width)
-    x0, y0 = math.floor(x0) - 1, math.floor(y0) - 1
-    im = Image.new("RGBA", (math.ceil(x1) - x0 + 2, math.ceil(y1) - y0 + 2), (0, 0, 0, 0))
-    with _FONT_LOCK:
-        ImageDraw.Draw(im).text((-x0, -y0), text, font=f, fill=fill, anchor=anchor, stroke_width=stroke_width,
-                                stroke_fill=stroke if stroke_width else None)
-    return im, x0, y0
-
-
-def stamp_text(
-    img: Image.Image,
-    xy: Point,
-    text: str,
-    *,
-    size: int = 18,
-    fill: str = "#FFFFFF",
-    bold: bool = False,
-    stroke: str | None = None,
-    stroke_width: int = 0,
-    anchor: str = "mm",
-) -> None:
-    """Like :func:`draw_text` but pasted from a cache of rendered labels: much faster for a label drawn again and
-    again (corner values, tile numbers, legends, the same header on the next turn)."""
-    im, x0, y0 = _stamp(text, size, fill, bold, stroke, stroke_width, anchor)
-    img.paste(im, (round(xy[0]) + x0, round(xy[1]) + y0), im)
 
 
 def hatch(draw: ImageDraw.ImageDraw, box: Sequence[float], colour: str, spacing: int = 7, width: int = 2) -> None:

@@ -6,12 +6,17 @@ Drawing conventions (rules/constructo.md):
 - Each stack is drawn **side-on**, bottom chip at the bottom: a bar per chip, its width by size
   (large widest, small narrowest). A large is a **ring**: its bar has a hole in the middle; a small
   swallowed by it (K4) is drawn inside that hole.
-- Owner is never colour alone: player 1 (seat 0) chips are solid vermillion, player 2 (seat 1) chips are
-  sky blue with dark stripes, and every chip carries its owner's tag letter when it fits.
+- Owner is never colour alone: seat 0 chips are solid vermillion, seat 1 chips are sky blue with dark stripes
+  (by seat, so a player keeps them in both rounds, C1), and every chip carries its owner's tag when it fits.
+- Player tags never look like tile numbers or move notation: initials when distinct letters other than the size
+  letters S, M, L (and I, O), else the symbols ● and ▲ (:func:`player_tags`).
 - Towers (S1) get a badge with the owner's tag beside the tile number and a thick outline in the owner's colour.
-- The last action is highlighted: the placed tile ringed, or an arrow from the source to the destination tile.
+- The last action is highlighted: the placed tile ringed, or an arrow from the source that stops just inside
+  the destination, clear of its stack, number and badge.
 
-All functions are pure (no I/O but the cached fonts). Images are RGB, 1200 px wide.
+Phone first: 800 px wide, every label at least :func:`render.text.min_font_px` (25 px: 9 px capitals at 400 px);
+the header, legend and player rows take more lines rather than smaller text.
+All functions are pure (no I/O but the cached fonts). Images are RGB.
 """
 
 from __future__ import annotations
@@ -25,10 +30,13 @@ from render.common import (
     Theme,
     draw_fit,
     draw_text,
+    ellipsize,
+    min_font_px,
     new_canvas,
     seat_names,
-    text_size,
+    text_width,
     theme_of,
+    wrap_text,
 )
 from render.constructo_draw import (
     BAR_W,
@@ -46,6 +54,7 @@ from render.constructo_draw import (
     has_swallowed,
     size_value,
 )
+from render.constructo_draw import board_parts as board_parts
 from render.hexgrid import HexFit, fit, unit_extent
 
 __all__ = [
@@ -67,12 +76,14 @@ __all__ = [
     "tower_counts",
 ]
 
-WIDTH = 1200
-MARGIN = 24
-HEADER_H = 104
-FOOTER_ROW_H = 58
-LEGEND_H = 44
-MAX_BOARD_H = 820.0
+WIDTH = 800
+MARGIN = 16
+FS = min_font_px(WIDTH)
+LINE = round(FS * 1.32)
+FOOTER_ROW_H = round(2 * LINE + 12)
+MAX_BOARD_H = 760.0
+SYMBOL_TAGS = ("●", "▲")
+_NOT_TAGS = set("SMLIO")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -81,12 +92,14 @@ MAX_BOARD_H = 820.0
 
 
 def player_tags(names: Sequence[str]) -> tuple[str, str]:
-    """One-letter tags for the two players: their initials when distinct letters, else ``"1"`` and ``"2"``."""
+    """One-character tags for seat 0 and seat 1, never a digit: their initials when both are distinct letters
+    and neither is a size letter (S, M, L) or looks like a digit (I, O), else ``"●"`` and ``"▲"``. So a chip
+    label (``"MA"`` = A's medium) never reads as move notation (``"M5"`` = a medium on tile 5)."""
     a = (names[0] or "?").strip()[:1].upper()
     b = (names[1] or "?").strip()[:1].upper()
-    if a.isalpha() and b.isalpha() and a != b:
+    if a.isalpha() and b.isalpha() and a != b and not {a, b} & _NOT_TAGS:
         return a, b
-    return "1", "2"
+    return SYMBOL_TAGS
 
 
 def _shown_round(match: Any) -> Any:
@@ -115,7 +128,11 @@ def tower_counts(rnd: Any) -> tuple[int, int]:
 
 
 
-def _status_lines(match: Any, names: Sequence[str], tags: Sequence[str]) -> tuple[str, str]:
+def _status_lines(match: Any, names: Sequence[str], tags: Sequence[str], fs: int | None = None) -> tuple[str, str]:
+    """(title, status) of the board; names shortened to 40% of the width when ``fs`` is given."""
+    def nm(p: int) -> str:
+        return names[p] if fs is None else ellipsize(names[p], WIDTH * 0.4, fs)
+
     rnd = _shown_round(match)
     layout_name = rnd.layout.name or "custom layout"
     title = f"Constructo · round {match.round_no} of 2 · {layout_name}"
@@ -123,23 +140,23 @@ def _status_lines(match: Any, names: Sequence[str], tags: Sequence[str]) -> tupl
     if match.is_over:
         if match.resigned is not None:
             w = 1 - match.resigned
-            line = f"Match over: {names[match.resigned]} resigned, {names[w]} ({tags[w]}) wins"
+            line = f"Match over: {nm(match.resigned)} resigned, {nm(w)} ({tags[w]}) wins"
         elif match.winner is None:
             t = match.totals()
             line = f"Match over: draw {t[0]}–{t[1]}"
         else:
             t, w = match.totals(), match.winner
-            line = f"Match over: {names[w]} ({tags[w]}) wins {t[w]}–{t[1 - w]}"
+            line = f"Match over: {nm(w)} ({tags[w]}) wins {t[w]}–{t[1 - w]}"
     elif phase == "choosing_layout":
         c = match.chooser if match.chooser is not None else match.current_player
-        line = f"Round 1 over. {names[c]} ({tags[c]}) chooses the layout for round 2"
+        line = f"Round 1 over · {nm(c)} ({tags[c]}) chooses the layout for round 2"
     else:
         p = match.current_player
-        line = f"▶ {names[p]} ({tags[p]}, {PLAYER_PATTERN[p]}) to move"
+        line = f"▶ {nm(p)} ({tags[p]}, {PLAYER_PATTERN[p]}) to move"
     last = rnd.last_move
     mover = _last_mover(rnd)
     if last is not None and mover is not None and not match.is_over:
-        line += f"  ·  last: {last} by {tags[mover]}"
+        line += f" · last move: {last} by {tags[mover]}"
     return title, line
 
 
@@ -147,29 +164,35 @@ def _player_row(
     draw: ImageDraw.ImageDraw, y: float, player: int, match: Any, names: Sequence[str], tags: Sequence[str],
     th: Theme,
 ) -> None:
+    """Two lines for one seat: swatch, name and match score; then the reserve (a chip and a count per size) and
+    the running tower count."""
     rnd = _shown_round(match)
-    x = MARGIN
-    mid = y + FOOTER_ROW_H / 2
+    x: float = MARGIN
+    mid = y + 6 + LINE / 2
     to_move = not match.is_over and match.current_player == player
     if to_move:
-        draw.rounded_rectangle((x - 8, y + 3, WIDTH - MARGIN + 8, y + FOOTER_ROW_H - 3), radius=10,
+        draw.rounded_rectangle((x - 8, y + 2, WIDTH - MARGIN + 8, y + FOOTER_ROW_H - 2), radius=10,
                                outline=th.highlight, width=3)
-    draw_player_swatch(draw, (x + 22, mid), 40, player, tags[player])
-    x += 60
-    name = names[player]
-    draw_fit(draw, (x, mid), name, max_w=260, size=26, fill=th.text, bold=True, anchor="lm")
-    x = 380
+    draw_player_swatch(draw, (x + FS * 0.8, mid), FS * 1.45, player, tags[player], FS)
+    totals = match.totals()
+    score = f"match {totals[player]}"
+    score_w = text_width(score, FS + 1, True)
+    draw_text(draw, (WIDTH - MARGIN, mid), score, size=FS + 1, fill=th.text, bold=True, anchor="rm")
+    draw_fit(draw, (x + FS * 2, mid), names[player], max_w=WIDTH - 2 * MARGIN - FS * 2 - score_w - 16, size=FS + 1,
+             fill=th.text, bold=True, anchor="lm", minimum=FS)
+    mid2 = mid + LINE
+    x = MARGIN + FS * 2
     reserve = rnd.reserve(player)
+    chip_r = FS * 1.5
     for size in (3, 2, 1):
         left = _reserve_count(reserve, size)
-        draw_chip(draw, x + BAR_W[size] * 22, mid + 11, 22, 44.0, player, size, th, "")
-        draw_text(draw, (x + BAR_W[size] * 44 + 8, mid), f"{SIZE_LETTER[size]}×{left}", size=22, fill=th.text,
-                  anchor="lm")
-        x += 128
+        draw_chip(draw, x + BAR_W[size] * chip_r / 2, mid2 + FS * 0.42, FS * 0.84, chip_r, player, size, th, "")
+        x += BAR_W[size] * chip_r + 6
+        label = f"{SIZE_LETTER[size]}×{left}"
+        draw_text(draw, (x, mid2), label, size=FS, fill=th.text, anchor="lm")
+        x += text_width(label, FS) + 18
     towers = tower_counts(rnd)[player]
-    totals = match.totals()
-    draw_text(draw, (x + 12, mid), f"towers {towers}", size=22, fill=th.text, anchor="lm")
-    draw_text(draw, (WIDTH - MARGIN, mid), f"match {totals[player]}", size=24, fill=th.text, bold=True, anchor="rm")
+    draw_text(draw, (WIDTH - MARGIN, mid2), f"towers {towers}", size=FS, fill=th.text, anchor="rm")
 
 
 def _reserve_count(reserve: Any, size: int) -> int:
@@ -185,19 +208,32 @@ def _board_height(cells: Sequence[tuple[int, int]]) -> float:
     return uh * radius + 24
 
 
-def _board_box(cells: Sequence[tuple[int, int]]) -> tuple[float, float, float, float]:
-    return (MARGIN, HEADER_H + 12, WIDTH - MARGIN, HEADER_H + _board_height(cells) - 12)
+def _header(match: Any, names: Sequence[str], tags: Sequence[str]) -> list[tuple[str, int, bool]]:
+    title, status = _status_lines(match, names, tags, FS)
+    out = [(ln, FS + 5, True) for ln in wrap_text(title, WIDTH - 2 * MARGIN, FS + 5, True, max_lines=2)]
+    out += [(ln, FS, False) for ln in wrap_text(status, WIDTH - 2 * MARGIN, FS, False, max_lines=3)]
+    return out
 
 
-def board_fit(match: Any) -> HexFit:
-    """Where :func:`render_board` draws the tiles of ``match``'s shown round: hexagon radius and the pixel
-    centre of each tile (``centres[n - 1]`` for tile n). For tests and for image maps."""
+def _header_h(lines: Sequence[tuple[str, int, bool]]) -> float:
+    return 14 + sum(size * 1.32 for _, size, _ in lines) + 6
+
+
+def _board_box(cells: Sequence[tuple[int, int]], top: float) -> tuple[float, float, float, float]:
+    return (MARGIN, top + 12, WIDTH - MARGIN, top + _board_height(cells) - 12)
+
+
+def board_fit(match: Any, *, names: Sequence[str] = ("P1", "P2")) -> HexFit:
+    """Where :func:`render_board` (with the same ``names``) draws the tiles of ``match``'s shown round: hexagon
+    radius and the pixel centre of each tile (``centres[n - 1]`` for tile n). For tests and for image maps."""
+    names = seat_names(names, 2)
     cells = _shown_round(match).layout.cells
-    return fit(cells, _board_box(cells), MAX_RADIUS)
+    top = _header_h(_header(match, names, player_tags(names)))
+    return fit(cells, _board_box(cells, top), MAX_RADIUS)
 
 
 def render_board(match: Any, *, names: Sequence[str] = ("P1", "P2"), theme: str = "dark") -> Image.Image:
-    """The board of a Constructo match as a 1200 px wide RGB image.
+    """The board of a Constructo match as an 800 px wide RGB image.
 
     Shows the 9 tiles of the shown round's layout (any layout, auto-fitted) with their numbers (C4), every stack
     side-on (height, each chip's size and owner; a swallowed small inside its ring, K4), tower owners (S1),
@@ -206,7 +242,7 @@ def render_board(match: Any, *, names: Sequence[str] = ("P1", "P2"), theme: str 
 
     Args:
         match: an ``engine.constructo.Match`` (only its public attributes are read).
-        names: display names of player 0 and player 1 (fixed colours for the match, C1).
+        names: display names of seat 0 and seat 1 (colours and patterns belong to the seat, C1).
         theme: ``"dark"`` (default) or ``"light"``.
 
     Raises:
@@ -216,38 +252,55 @@ def render_board(match: Any, *, names: Sequence[str] = ("P1", "P2"), theme: str 
     names = seat_names(names, 2)
     tags = player_tags(names)
     rnd = _shown_round(match)
+    header = _header(match, names, tags)
+    top = _header_h(header)
     board_h = _board_height(rnd.layout.cells)
-    rounds_h = 40
-    height = int(HEADER_H + board_h + LEGEND_H + rounds_h + 2 * FOOTER_ROW_H + MARGIN)
+    legend = _legend_lines(tags)
+    rounds = wrap_text(_rounds_line(match, tags), WIDTH - 2 * MARGIN, FS, max_lines=3)
+    legend_h = LINE * (len(legend) + 1) + 10
+    rounds_h = LINE * len(rounds) + 8
+    height = int(top + board_h + legend_h + rounds_h + 2 * FOOTER_ROW_H + MARGIN)
     img, draw = new_canvas(WIDTH, height, th)
-    title, status = _status_lines(match, names, tags)
-    draw_fit(draw, (MARGIN, 18), title, max_w=WIDTH - 2 * MARGIN, size=32, fill=th.text, bold=True)
-    draw_fit(draw, (MARGIN, 62), status, max_w=WIDTH - 2 * MARGIN, size=26, fill=th.text)
-    top = HEADER_H
+    y = 14.0
+    for text, size, bold in header:
+        draw_text(draw, (MARGIN, y), text, size=size, fill=th.text, bold=bold)
+        y += size * 1.32
     draw.rectangle((0, top, WIDTH, top + board_h), fill=th.panel)
-    draw_board(draw, rnd, _board_box(rnd.layout.cells), th, tags)
-    y = top + board_h
-    _legend(draw, y, th, tags)
-    y += LEGEND_H
-    draw_text(draw, (MARGIN, y + 20), _rounds_line(match, tags), size=22, fill=th.muted, anchor="lm")
-    y += rounds_h
+    draw_board(draw, rnd, _board_box(rnd.layout.cells, top), th, tags, fs=FS)
+    y = top + board_h + 6
+    _legend(draw, y, th, legend)
+    y += legend_h
+    for ln in rounds:
+        draw_text(draw, (MARGIN, y + LINE / 2), ln, size=FS, fill=th.muted, anchor="lm")
+        y += LINE
+    y += 8
     for p in (0, 1):
         _player_row(draw, y, p, match, names, tags, th)
         y += FOOTER_ROW_H
     return img
 
 
-def _legend(draw: ImageDraw.ImageDraw, y: float, th: Theme, tags: Sequence[str]) -> None:
-    mid = y + LEGEND_H / 2
+def _legend_lines(tags: Sequence[str]) -> list[str]:
+    key = (f"L{tags[0]} = {tags[0]}'s large · chips bottom → top · small in a ring = swallowed · "
+           "badge = tower owner")
+    return wrap_text(key, WIDTH - 2 * MARGIN, FS, max_lines=3)
+
+
+def _legend(draw: ImageDraw.ImageDraw, y: float, th: Theme, lines: Sequence[str]) -> None:
+    """Line 1: a chip of each size and its name; then the key lines."""
+    mid = y + LINE / 2
     x: float = MARGIN
+    chip_r = FS * 1.5
     for size in (3, 2, 1):
-        draw_chip(draw, x + BAR_W[size] * 20, mid + 10, 20, 40.0, 0, size, th, "", tile_fill=th.bg)
-        x += BAR_W[size] * 40 + 6
+        draw_chip(draw, x + BAR_W[size] * chip_r / 2, mid + FS * 0.42, FS * 0.84, chip_r, 0, size, th, "",
+                  tile_fill=th.bg)
+        x += BAR_W[size] * chip_r + 6
         word = SIZE_WORD[size] + (" (ring)" if size == 3 else "")
-        draw_text(draw, (x, mid), word, size=20, fill=th.muted, anchor="lm")
-        x += text_size(word, 20)[0] + 16
-    key = f"L{tags[0]} = {tags[0]}'s large · bottom → top · small in a ring = swallowed · badge = tower"
-    draw_fit(draw, (x, mid), key, max_w=WIDTH - MARGIN - x, size=20, fill=th.muted, anchor="lm", minimum=18)
+        draw_text(draw, (x, mid), word, size=FS, fill=th.muted, anchor="lm")
+        x += text_width(word, FS) + 16
+    for ln in lines:
+        mid += LINE
+        draw_text(draw, (MARGIN, mid), ln, size=FS, fill=th.muted, anchor="lm")
 
 
 def _rounds_line(match: Any, tags: Sequence[str]) -> str:
@@ -261,7 +314,7 @@ def _rounds_line(match: Any, tags: Sequence[str]) -> str:
         else:
             parts.append(f"round {i + 1}: —")
     t = match.totals()
-    return "   ·   ".join(parts) + f"   ·   match: {tags[0]} {t[0]}–{t[1]} {tags[1]}"
+    return " · ".join(parts) + f" · match: {tags[0]} {t[0]}–{t[1]} {tags[1]}"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -290,7 +343,7 @@ def board_text(match: Any, *, names: Sequence[str] = ("P1", "P2")) -> str:
     rnd = _shown_round(match)
     title, status = _status_lines(match, names, tags)
     lines = [title, status.replace("▶ ", ""), f"Players: {tags[0]} = {names[0]} (solid), {tags[1]} = {names[1]} "
-             "(striped). Chips bottom to top, e.g. LA = large of " + tags[0] + "."]
+             f"(striped). Chips bottom to top, e.g. L{tags[0]} = large of {tags[0]}."]
     lines.append("Tiles: " + "; ".join(f"{n}: {_stack_text(rnd, n, tags)}" for n in range(1, 10)))
     towers = tower_counts(rnd)
     for p in (0, 1):
@@ -299,7 +352,7 @@ def board_text(match: Any, *, names: Sequence[str] = ("P1", "P2")) -> str:
             f"{names[p]} ({tags[p]}): reserve L{_reserve_count(res, 3)} M{_reserve_count(res, 2)} "
             f"S{_reserve_count(res, 1)}, towers {towers[p]}"
         )
-    lines.append(_rounds_line(match, tags).replace("   ·   ", "; "))
+    lines.append(_rounds_line(match, tags).replace(" · ", "; "))
     lines.append(f"Layout: {rnd.layout.to_text()}")
     return "\n".join(lines)
 
@@ -352,40 +405,45 @@ def _sheet_rows(items: list[tuple[str, Any, bool]]) -> list[list[tuple[str, Any,
 
 
 def _row_geometry(row: list[tuple[str, Any, bool]]) -> tuple[float, float]:
-    """(cell width, row height) px of a sheet row: a lone layout spans the width; tiles up to radius 66 px."""
+    """(cell width, row height) px of a sheet row: a lone layout spans the width; tiles up to radius 60 px."""
     cell_w = (WIDTH - 2 * MARGIN) / len(row)
     h = 0.0
     for _, layout, _ in row:
         uw, uh = unit_extent(layout.cells)
-        radius = min(66.0, (cell_w - 40) / uw, 336.0 / uh)
-        h = max(h, uh * radius + 84)
+        radius = min(60.0, (cell_w - 28) / uw, 300.0 / uh)
+        h = max(h, uh * radius + 2 * LINE + 34)
     return cell_w, h
 
 
 def render_layouts_sheet(*, theme: str = "dark") -> Image.Image:
     """All named layouts (recommended first, then experimental) with their names and tile numbers 1–9.
 
-    A 1200 px wide RGB image, two layouts per row (a very wide layout takes a whole row).
+    An 800 px wide RGB image, two layouts per row (a very wide layout takes a whole row).
     Raises ``ValueError`` for an unknown ``theme``.
     """
     th = theme_of(theme)
     rows = _sheet_rows(_sheet_layouts())
-    height = int(84 + sum(_row_geometry(r)[1] for r in rows) + MARGIN)
+    title = wrap_text("Constructo layouts — pick one by name", WIDTH - 2 * MARGIN, FS + 6, True, max_lines=2)
+    top = 16 + len(title) * (FS + 6) * 1.32 + 8
+    height = int(top + sum(_row_geometry(r)[1] for r in rows) + MARGIN)
     img, draw = new_canvas(WIDTH, height, th)
-    draw_text(draw, (MARGIN, 22), "Constructo layouts — pick one by name", size=34, fill=th.text, bold=True)
-    tags = ("1", "2")
-    y0 = 84.0
+    y = 16.0
+    for ln in title:
+        draw_text(draw, (MARGIN, y), ln, size=FS + 6, fill=th.text, bold=True)
+        y += (FS + 6) * 1.32
+    tags = SYMBOL_TAGS
+    y0 = top
     for row in rows:
         cell_w, h = _row_geometry(row)
         for c, (name, layout, recommended) in enumerate(row):
             x0 = MARGIN + c * cell_w
-            draw.rounded_rectangle((x0 + 6, y0 + 6, x0 + cell_w - 6, y0 + h - 6), radius=14, fill=th.panel)
-            draw_text(draw, (x0 + 22, y0 + 34), name, size=30, fill=th.text, bold=True, anchor="lm")
+            draw.rounded_rectangle((x0 + 4, y0 + 4, x0 + cell_w - 4, y0 + h - 4), radius=14, fill=th.panel)
+            draw_text(draw, (x0 + 16, y0 + 10 + LINE / 2), name, size=FS + 3, fill=th.text, bold=True, anchor="lm")
             group = "★ recommended" if recommended else "experimental"
-            draw_text(draw, (x0 + 34 + text_size(name, 30, True)[0], y0 + 36), group, size=20,
+            draw_text(draw, (x0 + 16, y0 + 10 + LINE * 1.5), group, size=FS,
                       fill=th.highlight if recommended else th.muted, anchor="lm")
-            draw_board(draw, _EmptyRound(layout), (x0 + 20, y0 + 62, x0 + cell_w - 20, y0 + h - 18), th, tags,
-                       max_radius=66.0, highlight_last=False, numbers_centred=True)
+            draw_board(draw, _EmptyRound(layout), (x0 + 14, y0 + 2 * LINE + 16, x0 + cell_w - 14, y0 + h - 12), th,
+                       tags, max_radius=60.0, highlight_last=False, numbers_centred=True, fs=FS)
         y0 += h
     return img
 

@@ -1,6 +1,8 @@
 """Result cards (end of a Constructo match, end of a CONEX game) and the leaderboard image, with text twins.
 
-Images are RGB, 1200 px wide, dark panel by default (``theme="light"`` available). Pure: no I/O but fonts.
+Images are RGB, 800 px wide (a phone shows them 400 px wide: every label is at least
+:func:`render.text.min_font_px`, 25 px), dark panel by default (``theme="light"`` available). Long names are
+shortened with an ellipsis; no player, score or rating is ever dropped. Pure: no I/O but fonts.
 """
 
 from __future__ import annotations
@@ -11,31 +13,50 @@ from PIL import Image, ImageDraw
 
 from engine.conex import Game
 from engine.constructo import Match
-from render.common import OKABE_ITO, Theme, draw_fit, draw_text, new_canvas, seat_names, theme_of
+from render.common import (
+    OKABE_ITO,
+    Theme,
+    draw_fit,
+    draw_text,
+    ellipsize,
+    min_font_px,
+    new_canvas,
+    seat_names,
+    theme_of,
+    wrap_text,
+)
 from render.constructo import PLAYER_FILL, PLAYER_PATTERN, player_tags
 from render.constructo_draw import draw_player_swatch
 
-WIDTH = 1200
-MARGIN = 32
-ROW_H = 60
+WIDTH = 800
+MARGIN = 24
+FS = min_font_px(WIDTH)
+ROW_H = round(FS * 1.8)
 
 LeaderRow = tuple[int, str, float, int, int, int]
 
 
 def _table(
     draw: ImageDraw.ImageDraw, y: float, headers: Sequence[str], rows: Sequence[Sequence[str]], xs: Sequence[float],
-    aligns: Sequence[str], th: Theme, bold_rows: Sequence[int] = (),
+    aligns: Sequence[str], th: Theme, bold_rows: Sequence[int] = (), widths: Sequence[float] | None = None,
 ) -> float:
-    """Draw a simple table (header + rows, zebra striped) starting at ``y``; returns the y below it."""
-    for h, x, a in zip(headers, xs, aligns, strict=True):
-        draw_text(draw, (x, y + ROW_H / 2), h, size=22, fill=th.muted, bold=True, anchor=a + "m")
+    """Draw a simple table (header + rows, zebra striped) starting at ``y``; returns the y below it. Column ``i``
+    is anchored at ``xs[i]`` (left or right per ``aligns[i]``) and its cells are shortened with an ellipsis to
+    ``widths[i]`` px (default: up to the next column)."""
+    if widths is None:
+        widths = [(xs[i + 1] - xs[i] - 16 if i + 1 < len(xs) else WIDTH - MARGIN - xs[i]) if a == "l" else 140.0
+                  for i, a in enumerate(aligns)]
+    for h, x, a, w in zip(headers, xs, aligns, widths, strict=True):
+        if h:
+            draw_text(draw, (x, y + ROW_H / 2), ellipsize(h, w, FS, True), size=FS, fill=th.muted, bold=True,
+                      anchor=a + "m")
     y += ROW_H
     for i, row in enumerate(rows):
         if i % 2 == 0:
             draw.rectangle((MARGIN - 10, y, WIDTH - MARGIN + 10, y + ROW_H), fill=th.panel)
-        for cell, x, a in zip(row, xs, aligns, strict=True):
-            draw_fit(draw, (x, y + ROW_H / 2), cell, max_w=520 if a == "l" else 200, size=26, fill=th.text,
-                     bold=i in bold_rows, anchor=a + "m")
+        for cell, x, a, w in zip(row, xs, aligns, widths, strict=True):
+            draw_fit(draw, (x, y + ROW_H / 2), cell, max_w=w, size=FS + 2, fill=th.text, bold=i in bold_rows,
+                     anchor=a + "m", minimum=FS)
         y += ROW_H
     return y
 
@@ -61,34 +82,39 @@ def _constructo_headline(match: Match, names: Sequence[str]) -> str:
 
 def render_constructo_result(match: Match, *, names: Sequence[str] = ("P1", "P2"), theme: str = "dark") -> Image.Image:
     """End-of-match card for Constructo: the winner (or draw, or resignation, M2/M3), per-round tower scores
-    with each round's layout, and match totals. 1200 px wide RGB image. Raises ``ValueError`` for a bad theme.
+    with each round's layout, and match totals. 800 px wide RGB image. Raises ``ValueError`` for a bad theme.
     """
     th = theme_of(theme)
     names = seat_names(names, 2)
     tags = player_tags(names)
     scores = list(match.round_scores())
-    height = int(190 + ROW_H * (len(scores) + 2) + MARGIN)
+    headline = wrap_text(_constructo_headline(match, names), WIDTH - 2 * MARGIN, FS + 12, True, max_lines=2)
+    key_top = 20 + FS * 1.5 + len(headline) * (FS + 12) * 1.3 + 14
+    table_top = key_top + 2 * FS * 1.6 + 8
+    height = int(table_top + ROW_H * (len(scores) + 2) + MARGIN)
     img, draw = new_canvas(WIDTH, height, th)
-    draw_text(draw, (MARGIN, 26), "Constructo — match result", size=30, fill=th.muted, bold=True)
-    headline = _constructo_headline(match, names)
-    draw_fit(draw, (MARGIN, 70), headline, max_w=WIDTH - 2 * MARGIN, size=48, fill=th.highlight, bold=True)
-    # player key: colour/pattern swatch with the tag letter + name
-    y = 150
+    draw_text(draw, (MARGIN, 20), "Constructo — match result", size=FS + 2, fill=th.muted, bold=True)
+    y = 20 + FS * 1.5
+    for ln in headline:
+        draw_text(draw, (MARGIN, y), ln, size=FS + 12, fill=th.highlight, bold=True)
+        y += (FS + 12) * 1.3
+    # player key, one line per seat: colour/pattern swatch with the tag + name (pattern)
+    y = key_top
     for p in (0, 1):
-        x = MARGIN + p * (WIDTH / 2)
-        draw_player_swatch(draw, (x + 34, y + 1), 36, p, tags[p])  # the player's letter, not a chip code
-        label = f"{names[p]} ({PLAYER_PATTERN[p]})"
-        draw_fit(draw, (x + 80, y), label, max_w=WIDTH / 2 - 120, size=26, fill=th.text, anchor="lm")
-    y += 40
+        mid = y + FS * 0.8
+        draw_player_swatch(draw, (MARGIN + FS * 0.8, mid), FS * 1.45, p, tags[p], FS)
+        draw_fit(draw, (MARGIN + FS * 2.2, mid), f"{names[p]} ({PLAYER_PATTERN[p]})", max_w=WIDTH - 2 * MARGIN - 70,
+                 size=FS + 1, fill=th.text, anchor="lm", minimum=FS)
+        y += FS * 1.6
     rows = []
     for i, (a, b) in enumerate(scores):
         lay = match.rounds[i].layout
         rows.append([f"Round {i + 1}", lay.name or "custom", str(a), str(b)])
     t = match.totals()
     rows.append(["Total", "", str(t[0]), str(t[1])])
-    xs = [MARGIN, 300, 860, 1080]
-    _table(draw, y, ["", "layout", f"{tags[0]}: {names[0]}"[:18], f"{tags[1]}: {names[1]}"[:18]], rows, xs,
-           ["l", "l", "r", "r"], th, bold_rows=[len(rows) - 1])
+    xs = [MARGIN, 190, 580, WIDTH - MARGIN]
+    _table(draw, table_top, ["", "layout", f"{tags[0]} {names[0]}", f"{tags[1]} {names[1]}"], rows, xs,
+           ["l", "l", "r", "r"], th, bold_rows=[len(rows) - 1], widths=[150, 200, 180, 180])
     draw.rectangle((0, 0, 10, height), fill=PLAYER_FILL[match.winner] if match.winner is not None else th.muted)
     return img
 
@@ -137,24 +163,28 @@ def render_conex_result(game: Game, *, names: Sequence[str], theme: str = "dark"
     """End-of-game card for CONEX: the engine's ranking (ties share a place, E3), winners marked, the goal.
     Forfeited seats (they left the running game) rank last, marked "(left)", and never win.
 
-    ``names`` are by seat. 1200 px wide RGB image. Raises ``ValueError`` for a bad theme.
+    ``names`` are by seat. 800 px wide RGB image. Raises ``ValueError`` for a bad theme.
     """
     th = theme_of(theme)
     names = seat_names(names, game.players)
     forfeited = game.forfeited
     ranking = conex_ranking(game)
-    height = int(170 + ROW_H * (len(ranking) + 1) + MARGIN + 40)
+    headline = wrap_text(_conex_headline(game, names), WIDTH - 2 * MARGIN, FS + 12, True, max_lines=2)
+    table_top = 20 + FS * 1.5 + len(headline) * (FS + 12) * 1.3 + 10
+    height = int(table_top + ROW_H * (len(ranking) + 1) + MARGIN)
     img, draw = new_canvas(WIDTH, height, th)
-    draw_text(draw, (MARGIN, 26), f"CONEX — game result (goal {game.goal})", size=30,
+    draw_text(draw, (MARGIN, 20), f"CONEX — game result (goal {game.goal})", size=FS + 2,
               fill=th.muted, bold=True)
-    headline = _conex_headline(game, names)
-    draw_fit(draw, (MARGIN, 70), headline, max_w=WIDTH - 2 * MARGIN, size=48, fill=th.highlight, bold=True)
+    y = 20 + FS * 1.5
+    for ln in headline:
+        draw_text(draw, (MARGIN, y), ln, size=FS + 12, fill=th.highlight, bold=True)
+        y += (FS + 12) * 1.3
     winners = set(conex_winners(game))
     rows = [[f"{place}.", ("★ " if seat in winners else "") + names[seat] + (" (left)" if seat in forfeited else ""),
              str(score)]
             for place, seat, score in ranking]
-    _table(draw, 150, ["place", "player", "points"], rows, [MARGIN, 180, WIDTH - MARGIN], ["l", "l", "r"], th,
-           bold_rows=[i for i, (_, seat, _) in enumerate(ranking) if seat in winners])
+    _table(draw, table_top, ["place", "player", "points"], rows, [MARGIN, 120, WIDTH - MARGIN], ["l", "l", "r"], th,
+           bold_rows=[i for i, (_, seat, _) in enumerate(ranking) if seat in winners], widths=[90, 500, 120])
     draw.rectangle((0, 0, 10, height), fill=OKABE_ITO["yellow"])
     return img
 
@@ -174,25 +204,37 @@ def conex_result_text(game: Game, *, names: Sequence[str]) -> str:
 # leaderboard
 # ----------------------------------------------------------------------------------------------
 def _rating(value: float) -> str:
-    return f"{value:.1f}" if isinstance(value, float) else str(value)
+    """A rating as shown: an int as is (``1234``), a float with one decimal (``27.3``)."""
+    return str(value) if isinstance(value, int) else f"{value:.1f}"
 
 
-def render_leaderboard(rows: Sequence[LeaderRow], *, title: str = "Leaderboard", theme: str = "dark") -> Image.Image:
+def render_leaderboard(
+    rows: Sequence[LeaderRow], *, title: str = "Leaderboard", theme: str = "dark",
+    empty_note: str = "No rated games yet.",
+) -> Image.Image:
     """A leaderboard image: one line per row ``(rank, name, rating, wins, losses, draws)`` in the given order.
 
-    Empty ``rows`` draws a "no rated games yet" note. 1200 px wide RGB. Raises ``ValueError`` for a bad theme.
+    ``rating`` is shown as given: an int (the display scale, e.g. ``1234``) as is, a float with one decimal; the
+    rating column fits five characters at full size. Names are shortened with an ellipsis, never a number.
+    Empty ``rows`` draws only the title and ``empty_note`` (an 800 x ~130 px banner; the bot may send text
+    instead). 800 px wide RGB. Raises ``ValueError`` for a bad theme.
     """
     th = theme_of(theme)
-    height = int(110 + ROW_H * (max(1, len(rows)) + 1) + MARGIN)
+    title_lines = wrap_text(title, WIDTH - 2 * MARGIN, FS + 8, True, max_lines=2)
+    top = 18 + len(title_lines) * (FS + 8) * 1.3 + 6
+    height = int(top + ROW_H * (len(rows) + 1) + MARGIN) if rows else int(top + FS * 1.6 + MARGIN)
     img, draw = new_canvas(WIDTH, height, th)
-    draw_fit(draw, (MARGIN, 30), title, max_w=WIDTH - 2 * MARGIN, size=40, fill=th.text, bold=True)
+    y = 18.0
+    for ln in title_lines:
+        draw_text(draw, (MARGIN, y), ln, size=FS + 8, fill=th.text, bold=True)
+        y += (FS + 8) * 1.3
     if not rows:
-        draw_text(draw, (MARGIN, 140), "No rated games yet.", size=28, fill=th.muted)
+        draw_text(draw, (MARGIN, top), empty_note, size=FS, fill=th.muted)
         return img
     table_rows = [[f"{r[0]}", r[1], _rating(r[2]), str(r[3]), str(r[4]), str(r[5])] for r in rows]
-    xs = [MARGIN + 50, 130, 820, 940, 1040, WIDTH - MARGIN]
-    _table(draw, 100, ["#", "player", "rating", "W", "L", "D"], table_rows, xs, ["r", "l", "r", "r", "r", "r"], th,
-           bold_rows=[i for i, r in enumerate(rows) if r[0] == 1])
+    xs = [MARGIN + 44, 84, 560, 640, 708, WIDTH - MARGIN]
+    _table(draw, top, ["#", "player", "rating", "W", "L", "D"], table_rows, xs, ["r", "l", "r", "r", "r", "r"], th,
+           bold_rows=[i for i, r in enumerate(rows) if r[0] == 1], widths=[60, 380, 110, 60, 60, 60])
     return img
 
 

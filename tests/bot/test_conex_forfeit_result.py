@@ -49,8 +49,8 @@ def test_forfeit_result_names_the_stored_winners(
     first = text.splitlines()[1]
     assert first.startswith(f"1. {names[winner_seats[0]]}"), text
     assert f"game over — {names[winner_seats[0]]} wins" in table_text(game, names=names)
-    assert render_conex_result(game, names=names).size[0] == 1200
-    assert max(render_table(game, names=names).size) >= 1024
+    assert render_conex_result(game, names=names).size[0] == 800
+    assert max(render_table(game, names=names).size) >= 1000
 
 
 def test_without_forfeits_the_engine_winners_stand() -> None:

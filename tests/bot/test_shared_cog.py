@@ -21,7 +21,7 @@ async def test_leaderboard_image_and_text(driver: Driver, fake: FakeDiscord, sto
     assert initial(fake, token) == {"type": 5}  # deferred before reading and rendering
     (final,) = fake.calls_for(token)[1:]
     (_name, data), = final.files
-    assert png_ok(data) and image_size(data)[0] >= 1000
+    assert png_ok(data) and image_size(data)[0] >= 800
     text = final.payload["content"]  # type: ignore[index]
     assert text.index("alice") < text.index("bob")  # the winner ranks first
     empty = await driver.command("leaderboard", CAROL, game="conex")

@@ -17,6 +17,7 @@ from engine.constructo import LAYOUTS, RECOMMENDED, Layout, Match, Round
 from render import to_png
 from render.common import THEMES, hex_rgb
 from render.constructo import (
+    FS,
     PLAYER_FILL,
     PLAYER_STRIPE,
     board_fit,
@@ -26,6 +27,7 @@ from render.constructo import (
     render_board,
     render_layouts_sheet,
 )
+from render.constructo_draw import bar_height, board_parts, move_arrow, stack_bottom
 from tests.render.golden_util import assert_matches_golden
 
 NAMES = ("Alice", "Bob")
@@ -42,7 +44,7 @@ def _px(img: Image.Image, x: float, y: float) -> tuple[int, int, int]:
 
 def _check_size(img: Image.Image) -> None:
     assert img.mode == "RGB"
-    assert max(img.size) >= 1024
+    assert img.width == 800 and img.height >= 500
 
 
 @pytest.mark.parametrize("name", sorted(LAYOUTS))
@@ -50,7 +52,7 @@ def test_every_named_layout_renders_with_tile_fill_at_each_empty_centre(name: st
     m = Match.new(name)
     img = render_board(m, names=NAMES)
     _check_size(img)
-    hf = board_fit(m)
+    hf = board_fit(m, names=NAMES)
     assert len(hf.centres) == 9
     for cx, cy in hf.centres:  # C4: every tile drawn (empty tile = plain tile fill at its centre)
         assert _px(img, cx, cy + hf.radius * 0.2) == hex_rgb(THEMES["dark"].tile)
@@ -60,7 +62,7 @@ def test_custom_layout_is_auto_fitted_inside_the_canvas() -> None:
     lay = Layout.parse("(0,0) (1,0) (2,0) (3,0) (3,1) (3,2) (3,3) (2,4) (1,5)")
     m = Match.new(lay)
     img = render_board(m, names=NAMES)
-    hf = board_fit(m)
+    hf = board_fit(m, names=NAMES)
     for cx, cy in hf.centres:
         assert hf.radius <= cx <= img.width - hf.radius
         assert cy + hf.radius <= img.height
@@ -71,18 +73,18 @@ def test_chip_bars_show_owner_colour_pattern_and_ring_hole() -> None:
     # L5 (player 0, ring), M4 (player 1, striped medium)
     m = _match("rombo: L5 M4")
     img = render_board(m, names=NAMES)
-    hf = board_fit(m)
+    hf = board_fit(m, names=NAMES)
     r = hf.radius
-    bar_h = r * 0.27
+    bar_h = bar_height(r, FS)
     cx5, cy5 = hf.centres[4]
-    mid = cy5 + r * 0.58 - bar_h / 2
+    mid = cy5 + stack_bottom(r, 1.30 * r) - bar_h / 2
     assert _px(img, cx5 + r * 0.55, mid) == hex_rgb(PLAYER_FILL[0])  # right leg of the ring (unlabelled)
     assert _px(img, cx5, mid + 4) == hex_rgb(THEMES["dark"].tile)  # the ring's hole shows the tile
     # one chip, not two blocks: a band of the owner's colour runs over the hole
-    assert _px(img, cx5, cy5 + r * 0.58 - bar_h * 0.85) == hex_rgb(PLAYER_FILL[0])
+    assert _px(img, cx5, cy5 + stack_bottom(r, 1.30 * r) - bar_h * 0.85) == hex_rgb(PLAYER_FILL[0])
     cx4, cy4 = hf.centres[3]
     stripe_or_fill = {hex_rgb(PLAYER_FILL[1]), hex_rgb(PLAYER_STRIPE)}
-    samples = {_px(img, cx4 - r * 0.38 + dx, cy4 + r * 0.58 - bar_h / 2) for dx in range(0, 10)}
+    samples = {_px(img, cx4 - r * 0.38 + dx, cy4 + stack_bottom(r, 0.92 * r) - bar_h / 2) for dx in range(0, 10)}
     assert samples <= stripe_or_fill and len(samples) == 2  # striped: both colours appear, nothing else
 
 
@@ -93,16 +95,19 @@ def test_swallowed_small_is_drawn_inside_the_ring_and_tower_badge_marks_owner() 
     rnd = m.current_round
     assert rnd.is_swallow(1) and rnd.tower_owner(5) == 1
     img = render_board(m, names=NAMES)
-    hf = board_fit(m)
+    hf = board_fit(m, names=NAMES)
     r = hf.radius
     cx, cy = hf.centres[0]
-    bottom = cy + r * 0.58
-    assert _px(img, cx - r * 0.2, bottom - r * 0.27 * 0.3) == hex_rgb(PLAYER_FILL[0])  # the small in the hole
+    bottom = cy + stack_bottom(r, 1.30 * r)
+    assert _px(img, cx - r * 0.2, bottom - bar_height(r, FS) * 0.3) == hex_rgb(PLAYER_FILL[0])  # small in the hole
     assert has_swallowed([(0, 1), (1, 3), (0, 2)])
     assert not has_swallowed([(0, 3), (1, 2)])
-    # tower badge for player 1 beside tile 5's number
-    bx, by = hf.centres[4][0] + r * 0.26, hf.centres[4][1] - r * 0.60
-    assert _px(img, bx - r * 0.1, by) == hex_rgb(PLAYER_FILL[1])
+    # tower badge for player 1 beside tile 5's number (right of it: the arrow 4-5 arrives from the left)
+    badge = board_parts(rnd, hf, ("A", "B"), FS)[4].badge
+    assert badge is not None
+    bx, by, br = badge
+    assert bx > hf.centres[4][0]
+    assert {_px(img, bx + dx, by - br * 0.7) for dx in (-1, 0, 1)} <= {hex_rgb(PLAYER_FILL[1]), hex_rgb(PLAYER_STRIPE)}
     text = board_text(m, names=NAMES)
     assert "1: (SA swallowed) LB" in text
     assert "5: LA MB — tower B" in text
@@ -111,7 +116,7 @@ def test_swallowed_small_is_drawn_inside_the_ring_and_tower_badge_marks_owner() 
 def test_last_placement_and_move_are_highlighted() -> None:
     m = _match("rombo: L5 M4")
     img = render_board(m, names=NAMES)
-    hf = board_fit(m)
+    hf = board_fit(m, names=NAMES)
     hl = hex_rgb(THEMES["dark"].highlight)
     cx, cy = hf.centres[3]  # tile 4, last placed: its left edge is ringed
     assert _px(img, cx - hf.radius * 0.866 - 2, cy) == hl
@@ -119,10 +124,10 @@ def test_last_placement_and_move_are_highlighted() -> None:
     assert _px(img, cx9 - hf.radius * 0.866 - 2, cy9) != hl
     m2 = _match("rombo: L5 M4 S1 4-5")
     img2 = render_board(m2, names=NAMES)
-    hf2 = board_fit(m2)
-    a, b = hf2.centres[3], hf2.centres[4]
-    # a point on the arrow 4 -> 5, inside tile 4 (off the tile edges)
-    midx, midy = a[0] + (b[0] - a[0]) * 0.3, a[1] + (b[1] - a[1]) * 0.3 - hf2.radius * 0.25
+    hf2 = board_fit(m2, names=NAMES)
+    (ax, ay), tip, _, _head = move_arrow(hf2, 4, 5)
+    # a point on the arrow's shaft 4 -> 5, inside tile 4
+    midx, midy = ax + (tip[0] - ax) * 0.3, ay + (tip[1] - ay) * 0.3
     assert _px(img2, midx, midy) == hl
     assert _px(img, midx, midy) != hl  # no arrow after a placement
 
@@ -139,10 +144,18 @@ def test_board_text_lists_every_tile_reserves_and_turn() -> None:
     assert len(text) < 2000
 
 
-def test_tags_fall_back_to_numbers_when_initials_clash() -> None:
+def test_tags_fall_back_to_symbols_never_digits_when_initials_clash_or_read_as_sizes() -> None:
+    from render.constructo import player_tags
+
     m = _match("rombo: L5 M4")
     text = board_text(m, names=("Pat", "Paul"))
-    assert "5: L1" in text and "4: M2" in text
+    assert "5: L●;" in text and "4: M▲;" in text
+    assert player_tags(("Alice", "AI (easy)")) == ("●", "▲")  # the issue's case: both start with A
+    assert player_tags(("Sara", "Bob")) == ("●", "▲")  # "S" would read as a size letter ("MS", "SS")
+    assert player_tags(("Ingrid", "Bob")) == ("●", "▲")  # "I" and "O" look like digits
+    assert player_tags(("Alice", "Bob")) == ("A", "B")
+    for names in (("1", "2"), ("Pat", "Paul"), ("🦄", "Bob"), ("", ""), ("Alice", "Bob"), ("Lena", "Mia")):
+        assert not any(ch.isdigit() for tag in player_tags(names) for ch in tag)
 
 
 def test_full_random_match_renders_every_position_and_phase() -> None:
@@ -152,7 +165,7 @@ def test_full_random_match_renders_every_position_and_phase() -> None:
     while not m.is_over:
         seen_phases.add(m.phase)
         img = render_board(m, names=NAMES)
-        assert img.width == 1200
+        assert img.width == 800
         text = board_text(m, names=NAMES)
         assert len(text) < 2000
         if m.phase == "choosing_layout":
@@ -237,7 +250,7 @@ def test_any_layout_and_position_draws_every_tile_and_bottom_chip(seed: int, pli
             break
         m.play(rng.choice(m.current_round.legal_moves()))
     img = render_board(m, names=NAMES)
-    hf = board_fit(m)
+    hf = board_fit(m, names=NAMES)
     r = hf.radius
     rnd = m.current_round
     for n, (cx, cy) in enumerate(hf.centres, start=1):
@@ -251,7 +264,7 @@ def test_any_layout_and_position_draws_every_tile_and_bottom_chip(seed: int, pli
         size = 3 if has_swallowed(stack) else size
         width = {1: 0.56, 2: 0.92, 3: 1.30}[size] * r
         hole = (0.56 * r + 10) / 2 if size == 3 else 0.0  # a ring's hole is the middle of its bar
-        bottom, h = cy + r * 0.58, r * 0.27
+        bottom, h = cy + stack_bottom(r, width), bar_height(r, FS)
         xs = [cx - width / 2 + 3 + k for k in range(int(width) - 6) if abs(-width / 2 + 3 + k) > hole + 2]
         counts = Counter(_px(img, x, bottom - h * f) for x in xs for f in (0.2, 0.5, 0.8))
         expected = {hex_rgb(PLAYER_FILL[owner])} | ({hex_rgb(PLAYER_STRIPE)} if owner == 1 else set())

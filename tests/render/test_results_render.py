@@ -34,7 +34,7 @@ def _finished_match() -> Match:
 def test_constructo_result_card_names_winner_and_rounds() -> None:
     m = _finished_match()
     img = render_constructo_result(m, names=NAMES)
-    assert img.mode == "RGB" and img.width >= 1024
+    assert img.mode == "RGB" and img.width == 800
     t = m.totals()
     text = constructo_result_text(m, names=NAMES)
     assert f"Total: Alice {t[0]} – {t[1]} Bob" in text
@@ -57,7 +57,7 @@ def test_constructo_resignation_card() -> None:
 
 
 def img_ok(img: object) -> bool:
-    return getattr(img, "mode", None) == "RGB" and max(img.size) >= 1024  # type: ignore[attr-defined]
+    return getattr(img, "mode", None) == "RGB" and img.width == 800  # type: ignore[attr-defined]
 
 
 def _scored(scores: list[int]) -> Game:
