@@ -336,7 +336,8 @@ def test_goldens(full_game: Game) -> None:
     gone = d["table"][30]
     d["table"] = [t for t in d["table"] if t is not gone]
     d["draw_pile"] = [*d["draw_pile"], gone["card"]]
-    d["is_over"], d["end_reason"] = False, None
+    d["end_reason"] = d["outcome"] = None
+    d["current_player"] = 1
     after = Game.from_dict(d)
     pose = next(tc.pose for tc in full_game.table if tc.card.id == gone["card"])
     assert_matches_golden(render_table(after, names=NAMES, removed=(gone["card"], pose), highlight=None),
