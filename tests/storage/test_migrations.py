@@ -21,6 +21,8 @@ EXPECTED_TABLES = {
     "rating_changes",
     "user_prefs",
     "meta",
+    "game_outcomes",
+    "guild_settings",
 }
 
 
@@ -41,28 +43,33 @@ async def test_migrates_an_empty_file_to_the_latest_schema(db_path: Path) -> Non
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         indexes = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
     assert EXPECTED_TABLES <= tables
-    assert {"games_one_open_per_channel", "ratings_board"} <= indexes
+    assert {"games_one_open_per_channel", "ratings_board", "games_wake"} <= indexes
 
 
-async def test_connections_have_foreign_keys_and_busy_timeout(storage: Storage) -> None:
-    async with storage._writer.execute("PRAGMA foreign_keys") as cur:
+async def test_connections_have_foreign_keys_and_busy_timeout(db_path: Path) -> None:
+    storage = await Storage.open(db_path)
+    sqlite = storage.backend
+    async with sqlite._writer.execute("PRAGMA foreign_keys") as cur:  # type: ignore[attr-defined]
         assert (await cur.fetchone() or (None,))[0] == 1
-    for conn in (storage._writer, storage._reader):
+    for conn in (sqlite._writer, sqlite._reader):  # type: ignore[attr-defined]
         async with conn.execute("PRAGMA busy_timeout") as cur:
             assert (await cur.fetchone() or (None,))[0] == 5000
+    await storage.close()
 
 
-async def test_reopening_keeps_data_and_does_not_migrate_again(db_path: Path) -> None:
-    s = await Storage.open(db_path)
+async def test_reopening_keeps_data_and_does_not_migrate_again(database_url: str, backend: str) -> None:
+    s = await Storage.open(database_url)
     game_id = await s.create_game("conex", 1, 2, {"x": 1}, [7, 8, 9])
     await s.set_meta("tree_hash", "abc")
+    installation = s.installation_id
     await s.close()
-    s = await Storage.open(db_path)
+    s = await Storage.open(database_url)
     try:
         game = await s.get_game(game_id)
         assert game is not None and game.players == [7, 8, 9] and game.state == {"x": 1}
         assert await s.get_meta("tree_hash") == "abc"
-        assert s.schema_version == len(load_migrations())
+        assert s.schema_version == len(load_migrations(backend)) and s.dialect == backend
+        assert s.installation_id == installation != ""
     finally:
         await s.close()
 
@@ -124,13 +131,14 @@ async def test_a_failing_migration_leaves_the_previous_version(db_path: Path) ->
     """Each migration and its user_version bump are one transaction: a failure half-way rolls back."""
     s = await Storage.open(db_path)
     await s.close()
-    broken = Migration(2, "0002_broken.sql", ("CREATE TABLE half_done (x)", "CREATE TABLE games (again)"))
+    latest = len(load_migrations())
+    broken = Migration(latest + 1, "9999_broken.sql", ("CREATE TABLE half_done (x)", "CREATE TABLE games (again)"))
     conn = await aiosqlite.connect(db_path, isolation_level=None)
     try:
         with pytest.raises(sqlite3.OperationalError, match="already exists"):
             await migrate(conn, str(db_path), [*load_migrations(), broken])
         async with conn.execute("PRAGMA user_version") as cur:
-            assert (await cur.fetchone() or (None,))[0] == 1
+            assert (await cur.fetchone() or (None,))[0] == latest
         async with conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'half_done'") as cur:
             assert (await cur.fetchone() or (None,))[0] == 0
         assert not conn.in_transaction
@@ -138,12 +146,13 @@ async def test_a_failing_migration_leaves_the_previous_version(db_path: Path) ->
         await conn.close()
 
 
-async def test_two_openers_of_a_fresh_file_migrate_once(db_path: Path) -> None:
-    first, second = await asyncio.gather(Storage.open(db_path), Storage.open(db_path))
+async def test_two_openers_of_a_fresh_database_migrate_once(database_url: str, backend: str) -> None:
+    first, second = await asyncio.gather(Storage.open(database_url), Storage.open(database_url))
     try:
         gid = await first.create_game("conex", 1, 2, {}, [1, 2])
         assert (await second.get_game(gid)) is not None
-        assert first.schema_version == second.schema_version == len(load_migrations())
+        assert first.schema_version == second.schema_version == len(load_migrations(backend))
+        assert first.installation_id == second.installation_id
     finally:
         await first.close()
         await second.close()
