@@ -197,6 +197,8 @@ class GamesMixin(Connection):
         like ``apply_action``."""
         game_id = check.snowflake(game_id, "game_id")
         expected = check.version(expected_version)
+        if reason is not None:
+            reason = check.reason(reason)
         return await self._apply(game_id, expected, None, by_user, "abort", "aborted", None, None, UNCHANGED,
                                  reason=reason)
 

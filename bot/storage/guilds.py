@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from . import validate as check
@@ -11,8 +10,6 @@ from .backend import Tx
 from .errors import GameNotFoundError, InvalidDataError
 from .games import GamesMixin
 from .records import OPEN_STATUSES, GameRecord
-
-_REASON = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
 
 class GuildsMixin(GamesMixin):
@@ -91,8 +88,7 @@ class GuildsMixin(GamesMixin):
         ``end_reason = reason``, clock cleared; never rated. Returns the games as they are afterwards
         (oldest first; empty if none was open). ``reason``: a code ``[a-z][a-z0-9_]{0,31}``."""
         guild_id = check.snowflake(guild_id, "guild_id")
-        if not isinstance(reason, str) or not _REASON.match(reason):
-            raise InvalidDataError(f"reason {reason!r} must be a code such as 'guild_removed'", field="reason")
+        reason = check.reason(reason)
         lock = self.backend.sql.for_update
 
         async def body(tx: Tx) -> list[int]:

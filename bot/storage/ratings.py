@@ -7,8 +7,8 @@
 - The leaderboard sorts by openskill's ordinal ``mu - 3 sigma`` (a conservative estimate). Players
   are shown ``display(mu, sigma)``: openskill's own ``ordinal(alpha=DISPLAY_ALPHA,
   target=DISPLAY_TARGET)``, i.e. ``1000 + 24 (mu - 3 sigma)``, rounded. A newcomer shows 1000 and
-  climbs as the system learns; an average player who has played a few dozen games shows about 1450;
-  the order is the same as the ordinal's (README design notes).
+  climbs as the system learns (simulated 50 % players: about 1230 after 20 games, about 1470 after
+  200); the order is the same as the ordinal's (README design notes).
 """
 
 from __future__ import annotations

@@ -53,6 +53,13 @@ def timestamp(value: Any, field: str) -> float | None:
     return float(value)
 
 
+def reason(value: Any) -> str:
+    """An abort reason code: ``[a-z][a-z0-9_]{0,31}`` (e.g. ``"guild_removed"``, ``"mutual"``)."""
+    if not isinstance(value, str) or not _KIND.match(value):
+        raise InvalidDataError(f"reason {value!r} must be a code such as 'guild_removed'", field="reason")
+    return value
+
+
 def setting_key(value: Any) -> str:
     """A guild setting name: ``[a-z_]{1,32}``."""
     if not isinstance(value, str) or not _SETTING.match(value):
