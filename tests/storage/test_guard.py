@@ -2,6 +2,8 @@
 and never starting empty over a file that had data (the reproduction: an older file copied over a live
 database whose -wal/-shm remain). Real files and processes, no mocks."""
 
+# ruff: noqa: ASYNC220, ASYNC240  (a test drives real files and processes; blocking here is fine)
+
 from __future__ import annotations
 
 import os

@@ -186,7 +186,8 @@ V1_ROWS = [
     " (3, 0, 12), (3, 1, 13)",
     "INSERT INTO actions (game_id, seq, player, action, at) VALUES (1, 1, 11, 'end', 20), (2, 1, NULL, 'abort', 40)",
     "INSERT INTO ratings (guild_id, kind, user_id, mu, sigma, ordinal, games, wins, losses, draws, updated_at)"
-    " VALUES (9, 'constructo', 11, 27.6, 8.0, 3.6, 1, 1, 0, 0, 20), (9, 'constructo', 12, 22.4, 8.0, -1.6, 1, 0, 1, 0, 20)",
+    " VALUES (9, 'constructo', 11, 27.6, 8.0, 3.6, 1, 1, 0, 0, 20),"
+    " (9, 'constructo', 12, 22.4, 8.0, -1.6, 1, 0, 1, 0, 20)",
     "INSERT INTO rating_changes (game_id, user_id, place, outcome, mu_before, sigma_before, mu_after, sigma_after)"
     " VALUES (1, 11, 1, 'win', 25, 8.33, 27.6, 8.0), (1, 12, 2, 'loss', 25, 8.33, 22.4, 8.0)",
 ]
