@@ -97,6 +97,10 @@ class Backend(ABC):
         The transaction runs to its end even if the caller is cancelled (shielded)."""
 
     @abstractmethod
+    async def snapshot(self, queries: Sequence[str]) -> list[list[Row]]:
+        """Run several read statements in one read transaction (one consistent view); their rows."""
+
+    @abstractmethod
     async def close(self) -> None:
         """Wait for the write in progress, then release every connection."""
 

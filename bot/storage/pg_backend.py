@@ -122,6 +122,10 @@ class PostgresBackend(Backend):
     async def transaction(self, body: Callable[[Any], Awaitable[T]]) -> T:
         return await asyncio.shield(self._run(body))
 
+    async def snapshot(self, queries: Sequence[str]) -> list[list[Row]]:
+        async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+            return [list(await conn.fetch(to_dollar(q))) for q in queries]
+
     async def close(self) -> None:
         """Wait until every connection is released (transactions finish), then close the pool."""
         if self._closed:

@@ -151,6 +151,14 @@ class SqliteBackend(Backend):
         # runs to COMMIT or ROLLBACK; it is never abandoned half-way on the writer connection.
         return await asyncio.shield(self._run(body))
 
+    async def snapshot(self, queries: Sequence[str]) -> list[list[Row]]:
+        async with self._lock:
+            await self._writer.execute("BEGIN")
+            try:
+                return [list(await self._writer.execute_fetchall(q)) for q in queries]
+            finally:
+                await self._writer.execute("COMMIT")
+
     async def checkpoint(self) -> tuple[int, int, int]:
         """``PRAGMA wal_checkpoint(TRUNCATE)``: copy the whole ``-wal`` into the main file and empty it.
         Returns SQLite's ``(busy, wal pages, checkpointed pages)``; ``busy == 0`` means complete."""

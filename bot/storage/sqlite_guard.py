@@ -54,12 +54,16 @@ class ProcessLock:
     _held: dict[Path, tuple[int, int]] = {}  # resolved lock path -> (fd, users)
     _mutex = threading.Lock()
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, *, exclusive: bool = False) -> None:
+        """Take (or share) the lock; ``exclusive`` refuses even another user of this same process (restore)."""
         self.path = lock_path(db).resolve()
         self.db = db
         self._released = False
         with self._mutex:
             fd, users = self._held.get(self.path, (-1, 0))
+            if users and exclusive:
+                self._released = True
+                raise DatabaseLockedError(f"{db} is open in this process", path=str(db), pid=os.getpid())
             if users == 0:
                 fd = self._take()
             self._held[self.path] = (fd, users + 1)
