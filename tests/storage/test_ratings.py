@@ -212,3 +212,27 @@ def test_leaderboard_and_rank_queries_use_the_index_not_a_scan(tmp_path: Path) -
     top_plan, rank_plan = " | ".join(r[3] for r in top), " | ".join(r[3] for r in rank)
     assert "ratings_board" in top_plan and "TEMP B-TREE" not in top_plan and "SCAN" not in top_plan
     assert "ratings_board (guild_id=? AND kind=? AND ordinal" in rank_plan and "SCAN" not in rank_plan
+
+
+async def test_games_finishing_at_once_in_two_processes_lose_no_rating_update(database_url: str) -> None:
+    """Two Storage objects (two shard processes) finish games with the same newcomers at the same moment:
+    the ratings rows are locked, so the second update starts from the first one's result."""
+    a, b = await Storage.open(database_url), await Storage.open(database_url)
+    try:
+        games = []
+        for s, channel in ((a, 1), (b, 2), (a, 3), (b, 4)):
+            games.append((s, await s.create_game("conex", GUILD, channel, {}, [1, 2], status="active")))
+        await asyncio.gather(*(
+            s.apply_action(gid, 0, {}, player=1, action="end", result={"ranking": [[1], [2]], "results": None})
+            for s, gid in games
+        ))
+        row = await a.rating_of(GUILD, "conex", 1)
+        assert row is not None and row.games == 4 and row.wins == 4
+        chain = sorted([c for _s, gid in games for c in await a.rating_changes(gid) if c.user_id == 1],
+                       key=lambda c: c.mu_before)
+        for before, after in zip(chain, chain[1:], strict=False):
+            assert after.mu_before == pytest.approx(before.mu_after), "an update was computed from a stale rating"
+        assert chain[-1].mu_after == pytest.approx(row.mu)
+    finally:
+        await a.close()
+        await b.close()
