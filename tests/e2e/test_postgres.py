@@ -12,8 +12,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.devserver import DevServer
-from bot.devserver.process import BotProcess
+from devserver import DevServer
+from devserver.process import BotProcess
 from tests.storage.conftest import create_schema, drop_schema, pg_base_url, pg_unavailable, require_pg, with_schema
 
 from .conftest import E2E_TOKEN

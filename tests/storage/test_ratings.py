@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from itertools import count
+from itertools import count, pairwise
 from pathlib import Path
 
 import pytest
@@ -230,7 +230,7 @@ async def test_games_finishing_at_once_in_two_processes_lose_no_rating_update(da
         assert row is not None and row.games == 4 and row.wins == 4
         chain = sorted([c for _s, gid in games for c in await a.rating_changes(gid) if c.user_id == 1],
                        key=lambda c: c.mu_before)
-        for before, after in zip(chain, chain[1:], strict=False):
+        for before, after in pairwise(chain):
             assert after.mu_before == pytest.approx(before.mu_after), "an update was computed from a stale rating"
         assert chain[-1].mu_after == pytest.approx(row.mu)
     finally:
