@@ -69,8 +69,11 @@ async def test_the_real_bot_plays_on_postgresql_across_a_sigterm_restart(
         await conn.close()
     assert game["status"] == "finished"
     check_log_sequence(log, game["version"])
-    assert [a for _s, _p, a in log] == ["accept", "L5", "M4", "resign"]
-    replay_constructo(json.loads(game["initial_state_json"]), players, log)
-    assert json.loads(game["result_json"])["ranking"] == [[alice.id], [bob.id]]
+    assert [a for _s, _p, a in log][:3] == ["accept", "L5", "M4"] and log[3][1] == bob.id  # then bob resigns
+    replayed = replay_constructo(json.loads(game["initial_state_json"]), players, log)
+    assert replayed.outcome is not None
+    result = json.loads(game["result_json"])
+    assert result["ranking"] == [[alice.id], [bob.id]] and result["rated"] is True
+    assert result["results"] == {str(alice.id): "win", str(bob.id): "loss"} and result["reason"]
     assert ratings == {alice.id: (1, 1, 0), bob.id: (1, 0, 1)}
     assert devserver.violations[mark:] == []
