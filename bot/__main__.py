@@ -1,33 +1,69 @@
-"""Entry point: ``python -m bot`` runs the bot; ``python -m bot healthcheck`` checks a running one.
+"""Entry point: ``python -m bot [COMMAND]``.
 
-Exit codes: 0 normal stop; 2 configuration error (e.g. ``DISCORD_TOKEN`` missing); 3 token
-rejected by Discord (``discord.LoginFailure``); 4 Discord (or ``DISCORD_API_BASE``) unreachable at
-start-up; 1 healthcheck failed.
+Commands:
+
+- (none): run the bot until SIGTERM/SIGINT, which drain in-flight interactions, close storage and
+  checkpoint (``bot.lifecycle``). Storage is opened and checked **before** connecting to Discord.
+- ``healthcheck``: 0 if the running bot touched ``DATA_DIR/heartbeat`` within 120 s, else 1.
+- ``check-db``: open the database as the bot would (lock, integrity, migrations), print what it holds.
+- ``backup PATH [--force]``: consistent copy of the SQLite database while the bot runs.
+- ``restore PATH``: put a backup in place (the bot must be stopped; the replaced file is kept aside).
+- ``migrate-db --from URL --to URL``: copy an installation into an empty database (e.g. to PostgreSQL).
+
+Exit codes: ``bot.exitcodes.ExitCode`` (0 ok, 1 unhealthy, 2 configuration, 3 token rejected,
+4 Discord unreachable, 5 database corrupt/unreadable, 6 database mismatch, 7 database locked,
+8 PostgreSQL unavailable, 9 database incompatible, 10 refused). Every failure prints one line on stderr.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import sys
 import time
+from pathlib import Path
 
 import aiohttp
 import discord
 
 from bot.config import Config, ConfigError, apply_endpoints, configure_logging
+from bot.exitcodes import ExitCode, for_storage_error
+from bot.storage.errors import StorageError
 
 log = logging.getLogger("bot")
 
 HEALTHCHECK_MAX_AGE_S = 120.0
 
 
+class _StorageOpenFailed(Exception):
+    """Storage could not be opened at start-up (wraps the ``StorageError`` or ``OSError``)."""
+
+    def __init__(self, err: BaseException) -> None:
+        super().__init__(str(err))
+        self.err = err
+
+
 async def _run(config: Config) -> None:
     from bot.app import TableBot
+    from bot.lifecycle import Drainer
+    from bot.storage import Storage
 
-    bot = TableBot(config)
-    async with bot:
-        await bot.start(config.token)
+    try:
+        storage = await Storage.open(config.storage_target, pool_size=config.database_pool_size)
+    except (StorageError, OSError) as err:
+        raise _StorageOpenFailed(err) from err
+    log.info("storage: %s (%s, schema %d)", storage.backend.description, storage.dialect, storage.schema_version)
+    try:
+        bot = TableBot(config, storage=storage)
+        drainer = Drainer(bot, config.drain_timeout_s)
+        drainer.install()
+        drainer.handle_signals()
+        async with bot:
+            await bot.start(config.token)
+    finally:
+        await storage.close()
+        log.info("storage closed")
 
 
 def healthcheck(config: Config, *, now: float | None = None) -> int:
@@ -37,43 +73,114 @@ def healthcheck(config: Config, *, now: float | None = None) -> int:
         age = (time.time() if now is None else now) - path.stat().st_mtime
     except OSError:
         print(f"unhealthy: no heartbeat file at {path}", file=sys.stderr)
-        return 1
+        return ExitCode.UNHEALTHY
     if age > HEALTHCHECK_MAX_AGE_S:
         print(f"unhealthy: last heartbeat {age:.0f} s ago", file=sys.stderr)
-        return 1
+        return ExitCode.UNHEALTHY
     print(f"healthy: last heartbeat {age:.0f} s ago")
-    return 0
+    return ExitCode.OK
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Constructo & CONEX for Discord.")
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("run", help="run the bot (the default)")
+    sub.add_parser("healthcheck", help="exit 0 if the running bot is connected, 1 if not")
+    sub.add_parser("check-db", help="open and check the database as the bot would, print what it holds")
+    backup = sub.add_parser("backup", help="consistent copy of the SQLite database, while the bot runs")
+    backup.add_argument("path", type=Path)
+    backup.add_argument("--force", action="store_true", help="replace PATH if it exists")
+    restore = sub.add_parser("restore", help="put a backup in place (stop the bot first)")
+    restore.add_argument("path", type=Path)
+    migrate = sub.add_parser("migrate-db", help="copy an installation into an empty database")
+    migrate.add_argument("--from", dest="source", required=True, help="sqlite:///path or postgresql://...")
+    migrate.add_argument("--to", dest="target", required=True, help="sqlite:///path or postgresql://...")
+    return parser
+
+
+def _fail(code: ExitCode, text: str) -> int:
+    print(text.replace("\n", " "), file=sys.stderr)
+    return int(code)
+
+
+def _storage_command(args: argparse.Namespace, config: Config) -> int:
+    from bot.storage import admin, redact_url
+    from bot.storage.copy import copy_database
+
+    if args.command == "migrate-db":
+        copied = asyncio.run(copy_database(args.source, args.target))
+        print(f"copied {redact_url(args.source)} -> {redact_url(args.target)}: "
+              + ", ".join(f"{table} {n}" for table, n in copied.items()))
+        return ExitCode.OK
+    if args.command == "check-db":
+        return asyncio.run(_check_db(config))
+    db = config.sqlite_path
+    if db is None:
+        return _fail(ExitCode.CONFIG, f"DATABASE_URL is PostgreSQL: use pg_dump / pg_restore for {args.command} "
+                     "(README 'Operating the bot')")
+    if args.command == "backup":
+        snap = admin.backup(db, args.path, force=args.force)
+        print(f"backup written: {snap.path} ({snap.bytes} bytes, {snap.games} games, {snap.actions} actions)")
+        return ExitCode.OK
+    snap, moved = admin.restore(args.path, db)
+    aside = f"; the replaced database was moved to {moved}" if moved else ""
+    print(f"restored {args.path} to {snap.path} ({snap.games} games, {snap.actions} actions){aside}")
+    return ExitCode.OK
+
+
+async def _check_db(config: Config) -> int:
+    from bot.storage import Storage
+    from bot.storage.copy import counts
+
+    storage = await Storage.open(config.storage_target, pool_size=2)
+    try:
+        rows = await counts(storage)
+        print(f"ok: {storage.backend.description} ({storage.dialect}, schema {storage.schema_version}, "
+              f"installation {storage.installation_id}): {rows['games']} games, {rows['actions']} actions, "
+              f"{rows['ratings']} ratings")
+    finally:
+        await storage.close()
+    return ExitCode.OK
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Read the configuration, set up logging and endpoints, run the bot until stopped."""
-    args = sys.argv[1:] if argv is None else argv
+    """Parse the command line and the environment, then run the bot or the command."""
+    args = _parser().parse_args(sys.argv[1:] if argv is None else argv)  # bad arguments: argparse exits 2
+    command = args.command or "run"
     try:
-        config = Config.from_env()
+        config = Config.from_env(require_token=command in ("run", "healthcheck"))
     except ConfigError as err:
-        print(f"Configuration error: {err}", file=sys.stderr)
-        return 2
-    if args[:1] == ["healthcheck"]:
+        return _fail(ExitCode.CONFIG, f"Configuration error: {err}")
+    if command == "healthcheck":
         return healthcheck(config)
-    if args:
-        print(f"unknown arguments {args!r}: use `python -m bot` or `python -m bot healthcheck`", file=sys.stderr)
-        return 2
+    if command != "run":
+        try:
+            return _storage_command(args, config)
+        except StorageError as err:
+            return _fail(for_storage_error(err), f"{command}: {err.message}")
+        except OSError as err:
+            return _fail(ExitCode.DATABASE_CORRUPT, f"{command}: {err}")
     configure_logging(config)
     apply_endpoints(config)
     try:
         asyncio.run(_run(config))
+    except _StorageOpenFailed as failure:
+        err = failure.err  # one line on stderr, nothing else: the operator reads exactly what to do
+        if isinstance(err, StorageError):
+            return _fail(for_storage_error(err), f"Database error ({err.rule}): {err.message}")
+        return _fail(ExitCode.DATABASE_CORRUPT, f"Database error: cannot use {config.storage_target}: {err}")
     except discord.LoginFailure:
         log.error("Discord rejected DISCORD_TOKEN: copy the bot token again from the developer portal (Bot tab).")
-        print("Discord rejected DISCORD_TOKEN (login failed): check the token and run again.", file=sys.stderr)
-        return 3
+        return _fail(ExitCode.TOKEN_REJECTED, "Discord rejected DISCORD_TOKEN (login failed): check the token and "
+                     "run again.")
     except (aiohttp.ClientConnectionError, discord.GatewayNotFound, OSError) as err:
         log.error("Cannot reach Discord at %s: %s", discord.http.Route.BASE, type(err).__name__)
-        print(f"Cannot reach Discord at {discord.http.Route.BASE} ({type(err).__name__}): check the network, DNS "
-              "and proxy settings (or DISCORD_API_BASE), then run again.", file=sys.stderr)
-        return 4
+        return _fail(ExitCode.DISCORD_UNREACHABLE, f"Cannot reach Discord at {discord.http.Route.BASE} "
+                     f"({type(err).__name__}): check the network, DNS and proxy settings (or DISCORD_API_BASE), "
+                     "then run again.")
     except KeyboardInterrupt:
-        return 0
-    return 0
+        return ExitCode.OK
+    return ExitCode.OK
 
 
 if __name__ == "__main__":

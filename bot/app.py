@@ -100,7 +100,7 @@ class TableBot(commands.Bot):
     async def setup_hook(self) -> None:
         if self.storage is None:
             self.config.data_dir.mkdir(parents=True, exist_ok=True)
-            self.storage = await Storage.open(self.config.db_path)
+            self.storage = await Storage.open(self.config.storage_target, pool_size=self.config.database_pool_size)
         await self.tree.set_translator(CatalogueTranslator())
         for name in EXTENSIONS:
             try:

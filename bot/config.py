@@ -4,8 +4,14 @@ Variables (see README "Configuration"):
 
 - ``DISCORD_TOKEN`` (required): the bot token. Never logged: :func:`configure_logging` installs a
   :class:`RedactingFilter` on every root handler.
-- ``DATA_DIR``: directory of the SQLite database (``tablebot.sqlite3``); default
-  ``$XDG_DATA_HOME/tablebot`` or ``~/.local/share/tablebot``.
+- ``DATA_DIR``: directory of the SQLite database (``tablebot.sqlite3``) and the heartbeat file;
+  default ``$XDG_DATA_HOME/tablebot`` or ``~/.local/share/tablebot``.
+- ``DATABASE_URL``: where games live. Unset: the SQLite file in ``DATA_DIR``. ``sqlite:///path``
+  (relative) or ``sqlite:////abs/path``: another SQLite file. ``postgresql://user:pass@host:5432/db``:
+  PostgreSQL (needed to run several shard processes on one database).
+- ``DATABASE_POOL_SIZE``: PostgreSQL connections per process (default 10).
+- ``DRAIN_TIMEOUT``: seconds a stopping bot (SIGTERM/SIGINT) waits for in-flight interactions
+  before closing storage (default 8, below Docker's 10 s stop timeout).
 - ``DEV_GUILD_ID``: a guild id (decimal snowflake); commands are then synced to that guild only.
 - ``LOG_LEVEL``: ``DEBUG``, ``INFO``, ``WARNING``, ``ERROR`` or ``CRITICAL`` (default ``INFO``).
 - ``DISCORD_API_BASE``: REST base including the version, e.g. ``http://127.0.0.1:8080/api/v10``.
@@ -22,6 +28,8 @@ from pathlib import Path
 
 LOG_LEVELS: tuple[str, ...] = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 DB_FILENAME = "tablebot.sqlite3"
+DEFAULT_DRAIN_TIMEOUT_S = 8.0
+MAX_DRAIN_TIMEOUT_S = 300.0
 REDACTED = "[REDACTED-TOKEN]"
 
 
@@ -51,23 +59,47 @@ class Config:
     log_level: str = "INFO"
     api_base: str | None = None
     gateway_url: str | None = None
+    database_url: str | None = field(default=None, repr=False)
+    database_pool_size: int = 10
+    drain_timeout_s: float = DEFAULT_DRAIN_TIMEOUT_S
 
     @property
     def db_path(self) -> Path:
-        """The SQLite file: ``data_dir / "tablebot.sqlite3"``."""
+        """The default SQLite file: ``data_dir / "tablebot.sqlite3"`` (used when ``DATABASE_URL`` is unset)."""
         return self.data_dir / DB_FILENAME
 
+    @property
+    def storage_target(self) -> str:
+        """What ``Storage.open`` opens: ``DATABASE_URL`` if set, else the SQLite file ``db_path``."""
+        return self.database_url or str(self.db_path)
+
+    @property
+    def sqlite_path(self) -> Path | None:
+        """The SQLite file the bot uses (``DATABASE_URL``'s, else ``db_path``), or ``None`` on PostgreSQL."""
+        from bot.storage.backend import parse_target
+
+        return parse_target(self.storage_target).path
+
+    @property
+    def uses_postgresql(self) -> bool:
+        return bool(self.database_url and self.database_url.startswith(("postgresql://", "postgres://")))
+
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
-        """Read and validate the environment (``os.environ`` by default).
+    def from_env(cls, env: Mapping[str, str] | None = None, *, require_token: bool = True) -> Config:
+        """Read and validate the environment (``os.environ`` by default). ``require_token=False`` serves
+        the storage subcommands (backup, restore, migrate-db), which never talk to Discord.
 
         Raises:
             ConfigError: ``DISCORD_TOKEN`` missing/blank/containing spaces, ``DEV_GUILD_ID`` not a
-                positive integer, ``LOG_LEVEL`` unknown, or an endpoint URL with the wrong scheme.
+                positive integer, ``LOG_LEVEL`` unknown, an endpoint URL with the wrong scheme,
+                ``DATABASE_URL`` with an unknown scheme, ``DATABASE_POOL_SIZE`` or ``DRAIN_TIMEOUT`` out
+                of range.
         """
         env = os.environ if env is None else env
         token = env.get("DISCORD_TOKEN", "").strip()
-        if not token:
+        if not token and not require_token:
+            pass
+        elif not token:
             raise ConfigError(
                 "DISCORD_TOKEN",
                 "is not set: create a bot in the Discord developer portal, then run "
@@ -99,7 +131,57 @@ class Config:
             log_level=level,
             api_base=api_base,
             gateway_url=gateway,
+            database_url=_database_url(env),
+            database_pool_size=_int_in(env, "DATABASE_POOL_SIZE", 10, 1, 200),
+            drain_timeout_s=_float_in(env, "DRAIN_TIMEOUT", DEFAULT_DRAIN_TIMEOUT_S, 0.0, MAX_DRAIN_TIMEOUT_S),
         )
+
+
+def database_password(url: str | None) -> tuple[str, ...]:
+    """The password inside a ``postgresql://user:password@host/db`` URL (to redact from logs), if any."""
+    if not url or "://" not in url:
+        return ()
+    creds = url.split("://", 1)[1].rpartition("@")[0]
+    password = creds.split(":", 1)[1] if ":" in creds else ""
+    return (password,) if password else ()
+
+
+def _database_url(env: Mapping[str, str]) -> str | None:
+    from bot.storage.backend import parse_target
+    from bot.storage.errors import InvalidDataError
+
+    text = env.get("DATABASE_URL", "").strip()
+    if not text:
+        return None
+    if "://" not in text and not text.startswith("sqlite:"):
+        raise ConfigError("DATABASE_URL", "must be sqlite:///path/to/file.sqlite3 or postgresql://user@host:5432/db")
+    try:
+        parse_target(text)
+    except InvalidDataError as err:
+        raise ConfigError("DATABASE_URL", err.message) from None
+    return text
+
+
+def _int_in(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise ConfigError(name, f"must be a whole number from {low} to {high}, not {text!r}")
+    return int(text)
+
+
+def _float_in(env: Mapping[str, str], name: str, default: float, low: float, high: float) -> float:
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not low <= value <= high:
+        raise ConfigError(name, f"must be a number of seconds from {low:g} to {high:g}, not {text!r}")
+    return value
 
 
 def apply_endpoints(config: Config) -> None:
@@ -166,7 +248,7 @@ def configure_logging(config: Config, *, handler: logging.Handler | None = None)
     if handler is None:
         handler = logging.StreamHandler()
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s"))
-    redactor = RedactingFilter(config.token)
+    redactor = RedactingFilter(config.token, *database_password(config.database_url))
     if handler not in root.handlers:
         root.addHandler(handler)
     for h in root.handlers:

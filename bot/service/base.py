@@ -44,10 +44,22 @@ BOARD_STATUSES: tuple[str, ...] = ("active", "finished")
 aborted game keeps its last board, stripped)."""
 
 
-def outcome_result(outcome: Outcome, players: list[int], *, rated: bool) -> dict[str, Any]:
-    """The result handed to storage for a finished game: the engine's ranking (seat groups, best first) as
-    user-id groups, and ``rated``."""
-    return {"ranking": [[players[s] for s in group] for group in outcome.ranking], "rated": rated}
+def outcome_result(
+    outcome: Outcome, players: list[int], *, rated: bool, ai: tuple[int, ...] = ()
+) -> dict[str, Any]:
+    """The result handed to storage for a finished game (the shared result dict): the engine's ranking (seat
+    groups, best first) as user-id groups, ``rated``, each user's W/D/L as the game counts it (``results``),
+    the ``reason`` code and ``scores``; ``ai`` names AI seats whose id is not negative (Constructo's)."""
+    result: dict[str, Any] = {
+        "ranking": [[players[s] for s in group] for group in outcome.ranking],
+        "rated": rated,
+        "results": {players[s]: str(r) for s, r in enumerate(outcome.results)},
+        "reason": outcome.reason,
+        "scores": None if outcome.scores is None else {players[s]: int(v) for s, v in enumerate(outcome.scores)},
+    }
+    if ai:
+        result["ai"] = list(ai)
+    return result
 
 
 @dataclass(frozen=True)

@@ -129,7 +129,9 @@ class ConstructoService(GameService):
         state = dict(record.state, match=match.to_dict())
         outcome = match.outcome
         if outcome is not None:
-            result = outcome_result(outcome, record.players, rated=ai_seat(record) is None)
+            seat = ai_seat(record)  # the AI's seat holds the bot's own id: name it for storage's vs-AI record
+            result = outcome_result(outcome, record.players, rated=seat is None,
+                                    ai=() if seat is None else (record.players[seat],))
             return Change(state=state, action=action, status="finished", result=result, info=info)
         return Change(state=state, action=action, info=info)
 

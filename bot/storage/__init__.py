@@ -1,16 +1,24 @@
-"""Async persistence for the bot (aiosqlite): games, the append-only action log, openskill
-ratings, user preferences and a meta table. Knows no discord types: ids are ints, states are dicts.
+"""Async persistence for the bot: games, the append-only action log, openskill ratings and stats,
+history, clocks, guild settings, user preferences and a meta table, on SQLite (aiosqlite, the
+default) or PostgreSQL (asyncpg, ``DATABASE_URL=postgresql://...``). Knows no discord types and no
+game by name: ids are ints, states are dicts, results are generic (``results.GameResult``).
 
 Usage::
 
-    storage = await Storage.open(default_db_path())
+    storage = await Storage.open(default_db_path())          # or "postgresql://user@host/db"
     game_id = await storage.create_game("constructo", guild_id, channel_id, match.to_dict(), [alice, bob])
     version = await storage.apply_action(game_id, 0, match.to_dict(), player=alice, action="M5")
 """
 
+from .backend import parse_target, redact_url
 from .db import Storage
 from .errors import (
     ChannelBusyError,
+    CorruptDatabaseError,
+    DatabaseLockedError,
+    DatabaseMismatchError,
+    DatabaseUnavailableError,
+    DatabaseUnusableError,
     GameClosedError,
     GameNotFoundError,
     InvalidDataError,
@@ -19,24 +27,48 @@ from .errors import (
     StorageError,
     VersionConflictError,
 )
+from .games import UNCHANGED
 from .paths import DB_FILENAME, data_dir, default_db_path
-from .records import KINDS, OPEN_STATUSES, STATUSES, ActionRecord, GameRecord, GameResult, RatingChange, RatingRow
+from .ratings import display as display_rating
+from .records import (
+    KINDS,
+    OPEN_STATUSES,
+    STATUSES,
+    WDL,
+    ActionRecord,
+    GameRecord,
+    HistoryRow,
+    PlayerStats,
+    RatingChange,
+    RatingRow,
+)
+from .results import OUTCOMES, GameResult
 from .validate import PREF_KEYS
 
 __all__ = [
     "DB_FILENAME",
     "KINDS",
     "OPEN_STATUSES",
+    "OUTCOMES",
     "PREF_KEYS",
     "STATUSES",
+    "UNCHANGED",
+    "WDL",
     "ActionRecord",
     "ChannelBusyError",
+    "CorruptDatabaseError",
+    "DatabaseLockedError",
+    "DatabaseMismatchError",
+    "DatabaseUnavailableError",
+    "DatabaseUnusableError",
     "GameClosedError",
     "GameNotFoundError",
     "GameRecord",
     "GameResult",
+    "HistoryRow",
     "InvalidDataError",
     "NotOurDatabaseError",
+    "PlayerStats",
     "RatingChange",
     "RatingRow",
     "SchemaTooNewError",
@@ -45,4 +77,7 @@ __all__ = [
     "VersionConflictError",
     "data_dir",
     "default_db_path",
+    "display_rating",
+    "parse_target",
+    "redact_url",
 ]

@@ -1,33 +1,25 @@
-"""Connection plumbing of ``Storage`` (aiosqlite over one SQLite file).
+"""Connection plumbing of ``Storage``: opening the backend chosen by the target, reads, writes.
 
-Connection model: one **writer** connection, whose transactions are serialised by an
-``asyncio.Lock`` and opened with ``BEGIN IMMEDIATE`` (so the write lock is taken up front and a
-busy database makes us wait, via ``busy_timeout``, instead of failing half-way), and one
-**reader** connection (``query_only``) that sees committed data only. WAL journal, foreign keys on,
-``synchronous=FULL`` by default (a committed action survives a crash or power loss). Every
-multi-row read is one SQL statement, hence one consistent snapshot. Parameters are always bound.
+``Storage.open(target)`` takes a path (SQLite, the default), ``sqlite:///path`` or
+``postgresql://...`` (see ``backend.parse_target``). Every part of ``Storage`` (games, players,
+guilds, history) runs its SQL through ``_one``/``_all`` (reads: one statement, one snapshot) and
+``_write(body)`` (one transaction; ``body(tx)`` gets a ``backend.Tx``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
-import sqlite3
 import time
+import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
-import aiosqlite
-
-from .errors import (
-    InvalidDataError,
-    StorageError,
-)
-from .migrate import migrate
+from .backend import Backend, Tx, parse_target
 from .paths import default_db_path
+from .sqlite_guard import INSTALLATION_KEY
 
 T = TypeVar("T")
 
@@ -37,55 +29,92 @@ def _utc(ts: float) -> datetime:
 
 
 class Connection:
-    """The two aiosqlite connections and the write-transaction plumbing shared by ``Storage``'s parts."""
+    """The open backend and the read/write helpers shared by ``Storage``'s parts."""
 
-    def __init__(self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection, schema: int) -> None:
-        self.path = path
-        self.schema_version = schema
-        self._writer = writer
-        self._reader = reader
-        self._lock = asyncio.Lock()
+    def __init__(self, backend: Backend) -> None:
+        self.backend = backend
         self._clock: Callable[[], float] = time.time
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
     async def open(
-        cls, path: str | os.PathLike[str] | None = None, *, busy_timeout_ms: int = 5000, synchronous: str = "FULL"
+        cls,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        busy_timeout_ms: int = 5000,
+        synchronous: str = "FULL",
+        pool_size: int = 10,
     ) -> Self:
-        """Open (creating if needed) the database at ``path`` (default ``default_db_path()``) and
-        apply pending migrations.
+        """Open the database ``path`` (default ``default_db_path()``): a file path, ``sqlite:///path`` or
+        ``postgresql://...``; create it if needed, check it and apply pending migrations.
 
-        Raises ``SchemaTooNewError`` if the file comes from a newer bot, ``NotOurDatabaseError`` if it
-        belongs to another program, ``OSError``/``sqlite3.DatabaseError`` if it cannot be opened."""
-        if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
-            raise InvalidDataError(f"unknown synchronous mode {synchronous!r}", field="synchronous")
-        db = Path(path) if path is not None else default_db_path()
-        db.parent.mkdir(parents=True, exist_ok=True)
-        timeout = int(busy_timeout_ms)
-        writer = await aiosqlite.connect(db, isolation_level=None, timeout=timeout / 1000)
-        reader: aiosqlite.Connection | None = None
+        SQLite options: ``busy_timeout_ms``, ``synchronous`` (``FULL`` default). PostgreSQL: ``pool_size``
+        (max connections of this process). Raises ``DatabaseLockedError`` (another process has the SQLite
+        file), ``CorruptDatabaseError``, ``DatabaseMismatchError``, ``DatabaseUnavailableError`` (PostgreSQL
+        not answering), ``SchemaTooNewError``, ``NotOurDatabaseError``, ``InvalidDataError`` (bad target or
+        option), ``OSError`` if the directory cannot be created."""
+        target = parse_target(path if path is not None else default_db_path())
+        backend: Backend
+        if target.kind == "postgresql":
+            from .pg_backend import PostgresBackend
+
+            backend = await PostgresBackend.open(target.url or "", max_size=pool_size)
+        else:
+            from .sqlite_backend import SqliteBackend
+
+            assert target.path is not None
+            backend = await SqliteBackend.open(target.path, busy_timeout_ms=busy_timeout_ms, synchronous=synchronous)
+        self = cls(backend)
         try:
-            # PRAGMAs take no bound parameters: values here are validated constants/ints.
-            await writer.execute(f"PRAGMA busy_timeout = {timeout}")
-            await writer.execute("PRAGMA journal_mode = WAL")
-            await writer.execute(f"PRAGMA synchronous = {synchronous}")
-            await writer.execute("PRAGMA foreign_keys = ON")
-            schema = await migrate(writer, str(db))
-            reader = await aiosqlite.connect(db, isolation_level=None, timeout=timeout / 1000)
-            await reader.execute(f"PRAGMA busy_timeout = {timeout}")
-            await reader.execute("PRAGMA query_only = ON")
+            await self._ensure_installation()
         except BaseException:
-            await writer.close()
-            if reader is not None:
-                await reader.close()
+            await backend.close()
             raise
-        return cls(db, writer, reader, schema)
+        return self
+
+    async def _ensure_installation(self) -> None:
+        """Give the database its identity (meta ``storage.installation_id``) at its first open; the SQLite
+        backend records it, with the highest game id, in its guard file."""
+        row = await self._one("SELECT value FROM meta WHERE key = ?", (INSTALLATION_KEY,))
+        installation = row[0] if row else None
+        if installation is None:
+            new = str(uuid.uuid4())
+
+            async def body(tx: Tx) -> str:
+                await tx.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+                                 (INSTALLATION_KEY, new))
+                got = await tx.fetchrow("SELECT value FROM meta WHERE key = ?", (INSTALLATION_KEY,))
+                return str(got[0]) if got else new
+
+            installation = await self._write(body)
+        setattr(self.backend, "installation", installation)  # noqa: B010 (only the SQLite backend uses it)
+        top = await self._one("SELECT coalesce(max(id), 0) FROM games")
+        await self.backend.after_commit_game(int(top[0]))
+
+    @property
+    def installation_id(self) -> str:
+        """The database's identity (a UUID set at its first open; copied databases get their own)."""
+        return str(getattr(self.backend, "installation", ""))
+
+    @property
+    def schema_version(self) -> int:
+        """The schema version (number of the last migration applied)."""
+        return self.backend.schema_version
+
+    @property
+    def dialect(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``."""
+        return self.backend.sql.name
+
+    @property
+    def path(self) -> Path | None:
+        """The SQLite file, or ``None`` on PostgreSQL."""
+        return getattr(self.backend, "path", None)
 
     async def close(self) -> None:
-        """Wait for the write in progress, then close both connections."""
-        async with self._lock:
-            await self._reader.close()
-            await self._writer.close()
+        """Wait for the write in progress, then close (SQLite: checkpoint so the main file holds
+        everything). Safe to call twice."""
+        await self.backend.close()
 
     async def __aenter__(self) -> Self:
         return self
@@ -96,46 +125,12 @@ class Connection:
         await self.close()
 
     # ------------------------------------------------------------------ plumbing
-    async def _begin(self) -> None:
-        for attempt in range(3):
-            try:
-                await self._writer.execute("BEGIN IMMEDIATE")
-                return
-            except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) and "busy" not in str(exc):
-                    raise
-                if attempt == 2:
-                    raise StorageError(
-                        "the database stayed busy (locked by another process); try again in a moment", rule="Busy"
-                    ) from exc
-                await asyncio.sleep(0.1 * (attempt + 1))
+    async def _write(self, body: Callable[[Tx], Awaitable[T]]) -> T:
+        return await self.backend.transaction(body)
 
-    async def _transaction(self, body: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
-        async with self._lock:
-            await self._begin()
-            try:
-                out = await body(self._writer)
-                await self._writer.execute("COMMIT")
-                return out
-            except BaseException:
-                if self._writer.in_transaction:
-                    try:
-                        await self._writer.execute("ROLLBACK")
-                    except sqlite3.OperationalError:
-                        pass
-                raise
-
-    async def _write(self, body: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
-        # Shielded: if the caller is cancelled (interaction timed out...), the transaction still
-        # runs to COMMIT or ROLLBACK; it is never abandoned half-way on the writer connection.
-        return await asyncio.shield(self._transaction(body))
-
-    # Each read runs to completion in ONE call on the reader thread (execute + fetchall): a statement left open
-    # across awaits would pin the reader's WAL snapshot, and a read interleaved with it would miss a write just
-    # committed on the writer connection (stale record right after apply_action/create_game).
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        rows = list(await self._reader.execute_fetchall(sql, params))
+        rows = await self.backend.fetch(sql, params)
         return rows[0] if rows else None
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        return list(await self._reader.execute_fetchall(sql, params))
+        return await self.backend.fetch(sql, params)

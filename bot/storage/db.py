@@ -1,25 +1,23 @@
-"""``Storage``: the bot's async repository over one SQLite file (aiosqlite).
+"""``Storage``: the bot's async repository, over SQLite (default) or PostgreSQL (``DATABASE_URL``).
 
-Assembled from ``games.GamesMixin`` (games, action log, replay) and ``players.PlayersMixin``
-(ratings, preferences, meta) over ``connection.Connection``.
-
-Connection model: one **writer** connection, whose transactions are serialised by an
-``asyncio.Lock`` and opened with ``BEGIN IMMEDIATE`` (so the write lock is taken up front and a
-busy database makes us wait, via ``busy_timeout``, instead of failing half-way), and one
-**reader** connection (``query_only``) that sees committed data only. WAL journal, foreign keys on,
-``synchronous=FULL`` by default (a committed action survives a crash or power loss). Every
-multi-row read is one SQL statement, hence one consistent snapshot. Parameters are always bound.
+Assembled from ``games.GamesMixin`` (games, versioned actions, results), ``guilds.GuildsMixin``
+(clocks, guild settings, guild removal), ``log.ActionLogMixin`` (action log, replay),
+``history.HistoryMixin`` (finished games of a player) and ``players.PlayersMixin`` (ratings, stats,
+preferences, meta) over ``connection.Connection``, which runs their SQL on a ``backend.Backend``:
+``sqlite_backend`` (aiosqlite, one file, one process) or ``pg_backend`` (asyncpg pool, shared).
 """
 
 from __future__ import annotations
 
-from .games import GamesMixin
+from .guilds import GuildsMixin
+from .history import HistoryMixin
+from .log import ActionLogMixin
 from .players import PlayersMixin
 
 
-class Storage(GamesMixin, PlayersMixin):
-    """Async persistence for games, the action log, ratings, preferences and meta.
+class Storage(GuildsMixin, ActionLogMixin, HistoryMixin, PlayersMixin):
+    """Async persistence for games, the action log, ratings, stats, history, settings, preferences, meta.
 
-    Open with ``await Storage.open(path)``; close with ``await storage.close()`` (or use
+    Open with ``await Storage.open(path_or_url)``; close with ``await storage.close()`` (or use
     ``async with``). All ids are ints; states are JSON-able dicts. Errors: see ``bot.storage.errors``.
     """

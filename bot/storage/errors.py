@@ -24,7 +24,14 @@ class StorageError(Exception):
         super().__init__(f"{self.rule}: {message}")
 
 
-class SchemaTooNewError(StorageError):
+class DatabaseUnusableError(StorageError):
+    """Base of the start-up refusals: the bot must not run on this database as it is. Each subclass
+    has its own exit code in ``python -m bot`` (README "Operating the bot")."""
+
+    default_rule = "DatabaseUnusable"
+
+
+class SchemaTooNewError(DatabaseUnusableError):
     """The database file was written by a newer version of the bot (its ``user_version`` is above
     the highest migration this code knows). Rule code ``"SchemaTooNew"``; details ``db_version``,
     ``code_version``, ``path``."""
@@ -32,7 +39,7 @@ class SchemaTooNewError(StorageError):
     default_rule = "SchemaTooNew"
 
 
-class NotOurDatabaseError(StorageError):
+class NotOurDatabaseError(DatabaseUnusableError):
     """The file is an SQLite database of another application (``PRAGMA application_id``).
     Rule code ``"NotOurDatabase"``."""
 
@@ -73,3 +80,32 @@ class InvalidDataError(StorageError, ValueError):
     like the engine's ``InvalidInputError``; details name the field."""
 
     default_rule = "Input"
+
+
+class CorruptDatabaseError(DatabaseUnusableError):
+    """The SQLite file is not a database, is damaged (``PRAGMA quick_check`` failed) or cannot be read.
+    Rule code ``"CorruptDatabase"``; details ``path``."""
+
+    default_rule = "CorruptDatabase"
+
+
+class DatabaseMismatchError(DatabaseUnusableError):
+    """The SQLite file is not the database that was here: an older copy, another installation's file, or
+    a main file that does not match the ``-wal`` left beside it (which would start the bot empty).
+    Rule code ``"DatabaseMismatch"``; details ``path`` and what was expected."""
+
+    default_rule = "DatabaseMismatch"
+
+
+class DatabaseLockedError(DatabaseUnusableError):
+    """Another process already runs on this SQLite file (one process per file). Rule code
+    ``"DatabaseLocked"``; details ``path``, ``pid`` (the holder, when known)."""
+
+    default_rule = "DatabaseLocked"
+
+
+class DatabaseUnavailableError(DatabaseUnusableError):
+    """The PostgreSQL server does not answer, or refuses the connection (authentication, no such
+    database). Rule code ``"DatabaseUnavailable"``; details ``url`` (password hidden)."""
+
+    default_rule = "DatabaseUnavailable"

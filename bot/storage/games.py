@@ -1,50 +1,56 @@
-"""Games and the action log: create, read, apply version-checked actions, abort, replay."""
+"""Games: create, read, apply version-checked actions (with results and clocks), abort."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-import sqlite3
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
 
-import aiosqlite
-
-from . import ratings as rating_math
+from . import finish
 from . import validate as check
+from .backend import Tx, UniqueViolation
 from .connection import Connection, _utc
 from .errors import (
     ChannelBusyError,
     GameClosedError,
     GameNotFoundError,
     InvalidDataError,
-    StorageError,
     VersionConflictError,
 )
-from .records import (
-    OPEN_STATUSES,
-    ActionRecord,
-    GameRecord,
-    GameResult,
-)
+from .records import OPEN_STATUSES, GameRecord
+from .results import GameResult
 
 ResultArg = GameResult | Mapping[str, Any] | Sequence[Sequence[int]]
 
-_GAME_COLUMNS = """
-    g.id, g.kind, g.guild_id, g.channel_id, g.status, g.state_json, g.version, g.result_json,
-    g.created_at, g.updated_at,
-    (SELECT json_group_array(json_array(p.seat, p.user_id)) FROM game_players p WHERE p.game_id = g.id),
-    (SELECT json_group_object(m.key, m.message_id) FROM game_messages m WHERE m.game_id = g.id)
-"""
+
+class _Unchanged:
+    """Type of ``UNCHANGED``."""
+
+    def __repr__(self) -> str:
+        return "UNCHANGED"
+
+
+UNCHANGED: Final = _Unchanged()
+"""Default of ``apply_action(..., wake_at=...)``: keep the stored ``wake_at`` (cleared when the game closes)."""
+
 _FORWARD = {"lobby": {"lobby", "active", "finished", "aborted"}, "active": {"active", "finished", "aborted"}}
 
 
+def game_columns(seats_json: str, messages_json: str) -> str:
+    """The select list ``_game`` reads (``g`` = games)."""
+    return (
+        "g.id, g.kind, g.guild_id, g.channel_id, g.status, g.state_json, g.version, g.result_json,"
+        f" g.created_at, g.updated_at, g.wake_at, g.finished_at, g.end_reason, {seats_json}, {messages_json}"
+    )
+
+
+def load_result(text: str | None) -> GameResult | None:
+    """The stored result JSON as a ``GameResult`` (``None`` if none)."""
+    return GameResult.coerce(json.loads(text)) if text is not None else None
+
+
 def _game(row: Sequence[Any]) -> GameRecord:
-    seats = sorted(json.loads(row[10]))
-    result = None
-    if row[7] is not None:
-        raw = json.loads(row[7])
-        result = GameResult(tuple(tuple(g) for g in raw["ranking"]), bool(raw["rated"]))
+    seats = sorted(json.loads(row[13] or "[]"))
     return GameRecord(
         id=row[0],
         kind=row[1],
@@ -54,15 +60,26 @@ def _game(row: Sequence[Any]) -> GameRecord:
         state=json.loads(row[5]),
         version=row[6],
         players=[uid for _seat, uid in seats],
-        messages={k: int(v) for k, v in json.loads(row[11]).items()},
+        messages={k: int(v) for k, v in json.loads(row[14] or "{}").items()},
         created_at=_utc(row[8]),
         updated_at=_utc(row[9]),
-        result=result,
+        result=load_result(row[7]),
+        wake_at=row[10],
+        finished_at=_utc(row[11]) if row[11] is not None else None,
+        end_reason=row[12],
     )
 
 
 class GamesMixin(Connection):
-    """Games, their players and messages, the action log (part of ``Storage``)."""
+    """Games, their players and messages (part of ``Storage``)."""
+
+    @property
+    def _columns(self) -> str:
+        return game_columns(self.backend.sql.seats_json, self.backend.sql.messages_json)
+
+    async def _games(self, where: str, params: Sequence[Any], tail: str = "") -> list[GameRecord]:
+        rows = await self._all(f"SELECT {self._columns} FROM games g WHERE {where}{tail}", params)
+        return [_game(row) for row in rows]
 
     async def create_game(
         self,
@@ -72,78 +89,72 @@ class GamesMixin(Connection):
         state: dict[str, Any],
         players: Sequence[int],
         status: str = "lobby",
+        *,
+        wake_at: float | None = None,
     ) -> int:
         """Create a game in ``lobby`` or ``active`` status at version 0 and return its id.
 
-        ``players`` are user ids by seat (distinct; AI seats may use negative ids). Raises
-        ``ChannelBusyError`` if the channel already has a lobby/active game (also enforced by a partial
-        unique index), ``InvalidDataError`` for a bad argument."""
+        ``kind`` is any lowercase game name; ``players`` are user ids by seat (distinct; AI seats may use
+        negative ids); ``wake_at`` (Unix seconds) schedules the game layer's first look (e.g. a challenge's
+        expiry). Raises ``ChannelBusyError`` if the channel already has a lobby/active game (also enforced by
+        a partial unique index), ``InvalidDataError`` for a bad argument."""
         kind = check.kind(kind)
         guild_id = check.snowflake(guild_id, "guild_id")
         channel_id = check.snowflake(channel_id, "channel_id")
         state_json = check.state_json(state)
         seats = check.players(players)
         status = check.status(status, OPEN_STATUSES)
+        wake = check.timestamp(wake_at, "wake_at")
 
-        async def body(db: aiosqlite.Connection) -> int:
-            await self._refuse_busy_channel(db, channel_id)
+        async def body(tx: Tx) -> int:
+            await _refuse_busy_channel(tx, channel_id)
             now = self._clock()
             try:
-                cur = await db.execute(
+                row = await tx.fetchrow(
                     "INSERT INTO games (kind, guild_id, channel_id, status, state_json, initial_state_json,"
-                    " version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)",
-                    (kind, guild_id, channel_id, status, state_json, state_json, now, now),
+                    " version, created_at, updated_at, wake_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?) RETURNING id",
+                    (kind, guild_id, channel_id, status, state_json, state_json, now, now, wake),
                 )
-            except sqlite3.IntegrityError as exc:  # the partial unique index, should the check above race
+            except UniqueViolation as exc:  # the partial unique index, should the check above race
                 raise ChannelBusyError(
                     f"channel {channel_id} already has a game in progress", channel_id=channel_id, game_id=None
                 ) from exc
-            game_id = int(cur.lastrowid or 0)
-            await db.executemany(
+            assert row is not None
+            game_id = int(row[0])
+            await tx.executemany(
                 "INSERT INTO game_players (game_id, seat, user_id) VALUES (?, ?, ?)",
                 [(game_id, seat, uid) for seat, uid in enumerate(seats)],
             )
             return game_id
 
-        return await self._write(body)
-
-    async def _refuse_busy_channel(self, db: aiosqlite.Connection, channel_id: int) -> None:
-        async with db.execute(
-            "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')", (channel_id,)
-        ) as cur:
-            row = await cur.fetchone()
-        if row is not None:
-            raise ChannelBusyError(
-                f"channel {channel_id} already has a game in progress (game {row[0]}): finish or abort it first",
-                channel_id=channel_id,
-                game_id=row[0],
-            )
+        game_id = await self._write(body)
+        await self.backend.after_commit_game(game_id)
+        return game_id
 
     async def get_game(self, game_id: int) -> GameRecord | None:
         """The game with this id, or ``None``."""
-        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.id = ?", (check.snowflake(game_id, "id"),))
-        return _game(row) if row else None
+        found = await self._games("g.id = ?", (check.snowflake(game_id, "id"),))
+        return found[0] if found else None
 
     async def active_game_in_channel(self, channel_id: int) -> GameRecord | None:
         """The channel's open game (``lobby`` or ``active``), or ``None``."""
-        row = await self._one(
-            f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.channel_id = ? AND g.status IN ('lobby', 'active')",
-            (check.snowflake(channel_id, "channel_id"),),
+        found = await self._games(
+            "g.channel_id = ? AND g.status IN ('lobby', 'active')", (check.snowflake(channel_id, "channel_id"),)
         )
-        return _game(row) if row else None
+        return found[0] if found else None
 
     async def list_active_games(self, *, kind: str | None = None, guild_id: int | None = None) -> list[GameRecord]:
         """Every open (``lobby``/``active``) game, oldest first; optionally one kind or one guild only
         (used at startup to re-register views and by the turn scheduler)."""
-        sql = f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.status IN ('lobby', 'active')"
+        where = "g.status IN ('lobby', 'active')"
         params: list[Any] = []
         if kind is not None:
-            sql += " AND g.kind = ?"
+            where += " AND g.kind = ?"
             params.append(check.kind(kind))
         if guild_id is not None:
-            sql += " AND g.guild_id = ?"
+            where += " AND g.guild_id = ?"
             params.append(check.snowflake(guild_id, "guild_id"))
-        return [_game(row) for row in await self._all(sql + " ORDER BY g.id", params)]
+        return await self._games(where, params, " ORDER BY g.id")
 
     async def apply_action(
         self,
@@ -156,34 +167,40 @@ class GamesMixin(Connection):
         status: str | None = None,
         players: Sequence[int] | None = None,
         result: ResultArg | None = None,
+        wake_at: float | _Unchanged | None = UNCHANGED,
     ) -> int:
         """Record one accepted action, in one transaction: store ``new_state``, append ``action`` to the
         log as ``seq = expected_version + 1``, bump the version, and optionally change ``status``,
-        replace the seated ``players`` (lobby joins) and, with ``result``, finish the game and update
-        ratings. Returns the new version.
+        replace the seated ``players`` (lobby joins), set ``wake_at`` (Unix seconds or ``None``; default
+        ``UNCHANGED``, except that closing a game clears it) and, with ``result``, finish the game and
+        record it (ratings, W/D/L, places, vs-AI record). Returns the new version.
 
-        ``result``: a ``GameResult``, ``{"ranking": [[user ids], ...], "rated": bool}`` or a bare
-        ranking (rated), best group first, ties sharing a group; every seated player exactly once.
-        It implies ``status="finished"``. Rated results update openskill ratings (see
-        ``bot.storage.ratings`` for win/loss/draw).
+        ``result``: a ``GameResult``, a dict ``{"ranking": [[user ids], ...], "rated": bool, "results":
+        {uid: "win"|"draw"|"loss"}, "reason": "E3", "scores": {uid: int}, "ai": [uid]}`` (only ``ranking``
+        required) or a bare ranking (rated); see ``bot.storage.results``. It implies ``status="finished"``.
 
         Raises ``VersionConflictError`` if the game is no longer at ``expected_version`` (someone acted
         first: reload and retry), ``GameNotFoundError``, ``GameClosedError`` (already finished or
-        aborted), ``ChannelBusyError`` (never in practice: one open game per channel), and
-        ``InvalidDataError`` for a bad argument (e.g. a status going backwards, a ranking that does not
-        match the seated players). On any error nothing is written."""
+        aborted), ``InvalidDataError`` for a bad argument (e.g. a status going backwards, a ranking that
+        does not match the seated players). On any error nothing is written."""
         game_id = check.snowflake(game_id, "game_id")
         expected = check.version(expected_version)
         state_json = check.state_json(new_state)
-        return await self._apply(game_id, expected, state_json, player, action, status, players, result)
+        return await self._apply(game_id, expected, state_json, player, action, status, players, result, wake_at)
 
-    async def abort_game(self, game_id: int, expected_version: int, by_user: int | None) -> int:
+    async def abort_game(
+        self, game_id: int, expected_version: int, by_user: int | None, *, reason: str | None = None
+    ) -> int:
         """Abort an open game (admin abort, or a lobby nobody joined): status ``aborted``, state
-        unchanged, action ``"abort"`` logged for ``by_user`` (``None`` = the bot). Never rated. Frees
-        the channel. Returns the new version; raises like ``apply_action``."""
+        unchanged, action ``"abort"`` logged for ``by_user`` (``None`` = the bot), ``end_reason`` =
+        ``reason`` (default ``"abort"``). Never rated. Frees the channel. Returns the new version; raises
+        like ``apply_action``."""
         game_id = check.snowflake(game_id, "game_id")
         expected = check.version(expected_version)
-        return await self._apply(game_id, expected, None, by_user, "abort", "aborted", None, None)
+        if reason is not None:
+            reason = check.reason(reason)
+        return await self._apply(game_id, expected, None, by_user, "abort", "aborted", None, None, UNCHANGED,
+                                 reason=reason)
 
     async def _apply(
         self,
@@ -195,27 +212,32 @@ class GamesMixin(Connection):
         status: str | None,
         players: Sequence[int] | None,
         result: ResultArg | None,
+        wake_at: float | _Unchanged | None,
+        *,
+        reason: str | None = None,
     ) -> int:
         if player is not None:
             player = check.snowflake(player, "player")
         action = check.action_text(action)
         seats = check.players(players) if players is not None else None
         outcome = GameResult.coerce(result) if result is not None else None
+        keep_wake = isinstance(wake_at, _Unchanged)
+        wake = None if isinstance(wake_at, _Unchanged) else check.timestamp(wake_at, "wake_at")
         if status is not None:
             status = check.status(status)
         if outcome is not None:
             if status not in (None, "finished"):
                 raise InvalidDataError(f"a game with a result is finished, not {status!r}", field="status")
             status = "finished"
+        lock = self.backend.sql.for_update
 
-        async def body(db: aiosqlite.Connection) -> int:
-            async with db.execute(
-                "SELECT kind, guild_id, channel_id, status, version FROM games WHERE id = ?", (game_id,)
-            ) as cur:
-                row = await cur.fetchone()
+        async def body(tx: Tx) -> int:
+            row = await tx.fetchrow(
+                f"SELECT kind, guild_id, status, version, wake_at FROM games WHERE id = ?{lock}", (game_id,)
+            )
             if row is None:
                 raise GameNotFoundError(f"there is no game {game_id}", game_id=game_id)
-            kind, guild_id, _channel, current, version = row
+            kind, guild_id, current, version, old_wake = row
             if version != expected:
                 raise VersionConflictError(
                     f"game {game_id} moved on (version {version}, expected {expected}): someone acted first",
@@ -230,85 +252,38 @@ class GamesMixin(Connection):
                 raise InvalidDataError(
                     f"game {game_id} cannot go from {current} back to {new_status}", field="status", status=new_status
                 )
+            closing = new_status not in OPEN_STATUSES
             now = self._clock()
             if seats is not None:
-                await db.execute("DELETE FROM game_players WHERE game_id = ?", (game_id,))
-                await db.executemany(
+                await tx.execute("DELETE FROM game_players WHERE game_id = ?", (game_id,))
+                await tx.executemany(
                     "INSERT INTO game_players (game_id, seat, user_id) VALUES (?, ?, ?)",
                     [(game_id, seat, uid) for seat, uid in enumerate(seats)],
                 )
             result_json = None
+            end_reason = None
             if outcome is not None:
-                await self._check_ranking(db, game_id, outcome)
+                await finish.check_ranking(tx, game_id, outcome)
                 result_json = json.dumps(outcome.to_json())
-                if outcome.rated:
-                    await self._rate(db, game_id, guild_id, kind, outcome, now)
-            await db.execute(
+                end_reason = outcome.reason
+                await finish.record(tx, game_id, guild_id, kind, outcome, now, for_update=lock)
+            elif new_status == "aborted":
+                end_reason = reason or "abort"
+            new_wake = (None if closing else old_wake) if keep_wake else wake
+            await tx.execute(
                 "UPDATE games SET state_json = coalesce(?, state_json), version = ?, status = ?, updated_at = ?,"
-                " result_json = coalesce(?, result_json) WHERE id = ? AND version = ?",
-                (state_json, expected + 1, new_status, now, result_json, game_id, expected),
+                " result_json = coalesce(?, result_json), wake_at = ?, finished_at = ?, end_reason = ?"
+                " WHERE id = ? AND version = ?",
+                (state_json, expected + 1, new_status, now, result_json, new_wake, now if closing else None,
+                 end_reason, game_id, expected),
             )
-            await db.execute(
+            await tx.execute(
                 "INSERT INTO actions (game_id, seq, player, action, at) VALUES (?, ?, ?, ?, ?)",
                 (game_id, expected + 1, player, action, now),
             )
             return expected + 1
 
         return await self._write(body)
-
-    async def _check_ranking(self, db: aiosqlite.Connection, game_id: int, outcome: GameResult) -> None:
-        async with db.execute("SELECT user_id FROM game_players WHERE game_id = ?", (game_id,)) as cur:
-            seated = {r[0] for r in await cur.fetchall()}
-        ranked = set(outcome.users)
-        if ranked != seated:
-            raise InvalidDataError(
-                "the ranking must list every seated player exactly once",
-                field="result.ranking",
-                missing=sorted(seated - ranked),
-                unknown=sorted(ranked - seated),
-            )
-
-    async def _rate(
-        self, db: aiosqlite.Connection, game_id: int, guild_id: int, kind: str, outcome: GameResult, now: float
-    ) -> None:
-        users = outcome.users
-        marks = ",".join("?" * len(users))
-        async with db.execute(
-            f"SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND kind = ? AND user_id IN ({marks})",
-            (guild_id, kind, *users),
-        ) as cur:
-            current = {r[0]: (r[1], r[2]) for r in await cur.fetchall()}
-        updates = rating_math.rate(kind, outcome, current)
-        await db.executemany(
-            "INSERT INTO ratings (guild_id, kind, user_id, mu, sigma, ordinal, games, wins, losses, draws, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)"
-            " ON CONFLICT (guild_id, kind, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
-            " ordinal = excluded.ordinal, games = games + 1, wins = wins + excluded.wins,"
-            " losses = losses + excluded.losses, draws = draws + excluded.draws, updated_at = excluded.updated_at",
-            [
-                (
-                    guild_id,
-                    kind,
-                    u.user_id,
-                    u.mu_after,
-                    u.sigma_after,
-                    u.ordinal_after,
-                    int(u.outcome == "win"),
-                    int(u.outcome == "loss"),
-                    int(u.outcome == "draw"),
-                    now,
-                )
-                for u in updates
-            ],
-        )
-        await db.executemany(
-            "INSERT INTO rating_changes (game_id, user_id, place, outcome, mu_before, sigma_before, mu_after,"
-            " sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (game_id, u.user_id, u.place, u.outcome, u.mu_before, u.sigma_before, u.mu_after, u.sigma_after)
-                for u in updates
-            ],
-        )
 
     async def set_message(self, game_id: int, key: str, message_id: int | None) -> None:
         """Remember (or with ``None`` forget) a message the bot edits later, under ``key`` (e.g.
@@ -318,14 +293,13 @@ class GamesMixin(Connection):
         if message_id is not None:
             message_id = check.snowflake(message_id, "message_id")
 
-        async def body(db: aiosqlite.Connection) -> None:
-            async with db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)) as cur:
-                if await cur.fetchone() is None:
-                    raise GameNotFoundError(f"there is no game {game_id}", game_id=game_id)
+        async def body(tx: Tx) -> None:
+            if await tx.fetchrow("SELECT 1 FROM games WHERE id = ?", (game_id,)) is None:
+                raise GameNotFoundError(f"there is no game {game_id}", game_id=game_id)
             if message_id is None:
-                await db.execute("DELETE FROM game_messages WHERE game_id = ? AND key = ?", (game_id, key))
+                await tx.execute("DELETE FROM game_messages WHERE game_id = ? AND key = ?", (game_id, key))
             else:
-                await db.execute(
+                await tx.execute(
                     "INSERT INTO game_messages (game_id, key, message_id) VALUES (?, ?, ?)"
                     " ON CONFLICT (game_id, key) DO UPDATE SET message_id = excluded.message_id",
                     (game_id, key, message_id),
@@ -333,56 +307,13 @@ class GamesMixin(Connection):
 
         await self._write(body)
 
-    # ------------------------------------------------------------------ action log and replay
-    async def actions(self, game_id: int, *, after_seq: int = 0) -> list[ActionRecord]:
-        """The game's action log in order (``seq`` 1, 2, ...), optionally only ``seq > after_seq``.
-        Raises ``GameNotFoundError`` if there is no such game."""
-        game_id = check.snowflake(game_id, "game_id")
-        rows = await self._all(
-            "SELECT game_id, seq, player, action, at FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
-            (game_id, int(after_seq)),
+
+async def _refuse_busy_channel(tx: Tx, channel_id: int) -> None:
+    row = await tx.fetchrow("SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')",
+                            (channel_id,))
+    if row is not None:
+        raise ChannelBusyError(
+            f"channel {channel_id} already has a game in progress (game {row[0]}): finish or abort it first",
+            channel_id=channel_id,
+            game_id=row[0],
         )
-        if not rows and await self._one("SELECT 1 FROM games WHERE id = ?", (game_id,)) is None:
-            raise GameNotFoundError(f"there is no game {game_id}", game_id=game_id)
-        return [ActionRecord(r[0], r[1], r[2], r[3], _utc(r[4])) for r in rows]
-
-    async def replay(
-        self, game_id: int, step: Callable[[dict[str, Any], ActionRecord], dict[str, Any]]
-    ) -> dict[str, Any]:
-        """Replay the game from its creation state through its action log and check the result.
-
-        ``step(state, action) -> state`` applies one logged action (a pure engine function; it sees
-        bot-level actions too, such as ``"abort"``); it runs in a worker thread. Returns the replayed
-        state. Raises ``StorageError`` with rule ``ReplayMismatch`` (details ``game_id``, ``seq``) if the
-        log has a gap or the replayed state differs from the stored one, ``GameNotFoundError``."""
-        game_id = check.snowflake(game_id, "game_id")
-        row = await self._one("SELECT initial_state_json, state_json, version FROM games WHERE id = ?", (game_id,))
-        if row is None:
-            raise GameNotFoundError(f"there is no game {game_id}", game_id=game_id)
-        initial, stored, version = json.loads(row[0]), json.loads(row[1]), row[2]
-        # The log is append-only, so `seq <= version` is exactly the history of the state read above.
-        log = [a for a in await self.actions(game_id) if a.seq <= version]
-        seqs = [a.seq for a in log]
-        if seqs != list(range(1, version + 1)):
-            raise StorageError(
-                f"game {game_id}: the log does not hold actions 1..{version}",
-                rule="ReplayMismatch",
-                game_id=game_id,
-                seq=next((i for i, s in enumerate(seqs, 1) if s != i), len(seqs) + 1),
-            )
-
-        def fold() -> dict[str, Any]:
-            state = initial
-            for entry in log:
-                state = step(state, entry)
-            return json.loads(json.dumps(state))
-
-        replayed = await asyncio.to_thread(fold)
-        if replayed != stored:
-            raise StorageError(
-                f"game {game_id}: replaying {version} actions does not give the stored state",
-                rule="ReplayMismatch",
-                game_id=game_id,
-                seq=version,
-            )
-        return replayed

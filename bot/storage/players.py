@@ -1,18 +1,19 @@
-"""Per-user data: ratings and the leaderboard, preferences; and the meta key/value table."""
+"""Per-user data: ratings, the leaderboard and stats, preferences; and the meta key/value table."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-import aiosqlite
-
 from . import validate as check
+from .backend import Tx
 from .connection import Connection
 from .errors import (
     InvalidDataError,
 )
 from .records import (
+    WDL,
+    PlayerStats,
     RatingChange,
     RatingRow,
 )
@@ -71,6 +72,38 @@ class PlayersMixin(Connection):
         )
         return [RatingChange(*row) for row in rows]
 
+    async def player_stats(self, guild_id: int, kind: str, user_id: int) -> PlayerStats:
+        """A player's record in a guild and game kind: rating and rank, rated W/D/L, places (``{1: n,
+        2: n, ...}`` over rated games), games against the AI and other unrated games, each as W/D/L.
+        Counts only games finished with a result."""
+        guild_id, kind = check.snowflake(guild_id, "guild_id"), check.kind(kind)
+        user_id = check.snowflake(user_id, "user_id")
+        rows = await self._all(
+            "SELECT rated, vs_ai, place, outcome, count(*) FROM game_outcomes"
+            " WHERE guild_id = ? AND kind = ? AND user_id = ? GROUP BY rated, vs_ai, place, outcome",
+            (guild_id, kind, user_id),
+        )
+        tallies: dict[str, dict[str, int]] = {"rated": {}, "vs_ai": {}, "casual": {}}
+        places: dict[int, int] = {}
+        for rated, vs_ai, place, outcome, n in rows:
+            bucket = "rated" if rated else "vs_ai" if vs_ai else "casual"
+            tallies[bucket][outcome] = tallies[bucket].get(outcome, 0) + int(n)
+            if rated:
+                places[int(place)] = places.get(int(place), 0) + int(n)
+
+        def wdl(name: str) -> WDL:
+            t = tallies[name]
+            return WDL(t.get("win", 0), t.get("draw", 0), t.get("loss", 0))
+
+        return PlayerStats(
+            user_id=user_id,
+            rating=await self.rating_of(guild_id, kind, user_id),
+            rated=wdl("rated"),
+            places=dict(sorted(places.items())),
+            vs_ai=wdl("vs_ai"),
+            casual=wdl("casual"),
+        )
+
     # ------------------------------------------------------------------ preferences and meta
     async def get_prefs(self, user_id: int) -> dict[str, str | None]:
         """``{"language": ..., "palette": ..., "theme": ...}``; ``None`` = not set (use the default,
@@ -95,8 +128,8 @@ class PlayersMixin(Connection):
                 f" {', '.join(f'{c} = excluded.{c}' for c in cols)}"
             )
 
-            async def body(db: aiosqlite.Connection) -> None:
-                await db.execute(sql, (user_id, self._clock(), *values.values()))
+            async def body(tx: Tx) -> None:
+                await tx.execute(sql, (user_id, self._clock(), *values.values()))
 
             await self._write(body)
         return await self.get_prefs(user_id)
@@ -112,11 +145,11 @@ class PlayersMixin(Connection):
         if value is not None and not isinstance(value, str):
             raise InvalidDataError("a meta value is text", field="value")
 
-        async def body(db: aiosqlite.Connection) -> None:
+        async def body(tx: Tx) -> None:
             if value is None:
-                await db.execute("DELETE FROM meta WHERE key = ?", (key,))
+                await tx.execute("DELETE FROM meta WHERE key = ?", (key,))
             else:
-                await db.execute(
+                await tx.execute(
                     "INSERT INTO meta (key, value) VALUES (?, ?)"
                     " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                     (key, value),

@@ -1,16 +1,14 @@
-"""Rating updates with openskill (Plackett-Luce), and what counts as a win, loss or draw.
+"""Rating updates with openskill (Plackett-Luce) and the displayed rating scale. No per-game rule here.
 
-Definitions (documented in README design notes):
-
-- Constructo is 1v1; one match (two rounds) is one result. The player ranked first alone wins,
-  the other loses; if both share first place (equal totals, rule E1 of rules/constructo.md) it
-  is a **draw** for both.
-- CONEX is a free-for-all rated by final rank (ties allowed: tied players share a rank group).
-  Everybody in the first group **wins** (a shared first place is a win for each of them);
-  everybody else **loses**. CONEX has no draws.
-
-The update is one ``PlackettLuce().rate`` call with one single-player team per user and
-``ranks`` = the index of each user's group, so ties are given to openskill as equal ranks.
+- The update is one ``PlackettLuce().rate`` call per rated game, one single-player team per user,
+  ``ranks`` = the index of each user's group in the result's ranking (ties are equal ranks).
+- Win/draw/loss come from the result (``GameResult.outcomes()``: the game's own ``results``, else the
+  generic default: a lone first group wins, a shared first group draws, everyone else loses).
+- The leaderboard sorts by openskill's ordinal ``mu - 3 sigma`` (a conservative estimate). Players
+  are shown ``display(mu, sigma)``: openskill's own ``ordinal(alpha=DISPLAY_ALPHA,
+  target=DISPLAY_TARGET)``, i.e. ``1000 + 24 (mu - 3 sigma)``, rounded. A newcomer shows 1000 and
+  climbs as the system learns (simulated 50 % players: about 1230 after 20 games, about 1470 after
+  200); the order is the same as the ordinal's (README design notes).
 """
 
 from __future__ import annotations
@@ -19,16 +17,17 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from .errors import InvalidDataError
-from .records import GameResult
+from .results import GameResult
 
 MODEL = PlackettLuce()
 """The one rating model (openskill defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300)."""
+DISPLAY_ALPHA = 24.0
+DISPLAY_TARGET = 1000.0
 
 
 @dataclass(frozen=True)
 class Update:
-    """A user's rating before and after one game, with place (1-based group) and outcome."""
+    """A user's rating before and after one game, with place (1-based group index) and outcome."""
 
     user_id: int
     place: int
@@ -40,8 +39,8 @@ class Update:
 
     @property
     def ordinal_after(self) -> float:
-        """mu - 3 sigma after the game (the leaderboard value)."""
-        return self.mu_after - 3.0 * self.sigma_after
+        """mu - 3 sigma after the game (the leaderboard's sort key)."""
+        return ordinal(self.mu_after, self.sigma_after)
 
 
 def default_rating() -> tuple[float, float]:
@@ -51,58 +50,39 @@ def default_rating() -> tuple[float, float]:
 
 
 def ordinal(mu: float, sigma: float) -> float:
-    """The displayed, sorted rating: openskill's ordinal ``mu - 3 sigma``."""
+    """The sort key: openskill's ordinal ``mu - 3 sigma``."""
     return float(MODEL.rating(mu=mu, sigma=sigma).ordinal())
 
 
-def outcomes(kind: str, result: GameResult) -> dict[int, str]:
-    """Map each ranked user to ``"win"``, ``"loss"`` or ``"draw"`` (see module docstring).
-
-    Raises ``InvalidDataError`` (rule ``Input``) if a Constructo result does not rank exactly two
-    players, or a rated result has fewer than two."""
-    users = result.users
-    if kind == "constructo" and len(users) != 2:
-        raise InvalidDataError(f"a Constructo result ranks exactly 2 players, not {len(users)}", field="result.ranking")
-    if len(users) < 2:
-        raise InvalidDataError("a result needs at least 2 players", field="result.ranking")
-    first = result.ranking[0]
-    out: dict[int, str] = {}
-    for place, group in enumerate(result.ranking, start=1):
-        for uid in group:
-            if place > 1:
-                out[uid] = "loss"
-            elif kind == "constructo" and len(first) > 1:
-                out[uid] = "draw"
-            else:
-                out[uid] = "win"
-    return out
+def display(mu: float, sigma: float) -> int:
+    """The rating players see: openskill's ``ordinal(alpha=24, target=1000)`` rounded (1000 for a newcomer)."""
+    return round(MODEL.rating(mu=mu, sigma=sigma).ordinal(alpha=DISPLAY_ALPHA, target=DISPLAY_TARGET))
 
 
-def rate(kind: str, result: GameResult, current: dict[int, tuple[float, float]]) -> list[Update]:
-    """Compute every ranked user's new rating.
+def rate(result: GameResult, current: dict[int, tuple[float, float]]) -> list[Update]:
+    """Every ranked user's new rating after ``result``.
 
     Args:
-        kind: ``"constructo"`` or ``"conex"``.
-        result: the ranking (groups best first, ties share a group).
+        result: the ranking (groups best first, ties share a group) and, optionally, the game's W/D/L.
         current: (mu, sigma) of users who already have a rating; others start at the default.
 
     Returns:
         One ``Update`` per user, in ranking order.
     """
-    labels = outcomes(kind, result)
+    labels = result.outcomes()
     users: list[int] = []
     ranks: list[float] = []
-    places: dict[int, int] = {}
-    for place, group in enumerate(result.ranking, start=1):
+    groups: dict[int, int] = {}
+    for index, group in enumerate(result.ranking, start=1):
         for uid in group:
             users.append(uid)
-            ranks.append(place)
-            places[uid] = place
+            ranks.append(index)
+            groups[uid] = index
     default = default_rating()
     before = [current.get(uid, default) for uid in users]
     teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
     rated = MODEL.rate(teams, ranks=ranks)
     return [
-        Update(uid, places[uid], labels[uid], mb, sb, float(team[0].mu), float(team[0].sigma))
+        Update(uid, groups[uid], labels[uid], mb, sb, float(team[0].mu), float(team[0].sigma))
         for uid, (mb, sb), team in zip(users, before, rated, strict=True)
     ]

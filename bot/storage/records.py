@@ -2,83 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from .errors import InvalidDataError
+from . import ratings as rating_math
+from .results import GameResult
 
-Kind = Literal["constructo", "conex"]
 Status = Literal["lobby", "active", "finished", "aborted"]
 KINDS: tuple[str, ...] = ("constructo", "conex")
+"""The games this bot ships (informative: storage accepts any kind name ``[a-z][a-z0-9_]{0,31}``)."""
 STATUSES: tuple[str, ...] = ("lobby", "active", "finished", "aborted")
 OPEN_STATUSES: tuple[str, ...] = ("lobby", "active")
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """How a finished game ranked its players.
-
-    ``ranking`` is a list of groups of user ids, best first; players tied share a group
-    (``[[a], [b, c], [d]]``: a first, b and c tied second, d last). Every seated player appears
-    exactly once. ``rated=False`` (e.g. a game against the AI, or a casual game) leaves ratings
-    untouched.
-    """
-
-    ranking: tuple[tuple[int, ...], ...]
-    rated: bool = True
-
-    @classmethod
-    def coerce(cls, value: GameResult | Mapping[str, Any] | Sequence[Sequence[int]]) -> GameResult:
-        """Accept a ``GameResult``, a mapping ``{"ranking": [[...], ...], "rated": bool}`` or a bare
-        ranking (then ``rated=True``). Raises ``InvalidDataError`` (rule ``Input``) on any other shape,
-        an empty group, a non-int id or a user listed twice."""
-        ranking: Any
-        rated: Any
-        if isinstance(value, GameResult):
-            ranking, rated = value.ranking, value.rated
-        elif isinstance(value, Mapping):
-            unknown = set(value) - {"ranking", "rated"}
-            if "ranking" not in value or unknown:
-                raise InvalidDataError(
-                    "result must look like {'ranking': [[user ids], ...], 'rated': bool}", field="result"
-                )
-            ranking, rated = value["ranking"], value.get("rated", True)
-        elif isinstance(value, Sequence) and not isinstance(value, str | bytes):
-            ranking, rated = value, True
-        else:
-            raise InvalidDataError(f"result must be a ranking, not {type(value).__name__}", field="result")
-        if not isinstance(rated, bool):
-            raise InvalidDataError("result 'rated' must be true or false", field="result.rated")
-        groups: list[tuple[int, ...]] = []
-        seen: set[int] = set()
-        if isinstance(ranking, str | bytes) or not isinstance(ranking, Sequence) or not ranking:
-            raise InvalidDataError("the ranking must be a non-empty list of groups of user ids", field="result.ranking")
-        for group in ranking:
-            if isinstance(group, str | bytes) or not isinstance(group, Sequence) or not group:
-                raise InvalidDataError(
-                    "every ranking group must be a non-empty list of user ids", field="result.ranking"
-                )
-            ids: list[int] = []
-            for uid in group:
-                if not isinstance(uid, int) or isinstance(uid, bool):
-                    raise InvalidDataError(f"user id {uid!r} in the ranking is not an integer", field="result.ranking")
-                if uid in seen:
-                    raise InvalidDataError(f"user {uid} appears twice in the ranking", field="result.ranking", user=uid)
-                seen.add(uid)
-                ids.append(uid)
-            groups.append(tuple(ids))
-        return cls(tuple(groups), rated)
-
-    @property
-    def users(self) -> list[int]:
-        """Every ranked user id, best group first."""
-        return [uid for group in self.ranking for uid in group]
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"ranking": [[...], ...], "rated": bool}``."""
-        return {"ranking": [list(g) for g in self.ranking], "rated": self.rated}
 
 
 @dataclass(frozen=True)
@@ -88,7 +23,9 @@ class GameRecord:
     ``state`` is the engine's ``to_dict()`` after ``version`` actions (version 0 = as created);
     ``players`` the user ids by seat (seat 0 first); ``messages`` the message ids the bot edits later,
     by key (e.g. ``"board"``); times are timezone-aware UTC datetimes; ``result`` is set once the game
-    finished with a ranking.
+    finished with a ranking. ``wake_at`` (Unix seconds, or ``None``) is when the game layer must look at
+    the game next (reminder, timeout, expiry); ``finished_at`` and ``end_reason`` (the result's reason
+    code, or the abort reason) are set once the game is finished or aborted.
     """
 
     id: int
@@ -103,6 +40,9 @@ class GameRecord:
     created_at: datetime
     updated_at: datetime
     result: GameResult | None = None
+    wake_at: float | None = None
+    finished_at: datetime | None = None
+    end_reason: str | None = None
 
     @property
     def is_open(self) -> bool:
@@ -142,6 +82,11 @@ class RatingRow:
     draws: int
     rank: int
 
+    @property
+    def display(self) -> int:
+        """The rating players see (``ratings.display``: 1000 for a newcomer, same order as ``ordinal``)."""
+        return rating_math.display(self.mu, self.sigma)
+
 
 @dataclass(frozen=True)
 class RatingChange:
@@ -159,5 +104,80 @@ class RatingChange:
 
     @property
     def delta(self) -> float:
-        """Change of the displayed rating (ordinal, mu - 3 sigma)."""
+        """Change of the ordinal (mu - 3 sigma), the leaderboard's sort key."""
         return (self.mu_after - 3 * self.sigma_after) - (self.mu_before - 3 * self.sigma_before)
+
+    @property
+    def display_before(self) -> int:
+        """The displayed rating before the game (``ratings.display``)."""
+        return rating_math.display(self.mu_before, self.sigma_before)
+
+    @property
+    def display_after(self) -> int:
+        """The displayed rating after the game."""
+        return rating_math.display(self.mu_after, self.sigma_after)
+
+    @property
+    def display_delta(self) -> int:
+        """What the game did to the displayed rating (``display_after - display_before``)."""
+        return self.display_after - self.display_before
+
+
+@dataclass(frozen=True)
+class WDL:
+    """Wins, draws and losses of some set of games; ``games`` is their sum."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """A player's record in one guild and game kind.
+
+    ``rating``: their ``RatingRow`` (``None`` before their first rated game); ``rated``: W/D/L of rated
+    games; ``places``: ``{place: count}`` over rated games (1 = first; tied players share a place, so a
+    tie for first counts as 1st for both); ``vs_ai``: W/D/L of games with an AI seat (never rated);
+    ``casual``: other unrated games. Only games finished with a result count (aborted ones do not).
+    """
+
+    user_id: int
+    rating: RatingRow | None
+    rated: WDL
+    places: dict[int, int]
+    vs_ai: WDL
+    casual: WDL
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """One finished game from a player's point of view (``Storage.finished_games``).
+
+    ``players`` are user ids by seat; ``ranking``, ``results`` (``{user id: "win" | "draw" | "loss"}``,
+    the game's own or the generic default), ``reason``, ``scores`` come from the stored result (``None``
+    / empty for a game finished without one); ``outcome`` and ``place`` are this user's;
+    ``rating_delta`` is the change of this user's displayed rating (``None`` for an unrated game).
+    """
+
+    game_id: int
+    kind: str
+    guild_id: int
+    channel_id: int
+    user_id: int
+    finished_at: datetime
+    players: list[int]
+    ranking: tuple[tuple[int, ...], ...]
+    results: dict[int, str]
+    reason: str | None
+    scores: dict[int, int] | None
+    rated: bool
+    vs_ai: bool
+    outcome: str | None
+    place: int | None
+    rating_delta: int | None = None
+    rating_after: int | None = None

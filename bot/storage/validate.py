@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Sequence
 from typing import Any
 
 from .errors import InvalidDataError
-from .records import KINDS, STATUSES
+from .records import STATUSES
 
 MAX_ACTION_CHARS = 4000
 MAX_KEY_CHARS = 100
 _LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+_KIND = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+_SETTING = re.compile(r"^[a-z_]{1,32}$")
+MAX_SETTING_JSON = 4000
 
 PREF_KEYS: tuple[str, ...] = ("language", "palette", "theme")
 """Known user preferences: ``language`` (a BCP 47 tag such as ``"en"``, ``"fr"``, ``"pt-BR"``),
@@ -31,10 +35,47 @@ def snowflake(value: Any, field: str) -> int:
 
 
 def kind(value: Any) -> str:
-    """``"constructo"`` or ``"conex"``."""
-    if value not in KINDS:
-        raise InvalidDataError(f"unknown game kind {value!r}: use one of {', '.join(KINDS)}", field="kind")
-    return str(value)
+    """A game kind name: lowercase ``[a-z][a-z0-9_]{0,31}`` (e.g. ``"conex"``). Storage knows no game by name."""
+    if not isinstance(value, str) or not _KIND.match(value):
+        raise InvalidDataError(
+            f"game kind {value!r} must be a lowercase name such as 'conex' ([a-z][a-z0-9_]{{0,31}})", field="kind"
+        )
+    return value
+
+
+def timestamp(value: Any, field: str) -> float | None:
+    """A moment in Unix seconds (int or float, finite, not negative), or ``None``."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
+        raise InvalidDataError(f"{field} must be Unix seconds (a finite number >= 0) or None, not {value!r}",
+                               field=field)
+    return float(value)
+
+
+def reason(value: Any) -> str:
+    """An abort reason code: ``[a-z][a-z0-9_]{0,31}`` (e.g. ``"guild_removed"``, ``"mutual"``)."""
+    if not isinstance(value, str) or not _KIND.match(value):
+        raise InvalidDataError(f"reason {value!r} must be a code such as 'guild_removed'", field="reason")
+    return value
+
+
+def setting_key(value: Any) -> str:
+    """A guild setting name: ``[a-z_]{1,32}``."""
+    if not isinstance(value, str) or not _SETTING.match(value):
+        raise InvalidDataError(f"setting name {value!r} must match [a-z_]{{1,32}}", field="setting")
+    return value
+
+
+def setting_json(name: str, value: Any) -> str:
+    """Serialise a guild setting value (any JSON value, at most 4000 characters)."""
+    try:
+        text = json.dumps(value, separators=(",", ":"), allow_nan=False, ensure_ascii=False)
+    except (TypeError, ValueError) as exc:
+        raise InvalidDataError(f"setting {name!r} is not a JSON value: {exc}", field=name) from exc
+    if len(text) > MAX_SETTING_JSON:
+        raise InvalidDataError(f"setting {name!r} is longer than {MAX_SETTING_JSON} characters", field=name)
+    return text
 
 
 def status(value: Any, allowed: Sequence[str] = STATUSES) -> str:

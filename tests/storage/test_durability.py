@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
 from bot.storage import ActionRecord, Storage
@@ -77,7 +78,7 @@ async def test_sigkill_mid_stream_loses_no_committed_action(db_path: Path, kill_
             assert [a.seq for a in log] == list(range(1, game.version + 1))
             assert game.state["moves"] == [a.action for a in log]
             assert await s.replay(gid, lambda st, a: {**step(st, a), "pad": "x" * pad}) == game.state
-            async with s._reader.execute("PRAGMA integrity_check") as cur:
+            async with s.backend._reader.execute("PRAGMA integrity_check") as cur:
                 assert (await cur.fetchone() or (None,))[0] == "ok"
             printed = list(range(1, game.version + 1))
         finally:
@@ -96,12 +97,34 @@ def _hold_write_lock(db: Path, seconds: float, locked: threading.Event) -> None:
         conn.close()
 
 
-async def test_a_long_foreign_write_makes_commands_wait_not_fail(storage: Storage, db_path: Path) -> None:
+async def _hold_pg_row_lock(url: str, game_id: int, seconds: float, locked: asyncio.Event) -> None:
+    """Another process's transaction on PostgreSQL: it holds the game's row lock for ``seconds``."""
+    conn = await asyncpg.connect(url)
+    try:
+        async with conn.transaction():
+            await conn.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game_id)
+            await conn.execute("INSERT INTO meta (key, value) VALUES ('held', 'yes')")
+            locked.set()
+            await asyncio.sleep(seconds)  # the foreign transaction's own duration, not a test wait
+    finally:
+        await conn.close()
+
+
+async def test_a_long_foreign_write_makes_commands_wait_not_fail(
+    storage: Storage, database_url: str, backend: str
+) -> None:
     gid = await storage.create_game("conex", 1, 2, {"moves": []}, [1, 2], status="active")
-    locked = threading.Event()
-    holder = threading.Thread(target=_hold_write_lock, args=(db_path, 1.0, locked))
-    holder.start()
-    await asyncio.to_thread(locked.wait, 5)
+    if backend == "sqlite":
+        locked = threading.Event()
+        holder = threading.Thread(target=_hold_write_lock, args=(Path(database_url), 1.0, locked))
+        holder.start()
+        await asyncio.to_thread(locked.wait, 5)
+        finish: Any = asyncio.to_thread(holder.join)
+    else:
+        pg_locked = asyncio.Event()
+        pg_holder = asyncio.create_task(_hold_pg_row_lock(database_url, gid, 1.0, pg_locked))
+        await asyncio.wait_for(pg_locked.wait(), 10)
+        finish = pg_holder
     ticks = 0
 
     async def ticker() -> None:
@@ -113,7 +136,7 @@ async def test_a_long_foreign_write_makes_commands_wait_not_fail(storage: Storag
     tick_task = asyncio.create_task(ticker())
     try:
         t0 = time.perf_counter()
-        # Reads are not blocked by the writer (WAL)...
+        # Reads are not blocked by the writer (WAL / MVCC)...
         game = await storage.get_game(gid)
         read_s = time.perf_counter() - t0
         assert game is not None and read_s < 0.5
@@ -122,7 +145,7 @@ async def test_a_long_foreign_write_makes_commands_wait_not_fail(storage: Storag
         waited = time.perf_counter() - t0
     finally:
         tick_task.cancel()
-        await asyncio.to_thread(holder.join)
+        await finish
     assert version == 1
     assert waited >= 0.7, f"the write did not wait for the lock ({waited:.2f} s)"
     assert ticks >= 30, "the event loop was blocked while waiting for the lock"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
 from bot.storage import (
@@ -19,6 +19,8 @@ from bot.storage import (
     StorageError,
     VersionConflictError,
 )
+
+from .conftest import raw_execute
 
 GUILD, CHANNEL = 100, 200
 
@@ -60,13 +62,14 @@ async def test_second_open_game_in_a_channel_is_refused(storage: Storage) -> Non
     assert [g.id for g in await storage.list_active_games(kind="constructo")] == [other]
 
 
-async def test_schema_itself_refuses_two_open_games_in_a_channel(storage: Storage, db_path: Path) -> None:
+async def test_schema_itself_refuses_two_open_games_in_a_channel(storage: Storage, database_url: str) -> None:
     await storage.create_game("conex", GUILD, CHANNEL, {"moves": []}, [1, 2])
-    with sqlite3.connect(db_path) as conn, pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
-        conn.execute(
+    with pytest.raises((sqlite3.IntegrityError, asyncpg.UniqueViolationError), match=r"(?i)unique"):
+        await raw_execute(
+            database_url,
             "INSERT INTO games (kind, guild_id, channel_id, status, state_json, initial_state_json, version,"
-            " created_at, updated_at) VALUES ('conex', ?, ?, 'active', '{}', '{}', 0, 0, 0)",
-            (GUILD, CHANNEL),
+            f" created_at, updated_at) VALUES ('conex', {GUILD}, ?, 'active', '{{}}', '{{}}', 0, 0, 0)",
+            CHANNEL,
         )
 
 
@@ -138,11 +141,11 @@ async def test_two_concurrent_actions_on_one_version_one_wins(storage: Storage) 
     assert await storage.replay(gid, step) == game.state
 
 
-async def test_two_processes_worth_of_connections_one_wins(db_path: Path) -> None:
-    """Two Storage objects on one file (as two bot processes would be): the version check inside
-    BEGIN IMMEDIATE, not the asyncio lock, decides."""
-    a = await Storage.open(db_path)
-    b = await Storage.open(db_path)
+async def test_two_processes_worth_of_connections_one_wins(database_url: str) -> None:
+    """Two Storage objects on one database (as two shard processes share PostgreSQL): the version check
+    inside the transaction (BEGIN IMMEDIATE; SELECT ... FOR UPDATE), not the asyncio lock, decides."""
+    a = await Storage.open(database_url)
+    b = await Storage.open(database_url)
     try:
         gid = await a.create_game("conex", GUILD, CHANNEL, {"moves": []}, [1, 2], status="active")
         results = await asyncio.gather(
@@ -204,7 +207,8 @@ async def test_bad_arguments_are_refused_and_change_nothing(
 @pytest.mark.parametrize(
     ("args", "field"),
     [
-        (("chess", GUILD, CHANNEL, {}, [1, 2]), "kind"),
+        (("Chess!", GUILD, CHANNEL, {}, [1, 2]), "kind"),
+        (("", GUILD, CHANNEL, {}, [1, 2]), "kind"),
         (("conex", "guild", CHANNEL, {}, [1, 2]), "guild_id"),
         (("conex", GUILD, CHANNEL, {}, [1, 2], "finished"), "status"),
         (("conex", GUILD, CHANNEL, {}, [1, 2, 1]), "players"),
@@ -237,14 +241,12 @@ async def test_messages_are_set_replaced_and_forgotten_without_a_version_bump(st
     assert (await storage.get_game(gid)).messages == {"board": 3333}  # type: ignore[union-attr]
 
 
-async def test_action_log_is_append_only(storage: Storage, db_path: Path) -> None:
+async def test_action_log_is_append_only(storage: Storage, database_url: str) -> None:
     gid = await storage.create_game("conex", GUILD, CHANNEL, {"moves": []}, [1, 2], status="active")
     await storage.apply_action(gid, 0, {"moves": ["draw"]}, player=1, action="draw")
-    with sqlite3.connect(db_path) as conn:
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            conn.execute("UPDATE actions SET action = 'pass'")
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            conn.execute("DELETE FROM actions")
+    for sql in ("UPDATE actions SET action = 'pass'", "DELETE FROM actions"):
+        with pytest.raises((sqlite3.IntegrityError, asyncpg.RaiseError), match="append-only"):
+            await raw_execute(database_url, sql)
     assert [a.action for a in await storage.actions(gid)] == ["draw"]
 
 

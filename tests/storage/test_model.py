@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 
 from bot.storage import ChannelBusyError, GameClosedError, Storage, VersionConflictError
 
+from .conftest import create_schema, drop_schema, pg_base_url, with_schema
+
 GUILD = 3
 PLAYERS = [11, 12]
 
@@ -26,8 +28,8 @@ op = st.one_of(
 )
 
 
-async def run(ops: list[tuple[Any, ...]], path: Path) -> None:
-    s = await Storage.open(path)
+async def run(ops: list[tuple[Any, ...]], target: str) -> None:
+    s = await Storage.open(target)
     model: list[dict[str, Any]] = []  # per game: id, channel, status, version, moves, result
     rated_games: Counter[int] = Counter()
     try:
@@ -91,8 +93,24 @@ async def run(ops: list[tuple[Any, ...]], path: Path) -> None:
         await s.close()
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+async def run_on_fresh_schema(ops: list[tuple[Any, ...]]) -> None:
+    base = pg_base_url()
+    schema = await create_schema(base)
+    try:
+        await run(ops, with_schema(base, schema))
+    finally:
+        await drop_schema(base, schema)
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(st.lists(op, max_size=25))
-def test_random_operation_sequences_keep_state_log_and_channel_invariants(ops: list[tuple[Any, ...]]) -> None:
+def test_random_operation_sequences_keep_state_log_and_channel_invariants(
+    backend: str, ops: list[tuple[Any, ...]]
+) -> None:
+    if backend == "postgresql":
+        asyncio.run(run_on_fresh_schema(ops))
+        return
     with tempfile.TemporaryDirectory() as tmp:
-        asyncio.run(run(ops, Path(tmp) / "model.sqlite3"))
+        asyncio.run(run(ops, str(Path(tmp) / "model.sqlite3")))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from itertools import count
+from itertools import count, pairwise
 from pathlib import Path
 
 import pytest
@@ -16,23 +16,34 @@ from bot.storage import players as storage_db
 GUILD = 7
 _channels = count(1000)
 
-# (kind, ranking best first; tied players share a group)
+# (kind, ranking best first; tied players share a group). CONEX results carry the game's own W/D/L
+# (rule E3: every tied leader wins), as its game layer hands them over; Constructo's rely on the
+# generic default (lone first wins, shared first draws), which is what Constructo counts too.
 RESULTS: list[tuple[str, list[list[int]]]] = [
     ("constructo", [[1], [2]]),
     ("constructo", [[3], [1]]),
     ("constructo", [[2, 3]]),  # equal totals: a draw
     ("conex", [[1], [2], [3], [4]]),
-    ("conex", [[4, 2], [1]]),  # shared first place: two wins
+    ("conex", [[4, 2], [1]]),  # shared first place: two wins (E3, given in `results`)
     ("conex", [[3], [1, 4]]),  # tie for second
     ("conex", [[5], [4], [2]]),
     ("constructo", [[1], [3]]),
 ]
 
 
-async def play(storage: Storage, kind: str, ranking: list[list[int]], *, rated: bool = True, guild: int = GUILD) -> int:
+def e3_results(ranking: list[list[int]]) -> dict[int, str]:
+    """CONEX E3 as its game layer reports it: everyone in the first group wins, everyone else loses."""
+    return {u: ("win" if i == 0 else "loss") for i, g in enumerate(ranking) for u in g}
+
+
+async def play(
+    storage: Storage, kind: str, ranking: list[list[int]], *, rated: bool = True, guild: int = GUILD, **extra: object
+) -> int:
     players = sorted(u for g in ranking for u in g)
     gid = await storage.create_game(kind, guild, next(_channels), {"n": 0}, players, status="active")
-    result = {"ranking": ranking, "rated": rated}
+    result: dict[str, object] = {"ranking": ranking, "rated": rated, **extra}
+    if kind == "conex" and "results" not in extra:
+        result["results"] = e3_results(ranking)
     await storage.apply_action(gid, 0, {"n": 1}, player=players[0], action="end", result=result)
     return gid
 
@@ -69,7 +80,7 @@ async def test_ratings_match_openskill_and_leaderboard_is_sorted_by_ordinal(stor
             assert await storage.rating_of(GUILD, kind, row.user_id) == row
 
 
-async def test_win_loss_draw_tallies_follow_the_documented_definition(storage: Storage) -> None:
+async def test_win_loss_draw_tallies_come_from_the_results_else_the_generic_default(storage: Storage) -> None:
     for kind, ranking in RESULTS:
         await play(storage, kind, ranking)
     tallies = {
@@ -77,11 +88,11 @@ async def test_win_loss_draw_tallies_follow_the_documented_definition(storage: S
         for kind in ("constructo", "conex")
         for r in await storage.leaderboard(GUILD, kind, limit=100)
     }
-    # Constructo: sole first = win, second = loss, shared first = draw.
+    # Constructo (generic default, no `results`): sole first = win, second = loss, shared first = draw.
     assert tallies[("constructo", 1)] == (3, 2, 1, 0)
     assert tallies[("constructo", 2)] == (2, 0, 1, 1)
     assert tallies[("constructo", 3)] == (3, 1, 1, 1)
-    # CONEX: everybody in the first group wins (ties included), everybody else loses, no draws.
+    # CONEX (`results` given, E3): everybody in the first group wins (ties included), everybody else loses.
     assert tallies[("conex", 1)] == (3, 1, 2, 0)
     assert tallies[("conex", 2)] == (3, 1, 2, 0)
     assert tallies[("conex", 3)] == (2, 1, 1, 0)
@@ -123,13 +134,47 @@ async def test_unrated_results_and_other_guilds_leave_ratings_alone(storage: Sto
     assert await storage.leaderboard(GUILD + 1, "conex") == []
 
 
-async def test_constructo_result_must_rank_exactly_two_players(storage: Storage) -> None:
-    gid = await storage.create_game("constructo", GUILD, 1, {"n": 0}, [1, 2, 3], status="active")
-    with pytest.raises(InvalidDataError, match="exactly 2"):
-        await storage.apply_action(gid, 0, {"n": 1}, player=1, action="end", result=[[1], [2], [3]])
+async def test_without_results_a_shared_first_place_is_a_draw_for_any_kind(storage: Storage) -> None:
+    """Storage has no per-game branch: the same ranking gives the same W/D/L whatever the kind."""
+    for kind in ("conex", "constructo", "somegame"):
+        await play(storage, kind, [[1, 2], [3]], results=None)
+        tallies = {r.user_id: (r.wins, r.draws, r.losses) for r in await storage.leaderboard(GUILD, kind)}
+        assert tallies == {1: (0, 1, 0), 2: (0, 1, 0), 3: (0, 0, 1)}
+
+
+async def test_the_results_decide_wdl_and_the_ranking_decides_ratings(storage: Storage) -> None:
+    # Same ranking twice, different `results`: identical ratings, different tallies.
+    await play(storage, "conex", [[1], [2]], guild=1, results={1: "win", 2: "loss"})
+    await play(storage, "conex", [[1], [2]], guild=2, results={"1": "draw", "2": "draw"})  # JSON-style keys
+    one, two = await storage.rating_of(1, "conex", 1), await storage.rating_of(2, "conex", 1)
+    assert one is not None and two is not None and (one.mu, one.sigma) == (two.mu, two.sigma)
+    assert (one.wins, one.draws, two.wins, two.draws) == (1, 0, 0, 1)
+
+
+@pytest.mark.parametrize(
+    ("extra", "field"),
+    [
+        ({"results": {1: "win"}}, "result.results"),  # 2 missing
+        ({"results": {1: "win", 2: "tie"}}, "result.results"),
+        ({"results": {1: "win", 2: "loss", 9: "loss"}}, "result.results"),
+        ({"reason": "not a code"}, "result.reason"),
+        ({"scores": {1: 1.5}}, "result.scores"),
+        ({"scores": {9: 1}}, "result.scores"),
+        ({"ai": [9]}, "result.ai"),
+        ({"ai": [2]}, "result.rated"),  # a game with an AI seat is never rated
+        ({"winner": 1}, "result"),
+    ],
+)
+async def test_malformed_results_are_refused_and_change_nothing(
+    storage: Storage, extra: dict[str, object], field: str
+) -> None:
+    gid = await storage.create_game("conex", GUILD, 1, {"n": 0}, [1, 2], status="active")
+    with pytest.raises(InvalidDataError) as info:
+        await storage.apply_action(gid, 0, {"n": 1}, player=1, action="end", result={"ranking": [[1], [2]], **extra})
+    assert info.value.details["field"] == field
     game = await storage.get_game(gid)
     assert game is not None and game.status == "active" and game.version == 0
-    assert await storage.leaderboard(GUILD, "constructo") == []
+    assert await storage.leaderboard(GUILD, "conex") == []
 
 
 async def test_leaderboard_pages_and_ranks(storage: Storage) -> None:
@@ -167,3 +212,27 @@ def test_leaderboard_and_rank_queries_use_the_index_not_a_scan(tmp_path: Path) -
     top_plan, rank_plan = " | ".join(r[3] for r in top), " | ".join(r[3] for r in rank)
     assert "ratings_board" in top_plan and "TEMP B-TREE" not in top_plan and "SCAN" not in top_plan
     assert "ratings_board (guild_id=? AND kind=? AND ordinal" in rank_plan and "SCAN" not in rank_plan
+
+
+async def test_games_finishing_at_once_in_two_processes_lose_no_rating_update(database_url: str) -> None:
+    """Two Storage objects (two shard processes) finish games with the same newcomers at the same moment:
+    the ratings rows are locked, so the second update starts from the first one's result."""
+    a, b = await Storage.open(database_url), await Storage.open(database_url)
+    try:
+        games = []
+        for s, channel in ((a, 1), (b, 2), (a, 3), (b, 4)):
+            games.append((s, await s.create_game("conex", GUILD, channel, {}, [1, 2], status="active")))
+        await asyncio.gather(*(
+            s.apply_action(gid, 0, {}, player=1, action="end", result={"ranking": [[1], [2]], "results": None})
+            for s, gid in games
+        ))
+        row = await a.rating_of(GUILD, "conex", 1)
+        assert row is not None and row.games == 4 and row.wins == 4
+        chain = sorted([c for _s, gid in games for c in await a.rating_changes(gid) if c.user_id == 1],
+                       key=lambda c: c.mu_before)
+        for before, after in pairwise(chain):
+            assert after.mu_before == pytest.approx(before.mu_after), "an update was computed from a stale rating"
+        assert chain[-1].mu_after == pytest.approx(row.mu)
+    finally:
+        await a.close()
+        await b.close()
