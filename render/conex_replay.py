@@ -44,7 +44,7 @@ from render.common import draw_text, ellipsize, min_font_px, text_width, theme_o
 from render.conex_scene import REMOVED_INK, draw_scene, paste_plot
 from render.conex_view import View, fit_bounds, window_view
 
-__all__ = ["EXTRA_COLOURS", "caption", "frame_view", "move_lines", "prepare", "score_key"]
+__all__ = ["EXTRA_COLOURS", "PAD", "caption", "frame_view", "move_lines", "plot_top", "prepare", "score_key"]
 
 PAD = 10
 EXTRA_COLOURS = (REMOVED_INK, "#FFFFFF", "#000000")
@@ -68,16 +68,24 @@ def frame_view(final: Any, steps: Sequence[Step], width: int) -> View:
     return window_view(x0, y0, x1 - x0, y1 - y0, width - 2 * PAD)
 
 
+def plot_top(players: int, width: int) -> int:
+    """Where the table picture starts in a frame body ``width`` px wide (px from its top; left edge ``PAD``)."""
+    return 8 + round(min_font_px(width) * 1.35) * (1 + players) + 6
+
+
 def _turn_line(game: Any, names: Sequence[str], max_w: float, fs: int) -> str:
     head = f"goal {game.goal} · draw pile {len(game.draw_pile)} · "
-    room = max(max_w * 0.3, max_w - text_width(head, fs, True) - text_width(" to play", fs, True))
     if game.current_player is None:
         winners = list(game.winners)
         if not winners:
             return head + "game over"
-        who = " & ".join(ellipsize(names[w], room / len(winners), fs, True) for w in winners)
-        return head + f"game over · {who} win" + ("s" if len(winners) == 1 else "")
-    return head + f"▶ {ellipsize(names[game.current_player], room, fs, True)} to play"
+        verb = " wins" if len(winners) == 1 else " win"
+        room = max(max_w * 0.25, max_w - text_width(head + "game over · " + verb, fs, True))
+        gap = text_width(" & ", fs, True) * (len(winners) - 1)
+        who = " & ".join(ellipsize(names[w], (room - gap) / len(winners), fs, True) for w in winners)
+        return ellipsize(head + f"game over · {who}{verb}", max_w, fs, True)
+    room = max(max_w * 0.25, max_w - text_width(head + "▶  to play", fs, True))
+    return ellipsize(head + f"▶ {ellipsize(names[game.current_player], room, fs, True)} to play", max_w, fs, True)
 
 
 def _seat_line(game: Any, seat: int, names: Sequence[str], max_w: float, fs: int) -> str:
@@ -111,7 +119,7 @@ def prepare(final: Any, steps: Sequence[Step], *, names: Sequence[str], width: i
     fs = min_font_px(width)
     view = frame_view(final, steps, width)
     line_h = round(fs * 1.35)
-    header_h = 8 + line_h * (1 + final.players) + 6
+    header_h = plot_top(final.players, width)
     height = header_h + view.height + PAD
     cache: dict[str, Any] = {}
 

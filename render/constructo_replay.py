@@ -107,9 +107,9 @@ def move_lines(rec: Record, steps: Iterable[Step], names: Sequence[str], *, comp
     for i, rnd in enumerate(final.rounds):
         a, b = scores[i] if i < len(scores) else (0, 0)
         so_far = "" if rnd.is_over else " (so far)"
-        how = (f"{names[rnd.first]} starts" if i == 0
+        how = (f"{_layout_name(rnd.layout)} · {names[rnd.first]} starts" if i == 0
                else f"{names[rnd.first]} chose {_layout_name(rnd.layout)} and starts")
-        lines.append(f"Round {i + 1} · {_layout_name(rnd.layout)} · {how} · towers {a}–{b}{so_far}")
+        lines.append(f"Round {i + 1} · {how} · towers {a}–{b}{so_far}")
         lines.append(rnd.record())
     if final.resigned is not None:
         lines.append(f"{names[final.resigned]} resigned (M3).")

@@ -42,7 +42,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engine.record import GAME_NAME, Record, Step, parse_record, replay_steps, verify_final
-from render.common import draw_text, ellipsize, min_font_px, seat_names, text_width, theme_of
+from render.common import draw_text, ellipsize, min_font_px, note_paste, seat_names, text_width, theme_of
 
 __all__ = [
     "DEFAULT_WIDTH",
@@ -198,7 +198,9 @@ class _Frames:
         band = _caption_band(self.width, step.index, self.total, seat, text, self.names, self.theme)
         img = Image.new("RGB", (self.width, band.height + body.height), theme_of(self.theme).bg)
         img.paste(band, (0, 0))
+        note_paste(band, img, (0, 0))
         img.paste(body, (0, band.height))
+        note_paste(body, img, (0, band.height))
         return img
 
 

@@ -31,7 +31,7 @@ from engine.record import (
 )
 from tests.engine.record_games import NAMES, conex_game, constructo_match
 
-COORDS = "(0,0) (1,0) (2,0) (3,0) (4,0) (5,0) (6,0) (7,0) (8,0)"
+COORDS = "(0,0) (1,0) (2,0) (3,0) (4,0) (5,0) (6,0) (7,0) (7,1)"  # a custom layout (no name)
 
 
 def round_trip(state: Any) -> tuple[dict[str, Any], Any]:
