@@ -75,7 +75,7 @@ def conex_game(players: int, seed: int, ai: bool, budget: float) -> Game:
 
 def conex_stress(seed: int) -> Game:
     """A long 4-seat game (goal 100): first_fit, lightning whenever usable, and 35 % of actions a timeout of an
-    awaited seat (a skipped turn draws, a random discard; nobody forfeits), so many actions change nothing on the table."""
+    awaited seat (a skipped turn draws, a random discard; nobody forfeits): many actions leave the table as it is."""
     rng = random.Random(seed)
     g = Game.new(players=4, seed=seed, goal=100, timeout_forfeit=1000)
     while not g.is_over:

@@ -123,13 +123,19 @@ def frame_indices(actions: int, keep: Iterable[int] = (), max_frames: int = MAX_
     """
     if max_frames < 2 or actions < 0:
         raise ValueError(f"need max_frames >= 2 and actions >= 0, not {max_frames}, {actions}")
-    if actions + 1 <= max_frames:
-        return list(range(actions + 1))
-    must = {0, actions} | {k for k in keep if 0 < k < actions}
-    slots = max_frames - len(must)
+    return _spread(list(range(actions + 1)), set(keep), max_frames)
+
+
+def _spread(candidates: list[int], keep: set[int], cap: int) -> list[int]:
+    """At most ``cap`` of the ascending ``candidates``: the first, the last and those in ``keep`` always, the rest
+    spread evenly over the others (all of them if they fit)."""
+    if len(candidates) <= cap:
+        return list(candidates)
+    must = {candidates[0], candidates[-1]} | (keep & set(candidates))
+    slots = cap - len(must)
     if slots <= 0:
         return sorted(must)
-    rest = [k for k in range(1, actions) if k not in must]
+    rest = [k for k in candidates if k not in must]
     picked = {rest[math.floor((i + 0.5) * len(rest) / slots)] for i in range(slots)}
     return sorted(must | picked)
 
@@ -316,11 +322,10 @@ def _last_frame(frames: _Frames) -> Image.Image:
 def _fit(drawn: dict[int, Image.Image], keep: list[int], scored: set[int], palette: Image.Image,
          frame_ms: int | None, last_ms: int, max_bytes: int) -> bytes:
     """Encode; while over ``max_bytes``: halve the dropped-able frames, then scale every frame by 3/4."""
-    total = keep[-1]
     data = _encode([drawn[k] for k in keep], frame_durations(len(keep), frame_ms, last_ms), palette)
     scale = 1.0
     while len(data) > max_bytes:
-        fewer = frame_indices(total, scored, max(2, len(keep) // 2))
+        fewer = _spread(keep, scored, max(2, len(keep) // 2))  # only frames already drawn
         if len(fewer) < len(keep):
             keep = fewer
         elif scale * next(iter(drawn.values())).width * 0.75 >= 150:

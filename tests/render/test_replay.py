@@ -236,6 +236,15 @@ def test_max_frames_samples_a_long_game(conex_rec: dict[str, Any]) -> None:
     assert n >= placements  # every frame that changed a score stays
 
 
+def test_size_fallback_after_sampling_keeps_only_drawn_frames(conex_rec: dict[str, Any]) -> None:
+    sampled = render_replay(conex_rec, max_frames=30)
+    assert Image.open(io.BytesIO(sampled)).n_frames == 30 < len(conex_rec["history"])
+    limit = int(len(sampled) * 0.7)
+    data = render_replay(conex_rec, max_frames=30, max_bytes=limit)
+    im = Image.open(io.BytesIO(data))
+    assert len(data) <= limit and 2 <= im.n_frames <= 30 and im.width < DEFAULT_WIDTH
+
+
 def test_size_fallback_drops_frames_then_scales(constructo_rec: dict[str, Any], constructo_gif: bytes) -> None:
     limit = len(constructo_gif) // 4
     data = render_replay(constructo_rec, max_bytes=limit)
