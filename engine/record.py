@@ -144,14 +144,16 @@ def export_record(
             shuffle seed: export a running game only for an aborted table or a moderator).
 
     Raises:
-        ValueError: the game is still running and ``unfinished`` is false; ``names`` is not one string per seat;
+        ValueError: the game is still running and ``unfinished`` is false; ``names`` is not one string (at most
+            :data:`MAX_NAME_CHARS` characters) per seat;
             ``meta`` is not a JSON-ready dict.
     """
     if not state.is_over and not unfinished:
         raise ValueError("the game is still running: export it with unfinished=True only if its setup may be shown")
     names = list(names)
-    if len(names) != state.num_players or not all(isinstance(n, str) for n in names):
-        raise ValueError(f"names must be {state.num_players} strings, one per seat, not {names!r}")
+    if len(names) != state.num_players or not all(isinstance(n, str) and len(n) <= MAX_NAME_CHARS for n in names):
+        raise ValueError(f"names must be {state.num_players} strings of at most {MAX_NAME_CHARS} characters, one per "
+                         f"seat, not {names!r:.200}")
     outcome = state.outcome
     record: dict[str, Any] = {
         "format": FORMAT,

@@ -107,7 +107,7 @@ def test_a_running_game_is_exported_only_on_purpose() -> None:
 
 def test_names_must_be_one_string_per_seat() -> None:
     m = constructo_match(2)
-    for names in (["Alice"], ["Alice", "Bob", "Carol"], ["Alice", 7]):
+    for names in (["Alice"], ["Alice", "Bob", "Carol"], ["Alice", 7], ["Alice", "B" * 101]):
         with pytest.raises(ValueError):
             export_record(m, names=names)  # type: ignore[arg-type]
 
