@@ -97,7 +97,9 @@ def run_speed(nodes: int) -> None:
                 res = search(pos, budget_s=None, max_nodes=nodes)
                 dt = time.perf_counter() - t0
                 best = max(best, res.nodes / dt)
-            print(f"    {layout:7s} {label:8s}: {best:,.0f} nodes/s (depth {res.depth}, {res.nodes:,} nodes)", flush=True)
+            print(
+                f"    {layout:7s} {label:8s}: {best:,.0f} nodes/s (depth {res.depth}, {res.nodes:,} nodes)", flush=True
+            )
 
 
 def run_empty(layouts: list[str], budget: float | None) -> None:

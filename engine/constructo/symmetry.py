@@ -64,7 +64,7 @@ def canonical_stacks(
     seen = [tuple(c ^ 4 for c in st) for st in stacks] if mover else [tuple(st) for st in stacks]
     best: tuple[tuple[int, ...], ...] | None = None
     for perm in automorphisms(layout):
-        arranged = [()] * TILES
+        arranged: list[tuple[int, ...]] = [()] * TILES
         for t, st in enumerate(seen):
             arranged[perm[t]] = st
         cand = tuple(arranged)
