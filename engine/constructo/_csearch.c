@@ -9,8 +9,8 @@
  * Search: negamax alpha-beta with principal variation search, a bounded transposition table (4-way buckets,
  * replacement by generation then by subtree size) keyed by the position's canonical form under the layout's
  * automorphisms and a colour swap (the key is the position seen by the player to move, so it needs no turn
- * bit; reserves follow from the stacks, C2), the table move first, then tower-making steps, then placements
- * that offer the opponent no tower-making landing, ties by the history heuristic. A value whose subtree never met the depth horizon is marked exact, as in Python.
+ * bit; reserves follow from the stacks, C2), the table move first, then steps by towers won and placements by
+ * the tower-making landings they offer the opponent, ties by the history heuristic. A value whose subtree never met the depth horizon is marked exact, as in Python.
  * The GIL is released while searching; one Core must not be used by two threads at once.
  */
 #define PY_SSIZE_T_CLEAN
@@ -21,7 +21,10 @@
 #include <time.h>
 #include <sys/mman.h>
 
-#define CORE_VERSION 1
+#define CORE_VERSION 2
+#ifndef CORE_SOURCE_HASH
+#define CORE_SOURCE_HASH ""
+#endif
 #define NT 9
 #define MAXS 32        /* stack ids are < MAXS (19 are used) */
 #define MAXG 48        /* automorphisms kept (a subset of the group is still sound) */
@@ -42,8 +45,8 @@ static int LAND[MAXS * 8];      /* stack id after a lone chip lands on it (K1, K
 static int TOWER[MAXS];         /* +1 tower of player 0, -1 of player 1, 0 none (S1, S2) */
 static int SINGLE[8];           /* stack id of a chip alone on a tile */
 static int SWAP[MAXS];          /* the same stack with the players' colours swapped */
-static int LIVE[MAXS];          /* 1 if the tile can still change (empty, lone chip, or a landing exists) */
 static int NSTACKS = 0;
+
 
 
 /* ---- transposition table -------------------------------------------------------------------------------- */
@@ -87,7 +90,7 @@ typedef struct {
     uint64_t key[2][MAXG];   /* [0]: as is, [1]: colours swapped; per automorphism */
     long long nodes, max_nodes, next_check, horizon;
     double deadline;
-    int has_deadline, aborted, exact_mode;
+    int has_deadline, aborted;
 } S;
 
 static double now_s(void) {
@@ -290,22 +293,11 @@ static int negamax(S *s, int depth, int alpha, int beta, int p, int ply) {
         s->horizon++;
         return evaluate(s, p);
     }
-    if (s->exact_mode) {
-        /* final-score bounds: dead tiles keep their tower, every live tile ends at -1, 0 or +1 */
-        int settled = 0, live = 0;
-        for (int t = 0; t < NT; t++) {
-            if (LIVE[s->b[t]]) live++;
-            else settled += TOWER[s->b[t]];
-        }
-        if (p) settled = -settled;
-        if ((settled + live) * SCALE <= alpha) return (settled + live) * SCALE;
-        if ((settled - live) * SCALE >= beta) return (settled - live) * SCALE;
-    }
-    /* ordering scores */
     int score[MAXMOVES];
     int sign = p == 0 ? 1 : -1;
-    /* table move; then steps by the towers they win (capture +2, new tower +1, swallow 0); then placements,
-     * those that offer the opponent no tower-making landing first; ties by the history heuristic */
+    /* table move first; then steps scored 2 per tower won (capture 2, new tower 1, swallow 0) minus 2 when the
+     * opponent can take the new top at once, and placements scored minus 1 per tower-making landing they
+     * offer the opponent; ties by the history heuristic */
     for (int i = 0; i < n; i++) {
         int m = moves[i], sc, h = c->hist[p][m];
         if (h > (1 << 18) - 1) h = (1 << 18) - 1;
@@ -314,8 +306,17 @@ static int negamax(S *s, int depth, int alpha, int beta, int p, int ply) {
         } else if (m >= 36) {
             int x = m - 36, a = x / 9, d = x % 9;
             int nid = LAND[s->b[d] * 8 + LONE[s->b[a]]];
-            int gain = (TOWER[nid] - TOWER[s->b[d]]) * sign;
-            sc = ((64 + 3 + gain) << 18) + h;
+            int gain = (TOWER[nid] - TOWER[s->b[d]]) * sign, exposed = 0;
+            /* can an opponent's lone chip next to dst take the new top at once? */
+            for (int j = 0; j < c->nbn[d] && !exposed; j++) {
+                int e2 = c->nb[d][j];
+                int o = e2 == a ? 0 : LONE[s->b[e2]];
+                if (o && (o >> 2) != p) {
+                    int l2 = LAND[nid * 8 + o];
+                    if (l2 >= 0 && TOWER[l2]) exposed = 1;
+                }
+            }
+            sc = ((64 + 2 * gain - 2 * exposed) << 18) + h;
         } else {
             int t = m % 9, sid = SINGLE[(p << 2) | (m / 9)], offered = 0;
             for (int j = 0; j < c->nbn[t]; j++) {
@@ -399,7 +400,7 @@ static PyObject *set_tables(PyObject *self, PyObject *args) {
     if (read_ints(lone, lo, n, "lone") || read_ints(land, la, n * 8, "land") || read_ints(tower, to, n, "tower") ||
         read_ints(single, si, 8, "single") || read_ints(swap, sw, n, "swap"))
         return NULL;
-    for (int i = 0; i < MAXS; i++) { LONE[i] = 0; TOWER[i] = 0; SWAP[i] = i; LIVE[i] = 0; }
+    for (int i = 0; i < MAXS; i++) { LONE[i] = 0; TOWER[i] = 0; SWAP[i] = i; }
     for (int i = 0; i < MAXS * 8; i++) LAND[i] = -1;
     for (int i = 0; i < n; i++) {
         LONE[i] = lo[i]; TOWER[i] = to[i]; SWAP[i] = sw[i];
@@ -411,11 +412,6 @@ static PyObject *set_tables(PyObject *self, PyObject *args) {
         }
     }
     for (int i = 0; i < 8; i++) SINGLE[i] = si[i];
-    for (int i = 0; i < n; i++) {
-        int live = (i == 0) || LONE[i] != 0;
-        for (int c = 0; c < 8; c++) if (LAND[i * 8 + c] >= 0) live = 1;
-        LIVE[i] = live;
-    }
     NSTACKS = n;
     Py_RETURN_NONE;
 }
@@ -511,16 +507,16 @@ static int load_state(S *s, Core *c, PyObject *board, PyObject *res) {
     return 0;
 }
 
-/* root(board, reserves, turn, codes, depth, alpha, beta, max_nodes, budget_s, exact_mode)
+/* root(board, reserves, turn, codes, depth, alpha, beta, max_nodes, budget_s)
  *   -> (aborted, best_code, best_value, completed_root_moves, nodes, exact)
  * Searches the root actions in the given order (fail-soft, PVS); max_nodes < 0 / budget_s < 0: unbounded. */
 static PyObject *Core_root(Core *self, PyObject *args) {
     PyObject *board, *res, *codes_obj;
-    int turn, depth, alpha, beta, exact_mode;
+    int turn, depth, alpha, beta;
     long long max_nodes;
     double budget;
-    if (!PyArg_ParseTuple(args, "OOiOiiiLdp", &board, &res, &turn, &codes_obj, &depth, &alpha, &beta, &max_nodes,
-                          &budget, &exact_mode))
+    if (!PyArg_ParseTuple(args, "OOiOiiiLd", &board, &res, &turn, &codes_obj, &depth, &alpha, &beta, &max_nodes,
+                          &budget))
         return NULL;
     S *s = (S *)malloc(sizeof(S));
     if (!s) return PyErr_NoMemory();
@@ -541,7 +537,6 @@ static PyObject *Core_root(Core *self, PyObject *args) {
     }
     s->max_nodes = max_nodes;
     s->has_deadline = budget >= 0;
-    s->exact_mode = exact_mode;
     s->next_check = 1024;
     int best = -INF, best_code = codes[0], done = 0;
     long long h0;
@@ -672,6 +667,7 @@ PyMODINIT_FUNC PyInit__csearch(void) {
     Py_INCREF(&CoreType);
     if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) { Py_DECREF(&CoreType); Py_DECREF(m); return NULL; }
     PyModule_AddIntConstant(m, "VERSION", CORE_VERSION);
+    PyModule_AddStringConstant(m, "SOURCE_HASH", CORE_SOURCE_HASH);
     PyModule_AddIntConstant(m, "MAX_AUTOMORPHISMS", MAXG);
     return m;
 }

@@ -11,9 +11,11 @@ layout's adjacency and automorphisms (:mod:`engine.constructo.symmetry`); it res
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import time
+from pathlib import Path
 from typing import Any
 
 from engine.constructo.pysearch import INF
@@ -25,7 +27,8 @@ __all__ = ["CORE", "CoreSearcher", "core_available", "new_core"]
 
 log = logging.getLogger("engine.constructo")
 
-_EXPECTED_VERSION = 1
+_EXPECTED_VERSION = 2
+_SOURCE = Path(__file__).with_name("_csearch.c")
 _csearch: Any = None
 CORE = "python"
 """``"c"`` when the compiled core is in use, else ``"python"``."""
@@ -41,11 +44,13 @@ else:
             "slower. Reinstall with a C compiler present (pip install -e .) to build it.", err,
         )
     else:
-        if getattr(_module, "VERSION", None) != _EXPECTED_VERSION:
+        source_hash = hashlib.sha256(_SOURCE.read_bytes()).hexdigest()[:16] if _SOURCE.exists() else None
+        if getattr(_module, "VERSION", None) != _EXPECTED_VERSION or (
+            source_hash is not None and getattr(_module, "SOURCE_HASH", None) != source_hash
+        ):
             log.warning(
-                "Constructo AI: compiled search core is version %s, expected %s (stale build); using the "
-                "pure-Python search. Rebuild with pip install -e .", getattr(_module, "VERSION", None),
-                _EXPECTED_VERSION,
+                "Constructo AI: the compiled search core was built from another version of _csearch.c (stale "
+                "build); using the pure-Python search. Rebuild with pip install -e ."
             )
         else:
             _module.set_tables(NS, LONE, LAND, TOWER, SINGLE, SWAP)
@@ -105,8 +110,7 @@ class CoreSearcher:
             nodes_left, time_left = self._budget()
             codes = [best_code] + [c for c in self.root_codes if c != best_code]
             aborted, code, val, _, nodes, _ = self.core.root(
-                self.board, self.res, self.turn, codes, self.plies_left + 1, beta - 1, beta, nodes_left, time_left,
-                True,
+                self.board, self.res, self.turn, codes, self.plies_left + 1, beta - 1, beta, nodes_left, time_left
             )
             self.nodes += nodes
             if aborted:
@@ -134,8 +138,7 @@ class CoreSearcher:
                 nodes_left, time_left = -1, -1.0
             codes = [best_code] + [c for c in self.root_codes if c != best_code]
             aborted, code, val, completed, nodes, is_exact = self.core.root(
-                self.board, self.res, self.turn, codes, depth, -INF, INF, nodes_left, time_left,
-                depth >= self.plies_left,
+                self.board, self.res, self.turn, codes, depth, -INF, INF, nodes_left, time_left
             )
             self.nodes += nodes
             if aborted:
