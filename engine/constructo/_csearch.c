@@ -285,9 +285,7 @@ static int negamax(S *s, int depth, int alpha, int beta, int p, int ply) {
         if (E_MOVE(d) != NO_MOVE) tt_move = map_move(c, E_MOVE(d), g, 0);
     }
     if (n == 0) {
-        int v = (p == 0 ? s->score : -s->score) * SCALE;
-        tt_store(c, key, v, F_EXACT, EXACT_DEPTH, NO_MOVE, 1);
-        return v;
+        return (p == 0 ? s->score : -s->score) * SCALE;  /* the round is over (E1): not worth a table slot */
     }
     if (depth <= 0) {
         s->horizon++;
@@ -361,7 +359,8 @@ static int negamax(S *s, int depth, int alpha, int beta, int p, int ply) {
                 if (alpha >= beta) {
                     c->cuts++;
                     if (i == 0) c->first_cuts++;
-                    if (c->hist[p][m] < (1 << 23)) c->hist[p][m] += depth * depth;
+                    /* history: cutoffs high in the tree weigh exponentially more */
+                    if (c->hist[p][m] < (1 << 23)) c->hist[p][m] += 1 << (depth / 4 > 22 ? 22 : depth / 4);
                     break;
                 }
             }
