@@ -5,11 +5,12 @@
    samples per ``k`` (same seeds as ``bench_constructo_ai.py``), each solved by ``solve(rnd, budget_s=...)``.
    N = the largest ``k`` with every sample solved within the budget (default 1 s of wall time).
 2. **nodes/s**: a fixed node-bounded search (``search(..., max_nodes=...)``) from fixed positions.
-3. ``--empty``: the solved value of each recommended layout from the empty board (no budget unless
+3. ``--analysis R``: time of ``analyse_round`` on R hard-vs-medium rounds per layout.
+4. ``--empty``: the solved value of each recommended layout from the empty board (no budget unless
    ``--empty-budget``), with the time it took.
 
 Usage: .venv/bin/python bench/bench_solver.py [--positions 6] [--budget 1.0] [--layouts rombo,flor]
-       [--skip-n] [--skip-speed] [--empty] [--empty-budget 600] [--jobs 1]
+       [--skip-n] [--skip-speed] [--analysis 6] [--empty] [--empty-budget 1800] [--empty-tt-bits 24] [--jobs 1]
 """
 
 from __future__ import annotations
@@ -102,11 +103,11 @@ def run_speed(nodes: int) -> None:
             )
 
 
-def run_empty(layouts: list[str], budget: float | None) -> None:
-    print(f"empty board, first player to move (budget {budget} s)")
+def run_empty(layouts: list[str], budget: float | None, tt_bits: int) -> None:
+    print(f"empty board, first player to move (budget {budget} s, table of {(64 << tt_bits) >> 20} MiB)")
     for layout in layouts:
         t0 = time.perf_counter()
-        res = solve(Round(LAYOUTS[layout]), budget_s=budget)
+        res = solve(Round(LAYOUTS[layout]), budget_s=budget, tt_bits=tt_bits)
         dt = time.perf_counter() - t0
         if res is None:
             print(f"    {layout:7s}: not solved in {dt:.0f} s", flush=True)
@@ -116,6 +117,34 @@ def run_empty(layouts: list[str], budget: float | None) -> None:
                 f"{res.move}), {res.nodes:,} nodes, {dt:.1f} s",
                 flush=True,
             )
+
+
+def run_analysis(rounds: int) -> None:
+    from engine.constructo.ai import choose_move
+    from engine.constructo.analysis import analyse_round
+
+    print(f"analyse_round (default node budget), {rounds} rounds per layout: hard (5,000 nodes) vs medium")
+    print("| layout | rounds | actions mean | exact actions mean | mean s | max s | mean nodes |")
+    print("|---|---|---|---|---|---|---|")
+    for layout in RECOMMENDED:
+        secs, acts, exact, nodes = [], [], [], []
+        for g in range(rounds):
+            rnd = Round(LAYOUTS[layout], g % 2)
+            i = 0
+            while not rnd.is_over:
+                level = "hard" if rnd.current_player == g % 2 else "medium"
+                rnd.play(choose_move(rnd, level, seed=1000 * g + i, budget_s=None, max_nodes=5000))
+                i += 1
+            a = analyse_round(rnd)
+            secs.append(a.seconds)
+            acts.append(len(a.moves))
+            exact.append(sum(m.exact for m in a.moves))
+            nodes.append(a.nodes)
+        print(
+            f"| {layout} | {rounds} | {statistics.mean(acts):.1f} | {statistics.mean(exact):.1f} | "
+            f"{statistics.mean(secs):.2f} | {max(secs):.2f} | {statistics.mean(nodes):,.0f} |",
+            flush=True,
+        )
 
 
 def main() -> None:
@@ -128,7 +157,9 @@ def main() -> None:
     ap.add_argument("--skip-n", action="store_true")
     ap.add_argument("--skip-speed", action="store_true")
     ap.add_argument("--empty", action="store_true")
+    ap.add_argument("--analysis", type=int, default=0, help="time analyse_round on this many rounds per layout")
     ap.add_argument("--empty-budget", type=float, default=None)
+    ap.add_argument("--empty-tt-bits", type=int, default=24, help="table of 64 << bits bytes (24: 1 GiB)")
     args = ap.parse_args()
     load = os.getloadavg()
     print(f"python {sys.version.split()[0]}, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", flush=True)
@@ -143,8 +174,10 @@ def main() -> None:
         run_speed(args.speed_nodes)
     if not args.skip_n:
         run_n(layouts, args.positions, args.budget, args.jobs)
+    if args.analysis:
+        run_analysis(args.analysis)
     if args.empty:
-        run_empty(layouts, args.empty_budget)
+        run_empty(layouts, args.empty_budget, args.empty_tt_bits)
     load = os.getloadavg()
     print(f"load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", flush=True)
 

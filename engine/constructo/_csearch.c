@@ -28,7 +28,6 @@
 #define NT 9
 #define MAXS 32        /* stack ids are < MAXS (19 are used) */
 #define MAXG 48        /* automorphisms kept (a subset of the group is still sound) */
-#define MAXPLY 64
 #define MAXMOVES 96
 #define SCALE 100
 #define INF (1 << 29)
@@ -260,7 +259,7 @@ static void check_budget(S *s) {
     if (s->has_deadline && now_s() >= s->deadline) s->aborted = 1;
 }
 
-static int negamax(S *s, int depth, int alpha, int beta, int p, int ply) {
+static int negamax(S *s, int depth, int alpha, int beta, int p) {
     Core *c = s->c;
     s->nodes++;
     if (s->max_nodes >= 0 && s->nodes >= s->max_nodes) s->aborted = 1;
@@ -341,12 +340,12 @@ static int negamax(S *s, int depth, int alpha, int beta, int p, int ply) {
         int m = moves[i], u0, u1, v;
         do_move(s, p, m, &u0, &u1);
         if (i == 0) {
-            v = -negamax(s, depth - 1, -beta, -alpha, q, ply + 1);
+            v = -negamax(s, depth - 1, -beta, -alpha, q);
         } else {
-            v = -negamax(s, depth - 1, -alpha - 1, -alpha, q, ply + 1);
+            v = -negamax(s, depth - 1, -alpha - 1, -alpha, q);
             if (alpha < v && v < beta && !s->aborted) {
                 c->pvs_research++;
-                v = -negamax(s, depth - 1, -beta, -v, q, ply + 1);
+                v = -negamax(s, depth - 1, -beta, -v, q);
             }
         }
         undo_move(s, p, m, u0, u1);
@@ -546,10 +545,10 @@ static PyObject *Core_root(Core *self, PyObject *args) {
         int m = codes[i], u0, u1, v;
         do_move(s, turn, m, &u0, &u1);
         if (i == 0) {
-            v = -negamax(s, depth - 1, -beta, -alpha, 1 - turn, 1);
+            v = -negamax(s, depth - 1, -beta, -alpha, 1 - turn);
         } else {
-            v = -negamax(s, depth - 1, -alpha - 1, -alpha, 1 - turn, 1);
-            if (alpha < v && v < beta && !s->aborted) v = -negamax(s, depth - 1, -beta, -v, 1 - turn, 1);
+            v = -negamax(s, depth - 1, -alpha - 1, -alpha, 1 - turn);
+            if (alpha < v && v < beta && !s->aborted) v = -negamax(s, depth - 1, -beta, -v, 1 - turn);
         }
         undo_move(s, turn, m, u0, u1);
         if (s->aborted) break;
