@@ -40,7 +40,7 @@ else:
         from engine.constructo import _csearch as _module  # type: ignore[attr-defined]
     except ImportError as err:
         log.warning(
-            "Constructo AI: compiled search core unavailable (%s); using the pure-Python search, about 50x "
+            "Constructo AI: compiled search core unavailable (%s); using the pure-Python search, about 20x "
             "slower. Reinstall with a C compiler present (pip install -e .) to build it.", err,
         )
     else:
