@@ -11,14 +11,18 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     DRAIN_TIMEOUT=8
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
 COPY engine ./engine
 COPY render ./render
 COPY bot ./bot
 COPY data ./data
 # Editable install: the engines read their data files (layouts, deck, fonts) from /app/data.
-# asyncpg and the other compiled dependencies come as manylinux wheels: no compiler needed.
-RUN python -m pip install -e . \
+# asyncpg and the other compiled dependencies come as manylinux wheels; gcc is needed only for the
+# Constructo AI's optional C search core (setup.py), and is removed again in the same layer.
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && python -m pip install -e . \
+    && python -c "import engine.constructo.core as c; assert c.CORE == 'c', c.CORE" \
+    && apt-get purge -y gcc libc6-dev && apt-get autoremove -y && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin tablebot \
     && mkdir -p /data && chown tablebot /data
 
