@@ -13,12 +13,12 @@ import pickle
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from engine.conex import checks, finder, state, turns
+from engine.conex import checks, finder, finder_explain, state, turns
 from engine.conex.actions import Action, AnyAction, Discard, Draw, Lightning, Pass, Place
-from engine.conex.deck import COLOR_NAMES, Card, load_deck
+from engine.conex.deck import Card, load_deck
 from engine.conex.fair import deal
 from engine.conex.geometry import TABLE_SIZES_MM
-from engine.conex.table import Table, TableCard, Verdict
+from engine.conex.table import Table, TableCard, Target, Verdict
 from engine.errors import IllegalActionError, InvalidInputError, RuleError
 from engine.protocol import Applied, Event, Forfeit, Outcome, Timeout, parse_shared_action
 
@@ -359,26 +359,17 @@ class Game:
         return finder.find_placements(self, player, card_id, corner, target, limit)
 
     def auto_fit(self, player: int, card_id: int, corner: int, target: int | str) -> Place:
-        """The single best legal pose of ``corner`` of ``card_id`` on ``target``; raises ``IllegalActionError``
-        (rule P1, details ``card``, ``corner``, ``target`` and, when the colours differ, ``corner_color`` and
-        ``target_color``) if there is none."""
-        found = self.find_placements(player, card_id, corner, target, limit=1)
-        if not found:
-            card = self._card(card_id)
-            on = "the board" if target == "board" else f"card #{target}"
-            c = card.corner(corner) if corner in [k.index for k in card.corners] else None
-            why = ""
-            colours: dict[str, str] = {}
-            if c is not None and target != "board" and target in self.board:
-                tcol = self.board.get(int(target)).card.color
-                if tcol != c.color:
-                    why = f": the corner is {COLOR_NAMES[c.color]}, the card is {COLOR_NAMES[tcol]}"
-                    colours = {"corner_color": c.color, "target_color": tcol}
-            raise IllegalActionError(
-                f"no legal pose for corner {corner} of card {card_id} on {on}{why}",
-                rule="P1", card=card_id, corner=corner, target=target, **colours,
-            )
-        return found[0]
+        """The single best legal pose of ``corner`` of ``card_id`` on ``target``; if none, raises
+        ``IllegalActionError`` ("no legal pose for corner 2 of card 31 on card #7: ...") saying why, with the
+        rule and machine-readable details of ``engine/conex/finder_explain.py``."""
+        return finder_explain.auto_fit(self, player, card_id, corner, target)
+
+    def targets_for(self, player: int, card_id: int, corner: int) -> list[Target]:
+        """The targets (table card ids, ``"board"``) where ``corner`` of ``card_id`` from ``player``'s hand can
+        legally go now (P1 colour and a pose the finder finds), best points first (V2: +2 cards), then newest
+        first, the board last. For the ``target`` autocomplete. Raises ``InvalidInputError`` for unknown ids,
+        ``IllegalActionError`` (P5) for a card not in that hand."""
+        return finder.targets_for(self, player, card_id, corner)
 
     def legal_counts(self, player: int, cap: int = 9) -> dict[int, int]:
         """For each card in ``player``'s hand, how many distinct legal placements the finder offers, capped at

@@ -247,8 +247,19 @@ class Table:
         ``corner_index`` against P4, P1, P2, P3 in that order (rules/conex.md section 5).
 
         Returns the ``Verdict`` (target) when legal. Raises ``IllegalActionError`` with ``.rule`` the first failed
-        rule and ``.details`` holding ``card``, ``corner`` and, where it applies, ``other`` (a card id or
-        ``"board"``) and ``at_cm`` (the nearest offending point).
+        rule and ``.details`` (machine-readable, for translations) holding ``card``, ``corner`` and ``reason``:
+
+        - P4 ``"off_table"``: ``over_cm`` (how far the card sticks out), ``edge`` (``"left"``, ``"right"``,
+          ``"top"``, ``"bottom"``), ``table_cm`` (width, height);
+        - P1 ``"color"``: ``other`` (the card id or ``"board"`` under the corner), ``corner_color``,
+          ``target_color`` (colour letters), ``at_cm``;
+        - P1 ``"not_on_target"``: ``corner_color``, ``at_cm``, ``under`` (what lies under the corner: a list of
+          ``{"kind": "card", "id", "color"}``, ``{"kind": "corner", "id"}``, ``{"kind": "square", "color"}``,
+          ``{"kind": "track"}``, ``{"kind": "table"}``);
+        - P2 ``"touches"``: ``other`` (a card id or ``"board"``), ``other_kind`` (``"card"``/``"board"``),
+          ``gap_mm``, ``at_cm``;
+        - P3 ``"touches_corner"``: ``other`` (the card id), ``other_corner`` (its corner index), ``gap_mm``,
+          ``at_cm``.
         """
         posed = posed_card(card, x_mm, y_mm, rotation)
         corner = card.corner(corner_index)
@@ -263,7 +274,9 @@ class Table:
             or maxx > tmaxx + LIES_ON_MM
             or maxy > tmaxy + LIES_ON_MM
         ):
-            over = max(tminx - minx, tminy - miny, maxx - tmaxx, maxy - tmaxy)
+            sides = {"left": tminx - minx, "top": tminy - miny, "right": maxx - tmaxx, "bottom": maxy - tmaxy}
+            edge = max(sides, key=lambda k: sides[k])
+            over = sides[edge]
             raise IllegalActionError(
                 f"{who} would stick out {over / 10:.1f} cm over the edge of the table "
                 f"({self.area.bounds[2] / 5:.0f} x {self.area.bounds[3] / 5:.0f} cm)",
@@ -271,6 +284,9 @@ class Table:
                 card=card.id,
                 corner=corner_index,
                 over_cm=round(over / 10, 1),
+                edge=edge,
+                table_cm=(round((tmaxx - tminx) / 10), round((tmaxy - tminy) / 10)),
+                reason="off_table",
             )
         target = self._p1(card, corner, tri)
         self._p2_p3(card, posed.rect, target)
@@ -293,7 +309,10 @@ class Table:
                         card=card.id,
                         corner=corner.index,
                         other=tc.id,
+                        corner_color=colour,
+                        target_color=tc.card.color,
                         at_cm=_at_cm(cx, cy),
+                        reason="color",
                     )
                 return tc.id
         for sq_colour in BOARD_SQUARES:
@@ -306,18 +325,24 @@ class Table:
                         card=card.id,
                         corner=corner.index,
                         other="board",
+                        corner_color=colour,
+                        target_color=sq_colour,
                         at_cm=_at_cm(cx, cy),
+                        reason="color",
                     )
                 return "board"
-        under = self._what_is_under(tri)
+        under = self.what_is_under(tri)
         raise IllegalActionError(
             f"corner {corner.index} ({COLOR_NAMES[colour]}) of card {card.id} at {_cm(cx, cy)} must lie wholly on "
             f"the visible main area of one {COLOR_NAMES[colour]} card or on the {COLOR_NAMES[colour]} board square; "
-            f"it lies on {under}",
+            f"it lies on {describe_under(under)}",
             rule="P1",
             card=card.id,
             corner=corner.index,
+            corner_color=colour,
             at_cm=_at_cm(cx, cy),
+            under=under,
+            reason="not_on_target",
         )
 
     def covered(self) -> BaseGeometry:
@@ -337,30 +362,33 @@ class Table:
             self.cache["track"] = got
         return got  # type: ignore[return-value]
 
-    def _what_is_under(self, tri: Polygon) -> str:
-        """Names of the visible things under a corner triangle, for P1 messages (newest cards first)."""
+    def what_is_under(self, shape: BaseGeometry) -> list[dict[str, object]]:
+        """The visible things under ``shape`` (newest cards first), machine-readable: ``{"kind": "card", "id",
+        "color"}`` (a visible main area), ``{"kind": "corner", "id"}`` (a CONEX corner of that card),
+        ``{"kind": "square", "color"}``, ``{"kind": "track"}`` (the board's score track), ``{"kind": "table"}``
+        (the bare table)."""
 
         def under(geom: BaseGeometry) -> bool:
-            return tri.intersects(geom) and tri.intersection(geom).area > 0.01
+            return shape.intersects(geom) and shape.intersection(geom).area > 0.01
 
-        found: list[str] = []
-        bx0, by0, bx1, by1 = tri.bounds
+        found: list[dict[str, object]] = []
+        bx0, by0, bx1, by1 = shape.bounds
         for tc in reversed(self.cards):
             x0, y0, x1, y1 = tc.rect.bounds
             if x1 < bx0 or x0 > bx1 or y1 < by0 or y0 > by1:
                 continue
             if under(self.vis_main[tc.id]):
-                found.append(f"card #{tc.id} ({COLOR_NAMES[tc.card.color]})")
+                found.append({"kind": "card", "id": tc.id, "color": tc.card.color})
             if any(under(v) for v in self.vis_corners[tc.id]):
-                found.append(f"a CONEX corner of card #{tc.id}")
+                found.append({"kind": "corner", "id": tc.id})
         for colour, sq in self.vis_squares.items():
             if under(sq):
-                found.append(f"the {COLOR_NAMES[colour]} board square")
+                found.append({"kind": "square", "color": colour})
         if under(self.track()):
-            found.append("the board's score track")
-        if tri.difference(self.covered()).area > 0.01:
-            found.append("the bare table")
-        return ", ".join(found) if found else "nothing visible"
+            found.append({"kind": "track"})
+        if shape.difference(self.covered()).area > 0.01:
+            found.append({"kind": "table"})
+        return found
 
     def _p2_p3(self, card: Card, rect: Polygon, target: Target) -> None:
         tree, pieces, owners = self.tree()
@@ -394,6 +422,11 @@ class Table:
                 msg = f"card {card.id} would touch {what} at {_cm(*pt)} (gap {d:.1f} mm; it may touch only its target)"
             else:
                 msg = f"card {card.id} would touch {what} at {_cm(*pt)} (gap {d:.1f} mm; corners must stay clear)"
+            extra: dict[str, object] = (
+                {"other_kind": kind, "reason": "touches"}
+                if rule == "P2"
+                else {"other_corner": index, "reason": "touches_corner"}
+            )
             raise IllegalActionError(
                 msg,
                 rule=rule,
@@ -401,7 +434,26 @@ class Table:
                 other=owner,
                 at_cm=_at_cm(pt[0], pt[1]),
                 gap_mm=round(float(d), 2),
+                **extra,
             )
+
+
+def describe_under(under: list[dict[str, object]]) -> str:
+    """English for ``Table.what_is_under``'s list (``"card #7 (red), the bare table"``)."""
+    words = []
+    for u in under:
+        kind = u["kind"]
+        if kind == "card":
+            words.append(f"card #{u['id']} ({COLOR_NAMES[str(u['color'])]})")
+        elif kind == "corner":
+            words.append(f"a CONEX corner of card #{u['id']}")
+        elif kind == "square":
+            words.append(f"the {COLOR_NAMES[str(u['color'])]} board square")
+        elif kind == "track":
+            words.append("the board's score track")
+        else:
+            words.append("the bare table")
+    return ", ".join(words) if words else "nothing visible"
 
 
 def _near_point(rect: Polygon, other: BaseGeometry) -> tuple[float, float]:
@@ -415,4 +467,4 @@ def _near_point(rect: Polygon, other: BaseGeometry) -> tuple[float, float]:
     return float(x), float(y)
 
 
-__all__ = ["Table", "TableCard", "Target", "Verdict"]
+__all__ = ["Table", "TableCard", "Target", "Verdict", "describe_under"]
