@@ -31,7 +31,7 @@ import shapely
 from engine.conex.actions import Place
 from engine.conex.deck import Card, Corner
 from engine.conex.finder_geom import TargetGeom
-from engine.conex.finder_search import aligned_rotations, edge_candidates, lattice_search
+from engine.conex.finder_search import aligned_rotations, edge_candidates, lattice_candidates, lattice_search
 from engine.conex.geometry import centre_for_corner
 from engine.conex.table import Table, Target
 from engine.errors import IllegalActionError, InvalidInputError
@@ -73,6 +73,16 @@ def _pairs(table: Table, card: Card, corner: int | None, target: Target | None) 
                 pairs.append((pair_points(table, c, tgt), len(pairs), c, tgt))
     pairs.sort(key=lambda k: (-k[0], k[1]))
     return pairs
+
+
+def _hopeless(table: Table, pair: _Pair) -> bool:
+    """True when the target's rasters are already built (another pair on it needed the lattice) and the lattice has
+    no candidate for this corner: no lattice pose is legal, and the pair is skipped without trying its edge
+    candidates (a pose legal only between the 5-degree steps is given up: the finder's promise is the lattice).
+    Never builds rasters for this: that would cost more than it saves."""
+    _, _, c, tgt = pair
+    geom = TargetGeom.get(table, tgt, c.color)
+    return geom.has_rasters and not len(lattice_candidates(geom, c)[0])
 
 
 def _edge_found(table: Table, pair: _Pair) -> list[_Found]:
@@ -117,6 +127,8 @@ def find_placements(
             k += 1
         empty = []
         for pair in tier:
+            if _hopeless(table, pair):
+                continue
             got = _edge_found(table, pair)
             found.extend(got)
             if not got:
@@ -124,11 +136,12 @@ def find_placements(
         chosen = _select(table, player, card, found, limit, verified)
         if len(chosen) >= limit:
             return chosen
-        for pair in empty:
-            found.extend(_lattice_found(table, pair, limit))
-        chosen = _select(table, player, card, found, limit, verified)
-        if len(chosen) >= limit:
-            return chosen
+        more = [f for pair in empty for f in _lattice_found(table, pair, limit)]
+        if more:
+            found.extend(more)
+            chosen = _select(table, player, card, found, limit, verified)
+            if len(chosen) >= limit:
+                return chosen
     return chosen
 
 

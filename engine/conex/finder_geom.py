@@ -39,7 +39,7 @@ from engine.conex.geometry import LIES_ON_MM, TOUCH_MM, polygonal, posed_batch
 from engine.conex.table import Table, Target
 
 CLEARANCE_CAP_MM = 30.0
-NEAR_MM = 140.0  # a posed card reaches at most 108.2 mm from its corner; plus the clearance cap and a margin
+NEAR_MM = 110.0  # > a posed card's reach from its corner centroid (108.2 mm) + the 0.5 mm grown target + 1 mm
 SLIVER_MM = 1e-3  # ``allowed`` is grown by this before it is subtracted (no zero-width slivers survive)
 HAIR_MM = 1e-6  # conservative buffers stop this much short of the true distance
 CORE_MM = CARD_W_MM / 2 + TOUCH_MM  # 31 mm: a card centre closer than this to something forbidden touches it
@@ -105,11 +105,19 @@ class TargetGeom:
         """Where a disc centre is certainly within 31 - 1.45 mm of something forbidden (prepared): the polygon the
         ``free`` raster is sampled from; ``evaluate`` tests the three disc centres of a pose against it."""
         if self._core is None:
-            self._core = (
-                self.forbidden.buffer(CORE_MM - RASTER_SLACK_MM - HAIR_MM, quad_segs=2) if not self.empty else Polygon()
-            )
+            # only disc centres within WINDOW_MM of the target are ever asked about: nothing farther than that plus
+            # the buffer distance matters
+            r = CORE_MM - RASTER_SLACK_MM - HAIR_MM
+            x0, y0, x1, y1 = self.grown.bounds
+            m = WINDOW_MM + r + 2.0
+            near = shapely.clip_by_rect(self.forbidden, x0 - m, y0 - m, x1 + m, y1 + m)
+            self._core = polygonal(near).buffer(r, quad_segs=2) if not near.is_empty else Polygon()
             shapely.prepare(self._core)
         return self._core
+
+    @property
+    def has_rasters(self) -> bool:
+        return self._rasters is not None
 
     @property
     def rasters(self) -> Rasters:
@@ -133,11 +141,17 @@ class TargetGeom:
         return ok
 
     def evaluate(
-        self, corner: Corner, x: np.ndarray, y: np.ndarray, r: np.ndarray, clearance: bool = True
+        self,
+        corner: Corner,
+        x: np.ndarray,
+        y: np.ndarray,
+        r: np.ndarray,
+        clearance: bool = True,
+        discs: bool = True,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Indices of the legal poses among ``(x, y, r)`` (corner centroid mm, rotation degrees) and their
         clearance in mm (distance to the nearest forbidden thing or table edge, capped at 30 mm; zeros when
-        ``clearance`` is false).
+        ``clearance`` is false). ``discs=False`` skips the first test (for poses the rasters already passed).
 
         Tests, cheapest first: the three disc centres outside ``core`` (P2/P3); rectangle off the table (P4,
         exact); triangle vertices off ``grown`` (P1); rectangle corners and mid-edges in ``touch`` (P2/P3); then
@@ -149,7 +163,7 @@ class TargetGeom:
         if n == 0 or self.area.is_empty:
             return none
         idx = np.arange(n)
-        if not self.empty:
+        if discs and not self.empty:
             idx = idx[self.discs_clear(corner, x, y, r)]
             if not len(idx):
                 return none

@@ -33,7 +33,7 @@ from engine.conex.finder_geom import WINDOW_MM, TargetGeom
 
 EDGE_STEP_MM = 8.0
 EDGE_OFFSETS_DEG = np.arange(-60.0, 61.0, 15.0)
-EDGE_DEPTHS_MM = (0.3, 8.0)  # how far inside the crossing edge the corner triangle's farthest vertex sits
+EDGE_DEPTHS_MM = (0.3,)  # how far inside the crossing edge the corner triangle's farthest vertex sits
 BOARD_GRID_MM = 14.0
 LATTICE_ROT_DEG = 5
 
@@ -152,7 +152,20 @@ def lattice_candidates(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every pose on the lattice (corner centroid on whole mm inside the grown target, rotation in ``rotations``,
     default every ``LATTICE_ROT_DEG`` degrees) whose triangle vertices are on ``vmask`` and whose three disc
-    centres are ``free``, in rotation order: a superset of the legal lattice poses."""
+    centres are ``free``, in rotation order: a superset of the legal lattice poses. Cached on the target per corner
+    shape."""
+    key = ("lattice", corner.position, corner.legs_mm)
+    if rotations is None and key in geom.extra:
+        return geom.extra[key]  # type: ignore[return-value]
+    got = _lattice_candidates(geom, corner, rotations)
+    if rotations is None:
+        geom.extra[key] = got
+    return got
+
+
+def _lattice_candidates(
+    geom: TargetGeom, corner: Corner, rotations: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     ras = geom.rasters
     if not ras.any_free:
         return np.empty(0), np.empty(0), np.empty(0)
@@ -178,7 +191,11 @@ def lattice_candidates(
         if not buf.any():
             continue
         land(buf, free[d0 : d0 + n], out=buf)
+        if not buf.any():
+            continue
         land(buf, free[d2 : d2 + n], out=buf)
+        if not buf.any():
+            continue
         land(buf, vmask[v0 : v0 + n], out=buf)
         land(buf, vmask[v1 : v1 + n], out=buf)
         land(buf, vmask[v2 : v2 + n], out=buf)
@@ -205,7 +222,7 @@ def lattice_search(geom: TargetGeom, corner: Corner, want: int) -> tuple[np.ndar
     start, size = 0, max(64, 16 * want)
     while start < len(x) and found < want:
         sl = order[start : start + size]
-        idx, cl = geom.evaluate(corner, x[sl], y[sl], r[sl])
+        idx, cl = geom.evaluate(corner, x[sl], y[sl], r[sl], discs=False)
         out.append((x[sl][idx], y[sl][idx], r[sl][idx], cl))
         found += len(idx)
         start += size
