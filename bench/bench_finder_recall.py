@@ -189,7 +189,8 @@ def grow(seed: int, policy: str = "random") -> dict[str, Any]:
                 action = Place(p, card.id, corner.index, round(pose[0] / 10, 1), round(pose[1] / 10, 1), pose[2])
                 break
         g.play(action)
-    return {"seed": seed, "players": players, "policy": policy, "history": [list(h) for h in g.history], "snapshots": snaps}
+    history = [list(h) for h in g.history]
+    return {"seed": seed, "players": players, "policy": policy, "history": history, "snapshots": snaps}
 
 
 def position(game_rec: dict[str, Any], k: int) -> Game:
@@ -305,7 +306,9 @@ def report(results: list[dict[str, Any]]) -> None:
         a = [x for x in legal if (x[1]["target"] == "board") == (kind == "board")]
         print(f"- {kind} targets: {pct(sum(1 for _, q in a if q['found']), len(a))}")
     print(f"(pairs with no legal grid pose where the finder found one anyway: {extra})")
-    misses = [(r["seed"], r["size"], q["card"], q["corner"], q["target"], q["witness"]) for r, q in legal if not q["found"]]
+    misses = [
+        (r["seed"], r["size"], q["card"], q["corner"], q["target"], q["witness"]) for r, q in legal if not q["found"]
+    ]
     for m in misses[:15]:
         print(f"  miss: seed {m[0]} @{m[1]} card {m[2]} c{m[3]} on {m[4]}; witness {m[5]}")
     hw = [r["hand_ms"] for r in results]
@@ -342,7 +345,8 @@ def main() -> None:
             results = list(ex.map(measure, todo))
     else:
         results = [measure(x) for x in todo]
-    print(f"({len(todo)} {args.policy}-grown positions in {time.perf_counter() - t:.0f} s; load average now {os.getloadavg()})")
+    took = time.perf_counter() - t
+    print(f"({len(todo)} {args.policy}-grown positions in {took:.0f} s; load average now {os.getloadavg()})")
     report(results)
     if args.out:
         args.out.write_text(json.dumps(results))

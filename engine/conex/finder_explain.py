@@ -79,31 +79,32 @@ def tally(game: Game, card: Card, corner: Corner, poses: list[tuple[float, float
 
 
 def blocker_text(b: dict[str, Any]) -> str:
-    """English for one blocker (``"card #12 (P2)"``)."""
+    """English for one blocker without its rule (``"card #12"``, ``"CONEX corner 2 of card #9"``)."""
     rule = b["rule"]
     if rule == "P4":
-        return f"the {b.get('edge')} edge of the table (P4)"
+        return f"the {b.get('edge')} edge of the table"
     if rule == "P3":
-        return f"CONEX corner {b.get('other_corner')} of card #{b.get('other')} (P3)"
+        return f"CONEX corner {b.get('other_corner')} of card #{b.get('other')}"
     if rule == "P2":
-        return "the scoring board (P2)" if b.get("other") == "board" else f"card #{b.get('other')} (P2)"
+        return "the scoring board" if b.get("other") == "board" else f"card #{b.get('other')}"
     if b.get("reason") == "color":
         other = b.get("other")
-        return f"{'a board square' if other == 'board' else f'card #{other}'} of another colour (P1)"
-    return "nothing it may lie on (P1)"
+        return f"{'a board square' if other == 'board' else f'card #{other}'} of another colour"
+    return "nothing it may lie on"
 
 
 def _summary(blockers: list[dict[str, Any]]) -> str:
-    """The blockers that together cover 90 % of the poses (at most 3), with their shares."""
+    """The blockers that together cover 90 % of the poses (at most 3): ``"card #1 (P2, 58%) or card #12 (P2,
+    40%)"``; a lone one without its share."""
     parts: list[str] = []
     covered = 0.0
     for b in blockers[:3]:
-        parts.append(f"{blocker_text(b)} {round(100 * b['share'])}%")
+        parts.append(f"{blocker_text(b)} ({b['rule']}, {round(100 * b['share'])}%)")
         covered += b["share"]
         if covered >= 0.9:
             break
     if len(parts) == 1:
-        return parts[0].rsplit(" ", 1)[0]
+        return f"{blocker_text(blockers[0])} ({blockers[0]['rule']})"
     return ", ".join(parts[:-1]) + " or " + parts[-1]
 
 

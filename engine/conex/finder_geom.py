@@ -78,7 +78,7 @@ class TargetGeom:
         self._touch: BaseGeometry | None = None
         self._rasters: Rasters | None = None
         self._core: BaseGeometry | None = None
-        self.extra: dict[str, object] = {}  # per-target data other finder modules cache here
+        self.extra: dict[object, object] = {}  # per-target data other finder modules cache here
 
     @classmethod
     def get(cls, table: Table, target: Target, colour: str) -> TargetGeom:
