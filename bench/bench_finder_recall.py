@@ -1,14 +1,15 @@
 """CONEX finder recall against a dense brute force (issue 14), plus search and ``targets_for`` times.
 
-Run: ``.venv/bin/python bench/bench_finder_recall.py [--positions 30] [--jobs 1]``. Prints figures for
-BENCHMARKS.md (section "CONEX finder recall").
+Run: ``.venv/bin/python bench/bench_finder_recall.py [--policy finder|random] [--jobs 2] [--cache FILE]``.
+Prints the figures of BENCHMARKS.md (section "CONEX finder recall"); about 2-5 minutes per run (the brute force).
 
-**Positions.** Ten seeded games (2-4 seats, medium table, goal 100) are grown by a *finder-independent* random
-player: on its turn it takes its hand's (card, corner, target) triples in a seeded random order, brute-forces the
-first one that has a legal pose and plays a uniformly random legal grid pose of it (else it draws). Snapshots at
-12, 24 and 36 cards on the table; the seat to play is then given 5 cards drawn (seeded) from the cards off the
-table. The games' action histories are stored in ``bench/finder_recall_positions.json`` (a few KB) so the
-positions are the same before and after a finder change; ``--regrow`` rebuilds them.
+**Positions.** Two stored sets of ten seeded games (2-4 seats, medium table, goal 100), snapshots at 12, 24 and 36
+cards on the table, the seat to play then given 5 cards drawn (seeded) from the cards off the table: 30 positions
+each. ``finder``: games grown by ``first_fit`` with the finder of the time (how the issue's positions were made:
+such tables are what hints and the AI build). ``random``: games grown by a finder-independent random player (its
+hand's (card, corner, target) triples in a seeded random order, a uniformly random legal grid pose of the first one
+that has any, else a draw). The games' action histories are stored in ``bench/finder_recall_positions.json``
+(30 KB), so the positions stay the same before and after a finder change; ``--regrow`` rebuilds a set.
 
 **Brute force.** For every (hand card, corner, target) pair — targets: the visible main area of every table card
 of the corner's colour and that colour's board square (any other target fails P1's colour test) — every corner
@@ -16,13 +17,13 @@ position on a 3 mm grid (x and y multiples of 3 mm) and every rotation in 5 degr
 check (``Table.check_pose``, the code behind ``Game.check``). A cheap vectorised filter that can only drop poses
 the check refuses (corner vertices off the target grown by 0.5 mm, the rectangle off the table, the rectangle
 within 0.9 mm of something the check forbids) runs first; the survivors go to the real check until one is legal
-(and lies on that target). Pairs with a legal grid pose are the denominator.
+(and lies on that target). Pairs with a legal grid pose are the denominator. ``--cache`` keeps these verdicts.
 
 **Recall** = share of those pairs for which ``find_placements(player, card, corner, target, limit=1)`` returns a
 pose; overall, by table size and by target kind (card / board). Every pose the finder returns is checked too.
-**Search time per hand** = ``legal_counts`` of the 5-card hand with cold caches (the full-hand search behind the
-hand image), median / p95 over the positions, wall and CPU. ``targets_for`` (the autocomplete list) is timed per
-(card, corner) with cold caches.
+**Search time per hand** (run alone, after the brute force) = ``legal_counts`` of the 5-card hand with cold caches
+(the full-hand search behind the hand image), best of 3, median / p95 over the positions, wall and CPU.
+``targets_for`` (the autocomplete list) is timed per (card, corner) with cold caches.
 """
 
 from __future__ import annotations
@@ -231,29 +232,26 @@ def clear_caches(g: Game) -> None:
     g.board._grown.clear()
 
 
-def measure(args: tuple[dict[str, Any], int]) -> dict[str, Any]:
-    """Brute force and finder results for one position."""
+def brute(args: tuple[dict[str, Any], int]) -> list[dict[str, Any]]:
+    """The brute force's verdict for every (hand card, corner, target) pair of one position: a legal grid pose
+    (the *witness*) or None."""
     game_rec, k = args
     g = position(game_rec, k)
+    return [
+        {"card": card.id, "corner": corner.index, "target": target, "witness": brute_pose(g, card, corner, target)}
+        for card, corner, target in pairs_of(g, g.current_player)
+    ]
+
+
+def measure(game_rec: dict[str, Any], k: int, pairs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The finder on one position: a pose per pair (each re-checked), then the timings (cold caches)."""
+    g = position(game_rec, k)
     p = g.current_player
-    pairs: list[dict[str, Any]] = []
-    for card, corner, target in pairs_of(g, p):
-        t = time.perf_counter()
-        witness = brute_pose(g, card, corner, target)
-        brute_s = time.perf_counter() - t
-        found = g.find_placements(p, card.id, corner.index, target, limit=1)
+    for q in pairs:
+        found = g.find_placements(p, q["card"], q["corner"], q["target"], limit=1)
         for place in found:
             g.check(place)  # every finder pose must pass the real check (raises otherwise)
-        pairs.append(
-            {
-                "card": card.id,
-                "corner": corner.index,
-                "target": target,
-                "witness": witness,
-                "found": [str(f) for f in found],
-                "brute_s": brute_s,
-            }
-        )
+        q["found"] = [str(f) for f in found]
     hand_wall, hand_cpu = [], []
     for _ in range(3):
         clear_caches(g)
@@ -262,15 +260,13 @@ def measure(args: tuple[dict[str, Any], int]) -> dict[str, Any]:
         hand_wall.append((time.perf_counter() - t) * 1000)
         hand_cpu.append((time.process_time() - c) * 1000)
     tf_times: list[float] = []
-    tf_lists: dict[str, Any] = {}
     if hasattr(g, "targets_for"):
         for cid in g.hands[p]:
             for corner in g.deck[cid].corners:
                 clear_caches(g)
                 t = time.perf_counter()
-                got = g.targets_for(p, cid, corner.index)
+                g.targets_for(p, cid, corner.index)
                 tf_times.append((time.perf_counter() - t) * 1000)
-                tf_lists[f"{cid}:{corner.index}"] = got
     return {
         "seed": game_rec["seed"],
         "size": SIZES[k],
@@ -279,7 +275,6 @@ def measure(args: tuple[dict[str, Any], int]) -> dict[str, Any]:
         "hand_ms": min(hand_wall),
         "hand_cpu_ms": min(hand_cpu),
         "targets_for_ms": tf_times,
-        "targets_for": tf_lists,
     }
 
 
@@ -324,29 +319,32 @@ def report(results: list[dict[str, Any]]) -> None:
     if tf:
         print(f"targets_for per (card, corner), cold: median {statistics.median(tf):.1f} ms, p95 {p95(tf):.1f} ms, "
               f"max {max(tf):.1f} ms ({len(tf)} calls)")
-    bs = [q["brute_s"] for r in results for q in r["pairs"]]
-    print(f"(brute force: {sum(bs):.0f} s in all, median {1000 * statistics.median(bs):.0f} ms per pair)")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--positions", type=int, default=30, help="how many of the 30 positions to measure")
-    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=1, help="processes for the brute force (the timings run alone)")
     ap.add_argument("--regrow", action="store_true", help="grow the positions again (rewrites the JSON)")
     ap.add_argument("--policy", choices=("finder", "random"), default="finder", help="which stored position set")
+    ap.add_argument("--cache", type=Path, help="read/write the brute force's verdicts here (JSON, ~150 KB)")
     ap.add_argument("--out", type=Path, help="also write the raw results (JSON) here")
     args = ap.parse_args()
     print(f"load average at start: {os.getloadavg()} (2 cores)")
     games = load_positions(args.policy, args.regrow, args.jobs)
     todo = [(gr, k) for k in range(len(SIZES)) for gr in games][: args.positions]
     t = time.perf_counter()
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as ex:
-            results = list(ex.map(measure, todo))
+    if args.cache and args.cache.exists():
+        verdicts = json.loads(args.cache.read_text())[: len(todo)]
     else:
-        results = [measure(x) for x in todo]
-    took = time.perf_counter() - t
-    print(f"({len(todo)} {args.policy}-grown positions in {took:.0f} s; load average now {os.getloadavg()})")
+        with ProcessPoolExecutor(args.jobs) as ex:
+            verdicts = list(ex.map(brute, todo))
+        if args.cache:
+            args.cache.write_text(json.dumps(verdicts))
+    print(f"(brute force of {len(todo)} {args.policy}-grown positions: {time.perf_counter() - t:.0f} s)")
+    print(f"load average before the finder runs: {os.getloadavg()}")
+    results = [measure(gr, k, pairs) for (gr, k), pairs in zip(todo, verdicts, strict=True)]
+    print(f"load average after: {os.getloadavg()}")
     report(results)
     if args.out:
         args.out.write_text(json.dumps(results))

@@ -31,7 +31,7 @@ import shapely
 from engine.conex.actions import Place
 from engine.conex.deck import Card, Corner
 from engine.conex.finder_geom import TargetGeom
-from engine.conex.finder_search import aligned_rotations, edge_candidates, lattice_candidates, lattice_search
+from engine.conex.finder_search import aligned_rotations, edge_candidates, lattice_any, lattice_search, sealed
 from engine.conex.geometry import centre_for_corner
 from engine.conex.table import Table, Target
 from engine.errors import IllegalActionError, InvalidInputError
@@ -76,13 +76,14 @@ def _pairs(table: Table, card: Card, corner: int | None, target: Target | None) 
 
 
 def _hopeless(table: Table, pair: _Pair) -> bool:
-    """True when the target's rasters are already built (another pair on it needed the lattice) and the lattice has
-    no candidate for this corner: no lattice pose is legal, and the pair is skipped without trying its edge
-    candidates (a pose legal only between the 5-degree steps is given up: the finder's promise is the lattice).
-    Never builds rasters for this: that would cost more than it saves."""
+    """True when the target is ``sealed`` (no card fits on it at all), or when its rasters are already built
+    (another pair on it needed the lattice) and the lattice has no candidate for this corner: no lattice pose is
+    legal, and the pair is skipped without trying its edge candidates (a pose legal only between the 5-degree steps
+    is given up: the finder's promise is the lattice). Never builds rasters for this: that would cost more than it
+    saves."""
     _, _, c, tgt = pair
     geom = TargetGeom.get(table, tgt, c.color)
-    return geom.has_rasters and not len(lattice_candidates(geom, c)[0])
+    return sealed(geom) or (geom.has_rasters and not lattice_any(geom, c))
 
 
 def _edge_found(table: Table, pair: _Pair) -> list[_Found]:

@@ -23,13 +23,15 @@ rasters. The rasters are built so that they never reject a legal pose; the survi
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from engine.conex.deck import Corner
+from engine.conex.deck import CARD_H_MM, CARD_W_MM, Corner
 from engine.conex.finder_geom import WINDOW_MM, TargetGeom
+from engine.conex.geometry import LIES_ON_MM
 
 EDGE_STEP_MM = 8.0
 EDGE_OFFSETS_DEG = np.arange(-60.0, 61.0, 15.0)
@@ -84,6 +86,22 @@ def edge_samples(geom: TargetGeom) -> tuple[np.ndarray, np.ndarray]:
         got = (np.empty((0, 2)), np.empty((0, 2)))
     geom.extra["samples"] = got
     return got
+
+
+def sealed(geom: TargetGeom) -> bool:
+    """True when no point of the target's outline is 1 mm or more from everything forbidden (exactly, not just at the
+    samples): then no card can lie on it at all. A card on the target holds points inside it (its corner) and
+    outside it (it is larger than any visible main area), so its rectangle crosses the outline, at a point closer
+    than 1 mm to something forbidden (P2/P3). Cached."""
+    got = geom.extra.get("sealed")
+    if got is None:
+        got = (
+            not len(edge_samples(geom)[0])
+            and not geom.empty
+            and bool(geom.area.boundary.difference(geom.touch).is_empty)
+        )
+        geom.extra["sealed"] = got
+    return bool(got)
 
 
 def aligned_rotations(geom: TargetGeom) -> np.ndarray:
@@ -151,24 +169,41 @@ def lattice_candidates(
     geom: TargetGeom, corner: Corner, rotations: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every pose on the lattice (corner centroid on whole mm inside the grown target, rotation in ``rotations``,
-    default every ``LATTICE_ROT_DEG`` degrees) whose triangle vertices are on ``vmask`` and whose three disc
-    centres are ``free``, in rotation order: a superset of the legal lattice poses. Cached on the target per corner
-    shape."""
+    default every ``LATTICE_ROT_DEG`` degrees) whose three disc centres are ``free``, whose triangle vertices are on
+    ``vmask`` and whose rectangle is on the table (P4, exact), in rotation order: a superset of the legal lattice
+    poses. Cached on the target per corner shape."""
     key = ("lattice", corner.position, corner.legs_mm)
     if rotations is None and key in geom.extra:
         return geom.extra[key]  # type: ignore[return-value]
-    got = _lattice_candidates(geom, corner, rotations)
+    xs: list[np.ndarray] = []
+    ys: list[np.ndarray] = []
+    rs: list[np.ndarray] = []
+    for rot, px, py in _lattice_rows(geom, corner, rotations):
+        xs.append(px)
+        ys.append(py)
+        rs.append(np.full(len(px), rot))
+    got = (np.concatenate(xs), np.concatenate(ys), np.concatenate(rs)) if xs else (np.empty(0),) * 3
     if rotations is None:
         geom.extra[key] = got
-    return got
+        geom.extra[("lattice-any", *key[1:])] = bool(len(got[0]))
+    return got  # type: ignore[return-value]
 
 
-def _lattice_candidates(
+def lattice_any(geom: TargetGeom, corner: Corner) -> bool:
+    """Whether ``lattice_candidates`` is non-empty, stopping at the first rotation that has one (cached)."""
+    key = ("lattice-any", corner.position, corner.legs_mm)
+    if key not in geom.extra:
+        geom.extra[key] = next(_lattice_rows(geom, corner, None), None) is not None
+    return bool(geom.extra[key])
+
+
+def _lattice_rows(
     geom: TargetGeom, corner: Corner, rotations: np.ndarray | None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> Iterator[tuple[float, np.ndarray, np.ndarray]]:
+    """Per rotation with any, the lattice candidates ``(rotation, x, y)`` (see ``lattice_candidates``)."""
     ras = geom.rasters
     if not ras.any_free:
-        return np.empty(0), np.empty(0), np.empty(0)
+        return
     rots = np.arange(0, 360, LATTICE_ROT_DEG, dtype=float) if rotations is None else rotations
     vsh = ras.vertex_shifts(corner, rots)
     dsh = ras.disc_shifts(corner, rots)
@@ -181,11 +216,18 @@ def _lattice_candidates(
     seg = ras.mask.reshape(-1)[base : base + n]
     buf = np.empty(n, dtype=bool)
     land = np.logical_and
-    xs: list[np.ndarray] = []
-    ys: list[np.ndarray] = []
-    rs: list[np.ndarray] = []
-    offsets = zip(rots.tolist(), (base + voff).tolist(), (base + doff).tolist(), strict=True)
-    for rot, (v0, v1, v2), (d0, d1, d2) in offsets:
+    # P4 exactly: for each rotation the corner centroids that keep the rectangle on the table form a box
+    w2, h2 = CARD_W_MM / 2, CARD_H_MM / 2
+    a = np.radians(rots)[:, None]
+    lx = np.array([-w2, w2, w2, -w2]) - corner.centroid[0]
+    ly = np.array([-h2, -h2, h2, h2]) - corner.centroid[1]
+    ox, oy = lx * np.cos(a) - ly * np.sin(a), lx * np.sin(a) + ly * np.cos(a)  # (rots, 4) corners from centroid
+    px0, py0, px1, py1 = geom.table_bounds
+    lo_x, hi_x = px0 - LIES_ON_MM - ox.min(axis=1) - 1e-9, px1 + LIES_ON_MM - ox.max(axis=1) + 1e-9
+    lo_y, hi_y = py0 - LIES_ON_MM - oy.min(axis=1) - 1e-9, py1 + LIES_ON_MM - oy.max(axis=1) + 1e-9
+    boxes = np.stack([lo_x, hi_x, lo_y, hi_y], axis=1).tolist()
+    offsets = zip(rots.tolist(), (base + voff).tolist(), (base + doff).tolist(), boxes, strict=True)
+    for rot, (v0, v1, v2), (d0, d1, d2), (bx0, bx1, by0, by1) in offsets:
         # the card-centre disc first: it alone rejects ~92 % of the target's points on a typical table
         land(seg, free[d1 : d1 + n], out=buf)
         if not buf.any():
@@ -201,12 +243,10 @@ def _lattice_candidates(
         land(buf, vmask[v2 : v2 + n], out=buf)
         nz = np.flatnonzero(buf)
         if len(nz):
-            xs.append(nz % fw + float(ras.tx0))
-            ys.append(nz // fw + float(ras.ty0))
-            rs.append(np.full(len(nz), float(rot)))
-    if not xs:
-        return np.empty(0), np.empty(0), np.empty(0)
-    return np.concatenate(xs), np.concatenate(ys), np.concatenate(rs)
+            px, py = nz % fw + float(ras.tx0), nz // fw + float(ras.ty0)
+            on = (px >= bx0) & (px <= bx1) & (py >= by0) & (py <= by1)
+            if on.any():
+                yield float(rot), px[on], py[on]
 
 
 def lattice_search(geom: TargetGeom, corner: Corner, want: int) -> tuple[np.ndarray, ...]:
@@ -230,4 +270,12 @@ def lattice_search(geom: TargetGeom, corner: Corner, want: int) -> tuple[np.ndar
     return tuple(np.concatenate([o[k] for o in out]) for k in range(4))
 
 
-__all__ = ["LATTICE_ROT_DEG", "edge_candidates", "lattice_candidates", "lattice_search", "round_poses"]
+__all__ = [
+    "LATTICE_ROT_DEG",
+    "edge_candidates",
+    "lattice_any",
+    "lattice_candidates",
+    "lattice_search",
+    "round_poses",
+    "sealed",
+]
