@@ -146,12 +146,14 @@ def find_placements(
     return chosen
 
 
-def has_pose(game: Game, card: Card, corner: Corner, target: Target) -> bool:
+def has_pose(game: Game, player: int, card: Card, corner: Corner, target: Target) -> bool:
     """Whether the finder finds a legal pose of ``corner`` on ``target`` (no validation; for ``targets_for``)."""
     table = game.board
     pair = (pair_points(table, corner, target), 0, corner, target)
+    if _hopeless(table, pair):
+        return False
     found = _edge_found(table, pair) or _lattice_found(table, pair, 1)
-    return bool(_select(table, game.current_player, card, found, 1, {}))
+    return bool(_select(table, player, card, found, 1, {}))
 
 
 def targets_for(game: Game, player: int, card_id: int, corner: int) -> list[Target]:
@@ -159,8 +161,7 @@ def targets_for(game: Game, player: int, card_id: int, corner: int) -> list[Targ
     card = validate(game, player, card_id, corner, None)
     c = card.corner(corner)
     table = game.board
-    out = [t for _, _, _, t in _pairs(table, card, corner, None) if has_pose(game, card, c, t)]
-    return out
+    return [t for _, _, _, t in _pairs(table, card, corner, None) if has_pose(game, player, card, c, t)]
 
 
 def _select(

@@ -19,7 +19,7 @@ from engine.conex.deck import Card, load_deck
 from engine.conex.fair import deal
 from engine.conex.geometry import TABLE_SIZES_MM
 from engine.conex.table import Table, TableCard, Target, Verdict
-from engine.errors import IllegalActionError, InvalidInputError, RuleError
+from engine.errors import InvalidInputError, RuleError
 from engine.protocol import Applied, Event, Forfeit, Outcome, Timeout, parse_shared_action
 
 DIE_FACES: tuple[str, ...] = ("card", "two cards", "lightning", "lightning", "2x", "2x")  # X1
