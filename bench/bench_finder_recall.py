@@ -3,13 +3,14 @@
 Run: ``.venv/bin/python bench/bench_finder_recall.py [--policy finder|random] [--jobs 2] [--cache FILE]``.
 Prints the figures of BENCHMARKS.md (section "CONEX finder recall"); about 2-5 minutes per run (the brute force).
 
-**Positions.** Two stored sets of ten seeded games (2-4 seats, medium table, goal 100), snapshots at 12, 24 and 36
-cards on the table, the seat to play then given 5 cards drawn (seeded) from the cards off the table: 30 positions
-each. ``finder``: games grown by ``first_fit`` with the finder of the time (how the issue's positions were made:
-such tables are what hints and the AI build). ``random``: games grown by a finder-independent random player (its
-hand's (card, corner, target) triples in a seeded random order, a uniformly random legal grid pose of the first one
-that has any, else a draw). The games' action histories are stored in ``bench/finder_recall_positions.json``
-(30 KB), so the positions stay the same before and after a finder change; ``--regrow`` rebuilds a set.
+**Positions.** Two stored sets of 30 positions from ten seeded games each (2-4 seats, medium table, goal 100),
+snapshots at 12, 24 and 36 cards on the table, the seat to play then given 5 cards drawn (seeded) from the cards
+off the table. ``finder``: games grown by ``first_fit`` with the finder of before issue 14 (how the issue's
+positions were made: such tables are what hints and the AI build). ``random``: games grown by a
+finder-independent random player (its hand's (card, corner, target) triples in a seeded random order, a uniformly
+random legal grid pose of the first one that has any, else a draw). The positions (each table's card poses and the
+hand, 44 KB) are stored in ``bench/finder_recall_positions.json``, so they stay the same before and after a finder
+change; ``--regrow`` grows a set again (with today's finder for ``finder``).
 
 **Brute force.** For every (hand card, corner, target) pair — targets: the visible main area of every table card
 of the corner's colour and that colour's board square (any other target fails P1's colour test) — every corner
@@ -47,7 +48,7 @@ import numpy as np
 import shapely
 
 from engine.conex import Game, Place
-from engine.conex.actions import Draw, Pass
+from engine.conex.actions import Discard, Draw, Pass
 from engine.conex.ai import first_fit
 from engine.conex.deck import CARD_H_MM, CARD_W_MM, Card, Corner
 from engine.conex.geometry import LIES_ON_MM, centre_for_corner
@@ -163,21 +164,60 @@ def pairs_of(g: Game, player: int) -> Iterator[tuple[Card, Corner, int | str]]:
 # --- positions ---------------------------------------------------------------------------------------------------
 
 
-def grow(seed: int, policy: str = "random") -> dict[str, Any]:
+def snapshot(g: Game, seed: int, size: int) -> dict[str, Any]:
+    """A position: the table (card, centre x/y mm to 1 um, rotation) and the seat to play with 5 seeded cards from
+    those off the table (the rest form the draw pile in id order; other hands are empty)."""
+    p = g.current_player
+    assert p is not None
+    spare = sorted([i for h in g.hands for i in h] + list(g.pile))
+    random.Random(f"hand:{seed}:{size}").shuffle(spare)
+    return {
+        "seed": seed,
+        "players": g.num_players,
+        "size": size,
+        "current": p,
+        "hand": spare[:5],
+        "scores": list(g.scores),
+        "table": [[t.id, round(t.pose[0], 3), round(t.pose[1], 3), round(t.pose[2], 3)] for t in g.table],
+    }
+
+
+def position(snap: dict[str, Any]) -> Game:
+    """The ``Game`` of a stored snapshot (a hand-built version-2 state, docs/conex-state.md)."""
+    n = snap["players"]
+    on_table = {t[0] for t in snap["table"]}
+    hands: list[list[int]] = [[] for _ in range(n)]
+    hands[snap["current"]] = list(snap["hand"])
+    pile = [i for i in range(1, 53) if i not in on_table and i not in snap["hand"]]
+    return Game.from_dict(
+        {
+            "version": 2,
+            "game": "conex",
+            "setup": {"players": n, "seed": snap["seed"], "table": "medium", "goal": 100},
+            "hands": hands,
+            "draw_pile": pile,
+            "table": [{"card": c, "x_mm": x, "y_mm": y, "rotation": r} for c, x, y, r in snap["table"]],
+            "scores": snap["scores"],
+            "current_player": snap["current"],
+            "turn": len(snap["table"]),
+        }
+    )
+
+
+def grow(seed: int, policy: str = "random") -> list[dict[str, Any]]:
     """One seeded game grown by the finder-independent random player (``policy="random"``) or by the finder's
-    first pose (``"finder"``, ``first_fit``); returns its history and snapshots."""
-    players = 2 + seed % 3
-    g = Game.new(players=players, seed=seed, table="medium", goal=100)
+    first pose (``"finder"``, ``first_fit``); its snapshots at ``SIZES`` cards."""
+    g = Game.new(players=2 + seed % 3, seed=seed, table="medium", goal=100)
     rng = random.Random(f"grow:{seed}")
-    snaps: list[int] = []
+    snaps: list[dict[str, Any]] = []
     while len(snaps) < len(SIZES) and not g.is_over:
-        n = len(g.table)
-        if n == SIZES[len(snaps)]:
-            snaps.append(len(g.history))
-            continue
         for q in sorted(g.pending_discards):
-            g.random_discard(q)
+            g.play(Discard(q, sorted(g.hands[q])[0]))
+        if len(g.table) == SIZES[len(snaps)]:
+            snaps.append(snapshot(g, seed, SIZES[len(snaps)]))
+            continue
         p = g.current_player
+        assert p is not None
         if policy == "finder":
             g.play(first_fit(g, p))
             continue
@@ -190,35 +230,20 @@ def grow(seed: int, policy: str = "random") -> dict[str, Any]:
                 action = Place(p, card.id, corner.index, round(pose[0] / 10, 1), round(pose[1] / 10, 1), pose[2])
                 break
         g.play(action)
-    history = [list(h) for h in g.history]
-    return {"seed": seed, "players": players, "policy": policy, "history": history, "snapshots": snaps}
-
-
-def position(game_rec: dict[str, Any], k: int) -> Game:
-    """Snapshot ``k`` of a grown game: replay, then give the seat to play 5 seeded cards from off the table."""
-    n = game_rec["snapshots"][k]
-    hist = [(int(p), str(t)) for p, t in game_rec["history"][:n]]
-    g = Game.replay(hist, players=game_rec["players"], seed=game_rec["seed"], table="medium", goal=100)
-    d = g.to_dict()
-    p = d["current_player"]
-    spare = sorted([i for h in d["hands"] for i in h] + d["draw_pile"])
-    random.Random(f"hand:{game_rec['seed']}:{k}").shuffle(spare)
-    d["hands"] = [[] for _ in d["hands"]]
-    d["hands"][p] = spare[:5]
-    d["draw_pile"] = spare[5:]
-    d["pending_discards"] = []
-    return Game.from_dict(d)
+    return snaps
 
 
 def load_positions(policy: str, regrow: bool, jobs: int) -> list[dict[str, Any]]:
-    """The ten stored games of one growth policy (grown and stored first if missing or ``regrow``)."""
+    """The 30 stored positions of one growth policy, in size order (grown and stored first if missing or
+    ``regrow``)."""
     stored = json.loads(POSITIONS_FILE.read_text()) if POSITIONS_FILE.exists() else {}
     if policy in stored and not regrow:
         return stored[policy]
     t = time.perf_counter()
     seeds = range(100, 110) if policy == "finder" else range(10)
     with ProcessPoolExecutor(jobs) as ex:
-        stored[policy] = list(ex.map(grow, seeds, [policy] * len(seeds)))
+        games = list(ex.map(grow, seeds, [policy] * len(seeds)))
+    stored[policy] = [snaps[k] for k in range(len(SIZES)) for snaps in games if len(snaps) > k]
     POSITIONS_FILE.write_text(json.dumps(stored, separators=(",", ":")) + "\n")
     print(f"(grew 10 {policy} games in {time.perf_counter() - t:.0f} s)")
     return stored[policy]
@@ -232,21 +257,20 @@ def clear_caches(g: Game) -> None:
     g.board._grown.clear()
 
 
-def brute(args: tuple[dict[str, Any], int]) -> list[dict[str, Any]]:
+def brute(snap: dict[str, Any]) -> list[dict[str, Any]]:
     """The brute force's verdict for every (hand card, corner, target) pair of one position: a legal grid pose
     (the *witness*) or None."""
-    game_rec, k = args
-    g = position(game_rec, k)
+    g = position(snap)
     return [
         {"card": card.id, "corner": corner.index, "target": target, "witness": brute_pose(g, card, corner, target)}
         for card, corner, target in pairs_of(g, g.current_player)
     ]
 
 
-def measure(game_rec: dict[str, Any], k: int, pairs: list[dict[str, Any]]) -> dict[str, Any]:
+def measure(snap: dict[str, Any], pairs: list[dict[str, Any]]) -> dict[str, Any]:
     """The finder on one position: a pose per pair (each re-checked), then the timings (cold caches)."""
-    g = position(game_rec, k)
-    p = g.current_player
+    g = position(snap)
+    p = snap["current"]
     for q in pairs:
         found = g.find_placements(p, q["card"], q["corner"], q["target"], limit=1)
         for place in found:
@@ -268,8 +292,8 @@ def measure(game_rec: dict[str, Any], k: int, pairs: list[dict[str, Any]]) -> di
                 g.targets_for(p, cid, corner.index)
                 tf_times.append((time.perf_counter() - t) * 1000)
     return {
-        "seed": game_rec["seed"],
-        "size": SIZES[k],
+        "seed": snap["seed"],
+        "size": snap["size"],
         "cards": len(g.table),
         "pairs": pairs,
         "hand_ms": min(hand_wall),
@@ -332,7 +356,7 @@ def main() -> None:
     args = ap.parse_args()
     print(f"load average at start: {os.getloadavg()} (2 cores)")
     games = load_positions(args.policy, args.regrow, args.jobs)
-    todo = [(gr, k) for k in range(len(SIZES)) for gr in games][: args.positions]
+    todo = games[: args.positions]
     t = time.perf_counter()
     if args.cache and args.cache.exists():
         verdicts = json.loads(args.cache.read_text())[: len(todo)]
@@ -343,7 +367,7 @@ def main() -> None:
             args.cache.write_text(json.dumps(verdicts))
     print(f"(brute force of {len(todo)} {args.policy}-grown positions: {time.perf_counter() - t:.0f} s)")
     print(f"load average before the finder runs: {os.getloadavg()}")
-    results = [measure(gr, k, pairs) for (gr, k), pairs in zip(todo, verdicts, strict=True)]
+    results = [measure(snap, pairs) for snap, pairs in zip(todo, verdicts, strict=True)]
     print(f"load average after: {os.getloadavg()}")
     report(results)
     if args.out:

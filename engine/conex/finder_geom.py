@@ -147,39 +147,47 @@ class TargetGeom:
         y: np.ndarray,
         r: np.ndarray,
         clearance: bool = True,
-        discs: bool = True,
+        lattice: bool = False,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Indices of the legal poses among ``(x, y, r)`` (corner centroid mm, rotation degrees) and their
         clearance in mm (distance to the nearest forbidden thing or table edge, capped at 30 mm; zeros when
-        ``clearance`` is false). ``discs=False`` skips the first test (for poses the rasters already passed).
+        ``clearance`` is false). ``lattice=True`` is for poses the lattice rasters already passed (their disc
+        and table tests are skipped).
 
         Tests, cheapest first: the three disc centres outside ``core`` (P2/P3); rectangle off the table (P4,
-        exact); triangle vertices off ``grown`` (P1); rectangle corners and mid-edges in ``touch`` (P2/P3); then
-        exactly: the triangle within ``grown`` (P1) and the rectangle at least 1 mm from ``forbidden`` (P2/P3). A
-        legal pose passes every test; the finder re-checks the poses it returns with ``Table.check_pose``.
+        exact); rectangle corners, then mid-edges, in ``touch`` (P2/P3); triangle vertices off ``grown`` (P1);
+        then exactly: the triangle within ``grown`` (P1) and the rectangle at least 1 mm from ``forbidden``
+        (P2/P3). A legal pose passes every test; the finder re-checks the poses it returns with
+        ``Table.check_pose``.
         """
-        n = len(x)
         none = (np.empty(0, dtype=np.int64), np.empty(0))
-        if n == 0 or self.area.is_empty:
+        if len(x) == 0 or self.area.is_empty:
             return none
-        idx = np.arange(n)
-        if discs and not self.empty:
+        idx = np.arange(len(x))
+        if not lattice and not self.empty:
             idx = idx[self.discs_clear(corner, x, y, r)]
             if not len(idx):
                 return none
         rect_c, tri_c, _ = posed_batch(corner, x[idx], y[idx], r[idx])
+        rx, ry = rect_c[:, :, 0].T, rect_c[:, :, 1].T  # (4, n) each: one row per rectangle corner
         x0, y0, x1, y1 = self.table_bounds
-        ok = (
-            (rect_c[:, :, 0].min(axis=1) >= x0 - LIES_ON_MM)
-            & (rect_c[:, :, 0].max(axis=1) <= x1 + LIES_ON_MM)
-            & (rect_c[:, :, 1].min(axis=1) >= y0 - LIES_ON_MM)
-            & (rect_c[:, :, 1].max(axis=1) <= y1 + LIES_ON_MM)
-        )
-        ok[ok] = shapely.contains_xy(self.grown, tri_c[ok, :, 0], tri_c[ok, :, 1]).all(axis=1)
-        if not self.empty and ok.any():
-            pr = rect_c[ok]
-            probes = np.concatenate([pr, 0.5 * (pr + np.roll(pr, 1, axis=1))], axis=1)
-            ok[ok] = ~shapely.contains_xy(self.touch, probes[:, :, 0], probes[:, :, 1]).any(axis=1)
+        if lattice:
+            ok = np.ones(len(idx), dtype=bool)
+        else:
+            ok = (
+                (np.minimum.reduce(rx) >= x0 - LIES_ON_MM)
+                & (np.maximum.reduce(rx) <= x1 + LIES_ON_MM)
+                & (np.minimum.reduce(ry) >= y0 - LIES_ON_MM)
+                & (np.maximum.reduce(ry) <= y1 + LIES_ON_MM)
+            )
+        if not self.empty:
+            for k in range(4):  # the corners, then the mid-edges, in ``touch``
+                ok[ok] = ~shapely.contains_xy(self.touch, rx[k, ok], ry[k, ok])
+            for k in range(4):
+                j = (k + 1) % 4
+                ok[ok] = ~shapely.contains_xy(self.touch, 0.5 * (rx[k, ok] + rx[j, ok]), 0.5 * (ry[k, ok] + ry[j, ok]))
+        for k in range(3):
+            ok[ok] = shapely.contains_xy(self.grown, tri_c[ok, k, 0], tri_c[ok, k, 1])
         if ok.any():
             ok[ok] = shapely.contains(self.grown, shapely.polygons(tri_c[ok]))
         rects = shapely.polygons(rect_c[ok]) if ok.any() else np.empty(0, dtype=object)
@@ -193,10 +201,9 @@ class TargetGeom:
         if not clearance:
             return idx[sel], np.zeros(len(sel))
         dist = np.full(len(sel), CLEARANCE_CAP_MM) if self.empty else shapely.distance(rects, self.forbidden)
-        rc = rect_c[sel]
         edge = np.minimum(
-            np.minimum(rc[:, :, 0].min(axis=1) - x0, x1 - rc[:, :, 0].max(axis=1)),
-            np.minimum(rc[:, :, 1].min(axis=1) - y0, y1 - rc[:, :, 1].max(axis=1)),
+            np.minimum(np.minimum.reduce(rx[:, sel]) - x0, x1 - np.maximum.reduce(rx[:, sel])),
+            np.minimum(np.minimum.reduce(ry[:, sel]) - y0, y1 - np.maximum.reduce(ry[:, sel])),
         )
         return idx[sel], np.minimum(np.minimum(dist, edge), CLEARANCE_CAP_MM)
 

@@ -262,7 +262,7 @@ def lattice_search(geom: TargetGeom, corner: Corner, want: int) -> tuple[np.ndar
     start, size = 0, max(64, 16 * want)
     while start < len(x) and found < want:
         sl = order[start : start + size]
-        idx, cl = geom.evaluate(corner, x[sl], y[sl], r[sl], discs=False)
+        idx, cl = geom.evaluate(corner, x[sl], y[sl], r[sl], lattice=True)
         out.append((x[sl][idx], y[sl][idx], r[sl][idx], cl))
         found += len(idx)
         start += size
