@@ -294,10 +294,4 @@ def rasterize(geom: BaseGeometry, x0: float, y0: float, nx: int, ny: int, step: 
     return np.bitwise_xor.accumulate(flips, axis=1)[:, :nx].view(bool)
 
 
-def inradius(corner: Corner) -> float:
-    """The radius of the largest disc inside ``corner``'s triangle (mm)."""
-    a, b = corner.legs_mm
-    return (a + b - math.hypot(a, b)) / 2.0
-
-
-__all__ = ["CLEARANCE_CAP_MM", "DISC_OFFSETS_MM", "Rasters", "TargetGeom", "inradius", "rasterize"]
+__all__ = ["CLEARANCE_CAP_MM", "DISC_OFFSETS_MM", "Rasters", "TargetGeom", "rasterize"]

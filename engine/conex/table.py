@@ -21,6 +21,7 @@ from shapely.strtree import STRtree
 
 from engine.conex.deck import COLOR_NAMES, Card, Corner
 from engine.conex.geometry import BOARD, BOARD_SQUARES, LIES_ON_MM, TOUCH_MM, polygonal, posed_card, table_rect
+from engine.conex.under import describe_under, what_is_under
 from engine.errors import IllegalActionError
 
 Target = int | Literal["board"]
@@ -331,7 +332,7 @@ class Table:
                         reason="color",
                     )
                 return "board"
-        under = self.what_is_under(tri)
+        under = what_is_under(self, tri)
         raise IllegalActionError(
             f"corner {corner.index} ({COLOR_NAMES[colour]}) of card {card.id} at {_cm(cx, cy)} must lie wholly on "
             f"the visible main area of one {COLOR_NAMES[colour]} card or on the {COLOR_NAMES[colour]} board square; "
@@ -361,34 +362,6 @@ class Table:
             got = polygonal(self.vis_board.difference(shapely.union_all(list(self.vis_squares.values()))))
             self.cache["track"] = got
         return got  # type: ignore[return-value]
-
-    def what_is_under(self, shape: BaseGeometry) -> list[dict[str, object]]:
-        """The visible things under ``shape`` (newest cards first), machine-readable: ``{"kind": "card", "id",
-        "color"}`` (a visible main area), ``{"kind": "corner", "id"}`` (a CONEX corner of that card),
-        ``{"kind": "square", "color"}``, ``{"kind": "track"}`` (the board's score track), ``{"kind": "table"}``
-        (the bare table)."""
-
-        def under(geom: BaseGeometry) -> bool:
-            return shape.intersects(geom) and shape.intersection(geom).area > 0.01
-
-        found: list[dict[str, object]] = []
-        bx0, by0, bx1, by1 = shape.bounds
-        for tc in reversed(self.cards):
-            x0, y0, x1, y1 = tc.rect.bounds
-            if x1 < bx0 or x0 > bx1 or y1 < by0 or y0 > by1:
-                continue
-            if under(self.vis_main[tc.id]):
-                found.append({"kind": "card", "id": tc.id, "color": tc.card.color})
-            if any(under(v) for v in self.vis_corners[tc.id]):
-                found.append({"kind": "corner", "id": tc.id})
-        for colour, sq in self.vis_squares.items():
-            if under(sq):
-                found.append({"kind": "square", "color": colour})
-        if under(self.track()):
-            found.append({"kind": "track"})
-        if shape.difference(self.covered()).area > 0.01:
-            found.append({"kind": "table"})
-        return found
 
     def _p2_p3(self, card: Card, rect: Polygon, target: Target) -> None:
         tree, pieces, owners = self.tree()
@@ -438,24 +411,6 @@ class Table:
             )
 
 
-def describe_under(under: list[dict[str, object]]) -> str:
-    """English for ``Table.what_is_under``'s list (``"card #7 (red), the bare table"``)."""
-    words = []
-    for u in under:
-        kind = u["kind"]
-        if kind == "card":
-            words.append(f"card #{u['id']} ({COLOR_NAMES[str(u['color'])]})")
-        elif kind == "corner":
-            words.append(f"a CONEX corner of card #{u['id']}")
-        elif kind == "square":
-            words.append(f"the {COLOR_NAMES[str(u['color'])]} board square")
-        elif kind == "track":
-            words.append("the board's score track")
-        else:
-            words.append("the bare table")
-    return ", ".join(words) if words else "nothing visible"
-
-
 def _near_point(rect: Polygon, other: BaseGeometry) -> tuple[float, float]:
     """A point of ``other`` where ``rect`` touches it: inside the overlap, or the nearest point."""
     inter = rect.intersection(other)
@@ -467,4 +422,4 @@ def _near_point(rect: Polygon, other: BaseGeometry) -> tuple[float, float]:
     return float(x), float(y)
 
 
-__all__ = ["Table", "TableCard", "Target", "Verdict", "describe_under"]
+__all__ = ["Table", "TableCard", "Target", "Verdict"]
