@@ -5,6 +5,8 @@ a rotation (``best_rotation``). For each (corner, target) pair the card may use 
 areas of table cards of the corner's colour (newest first) and that colour's board square — taken in order of
 the points they score (V1 + V2):
 
+0. a pair is skipped when its target is sealed (no point of its outline is 1 mm clear of everything forbidden, so
+   no card can leave it) or, once the target's rasters exist, when the lattice has no candidate for it;
 1. the quick edge candidates (``finder_search.edge_candidates``): poses crossing the target's exposed outline,
    pointing out of it; roomy poses when there are any;
 2. if a pair gets no legal pose that way, the lattice search (``finder_search.lattice_search``): every corner
@@ -31,7 +33,7 @@ import shapely
 from engine.conex.actions import Place
 from engine.conex.deck import Card, Corner
 from engine.conex.finder_geom import TargetGeom
-from engine.conex.finder_search import aligned_rotations, edge_candidates, lattice_any, lattice_search, sealed
+from engine.conex.finder_search import edge_candidates, lattice_any, lattice_search, sealed
 from engine.conex.geometry import centre_for_corner
 from engine.conex.table import Table, Target
 from engine.errors import IllegalActionError, InvalidInputError
@@ -242,4 +244,4 @@ def best_rotation(game: Game, card: Card, corner_index: int, x_mm: float, y_mm: 
     raise no_rotation_error(game, card, corner_index, x_mm, y_mm)
 
 
-__all__ = ["ROTATION_STEP_DEG", "aligned_rotations", "best_rotation", "find_placements", "targets_for"]
+__all__ = ["ROTATION_STEP_DEG", "best_rotation", "find_placements", "targets_for"]
