@@ -338,6 +338,8 @@ def report(results: list[dict[str, Any]]) -> None:
     )
     for size in SIZES:
         w = [r["hand_ms"] for r in results if r["size"] == size]
+        if not w:
+            continue
         print(f"- {size} cards: wall median {statistics.median(w):.0f} ms, max {max(w):.0f} ms")
     tf = [t for r in results for t in r["targets_for_ms"]]
     if tf:
