@@ -54,6 +54,24 @@ class GameRow:
     result: dict[str, Any] | None
     messages: dict[str, int] = field(default_factory=dict)
 
+    @property
+    def engine(self) -> dict[str, Any]:
+        """The engine's ``to_dict()`` inside the stored envelope (version 2: ``state["engine"]``)."""
+        assert self.state.get("v") == 2, f"not a version-2 envelope: {sorted(self.state)}"
+        engine = self.state["engine"]
+        assert engine is not None, "the game has not started"
+        return dict(engine)
+
+    @property
+    def match(self) -> Match:
+        """The stored Constructo match."""
+        return Match.from_dict(self.engine)
+
+    @property
+    def conex(self) -> Game:
+        """The stored CONEX game."""
+        return Game.from_dict(self.engine)
+
 
 @dataclass
 class BotEnv:
@@ -202,25 +220,29 @@ def check_log_sequence(actions: list[tuple[int, int | None, str]], version: int)
     assert seqs == list(range(1, version + 1)), f"action log seqs {seqs} vs version {version}"
 
 
-def replay_constructo(initial: dict[str, Any], players: list[int], log: list[tuple[int, int | None, str]]) -> Match:
-    """Rebuild a Constructo match from its creation state and the action log with the engine alone (M1, T1-T5)."""
-    match = Match.from_dict(initial["match"])
+LOBBY_ACTIONS = {"join", "leave", "add bot", "close", "accept", "decline", "withdraw", "start", "abort"}
+"""Logged actions that are seats, start or abort, not engine actions."""
+
+
+def _replay(cls: Any, row: GameRow, log: list[tuple[int, int | None, str]]) -> Any:
+    state = cls.new(row.engine["setup"])
     for _seq, player, action in log:
-        if action in ("accept", "decline", "withdraw", "abort"):
+        if action in LOBBY_ACTIONS:
             continue
-        seat = players.index(player)  # type: ignore[arg-type]
-        match.apply(match.parse_action(action, seat))  # moves, "layout ...", "forfeit", "timeout"
+        seat = row.players.index(player)  # type: ignore[arg-type]
+        state.apply(state.parse_action(action, seat))  # moves, layouts, places, draws, "forfeit", "timeout"...
+    return state
+
+
+def replay_constructo(row: GameRow, log: list[tuple[int, int | None, str]]) -> Match:
+    """Rebuild a Constructo match from its setup (in the stored engine state) and the action log with the engine
+    alone (M1, T1-T5)."""
+    match: Match = _replay(Match, row, log)
     return match
 
 
-def replay_conex(state: dict[str, Any], players: list[int], log: list[tuple[int, int | None, str]]) -> Game:
-    """Rebuild a CONEX game from its setup (in the stored ``state``) and the engine actions logged after ``start``
-    (forfeits and timeouts included)."""
-    game = Game.new(state["conex"]["setup"])
-    started = False
-    for _seq, player, action in log:
-        if action == "start":
-            started = True
-        elif started and action != "abort":
-            game.play_text(action, players.index(player))  # type: ignore[arg-type]
+def replay_conex(row: GameRow, log: list[tuple[int, int | None, str]]) -> Game:
+    """Rebuild a CONEX game from its setup (in the stored engine state) and the engine actions logged (forfeits
+    and timeouts included)."""
+    game: Game = _replay(Game, row, log)
     return game
