@@ -23,6 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
+from bot.games.components import seating_items
 from bot.games.layer import GameLayer
 from bot.i18n import CatalogueTranslator
 from bot.storage import Storage
@@ -93,7 +94,7 @@ class TableBot(commands.Bot):
         await self.tree.set_translator(CatalogueTranslator())
         self.games = GameLayer(self)
         for kind in self.games.kinds.values():
-            self.add_dynamic_items(*kind.dynamic_items)
+            self.add_dynamic_items(*seating_items(kind), *kind.dynamic_items)
         for name in extensions(self.games):
             try:
                 await self.load_extension(name)

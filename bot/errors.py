@@ -2,13 +2,13 @@
 
 Three families reach :func:`describe`:
 
-- :class:`BotError`: refusals of the Discord layer and the game services (not a player, stale
+- :class:`BotError`: refusals of the Discord layer and the game layer (not a player, stale
   button, channel busy...), carrying an i18n key and its arguments;
 - ``engine.errors.RuleError`` (engine refusals, rule codes like ``K3``, ``P2``, ``NotYourTurn``);
 - ``bot.storage.errors.StorageError`` (``VersionConflict``, ``GameClosed``...).
 
 The rule code always stays visible in the message, so players and maintainers can look it up
-in ``rules/constructo.md`` / ``rules/conex.md``.
+in the game's rules.
 """
 
 from __future__ import annotations

@@ -235,8 +235,14 @@ class GameKind:
         return None
 
     def lobby_view(self, snap: Snapshot) -> discord.ui.View | None:
-        """The components under the challenge or lobby message."""
-        return None
+        """The components under the challenge or lobby message (default: the layer's seating buttons)."""
+        from bot.games.components import seating_view
+
+        return seating_view(self, snap.id, locale=snap.locale)
+
+    async def leave_running(self, interaction: discord.Interaction, game_id: int) -> None:
+        """A lobby's Leave clicked once the game runs (default: refused; a game may offer its forfeit)."""
+        raise BotError("err.wrong_phase", status="active")
 
     # -- stored states -----------------------------------------------------------------------------------
     def migrate(self, record: GameRecord) -> Envelope:

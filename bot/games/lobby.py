@@ -199,9 +199,14 @@ class Lobby:
             raise BotError(key(kind, "full"), rule=kind.seat_rule, max=len(players))
         return bot_id
 
-    async def leave(self, interaction: discord.Interaction, game_id: int) -> Committed:
-        """Leave the lobby; the host leaving closes it (``aborted``)."""
+    async def leave(self, interaction: discord.Interaction, game_id: int) -> Committed | None:
+        """Leave the lobby; the host leaving closes it (``aborted``). Once the game runs, the kind decides
+        (:meth:`GameKind.leave_running`)."""
         user = interaction.user
+        record = await self.layer.record(game_id)
+        if record.status == "active":
+            await self.layer.kind_of(record).leave_running(interaction, game_id)
+            return None
 
         def step(snap: Snapshot) -> Change:
             seat = snap.seat_of(user.id)

@@ -38,6 +38,10 @@ MESSAGES: dict[str, str] = {
     # -- components -----------------------------------------------------------------------------
     "ui.accept": "Accept",
     "ui.decline": "Decline",
+    "ui.join": "Join",
+    "ui.leave": "Leave",
+    "ui.start": "Start",
+    "ui.add_bot": "Add bot",
     # -- shared commands --------------------------------------------------------------------------
     "lb.title": "{game} leaderboard — {guild}",
     "lb.empty": "Nobody has a rated {game} game in this server yet.",

@@ -18,6 +18,10 @@ MESSAGES: dict[str, str] = {
     "err.forbidden": "Necesitas el permiso Gestionar servidor para esto.",
     "ui.accept": "Aceptar",
     "ui.decline": "Rechazar",
+    "ui.join": "Unirse",
+    "ui.leave": "Salir",
+    "ui.start": "Empezar",
+    "ui.add_bot": "Añadir bot",
     "rule.NotYourTurn": "No es tu turno: espera la jugada de tu rival.",
 }
 

@@ -147,16 +147,18 @@ class BotEnv:
 
 
 @asynccontextmanager
-async def bot_env(tmp: Path, *, start: bool = True, **server_options: Any) -> AsyncIterator[BotEnv]:
+async def bot_env(tmp: Path, *, start: bool = True, extra_env: dict[str, str] | None = None,
+                  **server_options: Any) -> AsyncIterator[BotEnv]:
     """Start a DevServer (``server_options``, e.g. ``rate_limits=True``) and, with ``start``, the real bot on
-    ``tmp/data``; stop both on exit. Skips the module when the bot cannot run yet."""
+    ``tmp/data`` (``extra_env``: more environment for it, e.g. ``TABLEBOT_EXTRA_GAMES``); stop both on exit. Skips
+    the module when the bot cannot run yet."""
     import pytest
 
     reason = bot_entry_missing()
     if reason:
         pytest.skip(reason)
     server = await DevServer(token=E2E_TOKEN, **server_options).start()
-    proc = BotProcess(server, tmp / "data", tmp / "bot.log", token=E2E_TOKEN)
+    proc = BotProcess(server, tmp / "data", tmp / "bot.log", token=E2E_TOKEN, extra_env=extra_env)
     try:
         if start:
             await proc.start()

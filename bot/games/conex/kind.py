@@ -142,8 +142,11 @@ class ConexKind(GameKind):
     def board_view(self, snap: Snapshot) -> Any:
         return payload.table_view(snap)
 
-    def lobby_view(self, snap: Snapshot) -> Any:
-        return payload.lobby_view(snap)
+    async def leave_running(self, interaction: Any, game_id: int) -> None:
+        """Leave clicked on the lobby message of a running game: the private forfeit confirmation."""
+        from bot.games.conex import private
+
+        await private.leave(interaction, game_id)
 
     # -- stored states -------------------------------------------------------------------------------------
     def migrate(self, record: GameRecord) -> Envelope:

@@ -53,7 +53,3 @@ def table_view(snap: Snapshot) -> discord.ui.View | None:
         return None
     return views.table_view(snap.id, snap.version, pile_empty=not game.draw_pile,
                             discards_pending=bool(game.pending_discards), locale=snap.locale)
-
-
-def lobby_view(snap: Snapshot) -> discord.ui.View:
-    return views.lobby_view(snap.id, locale=snap.locale)

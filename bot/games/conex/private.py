@@ -119,7 +119,7 @@ async def leave(interaction: discord.Interaction, game_id: int) -> None:
     if record.status != "active":
         await layer.lobby.leave(interaction, game_id)
         return
-    snap = layer.snapshot(record)
+    snap = layer.snapshot(record)  # a running game: confirm the forfeit privately first
     seat = snap.seat_of(interaction.user.id)
     if seat in game_of(snap).forfeited:
         raise BotError("cn.forfeited")

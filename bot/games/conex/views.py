@@ -3,7 +3,7 @@
 Custom ids (all <= 100 characters, unique per message):
 
 - lobby: ``cn:join:<game>``, ``cn:leave:<game>``, ``cn:start:<game>`` (host only), ``cn:bot:<game>`` (host
-  adds an AI seat).
+  adds an AI seat): the layer's seating buttons (``bot/games/components.py``).
 - under the table image: ``cn:hand:<game>`` (My hand, private), ``cn:hints:<game>`` (private placement
   preview), ``cn:draw:<game>:<version>`` / ``cn:pass:<game>:<version>`` (A2 / A3; the version refuses a
   click on an old table), ``cn:disc:<game>`` (while discards are pending, X3: opens a private select).
@@ -46,44 +46,6 @@ def card_label(card: Card, index: int | None = None) -> str:
     corners = " ".join(f"{c.index}:{c.color}{c.value}" for c in card.corners)
     head = f"{hand_letter(index)} · " if index is not None else ""
     return f"{head}#{card.id} {COLOR_NAMES[card.color]}{act} · {corners}"[:100]
-
-
-class JoinButton(GameButton, template=r"cn:join:(?P<game>[0-9]+)"):
-    """Take a seat in the lobby (U1: 2-4 players)."""
-
-    prefix, verb, label_key, style = "cn", "join", "ui.cn_join", discord.ButtonStyle.success
-
-    async def run(self, interaction: discord.Interaction) -> None:
-        await games(interaction).lobby.join(interaction, self.game_id)
-
-
-class LeaveButton(GameButton, template=r"cn:leave:(?P<game>[0-9]+)"):
-    """Leave the lobby (the host leaving closes it)."""
-
-    prefix, verb, label_key, style = "cn", "leave", "ui.cn_leave", discord.ButtonStyle.secondary
-
-    async def run(self, interaction: discord.Interaction) -> None:
-        from bot.games.conex import private
-
-        await private.leave(interaction, self.game_id)
-
-
-class StartButton(GameButton, template=r"cn:start:(?P<game>[0-9]+)"):
-    """The host starts the game (2-4 seats)."""
-
-    prefix, verb, label_key, style = "cn", "start", "ui.cn_start", discord.ButtonStyle.primary
-
-    async def run(self, interaction: discord.Interaction) -> None:
-        await games(interaction).lobby.start(interaction, self.game_id)
-
-
-class AddBotButton(GameButton, template=r"cn:bot:(?P<game>[0-9]+)"):
-    """The host adds an AI seat."""
-
-    prefix, verb, label_key, style = "cn", "bot", "ui.cn_add_bot", discord.ButtonStyle.secondary
-
-    async def run(self, interaction: discord.Interaction) -> None:
-        await games(interaction).lobby.add_ai(interaction, self.game_id)
 
 
 class HandButton(GameButton, template=r"cn:hand:(?P<game>[0-9]+)"):
@@ -249,10 +211,6 @@ class HintButton(
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    JoinButton,
-    LeaveButton,
-    StartButton,
-    AddBotButton,
     HandButton,
     HintsButton,
     DiscardPromptButton,
@@ -261,14 +219,6 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     DiscardSelect,
     HintButton,
 )
-
-
-def lobby_view(game_id: int, *, locale: str | None = None) -> discord.ui.View:
-    """Join / Leave / Start / Add bot."""
-    view = discord.ui.View(timeout=None)
-    for cls in (JoinButton, LeaveButton, StartButton, AddBotButton):
-        view.add_item(cls(game_id, locale=locale))
-    return view
 
 
 def table_view(

@@ -99,9 +99,6 @@ class ConstructoKind(GameKind):
     def board_view(self, snap: Snapshot) -> Any:
         return payload.board_view(snap)
 
-    def lobby_view(self, snap: Snapshot) -> Any:
-        return payload.challenge_view(snap)
-
     # -- stored states -------------------------------------------------------------------------------------
     def migrate(self, record: GameRecord) -> Envelope:
         """A record saved before envelope version 2: ``{"match": Match.to_dict() (engine version 1 or 2), "ai":

@@ -11,7 +11,6 @@ import discord
 from bot.games.base import Picture
 from bot.games.constructo.narration import match_of
 from bot.games.constructo.views import board_view as make_board_view
-from bot.games.constructo.views import challenge_view as make_challenge_view
 from engine.constructo import Match, Move
 
 if TYPE_CHECKING:
@@ -76,7 +75,3 @@ def board_view(snap: Snapshot) -> discord.ui.View | None:
         placements = legal_placements(match, seat)
         steps = legal_steps(match, seat)
     return make_board_view(snap.id, snap.version, match, placements, steps, human_to_act=human, locale=snap.locale)
-
-
-def challenge_view(snap: Snapshot) -> discord.ui.View:
-    return make_challenge_view(snap.id, locale=snap.locale)

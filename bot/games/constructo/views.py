@@ -2,8 +2,8 @@
 
 Custom ids (all <= 100 characters, unique per message):
 
-- ``cx:acc:<game>`` / ``cx:dec:<game>``: Accept / Decline a challenge (only the challenged
-  player may accept; either player may decline/withdraw).
+- ``cx:acc:<game>`` / ``cx:dec:<game>``: Accept / Decline a challenge (the layer's seating buttons,
+  ``bot/games/components.py``).
 - ``cx:pl:<game>:<version>:<S|M|L>``: a select of tiles where a chip of that size can be placed.
   Placements are grouped **one select per size** (at most 9 tiles each, never over 25) because
   3 sizes x 9 tiles = 27 placements exceed a select's 25 options.
@@ -50,24 +50,6 @@ async def resign(interaction: discord.Interaction, game_id: int) -> None:
     if interaction.type is discord.InteractionType.component:
         await interaction.response.edit_message(content=t("cx.resign_done", interaction.locale), view=None)
     await layer.after_commit(committed, layer.headline(committed), interaction)
-
-
-class AcceptButton(GameButton, template=r"cx:acc:(?P<game>[0-9]+)"):
-    """Accept a challenge (only the challenged player)."""
-
-    prefix, verb, label_key, style = "cx", "acc", "ui.accept", discord.ButtonStyle.success
-
-    async def run(self, interaction: discord.Interaction) -> None:
-        await games(interaction).lobby.accept(interaction, self.game_id)
-
-
-class DeclineButton(GameButton, template=r"cx:dec:(?P<game>[0-9]+)"):
-    """Decline a challenge (the challenged player) or withdraw it (the challenger)."""
-
-    prefix, verb, label_key, style = "cx", "dec", "ui.decline", discord.ButtonStyle.secondary
-
-    async def run(self, interaction: discord.Interaction) -> None:
-        await games(interaction).lobby.decline(interaction, self.game_id)
 
 
 class PlaceSelect(
@@ -225,22 +207,12 @@ def confirm_resign_view(game_id: int, *, locale: str | None = None) -> discord.u
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    AcceptButton,
-    DeclineButton,
     PlaceSelect,
     MoveSelect,
     LayoutSelect,
     ResignButton,
     ConfirmResignButton,
 )
-
-
-def challenge_view(game_id: int, *, locale: str | None = None) -> discord.ui.View:
-    """Accept / Decline buttons of a challenge."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(AcceptButton(game_id, locale=locale))
-    view.add_item(DeclineButton(game_id, locale=locale))
-    return view
 
 
 def board_view(

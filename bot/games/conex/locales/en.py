@@ -2,10 +2,6 @@
 refusals of the CONEX service (``cn.*``, ``ui.cn_*``)."""
 
 MESSAGES: dict[str, str] = {
-    "ui.cn_join": "Join",
-    "ui.cn_leave": "Leave",
-    "ui.cn_start": "Start",
-    "ui.cn_add_bot": "Add bot",
     "ui.cn_hand": "My hand",
     "ui.cn_hints": "Hints",
     "ui.cn_draw": "Draw 2",
