@@ -17,27 +17,22 @@ if TYPE_CHECKING:
 
 
 def outcome_result(outcome: Outcome, players: Sequence[int], *, ai_seats: Sequence[int] = ()) -> dict[str, Any]:
-    """The result handed to ``Storage.apply_action(result=...)`` for a finished game.
+    """The result handed to ``Storage.apply_action(result=...)`` for a finished game (the shared result dict).
 
     ``{"ranking": [[uid, ...], ...]`` (the engine's seat groups as user ids, best first), ``"rated"`` (no AI
-    seat)}. Storage derives W/D/L from the ranking (a lone first group wins, a shared one draws, the rest lose)
-    until it records the outcome's per-seat results, reason and scores (the shared decision of the game protocol:
-    :func:`outcome_details`).
+    seat), ``"results": {uid: "win" | "draw" | "loss"}`` (as the game counts it), ``"reason"`` (the outcome's
+    code), ``"scores": {uid: int} | None``, ``"ai": [uid, ...]`` (the AI seats' user ids)``}``.
     """
-    return {
+    result: dict[str, Any] = {
         "ranking": [[players[s] for s in group] for group in outcome.ranking],
         "rated": not ai_seats,
-    }
-
-
-def outcome_details(outcome: Outcome, players: Sequence[int]) -> dict[str, Any]:
-    """The outcome's per-user results, reason and scores: ``{"results": {uid: "win"|"draw"|"loss"}, "reason",
-    "scores": {uid: int} | None}`` (JSON object keys become text in storage)."""
-    return {
         "results": {players[s]: r.value for s, r in enumerate(outcome.results)},
         "reason": outcome.reason,
-        "scores": None if outcome.scores is None else {players[s]: v for s, v in enumerate(outcome.scores)},
+        "scores": None if outcome.scores is None else {players[s]: int(v) for s, v in enumerate(outcome.scores)},
     }
+    if ai_seats:
+        result["ai"] = [players[s] for s in ai_seats]
+    return result
 
 
 def rating_line(snap: Snapshot, changes: Sequence[RatingChange]) -> str:

@@ -226,25 +226,26 @@ LOBBY_ACTIONS = {"join", "leave", "add bot", "close", "accept", "decline", "with
 """Logged actions that are seats, start or abort, not engine actions."""
 
 
-def _replay(cls: Any, row: GameRow, log: list[tuple[int, int | None, str]]) -> Any:
-    state = cls.new(row.engine["setup"])
+def _replay(cls: Any, state: dict[str, Any], players: list[int], log: list[tuple[int, int | None, str]]) -> Any:
+    assert state.get("v") == 2 and state["engine"] is not None, "a started game's version-2 envelope"
+    game = cls.new(state["engine"]["setup"])
     for _seq, player, action in log:
         if action in LOBBY_ACTIONS:
             continue
-        seat = row.players.index(player)  # type: ignore[arg-type]
-        state.apply(state.parse_action(action, seat))  # moves, layouts, places, draws, "forfeit", "timeout"...
-    return state
+        seat = players.index(player)  # type: ignore[arg-type]
+        game.apply(game.parse_action(action, seat))  # moves, layouts, places, draws, "forfeit", "timeout"...
+    return game
 
 
-def replay_constructo(row: GameRow, log: list[tuple[int, int | None, str]]) -> Match:
-    """Rebuild a Constructo match from its setup (in the stored engine state) and the action log with the engine
-    alone (M1, T1-T5)."""
-    match: Match = _replay(Match, row, log)
+def replay_constructo(state: dict[str, Any], players: list[int], log: list[tuple[int, int | None, str]]) -> Match:
+    """Rebuild a Constructo match with the engine alone (M1, T1-T5) from the setup in the stored envelope
+    ``state`` (``GameRow.state``) and the action log."""
+    match: Match = _replay(Match, state, players, log)
     return match
 
 
-def replay_conex(row: GameRow, log: list[tuple[int, int | None, str]]) -> Game:
-    """Rebuild a CONEX game from its setup (in the stored engine state) and the engine actions logged (forfeits
-    and timeouts included)."""
-    game: Game = _replay(Game, row, log)
+def replay_conex(state: dict[str, Any], players: list[int], log: list[tuple[int, int | None, str]]) -> Game:
+    """Rebuild a CONEX game from the setup in the stored envelope ``state`` and the engine actions logged
+    (forfeits and timeouts included)."""
+    game: Game = _replay(Game, state, players, log)
     return game

@@ -335,7 +335,7 @@ async def test_full_three_player_game_lobby_hands_placements_stars_to_the_end(en
     assert row.status == "finished"
     log = env.actions(row.id)
     check_log_sequence(log, row.version)
-    replayed = replay_conex(row, log)
+    replayed = replay_conex(row.state, row.players, log)
     stored = row.conex
     assert replayed.is_over and replayed.scores == stored.scores and replayed.to_dict() == stored.to_dict()
     last = driver.table

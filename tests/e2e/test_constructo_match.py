@@ -131,7 +131,7 @@ async def test_full_match_two_rounds_autocomplete_selects_layout_replay_leaderbo
     assert used["layout_select"] == 1 and all(used.values()), f"every way of playing was exercised: {used}"
     log = env.actions(game.id)
     check_log_sequence(log, row.version)
-    replayed = replay_constructo(row, log)
+    replayed = replay_constructo(row.state, row.players, log)
     stored = row.match
     assert replayed.is_over and stored.is_over
     assert replayed.totals() == stored.totals() == tuple(row.engine["totals"])
