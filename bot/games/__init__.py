@@ -19,7 +19,7 @@ GAMES: tuple[str, ...] = ("constructo", "conex")
 """The one registration line: the games this bot ships, in the order they are listed to players."""
 
 EXTRA_GAMES_ENV = "TABLEBOT_EXTRA_GAMES"
-"""Environment variable: comma-separated packages of extra games (tests register ``tests.games.nim`` this way)."""
+"""Environment variable: comma-separated packages of extra games (the tests register their test-only game so)."""
 
 
 def game_packages() -> list[str]:
