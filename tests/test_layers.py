@@ -77,7 +77,8 @@ def test_no_module_above_the_engine_names_a_game_outside_its_own_folders() -> No
         found += _mentions(path, names)
     assert found == [], "a game named outside its own folders:\n" + "\n".join(found)
     branch = re.compile(r"""kind\s*(==|!=|in)\s*[(\[]?\s*["'](""" + "|".join(sorted(names)) + ")")
-    storage = [str(p.relative_to(ROOT)) for p in (ROOT / "bot" / "storage").rglob("*.py") if branch.search(p.read_text())]
+    storage = [str(p.relative_to(ROOT)) for p in (ROOT / "bot" / "storage").rglob("*.py")
+               if branch.search(p.read_text())]
     assert storage == [], f"storage branches on a game: {storage}"
 
 
