@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from bot.errors import BotError
-from bot.games.envelope import Envelope, Seat
+from bot.games.envelope import Envelope
 from engine.protocol import Event, GameState
 
 if TYPE_CHECKING:
@@ -248,6 +248,3 @@ class GameKind:
     def migrate(self, record: GameRecord) -> Envelope:
         """The version-2 envelope of a record saved before it (raise ``StateError`` if it cannot be read)."""
         raise NotImplementedError
-
-    def seats_of(self, env: Envelope) -> list[Seat]:
-        return list(env.seats)

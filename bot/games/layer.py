@@ -178,14 +178,19 @@ class GameLayer:
         """:meth:`record` then :meth:`snapshot` (read-only: autocomplete, private views, the AI)."""
         return self.snapshot(await self.record(game_id))
 
-    async def channel_game(self, channel_id: int, kind: GameKind | None = None) -> Snapshot:
-        """The open game in the channel (of ``kind`` if given). Raises the kind's "no game here" refusal."""
+    async def channel_record(self, channel_id: int, kind: GameKind | None = None) -> GameRecord:
+        """The open game in the channel (of ``kind`` if given), not loaded: for commands that only need its id
+        and status. Raises the kind's "no game here" refusal."""
         record = await self.storage.active_game_in_channel(channel_id)
         if record is None or record.kind not in self.kinds or (kind is not None and record.kind != kind.name):
             if kind is not None:
                 raise kind.no_game_here()
             raise BotError("err.no_game_in_channel")
-        return self.snapshot(record)
+        return record
+
+    async def channel_game(self, channel_id: int, kind: GameKind | None = None) -> Snapshot:
+        """:meth:`channel_record` loaded (for commands that read the state; pass it on as ``base=``)."""
+        return self.snapshot(await self.channel_record(channel_id, kind))
 
     async def channel_busy(self, channel_id: int) -> bool:
         """True if an open game (of any kind) holds the channel."""
@@ -371,14 +376,14 @@ class GameLayer:
 
     async def play(
         self, interaction: Any, game_id: int, action: Any, *, expected_version: int | None = None,
-        request: dict[str, Any] | None = None,
+        request: dict[str, Any] | None = None, base: Snapshot | None = None,
     ) -> Committed:
         """A player's engine action from a command or a button: :meth:`act` (the interaction is deferred if that
         takes long), then the new board answers the interaction and the AI seats act."""
         from bot.games.delivery import within
 
         committed = await within(interaction, self.act(
-            game_id, interaction.user.id, action, expected_version=expected_version, request=request
+            game_id, interaction.user.id, action, expected_version=expected_version, request=request, base=base
         ))
         await self.after_commit(committed, self.headline(committed), interaction)
         return committed

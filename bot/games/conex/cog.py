@@ -26,6 +26,7 @@ from bot.games.delivery import within
 from bot.games.envelope import Seat
 from bot.games.publish import render_png
 from bot.i18n import t
+from bot.storage.records import GameRecord
 from bot.views.common import png_file, reply
 from engine.conex import COLOR_NAMES, Game
 from engine.errors import RuleError
@@ -70,14 +71,18 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
     def games(self) -> GameLayer:
         return self.bot.games
 
-    async def _here(self, interaction: discord.Interaction) -> Snapshot:
-        return await self.games.channel_game(interaction.channel_id or 0, KIND)
+    async def _here(self, interaction: discord.Interaction) -> GameRecord:
+        return await self.games.channel_record(interaction.channel_id or 0, KIND)
 
-    async def _running(self, interaction: discord.Interaction) -> Snapshot:
-        snap = await self._here(interaction)
-        if snap.status == "lobby":
+    async def _running(self, interaction: discord.Interaction) -> GameRecord:
+        record = await self._here(interaction)
+        if record.status == "lobby":
             raise BotError("err.not_started")
-        return snap
+        return record
+
+    async def _running_game(self, interaction: discord.Interaction) -> Snapshot:
+        """The running game here, loaded (commands that read the state pass it on as ``base``)."""
+        return self.games.snapshot(await self._running(interaction))
 
     async def _mine(self, interaction: discord.Interaction) -> tuple[Game, int] | None:
         """For autocomplete: the caller's running game here and seat (never raises)."""
@@ -143,7 +148,7 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
         x: Coord | None = None, y: Coord | None = None, rotation: Degrees | None = None,
         target: str | None = None, double: bool = False,
     ) -> None:
-        snap = await self._running(interaction)
+        snap = await self._running_game(interaction)
         committed = await within(interaction, self._place(snap, interaction.user.id, card=card, corner=corner, x=x,
                                                           y=y, rotation=rotation, target=target, double=double))
         await self.games.after_commit(committed, self.games.headline(committed), interaction)
@@ -213,9 +218,9 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
     @app_commands.command(name="discard", description="Discard a card after a lightning (to the bottom of the pile)")
     @app_commands.describe(card="Your card: hand letter (A, B...) or card number")
     async def discard(self, interaction: discord.Interaction, card: str) -> None:
-        snap = await self._running(interaction)
+        snap = await self._running_game(interaction)
         card_id = parse_card_ref(game_of(snap), snap.seat_of(interaction.user.id), card)
-        await self.games.play(interaction, snap.id, f"discard {card_id}")
+        await self.games.play(interaction, snap.id, f"discard {card_id}", base=snap)
 
     @discard.autocomplete("card")
     async def _discard_autocomplete(self, interaction: discord.Interaction, current: str) -> StrChoices:
@@ -227,7 +232,7 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
     async def board(self, interaction: discord.Interaction, text: bool = False, zoom: str | None = None) -> None:
         from render.conex import render_table, table_text
 
-        snap = await self._running(interaction)
+        snap = await self._running_game(interaction)
         game = game_of(snap)
         if text:
             await reply(interaction, f"```\n{table_text(game, names=snap.names, limit=1900)}\n```", ephemeral=True)

@@ -16,13 +16,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import BotError
-from bot.games.base import Snapshot
 from bot.games.constructo.kind import KIND
 from bot.games.constructo.narration import match_of
 from bot.games.constructo.payload import legal_placements, legal_steps
 from bot.games.constructo.views import layout_choices, resign
 from bot.games.envelope import Seat
 from bot.i18n import t
+from bot.storage.records import GameRecord
 from bot.views.common import png_file, reply
 from engine.constructo import LAYOUTS, RECOMMENDED, Match, Size
 from engine.errors import InvalidInputError
@@ -75,8 +75,8 @@ class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo
     def games(self) -> GameLayer:
         return self.bot.games
 
-    async def _here(self, interaction: discord.Interaction) -> Snapshot:
-        return await self.games.channel_game(interaction.channel_id or 0, KIND)
+    async def _here(self, interaction: discord.Interaction) -> GameRecord:
+        return await self.games.channel_record(interaction.channel_id or 0, KIND)
 
     async def _mine(self, interaction: discord.Interaction) -> tuple[Match, int] | None:
         """For autocomplete: the caller's running match here and seat; ``None`` otherwise (never raises: a
@@ -129,8 +129,8 @@ class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo
     @app_commands.command(name="place", description="Place a chip from your reserve on an empty tile")
     @app_commands.describe(tile="Empty tile number (1-9)", size="Chip size: small, medium or large")
     async def place(self, interaction: discord.Interaction, tile: int, size: str) -> None:
-        snap = await self._here(interaction)
-        await self.games.play(interaction, snap.id, placement_text(size, tile))
+        record = await self._here(interaction)
+        await self.games.play(interaction, record.id, placement_text(size, tile))
 
     @place.autocomplete("tile")
     async def _place_tile_autocomplete(self, interaction: discord.Interaction, current: str) -> IntChoices:
@@ -170,8 +170,8 @@ class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo
     @app_commands.rename(from_="from")
     @app_commands.describe(from_="Tile of your lone chip", to="Adjacent tile topped by an opponent's chip")
     async def move(self, interaction: discord.Interaction, from_: int, to: int) -> None:
-        snap = await self._here(interaction)
-        await self.games.play(interaction, snap.id, f"{from_}-{to}")
+        record = await self._here(interaction)
+        await self.games.play(interaction, record.id, f"{from_}-{to}")
 
     @move.autocomplete("from_")
     async def _move_from_autocomplete(self, interaction: discord.Interaction, current: str) -> IntChoices:
@@ -194,8 +194,8 @@ class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo
     @app_commands.command(name="choose", description="Round 2: choose its layout (if you did not start round 1)")
     @app_commands.describe(layout="A layout name, 'keep', or 9 coordinates like (0,0) (1,0) ...")
     async def choose(self, interaction: discord.Interaction, layout: str) -> None:
-        snap = await self._here(interaction)
-        await self.games.play(interaction, snap.id, f"layout {layout.strip() or 'keep'}")
+        record = await self._here(interaction)
+        await self.games.play(interaction, record.id, f"layout {layout.strip() or 'keep'}")
 
     @choose.autocomplete("layout")
     async def _choose_autocomplete(self, interaction: discord.Interaction, current: str) -> StrChoices:
@@ -209,7 +209,7 @@ class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo
     async def board(self, interaction: discord.Interaction, text: bool = False) -> None:
         from render.constructo import board_text
 
-        snap = await self._here(interaction)
+        snap = await self.games.channel_game(interaction.channel_id or 0, KIND)
         if snap.status == "lobby":
             raise BotError("err.not_started")
         if text:
@@ -220,11 +220,11 @@ class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo
 
     @app_commands.command(name="resign", description="Resign your Constructo match in this channel (you lose it)")
     async def resign(self, interaction: discord.Interaction) -> None:
-        snap = await self._here(interaction)
-        if snap.status == "lobby":  # a challenge not accepted yet: withdraw / decline it
-            await self.games.lobby.decline(interaction, snap.id)
+        record = await self._here(interaction)
+        if record.status == "lobby":  # a challenge not accepted yet: withdraw / decline it
+            await self.games.lobby.decline(interaction, record.id)
             return
-        await resign(interaction, snap.id)
+        await resign(interaction, record.id)
 
     # -- reference -------------------------------------------------------------------------------------------
     @app_commands.command(name="layouts", description="Show every named layout")

@@ -44,8 +44,8 @@ class NimCog(commands.GroupCog, name="nim", group_name="nim", group_description=
     @app_commands.command(name="take", description="Take stones from one heap")
     @app_commands.describe(heap="Heap number (from 1)", count="How many stones")
     async def take(self, interaction: discord.Interaction, heap: int, count: int) -> None:
-        snap = await self.bot.games.channel_game(interaction.channel_id or 0, KIND)
-        await self.bot.games.play(interaction, snap.id, f"take {heap} {count}")
+        record = await self.bot.games.channel_record(interaction.channel_id or 0, KIND)
+        await self.bot.games.play(interaction, record.id, f"take {heap} {count}")
 
 
 async def setup(bot: TableBot) -> None:
