@@ -161,13 +161,15 @@ async def conex_places(driver: Driver, fake: FakeDiscord, storage: Storage, game
     out: list[Action] = []
     for n in range(games):
         game = Game.new(players=3, seed=100 + n, table="medium", goal=100)
-        while len(game.table) < ARGS.cards and not game.is_over:
+        while not game.is_over:  # place while a hand keeps 3+ cards, else draw; stop at --cards, a seat able to place
             seat = game.current_player
             places = [p for cid in game.hands[seat] for p in game.find_placements(seat, cid, limit=1)]
-            if places:
+            if len(game.table) >= ARGS.cards and len(places) >= 1 and len(game.hands[seat]) >= 3:
+                break
+            if places and len(game.hands[seat]) >= 3:
                 game.play(places[0])
             else:
-                game.play_text("draw", seat)
+                game.play_text("draw" if game.pile else "pass", seat)
         players = [ALICE, BOB, CAROL]
         state = {"conex": game.to_dict(), "table": "medium", "goal": 100, "host": ALICE,
                  "names": ["alice", "bob", "carol"], "ai": [], "locale": None}

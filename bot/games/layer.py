@@ -250,8 +250,9 @@ class GameLayer:
                 raise partial.error from None
         after = Snapshot(snap.kind, record, changes[-1].env, snap.state)
         committed = Committed(after, before, changes)
-        log.info("game %s (%s) v%s: %s", game_id, record.kind, record.version,
-                 "; ".join(f"{c.action} by {c.actor}" for c in changes))
+        if log.isEnabledFor(logging.INFO):
+            log.info("game %s (%s) v%s: %s", game_id, record.kind, record.version,
+                     "; ".join(f"{c.action} by {c.actor}" for c in changes))
         await self._run_hooks(committed)
         return committed
 
