@@ -112,7 +112,8 @@ class Lobby:
             return snap
         view = kind.lobby_view(snap)
         if thread is not None:
-            posted = await thread.send(kind.lobby_text(snap), **({"view": view} if view else {}))
+            posted = await (thread.send(kind.lobby_text(snap), view=view) if view is not None
+                            else thread.send(kind.lobby_text(snap)))
         else:
             posted = await publisher.delivery.send(snap.record, kind.lobby_text(snap), view=view,
                                                    interaction=interaction)
