@@ -28,11 +28,11 @@ import logging  # noqa: E402
 import discord  # noqa: E402
 from discord.webhook.async_ import async_context  # noqa: E402
 
-from bot.service.conex import fallback_action, game_of  # noqa: E402
+from bot.games.conex.ai import fallback_action  # noqa: E402
 from bot.storage import Storage  # noqa: E402
 from engine.conex import Draw, Game, Place  # noqa: E402
 from tests.bot import conftest  # noqa: E402
-from tests.bot.conftest import Driver, make_bot  # noqa: E402
+from tests.bot.conftest import Driver, game_of, make_bot  # noqa: E402
 from tests.bot.fakediscord import CHANNEL_ID, GUILD_ID, FakeDiscord, FakeWebhookAdapter  # noqa: E402
 
 logging.basicConfig(level=logging.WARNING)

@@ -82,7 +82,7 @@ def healthcheck(config: Config, *, now: float | None = None) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m bot", description="Constructo & CONEX for Discord.")
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Board games for Discord.")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("run", help="run the bot (the default)")
     sub.add_parser("healthcheck", help="exit 0 if the running bot is connected, 1 if not")

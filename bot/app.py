@@ -1,19 +1,13 @@
 """The bot: ``TableBot`` (a ``commands.Bot``), its command tree, startup and command sync.
 
 Startup (``setup_hook``, runs once per process, after login and before the gateway connects):
-open storage (``DATA_DIR/tablebot.sqlite3``), install the command translator, load the game
-cogs (each registers its persistent ``DynamicItem`` classes and its service in
-``bot.services[kind]``), then sync the command tree **only if its hash changed** (the hash of the
-translated command payloads is kept in storage meta ``commands_hash:<target>``). Never in
-``on_ready``, which fires again on every reconnect.
+open storage (``DATA_DIR/tablebot.sqlite3``), install the command translator, create the game layer
+(``bot.games``: every registered game of :mod:`bot.games.registry`, with its persistent ``DynamicItem``
+classes), load each game's commands (``<game package>.cog``) and the shared commands, then sync the command
+tree **only if its hash changed** (the hash of the translated command payloads is kept in storage meta
+``commands_hash:<target>``). Never in ``on_ready``, which fires again on every reconnect.
 
-Board recovery (the hook every game cog uses, see ``docs/bot.md``): a cog registers
-``bot.register_board_recovery(kind, recover)`` where ``await recover(game_id)`` re-posts the game's
-board if it is still stale (:meth:`~bot.service.base.GameService.board_stale`). On every READY,
-:meth:`TableBot.recover_boards` re-posts the board of every open game whose stored board is older
-than its version (or missing); :meth:`TableBot.board_post_failed` (called by a cog when posting a
-board failed) retries the recovery later with backoff (``board_retry_delays_s``), and
-:meth:`TableBot.board_posted` (called after every successful board post) resets that backoff.
+On every READY the game layer re-posts stale boards and resumes AI seats (``GameLayer.on_ready``).
 """
 
 from __future__ import annotations
@@ -22,7 +16,6 @@ import asyncio
 import hashlib
 import json
 import logging
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -30,20 +23,22 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
+from bot.games.components import seating_items
+from bot.games.layer import GameLayer
 from bot.i18n import CatalogueTranslator
-from bot.service.base import GameService
 from bot.storage import Storage
 from bot.views.common import refuse
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("bot.cogs.constructo", "bot.cogs.conex", "bot.cogs.shared")
-"""Cogs loaded at startup (one that fails to load is logged and listed in ``failed_extensions``)."""
+SHARED_EXTENSIONS: tuple[str, ...] = ("bot.cogs.shared",)
+"""Cogs of every game (``/leaderboard``, ``/stats``, ``/help``, ``/abort``), loaded after the games' own."""
 HEARTBEAT_EVERY_S = 30.0
 
-BoardRecovery = Callable[[int], Awaitable[bool]]
-"""``await recover(game_id)``: re-post the game's board if it is still stale; returns True if it
-posted one. Raises on failure (then it is retried)."""
+
+def extensions(layer: GameLayer) -> list[str]:
+    """Every cog module to load: each registered game's ``<package>.cog``, then :data:`SHARED_EXTENSIONS`."""
+    return [f"{kind.package}.cog" for kind in layer.kinds.values()] + list(SHARED_EXTENSIONS)
 
 
 class GameTree(app_commands.CommandTree):
@@ -70,7 +65,7 @@ class TableBot(commands.Bot):
     Attributes:
         config: the :class:`~bot.config.Config`.
         storage: the open :class:`bot.storage.Storage` (after ``setup_hook``).
-        services: game services by kind (``"constructo"``, ``"conex"``), set by the cogs.
+        games: the :class:`~bot.games.layer.GameLayer` (after ``setup_hook``).
     """
 
     def __init__(self, config: Config, *, storage: Storage | None = None, sync_commands: bool = True) -> None:
@@ -86,15 +81,10 @@ class TableBot(commands.Bot):
         self.config = config
         self._given_storage = storage
         self.storage: Storage = storage  # type: ignore[assignment]  # set in setup_hook when None
-        self.services: dict[str, GameService] = {}
+        self.games: GameLayer = None  # type: ignore[assignment]  # set in setup_hook
         self.sync_enabled = sync_commands
         self.background: set[asyncio.Task[Any]] = set()
         self.failed_extensions: list[str] = []
-        self.board_recovery: dict[str, BoardRecovery] = {}
-        self.board_retry_delays_s: tuple[float, ...] = (2.0, 10.0, 30.0, 120.0, 600.0)
-        self._board_retries: dict[tuple[str, int], asyncio.TimerHandle] = {}
-        self._board_attempts: dict[tuple[str, int], int] = {}
-        self._recovering = False
 
     # -- startup -------------------------------------------------------------------------------
     async def setup_hook(self) -> None:
@@ -102,7 +92,10 @@ class TableBot(commands.Bot):
             self.config.data_dir.mkdir(parents=True, exist_ok=True)
             self.storage = await Storage.open(self.config.storage_target, pool_size=self.config.database_pool_size)
         await self.tree.set_translator(CatalogueTranslator())
-        for name in EXTENSIONS:
+        self.games = GameLayer(self)
+        for kind in self.games.kinds.values():
+            self.add_dynamic_items(*seating_items(kind), *kind.dynamic_items)
+        for name in extensions(self.games):
             try:
                 await self.load_extension(name)
             except commands.ExtensionError:  # one broken game must not take the others down
@@ -135,83 +128,6 @@ class TableBot(commands.Bot):
 
         task.add_done_callback(done)
         return task
-
-    # -- board recovery ------------------------------------------------------------------------
-    def register_board_recovery(self, kind: str, recover: BoardRecovery) -> None:
-        """Let :meth:`recover_boards` and :meth:`board_post_failed` re-post boards of ``kind`` games
-        through ``recover`` (see :data:`BoardRecovery`)."""
-        self.board_recovery[kind] = recover
-
-    async def recover_boards(self, kind: str | None = None) -> int:
-        """Re-post the board of every open game (of ``kind``, or of every registered kind) whose
-        stored board is missing or older than its version. A failing game is logged and retried
-        later (:meth:`board_post_failed`); the others go on. Returns how many boards were posted."""
-        posted = 0
-        for game_kind, recover in list(self.board_recovery.items()):
-            if kind is not None and game_kind != kind:
-                continue
-            service = self.services.get(game_kind)
-            if service is None:
-                continue
-            for record in await self.storage.list_active_games(kind=game_kind):
-                if not service.board_stale(record):
-                    continue
-                try:
-                    if await recover(record.id):
-                        posted += 1
-                        log.info("re-posted the stale board of game %s (%s) v%s", record.id, game_kind, record.version)
-                except Exception:
-                    log.exception("could not re-post the board of game %s (%s); retrying later", record.id, game_kind)
-                    self.board_post_failed(game_kind, record.id)
-        return posted
-
-    def board_post_failed(self, kind: str, game_id: int) -> None:
-        """Posting a board of game ``game_id`` failed: retry its recovery after the next delay of
-        ``board_retry_delays_s`` (one pending retry per game; gives up, logged, after the last)."""
-        key = (kind, game_id)
-        if key in self._board_retries or kind not in self.board_recovery or self.is_closed():
-            return
-        attempt = self._board_attempts.get(key, 0)
-        if attempt >= len(self.board_retry_delays_s):
-            if attempt == len(self.board_retry_delays_s):
-                log.error("gave up re-posting the board of game %s (%s) after %d retries", game_id, kind, attempt)
-                self._board_attempts[key] = attempt + 1  # logged once; reset by the next successful post
-            return
-        self._board_attempts[key] = attempt + 1
-        loop = asyncio.get_running_loop()
-        self._board_retries[key] = loop.call_later(self.board_retry_delays_s[attempt], self._fire_board_retry, key)
-
-    def board_posted(self, kind: str, game_id: int) -> None:
-        """A board of game ``game_id`` was posted: forget its failed attempts (a later failure
-        starts the retry delays from the first again)."""
-        self._board_attempts.pop((kind, game_id), None)
-
-    def _fire_board_retry(self, key: tuple[str, int]) -> None:
-        self._board_retries.pop(key, None)
-        if not self.is_closed():
-            self.spawn(self._retry_board(key), name=f"{key[0]}-board-retry-{key[1]}")
-
-    async def _retry_board(self, key: tuple[str, int]) -> None:
-        kind, game_id = key
-        recover = self.board_recovery.get(kind)
-        if recover is None:
-            return
-        try:
-            await recover(game_id)
-        except Exception:
-            log.warning("re-posting the board of game %s (%s) failed again", game_id, kind, exc_info=True)
-            self.board_post_failed(kind, game_id)
-
-    async def _recover_on_ready(self) -> None:
-        if self._recovering:
-            return
-        self._recovering = True
-        try:
-            count = await self.recover_boards()
-            if count:
-                log.info("re-posted %d stale board(s) after READY", count)
-        finally:
-            self._recovering = False
 
     # -- command sync --------------------------------------------------------------------------
     def sync_target(self) -> discord.Object | None:
@@ -248,9 +164,8 @@ class TableBot(commands.Bot):
 
     # -- shutdown ------------------------------------------------------------------------------
     async def close(self) -> None:
-        for handle in self._board_retries.values():
-            handle.cancel()
-        self._board_retries.clear()
+        if self.games is not None:
+            self.games.publisher.close()
         for task in list(self.background):
             task.cancel()
         await super().close()
@@ -259,4 +174,5 @@ class TableBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("connected as %s (%s) in %d guilds", self.user, getattr(self.user, "id", "?"), len(self.guilds))
-        self.spawn(self._recover_on_ready(), name="board-recovery")
+        if self.games is not None:
+            self.spawn(self.games.on_ready(), name="board-recovery")

@@ -2,23 +2,44 @@
 
 Three families reach :func:`describe`:
 
-- :class:`BotError`: refusals of the Discord layer and the game services (not a player, stale
+- :class:`BotError`: refusals of the Discord layer and the game layer (not a player, stale
   button, channel busy...), carrying an i18n key and its arguments;
 - ``engine.errors.RuleError`` (engine refusals, rule codes like ``K3``, ``P2``, ``NotYourTurn``);
 - ``bot.storage.errors.StorageError`` (``VersionConflict``, ``GameClosed``...).
 
 The rule code always stays visible in the message, so players and maintainers can look it up
-in ``rules/constructo.md`` / ``rules/conex.md``.
+in the game's rules.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from bot.i18n import has, t
+from bot.storage.errors import StorageError
 from engine.errors import RuleError
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """A message argument listing alternatives, joined in the reader's language ("a, b or c")."""
+
+    items: tuple[str, ...]
+
+    def localize(self, locale: str | discord.Locale | None) -> str:
+        if len(self.items) <= 1:
+            return "".join(self.items)
+        return t("list.or", locale, head=", ".join(self.items[:-1]), last=self.items[-1])
+
+    def __str__(self) -> str:
+        return self.localize(None)
+
+
+def _localized(kwargs: dict[str, Any], locale: str | discord.Locale | None) -> dict[str, Any]:
+    return {k: v.localize(locale) if isinstance(v, OneOf) else v for k, v in kwargs.items()}
 
 
 class BotError(Exception):
@@ -31,15 +52,7 @@ class BotError(Exception):
         self.key = key
         self.rule = rule
         self.kwargs = kwargs
-        super().__init__(f"{rule + ': ' if rule else ''}{t(key, None, **kwargs)}")
-
-
-def _storage_error_type() -> type[Exception]:
-    try:
-        from bot.storage.errors import StorageError
-    except ImportError:  # pragma: no cover - storage not installed yet
-        return LookupError
-    return StorageError
+        super().__init__(f"{rule + ': ' if rule else ''}{t(key, None, **_localized(kwargs, None))}")
 
 
 def describe(err: BaseException, locale: str | discord.Locale | None = None) -> str:
@@ -52,7 +65,7 @@ def describe(err: BaseException, locale: str | discord.Locale | None = None) -> 
     - anything else -> a generic "something went wrong" (details go to the log, never to users).
     """
     if isinstance(err, BotError):
-        text = t(err.key, locale, **err.kwargs)
+        text = t(err.key, locale, **_localized(err.kwargs, locale))
         return t("err.with_rule", locale, rule=err.rule, text=text) if err.rule else text
     if isinstance(err, RuleError):
         key = f"rule.{err.rule}"
@@ -61,7 +74,7 @@ def describe(err: BaseException, locale: str | discord.Locale | None = None) -> 
         else:
             text = err.message
         return t("err.with_rule", locale, rule=err.rule, text=text)
-    if isinstance(err, _storage_error_type()):
+    if isinstance(err, StorageError):
         rule = getattr(err, "rule", "Storage")
         key = f"storage.{rule}"
         text = t(key, locale) if has(key, "en") else str(getattr(err, "message", err))

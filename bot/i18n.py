@@ -9,13 +9,15 @@ Catalogues are plain dicts, one per language, in ``bot/locales/<lang>.py``:
   :class:`CatalogueTranslator` (discord.py's ``app_commands.Translator``) when the tree is synced.
 
 Adding Spanish = adding ``bot/locales/es.py`` and listing it in ``LANGUAGES``; no cog changes.
-A game may keep its own keys in ``bot/locales/<lang>_<game>.py`` (e.g. ``en_conex.py``): every
-``<lang>_*.py`` module is merged into that language's catalogues.
+Every ``bot/locales/<lang>_<part>.py`` module is merged into that language's catalogues, and so is every game's
+own ``<game package>/locales/<lang>.py`` (the packages of :func:`bot.games.game_packages`; a game registered later,
+e.g. by a test, is merged by :func:`add_game_catalogues`). A key defined twice keeps its first definition (logged).
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import logging
 import pkgutil
 from types import ModuleType
@@ -31,27 +33,63 @@ DEFAULT_LANGUAGE = "en"
 
 
 def _modules(lang: str) -> list[ModuleType]:
-    """``bot.locales.<lang>`` then every ``bot.locales.<lang>_<part>`` (e.g. ``en_conex``: a game's own
-    keys, kept in a file its author owns), in name order."""
+    """``bot.locales.<lang>`` then every ``bot.locales.<lang>_<part>`` (shared catalogues split by job), in name
+    order."""
     import bot.locales
 
     names = sorted(m.name for m in pkgutil.iter_modules(bot.locales.__path__) if m.name.startswith(f"{lang}_"))
     return [importlib.import_module(f"bot.locales.{n}") for n in [lang, *names]]
 
 
-def _merge(lang: str, attr: str) -> dict[str, str]:
-    merged: dict[str, str] = {}
-    for module in _modules(lang):
-        for key, value in getattr(module, attr, {}).items():
-            if key in merged and merged[key] != value:
-                log.warning("message key %r of %s is defined twice; keeping the first", key, module.__name__)
-                continue
-            merged[key] = value
-    return merged
+def _game_module(package: str, lang: str) -> ModuleType | None:
+    """``<package>.locales.<lang>`` if the game has one."""
+    name = f"{package}.locales.{lang}"
+    try:
+        if importlib.util.find_spec(f"{package}.locales") is None or importlib.util.find_spec(name) is None:
+            return None
+    except ModuleNotFoundError:
+        return None
+    return importlib.import_module(name)
 
 
-MESSAGES: dict[str, dict[str, str]] = {lang: _merge(lang, "MESSAGES") for lang in LANGUAGES}
-COMMANDS: dict[str, dict[str, str]] = {lang: _merge(lang, "COMMANDS") for lang in LANGUAGES}
+def _merge_into(target: dict[str, str], module: ModuleType, attr: str) -> None:
+    for key, value in getattr(module, attr, {}).items():
+        if key in target and target[key] != value:
+            log.warning("message key %r of %s is defined twice; keeping the first", key, module.__name__)
+            continue
+        target[key] = value
+
+
+MESSAGES: dict[str, dict[str, str]] = {lang: {} for lang in LANGUAGES}
+COMMANDS: dict[str, dict[str, str]] = {lang: {} for lang in LANGUAGES}
+_MERGED: set[str] = set()
+
+
+def add_game_catalogues(package: str) -> None:
+    """Merge the game package's ``locales/<lang>.py`` catalogues (``MESSAGES``, ``COMMANDS``) into every
+    language (idempotent; a game without ``locales`` adds nothing)."""
+    if package in _MERGED:
+        return
+    _MERGED.add(package)
+    for lang in LANGUAGES:
+        module = _game_module(package, lang)
+        if module is not None:
+            _merge_into(MESSAGES[lang], module, "MESSAGES")
+            _merge_into(COMMANDS[lang], module, "COMMANDS")
+
+
+def _load() -> None:
+    from bot.games import game_packages
+
+    for lang in LANGUAGES:
+        for module in _modules(lang):
+            _merge_into(MESSAGES[lang], module, "MESSAGES")
+            _merge_into(COMMANDS[lang], module, "COMMANDS")
+    for package in game_packages():
+        add_game_catalogues(package)
+
+
+_load()
 
 
 def language_of(locale: str | discord.Locale | None) -> str:

@@ -1,7 +1,10 @@
-"""The layering rule of docs/interfaces.md: engine imports no discord, PIL, aiosqlite, asyncio."""
+"""The layering rules of docs/interfaces.md: engine imports no discord, PIL, aiosqlite, asyncio; render no discord
+or storage; above the engine a game is named only in its own folders; no file in ``bot/`` over ~450 lines."""
 
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 FORBIDDEN = ("discord", "PIL", "aiosqlite", "sqlite3", "asyncio")
 
@@ -30,3 +33,72 @@ def test_render_imports_no_discord_or_storage() -> None:
     mods = _imported_after("render")
     bad = sorted(m for m in mods if m.split(".")[0] in ("discord", "aiosqlite", "bot"))
     assert not bad, f"render pulled in {bad}"
+
+
+# -- the game layer: a game's name lives only in its own folders ------------------------------------------------
+ROOT = Path(__file__).resolve().parents[1]
+MAX_LINES = 450
+"""A file in ``bot/`` over this many lines is split by job (house style)."""
+RENDER_NAMING_GAMES = {"__init__.py", "common.py", "hexgrid.py", "replay.py", "results.py"}
+"""Render modules that still name games (the render engineers': ``results.py`` holds both games' cards, ``hexgrid.py``
+is Constructo's geometry, ``replay.py``/``common.py``/``__init__.py`` mention them in docstrings). This list may
+only shrink."""
+
+
+def _game_names() -> set[str]:
+    from bot.games import GAMES
+
+    return {*GAMES, "nim"}
+
+
+def _mentions(path: Path, names: set[str]) -> list[str]:
+    pattern = re.compile(r"\b(" + "|".join(sorted(names)) + r")\b", re.IGNORECASE)
+    return [f"{path.relative_to(ROOT)}:{n}: {line.strip()}" for n, line in enumerate(path.read_text().splitlines(), 1)
+            if pattern.search(line)]
+
+
+def _own_folder(path: Path, names: set[str]) -> bool:
+    parts = path.relative_to(ROOT).parts
+    return parts[:2] == ("bot", "games") and len(parts) > 3 and parts[2] in names
+
+
+def test_no_module_above_the_engine_names_a_game_outside_its_own_folders() -> None:
+    """``bot/`` names a game only in ``bot/games/<game>/`` and the one registration line (``bot.games.GAMES``);
+    ``render/`` only in ``render/<game>*`` (and the closed list above); storage never branches on a game."""
+    names = _game_names()
+    found: list[str] = []
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        rel = path.relative_to(ROOT).parts
+        if _own_folder(path, names) or rel[:2] == ("bot", "storage"):
+            continue
+        found += [m for m in _mentions(path, names) if not m.startswith("bot/games/__init__.py") or "GAMES:" not in m]
+    for path in sorted((ROOT / "render").glob("*.py")):
+        if path.name.split("_")[0].removesuffix(".py") in names or path.name in RENDER_NAMING_GAMES:
+            continue
+        found += _mentions(path, names)
+    assert found == [], "a game named outside its own folders:\n" + "\n".join(found)
+    branch = re.compile(r"""kind\s*(==|!=|in)\s*[(\[]?\s*["'](""" + "|".join(sorted(names)) + ")")
+    storage = [str(p.relative_to(ROOT)) for p in (ROOT / "bot" / "storage").rglob("*.py")
+               if branch.search(p.read_text())]
+    assert storage == [], f"storage branches on a game: {storage}"
+
+
+def test_the_registration_line_is_the_only_one() -> None:
+    from bot.games import GAMES
+
+    lines = [line for line in (ROOT / "bot" / "games" / "__init__.py").read_text().splitlines()
+             if any(f'"{g}"' in line for g in GAMES)]
+    assert len(lines) == 1 and lines[0].startswith("GAMES:"), lines
+
+
+def test_no_file_in_bot_is_over_450_lines() -> None:
+    long = {str(p.relative_to(ROOT)): n for p in (ROOT / "bot").rglob("*.py")
+            if (n := len(p.read_text().splitlines())) > MAX_LINES}
+    assert long == {}, f"split these by job: {long}"
+
+
+def test_render_files_naming_games_only_shrink() -> None:
+    names = _game_names()
+    for name in RENDER_NAMING_GAMES:
+        path = ROOT / "render" / name
+        assert path.exists() and _mentions(path, names), f"render/{name} no longer names a game: drop it from the list"

@@ -1,25 +1,25 @@
-"""Shared commands: ``/leaderboard``, ``/stats``, ``/help`` and the admin ``/abort``.
+"""Shared commands of every registered game: ``/leaderboard``, ``/stats``, ``/help`` and the admin ``/abort``.
 
-``/abort`` (Manage Server; hidden from others by default permissions and re-checked here) ends
-the open game of the channel, whatever its kind, in the admin's own guild only; it is never
-rated. Afterwards every message the game stored (board, CONEX lobby, Constructo challenge) loses
-its components. It goes through the game kind's service (``bot.services[kind].abort``), so it takes the
-game's lock and version check like every other action.
+The games come from the game layer (``bot.games.kinds``): ``/leaderboard``'s ``game`` choices, ``/stats``'s lines
+and ``/help``'s sections are built from it. ``/abort`` (Manage Server; hidden from others by default permissions
+and re-checked here) ends the open game of the channel, whatever its kind, in the admin's own guild only; it is
+never rated. It goes through the game layer (lock and version check like every other action); afterwards every
+message the game stored (board, lobby) loses its components.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Literal
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import BotError
+from bot.games.publish import render_png
 from bot.i18n import t
-from bot.service.base import GameService
-from bot.storage.records import GameRecord
 from bot.views.common import png_file, reply
 
 if TYPE_CHECKING:
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-GAME_TITLES: dict[str, str] = {"constructo": "Constructo", "conex": "CONEX"}
 LEADERBOARD_SIZE = 10
 
 
@@ -36,6 +35,15 @@ class SharedCog(commands.Cog, name="shared"):
 
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
+        choices = [app_commands.Choice(name=name, value=name) for name in bot.games.kinds]
+        command = self.leaderboard
+        command._params["game"] = replace(command._params["game"], choices=choices)  # the registered games
+
+    def _title(self, name: str) -> str:
+        kind = self.bot.games.kinds.get(name)
+        if kind is None:
+            raise BotError("err.no_such_kind", game=name)
+        return kind.title
 
     async def display_name(self, guild: discord.Guild | None, user_id: int) -> str:
         """A member's display name from the caches, else a fetched user name, else ``user …1234``."""
@@ -54,21 +62,22 @@ class SharedCog(commands.Cog, name="shared"):
     @app_commands.command(name="leaderboard", description="The server's best players of a game")
     @app_commands.describe(game="Which game")
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction, game: Literal["constructo", "conex"]) -> None:
+    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         from render.results import leaderboard_text, render_leaderboard
 
+        game_title = self._title(game)
         await interaction.response.defer(thinking=True)
         guild = interaction.guild
-        title = t("lb.title", interaction.locale, game=GAME_TITLES[game], guild=guild.name if guild else "")
+        title = t("lb.title", interaction.locale, game=game_title, guild=guild.name if guild else "")
         rows = await self.bot.storage.leaderboard(interaction.guild_id or 0, game, limit=LEADERBOARD_SIZE)
         table = [
             (r.rank, await self.display_name(guild, r.user_id), r.ordinal, r.wins, r.losses, r.draws) for r in rows
         ]
-        png = await GameService.render_png(render_leaderboard, table, title=title)
+        png = await self.bot.games.cpu(render_png, render_leaderboard, table, title=title)
         if table:
             text = leaderboard_text(table, title=title)
         else:
-            text = t("lb.empty", interaction.locale, game=GAME_TITLES[game])
+            text = t("lb.empty", interaction.locale, game=game_title)
         await reply(
             interaction,
             f"```\n{text[:1950]}\n```",
@@ -82,7 +91,7 @@ class SharedCog(commands.Cog, name="shared"):
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         target = user or interaction.user
         lines = [t("stats.title", interaction.locale, name=target.display_name)]
-        for kind, title in GAME_TITLES.items():
+        for kind, title in ((k.name, k.title) for k in self.bot.games.kinds.values()):
             row = await self.bot.storage.rating_of(interaction.guild_id or 0, kind, target.id)
             if row is None:
                 lines.append(t("stats.none", interaction.locale, game=title))
@@ -97,8 +106,9 @@ class SharedCog(commands.Cog, name="shared"):
 
     @app_commands.command(name="help", description="How to play with this bot")
     async def help(self, interaction: discord.Interaction) -> None:
-        conex = t("help.conex", interaction.locale) if "conex" in self.bot.services else ""
-        await reply(interaction, t("help.text", interaction.locale, conex=conex), ephemeral=True)
+        loc = interaction.locale
+        sections = "".join(t(f"{kind.prefix}.help", loc) for kind in self.bot.games.kinds.values())
+        await reply(interaction, t("help.head", loc) + sections + t("help.tail", loc), ephemeral=True)
 
     @app_commands.command(name="abort", description="Admins: end this channel's game (not rated)")
     @app_commands.guild_only()
@@ -107,31 +117,13 @@ class SharedCog(commands.Cog, name="shared"):
         if not interaction.permissions.manage_guild:
             raise BotError("err.forbidden")
         record = await self.bot.storage.active_game_in_channel(interaction.channel_id or 0)
-        if record is None or record.guild_id != interaction.guild_id:
+        if record is None or record.guild_id != interaction.guild_id or record.kind not in self.bot.games.kinds:
             raise BotError("err.no_game_in_channel")
-        service = self.bot.services.get(record.kind)
-        if service is None:
-            raise BotError("err.no_game_in_channel")
-        committed = await service.abort(record.id, by=interaction.user.id, guild_id=interaction.guild_id or 0)
-        text = t("abort.done", interaction.locale, name=interaction.user.display_name, game=GAME_TITLES[record.kind])
-        await reply(interaction, text)
-        await self.strip_messages(service, committed.record)
-
-    async def strip_messages(self, service: GameService, record: GameRecord) -> int:
-        """Remove the components of every message the game stored (board, lobby, challenge...), under
-        the game's publish lock so no board posted meanwhile stays live. Returns how many edits
-        succeeded (a message that is gone or cannot be edited is logged and skipped)."""
-        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-        done = 0
-        async with service.publish_lock(record.id):
-            fresh = await service.get(record.id)
-            for key, message_id in service.message_ids(fresh).items():
-                try:
-                    await channel.get_partial_message(message_id).edit(view=None)
-                    done += 1
-                except discord.HTTPException as err:
-                    log.info("could not strip the components of %s message %s: %s", key, message_id, err)
-        return done
+        games = self.bot.games
+        committed = await games.abort(record.id, by=interaction.user.id, guild_id=interaction.guild_id or 0)
+        title = self._title(record.kind)
+        await reply(interaction, t("abort.done", interaction.locale, name=interaction.user.display_name, game=title))
+        await games.publisher.strip_all(committed.snap.record)
 
 
 async def setup(bot: TableBot) -> None:

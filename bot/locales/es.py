@@ -1,4 +1,5 @@
-"""Spanish catalogue (partial: missing keys fall back to English key by key).
+"""Spanish catalogue of what every game shares (partial: missing keys fall back to English key by key; each game
+keeps its own in ``<game package>/locales/es.py``).
 
 ``COMMANDS`` translates command and option descriptions (gettext-style: the English text is the
 msgid); command names stay English so that help texts and autocomplete agree in every language.
@@ -7,7 +8,8 @@ msgid); command names stay English so that help texts and autocomplete agree in 
 MESSAGES: dict[str, str] = {
     "err.with_rule": "**{rule}** — {text}",
     "err.internal": "Algo falló por mi parte; no se ha cambiado nada. Vuelve a intentarlo.",
-    "err.not_player": "No juegas en esta partida: empieza la tuya con `/constructo challenge` o `/conex new`.",
+    "err.not_player": "No juegas en esta partida: empieza la tuya con {starts}.",
+    "list.or": "{head} o {last}",
     "err.stale": "Este tablero está desfasado: la partida avanzó. Usa el tablero más reciente.",
     "err.conflict": "Otra acción llegó en el mismo momento y fue primero: mira el tablero nuevo.",
     "err.game_closed": "Esta partida ha terminado; ya no se puede jugar en ella.",
@@ -16,36 +18,14 @@ MESSAGES: dict[str, str] = {
     "err.forbidden": "Necesitas el permiso Gestionar servidor para esto.",
     "ui.accept": "Aceptar",
     "ui.decline": "Rechazar",
-    "ui.resign": "Abandonar",
-    "ui.confirm_resign": "Sí, abandono",
-    "ui.tile": "Casilla {tile}",
-    "ui.move_option": "Casilla {src} → casilla {dst}",
-    "cx.to_move": "Ronda {round}: le toca a {who}.",
-    "cx.played": "{name} jugó **{move}**.",
-    "cx.resign_done": "Has abandonado.",
+    "ui.join": "Unirse",
+    "ui.leave": "Salir",
+    "ui.start": "Empezar",
+    "ui.add_bot": "Añadir bot",
     "rule.NotYourTurn": "No es tu turno: espera la jugada de tu rival.",
-    "rule.K3": "una ficha pequeña nunca va directamente sobre una grande.",
 }
 
 COMMANDS: dict[str, str] = {
-    "Play Constructo: stack chips on 9 hex tiles, build towers": "Juega a Constructo: apila fichas y construye torres",
-    "Challenge someone (or me, the AI) to a Constructo match": "Desafía a alguien (o a mí, la IA) a Constructo",
-    "Who you play against (pick the bot to play the AI)": "Contra quién juegas (elige el bot para jugar contra la IA)",
-    "Round 1 layout: a name (default rombo) or 9 coordinates like (0,0) (1,0) ...": (
-        "Tablero de la ronda 1: un nombre (rombo por defecto) o 9 coordenadas (0,0) (1,0) ..."
-    ),
-    "AI strength when you challenge the bot": "Nivel de la IA si desafías al bot",
-    "Place a chip from your reserve on an empty tile": "Pon una ficha de tu reserva en una casilla vacía",
-    "Empty tile number (1-9)": "Número de casilla vacía (1-9)",
-    "Chip size: small, medium or large": "Tamaño: small, medium o large",
-    "Move your lone chip onto an adjacent opponent's stack": "Mueve tu ficha sola sobre una pila vecina del rival",
-    "Tile of your lone chip": "Casilla de tu ficha sola",
-    "Adjacent tile topped by an opponent's chip": "Casilla vecina con una ficha del rival encima",
-    "Show this channel's Constructo board again": "Muestra de nuevo el tablero de Constructo del canal",
-    "Show the board as text (only you will see it)": "Tablero en texto (solo lo verás tú)",
-    "Resign your Constructo match in this channel (you lose it)": "Abandona tu partida de Constructo (la pierdes)",
-    "Show every named layout": "Muestra todos los tableros con nombre",
-    "The rules of Constructo in short": "Las reglas de Constructo en breve",
     "The server's best players of a game": "Los mejores jugadores del servidor en un juego",
     "Which game": "Qué juego",
     "Ratings and results of a player (you by default)": "Puntuación y resultados de un jugador (tú por defecto)",

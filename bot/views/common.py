@@ -15,30 +15,32 @@ import io
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
 from bot.errors import BotError, describe
 from bot.i18n import t
+from bot.storage.errors import StorageError
 from engine.errors import RuleError
+
+if TYPE_CHECKING:
+    from bot.games.layer import GameLayer
 
 log = logging.getLogger(__name__)
 
-USER_ERRORS: tuple[type[BaseException], ...] = (BotError, RuleError)
-
-
-def _storage_errors() -> tuple[type[BaseException], ...]:
-    try:
-        from bot.storage.errors import StorageError
-    except ImportError:  # pragma: no cover
-        return ()
-    return (StorageError,)
+USER_ERRORS: tuple[type[BaseException], ...] = (BotError, RuleError, StorageError)
 
 
 def is_user_error(err: BaseException) -> bool:
     """True for refusals meant for the user (BotError, RuleError, StorageError)."""
-    return isinstance(err, USER_ERRORS + _storage_errors())
+    return isinstance(err, USER_ERRORS)
+
+
+def games(interaction: discord.Interaction) -> GameLayer:
+    """The bot's game layer (``TableBot.games``): where every click and command goes."""
+    layer: GameLayer = interaction.client.games  # type: ignore[attr-defined]
+    return layer
 
 
 def png_file(png: bytes, filename: str) -> discord.File:
@@ -100,10 +102,10 @@ async def report_errors(interaction: discord.Interaction, work: Callable[[], Awa
 
 
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!x)x"):
-    """Base of the persistent ``<prefix>:<verb>:<game>`` buttons of both games (survive restarts: the game id is
-    in the custom id, the state is reloaded from storage). Subclasses set ``prefix`` (``"cx"`` Constructo,
-    ``"cn"`` CONEX), ``verb``, ``label_key``, ``style``, pass ``template=r"<prefix>:<verb>:(?P<game>[0-9]+)"`` and
-    implement :meth:`run`; every error ends as an ephemeral answer (:func:`report_errors`)."""
+    """Base of the persistent ``<prefix>:<verb>:<game>`` buttons of every game (survive restarts: the game id is
+    in the custom id, the state is reloaded from storage). Subclasses set ``prefix`` (the game's custom-id prefix),
+    ``verb``, ``label_key``, ``style``, pass ``template=r"<prefix>:<verb>:(?P<game>[0-9]+)"`` and implement
+    :meth:`run`; every error ends as an ephemeral answer (:func:`report_errors`)."""
 
     prefix: ClassVar[str] = ""
     verb: ClassVar[str] = ""

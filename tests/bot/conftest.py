@@ -16,7 +16,10 @@ from discord.webhook.async_ import async_context
 
 from bot.app import TableBot
 from bot.config import Config
+from bot.games import registry
+from bot.games.envelope import Envelope, is_current
 from bot.storage import Storage
+from bot.storage.records import GameRecord
 from tests.bot.fakediscord import (
     ALL_PERMISSIONS,
     APP_ID,
@@ -32,7 +35,7 @@ from tests.bot.fakediscord import (
     user_payload,
 )
 
-IGNORED_TASKS = {"heartbeat", "constructo-resume"}
+IGNORED_TASKS = {"heartbeat"}
 APP_PERMISSIONS = str(
     discord.Permissions(
         send_messages=True, view_channel=True, attach_files=True, create_public_threads=True,
@@ -286,3 +289,20 @@ def refusal(fake: FakeDiscord, token: str) -> str:
     assert payload["data"]["flags"] & EPHEMERAL, payload
     assert not fake.calls_for(token)[1:], "a refusal is the only answer"
     return str(payload["data"]["content"])
+
+
+def envelope_of(record: GameRecord) -> Envelope:
+    """The stored envelope of ``record`` (migrated by its kind when saved before version 2)."""
+    if is_current(record.state):
+        return Envelope.from_dict(record.state)
+    return registry.kind(record.kind).migrate(record)
+
+
+def state_of(record: GameRecord) -> Any:
+    """The engine state stored in ``record`` (``Match`` / ``Game``...), built the way the game layer builds it."""
+    env = envelope_of(record)
+    assert env.engine is not None, "the game has not started"
+    return registry.kind(record.kind).state_cls.from_dict(env.engine)
+
+
+match_of = game_of = state_of

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from bot.app import TableBot
-from bot.service.conex import ConexService, game_of
+from bot.games.publish import board_stale
 from bot.storage import Storage
 from engine.conex import Game, Lightning, Place
-from tests.bot.conftest import Driver, all_custom_ids, component, initial, refusal
+from tests.bot.conftest import Driver, all_custom_ids, component, envelope_of, game_of, initial, refusal
 from tests.bot.fakediscord import CHANNEL_ID, EPHEMERAL, GUILD_ID, FakeDiscord, png_ok
 
 ALICE, BOB, CAROL = 1, 2, 3
@@ -48,17 +48,13 @@ async def start_game(driver: Driver, fake: FakeDiscord, storage: Storage, bot: T
         await driver.click(lobby, "cn:join:1", uid)
     for _ in range(bots):
         await driver.click(lobby, "cn:bot:1", ALICE)
-    service: ConexService = bot.services["conex"]  # type: ignore[assignment]
-    original = service.start
-
-    async def seeded(game_id: int, user_id: int, *, seed_: int | None = None) -> Any:
-        return await original(game_id, user_id, seed=seed)
-
-    service.start = seeded  # type: ignore[method-assign,assignment]
+    kind: Any = bot.games.kinds["conex"]
+    original = kind.new_seed
+    kind.new_seed = lambda: seed  # a known deal instead of 128 random bits
     try:
         await driver.click(lobby, "cn:start:1", ALICE)
     finally:
-        service.start = original  # type: ignore[method-assign]
+        kind.new_seed = original
     record = await record_of(storage)
     assert record.status == "active"
     return record.id
@@ -76,7 +72,7 @@ async def test_new_lobby_has_join_leave_start_addbot(driver: Driver, fake: FakeD
     assert all_custom_ids(payload["data"]) == ["cn:join:1", "cn:leave:1", "cn:start:1", "cn:bot:1"]
     assert "table small" in payload["data"]["content"] and "goal 30" in payload["data"]["content"]
     record = await record_of(storage)
-    assert record.status == "lobby" and record.players == [ALICE] and record.state["goal"] == 30
+    assert record.status == "lobby" and record.players == [ALICE] and envelope_of(record).options["goal"] == 30
     assert record.messages["lobby"] == lobby_id(fake, token)
 
 
@@ -95,7 +91,7 @@ async def test_join_leave_and_host_only_start(driver: Driver, fake: FakeDiscord,
     assert "<@3>" in fake.messages[lobby]["content"]  # the lobby message was refreshed
     await driver.click(lobby, "cn:leave:1", BOB)
     record = await record_of(storage)
-    assert record.players == [ALICE, CAROL] and record.state["names"] == ["alice", "carol"]
+    assert record.players == [ALICE, CAROL] and envelope_of(record).names == ["alice", "carol"]
     assert record.status == "lobby"
     start = await driver.click(lobby, "cn:start:1", ALICE)
     record = await record_of(storage)
@@ -119,7 +115,8 @@ async def test_full_table_and_host_leaving_closes_the_lobby(
         await driver.click(lobby, "cn:join:1", uid)
     await driver.click(lobby, "cn:bot:1", ALICE)
     record = await record_of(storage)
-    assert record.players == [ALICE, BOB, CAROL, -1] and record.state["ai"] == [-1]
+    assert record.players == [ALICE, BOB, CAROL, -1]
+    assert [s.ai for s in envelope_of(record).seats] == [None, None, None, "medium"]
     assert refusal(fake, await driver.click(lobby, "cn:join:1", 4)).startswith("**U1** — ")
     await driver.command("conex leave", ALICE)
     assert (await record_of(storage)).status == "aborted"
@@ -156,12 +153,19 @@ async def test_hand_is_ephemeral_with_legal_counts(
     assert "not a player" in refusal(fake, await driver.click(int(table["id"]), "cn:hand:1", CAROL))
 
 
-async def put_game(storage: Storage, game: Game, players: list[int], *, ai: list[int] | None = None) -> int:
-    """Store a running game built with the engine (for positions that take many turns to reach)."""
+async def put_game(storage: Storage, game: Game, players: list[int], *, ai: list[int] | None = None,
+                   board_shown: bool = False) -> int:
+    """Store a running game built with the engine (for positions that take many turns to reach), in the envelope
+    main saved before version 2 (so every such test also runs the migration). ``board_shown``: as after a
+    restart, a board of this version was posted before."""
     names = [{ALICE: "alice", BOB: "bob", CAROL: "carol"}.get(uid, f"AI {-uid}") for uid in players]
     state = {"conex": game.to_dict(), "table": game.table_size, "goal": game.goal, "host": players[0],
              "names": names, "ai": ai or [], "locale": None}
-    return await storage.create_game("conex", GUILD_ID, CHANNEL_ID, state, players, status="active")
+    gid = await storage.create_game("conex", GUILD_ID, CHANNEL_ID, state, players, status="active")
+    if board_shown:
+        await storage.set_message(gid, "board", 990 + gid)
+        await storage.set_message(gid, "board.version", 0)
+    return gid
 
 
 async def forfeit(driver: Driver, fake: FakeDiscord, uid: int, game_id: int = 1) -> str:
@@ -424,7 +428,7 @@ async def test_ai_seats_play_after_the_human_and_the_game_is_unrated(
 ) -> None:
     gid = await start_game(driver, fake, storage, bot, seats=(ALICE,), bots=2)
     record = await record_of(storage, gid)
-    assert record.players == [ALICE, -1, -2] and record.state["names"] == ["alice", "AI 1", "AI 2"]
+    assert record.players == [ALICE, -1, -2] and envelope_of(record).names == ["alice", "AI 1", "AI 2"]
     v0 = record.version
     await driver.command("conex draw", ALICE)
     record = await record_of(storage, gid)
@@ -450,29 +454,33 @@ async def test_restart_resumes_a_pending_ai_turn(
     bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
 ) -> None:
     game = Game.new(players=2, seed=SEED, table="medium", goal=40)
-    gid = await put_game(storage, game, [-1, ALICE], ai=[-1])  # the AI seat starts: a turn left pending
-    cog = bot.get_cog("conex")
-    assert await cog.resume_ai_games() == 1  # type: ignore[union-attr]
+    gid = await put_game(storage, game, [-1, ALICE], ai=[-1], board_shown=True)  # the AI seat starts: pending
+    assert await bot.games.ai.resume_all() == 1
+    await driver.settle()
     record = await record_of(storage, gid)
     assert record.version == 1 and game_of(record).current_player == 1
     assert [a.player for a in await storage.actions(gid)] == [-1]
     posts = [c for c in fake.calls if c.method == "POST" and c.path == f"/channels/{CHANNEL_ID}/messages"]
     assert len(posts) == 1 and "<@1> to play" in posts[0].payload["content"]  # type: ignore[index]
-    assert await cog.resume_ai_games() == 0  # type: ignore[union-attr]
+    assert await bot.games.ai.resume_all() == 0
 
 
-async def test_ready_event_resumes_ai_turns_once(bot: TableBot, fake: FakeDiscord, storage: Storage) -> None:
+async def test_every_ready_resumes_ai_turns_without_a_second_search(
+    bot: TableBot, fake: FakeDiscord, storage: Storage
+) -> None:
     game = Game.new(players=2, seed=SEED, table="medium", goal=40)
-    gid = await put_game(storage, game, [-1, ALICE], ai=[-1])
-    cog = bot.get_cog("conex")
-    await cog.on_ready()  # type: ignore[union-attr]  # what a (re)start's READY runs
+    gid = await put_game(storage, game, [-1, ALICE], ai=[-1], board_shown=True)
+    await bot.games.on_ready()  # what a (re)start's READY runs
+    await bot.games.on_ready()  # a reconnect's READY while the AI still thinks: no second search
+    await bot.games.ai.idle()
     assert (await record_of(storage, gid)).version == 1
+    assert bot.games.ai.searches == 1 and bot.games.ai.duplicates == 0
     first = await record_of(storage, gid)
-    back = dict(first.state, conex=game.to_dict())  # the AI to play again (written by hand)
+    back = dict(first.state, engine=game.to_dict())  # the AI to play again (written by hand)
     await storage.apply_action(gid, 1, back, player=None, action="test: rewind")
-    await cog.on_ready()  # type: ignore[union-attr]  # a reconnect's READY does not resume again
-    assert (await record_of(storage, gid)).version == 2
-    assert await cog.resume_ai_games() == 1  # type: ignore[union-attr]
+    await storage.set_message(gid, "board.version", 2)
+    await bot.games.on_ready()  # a later reconnect resumes the AI turn left pending
+    await bot.games.ai.idle()
     assert (await record_of(storage, gid)).version == 3
 
 
@@ -582,18 +590,17 @@ async def test_slow_action_is_deferred_then_answered_once(
 ) -> None:
     import asyncio
 
-    import bot.cogs.conex as cog_module
+    import bot.games.delivery as delivery
 
     await start_game(driver, fake, storage, bot)
-    service: ConexService = bot.services["conex"]  # type: ignore[assignment]
-    real_act = service.act
+    real_act = bot.games.act
 
     async def slow_act(*args: Any, **kwargs: Any) -> Any:
         await asyncio.sleep(0.2)
         return await real_act(*args, **kwargs)
 
-    monkeypatch.setattr(cog_module, "DEFER_AFTER_S", 0.05)
-    monkeypatch.setattr(service, "act", slow_act)
+    monkeypatch.setattr(delivery, "DEFER_AFTER_S", 0.05)
+    monkeypatch.setattr(bot.games, "act", slow_act)
     token = await driver.command("conex draw", ALICE)
     calls = fake.calls_for(token)
     assert calls[0].payload["type"] == 5  # type: ignore[index]  # deferred while the service worked
@@ -648,7 +655,7 @@ async def test_two_simultaneous_draw_clicks_apply_once(
 async def test_p2_and_p3_refusals_reach_the_player(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
     """Exact poses the engine refuses with P2 (touches something besides its target) and P3 (touches a visible
     CONEX corner), found by scanning whole-cm points: the bot relays the rule and changes nothing."""
-    from bot.service.conex import fallback_action
+    from bot.games.conex.ai import fallback_action
     from engine.errors import RuleError
 
     game = Game.new(players=2, seed=SEED, table="medium", goal=40)
@@ -684,21 +691,20 @@ async def test_p2_and_p3_refusals_reach_the_player(driver: Driver, fake: FakeDis
 async def test_failed_table_post_is_recovered_with_the_last_action(
     bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
 ) -> None:
-    bot.board_retry_delays_s = ()  # type: ignore[assignment]  # no timed retry in this test: recover by hand
+    bot.games.publisher.retry_delays_s = ()  # no timed retry in this test: recover by hand
     game = Game.new(players=2, seed=SEED, table="medium", goal=40)
-    gid = await put_game(storage, game, [-1, ALICE], ai=[-1])
+    gid = await put_game(storage, game, [-1, ALICE], ai=[-1], board_shown=True)
     fake.fail_paths.add(f"/channels/{CHANNEL_ID}/messages")  # the AI's table cannot be posted
-    cog = bot.get_cog("conex")
-    assert await cog.resume_ai_games() == 0  # type: ignore[union-attr]  # logged, the others would go on
+    assert await bot.games.ai.resume_all() == 1
+    await bot.games.ai.idle()  # the post failed: logged, the others would go on
     record = await record_of(storage, gid)
-    service: ConexService = bot.services["conex"]  # type: ignore[assignment]
-    assert record.version == 1 and service.board_stale(record)  # committed, but no table shows it
+    assert record.version == 1 and board_stale(record)  # committed, but no table shows it
     fake.fail_paths.clear()
-    assert await bot.recover_boards("conex") == 1
+    assert await bot.games.publisher.recover_all() == 1
     record = await record_of(storage, gid)
-    assert not service.board_stale(record) and record.messages["board.version"] == 1
+    assert not board_stale(record) and record.messages["board.version"] == 1
     table = fake.messages[record.messages["board"]]
     last = (await storage.actions(gid))[-1].action
     assert f"AI 1: `{last}`" in table["content"] and "<@1> to play" in table["content"]
     assert all_custom_ids(table) == [f"cn:hand:{gid}", f"cn:hints:{gid}", f"cn:draw:{gid}:1"]
-    assert await bot.recover_boards("conex") == 0
+    assert await bot.games.publisher.recover_all() == 0

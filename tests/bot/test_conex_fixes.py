@@ -16,14 +16,17 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.app import TableBot
 from bot.errors import BotError
-from bot.service.base import BOARD_VERSION_KEY
-from bot.service.conex import ConexService, game_of, parse_card_ref
+from bot.games.conex.placing import parse_card_ref
+from bot.games.publish import BOARD_VERSION_KEY
 from bot.storage import Storage
+from bot.storage.errors import VersionConflictError
 from engine.conex import Game, Lightning
 from engine.conex.handref import hand_letter
-from tests.bot.conftest import APP_PERMISSIONS, Driver, all_custom_ids, component, make_bot
+from tests.bot.conftest import APP_PERMISSIONS, Driver, all_custom_ids, component, envelope_of, game_of, make_bot
 from tests.bot.fakediscord import CHANNEL_ID, EPHEMERAL, FakeDiscord
 from tests.bot.test_conex_cog import (
     ALICE,
@@ -54,7 +57,7 @@ def live_tables(fake: FakeDiscord, game_id: int) -> list[int]:
 async def test_ai_table_saved_but_never_posted_is_reposted_after_a_restart(
     bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, tmp_path: Path
 ) -> None:
-    bot.board_retry_delays_s = ()  # type: ignore[assignment]  # the process "dies" before any timed retry
+    bot.games.publisher.retry_delays_s = ()  # the process "dies" before any timed retry
     gid = await put_game(storage, Game.new(players=2, seed=SEED, table="medium", goal=40), [ALICE, -1], ai=[-1])
     fake.fail_paths.add(CHANNEL_POSTS)  # the AI's table (a channel message) never reaches Discord
     await driver.command("conex draw", ALICE)
@@ -66,7 +69,7 @@ async def test_ai_table_saved_but_never_posted_is_reposted_after_a_restart(
     await bot.close()
     second = await make_bot(fake, storage, tmp_path)
     try:
-        assert await second.recover_boards() == 1  # what READY runs
+        assert await second.games.publisher.recover_all() == 1  # what READY runs
         record = await record_of(storage, gid)
         assert record.messages[BOARD_VERSION_KEY] == 2
         table = fake.messages[record.messages["board"]]
@@ -77,7 +80,7 @@ async def test_ai_table_saved_but_never_posted_is_reposted_after_a_restart(
         token = await Driver(second, fake).click(int(alice_table["id"]), f"cn:draw:{gid}:1", ALICE,
                                                  message=alice_table)
         assert "out of date" in refusal(fake, token)
-        assert await second.recover_boards() == 0
+        assert await second.games.publisher.recover_all() == 0
     finally:
         await second.close()
 
@@ -85,9 +88,9 @@ async def test_ai_table_saved_but_never_posted_is_reposted_after_a_restart(
 async def test_ai_recomputes_when_another_seat_commits_first(
     bot: TableBot, fake: FakeDiscord, storage: Storage
 ) -> None:
-    gid = await put_game(storage, Game.new(players=2, seed=SEED, table="medium", goal=40), [-1, ALICE], ai=[-1])
-    service: ConexService = bot.services["conex"]  # type: ignore[assignment]
-    original = service.act
+    gid = await put_game(storage, Game.new(players=2, seed=SEED, table="medium", goal=40), [-1, ALICE], ai=[-1],
+                         board_shown=True)
+    original = bot.games.act
     lost: list[Any] = []
 
     async def racing_act(game_id: int, user_id: int, action: Any, **kw: Any) -> Any:
@@ -96,11 +99,12 @@ async def test_ai_recomputes_when_another_seat_commits_first(
             raise BotError("err.stale")
         return await original(game_id, user_id, action, **kw)
 
-    service.act = racing_act  # type: ignore[method-assign]
+    bot.games.act = racing_act  # type: ignore[method-assign]
     try:
-        assert await bot.get_cog("conex").resume_ai_games() == 1  # type: ignore[union-attr]
+        assert await bot.games.ai.resume_all() == 1
+        await bot.games.ai.idle()
     finally:
-        service.act = original  # type: ignore[method-assign]
+        bot.games.act = original  # type: ignore[method-assign]
     record = await record_of(storage, gid)
     assert lost and record.version == 1 and game_of(record).current_player == 1  # the AI played after all
     assert record.messages[BOARD_VERSION_KEY] == 1
@@ -114,8 +118,9 @@ async def test_slash_place_is_not_refused_when_a_discard_commits_meanwhile(
     game.play(Lightning(0, game.table[-1].card.id))  # Bob and Carol owe a discard; Alice still to play
     place = first_placements(game, 0)[0]
     gid = await put_game(storage, game, [ALICE, BOB, CAROL])
-    service: ConexService = bot.services["conex"]  # type: ignore[assignment]
-    original = service.resolve_place
+    import bot.games.conex.cog as cog_module
+
+    original = cog_module.resolve_place
     entered, release = threading.Event(), threading.Event()
 
     def slow_resolve(*args: Any, **kwargs: Any) -> Any:
@@ -123,7 +128,7 @@ async def test_slash_place_is_not_refused_when_a_discard_commits_meanwhile(
         release.wait(10)
         return original(*args, **kwargs)
 
-    service.resolve_place = slow_resolve  # type: ignore[method-assign]
+    cog_module.resolve_place = slow_resolve  # type: ignore[assignment]
     try:
         payload, token = driver._base(2, ALICE, CHANNEL_ID)
         payload["data"], _ = driver._command_data(
@@ -131,11 +136,11 @@ async def test_slash_place_is_not_refused_when_a_discard_commits_meanwhile(
                             "rotation": place.rotation}, None)
         bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
         assert await asyncio.to_thread(entered.wait, 10)
-        await service.act(gid, BOB, f"discard {game.hands[1][0]}")  # Bob's discard commits at that moment
+        await bot.games.act(gid, BOB, f"discard {game.hands[1][0]}")  # Bob's discard commits at that moment
         release.set()
         await driver.settle()
     finally:
-        service.resolve_place = original  # type: ignore[method-assign]
+        cog_module.resolve_place = original
     driver.assert_one_response(token)
     record = await record_of(storage, gid)
     stored = game_of(record)
@@ -253,17 +258,16 @@ async def test_new_in_a_busy_channel_opens_a_thread(
                                                                          app_permissions=no_threads))
     assert len(await storage.list_active_games()) == 2
     # the channel is taken between the check and the create: a thread as well
-    service: ConexService = bot.services["conex"]  # type: ignore[assignment]
-    original = service.in_channel
+    original = bot.games.channel_busy
 
-    async def looks_free(channel_id: int) -> Any:
-        return None
+    async def looks_free(channel_id: int) -> bool:
+        return False
 
-    service.in_channel = looks_free  # type: ignore[method-assign]
+    bot.games.channel_busy = looks_free  # type: ignore[method-assign]
     try:
         token = await driver.command("conex new", CAROL)
     finally:
-        service.in_channel = original  # type: ignore[method-assign]
+        bot.games.channel_busy = original  # type: ignore[method-assign]
     assert "<#" in initial(fake, token)["data"]["content"]
     assert len([c for c in fake.calls if c.path.endswith("/threads")]) == 2
     assert (await record_of(storage, 3)).channel_id not in (CHANNEL_ID, lobby.channel_id)
@@ -292,15 +296,14 @@ async def lightning_used(driver: Driver, storage: Storage) -> tuple[int, Game]:
 
 
 async def test_overdue_discards_are_made_at_random_before_the_next_action(
-    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gid, before = await lightning_used(driver, storage)
-    service: ConexService = bot.services["conex"]  # type: ignore[assignment]
     table = await table_msg(storage, fake, gid)
     v = (await record_of(storage, gid)).version
     await driver.command("conex draw", ALICE)  # not overdue yet: nothing is discarded for them
     assert game_of(await record_of(storage, gid)).pending_discards == {1, 2}
-    service.discard_timeout_s = 0.0  # every owed discard is now overdue
+    monkeypatch.setattr(bot.games.kinds["conex"], "discard_timeout_s", 0.0)  # every owed discard is overdue now
     # a refused action expires nothing (Alice may not draw again: it is Bob's turn)
     assert "**NotYourTurn** — " in refusal(fake, await driver.command("conex draw", ALICE))
     assert game_of(await record_of(storage, gid)).pending_discards == {1, 2}
@@ -317,16 +320,15 @@ async def test_overdue_discards_are_made_at_random_before_the_next_action(
     log = [(a.player, a.action) for a in await storage.actions(gid)]
     assert log[-3:] == [(BOB, "timeout"), (CAROL, "timeout"), (BOB, "draw")]  # the engine's Timeout (X3)
     assert stored.history[-3:] == [(1, "timeout"), (2, "timeout"), (1, "draw")]
-    assert "discards_since" not in record.state
+    assert "discards_since" not in envelope_of(record).extra
     assert int(table["id"]) not in live_tables(fake, gid) and v < record.version
 
 
 async def test_an_overdue_player_choosing_their_discard_is_not_preempted(
-    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gid, before = await lightning_used(driver, storage)
-    service: ConexService = bot.services["conex"]  # type: ignore[assignment]
-    service.discard_timeout_s = 0.0
+    monkeypatch.setattr(bot.games.kinds["conex"], "discard_timeout_s", 0.0)
     await driver.command("conex discard", CAROL, card="B")
     stored = game_of(await record_of(storage, gid))
     assert stored.pile[-1] == before.hands[2][1]  # Carol's own choice went last, after Bob's random one
@@ -334,24 +336,21 @@ async def test_an_overdue_player_choosing_their_discard_is_not_preempted(
 
 
 async def test_action_refused_after_overdue_discards_still_shows_them(
-    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gid, _before = await lightning_used(driver, storage)
-    service: ConexService = bot.services["conex"]  # type: ignore[assignment]
-    service.discard_timeout_s = 0.0
-    original = service.transact
+    monkeypatch.setattr(bot.games.kinds["conex"], "discard_timeout_s", 0.0)
+    original = storage.apply_action
 
-    async def racing(game_id: int, step: Any, *, actor: int | None, **kw: Any) -> Any:
-        if actor == ALICE:  # Alice's draw loses a race just after the overdue discards were committed
-            raise BotError("err.conflict")
-        return await original(game_id, step, actor=actor, **kw)
+    async def racing(game_id: int, expected: int, state: Any, **kw: Any) -> Any:
+        if kw.get("player") == ALICE:  # Alice's draw loses a race (another process) just after the discards
+            raise VersionConflictError("moved on", game_id=game_id, expected=expected, actual=expected + 1)
+        return await original(game_id, expected, state, **kw)
 
-    service.transact = racing  # type: ignore[method-assign]
-    try:
-        before = len(fake.calls)
-        token = await driver.command("conex draw", ALICE)
-    finally:
-        service.transact = original  # type: ignore[method-assign]
+    monkeypatch.setattr(storage, "apply_action", racing)
+    before = len(fake.calls)
+    token = await driver.command("conex draw", ALICE)
+    monkeypatch.setattr(storage, "apply_action", original)
     refusal(fake, token)  # Alice is told privately
     record = await record_of(storage, gid)
     assert not game_of(record).pending_discards and record.messages[BOARD_VERSION_KEY] == record.version
@@ -361,13 +360,13 @@ async def test_action_refused_after_overdue_discards_still_shows_them(
 
 
 async def test_a_stale_click_expires_nothing(
-    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gid, _before = await lightning_used(driver, storage)
     old = dict(await table_msg(storage, fake, gid))  # as a client still shows it
     (draw,) = [i for i in all_custom_ids(old) if i.startswith("cn:draw:")]
     await driver.command("conex draw", ALICE)  # not overdue yet; Bob (who owes a discard) is to play
-    bot.services["conex"].discard_timeout_s = 0.0  # type: ignore[attr-defined]
+    monkeypatch.setattr(bot.games.kinds["conex"], "discard_timeout_s", 0.0)
     version = (await record_of(storage, gid)).version
     assert "out of date" in refusal(fake, await driver.click(int(old["id"]), draw, BOB, message=old))
     record = await record_of(storage, gid)

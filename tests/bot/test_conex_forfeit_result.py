@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service.base import outcome_result
+from bot.games.results import outcome_result
 from engine.conex import Forfeit, Game
 from render.conex import render_table, table_text
 from render.results import conex_result_text, conex_winners, render_conex_result
@@ -37,7 +37,7 @@ def test_forfeit_result_names_the_stored_winners(
     assert game.is_over
     ids = list(range(players))
     assert game.outcome is not None
-    assert outcome_result(game.outcome, ids, rated=True)["ranking"][0] == winner_seats  # what storage rates
+    assert outcome_result(game.outcome, ids)["ranking"][0] == winner_seats  # what storage rates
     assert conex_winners(game) == winner_seats  # what the pictures say
     names = NAMES[:players]
     text = conex_result_text(game, names=names)

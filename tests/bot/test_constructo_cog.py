@@ -13,10 +13,19 @@ from typing import Any
 import pytest
 
 from bot.app import TableBot
-from bot.service.constructo import match_of
 from bot.storage import Storage
 from engine.constructo import Match
-from tests.bot.conftest import APP_PERMISSIONS, Driver, all_custom_ids, component, initial, make_bot, refusal
+from tests.bot.conftest import (
+    APP_PERMISSIONS,
+    Driver,
+    all_custom_ids,
+    component,
+    envelope_of,
+    initial,
+    make_bot,
+    match_of,
+    refusal,
+)
 from tests.bot.fakediscord import BOT_ID, CHANNEL_ID, EPHEMERAL, GUILD_ID, OTHER_CHANNEL_ID, FakeDiscord, png_ok
 
 ALICE, BOB, CAROL = 1, 2, 3
@@ -120,6 +129,9 @@ async def test_bad_custom_layout_is_refused_with_the_reason(
     token = await driver.command("constructo challenge", ALICE, opponent=BOB, layout=cells)
     assert initial(fake, token)["type"] == 4
     record = await storage.active_game_in_channel(CHANNEL_ID)
+    assert record is not None and envelope_of(record).options == {"layout": cells}  # round 1's, set at Accept
+    await driver.click(record.messages["lobby"], f"cx:acc:{record.id}", BOB)
+    record = await storage.get_game(record.id)
     assert record is not None and match_of(record).current_round.layout.name is None
 
 
@@ -309,7 +321,7 @@ async def test_resign_finishes_rated_and_removes_components(
     final_call = fake.calls_for(token)[-1]
     final = final_call.payload
     assert not final.get("components") and "alice" in final["content"] and "wins" in final["content"]  # type: ignore[union-attr]
-    assert "Rating: alice +" in final["content"] and "bob -" in final["content"]  # type: ignore[index]
+    assert "Rating changes: alice +" in final["content"] and "bob -" in final["content"]  # type: ignore[index]
     assert [name.endswith("-result.png") for name, _ in final_call.files] == [False, True]
     assert all(png_ok(data) for _, data in final_call.files)
     row = await storage.rating_of(GUILD_ID, "constructo", ALICE)
@@ -344,14 +356,18 @@ async def test_layouts_and_rules(driver: Driver, fake: FakeDiscord) -> None:
 
 
 # -- round 2 layout (M1) ------------------------------------------------------------------------
-async def _round_one_over(storage: Storage, *, ai: bool = False) -> int:
+async def _round_one_over(storage: Storage, *, ai: bool = False, board_shown: bool = False) -> int:
     match = Match.new("rombo", first=0)
     while not match.current_round.is_over:
         match.play(match.current_round.legal_moves()[0])
     players = [ALICE, BOT_ID if ai else BOB]
     state = {"match": match.to_dict(), "ai": {"seat": 1, "level": "easy"} if ai else None, "layout": "rombo",
              "names": ["alice", "AI" if ai else "bob"], "locale": None}
-    return await storage.create_game("constructo", GUILD_ID, CHANNEL_ID, state, players, status="active")
+    game = await storage.create_game("constructo", GUILD_ID, CHANNEL_ID, state, players, status="active")
+    if board_shown:  # as after a restart: the board of this version was posted before
+        await storage.set_message(game, "board", 990)
+        await storage.set_message(game, "board.version", 0)
+    return game
 
 
 async def test_round_two_layout_select_for_the_second_player(
@@ -412,16 +428,18 @@ async def test_challenging_the_bot_starts_an_unrated_game_and_the_ai_answers(
 async def test_resume_plays_a_pending_ai_turn_and_chooses_its_layout(
     bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
 ) -> None:
-    game = await _round_one_over(storage, ai=True)  # round 1 over: the AI (seat 1) chooses round 2
-    cog = bot.get_cog("constructo")
-    assert await cog.resume_ai_games() == 1  # type: ignore[union-attr]
+    game = await _round_one_over(storage, ai=True, board_shown=True)  # round 1 over: the AI chooses round 2
+    assert await bot.games.ai.resume_all() == 1  # what every READY runs (after re-posting stale boards)
+    assert await bot.games.ai.resume_all() == 0  # a second READY while the AI thinks: no second search
+    await driver.settle()
     record = await storage.get_game(game)
     assert record is not None
     match = match_of(record)
     assert match.round_no == 2 and match.current_player == 0  # AI chose and then played its first move
     posts = [c for c in fake.calls if c.method == "POST" and c.path == f"/channels/{CHANNEL_ID}/messages"]
     assert len(posts) == 2 and "round 2" in posts[0].payload["content"]  # type: ignore[index]
-    assert await cog.resume_ai_games() == 0  # type: ignore[union-attr]  # nothing left to do
+    assert await bot.games.ai.resume_all() == 0  # nothing left to do
+    assert bot.games.ai.searches == 2 and bot.games.ai.duplicates == 0
 
 
 async def test_game_in_other_channel_is_independent(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
@@ -538,15 +556,20 @@ async def test_unexpected_error_gets_one_generic_ephemeral_answer(
 async def test_resume_skips_a_game_it_cannot_post_to_and_goes_on(
     bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
 ) -> None:
-    first = await _round_one_over(storage, ai=True)
+    first = await _round_one_over(storage, ai=True, board_shown=True)
     record = await storage.get_game(first)
     assert record is not None
     second = await storage.create_game("constructo", GUILD_ID, OTHER_CHANNEL_ID, record.state, record.players,
                                        status="active")
+    await storage.set_message(second, "board", 991)
+    await storage.set_message(second, "board.version", 0)
     fake.fail_paths.add(f"/channels/{CHANNEL_ID}/messages")  # e.g. the bot lost access to that channel
-    assert await bot.get_cog("constructo").resume_ai_games() == 1  # type: ignore[union-attr]
+    assert await bot.games.ai.resume_all() == 2
+    await driver.settle()
     done = await storage.get_game(second)
-    assert done is not None and match_of(done).round_no == 2
+    assert done is not None and match_of(done).round_no == 2 and match_of(done).current_player == 0
+    stuck = await storage.get_game(first)  # its AI chose the layout; the post failed: recovered later, no AI move
+    assert stuck is not None and stuck.version == 1 and stuck.messages["board.version"] == 0
 
 
 async def test_move_command_k1_medium_onto_large(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:

@@ -3,7 +3,7 @@
 ``test_constructo_cog.py`` and Discord recorded at the HTTP seams.
 
 - Bug 1: an AI move saved but never posted (process killed, or the post failed) is re-posted by
-  ``TableBot.recover_boards`` (on READY) and by the retry after a failed post.
+  ``Publisher.recover_all`` (on READY) and by the retry after a failed post.
 - Bug 3: boards posted at the same time: only the newest keeps live components.
 - Bug 6: two challenges racing for one channel: the loser opens a thread instead of a refusal.
 - Bug 7: ``/abort`` strips the challenge's Accept/Decline buttons too.
@@ -16,10 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import TableBot
-from bot.service.base import BOARD_VERSION_KEY
-from bot.service.constructo import match_of
+from bot.games.publish import BOARD_VERSION_KEY
 from bot.storage import Storage
-from tests.bot.conftest import Driver, all_custom_ids, make_bot
+from tests.bot.conftest import Driver, all_custom_ids, make_bot, match_of
 from tests.bot.fakediscord import BOT_ID, CHANNEL_ID, EPHEMERAL, FakeDiscord
 
 ALICE, BOB, CAROL, ADMIN = 1, 2, 3, 4
@@ -74,7 +73,7 @@ async def test_restart_reposts_the_board_of_an_ai_move_that_was_saved_but_never_
     second = await make_bot(fake, storage, tmp_path)
     try:
         before = len(fake.calls)
-        assert await second.recover_boards() == 1  # what on_ready runs
+        assert await second.games.publisher.recover_all() == 1  # what on_ready runs
         posts = [c for c in fake.calls[before:] if c.method == "POST" and c.path == CHANNEL_POSTS]
         assert len(posts) == 1
         content = posts[0].payload["content"]  # type: ignore[index]
@@ -84,7 +83,7 @@ async def test_restart_reposts_the_board_of_an_ai_move_that_was_saved_but_never_
         assert record is not None and record.messages[BOARD_VERSION_KEY] == record.version == 2
         assert live_boards(fake, game) == [record.messages["board"]], "only the recovered board is live"
         assert any(i.startswith(f"cx:pl:{game}:2:") for i in all_custom_ids(fake.messages[record.messages["board"]]))
-        assert await second.recover_boards() == 0, "an up-to-date board is not posted again"
+        assert await second.games.publisher.recover_all() == 0, "an up-to-date board is not posted again"
     finally:
         await second.close()
 
@@ -92,7 +91,7 @@ async def test_restart_reposts_the_board_of_an_ai_move_that_was_saved_but_never_
 async def test_a_failed_board_post_is_retried_until_it_gets_through(
     bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
 ) -> None:
-    bot.board_retry_delays_s = (0.05, 0.05, 0.05, 0.05)
+    bot.games.publisher.retry_delays_s = (0.05, 0.05, 0.05, 0.05)
     game = await ai_game_with_unposted_ai_move(driver, fake, storage)
     # the retry was scheduled when the AI's post failed; it fires and re-posts without any command
     for _ in range(100):
@@ -111,7 +110,7 @@ async def test_a_failed_board_post_is_retried_until_it_gets_through(
 async def test_board_retries_give_up_after_the_last_delay(
     bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
 ) -> None:
-    bot.board_retry_delays_s = (0.02, 0.02)
+    bot.games.publisher.retry_delays_s = (0.02, 0.02)
     await driver.command("constructo challenge", ALICE, opponent=BOT_ID, level="easy")
     fake.fail_paths.add(CHANNEL_POSTS)  # the channel stays unreachable
     await driver.command("constructo place", ALICE, tile=5, size="small")
@@ -119,7 +118,7 @@ async def test_board_retries_give_up_after_the_last_delay(
     await driver.settle()
     attempts = [c for c in fake.calls if c.method == "POST" and c.path == CHANNEL_POSTS]
     assert len(attempts) == 3, "the AI's own post, then one per retry delay, then nothing more"
-    assert not bot._board_retries
+    assert not bot.games.publisher._retries
 
 
 # -- bug 3 ----------------------------------------------------------------------------------------
@@ -146,7 +145,7 @@ async def test_a_board_that_lands_after_a_newer_one_is_stripped_itself(
     assert old is not None
     await driver.command("constructo place", ALICE, tile=5, size="large")
     newest = (await storage.get_game(1)).messages["board"]  # type: ignore[union-attr]
-    late = await bot.get_cog("constructo").publish(old, headline="late")  # type: ignore[union-attr]
+    late = await bot.games.publisher.publish(bot.games.snapshot(old), headline="late")
     assert fake.messages[late.id]["components"] == [], "an out-of-date board never keeps live selects"
     record = await storage.get_game(1)
     assert record is not None and record.messages["board"] == newest and record.messages[BOARD_VERSION_KEY] == 2

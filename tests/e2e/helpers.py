@@ -54,6 +54,24 @@ class GameRow:
     result: dict[str, Any] | None
     messages: dict[str, int] = field(default_factory=dict)
 
+    @property
+    def engine(self) -> dict[str, Any]:
+        """The engine's ``to_dict()`` inside the stored envelope (version 2: ``state["engine"]``)."""
+        assert self.state.get("v") == 2, f"not a version-2 envelope: {sorted(self.state)}"
+        engine = self.state["engine"]
+        assert engine is not None, "the game has not started"
+        return dict(engine)
+
+    @property
+    def match(self) -> Match:
+        """The stored Constructo match."""
+        return Match.from_dict(self.engine)
+
+    @property
+    def conex(self) -> Game:
+        """The stored CONEX game."""
+        return Game.from_dict(self.engine)
+
 
 @dataclass
 class BotEnv:
@@ -129,16 +147,18 @@ class BotEnv:
 
 
 @asynccontextmanager
-async def bot_env(tmp: Path, *, start: bool = True, **server_options: Any) -> AsyncIterator[BotEnv]:
+async def bot_env(tmp: Path, *, start: bool = True, extra_env: dict[str, str] | None = None,
+                  **server_options: Any) -> AsyncIterator[BotEnv]:
     """Start a DevServer (``server_options``, e.g. ``rate_limits=True``) and, with ``start``, the real bot on
-    ``tmp/data``; stop both on exit. Skips the module when the bot cannot run yet."""
+    ``tmp/data`` (``extra_env``: more environment for it, e.g. ``TABLEBOT_EXTRA_GAMES``); stop both on exit. Skips
+    the module when the bot cannot run yet."""
     import pytest
 
     reason = bot_entry_missing()
     if reason:
         pytest.skip(reason)
     server = await DevServer(token=E2E_TOKEN, **server_options).start()
-    proc = BotProcess(server, tmp / "data", tmp / "bot.log", token=E2E_TOKEN)
+    proc = BotProcess(server, tmp / "data", tmp / "bot.log", token=E2E_TOKEN, extra_env=extra_env)
     try:
         if start:
             await proc.start()
@@ -202,25 +222,30 @@ def check_log_sequence(actions: list[tuple[int, int | None, str]], version: int)
     assert seqs == list(range(1, version + 1)), f"action log seqs {seqs} vs version {version}"
 
 
-def replay_constructo(initial: dict[str, Any], players: list[int], log: list[tuple[int, int | None, str]]) -> Match:
-    """Rebuild a Constructo match from its creation state and the action log with the engine alone (M1, T1-T5)."""
-    match = Match.from_dict(initial["match"])
+LOBBY_ACTIONS = {"join", "leave", "add bot", "close", "accept", "decline", "withdraw", "start", "abort"}
+"""Logged actions that are seats, start or abort, not engine actions."""
+
+
+def _replay(cls: Any, state: dict[str, Any], players: list[int], log: list[tuple[int, int | None, str]]) -> Any:
+    assert state.get("v") == 2 and state["engine"] is not None, "a started game's version-2 envelope"
+    game = cls.new(state["engine"]["setup"])
     for _seq, player, action in log:
-        if action in ("accept", "decline", "withdraw", "abort"):
+        if action in LOBBY_ACTIONS:
             continue
         seat = players.index(player)  # type: ignore[arg-type]
-        match.apply(match.parse_action(action, seat))  # moves, "layout ...", "forfeit", "timeout"
+        game.apply(game.parse_action(action, seat))  # moves, layouts, places, draws, "forfeit", "timeout"...
+    return game
+
+
+def replay_constructo(state: dict[str, Any], players: list[int], log: list[tuple[int, int | None, str]]) -> Match:
+    """Rebuild a Constructo match with the engine alone (M1, T1-T5) from the setup in the stored envelope
+    ``state`` (``GameRow.state``) and the action log."""
+    match: Match = _replay(Match, state, players, log)
     return match
 
 
 def replay_conex(state: dict[str, Any], players: list[int], log: list[tuple[int, int | None, str]]) -> Game:
-    """Rebuild a CONEX game from its setup (in the stored ``state``) and the engine actions logged after ``start``
+    """Rebuild a CONEX game from the setup in the stored envelope ``state`` and the engine actions logged
     (forfeits and timeouts included)."""
-    game = Game.new(state["conex"]["setup"])
-    started = False
-    for _seq, player, action in log:
-        if action == "start":
-            started = True
-        elif started and action != "abort":
-            game.play_text(action, players.index(player))  # type: ignore[arg-type]
+    game: Game = _replay(Game, state, players, log)
     return game

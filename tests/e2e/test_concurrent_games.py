@@ -16,7 +16,6 @@ import pytest
 import pytest_asyncio
 
 from devserver.models import Channel, Message, fixed_id
-from engine.constructo import Match
 
 from .helpers import BotEnv, answered, bot_env, check_log_sequence
 
@@ -86,6 +85,6 @@ async def test_concurrent_games_each_start_and_boards_carry_the_committed_versio
     for game in games:
         row = env.game(game.id)
         check_log_sequence(env.actions(game.id), row.version)
-        assert len(Match.from_dict(row.state["match"]).current_round.history) == ROUNDS
+        assert len(row.match.current_round.history) == ROUNDS
     assert env.violations_since(mark) == [], env.log_tail()
     env.assert_alive()

@@ -77,7 +77,7 @@ class Driver:
 
     def state(self) -> tuple[Game, list[int], int]:
         row = self.env.game(self.game_id)
-        return Game.from_dict(row.state["conex"]), row.players, row.version
+        return row.conex, row.players, row.version
 
     async def public(self, res: InteractionResult) -> Message:
         """The new public table message the accepted action produced (image checked)."""
@@ -304,7 +304,7 @@ async def test_full_three_player_game_lobby_hands_placements_stars_to_the_end(en
         assert_png(table.images[0])
         row = env.game(row.id)
         assert row.status == "active" and row.players == [alice.id, bob.id, carol.id]
-        game = Game.from_dict(row.state["conex"])
+        game = row.conex
         assert game.table_size == "small" and game.goal == GOAL and all(len(h) == 5 for h in game.hands)
         if {"2x", "lightning"} <= set(die_faces(game.seed, STARS_WITHIN_ROLLS)):
             break
@@ -336,7 +336,7 @@ async def test_full_three_player_game_lobby_hands_placements_stars_to_the_end(en
     log = env.actions(row.id)
     check_log_sequence(log, row.version)
     replayed = replay_conex(row.state, row.players, log)
-    stored = Game.from_dict(row.state["conex"])
+    stored = row.conex
     assert replayed.is_over and replayed.scores == stored.scores and replayed.to_dict() == stored.to_dict()
     last = driver.table
     assert len(last.images) == 2, "the final table carries the result image"

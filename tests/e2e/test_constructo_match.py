@@ -14,7 +14,6 @@ import pytest
 import pytest_asyncio
 
 from devserver.models import Message
-from engine.constructo import Match
 
 from .helpers import (
     BotEnv,
@@ -58,7 +57,7 @@ async def test_full_match_two_rounds_autocomplete_selects_layout_replay_leaderbo
         row = env.game(game.id)
         if row.status != "active":
             break
-        match = Match.from_dict(row.state["match"])
+        match = row.match
         seat = match.current_player
         user = users[row.players[seat]]
         await server.wait_until(lambda b=board: env.game(game.id).messages.get("board") == b.id, 10,
@@ -132,10 +131,10 @@ async def test_full_match_two_rounds_autocomplete_selects_layout_replay_leaderbo
     assert used["layout_select"] == 1 and all(used.values()), f"every way of playing was exercised: {used}"
     log = env.actions(game.id)
     check_log_sequence(log, row.version)
-    replayed = replay_constructo(row.initial, row.players, log)
-    stored = Match.from_dict(row.state["match"])
+    replayed = replay_constructo(row.state, row.players, log)
+    stored = row.match
     assert replayed.is_over and stored.is_over
-    assert replayed.totals() == stored.totals() == tuple(row.state["match"]["totals"])
+    assert replayed.totals() == stored.totals() == tuple(row.engine["totals"])
     assert replayed.round_scores() == stored.round_scores()
     assert replayed.rounds[1].layout.name == "flor"
     a, b = replayed.totals()

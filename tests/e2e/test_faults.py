@@ -11,8 +11,6 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from engine.constructo import Match
-
 from .helpers import BotEnv, answered, assert_png, bot_env, check_log_sequence, replay_constructo
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -78,7 +76,7 @@ async def test_429_and_5xx_on_sends_are_retried_without_duplicates_or_lost_image
     row = env.game(game_id)
     log = env.actions(game_id)
     check_log_sequence(log, row.version)
-    assert replay_constructo(row.initial, row.players, log).to_dict() == Match.from_dict(row.state["match"]).to_dict()
+    assert replay_constructo(row.state, row.players, log).to_dict() == row.match.to_dict()
     assert [a for _s, _p, a in log] == ["accept", "L5", "M4", "S1", "S9", "M2", "L3"]
     assert env.violations_since(mark) == [], env.log_tail()
     env.assert_alive()

@@ -70,7 +70,7 @@ async def test_the_real_bot_plays_on_postgresql_across_a_sigterm_restart(
     assert game["status"] == "finished"
     check_log_sequence(log, game["version"])
     assert [a for _s, _p, a in log][:3] == ["accept", "L5", "M4"] and log[3][1] == bob.id  # then bob resigns
-    replayed = replay_constructo(json.loads(game["initial_state_json"]), players, log)
+    replayed = replay_constructo(json.loads(game["state_json"]), players, log)
     assert replayed.outcome is not None
     result = json.loads(game["result_json"])
     assert result["ranking"] == [[alice.id], [bob.id]] and result["rated"] is True

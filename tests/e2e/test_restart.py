@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from engine.conex import Game
 from engine.constructo import Match
 
 from .helpers import (
@@ -52,8 +51,8 @@ def assert_consistent_constructo(env: BotEnv, game_id: int) -> Match:
     row = env.game(game_id)
     log = env.actions(game_id)
     check_log_sequence(log, row.version)
-    replayed = replay_constructo(row.initial, row.players, log)
-    assert replayed.to_dict() == Match.from_dict(row.state["match"]).to_dict(), "stored state = replay of the log"
+    replayed = replay_constructo(row.state, row.players, log)
+    assert replayed.to_dict() == row.match.to_dict(), "stored state = replay of the log"
     return replayed
 
 
@@ -97,7 +96,7 @@ async def test_sigkill_mid_game_resumes_from_old_buttons_and_commands(env: BotEn
     clog = env.actions(conex_id)
     check_log_sequence(clog, conex.version)
     assert [a for _s, _p, a in clog] == ["join", "join", "start"]
-    assert replay_conex(conex.state, conex.players, clog).to_dict() == Game.from_dict(conex.state["conex"]).to_dict()
+    assert replay_conex(conex.state, conex.players, clog).to_dict() == conex.conex.to_dict()
 
     # a second kill: the running CONEX table posted before it still answers its buttons
     table = res.followups[-1]

@@ -2,8 +2,8 @@
 
 Custom ids (all <= 100 characters, unique per message):
 
-- ``cx:acc:<game>`` / ``cx:dec:<game>``: Accept / Decline a challenge (only the challenged
-  player may accept; either player may decline/withdraw).
+- ``cx:acc:<game>`` / ``cx:dec:<game>``: Accept / Decline a challenge (the layer's seating buttons,
+  ``bot/games/components.py``).
 - ``cx:pl:<game>:<version>:<S|M|L>``: a select of tiles where a chip of that size can be placed.
   Placements are grouped **one select per size** (at most 9 tiles each, never over 25) because
   3 sizes x 9 tiles = 27 placements exceed a select's 25 options.
@@ -14,51 +14,42 @@ Custom ids (all <= 100 characters, unique per message):
 
 ``<version>`` is the stored game version the board was drawn at: a click on an older board is
 refused ("this board is out of date") instead of playing on a position the player did not see.
-The classes are registered with ``bot.add_dynamic_items`` in the cog's ``cog_load`` (called from
-``setup_hook``), so they work across restarts; state is always reloaded from storage.
+The classes are registered with ``bot.add_dynamic_items`` by the game layer (``GameKind.dynamic_items``), so they
+work across restarts; every click goes to the game layer (``interaction.client.games``), which reloads the game.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
+from bot.errors import BotError
 from bot.i18n import t
-from bot.views.common import GameButton, report_errors
+from bot.views.common import GameButton, games, reply, report_errors
 from engine.constructo import EXPERIMENTAL, LAYOUTS, RECOMMENDED, Match, Move, Size
 
-if TYPE_CHECKING:
-    from bot.cogs.constructo import ConstructoCog
 
-COG_NAME = "constructo"
-
-
-def _cog(interaction: discord.Interaction) -> ConstructoCog:
-    cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
-    if cog is None:  # pragma: no cover - the cog registers these items itself
-        raise RuntimeError("the Constructo cog is not loaded")
-    return cog  # type: ignore[return-value]
+async def resign_request(interaction: discord.Interaction, game_id: int) -> None:
+    """The board's Resign button: a player of the running game gets an ephemeral confirmation."""
+    snap = await games(interaction).load(game_id)
+    snap.seat_of(interaction.user.id)
+    if snap.status != "active":
+        raise BotError("err.game_closed")
+    await reply(interaction, t("cx.confirm_resign", interaction.locale), ephemeral=True,
+                view=confirm_resign_view(game_id, locale=interaction.locale.value))
 
 
-class AcceptButton(GameButton, template=r"cx:acc:(?P<game>[0-9]+)"):
-    """Accept a challenge (only the challenged player)."""
-
-    prefix, verb, label_key, style = "cx", "acc", "ui.accept", discord.ButtonStyle.success
-
-    async def run(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).handle_accept(interaction, self.game_id)
-
-
-class DeclineButton(GameButton, template=r"cx:dec:(?P<game>[0-9]+)"):
-    """Decline a challenge (the challenged player) or withdraw it (the challenger)."""
-
-    prefix, verb, label_key, style = "cx", "dec", "ui.decline", discord.ButtonStyle.secondary
-
-    async def run(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).handle_decline(interaction, self.game_id)
+async def resign(interaction: discord.Interaction, game_id: int) -> None:
+    """Resign (M3, the engine's ``Forfeit``) now; from the confirmation button the ephemeral prompt is closed
+    first, then the board answers as a followup."""
+    layer = games(interaction)
+    committed = await layer.act(game_id, interaction.user.id, "forfeit")
+    if interaction.type is discord.InteractionType.component:
+        await interaction.response.edit_message(content=t("cx.resign_done", interaction.locale), view=None)
+    await layer.after_commit(committed, layer.headline(committed), interaction)
 
 
 class PlaceSelect(
@@ -93,7 +84,7 @@ class PlaceSelect(
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             value = self.item.values[0] if self.item.values else ""
-            await _cog(interaction).handle_move(
+            await games(interaction).play(
                 interaction, self.game_id, f"{self.size.letter}{value}", expected_version=self.version
             )
 
@@ -131,7 +122,7 @@ class MoveSelect(
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             value = self.item.values[0] if self.item.values else ""
-            await _cog(interaction).handle_move(interaction, self.game_id, value, expected_version=self.version)
+            await games(interaction).play(interaction, self.game_id, value, expected_version=self.version)
 
         await report_errors(interaction, work)
 
@@ -185,7 +176,7 @@ class LayoutSelect(
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             value = self.item.values[0] if self.item.values else ""
-            await _cog(interaction).handle_layout(interaction, self.game_id, value, expected_version=self.version)
+            await games(interaction).play(interaction, self.game_id, f"layout {value}", expected_version=self.version)
 
         await report_errors(interaction, work)
 
@@ -196,7 +187,7 @@ class ResignButton(GameButton, template=r"cx:res:(?P<game>[0-9]+)"):
     prefix, verb, label_key, style = "cx", "res", "ui.resign", discord.ButtonStyle.danger
 
     async def run(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).handle_resign_request(interaction, self.game_id)
+        await resign_request(interaction, self.game_id)
 
 
 class ConfirmResignButton(GameButton, template=r"cx:rsy:(?P<game>[0-9]+)"):
@@ -205,7 +196,7 @@ class ConfirmResignButton(GameButton, template=r"cx:rsy:(?P<game>[0-9]+)"):
     prefix, verb, label_key, style = "cx", "rsy", "ui.confirm_resign", discord.ButtonStyle.danger
 
     async def run(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).handle_resign(interaction, self.game_id)
+        await resign(interaction, self.game_id)
 
 
 def confirm_resign_view(game_id: int, *, locale: str | None = None) -> discord.ui.View:
@@ -216,22 +207,12 @@ def confirm_resign_view(game_id: int, *, locale: str | None = None) -> discord.u
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    AcceptButton,
-    DeclineButton,
     PlaceSelect,
     MoveSelect,
     LayoutSelect,
     ResignButton,
     ConfirmResignButton,
 )
-
-
-def challenge_view(game_id: int, *, locale: str | None = None) -> discord.ui.View:
-    """Accept / Decline buttons of a challenge."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(AcceptButton(game_id, locale=locale))
-    view.add_item(DeclineButton(game_id, locale=locale))
-    return view
 
 
 def board_view(

@@ -1,10 +1,6 @@
 """Spanish catalogue of CONEX (partial; merged into ``es``, missing keys fall back to English)."""
 
 MESSAGES: dict[str, str] = {
-    "ui.cn_join": "Unirse",
-    "ui.cn_leave": "Salir",
-    "ui.cn_start": "Empezar",
-    "ui.cn_add_bot": "Añadir bot",
     "ui.cn_hand": "Mi mano",
     "ui.cn_hints": "Pistas",
     "ui.cn_draw": "Robar 2",

@@ -3,7 +3,7 @@
 Custom ids (all <= 100 characters, unique per message):
 
 - lobby: ``cn:join:<game>``, ``cn:leave:<game>``, ``cn:start:<game>`` (host only), ``cn:bot:<game>`` (host
-  adds an AI seat).
+  adds an AI seat): the layer's seating buttons (``bot/games/components.py``).
 - under the table image: ``cn:hand:<game>`` (My hand, private), ``cn:hints:<game>`` (private placement
   preview), ``cn:draw:<game>:<version>`` / ``cn:pass:<game>:<version>`` (A2 / A3; the version refuses a
   click on an old table), ``cn:disc:<game>`` (while discards are pending, X3: opens a private select).
@@ -13,7 +13,8 @@ Custom ids (all <= 100 characters, unique per message):
   ``cn:hp:<game>:<version>:<card>:<corner>:<x>:<y>:<rotation>`` (play hint n: the exact placement, x/y in cm;
   a hint from an older version is refused as stale).
 
-Registered with ``bot.add_dynamic_items`` in the cog's ``cog_load``; state is always reloaded from storage.
+Registered with ``bot.add_dynamic_items`` by the game layer (``GameKind.dynamic_items``); every click goes to the
+game layer (``interaction.client.games``) or to the private answers of ``private.py``; state is always reloaded.
 """
 
 from __future__ import annotations
@@ -25,26 +26,17 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import t
-from bot.views.common import GameButton, report_errors
+from bot.views.common import GameButton, games, report_errors
 from engine.conex import COLOR_NAMES, Card, Place
 from engine.conex.actions import fmt_num
 from engine.conex.handref import hand_letter
 
 if TYPE_CHECKING:
-    from bot.cogs.conex import ConexCog
-    from bot.service.conex import Hint
+    from bot.games.conex.placing import Hint
 
-COG_NAME = "conex"
 SELECT_OPTIONS = 25  # Discord: at most 25 options per select
 MAX_SELECTS = 4  # discard selects per message (one row each; a fifth row stays free for buttons)
 _NUM = r"-?[0-9]+(?:\.[0-9]+)?"
-
-
-def _cog(interaction: discord.Interaction) -> ConexCog:
-    cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
-    if cog is None:  # pragma: no cover - the cog registers these items itself
-        raise RuntimeError("the CONEX cog is not loaded")
-    return cog  # type: ignore[return-value]
 
 
 def card_label(card: Card, index: int | None = None) -> str:
@@ -56,49 +48,15 @@ def card_label(card: Card, index: int | None = None) -> str:
     return f"{head}#{card.id} {COLOR_NAMES[card.color]}{act} · {corners}"[:100]
 
 
-class JoinButton(GameButton, template=r"cn:join:(?P<game>[0-9]+)"):
-    """Take a seat in the lobby (U1: 2-4 players)."""
-
-    prefix, verb, label_key, style = "cn", "join", "ui.cn_join", discord.ButtonStyle.success
-
-    async def run(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).handle_join(interaction, self.game_id)
-
-
-class LeaveButton(GameButton, template=r"cn:leave:(?P<game>[0-9]+)"):
-    """Leave the lobby (the host leaving closes it)."""
-
-    prefix, verb, label_key, style = "cn", "leave", "ui.cn_leave", discord.ButtonStyle.secondary
-
-    async def run(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).handle_leave(interaction, self.game_id)
-
-
-class StartButton(GameButton, template=r"cn:start:(?P<game>[0-9]+)"):
-    """The host starts the game (2-4 seats)."""
-
-    prefix, verb, label_key, style = "cn", "start", "ui.cn_start", discord.ButtonStyle.primary
-
-    async def run(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).handle_start(interaction, self.game_id)
-
-
-class AddBotButton(GameButton, template=r"cn:bot:(?P<game>[0-9]+)"):
-    """The host adds an AI seat."""
-
-    prefix, verb, label_key, style = "cn", "bot", "ui.cn_add_bot", discord.ButtonStyle.secondary
-
-    async def run(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).handle_add_bot(interaction, self.game_id)
-
-
 class HandButton(GameButton, template=r"cn:hand:(?P<game>[0-9]+)"):
     """My hand: the caller's hand as a private image with legal placement counts."""
 
     prefix, verb, label_key, style = "cn", "hand", "ui.cn_hand", discord.ButtonStyle.primary
 
     async def run(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).handle_hand(interaction, self.game_id)
+        from bot.games.conex import private
+
+        await private.hand(interaction, self.game_id)
 
 
 class HintsButton(GameButton, template=r"cn:hints:(?P<game>[0-9]+)"):
@@ -107,7 +65,9 @@ class HintsButton(GameButton, template=r"cn:hints:(?P<game>[0-9]+)"):
     prefix, verb, label_key, style = "cn", "hints", "ui.cn_hints", discord.ButtonStyle.secondary
 
     async def run(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).handle_hints(interaction, self.game_id)
+        from bot.games.conex import private
+
+        await private.hints(interaction, self.game_id)
 
 
 class DiscardPromptButton(GameButton, template=r"cn:disc:(?P<game>[0-9]+)"):
@@ -116,16 +76,20 @@ class DiscardPromptButton(GameButton, template=r"cn:disc:(?P<game>[0-9]+)"):
     prefix, verb, label_key, style = "cn", "disc", "ui.cn_discard", discord.ButtonStyle.danger
 
     async def run(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).handle_discard_prompt(interaction, self.game_id)
+        from bot.games.conex import private
+
+        await private.discard_prompt(interaction, self.game_id)
 
 
 class ForfeitButton(GameButton, template=r"cn:forfeit:(?P<game>[0-9]+)"):
-    """Confirms ``/conex leave`` in a running game (FORFEIT, see ``bot/service/conex.py``); sent privately."""
+    """Confirms ``/conex leave`` in a running game (the engine's ``Forfeit``); sent privately."""
 
     prefix, verb, label_key, style = "cn", "forfeit", "ui.cn_forfeit", discord.ButtonStyle.danger
 
     async def run(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).handle_forfeit(interaction, self.game_id)
+        from bot.games.conex import private
+
+        await private.forfeit(interaction, self.game_id)
 
 
 class ActionButton(
@@ -155,9 +119,7 @@ class ActionButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         await report_errors(
             interaction,
-            lambda: _cog(interaction).handle_action(
-                interaction, self.game_id, self.verb, expected_version=self.version
-            ),
+            lambda: games(interaction).play(interaction, self.game_id, self.verb, expected_version=self.version),
         )
 
 
@@ -197,7 +159,7 @@ class DiscardSelect(
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             value = self.item.values[0] if self.item.values else ""
-            await _cog(interaction).handle_action(interaction, self.game_id, f"discard {value}")
+            await games(interaction).play(interaction, self.game_id, f"discard {value}")
 
         await report_errors(interaction, work)
 
@@ -244,17 +206,11 @@ class HintButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         await report_errors(
             interaction,
-            lambda: _cog(interaction).handle_action(
-                interaction, self.game_id, self.place, expected_version=self.version
-            ),
+            lambda: games(interaction).play(interaction, self.game_id, self.place, expected_version=self.version),
         )
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    JoinButton,
-    LeaveButton,
-    StartButton,
-    AddBotButton,
     HandButton,
     HintsButton,
     DiscardPromptButton,
@@ -263,14 +219,6 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     DiscardSelect,
     HintButton,
 )
-
-
-def lobby_view(game_id: int, *, locale: str | None = None) -> discord.ui.View:
-    """Join / Leave / Start / Add bot."""
-    view = discord.ui.View(timeout=None)
-    for cls in (JoinButton, LeaveButton, StartButton, AddBotButton):
-        view.add_item(cls(game_id, locale=locale))
-    return view
 
 
 def table_view(

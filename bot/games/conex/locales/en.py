@@ -2,10 +2,6 @@
 refusals of the CONEX service (``cn.*``, ``ui.cn_*``)."""
 
 MESSAGES: dict[str, str] = {
-    "ui.cn_join": "Join",
-    "ui.cn_leave": "Leave",
-    "ui.cn_start": "Start",
-    "ui.cn_add_bot": "Add bot",
     "ui.cn_hand": "My hand",
     "ui.cn_hints": "Hints",
     "ui.cn_draw": "Draw 2",
@@ -77,6 +73,13 @@ MESSAGES: dict[str, str] = {
     "cn.last_action": "Last action — {name}: `{action}`.",
     "cn.zoom": "Zoom on {zoom}:",
     "cn.zoom_last": "last card placed",
+    "cn.help": (
+        "**CONEX** (2–4 players): `/conex new` opens a lobby (others `/conex join` or press Join; the host may "
+        "`/conex addbot` and `/conex start`). On your turn: `/conex place` (card letter or number + corner; give "
+        "a `target` to auto-fit, or exact `x`/`y` in cm), or the buttons under the table: **My hand** (private, "
+        "with legal spots), **Hints** (press a number to play it), **Draw 2** / **Pass**. Also `/conex lightning`, "
+        "`/conex discard`, `/conex board` (`zoom`, `text`), `/conex leave`, `/conex rules`.\n"
+    ),
     "cn.rules": (
         "**CONEX in short**\n"
         "• 2–4 players, 5 cards each. Cards have a background colour and 2–3 coloured *CONEX corners* worth 1–5.\n"

@@ -1,0 +1,137 @@
+"""The one AI scheduler of every game: exactly one search per (game, version) awaiting an AI seat.
+
+:meth:`AIScheduler.notify` is given every snapshot whose board is out (a player's action, an AI move, a start, a
+recovered board, the resume pass after READY). If an AI seat is in ``state.awaiting()`` and no AI task runs for
+that game, one starts; a running task picks up the newest snapshot itself, so a second notify never starts a
+second search. The task: search off the loop (``kind.ai_function`` through ``layer.cpu`` on a copy of the state)
+-> commit through the same path as a player's action, checked against the version searched -> publish -> repeat
+while an AI seat is awaited. A version that moved on meanwhile (another seat acted) is searched again once;
+``duplicates`` counts searches of a (game, version) already searched (0 is the target; the bench reads it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from bot.errors import BotError
+
+if TYPE_CHECKING:
+    from bot.games.base import Snapshot
+    from bot.games.layer import GameLayer
+
+log = logging.getLogger(__name__)
+
+MAX_STEPS = 400
+"""A bound on AI actions in one run (4 AI seats x many turns never runs away)."""
+
+
+def ai_seat(snap: Snapshot) -> int | None:
+    """The AI seat to act in ``snap``: an awaited AI seat owing something out of turn first (e.g. a discard),
+    then the AI seat to play; ``None`` if no AI seat is awaited (or the game is not running)."""
+    state = snap.state
+    if state is None or snap.status != "active" or state.is_over or snap.kind.ai_function is None:
+        return None
+    seats = [s for s in state.awaiting() if snap.is_ai(s)]
+    if not seats:
+        return None
+    return sorted(seats, key=lambda s: s == state.current_player)[0]
+
+
+class AIScheduler:
+    """Plays the AI seats of every game of ``layer`` (see the module docstring)."""
+
+    def __init__(self, layer: GameLayer) -> None:
+        self.layer = layer
+        self._latest: dict[int, Snapshot] = {}
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._searched: dict[int, int] = {}
+        self.searches = 0
+        self.duplicates = 0
+
+    def notify(self, snap: Snapshot) -> None:
+        """A snapshot whose board is out: start the game's AI task if an AI seat is awaited and none runs."""
+        known = self._latest.get(snap.id)
+        if known is None or known.version <= snap.version:
+            self._latest[snap.id] = snap
+        if snap.id in self._tasks:
+            return
+        if ai_seat(self._latest[snap.id]) is None:
+            self._latest.pop(snap.id, None)
+            return
+        self._tasks[snap.id] = self.layer.bot.spawn(self._run(snap.id), name=f"ai-{snap.id}")
+
+    def running(self, game_id: int) -> bool:
+        """True while an AI task runs for the game."""
+        return game_id in self._tasks
+
+    async def _run(self, game_id: int) -> None:
+        try:
+            for _ in range(MAX_STEPS):
+                snap = self._latest[game_id]
+                seat = ai_seat(snap)
+                if seat is None:
+                    return
+                text = await self._search(snap, seat)
+                if self._latest[game_id].version != snap.version:
+                    continue  # another seat acted while the AI thought: think again on the new position
+                try:
+                    committed = await self.layer.act(game_id, snap.players[seat], text, expected_version=snap.version,
+                                                     base=snap)
+                except BotError as err:
+                    if err.key in ("err.stale", "err.conflict"):
+                        log.info("AI move of game %s computed on an old version; thinking again", game_id)
+                        self._latest[game_id] = await self.layer.load(game_id)
+                        continue
+                    log.info("AI move of game %s skipped: %s", game_id, err)  # the game closed meanwhile
+                    return
+                if self._latest[game_id].version < committed.snap.version:
+                    self._latest[game_id] = committed.snap
+                kind = committed.snap.kind
+                headline = kind.narrate(committed.snap, committed.actions, committed.events)
+                await self.layer.publisher.publish(committed.snap, headline=headline)
+        finally:
+            self._tasks.pop(game_id, None)
+            self._latest.pop(game_id, None)
+
+    async def _search(self, snap: Snapshot, seat: int) -> str:
+        if self._searched.get(snap.id) == snap.version:
+            self.duplicates += 1
+            log.warning("a second AI search of game %s v%s", snap.id, snap.version)
+        self._searched[snap.id] = snap.version
+        self.searches += 1
+        state = snap.require_state()
+        level = snap.env.seats[seat].ai or snap.kind.seating.default_level
+        seed = snap.id * 1000 + snap.version
+        fn = snap.kind.ai_function
+        assert fn is not None
+        text: str = await self.layer.cpu(fn, state.copy(), seat, level, seed)
+        return text
+
+    async def resume_all(self) -> int:
+        """Hand every running game awaiting an AI seat to :meth:`notify` (after a restart or a reconnect).
+        Games whose board is stale are left to their board recovery, games whose AI already thinks are left
+        alone. Returns how many AI tasks this call started."""
+        from bot.games.publish import board_stale
+
+        count = 0
+        for record in await self.layer.storage.list_active_games():
+            kind = self.layer.kinds.get(record.kind)
+            if (kind is None or kind.ai_function is None or record.status != "active" or board_stale(record)
+                    or record.id in self._tasks):
+                continue
+            try:
+                if not any(seat.ai for seat in self.layer.envelope(record).seats):
+                    continue
+                self.notify(self.layer.snapshot(record))
+            except Exception:  # one broken game (a corrupt state) must not stop the others
+                log.exception("could not resume the AI of game %s", record.id)
+                continue
+            count += record.id in self._tasks
+        return count
+
+    async def idle(self) -> None:
+        """Wait until no AI task runs (tests and benchmarks)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)

@@ -1,0 +1,250 @@
+"""The plug-in interface of a game (:class:`GameKind`) and the one loaded game (:class:`Snapshot`).
+
+A game plugs into the layer with one ``GameKind`` subclass (``bot/games/<name>/kind.py: KIND``). The layer does
+everything that is the same for every game (load, lock, check/apply through ``engine.protocol``, version-checked
+commit, results and ratings, seats and lobbies, board publishing and recovery, AI scheduling); the kind supplies
+only what is the game's own: its engine class, options, seating rules, texts, board payload and AI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from bot.errors import BotError
+from bot.games.envelope import Envelope
+from engine.protocol import Event, GameState
+
+if TYPE_CHECKING:
+    import discord
+
+    from bot.storage.records import ActionRecord, GameRecord
+
+
+def not_player() -> BotError:
+    """``BotError("err.not_player")`` naming how to open a game of every registered kind."""
+    from bot.games.registry import start_hint
+
+    return BotError("err.not_player", starts=start_hint())
+
+
+@dataclass(frozen=True)
+class Seating:
+    """How a game's seats are taken (the layer's ``lobby`` runs both modes).
+
+    Attributes:
+        mode: ``"challenge"`` (the opener invites one user or the AI; Accept / Decline) or ``"lobby"`` (anyone
+            joins and leaves; the host adds AI seats and starts).
+        min_seats, max_seats: seats needed to start / at most.
+        ai_ids: user ids of AI seats in ``GameRecord.players``: ``"bot"`` = the bot's own user id (one AI seat),
+            ``"negative"`` = ``-1, -2, ...`` (several AI seats).
+        ai_levels: the AI levels a seat may have; ``default_level`` when none is chosen.
+    """
+
+    mode: Literal["challenge", "lobby"]
+    min_seats: int
+    max_seats: int
+    ai_ids: Literal["bot", "negative"] = "bot"
+    ai_levels: tuple[str, ...] = ("medium",)
+    default_level: str = "medium"
+
+
+@dataclass(frozen=True)
+class Picture:
+    """One image of a message: ``draw(*args, **kwargs) -> PIL image`` (a module-level function, so it can run in
+    a worker process), the attachment ``filename``, and ``fallback()``: the text appended to the message when
+    drawing fails."""
+
+    draw: Callable[..., Any]
+    args: tuple[Any, ...]
+    filename: str
+    fallback: Callable[[], str]
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One game as loaded once for an action: the stored ``record``, its ``env`` (envelope) and the engine
+    ``state`` built from it (``None`` while seats are being taken). Handed unchanged to publishing and to the
+    AI scheduler: **never mutate** ``state`` (copy it first)."""
+
+    kind: GameKind
+    record: GameRecord
+    env: Envelope
+    state: GameState | None
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def version(self) -> int:
+        return self.record.version
+
+    @property
+    def status(self) -> str:
+        return self.record.status
+
+    @property
+    def players(self) -> list[int]:
+        return self.record.players
+
+    @property
+    def locale(self) -> str | None:
+        return self.env.locale
+
+    @property
+    def names(self) -> list[str]:
+        """Display names by seat (``P<n>`` for a seat without one)."""
+        names = self.env.names
+        return names + [f"P{i + 1}" for i in range(len(names), len(self.record.players))]
+
+    def seat_of(self, user_id: int) -> int:
+        """The seat of ``user_id``. Raises ``BotError("err.not_player")``."""
+        try:
+            return self.record.players.index(user_id)
+        except ValueError:
+            raise not_player() from None
+
+    def is_ai(self, seat: int) -> bool:
+        """True if ``seat`` is played by the AI."""
+        return seat < len(self.env.seats) and self.env.seats[seat].ai is not None
+
+    @property
+    def has_ai(self) -> bool:
+        return any(s.ai is not None for s in self.env.seats)
+
+    def who(self, seat: int) -> str:
+        """A mention for a human seat, the name for an AI seat."""
+        return self.names[seat] if self.is_ai(seat) else f"<@{self.record.players[seat]}>"
+
+    def require_state(self) -> GameState:
+        """The engine state. Raises ``BotError("err.not_started")`` while seats are being taken."""
+        if self.state is None:
+            raise BotError("err.not_started")
+        return self.state
+
+
+class GameKind:
+    """One game's plug-in (subclass it; set the class attributes, override what the game needs).
+
+    Class attributes: ``name`` (the registry and storage kind), ``title`` (shown to players), ``state_cls``
+    (the engine's ``GameState`` class), ``prefix`` (custom-id prefix of the game's components), ``seating``,
+    ``start_command`` (how a player opens a game, e.g. ``"/<name> new"``), ``dynamic_items`` (the game's
+    persistent component classes, registered by the layer), ``board_key`` (the message key of the board).
+    """
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    state_cls: ClassVar[Any] = None
+    prefix: ClassVar[str] = ""
+    seating: ClassVar[Seating] = Seating("challenge", 2, 2)
+    start_command: ClassVar[str] = ""
+    dynamic_items: ClassVar[tuple[type[Any], ...]] = ()
+    seat_rule: ClassVar[str | None] = None
+    """The rule code shown with seat refusals (full, too few), if the game's rules number them."""
+    package: str = ""
+    """The import path of the game's package (set when the registry loads it)."""
+
+    # -- seats and options -------------------------------------------------------------------------------
+    def no_game_here(self) -> BotError:
+        """The refusal of a command of this game in a channel without one."""
+        return BotError("err.no_game_here", game=self.title)
+
+    def validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The options of a new game, checked and normalised (raise ``InvalidInputError``/``BotError``)."""
+        return dict(options)
+
+    def engine_setup(self, env: Envelope, players: Sequence[int]) -> dict[str, Any]:
+        """The engine ``setup`` of a game about to start with these seats (``state_cls.new(setup)``)."""
+        raise NotImplementedError
+
+    def ai_seat_name(self, level: str, index: int, locale: str | None) -> str:
+        """The display name of an AI seat (``index``: 1 for the first AI seat)."""
+        return f"AI {index}"
+
+    # -- actions -----------------------------------------------------------------------------------------
+    def parse(self, snap: Snapshot, seat: int, action: Any) -> Any:
+        """The engine action for ``action`` (text or an action object) by ``seat``."""
+        state = snap.require_state()
+        if isinstance(action, str):
+            return state.parse_action(action, seat)
+        from dataclasses import replace
+
+        return replace(action, player=seat)
+
+    def before(self, snap: Snapshot, state: GameState, seat: int | None, action: Any, now: float) -> list[Any]:
+        """Engine actions the layer applies (and commits, one each) before ``action`` in the same step, e.g. a
+        rule's overdue timeouts. Default: none."""
+        return []
+
+    def check_applied(self, snap: Snapshot, action: Any, events: Sequence[Event], request: dict[str, Any]) -> None:
+        """Refuse an applied action that does not match what was asked (``request``: the caller's extras), by
+        raising; nothing is committed then. Default: accept."""
+
+    def after(self, env: Envelope, state: GameState, events: Sequence[Event], now: float) -> Envelope:
+        """The envelope after an engine action (e.g. start or stop the kind's timers in ``extra``)."""
+        return env
+
+    def refine(self, snap: Snapshot, state: GameState, err: Exception) -> Exception:
+        """An engine refusal reworded for people (e.g. naming the player to act). Default: unchanged."""
+        return err
+
+    # -- AI ----------------------------------------------------------------------------------------------
+    ai_function: ClassVar[Callable[..., str] | None] = None
+    """``ai_function(state, seat, level, seed) -> action text``: a module-level function (it runs in a worker)
+    given a copy of the state. ``None``: the game has no AI."""
+
+    # -- texts -------------------------------------------------------------------------------------------
+    def narrate(self, snap: Snapshot, actions: Sequence[tuple[int, str]], events: Sequence[Event]) -> str:
+        """The headline of committed engine actions (``(seat, text)`` in order) and their events."""
+        raise NotImplementedError
+
+    def started_text(self, snap: Snapshot) -> str:
+        """The headline of a game that just started."""
+        raise NotImplementedError
+
+    def board_headline(self, locale: Any) -> str:
+        """The headline of a board shown again on request."""
+        raise NotImplementedError
+
+    def last_headline(self, snap: Snapshot, last: ActionRecord | None) -> str:
+        """The headline of a recovered board: the last logged action (``None``: none logged)."""
+        raise NotImplementedError
+
+    def status_line(self, snap: Snapshot) -> str:
+        """Whose turn it is, or how the game ended."""
+        raise NotImplementedError
+
+    def lobby_text(self, snap: Snapshot) -> str:
+        """The text of the challenge or lobby message."""
+        raise NotImplementedError
+
+    # -- board -------------------------------------------------------------------------------------------
+    def board_pictures(self, snap: Snapshot) -> list[Picture]:
+        """The images of the board message (drawn off the event loop)."""
+        raise NotImplementedError
+
+    def result_picture(self, snap: Snapshot) -> Picture | None:
+        """The result card of a finished game, or ``None``."""
+        return None
+
+    def board_view(self, snap: Snapshot) -> discord.ui.View | None:
+        """The components under the board (``None``: none)."""
+        return None
+
+    def lobby_view(self, snap: Snapshot) -> discord.ui.View | None:
+        """The components under the challenge or lobby message (default: the layer's seating buttons)."""
+        from bot.games.components import seating_view
+
+        return seating_view(self, snap.id, locale=snap.locale)
+
+    async def leave_running(self, interaction: discord.Interaction, game_id: int) -> None:
+        """A lobby's Leave clicked once the game runs (default: refused; a game may offer its forfeit)."""
+        raise BotError("err.wrong_phase", status="active")
+
+    # -- stored states -----------------------------------------------------------------------------------
+    def migrate(self, record: GameRecord) -> Envelope:
+        """The version-2 envelope of a record saved before it (raise ``StateError`` if it cannot be read)."""
+        raise NotImplementedError

@@ -1,0 +1,48 @@
+"""The CONEX AI seats' action (``engine.conex.ai``), with a fallback so a table never hangs on its AI seat."""
+
+from __future__ import annotations
+
+import logging
+
+from engine.conex import AnyAction, Discard, Draw, Game, Pass, Place
+from engine.conex.ai import choose_action
+
+log = logging.getLogger(__name__)
+
+AI_BUDGET_S = 1.0  # wall-clock cap handed to engine.conex.ai.choose_action
+
+
+def ai_action(game: Game, seat: int, level: str, seed: int) -> str:
+    """The layer's AI function: :func:`choose_ai_action` as action text (CPU work: runs in a worker)."""
+    return str(choose_ai_action(game, seat, seed))
+
+
+def choose_ai_action(game: Game, seat: int, seed: int, budget_s: float = AI_BUDGET_S) -> AnyAction:
+    """The AI seat's action: ``engine.conex.ai.choose_action`` (CPU work: call in a worker thread). Should it
+    raise, or return an action ``game.check`` refuses (a bug), the seat plays :func:`fallback_action` and the
+    failure is logged, so a table never hangs on its AI seat."""
+    try:
+        action = choose_action(game, seat, seed, budget_s)
+        game.check(action)
+        return action
+    except Exception:
+        log.exception("the CONEX AI failed for seat %s; using the fallback player", seat)
+    return fallback_action(game, seat)
+
+
+def fallback_action(game: Game, seat: int) -> AnyAction:
+    """The simple AI of :func:`choose_ai_action` (discard, best placement, draw or pass)."""
+    if seat in game.pending_discards and game.hands[seat]:
+        worst = min(game.hands[seat], key=lambda cid: (max(c.value for c in game.deck[cid].corners), cid))
+        return Discard(seat, worst)
+    best: tuple[int, Place] | None = None
+    for cid in game.hands[seat]:
+        for place in game.find_placements(seat, cid, limit=2):
+            pts = game.points_for(place)
+            if best is None or pts > best[0]:
+                best = (pts, place)
+    if best is not None:
+        return best[1]
+    return Draw(seat) if game.draw_pile else Pass(seat)
+
+

@@ -1,0 +1,175 @@
+"""CONEX's plug-in: engine ``Game``, options (table size, goal), a lobby of 2-4 seats (U1) with AI seats.
+
+Seats: the lobby's join order (U1); the host is seat 0 and starts. **AI seats use the negative ids** ``-1, -2,
+-3`` in ``players`` (the engine's ``bots``); games with an AI seat are not rated. Options: ``{"table": "small" |
+"medium" | "large", "goal": 20..100}``. Deals use a 128-bit seed from ``secrets`` (:attr:`ConexKind.new_seed`).
+
+X3 timeout (no timer runs yet; clocks will take this over): when an action arrives more than
+:attr:`ConexKind.discard_timeout_s` after the lightning and discards are still owed, each owing seat first gets the
+engine's ``Timeout(seat)`` (its discard made at random; committed and logged as that seat's ``timeout``), then
+the action, all under one lock, only when the action is legal once they are made. A seat choosing its own discard
+is never pre-empted. The time of the lightning is kept in the envelope's ``extra["discards_since"]``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from bot.errors import BotError
+from bot.games.base import GameKind, Picture, Seating, Snapshot
+from bot.games.conex import narration, payload
+from bot.games.conex.ai import ai_action
+from bot.games.conex.views import DYNAMIC_ITEMS
+from bot.games.envelope import Envelope, Seat
+from bot.i18n import t
+from bot.storage.records import ActionRecord, GameRecord
+from engine.conex import Discard, Game, Place, Timeout
+from engine.conex.events import DiscardsPending, Placed
+from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError, RuleError, StateError
+from engine.protocol import Event, GameState
+
+TABLE_SIZES: tuple[str, ...] = ("small", "medium", "large")
+DISCARD_TIMEOUT_S = 600.0
+
+
+class ConexKind(GameKind):
+    """See the module docstring."""
+
+    name = "conex"
+    title = "CONEX"
+    state_cls = Game
+    prefix = "cn"
+    seating = Seating("lobby", 2, 4, ai_ids="negative", ai_levels=("medium",), default_level="medium")
+    seat_rule = "U1"
+    start_command = "/conex new"
+    dynamic_items = DYNAMIC_ITEMS
+    ai_function = staticmethod(ai_action)
+
+    def __init__(self) -> None:
+        self.discard_timeout_s: float = DISCARD_TIMEOUT_S
+        self.new_seed: Callable[[], int] = lambda: secrets.randbits(128)
+
+    def no_game_here(self) -> BotError:
+        return BotError("cn.no_game_here")
+
+    # -- options and seats ---------------------------------------------------------------------------------
+    def validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Raises ``InvalidInputError`` for an unknown table size (G2) or a goal outside 20-100 (U3)."""
+        table, goal = options.get("table", "medium"), options.get("goal", 40)
+        if table not in TABLE_SIZES:
+            raise InvalidInputError(f"G2: table size must be one of {', '.join(TABLE_SIZES)}, not {table!r}")
+        if isinstance(goal, bool) or not isinstance(goal, int) or not 20 <= goal <= 100:
+            raise InvalidInputError(f"U3: the goal must be 20-100 points, not {goal!r}")
+        return {"table": table, "goal": goal}
+
+    def engine_setup(self, env: Envelope, players: Sequence[int]) -> dict[str, Any]:
+        """The deal (U2): ``players``, a fresh 128-bit ``seed``, ``table``, ``goal`` and the AI seats (``bots``)."""
+        return {"players": len(players), "seed": self.new_seed(), "table": env.options.get("table", "medium"),
+                "goal": int(env.options.get("goal", 40)), "bots": [s for s, seat in enumerate(env.seats) if seat.ai]}
+
+    # -- actions -------------------------------------------------------------------------------------------
+    def before(self, snap: Snapshot, state: GameState, seat: int | None, action: Any, now: float) -> list[Any]:
+        """X3 timeout: ``Timeout`` of every seat whose discard is overdue (the actor's own discard is spared)."""
+        assert isinstance(state, Game)
+        since = snap.env.extra.get("discards_since")
+        if not state.pending_discards or since is None or now - float(since) < self.discard_timeout_s:
+            return []
+        spare = seat if isinstance(action, Discard) else None
+        return [Timeout(s) for s in sorted(state.pending_discards) if s != spare and state.hands[s]]
+
+    def check_applied(self, snap: Snapshot, action: Any, events: Sequence[Event], request: dict[str, Any]) -> None:
+        """``request["target"]``: a placement must land on that target (``"board"`` or a table card), else P1."""
+        target = request.get("target")
+        if target is None or not isinstance(action, Place):
+            return
+        landed = next((e.target for e in events if isinstance(e, Placed)), None)
+        if landed != target:
+            on = "the board" if landed == "board" else f"card #{landed}"
+            want = "the board" if target == "board" else f"card #{target}"
+            raise IllegalActionError(f"that pose puts the corner on {on}, not on {want}", rule="P1")
+
+    def after(self, env: Envelope, state: GameState, events: Sequence[Event], now: float) -> Envelope:
+        """Start the X3 clock at a lightning; stop it once no discard is owed."""
+        assert isinstance(state, Game)
+        extra = dict(env.extra)
+        if any(isinstance(e, DiscardsPending) for e in events):
+            extra["discards_since"] = now
+        elif not state.pending_discards:
+            extra.pop("discards_since", None)
+        return env.with_(extra=extra)
+
+    def refine(self, snap: Snapshot, state: GameState, err: Exception) -> Exception:
+        """``NotYourTurn`` names the player to act; ``P5`` "not in seat n's hand" becomes ``cn.not_in_hand``; a
+        forfeited seat is told it left."""
+        if not isinstance(err, RuleError):
+            return err
+        if isinstance(err, NotYourTurnError) and state.current_player is not None:
+            return BotError("cn.not_your_turn", rule="NotYourTurn", who=snap.names[state.current_player])
+        if err.rule == "P5" and "card" in err.details:
+            return BotError("cn.not_in_hand", rule="P5", card=err.details["card"])
+        if err.rule == "Forfeited":
+            return BotError("cn.forfeited")
+        return err
+
+    # -- texts ---------------------------------------------------------------------------------------------
+    def narrate(self, snap: Snapshot, actions: Sequence[tuple[int, str]], events: Sequence[Event]) -> str:
+        return narration.events_text(snap, events)
+
+    def started_text(self, snap: Snapshot) -> str:
+        return narration.started(snap)
+
+    def board_headline(self, locale: Any) -> str:
+        return t("cn.board", locale)
+
+    def last_headline(self, snap: Snapshot, last: ActionRecord | None) -> str:
+        return narration.last_headline(snap, last)
+
+    def status_line(self, snap: Snapshot) -> str:
+        return narration.status_line(snap)
+
+    def lobby_text(self, snap: Snapshot) -> str:
+        return narration.lobby_text(snap)
+
+    # -- board ---------------------------------------------------------------------------------------------
+    def board_pictures(self, snap: Snapshot) -> list[Picture]:
+        return payload.table_pictures(snap)
+
+    def result_picture(self, snap: Snapshot) -> Picture | None:
+        return payload.result_picture(snap)
+
+    def board_view(self, snap: Snapshot) -> Any:
+        return payload.table_view(snap)
+
+    async def leave_running(self, interaction: Any, game_id: int) -> None:
+        """Leave clicked on the lobby message of a running game: the private forfeit confirmation."""
+        from bot.games.conex import private
+
+        await private.leave(interaction, game_id)
+
+    # -- stored states -------------------------------------------------------------------------------------
+    def migrate(self, record: GameRecord) -> Envelope:
+        """A record saved before envelope version 2: ``{"conex": Game.to_dict() | None, "table", "goal", "host",
+        "names", "ai": [ids], "discards_since"?, "locale"}`` (before the game protocol also ``"forfeited"``
+        beside a version-1 engine state, handed to the engine's migration with the AI seats)."""
+        s = record.state
+        try:
+            names = [str(n) for n in s.get("names", [])]
+            names += [f"P{i + 1}" for i in range(len(names), len(record.players))]
+            seats = [Seat.of(names[i], "medium" if uid < 0 else None) for i, uid in enumerate(record.players)]
+            engine = s.get("conex")
+            if engine is not None and engine.get("version") == 1:
+                bots = [i for i, uid in enumerate(record.players) if uid < 0]
+                engine = dict(engine, forfeited=s.get("forfeited", []), bots=bots)
+            extra = {"discards_since": float(s["discards_since"])} if s.get("discards_since") is not None else {}
+            return Envelope(
+                engine=engine, options={"table": s.get("table", "medium"), "goal": int(s.get("goal", 40))},
+                seats=tuple(seats), host=s.get("host"), locale=s.get("locale"),
+                created=record.created_at.timestamp(), extra=extra,
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise StateError(f"unreadable CONEX game {record.id}: {err}", field="state") from err
+
+
+KIND = ConexKind()

@@ -1,0 +1,1 @@
+"""Message catalogues of the game, one module per language (``MESSAGES``, ``COMMANDS``)."""

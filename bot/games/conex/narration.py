@@ -1,0 +1,106 @@
+"""CONEX's texts: what happened (from the engine's typed events; hidden cards never named), the status line, the
+lobby message, the start line and the headline of a recovered table."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from bot.i18n import t
+from engine.conex import Game
+from engine.conex import events as ev
+from engine.protocol import Event
+
+if TYPE_CHECKING:
+    from bot.games.base import Snapshot
+    from bot.storage.records import ActionRecord
+
+
+def game_of(snap: Snapshot) -> Game:
+    """The engine ``Game`` of a started game (``BotError("err.not_started")`` in the lobby)."""
+    state = snap.require_state()
+    assert isinstance(state, Game)
+    return state
+
+
+def events_text(snap: Snapshot, events: Sequence[Event]) -> str:
+    """One line per event worth telling (``engine/conex/events.py``), in order."""
+    loc, names = snap.locale, snap.names
+    lines: list[str] = []
+    for e in events:
+        if isinstance(e, ev.Placed):
+            on = t("cn.the_board", loc) if e.target == "board" else f"#{e.target}"
+            key = "cn.ev_placed_double" if e.doubled else "cn.ev_placed"
+            lines.append(t(key, loc, name=names[e.player], card=e.card, corner=e.corner, target=on, points=e.points))
+        elif isinstance(e, ev.DieRolled):
+            lines.append(t("cn.ev_die", loc, name=names[e.player], face=e.face))
+        elif isinstance(e, ev.Drew):
+            lines.append(t("cn.ev_drew", loc, name=names[e.player], count=e.count))
+        elif isinstance(e, ev.StarTaken):
+            lines.append(t("cn.ev_star", loc, name=names[e.player], star=e.star))
+        elif isinstance(e, ev.Passed):
+            lines.append(t("cn.ev_passed", loc, name=names[e.player]))
+        elif isinstance(e, ev.CardRemoved):
+            lines.append(t("cn.ev_lightning", loc, name=names[e.player], card=e.card))
+        elif isinstance(e, ev.DiscardsPending):
+            lines.append(t("cn.ev_discards", loc, who=", ".join(snap.who(s) for s in e.players)))
+        elif isinstance(e, ev.Discarded):
+            key = "cn.ev_discard_timeout" if e.random else "cn.ev_discarded"
+            lines.append(t(key, loc, name=names[e.player]))
+        elif isinstance(e, ev.TimedOut) and e.what == "turn":
+            lines.append(t("cn.ev_turn_timeout", loc, name=names[e.player]))
+        elif isinstance(e, ev.GoalReached):
+            lines.append(t("cn.ev_goal", loc, name=names[e.player], score=e.score))
+        elif isinstance(e, ev.Forfeited):
+            lines.append(t("cn.ev_forfeit", loc, name=names[e.player]))
+        elif isinstance(e, ev.TurnSkipped):
+            lines.append(t("cn.ev_skipped", loc, name=names[e.player]))
+        elif isinstance(e, ev.GameOver):
+            lines.append(t("cn.ev_over", loc, reason=t(f"cn.reason_{e.outcome.reason}", loc)))
+    return "\n".join(lines)
+
+
+def status_line(snap: Snapshot) -> str:
+    """Whose turn it is, the scores and pending discards; or the final result."""
+    loc, names = snap.locale, snap.names
+    if snap.status == "aborted":
+        return t("cn.aborted", loc)
+    game = game_of(snap)
+    gone = game.forfeited
+    scores = ", ".join(
+        f"{names[s]} {game.scores[s]}" + (" " + t("cn.forfeited_mark", loc) if s in gone else "")
+        for s in range(game.players)
+    )
+    if game.outcome is not None:
+        winners = " & ".join(names[w] for w in game.outcome.winners)
+        return t("cn.over", loc, winners=winners, scores=scores)
+    assert game.current_player is not None
+    text = t("cn.to_play", loc, who=snap.who(game.current_player), scores=scores, pile=len(game.draw_pile),
+             goal=game.goal)
+    if game.pending_discards:
+        waiting = ", ".join(snap.who(s) for s in sorted(game.pending_discards))
+        text += "\n" + t("cn.pending", loc, who=waiting)
+    return text
+
+
+def lobby_text(snap: Snapshot) -> str:
+    loc, names = snap.locale, snap.names
+    seats = "\n".join(t("cn.lobby_seat", loc, n=i + 1, who=snap.who(i)) for i in range(len(snap.players)))
+    return t("cn.lobby", loc, host=names[0] if names else "?", table=snap.env.options.get("table", "medium"),
+             goal=snap.env.options.get("goal", 40), seats=seats, n=len(snap.players))
+
+
+def started(snap: Snapshot) -> str:
+    return t("cn.started", snap.locale, n=len(snap.players), table=snap.env.options.get("table", "medium"),
+             goal=snap.env.options.get("goal", 40))
+
+
+def last_headline(snap: Snapshot, last: ActionRecord | None) -> str:
+    """The last logged action (``"alice: place 12 c2 at 3.5,-10.0 r90"``), for a recovered table."""
+    if last is None:
+        return t("cn.board", snap.locale)
+    if last.action == "start":
+        return started(snap)
+    who = snap.names[snap.players.index(last.player)] if last.player in snap.players else "?"
+    text = "discard" if last.action.startswith("discard") else last.action  # a discarded card stays private
+    return t("cn.last_action", snap.locale, name=who, action=text)

@@ -1,0 +1,55 @@
+"""CONEX's table message: the table image (text table if drawing fails), the result card of a finished game,
+the buttons under a running table, and the lobby buttons."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.games.base import Picture
+from bot.games.conex import views
+from bot.games.conex.narration import game_of
+from engine.conex import Game
+
+if TYPE_CHECKING:
+    from bot.games.base import Snapshot
+
+TABLE_FILENAME = "conex-{game}-{version}.png"
+
+
+def _table_text(game: Game, names: list[str]) -> str:
+    from render.conex import table_text
+
+    return f"```\n{table_text(game, names=names, limit=1500)}\n```"
+
+
+def _result_text(game: Game, names: list[str]) -> str:
+    from render.results import conex_result_text
+
+    return conex_result_text(game, names=names)
+
+
+def table_pictures(snap: Snapshot) -> list[Picture]:
+    from render.conex import render_table
+
+    game, names = game_of(snap), snap.names
+    return [Picture(render_table, (game,), TABLE_FILENAME.format(game=snap.id, version=snap.version),
+                    lambda: _table_text(game, names), {"names": names})]
+
+
+def result_picture(snap: Snapshot) -> Picture | None:
+    from render.results import render_conex_result
+
+    game, names = game_of(snap), snap.names
+    return Picture(render_conex_result, (game,), f"conex-{snap.id}-result.png", lambda: _result_text(game, names),
+                   {"names": names})
+
+
+def table_view(snap: Snapshot) -> discord.ui.View | None:
+    """My hand, Hints, Draw (or Pass on an empty pile), and Discard while discards are owed."""
+    game = game_of(snap)
+    if game.is_over:
+        return None
+    return views.table_view(snap.id, snap.version, pile_empty=not game.draw_pile,
+                            discards_pending=bool(game.pending_discards), locale=snap.locale)

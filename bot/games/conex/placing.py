@@ -1,0 +1,174 @@
+"""CONEX placements as players type them: card references (hand letter or number), targets, coordinates in cm,
+the exact pose or auto-fit of ``/conex place`` (the finder), and the hints preview. Pure functions of the engine
+state; the CPU-heavy ones (:func:`resolve_place`, :func:`hints`, :func:`legal_counts`) run through the layer's CPU
+seam (module-level, picklable arguments)."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from engine.conex import Draw, Game, Pass, Place
+from engine.conex.handref import hand_index, hand_letter
+from engine.errors import IllegalActionError, InvalidInputError
+
+MAX_HINTS = 9
+HINT_SPACING_CM = 3.0
+COORD_LIMIT_CM = 100.0  # |x|, |y| accepted by /conex place (the large table is 140 x 90 cm)
+
+
+# A card number alone ("12"), or followed by the rest of one of the bot's own labels ("12 red +2 · 1:Y4"), so a
+# pasted suggestion still works; "12.9" or "3 or 4" are refused rather than read as 12 or 3.
+CARD_NUMBER = re.compile(r"^(\d{1,3})(?:\s+(?:yellow|red|turquoise|purple)\b.*)?$", re.IGNORECASE)
+
+
+def parse_card_ref(game: Game, seat: int, ref: str | int) -> int:
+    """A hand card from a reference: the hand letter (``"A"``: first card of the hand; past ``"Z"`` the letters
+    go on ``"AA"``, ``"AB"``..., :func:`engine.conex.handref.hand_letter`), the card number (``"12"``, ``"#12"``)
+    or an autocomplete value. Returns the card id.
+
+    Raises ``InvalidInputError`` (rule ``Input``) for text that is neither, or a letter past the hand's end.
+    A number not in the hand is returned as is (the engine then refuses it with P5).
+    """
+    text = str(ref).strip().lstrip("#").strip()
+    index = hand_index(text)
+    if index is not None:
+        hand = game.hands[seat]
+        if index >= len(hand):
+            last = f"A-{hand_letter(len(hand) - 1)}" if hand else "none"
+            raise InvalidInputError(
+                f"your hand has {len(hand)} cards ({last}), there is no card {text.upper()}", card=text
+            )
+        return hand[index]
+    m = CARD_NUMBER.match(text)
+    if not m:
+        hand = game.hands[seat]
+        letters = f"A-{hand_letter(len(hand) - 1)}" if hand else "none in your hand"
+        raise InvalidInputError(f"{str(ref)[:40]!r} is not a card: give its hand letter ({letters}) or its number")
+    return int(m.group(1))
+
+
+def parse_target(ref: str | int | None) -> int | str | None:
+    """``"board"`` (or ``"b"``), a table card number (``"7"``, ``"#7"``) or ``None``.
+
+    Raises ``InvalidInputError`` for anything else.
+    """
+    if ref is None:
+        return None
+    text = str(ref).strip().lower().lstrip("#").strip()
+    if text in ("", "none"):
+        return None
+    if text in ("board", "b", "the board"):
+        return "board"
+    m = CARD_NUMBER.match(text)
+    if not m:
+        raise InvalidInputError(f"{str(ref)[:40]!r} is not a target: give a table card number or 'board'")
+    return int(m.group(1))
+
+
+def check_coord(value: float | None, what: str, limit: float = COORD_LIMIT_CM) -> float | None:
+    """A finite coordinate within ``±limit`` cm, or ``None``. Raises ``InvalidInputError`` (rule ``Input``) for
+    NaN, infinities and huge values (G1: commands speak cm)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InvalidInputError(f"{what} must be a number, not {value!r}", what=what)
+    v = float(value)
+    if not math.isfinite(v):
+        raise InvalidInputError(f"{what} must be a finite number of cm, not {v}", what=what)
+    if abs(v) > limit:
+        raise InvalidInputError(
+            f"{what} = {v:g} cm is off every table (at most {limit:g} cm from the centre)", what=what
+        )
+    return v
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A suggested legal placement for the hints preview: ``place`` (exact pose) and its ``points``."""
+
+    place: Place
+    points: int
+
+
+def resolve_place(
+    game: Game, seat: int, *, card: str | int, corner: int, x: float | None = None, y: float | None = None,
+    rotation: float | None = None, target: str | int | None = None, double: bool = False,
+) -> tuple[Place, int | str | None]:
+    """Build the ``Place`` of ``/conex place``: the exact pose when ``x``/``y`` are given (``rotation``
+    optional: the engine picks the best legal one), else the best auto-fit pose on ``target`` (or anywhere).
+    Returns ``(place, target)``; the target is checked at commit time for exact poses.
+
+    Raises ``InvalidInputError`` (NaN/inf/huge numbers, only one of x/y, unknown card or target text),
+    ``IllegalActionError`` (``P5`` not in hand, ``P1`` no legal pose), ``NotYourTurnError``.
+    """
+    card_id = parse_card_ref(game, seat, card)
+    tgt = parse_target(target)
+    cx = check_coord(x, "x")
+    cy = check_coord(y, "y")
+    rot = check_coord(rotation, "rotation", 360.0)
+    if (cx is None) != (cy is None):
+        raise InvalidInputError("give both x and y (in cm), or neither to let me fit the card on the target")
+    if cx is not None and cy is not None:
+        return Place(seat, card_id, corner, cx, cy, rot, double), tgt
+    if seat != game.current_player:
+        game.check(Draw(seat))  # raises NotYourTurnError with the engine's words
+    if tgt is None:
+        found = game.find_placements(seat, card_id, corner, None, limit=1)
+        if not found:
+            raise IllegalActionError(
+                f"corner {corner} of card {card_id} has no legal pose anywhere on the table", rule="P1",
+                card=card_id, corner=corner,
+            )
+        place = found[0]
+    else:
+        place = game.auto_fit(seat, card_id, corner, tgt)
+    if double:
+        place = Place(seat, place.card, place.corner, place.x, place.y, place.rotation, True)
+    return place, tgt
+
+
+def hints(game: Game, seat: int, limit: int = MAX_HINTS) -> list[Hint]:
+    """Up to ``limit`` good legal placements over the whole hand of ``seat`` (who must be to play), best
+    points first. Spread out for a readable preview: up to 4 finder poses per card are gathered, then picked
+    best first while keeping their corner points at least :data:`HINT_SPACING_CM` apart (closer ones only
+    fill the list when too few remain, cards shown least first, never a mere re-rotation of a chosen one).
+    CPU work: call in a worker thread.
+
+    Raises ``NotYourTurnError`` / ``IllegalActionError`` (``X3`` pending discard, ``E1``) via ``check``.
+    """
+    game.check(Draw(seat) if game.draw_pile else Pass(seat))
+    pool: list[Hint] = []
+    for cid in game.hands[seat]:
+        for place in game.find_placements(seat, cid, limit=4):
+            pool.append(Hint(place, game.points_for(place)))
+    pool.sort(key=lambda h: -h.points)
+    chosen: list[Hint] = []
+    for h in pool:
+        if len(chosen) < limit and all(
+            math.hypot(h.place.x - c.place.x, h.place.y - c.place.y) >= HINT_SPACING_CM for c in chosen
+        ):
+            chosen.append(h)
+    def repeats(h: Hint) -> bool:  # the same card and corner at (nearly) the same point: a mere rotation
+        return any(
+            c.place.card == h.place.card and c.place.corner == h.place.corner
+            and math.hypot(h.place.x - c.place.x, h.place.y - c.place.y) < HINT_SPACING_CM
+            for c in chosen
+        )
+
+    rest = [h for h in pool if h not in chosen]
+    while rest and len(chosen) < limit:  # fill: cards shown least so far first, then points
+        h = min(rest, key=lambda r: (sum(c.place.card == r.place.card for c in chosen), -r.points))
+        rest.remove(h)
+        if not repeats(h):
+            chosen.append(h)
+    chosen.sort(key=lambda h: -h.points)
+    return chosen
+
+
+
+
+def legal_counts(game: Game, seat: int) -> dict[int, int]:
+    """Legal placement counts per hand card of ``seat`` (capped; the finder). CPU work."""
+    return game.legal_counts(seat)

@@ -1,0 +1,132 @@
+"""CONEX's private answers and the forfeit: My hand, Hints (numbered ghosts to play), the discard select (X3),
+and ``/conex leave`` (the lobby: leave; a running game: a private confirmation, then the engine's ``Forfeit``).
+Hands are never posted publicly. Finder and drawing work run through the layer's CPU seam."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.errors import BotError
+from bot.games.conex.narration import game_of
+from bot.games.conex.placing import hints as find_hints
+from bot.games.conex.placing import legal_counts
+from bot.games.conex.views import discard_view, forfeit_view, hints_view
+from bot.games.publish import render_png
+from bot.i18n import t
+from bot.views.common import games, png_file, reply
+from engine.conex import Draw, Pass
+from engine.errors import RuleError
+
+BOARD_ZOOM_CM = (14.0, 9.0)  # hints whose corner points all lie within this of the centre: zoom on the board
+
+
+def split_text(text: str, limit: int = 2000) -> list[str]:
+    """``text`` in pieces of at most ``limit`` characters (Discord's message content limit), cut between lines
+    (a single over-long line is cut hard). Always at least one piece."""
+    parts: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            if current:
+                parts.append(current)
+                current = ""
+            parts.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            parts.append(current)
+            current = line
+        else:
+            current = candidate
+    parts.append(current)
+    return parts
+
+
+async def hand(interaction: discord.Interaction, game_id: int) -> None:
+    """The caller's hand, privately: image with legal placement counts (computed off the loop), the text twin,
+    and the discard select when a discard is owed (X3)."""
+    from render.conex import hand_text, render_hand
+
+    layer = games(interaction)
+    snap = await layer.load(game_id)
+    seat = snap.seat_of(interaction.user.id)
+    game = game_of(snap)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    counts = await layer.cpu(legal_counts, game, seat)
+    png = await layer.cpu(render_png, render_hand, game, seat, legal_counts=counts)
+    text = hand_text(game, seat, legal_counts=counts)
+    kwargs: dict[str, Any] = {}
+    if seat in game.pending_discards and game.hands[seat]:
+        kwargs["view"] = discard_view(snap.id, game.hand(seat), locale=interaction.locale.value)
+        text += "\n" + t("cn.must_discard", interaction.locale)
+    first, *more = split_text(text)  # a big hand (27+ cards) does not fit one message: never cut it
+    await interaction.edit_original_response(content=first, attachments=[png_file(png, f"conex-hand-{snap.id}.png")],
+                                             **kwargs)
+    for part in more:
+        await interaction.followup.send(part, ephemeral=True)
+
+
+async def hints(interaction: discord.Interaction, game_id: int) -> None:
+    """Up to 9 legal placements as numbered ghosts on the table, privately, with buttons to play them."""
+    from render.conex import render_table
+
+    layer = games(interaction)
+    snap = await layer.load(game_id)
+    seat = snap.seat_of(interaction.user.id)
+    game = game_of(snap)
+    try:  # not your turn / pending discard / over: refused before any work
+        game.check(Draw(seat) if game.draw_pile else Pass(seat))
+    except RuleError as err:
+        raise snap.kind.refine(snap, game, err) from err
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    found = await layer.cpu(find_hints, game, seat)
+    loc = interaction.locale
+    if not found:
+        await interaction.edit_original_response(content=t("cn.no_hints", loc))
+        return
+    near_board = all(abs(h.place.x) <= BOARD_ZOOM_CM[0] and abs(h.place.y) <= BOARD_ZOOM_CM[1] for h in found)
+    png = await layer.cpu(render_png, render_table, game, names=snap.names, ghosts=[h.place for h in found],
+                          zoom="board" if near_board else None)
+    lines = [
+        t("cn.hint_line", loc, n=n, card=h.place.card, corner=h.place.corner, x=h.place.x, y=h.place.y,
+          rot=h.place.rotation or 0.0, points=h.points)
+        for n, h in enumerate(found, start=1)
+    ]
+    content = t("cn.hints", loc) + "\n" + "\n".join(lines)
+    await interaction.edit_original_response(
+        content=content[:2000], attachments=[png_file(png, f"conex-hints-{snap.id}.png")],
+        view=hints_view(snap.id, snap.version, found, locale=loc.value),
+    )
+
+
+async def discard_prompt(interaction: discord.Interaction, game_id: int) -> None:
+    """The Discard button: the caller's private discard select, if they owe one (X3)."""
+    snap = await games(interaction).load(game_id)
+    seat = snap.seat_of(interaction.user.id)
+    game = game_of(snap)
+    if seat not in game.pending_discards or not game.hands[seat]:
+        raise BotError("cn.no_discard", rule="X3")
+    await reply(interaction, t("cn.must_discard", interaction.locale), ephemeral=True,
+                view=discard_view(snap.id, game.hand(seat), locale=interaction.locale.value))
+
+
+async def leave(interaction: discord.Interaction, game_id: int) -> None:
+    """Leave the lobby (the host closes it); in a running game, a private confirmation of the forfeit first."""
+    layer = games(interaction)
+    record = await layer.record(game_id)
+    if record.status != "active":
+        await layer.lobby.leave(interaction, game_id)
+        return
+    snap = layer.snapshot(record)  # a running game: confirm the forfeit privately first
+    seat = snap.seat_of(interaction.user.id)
+    if seat in game_of(snap).forfeited:
+        raise BotError("cn.forfeited")
+    await reply(interaction, t("cn.confirm_forfeit", interaction.locale), ephemeral=True,
+                view=forfeit_view(game_id, locale=interaction.locale.value))
+
+
+async def forfeit(interaction: discord.Interaction, game_id: int) -> None:
+    """The confirmed forfeit (the engine's ``Forfeit``: hand to the pile bottom, turns skipped, ranked last)."""
+    await games(interaction).play(interaction, game_id, "forfeit")

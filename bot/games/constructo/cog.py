@@ -1,0 +1,249 @@
+"""``/constructo ...``: challenge, place, move, choose, board, resign, layouts, rules (and their autocomplete).
+
+Commands only: every action goes to the game layer (``bot.games``): ``lobby.open`` for a challenge, ``play`` for
+a move, a layout or a resignation. Refusals become one ephemeral answer with the rule code (the tree's error
+handler). Board messages: every accepted action posts a **new** board (image + components, whose turn it is);
+the previous board only loses its components; old boards stay readable as the game's history.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import BotError
+from bot.games.constructo.kind import KIND
+from bot.games.constructo.narration import match_of
+from bot.games.constructo.payload import legal_placements, legal_steps
+from bot.games.constructo.views import layout_choices, resign
+from bot.games.envelope import Seat
+from bot.i18n import t
+from bot.storage.records import GameRecord
+from bot.views.common import png_file, reply
+from engine.constructo import LAYOUTS, RECOMMENDED, Match, Size
+from engine.errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from bot.app import TableBot
+    from bot.games.layer import GameLayer
+
+log = logging.getLogger(__name__)
+
+IntChoices = list[app_commands.Choice[int]]
+StrChoices = list[app_commands.Choice[str]]
+
+
+def placement_text(size: str, tile: int) -> str:
+    """``"L5"`` from a size word/letter and a tile number (raises ``InvalidInputError``)."""
+    if isinstance(tile, bool) or not isinstance(tile, int):
+        raise InvalidInputError(f"tile {tile!r} is not a number 1-9")
+    return f"{Size.parse(size).letter}{tile}"
+
+
+def layout_name_choices(locale: discord.Locale, current: str) -> StrChoices:
+    """Named layouts starting with what was typed, labelled recommended/experimental."""
+    text = str(current).strip().lower()
+    out = []
+    for name in layout_choices():
+        if text and not name.startswith(text):
+            continue
+        label = "ui.recommended" if name in RECOMMENDED else "ui.experimental"
+        out.append(app_commands.Choice(name=f"{name} ({t(label, locale)})", value=name))
+    return out[:25]
+
+
+def _numbers(locale: discord.Locale, values: set[int], current: str) -> IntChoices:
+    return [app_commands.Choice(name=t("ui.tile", locale, tile=n), value=n)
+            for n in sorted(values) if str(n).startswith(str(current).strip())][:25]
+
+
+@app_commands.guild_only()
+class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo",
+                    group_description="Play Constructo: stack chips on 9 hex tiles, build towers"):
+    """The Constructo commands."""
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+        self._layouts_png: bytes | None = None
+        super().__init__()
+
+    @property
+    def games(self) -> GameLayer:
+        return self.bot.games
+
+    async def _here(self, interaction: discord.Interaction) -> GameRecord:
+        return await self.games.channel_record(interaction.channel_id or 0, KIND)
+
+    async def _mine(self, interaction: discord.Interaction) -> tuple[Match, int] | None:
+        """For autocomplete: the caller's running match here and seat; ``None`` otherwise (never raises: a
+        failing autocomplete would leave the user with an empty list)."""
+        try:
+            record = await self.bot.storage.active_game_in_channel(interaction.channel_id or 0)
+            if record is None or record.kind != KIND.name or record.status != "active":
+                return None
+            if interaction.user.id not in record.players:
+                return None
+            snap = self.games.snapshot(record)
+            return match_of(snap), record.players.index(interaction.user.id)
+        except Exception:
+            log.exception("autocomplete could not load the game of channel %s", interaction.channel_id)
+            return None
+
+    # -- challenge -------------------------------------------------------------------------------------------
+    @app_commands.command(name="challenge", description="Challenge someone (or me, the AI) to a Constructo match")
+    @app_commands.describe(
+        opponent="Who you play against (pick the bot to play the AI)",
+        layout="Round 1 layout: a name (default rombo) or 9 coordinates like (0,0) (1,0) ...",
+        level="AI strength when you challenge the bot",
+    )
+    async def challenge(
+        self, interaction: discord.Interaction, opponent: discord.User, layout: str | None = None,
+        level: Literal["easy", "medium", "hard"] | None = None,
+    ) -> None:
+        loc = interaction.guild_locale.value if interaction.guild_locale else None
+        me = interaction.user
+        if opponent.id == me.id:
+            raise BotError("err.self_challenge")
+        vs_ai = opponent.id == self.games.bot_user_id
+        if opponent.bot and not vs_ai:
+            raise BotError("err.bot_opponent")
+        options = KIND.validate_options({"layout": layout})
+        lvl = KIND.check_level(level)
+        if vs_ai:
+            seats = [Seat.of(me.display_name), Seat.of(KIND.ai_seat_name(lvl, 1, loc), lvl)]
+        else:
+            seats = [Seat.of(me.display_name), Seat.of(opponent.display_name)]
+        title = t("cx.thread_title", loc, a=me.display_name, b=seats[1].name)
+        await self.games.lobby.open(interaction, KIND, options=options, seats=seats, players=[me.id, opponent.id],
+                                    invited=None if vs_ai else opponent.id, title=title)
+
+    @challenge.autocomplete("layout")
+    async def _layout_autocomplete(self, interaction: discord.Interaction, current: str) -> StrChoices:
+        return layout_name_choices(interaction.locale, current)
+
+    # -- play ------------------------------------------------------------------------------------------------
+    @app_commands.command(name="place", description="Place a chip from your reserve on an empty tile")
+    @app_commands.describe(tile="Empty tile number (1-9)", size="Chip size: small, medium or large")
+    async def place(self, interaction: discord.Interaction, tile: int, size: str) -> None:
+        record = await self._here(interaction)
+        await self.games.play(interaction, record.id, placement_text(size, tile))
+
+    @place.autocomplete("tile")
+    async def _place_tile_autocomplete(self, interaction: discord.Interaction, current: str) -> IntChoices:
+        found = await self._mine(interaction)
+        if found is None:
+            return []
+        match, seat = found
+        size: Size | None = None
+        raw = getattr(interaction.namespace, "size", None)
+        if raw:
+            try:
+                size = Size.parse(str(raw))
+            except ValueError:
+                size = None
+        tiles = {m.tile for m in legal_placements(match, seat) if m.tile and (size is None or m.size == size)}
+        return _numbers(interaction.locale, tiles, current)
+
+    @place.autocomplete("size")
+    async def _place_size_autocomplete(self, interaction: discord.Interaction, current: str) -> StrChoices:
+        found = await self._mine(interaction)
+        if found is None:
+            return []
+        match, seat = found
+        tile = getattr(interaction.namespace, "tile", None)
+        moves = legal_placements(match, seat)
+        sizes = sorted({m.size for m in moves if m.size and (not isinstance(tile, int) or m.tile == tile)},
+                       reverse=True)
+        reserve = match.current_round.reserve(seat)
+        text = str(current).strip().lower()
+        return [
+            app_commands.Choice(name=t("ui.size_option", interaction.locale, size=s.word, left=reserve[s]),
+                                value=s.word)
+            for s in sizes if s.word.startswith(text) or s.letter.lower() == text
+        ][:25]
+
+    @app_commands.command(name="move", description="Move your lone chip onto an adjacent opponent's stack")
+    @app_commands.rename(from_="from")
+    @app_commands.describe(from_="Tile of your lone chip", to="Adjacent tile topped by an opponent's chip")
+    async def move(self, interaction: discord.Interaction, from_: int, to: int) -> None:
+        record = await self._here(interaction)
+        await self.games.play(interaction, record.id, f"{from_}-{to}")
+
+    @move.autocomplete("from_")
+    async def _move_from_autocomplete(self, interaction: discord.Interaction, current: str) -> IntChoices:
+        found = await self._mine(interaction)
+        if found is None:
+            return []
+        match, seat = found
+        return _numbers(interaction.locale, {m.src for m in legal_steps(match, seat) if m.src}, current)
+
+    @move.autocomplete("to")
+    async def _move_to_autocomplete(self, interaction: discord.Interaction, current: str) -> IntChoices:
+        found = await self._mine(interaction)
+        if found is None:
+            return []
+        match, seat = found
+        src = getattr(interaction.namespace, "from", None)
+        dsts = {m.dst for m in legal_steps(match, seat) if m.dst and (not isinstance(src, int) or m.src == src)}
+        return _numbers(interaction.locale, dsts, current)
+
+    @app_commands.command(name="choose", description="Round 2: choose its layout (if you did not start round 1)")
+    @app_commands.describe(layout="A layout name, 'keep', or 9 coordinates like (0,0) (1,0) ...")
+    async def choose(self, interaction: discord.Interaction, layout: str) -> None:
+        record = await self._here(interaction)
+        await self.games.play(interaction, record.id, f"layout {layout.strip() or 'keep'}")
+
+    @choose.autocomplete("layout")
+    async def _choose_autocomplete(self, interaction: discord.Interaction, current: str) -> StrChoices:
+        choices = layout_name_choices(interaction.locale, current)
+        if "keep".startswith(str(current).strip().lower()):
+            choices.insert(0, app_commands.Choice(name=t("ui.keep", interaction.locale), value="keep"))
+        return choices[:25]
+
+    @app_commands.command(name="board", description="Show this channel's Constructo board again")
+    @app_commands.describe(text="Show the board as text (only you will see it)")
+    async def board(self, interaction: discord.Interaction, text: bool = False) -> None:
+        from render.constructo import board_text
+
+        snap = await self.games.channel_game(interaction.channel_id or 0, KIND)
+        if snap.status == "lobby":
+            raise BotError("err.not_started")
+        if text:
+            body = board_text(match_of(snap), names=snap.names)
+            await reply(interaction, f"```\n{body[:1950]}\n```", ephemeral=True)
+            return
+        await self.games.show_board(interaction, snap)
+
+    @app_commands.command(name="resign", description="Resign your Constructo match in this channel (you lose it)")
+    async def resign(self, interaction: discord.Interaction) -> None:
+        record = await self._here(interaction)
+        if record.status == "lobby":  # a challenge not accepted yet: withdraw / decline it
+            await self.games.lobby.decline(interaction, record.id)
+            return
+        await resign(interaction, record.id)
+
+    # -- reference -------------------------------------------------------------------------------------------
+    @app_commands.command(name="layouts", description="Show every named layout")
+    async def layouts(self, interaction: discord.Interaction) -> None:
+        from bot.games.publish import render_png
+        from render.constructo import layouts_text, render_layouts_sheet
+
+        if self._layouts_png is None:
+            await interaction.response.defer(thinking=True)
+            self._layouts_png = await self.games.cpu(render_png, render_layouts_sheet)
+        body = layouts_text()
+        await reply(interaction, f"```\n{body[:1950]}\n```",
+                    files=[png_file(self._layouts_png, "constructo-layouts.png")])
+
+    @app_commands.command(name="rules", description="The rules of Constructo in short")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await reply(interaction, t("cx.rules", interaction.locale, layouts=", ".join(LAYOUTS)), ephemeral=True)
+
+
+async def setup(bot: TableBot) -> None:
+    """Extension entry point (loaded by the game layer from ``bot.games.GAMES``)."""
+    await bot.add_cog(ConstructoCog(bot))

@@ -1,0 +1,127 @@
+"""Constructo's plug-in: engine ``Match``, options (round 1's layout), a challenge of one opponent or the AI.
+
+Seats: seat 0 is the challenger, who starts round 1 on the layout they chose (M1); seat 1 the opponent (the bot's
+own user id for a game against the AI, which is not rated). Options: ``{"layout": <name or 9 coordinates>}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.errors import BotError
+from bot.games.base import GameKind, Picture, Seating, Snapshot
+from bot.games.constructo import narration, payload
+from bot.games.constructo.views import DYNAMIC_ITEMS
+from bot.games.envelope import Envelope, Seat
+from bot.i18n import t
+from bot.storage.records import ActionRecord, GameRecord
+from engine.constructo import LAYOUTS, ChooseLayout, Layout, Match
+from engine.errors import StateError
+from engine.protocol import Event
+
+AI_LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+DEFAULT_LAYOUT = "rombo"
+DEFAULT_LEVEL = "medium"
+AI_BUDGET_S = 1.0
+
+
+def ai_action(match: Match, seat: int, level: str, seed: int) -> str:
+    """The AI seat's action as text: round 2's layout when it chooses (M1), else its move
+    (``engine.constructo.ai``, ``AI_BUDGET_S`` of search). CPU work: runs in a worker."""
+    from engine.constructo import ai
+
+    if match.phase == "choosing_layout":
+        return str(ChooseLayout(seat, ai.choose_layout(match, seat, seed)))
+    return str(ai.choose_move(match, level, seed, AI_BUDGET_S))
+
+
+class ConstructoKind(GameKind):
+    """See the module docstring."""
+
+    name = "constructo"
+    title = "Constructo"
+    state_cls = Match
+    prefix = "cx"
+    seating = Seating("challenge", 2, 2, ai_ids="bot", ai_levels=AI_LEVELS, default_level=DEFAULT_LEVEL)
+    start_command = "/constructo challenge"
+    dynamic_items = DYNAMIC_ITEMS
+    ai_function = staticmethod(ai_action)
+
+    # -- options and seats ---------------------------------------------------------------------------------
+    def validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """``{"layout": text | None}`` -> ``{"layout": name or coordinates}`` (default ``rombo``). Raises
+        ``InvalidInputError`` (rule ``Input``) for a layout the engine cannot read."""
+        text = options.get("layout")
+        lay = Layout.parse(text) if text is not None and str(text).strip() else LAYOUTS[DEFAULT_LAYOUT]
+        return {"layout": lay.to_text()}
+
+    @staticmethod
+    def check_level(level: str | None) -> str:
+        """The AI level (default ``medium``). Raises ``BotError("err.bad_level")``."""
+        lvl = (level or DEFAULT_LEVEL).strip().lower()
+        if lvl not in AI_LEVELS:
+            raise BotError("err.bad_level", level=level, levels=", ".join(AI_LEVELS))
+        return lvl
+
+    def engine_setup(self, env: Envelope, players: Sequence[int]) -> dict[str, Any]:
+        return {"layout": env.options["layout"], "first": 0}
+
+    def ai_seat_name(self, level: str, index: int, locale: str | None) -> str:
+        return t("cx.ai_name", locale, level=level)
+
+    # -- texts ---------------------------------------------------------------------------------------------
+    def narrate(self, snap: Snapshot, actions: Sequence[tuple[int, str]], events: Sequence[Event]) -> str:
+        return narration.narrate(snap, actions, events)
+
+    def started_text(self, snap: Snapshot) -> str:
+        return narration.started(snap)
+
+    def board_headline(self, locale: Any) -> str:
+        return t("cx.board", locale)
+
+    def last_headline(self, snap: Snapshot, last: ActionRecord | None) -> str:
+        return narration.last_headline(snap, last)
+
+    def status_line(self, snap: Snapshot) -> str:
+        return narration.status_line(snap)
+
+    def lobby_text(self, snap: Snapshot) -> str:
+        return narration.challenge_text(snap)
+
+    # -- board ---------------------------------------------------------------------------------------------
+    def board_pictures(self, snap: Snapshot) -> list[Picture]:
+        return payload.board_pictures(snap)
+
+    def result_picture(self, snap: Snapshot) -> Picture | None:
+        return payload.result_picture(snap)
+
+    def board_view(self, snap: Snapshot) -> Any:
+        return payload.board_view(snap)
+
+    # -- stored states -------------------------------------------------------------------------------------
+    def migrate(self, record: GameRecord) -> Envelope:
+        """A record saved before envelope version 2: ``{"match": Match.to_dict() (engine version 1 or 2), "ai":
+        {"seat", "level"} | None, "layout", "names", "locale"}``. A pending challenge gets no engine state (it
+        is made at Accept from the options, as for new challenges)."""
+        s = record.state
+        try:
+            match = s["match"]
+            ai = s.get("ai")
+            ai_seat = int(ai["seat"]) if ai else None
+            names = [str(n) for n in (s.get("names") or ["P1", "P2"])]
+            seats = [Seat.of(names[i], str(ai.get("level", DEFAULT_LEVEL)) if ai and i == ai_seat else None)
+                     for i in range(2)]
+            layout = s.get("layout") or Match.from_dict(match).rounds[0].layout.to_text()
+        except (KeyError, TypeError, ValueError, IndexError) as err:
+            raise StateError(f"unreadable Constructo game {record.id}: {err}", field="state") from err
+        players = record.players
+        invited = players[1] if len(players) > 1 and ai_seat != 1 else None
+        return Envelope(
+            engine=None if record.status == "lobby" else dict(match), options={"layout": layout}, seats=tuple(seats),
+            host=players[0] if players else None, invited=invited, locale=s.get("locale"),
+            created=record.created_at.timestamp(),
+        )
+
+
+KIND = ConstructoKind()

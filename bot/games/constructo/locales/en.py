@@ -1,0 +1,64 @@
+"""English catalogue of Constructo (merged into ``en`` by ``bot/i18n.py``): challenge, board messages,
+components (``cx.*``, Constructo's ``ui.*``)."""
+
+MESSAGES: dict[str, str] = {
+    "ui.resign": "Resign",
+    "ui.confirm_resign": "Yes, resign",
+    "ui.tile": "Tile {tile}",
+    "ui.place_large": "Place a LARGE chip on…",
+    "ui.place_medium": "Place a MEDIUM chip on…",
+    "ui.place_small": "Place a SMALL chip on…",
+    "ui.move_option": "Tile {src} → tile {dst}",
+    "ui.move_placeholder": "Move a lone chip onto…",
+    "ui.layout_placeholder": "Choose the layout of round 2…",
+    "ui.keep_layout": "Keep {layout}",
+    "ui.keep": "keep (same layout as round 1)",
+    "ui.recommended": "recommended",
+    "ui.experimental": "experimental",
+    "ui.size_option": "{size} ({left} left)",
+    "cx.challenge": (
+        "{opponent}, **{challenger}** challenges you to a Constructo match on layout **{layout}**. "
+        "Accept or decline below."
+    ),
+    "cx.ai_name": "AI ({level})",
+    "cx.thread_title": "Constructo: {a} vs {b}",
+    "cx.opened_in_thread": "This channel is busy, so the game is in {thread}.",
+    "cx.accepted": "{opponent} accepted {challenger}'s challenge.",
+    "cx.declined": "{name} declined the challenge.",
+    "cx.withdrawn": "{name} withdrew the challenge.",
+    "cx.started": "Constructo match started on layout **{layout}**.",
+    "cx.started_ai": "Constructo match against the AI ({level}) started on layout **{layout}**. Not rated.",
+    "cx.played": "{name} played **{move}**.",
+    "cx.layout_chosen": "{name} chose layout **{layout}** for round 2.",
+    "cx.resigned": "{name} resigned.",
+    "cx.confirm_resign": "Resign this match? You lose it at once (rule M3). Click to confirm, or ignore this.",
+    "cx.resign_done": "You resigned.",
+    "cx.board": "The current board:",
+    "cx.to_move": "Round {round}: {who} to move.",
+    "cx.choose_layout": "Round 1 is over ({a}-{b}). {who}: choose the layout of round 2 (you start it).",
+    "cx.over_win": "Match over: **{winner}** wins, {name0} {a} – {b} {name1}.",
+    "cx.over_draw": "Match over: a draw, {a} – {b}.",
+    "cx.over_resigned": "Match over: {loser} resigned, **{winner}** wins ({a} – {b} on the board).",
+    "cx.aborted": "This game was aborted.",
+    "cx.rules": (
+        "**Constructo in short**\n"
+        "• Two players, 9 chips each (3 large, 3 medium, 3 small), on 9 hexagonal tiles (a *layout*).\n"
+        "• On your turn do one thing: **place** a chip from your reserve on an empty tile "
+        "(`/constructo place`), or **move** one of your chips that stands alone on its tile onto a "
+        "neighbouring tile whose top chip is your opponent's (`/constructo move`).\n"
+        "• Only these moves stack: medium onto large, small onto medium. A small never goes straight "
+        "onto a large, nothing goes onto a small — except that a large may *swallow* a lone small "
+        "(that pair is not a tower).\n"
+        "• A tile with two or more chips is blocked for good.\n"
+        "• A round ends as soon as the player to move cannot act. Every tower (2+ chips, a swallow "
+        "alone excepted) scores 1 point for the owner of its top chip.\n"
+        "• Two rounds; the second player chooses round 2's layout and starts it. Highest total wins.\n"
+        "Layouts: {layouts}. See `/constructo layouts`."
+    ),
+    "cx.timed_out": "{name}'s time ran out: they lose the match.",
+    "cx.help": (
+        "**Constructo** (2 players): `/constructo challenge`, then play with the buttons under the "
+        "board or `/constructo place` / `/constructo move`; also `board`, `resign`, `choose` (round 2 "
+        "layout), `layouts`, `rules`. Challenge me to play the AI.\n"
+    ),
+}

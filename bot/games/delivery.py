@@ -1,0 +1,102 @@
+"""Delivery: every public message of a game goes out (and is edited) here, so permission checks and fallbacks
+(issue 13) land in one place.
+
+- :meth:`Delivery.send`: a game message as the answer to an interaction (after a defer: edit the original
+  response; once answered: a followup) or, without one, a channel message;
+- :meth:`Delivery.edit`: edit or strip (``view=None``) a stored message of a game;
+- :func:`within`: await an action, deferring the interaction if it takes longer than :data:`DEFER_AFTER_S`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import discord
+
+if TYPE_CHECKING:
+    from bot.app import TableBot
+    from bot.storage.records import GameRecord
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+DEFER_AFTER_S = 2.0
+"""An action still running after this long has its interaction deferred (Discord wants an answer within 3 s)."""
+_UNSET: Any = object()
+
+
+class Delivery:
+    """Sends and edits the public messages of games for ``bot``."""
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+
+    def channel(self, record: GameRecord) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+
+    async def send(
+        self, record: GameRecord, content: str, *, files: list[discord.File] | None = None,
+        view: discord.ui.View | None = None, interaction: discord.Interaction | None = None,
+        deferred: bool = False,
+    ) -> discord.Message:
+        """Post a public game message: ``interaction``'s deferred response edited in (``deferred``), else a
+        followup of the answered ``interaction``, else a channel message. Raises ``discord.HTTPException``."""
+        files = files or []
+        kwargs: dict[str, Any] = {"view": view} if view is not None else {}
+        if interaction is not None and deferred:
+            return await interaction.edit_original_response(content=content, attachments=files, view=view)
+        if interaction is not None and interaction.response.is_done():
+            return await interaction.followup.send(content, files=files, wait=True, **kwargs)
+        if interaction is not None:
+            callback = await interaction.response.send_message(content, files=files, **kwargs)
+            resource = callback.resource if callback is not None else None
+            if isinstance(resource, discord.Message):
+                return resource
+            return await interaction.original_response()
+        return await self.channel(record).send(content, files=files, **kwargs)
+
+    async def edit(
+        self, record: GameRecord, message_id: int, *, content: str | None = None, view: Any = _UNSET
+    ) -> bool:
+        """Edit a stored message of the game (``view=None`` strips its components). Returns False (logged) when
+        Discord refuses (the message is gone, no permission...)."""
+        kwargs: dict[str, Any] = {}
+        if content is not None:
+            kwargs["content"] = content
+        if view is not _UNSET:
+            kwargs["view"] = view
+        try:
+            await self.channel(record).get_partial_message(message_id).edit(**kwargs)
+        except discord.HTTPException as err:
+            log.info("could not update message %s of game %s: %s", message_id, record.id, err)
+            return False
+        return True
+
+
+async def within(interaction: discord.Interaction | None, work: Awaitable[T]) -> T:
+    """Await ``work``; if it takes longer than :data:`DEFER_AFTER_S`, defer ``interaction`` (public, thinking)
+    meanwhile so Discord's 3 s limit is kept. If ``work`` then fails, the public "thinking" message is deleted
+    first, so the refusal that follows stays private."""
+    task = asyncio.ensure_future(work)
+    if interaction is None:
+        return await task
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER_S)
+    deferred = False
+    if not done and not interaction.response.is_done():
+        try:
+            await interaction.response.defer(thinking=True)
+            deferred = True
+        except discord.HTTPException:
+            log.warning("could not defer slow interaction %s", interaction.id)
+    try:
+        return await task
+    except Exception:
+        if deferred:
+            try:
+                await interaction.delete_original_response()
+            except Exception as err:
+                log.info("could not delete the deferred response of %s: %s", interaction.id, err)
+        raise

@@ -1,0 +1,302 @@
+"""Seats: the challenge and the lobby are two configurations of one mechanism (``GameKind.seating``).
+
+- ``challenge``: the opener takes seat 0 and invites one user (seat 1, waiting for Accept / Decline) or the AI
+  (the game starts at once); the invited user accepts (the game starts), declines, or the opener withdraws.
+- ``lobby``: the host takes seat 0; others join and leave; the host adds AI seats and starts with
+  ``min_seats..max_seats`` seats; the host leaving closes the lobby.
+
+One thread fallback (a busy channel opens the game in a new public thread when the bot may create one), one
+stored message (key ``"lobby"``: the challenge or lobby message, edited as seats change, stripped at the start).
+Texts are the game's: ``<prefix>.<event>`` keys when the game has them, else the shared ``lobby.<event>``.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.errors import BotError
+from bot.games.base import GameKind, Snapshot, not_player
+from bot.games.envelope import Envelope, Seat
+from bot.games.layer import Change, Committed
+from bot.i18n import has, t
+from bot.views.common import reply
+from engine.protocol import GameState
+
+if TYPE_CHECKING:
+    from bot.games.layer import GameLayer
+
+log = logging.getLogger(__name__)
+
+LOBBY_KEY = "lobby"
+"""Message key of the challenge or lobby message."""
+
+
+def key(kind: GameKind, event: str) -> str:
+    """The game's own message key for a seating ``event`` (``<prefix>.<event>``) if it has one, else
+    ``lobby.<event>``."""
+    own = f"{kind.prefix}.{event}"
+    return own if has(own, "en") else f"lobby.{event}"
+
+
+def text(kind: GameKind, event: str, locale: Any, **kwargs: Any) -> str:
+    return t(key(kind, event), locale, **kwargs)
+
+
+def is_component(interaction: discord.Interaction) -> bool:
+    return interaction.type == discord.InteractionType.component
+
+
+class Lobby:
+    """Opens games and runs their seats (see the module docstring)."""
+
+    def __init__(self, layer: GameLayer) -> None:
+        self.layer = layer
+
+    # -- opening -----------------------------------------------------------------------------------------------
+    async def _thread(self, interaction: discord.Interaction, title: str) -> discord.Thread:
+        """A public thread of the command's text channel. Raises ``BotError("err.channel_busy_no_thread")`` when
+        the channel is no text channel or the bot may not create threads or speak in them."""
+        channel = interaction.channel
+        perms = interaction.app_permissions
+        if not (isinstance(channel, discord.TextChannel) and perms.create_public_threads
+                and perms.send_messages_in_threads):
+            raise BotError("err.channel_busy_no_thread")
+        return await channel.create_thread(name=title[:100], type=discord.ChannelType.public_thread,
+                                           auto_archive_duration=1440)
+
+    async def open(
+        self, interaction: discord.Interaction, kind: GameKind, *, options: dict[str, Any], seats: list[Seat],
+        players: list[int], invited: int | None = None, title: str,
+    ) -> Snapshot:
+        """Open a game of ``kind`` with these seats (seat 0 = the opener): in the channel, or in a new thread
+        when the channel is busy (also when another game takes it between the check and the create). A
+        challenge of the AI starts at once (its first board answers the command); otherwise the challenge or
+        lobby message is posted and stored.
+
+        Raises ``BotError`` (``err.channel_busy_no_thread``) and whatever the kind's setup refuses.
+        """
+        loc = interaction.guild_locale.value if interaction.guild_locale else None
+        env = Envelope.new(options=options, seats=seats, host=players[0], invited=invited, locale=loc)
+        starts = invited is None and len(players) >= kind.seating.min_seats and all(s.ai for s in seats[1:])
+        status = "lobby"
+        if starts:
+            env = env.with_(engine=kind.state_cls.new(kind.engine_setup(env, players)).to_dict())
+            status = "active"
+        guild_id = interaction.guild_id or 0
+        channel_id = interaction.channel_id or 0
+        thread: discord.Thread | None = None
+        if await self.layer.channel_busy(channel_id):
+            thread = await self._thread(interaction, title)
+            channel_id = thread.id
+        try:
+            snap = await self.layer.create(kind, guild_id=guild_id, channel_id=channel_id, env=env, players=players,
+                                           status=status)
+        except BotError as err:
+            if err.key != "err.channel_busy" or thread is not None:
+                raise
+            thread = await self._thread(interaction, title)
+            snap = await self.layer.create(kind, guild_id=guild_id, channel_id=thread.id, env=env, players=players,
+                                           status=status)
+        publisher = self.layer.publisher
+        opened = text(kind, "opened_in_thread", loc, thread=thread.mention) if thread is not None else ""
+        if starts:
+            if thread is not None:
+                await reply(interaction, opened)
+            await publisher.publish(snap, headline=kind.started_text(snap),
+                                    interaction=None if thread is not None else interaction)
+            self.layer.ai.notify(snap)
+            return snap
+        view = kind.lobby_view(snap)
+        if thread is not None:
+            posted = await (thread.send(kind.lobby_text(snap), view=view) if view is not None
+                            else thread.send(kind.lobby_text(snap)))
+        else:
+            posted = await publisher.delivery.send(snap.record, kind.lobby_text(snap), view=view,
+                                                   interaction=interaction)
+        await self.layer.storage.set_message(snap.id, LOBBY_KEY, posted.id)
+        if thread is not None:
+            await reply(interaction, opened)
+        return snap
+
+    # -- the lobby message -----------------------------------------------------------------------------------
+    async def _show(self, interaction: discord.Interaction, snap: Snapshot, content: str, *, live: bool) -> None:
+        """Show the changed lobby: the clicked lobby message is edited in place; after a command the stored
+        one is edited through the channel. ``live=False`` removes its components."""
+        view = snap.kind.lobby_view(snap) if live else None
+        if is_component(interaction):
+            await interaction.response.edit_message(content=content, view=view)
+            return
+        message_id = snap.record.messages.get(LOBBY_KEY) or snap.record.messages.get("challenge")
+        if message_id:
+            await self.layer.publisher.delivery.edit(snap.record, message_id, content=content, view=view)
+
+    async def _seat_step(self, interaction: discord.Interaction, game_id: int, step: Any, event: str,
+                         **kw: Any) -> Committed:
+        committed = await self.layer.transact(game_id, step, statuses=("lobby",))
+        snap = committed.snap
+        await self._show(interaction, snap, snap.kind.lobby_text(snap), live=True)
+        if not is_component(interaction):
+            await reply(interaction, text(snap.kind, event, snap.locale, n=len(snap.players), **kw))
+        return committed
+
+    # -- lobby mode --------------------------------------------------------------------------------------------
+    @staticmethod
+    def _room(snap: Snapshot) -> None:
+        seating = snap.kind.seating
+        if len(snap.players) >= seating.max_seats:
+            raise BotError(key(snap.kind, "full"), rule=snap.kind.seat_rule, max=seating.max_seats)
+
+    @staticmethod
+    def _host_only(snap: Snapshot, user_id: int) -> None:
+        if user_id != snap.env.host:
+            if user_id not in snap.players:
+                raise not_player()
+            raise BotError(key(snap.kind, "host_only"), host=snap.env.host)
+
+    async def join(self, interaction: discord.Interaction, game_id: int) -> Committed:
+        """Take the next seat. Refused: already seated, full."""
+        user = interaction.user
+
+        def step(snap: Snapshot) -> Change:
+            if user.id in snap.players:
+                raise BotError(key(snap.kind, "already_in"))
+            self._room(snap)
+            env = snap.env.with_(seats=[*snap.env.seats, Seat.of(user.display_name)])
+            return Change(env, "join", user.id, players=[*snap.players, user.id])
+
+        return await self._seat_step(interaction, game_id, step, "joined", name=user.display_name)
+
+    async def add_ai(self, interaction: discord.Interaction, game_id: int, level: str | None = None) -> Committed:
+        """The host adds an AI seat (id per ``seating.ai_ids``). Refused: not the host, full."""
+        names: list[str] = []
+
+        def step(snap: Snapshot) -> Change:
+            self._host_only(snap, interaction.user.id)
+            self._room(snap)
+            kind = snap.kind
+            uid = self._ai_id(kind, snap.players)
+            index = -uid if uid < 0 else sum(1 for s in snap.env.seats if s.ai) + 1
+            name = kind.ai_seat_name(level or kind.seating.default_level, index, snap.locale)
+            names.append(name)
+            env = snap.env.with_(seats=[*snap.env.seats, Seat.of(name, level or kind.seating.default_level)])
+            return Change(env, "add bot", interaction.user.id, players=[*snap.players, uid])
+
+        committed = await self.layer.transact(game_id, step, statuses=("lobby",))
+        snap = committed.snap
+        await self._show(interaction, snap, snap.kind.lobby_text(snap), live=True)
+        if not is_component(interaction):
+            await reply(interaction, text(snap.kind, "joined", snap.locale, name=names[0], n=len(snap.players)))
+        return committed
+
+    def _ai_id(self, kind: GameKind, players: list[int]) -> int:
+        if kind.seating.ai_ids == "negative":
+            return next(-k for k in range(1, kind.seating.max_seats + 1) if -k not in players)
+        bot_id = self.layer.bot_user_id
+        if bot_id is None or bot_id in players:
+            raise BotError(key(kind, "full"), rule=kind.seat_rule, max=len(players))
+        return bot_id
+
+    async def leave(self, interaction: discord.Interaction, game_id: int) -> Committed | None:
+        """Leave the lobby; the host leaving closes it (``aborted``). Once the game runs, the kind decides
+        (:meth:`GameKind.leave_running`)."""
+        user = interaction.user
+        record = await self.layer.record(game_id)
+        if record.status == "active":
+            await self.layer.kind_of(record).leave_running(interaction, game_id)
+            return None
+
+        def step(snap: Snapshot) -> Change:
+            seat = snap.seat_of(user.id)
+            if user.id == snap.env.host:
+                return Change(snap.env, "close", user.id, status="aborted")
+            seats = [s for i, s in enumerate(snap.env.seats) if i != seat]
+            return Change(snap.env.with_(seats=seats), "leave", user.id,
+                          players=[p for p in snap.players if p != user.id])
+
+        committed = await self.layer.transact(game_id, step, statuses=("lobby",))
+        snap, loc = committed.snap, committed.snap.locale
+        if committed.action == "close":
+            closed = text(snap.kind, "lobby_closed", loc, name=user.display_name)
+            await self._show(interaction, snap, closed, live=False)
+            if not is_component(interaction):
+                await reply(interaction, closed)
+            return committed
+        await self._show(interaction, snap, snap.kind.lobby_text(snap), live=True)
+        if not is_component(interaction):
+            await reply(interaction, text(snap.kind, "left", loc, name=user.display_name))
+        return committed
+
+    @staticmethod
+    def _start_change(snap: Snapshot, actor: int, action: str, made: list[GameState]) -> Change:
+        """The commit that starts the game: the engine's start state (kept in ``made``), status ``active``."""
+        kind = snap.kind
+        if len(snap.players) < kind.seating.min_seats:
+            raise BotError(key(kind, "too_few"), rule=kind.seat_rule, min=kind.seating.min_seats,
+                           max=kind.seating.max_seats)
+        state = kind.state_cls.new(kind.engine_setup(snap.env, snap.players))
+        made.append(state)
+        return Change(snap.env.with_(engine=state.to_dict()), action, actor, status="active")
+
+    @staticmethod
+    def _started(committed: Committed, made: list[GameState]) -> Committed:
+        """``committed`` with the started engine state in its snapshot (no reload)."""
+        return replace(committed, snap=replace(committed.snap, state=made[-1]))
+
+    async def start(self, interaction: discord.Interaction, game_id: int) -> Committed:
+        """The host starts the game: the engine is set up, the lobby message loses its buttons, the first board
+        answers the interaction, the AI seats act."""
+        made: list[GameState] = []
+
+        def step(snap: Snapshot) -> Change:
+            self._host_only(snap, interaction.user.id)
+            return self._start_change(snap, interaction.user.id, "start", made)
+
+        committed = self._started(await self.layer.transact(game_id, step, statuses=("lobby",)), made)
+        snap = committed.snap
+        started = snap.kind.started_text(snap)
+        await self._show(interaction, snap, f"{snap.kind.lobby_text(snap)}\n{started}", live=False)
+        await self.layer.after_commit(committed, started, interaction)
+        return committed
+
+    # -- challenge mode ----------------------------------------------------------------------------------------
+    async def accept(self, interaction: discord.Interaction, game_id: int) -> Committed:
+        """The invited user accepts: the game starts (seat 0 first), the challenge message says so."""
+
+        made: list[GameState] = []
+
+        def step(snap: Snapshot) -> Change:
+            invited = snap.env.invited
+            if interaction.user.id != invited:
+                raise BotError("err.not_challenged", user=invited)
+            return self._start_change(snap, interaction.user.id, "accept", made)
+
+        committed = self._started(await self.layer.transact(game_id, step, statuses=("lobby",)), made)
+        snap = committed.snap
+        names = snap.names
+        accepted = text(snap.kind, "accepted", snap.locale, challenger=names[0], opponent=names[1])
+        await self._show(interaction, snap, accepted, live=False)
+        await self.layer.after_commit(committed, snap.kind.started_text(snap), interaction)
+        return committed
+
+    async def decline(self, interaction: discord.Interaction, game_id: int) -> Committed:
+        """The invited user declines, or the opener withdraws: the game is ``aborted``."""
+        user = interaction.user
+
+        def step(snap: Snapshot) -> Change:
+            if user.id not in snap.players:
+                raise BotError("err.not_challenged", user=snap.env.invited)
+            action = "withdraw" if user.id == snap.env.host else "decline"
+            return Change(snap.env, action, user.id, status="aborted")
+
+        committed = await self.layer.transact(game_id, step, statuses=("lobby",))
+        snap = committed.snap
+        said = text(snap.kind, "withdrawn" if committed.action == "withdraw" else "declined", snap.locale,
+                    name=user.display_name)
+        await self._show(interaction, snap, said, live=False)
+        if not is_component(interaction):
+            await reply(interaction, said)
+        return committed

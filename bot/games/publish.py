@@ -1,0 +1,254 @@
+"""Publishing boards: every accepted action posts a new board message; exactly one board per game keeps live
+components; a board that failed to post is recovered later.
+
+The game's current board message is stored under the message key ``"board"`` and the game version it shows
+under ``"board.version"`` (a number, not a message id). Posting and recording happen under the game's publish
+lock (distinct from the action lock: actions never wait for Discord), so the newest version becomes the stored
+board and every other board loses its components (a board landing after a newer one is stripped itself).
+
+Recovery: on every READY :meth:`Publisher.recover_all` re-posts the board of every open game whose stored board
+is missing or older than its version; a failed post is retried after ``retry_delays_s`` (one pending retry per
+game, then logged and given up); a successful recovery hands the game to the AI scheduler.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.games.base import Picture, Snapshot
+from bot.games.delivery import Delivery
+from bot.games.results import rating_line
+from bot.views.common import png_file
+
+if TYPE_CHECKING:
+    from bot.games.layer import GameLayer
+    from bot.storage.records import GameRecord
+
+log = logging.getLogger(__name__)
+
+BOARD_KEY = "board"
+"""Message key of a game's current board message."""
+BOARD_VERSION_KEY = "board.version"
+"""Key (in ``GameRecord.messages``) of the game version the current board shows; not a message id."""
+VERSION_SUFFIX = ".version"
+BOARD_STATUSES: tuple[str, ...] = ("active", "finished")
+"""Statuses in which a game shows a board of its latest version (a lobby has none; an aborted game keeps its
+last board, stripped)."""
+
+
+def render_png(draw: Any, /, *args: Any, **kwargs: Any) -> bytes:
+    """``draw(*args, **kwargs)`` (a PIL image) PNG-encoded: the CPU job of one picture."""
+    from render import to_png
+
+    return to_png(draw(*args, **kwargs))
+
+
+def message_ids(record: GameRecord) -> dict[str, int]:
+    """The game's stored message ids by key (``"board"``, ``"lobby"``...), without ``*.version`` keys."""
+    return {k: v for k, v in record.messages.items() if not k.endswith(VERSION_SUFFIX)}
+
+
+def board_version(record: GameRecord) -> int | None:
+    """The game version the stored board shows, or ``None`` (no board recorded yet)."""
+    if BOARD_KEY not in record.messages:
+        return None
+    return record.messages.get(BOARD_VERSION_KEY)
+
+
+def board_stale(record: GameRecord) -> bool:
+    """True when the game should show a board (``active``/``finished``) and its stored board is missing or
+    older than ``record.version`` (a post failed, or the process died in between)."""
+    if record.status not in BOARD_STATUSES:
+        return False
+    shown = board_version(record)
+    return shown is None or shown < record.version
+
+
+class Publisher:
+    """Boards of every game (see the module docstring)."""
+
+    def __init__(self, layer: GameLayer) -> None:
+        self.layer = layer
+        self.delivery = Delivery(layer.bot)
+        self._locks: dict[int, asyncio.Lock] = {}
+        self.retry_delays_s: tuple[float, ...] = (2.0, 10.0, 30.0, 120.0, 600.0)
+        self._retries: dict[int, asyncio.TimerHandle] = {}
+        self._attempts: dict[int, int] = {}
+        self._recovering = False
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """The per-game publish lock (held while a board is posted and recorded, or messages stripped)."""
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    # -- payload -----------------------------------------------------------------------------------------------
+    async def draw(self, pictures: list[Picture]) -> tuple[list[discord.File], str]:
+        """PNG files of ``pictures`` drawn off the loop, and the text twins of those that failed."""
+        files: list[discord.File] = []
+        text = ""
+        for pic in pictures:
+            try:
+                png = await self.layer.cpu(render_png, pic.draw, *pic.args, **pic.kwargs)
+                files.append(png_file(png, pic.filename))
+            except Exception:
+                log.exception("drawing %s failed; sending its text instead", pic.filename)
+                text += "\n" + pic.fallback()
+        return files, text
+
+    async def payload(self, snap: Snapshot, headline: str) -> tuple[str, list[discord.File], discord.ui.View | None]:
+        """Content (headline, status line; a finished game's rating line), files (board, result card) and
+        components of the board of ``snap``."""
+        kind = snap.kind
+        content = f"{headline}\n{kind.status_line(snap)}".strip()
+        view = kind.board_view(snap) if snap.status == "active" else None
+        files, fallback = await self.draw(kind.board_pictures(snap))
+        content += fallback
+        if snap.status == "finished":
+            result = kind.result_picture(snap)
+            if result is not None:
+                more, fallback = await self.draw([result])
+                files += more
+                content += fallback
+            line = rating_line(snap, await self.layer.storage.rating_changes(snap.id))
+            if line:
+                content = f"{content}\n{line}"
+        return content[:2000], files, view
+
+    # -- posting -----------------------------------------------------------------------------------------------
+    async def publish(
+        self, snap: Snapshot, *, headline: str, interaction: discord.Interaction | None = None
+    ) -> discord.Message:
+        """Post the board of ``snap`` as the game's new board message.
+
+        With an interaction not answered yet: defer (thinking), draw off the loop, then edit the response in; with
+        an answered one: a followup; without (AI, recovery): a channel message. A picture that fails to draw is
+        replaced by its text twin. If the post fails, the board is recovered later and the error is raised.
+        """
+        deferred = False
+        if interaction is not None and not interaction.response.is_done():
+            try:
+                await interaction.response.defer(thinking=True)
+                deferred = True
+            except discord.HTTPException as err:  # e.g. 10062 Unknown interaction: post to the channel
+                log.warning("could not defer interaction %s (%s); posting to the channel", interaction.id, err)
+                interaction = None
+        content, files, view = await self.payload(snap, headline)
+        async with self.lock(snap.id):
+            return await self._post(snap.record, content, files, view, interaction, deferred=deferred)
+
+    async def _post(
+        self, record: GameRecord, content: str, files: list[discord.File], view: discord.ui.View | None,
+        interaction: discord.Interaction | None, *, deferred: bool = False,
+    ) -> discord.Message:
+        try:
+            msg = await self.delivery.send(record, content, files=files, view=view, interaction=interaction,
+                                           deferred=deferred)
+        except Exception:
+            log.warning("posting the board of game %s v%s failed; it will be recovered", record.id, record.version)
+            self.failed(record.id)
+            raise
+        self._attempts.pop(record.id, None)
+        strip = await self.record_board(record.id, msg.id, record.version)
+        if strip is not None:
+            await self.delivery.edit(record, strip, view=None)
+        return msg
+
+    async def record_board(self, game_id: int, message_id: int, version: int) -> int | None:
+        """Record ``message_id`` (showing ``version``) as the game's board unless a newer one is recorded.
+        **Call under** :meth:`lock`. Returns the message whose components must be stripped now: the previous
+        board, or ``message_id`` itself when it is already out of date; ``None`` when nothing is to strip."""
+        current = await self.layer.record(game_id)
+        shown = board_version(current)
+        if (shown is not None and version < shown) or (not current.is_open and version < current.version):
+            return message_id
+        old = current.messages.get(BOARD_KEY)
+        await self.layer.storage.set_message(game_id, BOARD_KEY, message_id)
+        await self.layer.storage.set_message(game_id, BOARD_VERSION_KEY, version)
+        return old if old is not None and old != message_id else None
+
+    async def strip_all(self, record: GameRecord) -> int:
+        """Strip the components of every stored message of the game (board, lobby...) under the publish lock, so
+        no board posted meanwhile stays live. Returns how many edits succeeded."""
+        done = 0
+        async with self.lock(record.id):
+            fresh = await self.layer.record(record.id)
+            for message_id in message_ids(fresh).values():
+                done += await self.delivery.edit(fresh, message_id, view=None)
+        return done
+
+    # -- recovery ----------------------------------------------------------------------------------------------
+    async def recover(self, game_id: int) -> bool:
+        """Under the publish lock: if the game's board is stale, post its current board as a channel message
+        headed by the last action. Returns True if it posted one (then the AI scheduler gets the game). Raises
+        if the post fails."""
+        async with self.lock(game_id):
+            record = await self.layer.record(game_id)
+            if not board_stale(record):
+                return False
+            snap = self.layer.snapshot(record)
+            actions = await self.layer.storage.actions(game_id, after_seq=max(record.version - 1, 0))
+            headline = snap.kind.last_headline(snap, actions[-1] if actions else None)
+            content, files, view = await self.payload(snap, headline)
+            await self._post(record, content, files, view, None)
+        self.layer.ai.notify(snap)
+        return True
+
+    async def recover_all(self) -> int:
+        """Re-post every stale board (READY). A failing game is logged and retried later; the others go on.
+        Returns how many boards were posted."""
+        if self._recovering:
+            return 0
+        self._recovering = True
+        posted = 0
+        try:
+            for record in await self.layer.storage.list_active_games():
+                if record.kind not in self.layer.kinds or not board_stale(record):
+                    continue
+                try:
+                    if await self.recover(record.id):
+                        posted += 1
+                        log.info("re-posted the stale board of game %s (%s) v%s", record.id, record.kind,
+                                 record.version)
+                except Exception:
+                    log.exception("could not re-post the board of game %s; retrying later", record.id)
+        finally:
+            self._recovering = False
+        return posted
+
+    def failed(self, game_id: int) -> None:
+        """Posting a board of ``game_id`` failed: retry its recovery after the next delay (one pending retry per
+        game; after the last delay it is logged and given up until the next successful post)."""
+        if game_id in self._retries or self.layer.bot.is_closed():
+            return
+        attempt = self._attempts.get(game_id, 0)
+        if attempt >= len(self.retry_delays_s):
+            if attempt == len(self.retry_delays_s):
+                log.error("gave up re-posting the board of game %s after %d retries", game_id, attempt)
+                self._attempts[game_id] = attempt + 1
+            return
+        self._attempts[game_id] = attempt + 1
+        loop = asyncio.get_running_loop()
+        self._retries[game_id] = loop.call_later(self.retry_delays_s[attempt], self._fire, game_id)
+
+    def _fire(self, game_id: int) -> None:
+        self._retries.pop(game_id, None)
+        if not self.layer.bot.is_closed():
+            self.layer.bot.spawn(self._retry(game_id), name=f"board-retry-{game_id}")
+
+    async def _retry(self, game_id: int) -> None:
+        try:
+            await self.recover(game_id)
+        except Exception:
+            log.warning("re-posting the board of game %s failed again", game_id, exc_info=True)
+
+    def close(self) -> None:
+        """Cancel pending retries (the bot is closing)."""
+        for handle in self._retries.values():
+            handle.cancel()
+        self._retries.clear()

@@ -1,0 +1,63 @@
+"""The registered games, loaded once: ``kinds()`` maps each game's name to its :class:`~bot.games.base.GameKind`.
+
+A game package is registered by :data:`bot.games.GAMES` (or ``$TABLEBOT_EXTRA_GAMES`` for tests). Loading a
+package imports its ``kind`` module (``KIND``) and merges its catalogues (:func:`bot.i18n.add_game_catalogues`);
+a package that fails to load is logged and left out, so one broken game never takes the others down.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from typing import TYPE_CHECKING
+
+from bot.errors import BotError, OneOf
+from bot.games import game_packages
+from bot.i18n import add_game_catalogues
+
+if TYPE_CHECKING:
+    from bot.games.base import GameKind
+
+log = logging.getLogger(__name__)
+
+_KINDS: dict[str, GameKind] = {}
+_LOADED: set[str] = set()
+FAILED: list[str] = []
+"""Packages that failed to load (logged)."""
+
+
+def register(package: str) -> GameKind | None:
+    """Load the game package ``package`` (idempotent). Returns its kind, or ``None`` if it failed to load."""
+    if package in _LOADED:
+        return next((k for k in _KINDS.values() if k.package == package), None)
+    _LOADED.add(package)
+    try:
+        kind: GameKind = importlib.import_module(f"{package}.kind").KIND
+    except Exception:
+        log.exception("game package %s failed to load; its commands are unavailable", package)
+        FAILED.append(package)
+        return None
+    kind.package = package
+    add_game_catalogues(package)
+    _KINDS[kind.name] = kind
+    return kind
+
+
+def kinds() -> dict[str, GameKind]:
+    """Every registered game by name, in registration order (loads them on first use)."""
+    for package in game_packages():
+        register(package)
+    return _KINDS
+
+
+def kind(name: str) -> GameKind:
+    """The registered game ``name``. Raises ``BotError("err.no_such_kind")``."""
+    found = kinds().get(name)
+    if found is None:
+        raise BotError("err.no_such_kind", game=name)
+    return found
+
+
+def start_hint() -> OneOf:
+    """How to open a game of each registered kind: ``"`/a challenge` or `/b new`"`` in the reader's language."""
+    return OneOf(tuple(f"`{k.start_command}`" for k in kinds().values() if k.start_command))
