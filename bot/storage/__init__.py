@@ -31,7 +31,6 @@ from .games import UNCHANGED
 from .paths import DB_FILENAME, data_dir, default_db_path
 from .ratings import display as display_rating
 from .records import (
-    KINDS,
     OPEN_STATUSES,
     STATUSES,
     WDL,
@@ -47,7 +46,6 @@ from .validate import PREF_KEYS
 
 __all__ = [
     "DB_FILENAME",
-    "KINDS",
     "OPEN_STATUSES",
     "OUTCOMES",
     "PREF_KEYS",

@@ -152,7 +152,7 @@ async def _apply_sqlite(conn: aiosqlite.Connection, mig: Migration) -> None:
             for statement in mig.statements:
                 await conn.execute(statement)
             async with conn.execute("PRAGMA foreign_key_check") as cur:
-                broken = await cur.fetchall()
+                broken = list(await cur.fetchall())
             if broken:
                 raise StorageError(
                     f"migration {mig.name} would break foreign keys ({len(broken)} rows, e.g. {tuple(broken[0])})",

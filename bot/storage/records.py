@@ -10,7 +10,6 @@ from . import ratings as rating_math
 from .results import GameResult
 
 Status = Literal["lobby", "active", "finished", "aborted"]
-KINDS: tuple[str, ...] = ("constructo", "conex")
 """The games this bot ships (informative: storage accepts any kind name ``[a-z][a-z0-9_]{0,31}``)."""
 STATUSES: tuple[str, ...] = ("lobby", "active", "finished", "aborted")
 OPEN_STATUSES: tuple[str, ...] = ("lobby", "active")

@@ -187,7 +187,8 @@ def preflight(db: Path) -> Identity | None:
     wal, _shm = sidecars(db)
     wal_size = wal.stat().st_size if wal.exists() else 0
     size = db.stat().st_size if db.exists() else 0
-    recorded = int(guard.get("max_game_id", 0)) if guard and isinstance(guard.get("max_game_id"), int) else 0
+    raw_max = guard.get("max_game_id") if guard else None
+    recorded = raw_max if isinstance(raw_max, int) else 0
     hint = (
         "if you restored a backup on purpose, use `python -m bot restore FILE` (or delete "
         f"{guard_path(db).name} and any stale -wal/-shm)"
