@@ -31,8 +31,9 @@ from bot.views.common import refuse
 
 log = logging.getLogger(__name__)
 
-SHARED_EXTENSIONS: tuple[str, ...] = ("bot.cogs.shared",)
-"""Cogs of every game (``/leaderboard``, ``/stats``, ``/help``, ``/abort``), loaded after the games' own."""
+SHARED_EXTENSIONS: tuple[str, ...] = ("bot.cogs.shared", "bot.cogs.records")
+"""Cogs of every game (``/leaderboard``, ``/stats``, ``/help``, ``/abort``; ``/history``, ``/replay``), loaded after
+the games' own."""
 HEARTBEAT_EVERY_S = 30.0
 
 

@@ -234,6 +234,12 @@ class GameKind:
         """The components under the board (``None``: none)."""
         return None
 
+    def record_items(self, snap: Snapshot, locale: str | None) -> list[discord.ui.Item[Any]]:
+        """The game's own buttons shown with a finished game's record (result card, ``/replay``, a record opened
+        from ``/history``), beside the layer's Replay and Download record (``bot/games/record_views.py``); e.g.
+        an analysis. Default: none."""
+        return []
+
     def lobby_view(self, snap: Snapshot) -> discord.ui.View | None:
         """The components under the challenge or lobby message (default: the layer's seating buttons)."""
         from bot.games.components import seating_view

@@ -113,6 +113,7 @@ class GameLayer:
         from bot.games.ai import AIScheduler
         from bot.games.lobby import Lobby
         from bot.games.publish import Publisher
+        from bot.games.records import Records
 
         self.bot = bot
         self.kinds: dict[str, GameKind] = registry.kinds()
@@ -123,6 +124,7 @@ class GameLayer:
         self.publisher = Publisher(self)
         self.ai = AIScheduler(self)
         self.lobby = Lobby(self)
+        self.records = Records(self)
 
     @property
     def storage(self) -> Storage:

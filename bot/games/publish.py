@@ -107,6 +107,10 @@ class Publisher:
         kind = snap.kind
         content = f"{headline}\n{kind.status_line(snap)}".strip()
         view = kind.board_view(snap) if snap.status == "active" else None
+        if snap.status == "finished":
+            from bot.games.record_views import result_view
+
+            view = result_view(snap)  # the result card's record buttons
         files, fallback = await self.draw(kind.board_pictures(snap))
         content += fallback
         if snap.status == "finished":

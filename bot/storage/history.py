@@ -24,12 +24,15 @@ class HistoryMixin(Connection):
         kind: str | None = None,
         limit: int = 10,
         before_id: int | None = None,
+        after_id: int | None = None,
     ) -> list[HistoryRow]:
         """The finished games ``user_id`` sat in, in ``guild_id`` (optionally one ``kind``), newest first:
         at most ``limit`` (1..100) with ``game id < before_id`` (the next page starts below the last row's
-        ``game_id``). Aborted games are left out. Each row carries the players, the result (ranking,
-        W/D/L, reason, scores), whether it was rated or against the AI, this user's outcome and place,
-        and their displayed rating change (``None`` if unrated). Raises ``InvalidDataError``."""
+        ``game_id``); with ``after_id`` the ``limit`` *oldest* games with ``game id > after_id`` (the page above
+        the one starting at ``after_id``), still returned newest first. Aborted games are left out. Each row
+        carries the players, the result (ranking, W/D/L, reason, scores), whether it was rated or against the AI,
+        this user's outcome and place, and their displayed rating change (``None`` if unrated).
+        Raises ``InvalidDataError``."""
         guild_id = check.snowflake(guild_id, "guild_id")
         user_id = check.snowflake(user_id, "user_id")
         if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 100:
@@ -42,15 +45,20 @@ class HistoryMixin(Connection):
         if before_id is not None:
             where += " AND g.id < ?"
             params.append(check.snowflake(before_id, "before_id"))
+        if after_id is not None:
+            where += " AND g.id > ?"
+            params.append(check.snowflake(after_id, "after_id"))
+        order = "ASC" if after_id is not None else "DESC"
         rows = await self._all(
             "SELECT g.id, g.kind, g.guild_id, g.channel_id, coalesce(g.finished_at, g.updated_at), g.result_json,"
             f" g.end_reason, {self.backend.sql.seats_json}, rc.mu_before, rc.sigma_before, rc.mu_after, rc.sigma_after"
             " FROM game_players p JOIN games g ON g.id = p.game_id"
             " LEFT JOIN rating_changes rc ON rc.game_id = g.id AND rc.user_id = p.user_id"
-            f" WHERE {where} ORDER BY g.id DESC LIMIT ?",
+            f" WHERE {where} ORDER BY g.id {order} LIMIT ?",
             (*params, limit),
         )
-        return [_row(r, user_id) for r in rows]
+        found = [_row(r, user_id) for r in rows]
+        return found[::-1] if after_id is not None else found
 
 
 def _row(r: Any, user_id: int) -> HistoryRow:

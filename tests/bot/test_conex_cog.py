@@ -416,7 +416,7 @@ async def test_pending_discard_blocks_the_main_action_x3(driver: Driver, fake: F
     game.play(Lightning(0, removed))
     assert removed not in game.board
     game.play(first_placements(game, 0)[0])  # Alice ends her turn; Bob (pending discard) is to play
-    gid = await put_game(storage, game, [ALICE, BOB, CAROL])
+    gid = await put_game(storage, game, [ALICE, BOB, CAROL], board_shown=True)
     assert "**X3** — " in refusal(fake, await driver.command("conex draw", BOB))
     assert "**X3** — " in refusal(fake, await driver.command("conex hints", BOB))
     assert (await record_of(storage, gid)).version == 0
@@ -550,7 +550,9 @@ async def test_goal_reached_ends_after_the_round_with_result_and_ratings(
     assert list(record.result.ranking[0]) == winners  # type: ignore[union-attr]
     files = fake.calls_for(token)[1].files
     assert len(files) == 2 and all(png_ok(data) for _, data in files)
-    assert fake.calls_for(token)[1].payload["components"] == []  # type: ignore[index]  # no buttons after the end
+    final = fake.calls_for(token)[1].payload
+    assert all_custom_ids(final) == [f"rc:rp:{gid}", f"rc:dl:{gid}"]  # type: ignore[arg-type]  # no play buttons
+    assert f"python -m engine.conex verify {stored.setup['seed']} " in final["content"]  # type: ignore[index]
     changes = await storage.rating_changes(gid)
     assert {c.user_id for c in changes} == {ALICE, BOB}
 

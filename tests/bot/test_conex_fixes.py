@@ -164,7 +164,7 @@ async def test_big_hand_letters_text_and_paginated_discard(
     game = big_hand_game(30)
     game.pending_discards.add(0)
     hand = list(game.hands[0])
-    gid = await put_game(storage, game, [ALICE, BOB])
+    gid = await put_game(storage, game, [ALICE, BOB], board_shown=True)  # hands only after the table (commitment)
     assert parse_card_ref(game, 0, "AA") == hand[26] and parse_card_ref(game, 0, "ad") == hand[29]
     token = await driver.command("conex hand", ALICE)
     calls = fake.calls_for(token)
@@ -202,7 +202,7 @@ async def test_hand_shows_nine_plus_at_the_cap(driver: Driver, fake: FakeDiscord
     game = Game.new(players=2, seed=SEED, table="medium", goal=40)
     counts = game.legal_counts(0)
     assert 9 in counts.values()  # the empty board leaves many spots: the finder stops counting at 9
-    await put_game(storage, game, [ALICE, BOB])
+    await put_game(storage, game, [ALICE, BOB], board_shown=True)
     token = await driver.command("conex hand", ALICE)
     text = fake.visible_text(token)
     assert "9+ legal" in text and "9 legal" not in text

@@ -69,9 +69,14 @@ async def test_history_lists_a_players_finished_games_newest_first_paged_by_id(s
     assert [r.game_id for r in await storage.finished_games(GUILD, 1, limit=2)] == [g3, g2]
     assert [r.game_id for r in await storage.finished_games(GUILD, 1, before_id=g2)] == [g1]
     assert [r.game_id for r in await storage.finished_games(GUILD, 1, kind="conex")] == [g2]
+    # The page above: the oldest games newer than after_id, still newest first.
+    assert [r.game_id for r in await storage.finished_games(GUILD, 1, after_id=g1, limit=1)] == [g2]
+    assert [r.game_id for r in await storage.finished_games(GUILD, 1, after_id=g1)] == [g3, g2]
+    assert await storage.finished_games(GUILD, 1, after_id=g3) == []
     assert [r.game_id for r in await storage.finished_games(GUILD + 1, 1)] == [elsewhere]
     assert await storage.finished_games(GUILD, 999) == []
-    for bad in ({"limit": 0}, {"limit": 101}, {"kind": "No Such"}, {"before_id": "x"}):
+    for bad in ({"limit": 0}, {"limit": 101}, {"kind": "No Such"}, {"before_id": "x"},
+                {"after_id": "x"}):
         with pytest.raises(InvalidDataError):
             await storage.finished_games(GUILD, 1, **bad)  # type: ignore[arg-type]
 

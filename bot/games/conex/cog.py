@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot.errors import BotError
 from bot.games.base import Snapshot
 from bot.games.conex import private
+from bot.games.conex.fairness import deal_public
 from bot.games.conex.kind import KIND
 from bot.games.conex.narration import game_of
 from bot.games.conex.placing import parse_card_ref, parse_target, resolve_place
@@ -90,7 +91,7 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
             record = await self.bot.storage.active_game_in_channel(interaction.channel_id or 0)
             if record is None or record.kind != KIND.name or record.status != "active":
                 return None
-            if interaction.user.id not in record.players:
+            if interaction.user.id not in record.players or not deal_public(record):  # no card before the commitment
                 return None
             return game_of(self.games.snapshot(record)), record.players.index(interaction.user.id)
         except Exception:

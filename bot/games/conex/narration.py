@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from bot.games.conex.fairness import commitment_line, deal_public, reveal_line
 from bot.i18n import t
 from engine.conex import Game
 from engine.conex import events as ev
@@ -73,7 +74,7 @@ def status_line(snap: Snapshot) -> str:
     )
     if game.outcome is not None:
         winners = " & ".join(names[w] for w in game.outcome.winners)
-        return t("cn.over", loc, winners=winners, scores=scores)
+        return t("cn.over", loc, winners=winners, scores=scores) + "\n" + reveal_line(game, loc)
     assert game.current_player is not None
     text = t("cn.to_play", loc, who=snap.who(game.current_player), scores=scores, pile=len(game.draw_pile),
              goal=game.goal)
@@ -91,16 +92,23 @@ def lobby_text(snap: Snapshot) -> str:
 
 
 def started(snap: Snapshot) -> str:
-    return t("cn.started", snap.locale, n=len(snap.players), table=snap.env.options.get("table", "medium"),
+    """The start line and the deal's commitment (posted before anyone can see a card, ``fairness.py``)."""
+    text = t("cn.started", snap.locale, n=len(snap.players), table=snap.env.options.get("table", "medium"),
              goal=snap.env.options.get("goal", 40))
+    return f"{text}\n{commitment_line(game_of(snap), snap.locale)}"
 
 
 def last_headline(snap: Snapshot, last: ActionRecord | None) -> str:
-    """The last logged action (``"alice: place 12 c2 at 3.5,-10.0 r90"``), for a recovered table."""
-    if last is None:
-        return t("cn.board", snap.locale)
-    if last.action == "start":
+    """The last logged action (``"alice: place 12 c2 at 3.5,-10.0 r90"``), for a recovered table; with the deal's
+    commitment when no table of the game was recorded yet."""
+    if last is not None and last.action == "start":
         return started(snap)
-    who = snap.names[snap.players.index(last.player)] if last.player in snap.players else "?"
-    text = "discard" if last.action.startswith("discard") else last.action  # a discarded card stays private
-    return t("cn.last_action", snap.locale, name=who, action=text)
+    if last is None:
+        headline = t("cn.board", snap.locale)
+    else:
+        who = snap.names[snap.players.index(last.player)] if last.player in snap.players else "?"
+        text = "discard" if last.action.startswith("discard") else last.action  # a discarded card stays private
+        headline = t("cn.last_action", snap.locale, name=who, action=text)
+    if snap.state is not None and not deal_public(snap.record):  # the first table recorded carries the commitment
+        headline += "\n" + commitment_line(game_of(snap), snap.locale)
+    return headline

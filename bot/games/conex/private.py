@@ -9,6 +9,7 @@ from typing import Any
 import discord
 
 from bot.errors import BotError
+from bot.games.conex.fairness import require_deal_public
 from bot.games.conex.narration import game_of
 from bot.games.conex.placing import hints as find_hints
 from bot.games.conex.placing import legal_counts
@@ -53,6 +54,7 @@ async def hand(interaction: discord.Interaction, game_id: int) -> None:
     snap = await layer.load(game_id)
     seat = snap.seat_of(interaction.user.id)
     game = game_of(snap)
+    require_deal_public(snap)
     await interaction.response.defer(ephemeral=True, thinking=True)
     counts = await layer.cpu(legal_counts, game, seat)
     png = await layer.cpu(render_png, render_hand, game, seat, legal_counts=counts)
@@ -76,6 +78,7 @@ async def hints(interaction: discord.Interaction, game_id: int) -> None:
     snap = await layer.load(game_id)
     seat = snap.seat_of(interaction.user.id)
     game = game_of(snap)
+    require_deal_public(snap)
     try:  # not your turn / pending discard / over: refused before any work
         game.check(Draw(seat) if game.draw_pile else Pass(seat))
     except RuleError as err:

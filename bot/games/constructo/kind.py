@@ -12,6 +12,7 @@ from typing import Any
 from bot.errors import BotError
 from bot.games.base import GameKind, Picture, Seating, Snapshot
 from bot.games.constructo import narration, payload
+from bot.games.constructo.analysis import AnalysisButton
 from bot.games.constructo.views import DYNAMIC_ITEMS
 from bot.games.envelope import Envelope, Seat
 from bot.i18n import t
@@ -45,7 +46,7 @@ class ConstructoKind(GameKind):
     prefix = "cx"
     seating = Seating("challenge", 2, 2, ai_ids="bot", ai_levels=AI_LEVELS, default_level=DEFAULT_LEVEL)
     start_command = "/constructo challenge"
-    dynamic_items = DYNAMIC_ITEMS
+    dynamic_items = (*DYNAMIC_ITEMS, AnalysisButton)
     ai_function = staticmethod(ai_action)
 
     # -- options and seats ---------------------------------------------------------------------------------
@@ -98,6 +99,10 @@ class ConstructoKind(GameKind):
 
     def board_view(self, snap: Snapshot) -> Any:
         return payload.board_view(snap)
+
+    def record_items(self, snap: Snapshot, locale: str | None) -> list[Any]:
+        """The Analysis button of a finished match (``analysis.py``)."""
+        return [AnalysisButton(snap.id, locale=locale)]
 
     # -- stored states -------------------------------------------------------------------------------------
     def migrate(self, record: GameRecord) -> Envelope:

@@ -96,3 +96,13 @@ MESSAGES: dict[str, str] = {
         "Leaving a running game forfeits it: you rank last."
     ),
 }
+
+# Provably fair deals (``bot/games/conex/fairness.py``, issue 16).
+MESSAGES.update({
+    "cn.commitment": (
+        "🔒 Deal commitment (SHA-256 of the shuffle seed, deck `{deck}`): `{hash}`. "
+        "The seed is revealed at the end so anyone can check the deal, the die rolls and the random discards."
+    ),
+    "cn.reveal": "🔓 Deal seed: `{seed}` (commitment `{hash}`). Check it: `{command}`",
+    "cn.deal_not_public": "The table with the deal's commitment is not posted yet: try again in a moment.",
+})

@@ -34,3 +34,13 @@ COMMANDS: dict[str, str] = {
     "Draw two cards from the draw pile (ends your turn)": "Roba dos cartas del mazo (termina tu turno)",
     "The rules of CONEX in short": "Las reglas de CONEX en breve",
 }
+
+# Repartos verificables (``bot/games/conex/fairness.py``, issue 16).
+MESSAGES.update({
+    "cn.commitment": (
+        "🔒 Compromiso del reparto (SHA-256 de la semilla del barajado, mazo `{deck}`): `{hash}`. "
+        "La semilla se revela al final para que cualquiera compruebe el reparto, los dados y los descartes al azar."
+    ),
+    "cn.reveal": "🔓 Semilla del reparto: `{seed}` (compromiso `{hash}`). Compruébalo: `{command}`",
+    "cn.deal_not_public": "La mesa con el compromiso del reparto aún no está publicada: inténtalo en un momento.",
+})

@@ -1,0 +1,59 @@
+"""CONEX's provably fair deals at the table (issue 16.3; the scheme is ``engine/conex/fair.py``).
+
+- **Commitment** (start): the first table message carries the SHA-256 commitment of the deal's seed and the deck
+  version (:func:`commitment_line`, in the start headline and in the lobby message's last edit). Nobody sees a card
+  before it: My hand, Hints and the hand's autocomplete are refused until a table of the game is recorded
+  (:func:`deal_public`), and the first recorded table always carries the commitment (a table recovered before any
+  was recorded adds it to its headline).
+- **Reveal** (end): the result card's status line gives the seed and the exact command that recomputes the deal and
+  checks the commitment (:func:`reveal_line`).
+
+The seed is drawn by ``ConexKind.new_seed`` from ``secrets.randbits(128)``; die rolls and random discards derive from
+it (``engine/conex/fair.py``), so the commitment covers every chance of the game.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bot.errors import BotError
+from bot.games.publish import board_version
+from bot.i18n import t
+from engine.conex import Game, fair
+
+if TYPE_CHECKING:
+    from bot.games.base import Snapshot
+    from bot.storage.records import GameRecord
+
+
+def seed_of(game: Game) -> int:
+    """The deal's seed (the engine setup's ``seed``)."""
+    return int(game.setup["seed"])
+
+
+def verify_command(game: Game) -> str:
+    """``python -m engine.conex verify <seed> <hash> --players N``: recomputes the deal, checks the commitment."""
+    seed = seed_of(game)
+    return f"python -m engine.conex verify {seed} {fair.commitment(seed)} --players {game.players}"
+
+
+def commitment_line(game: Game, locale: Any) -> str:
+    """The commitment shown at the start: SHA-256 of the seed and deck version, never the seed itself."""
+    return t("cn.commitment", locale, hash=fair.commitment(seed_of(game)), deck=fair.deck_version())
+
+
+def reveal_line(game: Game, locale: Any) -> str:
+    """The seed revealed at the end, with the command that checks it against the commitment."""
+    seed = seed_of(game)
+    return t("cn.reveal", locale, seed=seed, hash=fair.commitment(seed), command=verify_command(game))
+
+
+def deal_public(record: GameRecord) -> bool:
+    """True once a table of the game is recorded (so its commitment is posted): hands may be shown."""
+    return board_version(record) is not None
+
+
+def require_deal_public(snap: Snapshot) -> None:
+    """Raises ``BotError("cn.deal_not_public")`` while no table (with the deal's commitment) is posted."""
+    if snap.status == "active" and not deal_public(snap.record):
+        raise BotError("cn.deal_not_public")

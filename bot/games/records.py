@@ -1,0 +1,189 @@
+"""Records of finished games (issue 16), for every registered game: the record JSON the engine replays, the animated
+replay and the move list. Game-agnostic: a game takes part through ``engine.record`` (its ``GameState``) and, for
+the replay and the move list, its ``render/<game>_replay.py`` hooks; a game without them still gets its record.
+
+Visibility: only a **finished** game of the **asking guild** (:meth:`Records.finished`). A running game is refused
+(its setup may hold what players must not see yet, e.g. a shuffle seed), an aborted one has no record, and a game
+of another guild is refused exactly like a game that does not exist (nothing about it leaks).
+
+Caching (README design notes): a replay is a pure function of the stored game (setup + history + names), so it is
+rendered once per (game, theme) off the event loop (the layer's CPU seam), kept in a bounded in-memory LRU cache
+(:data:`REPLAY_CACHE_BYTES`), and rendered again deterministically after a restart (a few seconds of CPU, at most
+:data:`MAX_RENDERS` at once) instead of storing ~0.5 MB per game in the database. Concurrent requests for the same
+replay share one render.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.errors import BotError
+from engine.record import export_record
+
+if TYPE_CHECKING:
+    from bot.games.base import Snapshot
+    from bot.games.layer import GameLayer
+
+log = logging.getLogger(__name__)
+
+REPLAY_CACHE_BYTES = 64 * 1024 * 1024
+"""Most bytes of GIF replays kept in memory (least recently used dropped first): ~100 typical replays."""
+MAX_RENDERS = 2
+"""Replays rendered at the same time (each is 1-4 s of one core); more requests wait their turn."""
+JSON_FILENAME = "game-{game}.json"
+REPLAY_FILENAME = "replay-{game}.gif"
+
+
+def record_of(snap: Snapshot) -> dict[str, Any]:
+    """The record (``engine.record.export_record``) of a finished game: setup, history, display names by seat,
+    outcome, and ``meta`` = ``{"game_id", "title", "finished_at"}`` (ISO 8601 UTC, when known). Raises
+    ``ValueError`` for a game that is not over."""
+    state = snap.require_state()
+    finished = snap.record.finished_at or snap.record.updated_at
+    meta = {"game_id": snap.id, "title": snap.kind.title, "finished_at": finished.isoformat()}
+    return export_record(state, names=snap.names, meta=meta)
+
+
+def record_json(record: dict[str, Any]) -> bytes:
+    """The record as the downloadable JSON file's bytes (UTF-8, one field per line)."""
+    return json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8")
+
+
+def json_file(snap: Snapshot) -> discord.File:
+    """A fresh attachment ``game-<id>.json`` holding the record of ``snap``."""
+    return discord.File(io.BytesIO(record_json(record_of(snap))), filename=JSON_FILENAME.format(game=snap.id))
+
+
+class NoReplay(Exception):
+    """The game has no replay hooks (``render/<game>_replay.py``): only its record can be shown."""
+
+
+def _render(record: dict[str, Any], theme: str) -> bytes:
+    """The CPU job of a replay (module level, plain arguments: a process pool can run it)."""
+    from render.replay import render_replay
+
+    return render_replay(record, theme=theme)
+
+
+def _pages(record: dict[str, Any], limit: int) -> list[str]:
+    """The CPU job of a move list: the full list in messages of at most ``limit`` characters."""
+    from render.replay import move_list_pages
+
+    return move_list_pages(record, limit=limit)
+
+
+def _text(record: dict[str, Any], limit: int) -> str:
+    """The CPU job of a one-message move list (full, else compact, else cut with a note)."""
+    from render.replay import move_list_text
+
+    return move_list_text(record, limit=limit)
+
+
+def _has_hooks(game: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(f"render.{game}_replay") is not None
+
+
+class Records:
+    """Records, replays and move lists of finished games (see the module docstring). One per game layer
+    (``layer.records``). ``renders`` counts replays actually rendered (a cache hit renders nothing)."""
+
+    def __init__(self, layer: GameLayer) -> None:
+        self.layer = layer
+        self.cache_bytes = REPLAY_CACHE_BYTES
+        self._gifs: OrderedDict[tuple[int, str], bytes] = OrderedDict()
+        self._size = 0
+        self._pending: dict[tuple[int, str], asyncio.Future[bytes]] = {}
+        self._slots: asyncio.Semaphore | None = None
+        self.renders = 0
+
+    async def finished(self, game_id: int, guild_id: int | None) -> Snapshot:
+        """The finished game ``game_id`` of ``guild_id``, loaded.
+
+        Raises:
+            BotError: ``rec.not_found`` (no such game, a game of another guild or of an unregistered kind, or no
+                guild), ``rec.running`` (lobby or active: its record would show what is still hidden),
+                ``rec.aborted`` (aborted: no result, no record).
+        """
+        record = await self.layer.storage.get_game(int(game_id)) if 0 < int(game_id) < 2**63 else None
+        if record is None or guild_id is None or record.guild_id != guild_id or record.kind not in self.layer.kinds:
+            raise BotError("rec.not_found", game_id=game_id)
+        if record.status == "aborted":
+            raise BotError("rec.aborted", game_id=game_id)
+        if record.status != "finished":
+            raise BotError("rec.running", game_id=game_id)
+        return self.layer.snapshot(record)
+
+    # -- replays -----------------------------------------------------------------------------------------------
+    def cached(self, game_id: int, theme: str = "dark") -> bytes | None:
+        """The cached replay of ``game_id`` (``None``: not rendered since the start, or dropped)."""
+        return self._gifs.get((game_id, theme))
+
+    async def replay(self, snap: Snapshot, theme: str = "dark") -> bytes:
+        """The animated GIF replay of a finished game (``render.replay.render_replay``: one frame per action and
+        the start, bounded in frames and bytes), rendered off the event loop once and cached.
+
+        Raises:
+            NoReplay: the game has no replay hooks.
+            StateError / ValueError: the stored game does not replay (logged by the caller).
+        """
+        if not _has_hooks(snap.require_state().game):
+            raise NoReplay(snap.kind.name)
+        key = (snap.id, theme)
+        gif = self._gifs.get(key)
+        if gif is not None:
+            self._gifs.move_to_end(key)
+            return gif
+        pending = self._pending.get(key)
+        if pending is None:
+            pending = asyncio.ensure_future(self._render(key, record_of(snap), theme))
+            self._pending[key] = pending
+            pending.add_done_callback(lambda _f: self._pending.pop(key, None))
+        return await asyncio.shield(pending)
+
+    async def _render(self, key: tuple[int, str], record: dict[str, Any], theme: str) -> bytes:
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(MAX_RENDERS)
+        async with self._slots:
+            gif: bytes = await self.layer.cpu(_render, record, theme)
+        self.renders += 1
+        self._keep(key, gif)
+        return gif
+
+    def _keep(self, key: tuple[int, str], gif: bytes) -> None:
+        if len(gif) > self.cache_bytes:
+            return
+        old = self._gifs.pop(key, None)
+        if old is not None:
+            self._size -= len(old)
+        self._gifs[key] = gif
+        self._size += len(gif)
+        while self._size > self.cache_bytes:
+            _key, dropped = self._gifs.popitem(last=False)
+            self._size -= len(dropped)
+
+    # -- move lists --------------------------------------------------------------------------------------------
+    async def move_pages(self, snap: Snapshot, limit: int) -> list[str]:
+        """The full move list of a finished game in messages of at most ``limit`` characters (off the loop);
+        ``[]`` for a game without replay hooks."""
+        return await self._moves(snap, _pages, limit, [])
+
+    async def move_text(self, snap: Snapshot, limit: int) -> str:
+        """The move list in one message of at most ``limit`` characters (compact or cut when long); ``""`` for a
+        game without replay hooks."""
+        return await self._moves(snap, _text, limit, "")
+
+    async def _moves(self, snap: Snapshot, job: Callable[[dict[str, Any], int], Any], limit: int, empty: Any) -> Any:
+        if not _has_hooks(snap.require_state().game):
+            return empty
+        work: Awaitable[Any] = self.layer.cpu(job, record_of(snap), limit)
+        return await work
