@@ -43,6 +43,16 @@ FORMAT = 1
 PAGE_LIMIT = 1900
 
 
+def _code_keys() -> tuple[str, ...]:
+    from engine.constructo.analysis import CODES
+
+    return (*(f"cx.an_{code}" for code in CODES), "hist.win", "hist.draw", "hist.loss")
+
+
+CODES_KEYS: tuple[str, ...] = _code_keys()
+"""The message keys the analysis text builds from codes (every ``analyse_round`` code, every outcome)."""
+
+
 def analyse_match(match: Match, max_nodes: int | None) -> list[dict[str, Any]]:
     """Every round of ``match`` with at least one move, analysed (``RoundAnalysis.to_dict()`` plus ``"round"``,
     1-based, ``"layout"``, its name or ``"custom"``, and ``"over"``: false for a round cut short by a resignation).
