@@ -33,7 +33,8 @@ class RecordsCog(commands.Cog, name="records"):
 
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
-        choices = [app_commands.Choice(name=kind.title, value=name) for name, kind in bot.games.kinds.items()]
+        choices: list[app_commands.Choice[str | int | float]] = [
+            app_commands.Choice(name=kind.title, value=name) for name, kind in bot.games.kinds.items()]
         command = self.history
         command._params["game"] = replace(command._params["game"], choices=choices)  # the registered games
 
