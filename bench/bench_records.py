@@ -84,13 +84,13 @@ async def run(seeds: int) -> None:
     exact = sum(m["exact"] for r in rounds for m in r["moves"])
     moves = sum(len(r["moves"]) for r in rounds)
     print(f"\nanalysis of the match ({len(rounds)} rounds, {moves} moves, {exact} with exact values): {spent:.2f} s")
-    print("load average:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=300, help="random Constructo matches to pick the longest from")
     asyncio.run(run(parser.parse_args().seeds))
+    print("load average:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
 
 
 if __name__ == "__main__":

@@ -11,10 +11,10 @@ to ``records-e2e.json`` in the test's temp dir (BENCHMARKS.md).
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import os
-import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator
@@ -47,6 +47,14 @@ async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]
         yield e
         (tmp / "records-e2e.json").write_text(json.dumps(FIGURES, indent=1))
         print("records e2e figures:", json.dumps(FIGURES), "load average:", os.getloadavg())
+
+
+async def run(*args: str) -> tuple[int, str]:
+    """``python <args>`` in the repository (off the event loop the DevServer runs on): exit code and output."""
+    proc = await asyncio.create_subprocess_exec(sys.executable, *args, cwd=REPO, stdout=asyncio.subprocess.PIPE,
+                                                stderr=asyncio.subprocess.STDOUT)
+    out, _ = await proc.communicate()
+    return proc.returncode or 0, out.decode()
 
 
 def files_of(messages: list[Message]) -> dict[str, bytes]:
@@ -149,11 +157,10 @@ async def test_conex_commitment_before_any_hand_reveal_and_replay(env: BotEnv) -
     command = f"python -m engine.conex verify {seed} {digest} --players 2"
     assert f"`{seed}`" in card.content and command in card.content, card.content
     assert [c.get("label") for c in card.buttons()] == ["Replay", "Download record"]
-    ok = subprocess.run([sys.executable, *command.split()[1:]], cwd=REPO, capture_output=True, text=True)
-    assert ok.returncode == 0 and ok.stdout.strip().endswith("OK"), ok.stdout + ok.stderr
-    bad = subprocess.run([sys.executable, "-m", "engine.conex", "verify", str(seed ^ 1), digest, "--players", "2"],
-                         cwd=REPO, capture_output=True, text=True)
-    assert bad.returncode == 1 and "MISMATCH" in bad.stdout
+    code, out = await run(*command.split()[1:])  # the documented command, as a player would run it
+    assert code == 0 and out.strip().endswith("OK"), out
+    code, out = await run("-m", "engine.conex", "verify", str(seed ^ 1), digest, "--players", "2")  # tampered
+    assert code == 1 and "MISMATCH" in out
 
     started = time.perf_counter()
     replay = await answered(await alice.slash("replay", game=game.id), timeout=60)
