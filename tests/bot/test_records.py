@@ -297,3 +297,38 @@ async def test_conex_hand_waits_for_the_table_with_the_commitment(
     assert fair.commitment(99) in table["content"]
     token = await driver.command("conex hand", ALICE)
     assert f"#{game.hand(0)[0].id}" in fake.visible_text(token)
+
+
+# -- any game, the seed's source ----------------------------------------------------------------------------------
+async def test_a_game_the_layer_never_heard_of_gets_its_record_without_a_replay(
+    fake: FakeDiscord, storage: Storage, tmp_path: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("TABLEBOT_EXTRA_GAMES", "tests.games.nim")  # the test-only game: no render/nim_replay.py
+    nim_bot = await make_bot(fake, storage, tmp_path)
+    try:
+        driver = Driver(nim_bot, fake)
+        token = await driver.command("nim challenge", ALICE, opponent=BOB, heaps="1")
+        gid = int(all_custom_ids(fake.messages[fake.originals[token]])[0].split(":")[2])
+        await driver.click(fake.originals[token], f"nm:acc:{gid}", BOB)
+        await driver.command("nim take", ALICE, heap=1, count=1)  # the last stone: Alice wins
+        card = await board(storage, fake, gid)
+        assert all_custom_ids(card) == [f"rc:rp:{gid}", f"rc:dl:{gid}"]
+        token = await driver.click(int(card["id"]), f"rc:rp:{gid}", BOB)
+        payload, files = answer(fake, token)
+        assert "no animated replay" in payload["content"] and list(files) == [f"game-{gid}.json"]
+        record = json.loads(files[f"game-{gid}.json"])
+        assert record["game"] == "nim" and record["history"] == [[0, "take 1 1"]]
+        token = await driver.command("history", ALICE)
+        assert f"`#{gid}` **Nim**" in fake.messages[fake.originals[token]]["content"]
+    finally:
+        await nim_bot.close()
+
+
+def test_conex_seeds_are_128_bits_from_secrets(monkeypatch: Any) -> None:
+    import bot.games.conex.kind as conex_kind
+    from bot.games.envelope import Envelope
+
+    asked: list[int] = []
+    monkeypatch.setattr(conex_kind.secrets, "randbits", lambda k: asked.append(k) or 2**127 + 5)
+    setup = conex_kind.ConexKind().engine_setup(Envelope(engine=None), [ALICE, BOB])
+    assert asked == [128] and setup["seed"] == 2**127 + 5
