@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +48,8 @@ BATCH = 50
 CLAIM_KEY = "claim"
 """Message key of the "time ran out: claim the win" message of a game (stripped by its next commit)."""
 FAR_FUTURE = 1e11
+POST_GRACE_S = 10.0
+"""A set-up whose message is not recorded yet is given this long before it expires without one."""
 
 
 class Timers:
@@ -193,6 +196,9 @@ class Timers:
         from bot.games.layer import Change
         from bot.games.lobby import LOBBY_KEY, text
 
+        if LOBBY_KEY not in record.messages and time.time() - record.created_at.timestamp() < POST_GRACE_S:
+            await self.layer.storage.set_wake_at(record.id, self.layer.clock.now() + 1.0)  # its message is on its way
+            return
         def step(snap: Snapshot) -> Change:
             return Change(snap.env, "expire", None, status="aborted")
 
