@@ -13,7 +13,7 @@ A game's clock lives in its envelope (``Envelope.clock``, stored with every comm
 
 The deadline starts anew for the seat named by every ``TurnStarted`` event (a human seat; an AI seat runs no
 clock) and stops at ``GameOver``. The game row's ``wake_at`` is when the scheduler (``timers.py``) looks next:
-``remind_at``, then ``deadline`` once the reminder is out, ``None`` after a Constructo-style timeout was announced;
+``remind_at``, then ``deadline`` once the reminder is out, ``None`` after a claimable timeout was announced;
 for a challenge or lobby it is its expiry.
 """
 

@@ -11,10 +11,10 @@ What a due game gets:
   to say so and loses its buttons; the channel is free again;
 - a running game **before its deadline** (the reminder time): ``wake_at`` moves to the deadline first, then one
   reminder mentioning the player to move is posted (at most one per turn, even across a restart);
-- a running game **at its deadline**: a kind with ``timeout_claim`` (Constructo) gets one message with a **Claim
+- a running game **at its deadline**: a kind with ``timeout_claim`` gets one message with a **Claim
   the win** button for the other players (``wake_at`` cleared first; the late player may still move until someone
-  claims); any other kind gets the engine's ``Timeout(seat)`` applied by the layer (CONEX: the turn is skipped,
-  the n-th consecutive timeout forfeits the seat) and its board published.
+  claims); any other kind gets the engine's ``Timeout(seat)`` applied by the layer (e.g. the turn
+  skipped; the game decides, the n-th consecutive timeout may forfeit the seat) and its board published.
 """
 
 from __future__ import annotations
@@ -219,9 +219,9 @@ class Timers:
 
     # -- claiming ----------------------------------------------------------------------------------------------
     async def claim(self, interaction: discord.Interaction, game_id: int) -> Committed:
-        """Another player claims the win of a late player (Constructo): the engine's ``Timeout`` of the late seat,
-        committed only if its deadline has passed and it has not moved since. Refused: not a player, the late
-        player themself, time not out (``clk.not_late``)."""
+        """Another player claims the win of a late player (``timeout_claim`` kinds): the engine's ``Timeout`` of the
+        late seat, committed only if its deadline has passed and it has not moved since. Refused: not a player, the
+        late player themself, time not out (``clk.not_late``)."""
         from bot.games.delivery import within
 
         layer = self.layer
