@@ -11,10 +11,11 @@ What a due game gets:
   to say so and loses its buttons; the channel is free again;
 - a running game **before its deadline** (the reminder time): ``wake_at`` moves to the deadline first, then one
   reminder mentioning the player to move is posted (at most one per turn, even across a restart);
-- a running game **at its deadline**: a kind with ``timeout_claim`` gets one message with a **Claim
-  the win** button for the other players (``wake_at`` cleared first; the late player may still move until someone
-  claims); any other kind gets the engine's ``Timeout(seat)`` applied by the layer (e.g. the turn
-  skipped; the game decides, the n-th consecutive timeout may forfeit the seat) and its board published.
+- a running game **at its deadline**: a kind with ``timeout_claim`` gets one message with a **Claim the win**
+  button for the other human players (``wake_at`` cleared first; the late player may still move until someone
+  claims; an AI opponent claims at once); any other kind gets the engine's ``Timeout(seat)`` applied by the layer
+  (e.g. the turn skipped; the game decides; the n-th consecutive timeout may forfeit the seat) and its board
+  published.
 """
 
 from __future__ import annotations
@@ -143,7 +144,7 @@ class Timers:
             if await self._move_wake(record, deadline):
                 await self.remind(snap, seat, deadline)
             return
-        if snap.kind.timeout_claim:
+        if snap.kind.timeout_claim and any(s != seat and not snap.is_ai(s) for s in range(len(snap.players))):
             if await self._move_wake(record, None):
                 await self.announce_claim(snap, seat, deadline)
             return

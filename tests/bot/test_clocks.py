@@ -14,7 +14,7 @@ from bot.i18n import MESSAGES
 from bot.storage import Storage
 from engine.constructo import Match
 from tests.bot.conftest import Driver, all_custom_ids, envelope_of, refusal
-from tests.bot.fakediscord import CHANNEL_ID, GUILD_ID, OTHER_CHANNEL_ID, FakeDiscord
+from tests.bot.fakediscord import BOT_ID, CHANNEL_ID, GUILD_ID, OTHER_CHANNEL_ID, FakeDiscord
 
 ALICE, BOB, CAROL = 1, 2, 3
 
@@ -116,3 +116,18 @@ def test_every_clock_text_in_spanish() -> None:
     keys = [k for k in MESSAGES["en"] if k.startswith(("clk.", "settings.")) or k in ("ui.claim", "lobby.expired")]
     assert len(keys) >= 10
     assert [k for k in keys if k not in MESSAGES["es"]] == []
+
+
+async def test_against_the_ai_the_timeout_is_applied_at_once(bot: TableBot, driver: Driver, fake: FakeDiscord,
+                                                             storage: Storage) -> None:
+    await driver.command("constructo challenge", ALICE, opponent=BOT_ID, clock="live")
+    record = await storage.active_game_in_channel(CHANNEL_ID)
+    assert record is not None and record.status == "active"
+    deadline = envelope_of(record).clock["deadline"]
+    bot.games.clock.offset = deadline - bot.games.clock.now() + 1
+    await bot.games.timers.run_due()
+    await driver.settle()
+    done = await storage.get_game(record.id)
+    assert done is not None and done.status == "finished" and done.result is not None and not done.result.rated
+    assert [a.action for a in await storage.actions(record.id)][-1] == "timeout"
+    assert "claim" not in done.messages and bot.games.timers.fired["timeout"] == 1
