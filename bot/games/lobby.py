@@ -111,7 +111,8 @@ class Lobby:
             thread = await self._thread(interaction, title)
             snap = await self.layer.create(kind, guild_id=guild_id, channel_id=thread.id, env=env, players=players,
                                            status=status, wake_at=wake)
-        self.layer.timers.poke(wake)
+        if wake is not None:
+            self.layer.timers.poke(wake)
         publisher = self.layer.publisher
         opened = text(kind, "opened_in_thread", loc, thread=thread.mention) if thread is not None else ""
         if starts:

@@ -175,6 +175,9 @@ class Timers:
         msg = await self.layer.publisher.delivery.send(snap.record, text, view=view)
         await self.layer.storage.set_message(snap.id, CLAIM_KEY, msg.id)
         self.fired["claim"] += 1
+        now = await self.layer.storage.get_game(snap.id)
+        if now is None or now.version != snap.version:  # the late player moved while it was being posted
+            await self._drop_claim(snap.record, msg.id)
 
     async def time_out(self, snap: Snapshot, seat: int) -> None:
         """Apply the engine's ``Timeout(seat)`` (the layer acts for the late seat) and publish the board."""
