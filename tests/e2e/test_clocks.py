@@ -13,6 +13,7 @@ middle of a running clock keeps the deadline (the reminder and the claim come at
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -21,6 +22,7 @@ import pytest
 import pytest_asyncio
 
 from devserver.models import Message
+from engine.record import load_record
 
 from .helpers import (
     BotEnv,
@@ -154,6 +156,15 @@ async def test_conex_timeouts_skip_turns_then_forfeit_and_finish(env: BotEnv) ->
     assert any("left the game" in t for t in texts)
     for user in ("alice", "bob"):
         assert len(reminders(env, ch, user)) <= 3, "at most one reminder per turn"
+
+    # the timeouts are in the game's record and its replay (one frame per action, the move list names them)
+    replay = await answered(await alice.slash("replay", game=game.id), timeout=60)
+    files = {a.filename: a.data for m in replay.messages for a in m.attachments}
+    record = json.loads(files[f"game-{game.id}.json"])
+    assert [a for _seat, a in record["history"]] == ["timeout"] * 5
+    assert load_record(record).to_dict() == row.engine
+    assert files[f"replay-{game.id}.gif"][:6] == b"GIF89a"
+    assert "time out" in replay.text
     env.assert_alive()
 
 
