@@ -1,8 +1,9 @@
 """The one scheduler of every timer of the game layer (``layer.timers``): reminders, timeouts, set-up expiry.
 
 One asyncio task (started on READY) wakes at the earliest stored ``wake_at`` of any open game
-(``Storage.due_games``), handles every due game, and sleeps again until the next one, at most
-:data:`MAX_SLEEP_S` (a commit that sets an earlier ``wake_at`` wakes it at once). Everything is re-read from storage,
+(``Storage.due_games``), handles every due game of its shards (:meth:`Timers.mine`: with several processes each
+game's timers run in one), and sleeps again until the next one, at most :data:`MAX_SLEEP_S` (a commit that sets an
+earlier ``wake_at`` wakes it at once). Everything is re-read from storage,
 so a restart keeps every deadline. Time is ``layer.clock`` (``bot/games/clock.py``).
 
 What a due game gets:
@@ -43,6 +44,8 @@ log = logging.getLogger(__name__)
 
 MAX_SLEEP_S = 60.0
 """The scheduler re-reads storage at least this often (wakes set by another process are seen then)."""
+MIN_SLEEP_S = 1.0
+"""The shortest sleep when the earliest due game is not this process's to handle."""
 RETRY_S = 30.0
 """A game whose timer failed (Discord refused...) is looked at again after this long."""
 BATCH = 50
@@ -85,6 +88,8 @@ class Timers:
                 log.exception("the timer scheduler failed; trying again shortly")
                 self._next = self.layer.clock.now() + RETRY_S
             delay = MAX_SLEEP_S if self._next is None else min(MAX_SLEEP_S, self._next - self.layer.clock.now())
+            if self._next is not None and delay <= 0:  # due but not ours (another shard's process): not a busy loop
+                delay = MIN_SLEEP_S
             if delay > 0:  # sleep until the next wake or a poke (no helper task)
                 handle = asyncio.get_running_loop().call_later(delay, self._poked.set)
                 try:
@@ -103,12 +108,27 @@ class Timers:
         now = self.layer.clock.now()
         due = await self.layer.storage.due_games(now, limit=BATCH)
         for record in due:
+            if not self.mine(record.guild_id):
+                continue
             try:
                 await self.handle(record, now)
             except Exception:
                 log.exception("timer of game %s failed; retrying later", record.id)
                 await self.layer.storage.set_wake_at(record.id, now + RETRY_S)
         return len(due)
+
+    def mine(self, guild_id: int) -> bool:
+        """True when this process serves the guild's shard (every guild without sharding): each game's timers run
+        in one process only."""
+        bot = self.layer.bot
+        count = getattr(bot, "shard_count", None) or 1
+        if count <= 1:
+            return True
+        ids = getattr(bot, "shard_ids", None)
+        if ids is None:
+            shard = getattr(bot, "shard_id", None)
+            ids = None if shard is None else [shard]
+        return ids is None or (guild_id >> 22) % count in ids
 
     def _on_commit(self, committed: Committed) -> None:
         changes: tuple[Change, ...] = committed.changes

@@ -131,3 +131,18 @@ async def test_against_the_ai_the_timeout_is_applied_at_once(bot: TableBot, driv
     assert done is not None and done.status == "finished" and done.result is not None and not done.result.rated
     assert [a.action for a in await storage.actions(record.id)][-1] == "timeout"
     assert "claim" not in done.messages and bot.games.timers.fired["timeout"] == 1
+
+
+def test_each_game_timers_run_in_the_process_of_its_shard() -> None:
+    from types import SimpleNamespace
+
+    from bot.games.timers import Timers
+
+    layer = SimpleNamespace(on_committed=[], bot=SimpleNamespace(shard_count=None, shard_id=None))
+    timers = Timers(layer)  # type: ignore[arg-type]
+    guilds = [(n << 22) | 2 for n in range(6)]
+    assert all(timers.mine(g) for g in guilds), "one process: every guild"
+    layer.bot = SimpleNamespace(shard_count=3, shard_ids=[0, 2])
+    assert [timers.mine(g) for g in guilds] == [True, False, True, True, False, True]
+    layer.bot = SimpleNamespace(shard_count=2, shard_id=1, shard_ids=None)
+    assert [timers.mine(g) for g in guilds] == [False, True] * 3
