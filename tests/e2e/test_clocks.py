@@ -1,8 +1,8 @@
 """E2E: time controls (issue 12) through the real bot process and the DevServer, on a short test clock.
 
-The bot runs with ``TABLEBOT_CLOCK_SCALE=0.005``: every duration lasts 1/200 (a ``live`` move of 5 minutes lasts
-1.5 s, its reminder comes with a quarter of it left, a ``daily`` move lasts 432 s, a 15-minute set-up expiry
-4.5 s). The restart scenario shifts the bot's clock with ``TABLEBOT_CLOCK_OFFSET_S`` instead of waiting.
+The bot runs with ``TABLEBOT_CLOCK_SCALE=0.008``: every duration lasts 1/125 (a ``live`` move of 5 minutes lasts
+2.4 s, its reminder comes with a quarter of it, 0.6 s, left; a ``daily`` move lasts 691 s, a 15-minute set-up expiry
+7.2 s). The restart scenario shifts the bot's clock with ``TABLEBOT_CLOCK_OFFSET_S`` instead of waiting.
 
 Scenarios: ``/settings`` (Manage Server) and a challenge and a lobby expiring with their message edited and the
 channel free again; a Constructo reminder posted once, then the claim button (refused to the late player and to
@@ -36,7 +36,7 @@ from .helpers import (
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-SCALE = 0.005
+SCALE = 0.008
 LIVE_S = 300 * SCALE
 DAILY_S = 86400 * SCALE
 
@@ -44,6 +44,8 @@ DAILY_S = 86400 * SCALE
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
     async with bot_env(Path(tmp_path_factory.mktemp("clocks")), extra_env={"TABLEBOT_CLOCK_SCALE": str(SCALE)}) as e:
+        # the timers start on READY, about 2 s after the gateway session opens: longer than a test move
+        await e.server.wait_until(lambda: "connected as" in e.proc.log(), 20, "the bot's READY")
         yield e
 
 
@@ -179,16 +181,16 @@ async def test_restart_in_the_middle_of_a_clock_keeps_the_deadline(env: BotEnv) 
     deadline = deadline_of(env, game.id)
     assert deadline - DAILY_S - 5 < env.game(game.id).state["created"] < deadline
 
-    # Down, then up again with the clock 330 s later: past the reminder time (a quarter of 432 s left), before
-    # the deadline. A clock restarted at start-up would remind only 324 s later.
-    env.proc.extra_env["TABLEBOT_CLOCK_OFFSET_S"] = "330"
+    # Down, then up again with the clock 85 % of the move later: past the reminder time (a quarter left), before
+    # the deadline. A clock restarted at start-up would remind only 75 % of a move after it.
+    env.proc.extra_env["TABLEBOT_CLOCK_OFFSET_S"] = str(0.85 * DAILY_S)
     await env.proc.restart()
     await server.wait_until(lambda: bool(reminders(env, ch, "alice")), 15, "the reminder after the restart")
     assert deadline_of(env, game.id) == deadline, "the stored deadline survived the restart"
     assert f"<t:{int(deadline)}:R>" in reminders(env, ch, "alice")[0].content
     assert not claims(env, ch)
 
-    env.proc.extra_env["TABLEBOT_CLOCK_OFFSET_S"] = "440"
+    env.proc.extra_env["TABLEBOT_CLOCK_OFFSET_S"] = str(DAILY_S + 10)
     await env.proc.restart()
     await server.wait_until(lambda: bool(claims(env, ch)), 15, "the claim after the deadline")
     assert len(reminders(env, ch, "alice")) == 1
