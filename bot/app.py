@@ -25,15 +25,16 @@ from discord.ext import commands
 from bot.config import Config
 from bot.games.components import seating_items
 from bot.games.layer import GameLayer
+from bot.games.timers import ClaimButton
 from bot.i18n import CatalogueTranslator
 from bot.storage import Storage
 from bot.views.common import refuse
 
 log = logging.getLogger(__name__)
 
-SHARED_EXTENSIONS: tuple[str, ...] = ("bot.cogs.shared", "bot.cogs.records")
-"""Cogs of every game (``/leaderboard``, ``/stats``, ``/help``, ``/abort``; ``/history``, ``/replay``), loaded after
-the games' own."""
+SHARED_EXTENSIONS: tuple[str, ...] = ("bot.cogs.shared", "bot.cogs.records", "bot.cogs.settings")
+"""Cogs of every game (``/leaderboard``, ``/stats``, ``/help``, ``/abort``; ``/history``, ``/replay``;
+``/settings``), loaded after the games' own."""
 HEARTBEAT_EVERY_S = 30.0
 
 
@@ -96,6 +97,7 @@ class TableBot(commands.Bot):
         self.games = GameLayer(self)
         for kind in self.games.kinds.values():
             self.add_dynamic_items(*seating_items(kind), *kind.dynamic_items)
+        self.add_dynamic_items(ClaimButton)
         for name in extensions(self.games):
             try:
                 await self.load_extension(name)

@@ -144,6 +144,9 @@ class GameKind:
     dynamic_items: ClassVar[tuple[type[Any], ...]] = ()
     seat_rule: ClassVar[str | None] = None
     """The rule code shown with seat refusals (full, too few), if the game's rules number them."""
+    timeout_claim: ClassVar[bool] = False
+    """When a player's clock runs out: ``True`` = the other players may claim the win (a button; the game waits
+    until someone does), ``False`` = the layer applies the engine's ``Timeout`` at once (``bot/games/timers.py``)."""
     package: str = ""
     """The import path of the game's package (set when the registry loads it)."""
 

@@ -10,7 +10,8 @@
      "invited": <user id> | null,              # the one user a challenge waits for
      "locale": str | null,                     # the guild's locale: public messages are written in it
      "created": <epoch s>,                     # when the game was opened (lobby expiry plugs in here)
-     "extra": {...}}                           # the kind's own bookkeeping (timers of a pending rule...)
+     "extra": {...},                           # the kind's own bookkeeping (timers of a pending rule...)
+     "clock": {...}}                           # the layer's time control and deadline (bot/games/clock.py)
 
 The engine owns only its ``to_dict()`` inside ``engine`` (``docs/interfaces.md``). Envelopes saved before
 version 2 (no ``"v"`` key: one layout per game) are converted on load by the game's ``GameKind.migrate``
@@ -59,14 +60,17 @@ class Envelope:
     locale: str | None = None
     created: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
+    clock: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def new(
         cls, *, options: dict[str, Any], seats: list[Seat], host: int | None, invited: int | None = None,
         locale: str | None = None, engine: dict[str, Any] | None = None, now: float | None = None,
+        clock: dict[str, Any] | None = None,
     ) -> Envelope:
-        """A fresh envelope stamped with the creation time."""
-        return cls(engine, dict(options), tuple(seats), host, invited, locale, time.time() if now is None else now)
+        """A fresh envelope stamped with the creation time (``clock``: see ``bot/games/clock.py``)."""
+        return cls(engine, dict(options), tuple(seats), host, invited, locale, time.time() if now is None else now,
+                   clock=dict(clock or {}))
 
     def with_(self, **changes: Any) -> Envelope:
         """A copy with ``changes`` (``seats`` may be given as a list)."""
@@ -91,6 +95,7 @@ class Envelope:
             "locale": self.locale,
             "created": self.created,
             "extra": self.extra,
+            "clock": self.clock,
         }
 
     @classmethod
@@ -110,6 +115,7 @@ class Envelope:
                 locale=d.get("locale"),
                 created=float(d.get("created") or 0.0),
                 extra=dict(d.get("extra") or {}),
+                clock=dict(d.get("clock") or {}),
             )
         except (KeyError, TypeError, ValueError) as err:
             raise StateError(f"malformed game envelope: {err}", field="envelope") from err

@@ -22,17 +22,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.errors import BotError
+from bot.games import clock as clocks
 from bot.games import registry
 from bot.games.base import GameKind, Snapshot
 from bot.games.envelope import Envelope, is_current
 from bot.games.results import outcome_result
+from bot.storage import UNCHANGED
 from bot.storage.errors import ChannelBusyError, GameClosedError, GameNotFoundError, VersionConflictError
 from bot.storage.records import GameRecord, GameResult
 from engine.errors import RuleError
@@ -44,7 +45,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LOBBY_ACTIONS = frozenset({"join", "leave", "add bot", "close", "accept", "decline", "withdraw", "start", "abort"})
+LOBBY_ACTIONS = frozenset({"join", "leave", "add bot", "close", "accept", "decline", "withdraw", "start", "abort",
+                           "expire"})
 """Logged actions that are no engine action (seats, start, abort); everything else in the log replays."""
 
 
@@ -61,6 +63,8 @@ class Change:
     result: dict[str, Any] | None = None
     seat: int | None = None
     events: tuple[Event, ...] = ()
+    wake_at: Any = UNCHANGED
+    """When the scheduler looks at the game next (Unix s; ``None`` clears it; default: unchanged)."""
 
 
 @dataclass(frozen=True)
@@ -114,6 +118,7 @@ class GameLayer:
         from bot.games.lobby import Lobby
         from bot.games.publish import Publisher
         from bot.games.records import Records
+        from bot.games.timers import Timers
 
         self.bot = bot
         self.kinds: dict[str, GameKind] = registry.kinds()
@@ -125,6 +130,8 @@ class GameLayer:
         self.ai = AIScheduler(self)
         self.lobby = Lobby(self)
         self.records = Records(self)
+        self.clock = clocks.Clock()
+        self.timers = Timers(self)
 
     @property
     def storage(self) -> Storage:
@@ -200,12 +207,14 @@ class GameLayer:
 
     # -- writing ---------------------------------------------------------------------------------------------
     async def create(
-        self, kind: GameKind, *, guild_id: int, channel_id: int, env: Envelope, players: list[int], status: str
+        self, kind: GameKind, *, guild_id: int, channel_id: int, env: Envelope, players: list[int], status: str,
+        wake_at: float | None = None,
     ) -> Snapshot:
-        """Create a game. Raises ``BotError("err.channel_busy")`` when the channel holds an open game."""
+        """Create a game (``wake_at``: the scheduler's first look: a set-up's expiry, a first deadline). Raises
+        ``BotError("err.channel_busy")`` when the channel holds an open game."""
         try:
             game_id = await self.storage.create_game(
-                kind.name, guild_id, channel_id, env.to_dict(), players, status=status
+                kind.name, guild_id, channel_id, env.to_dict(), players, status=status, wake_at=wake_at
             )
         except ChannelBusyError as err:
             raise BotError("err.channel_busy", game_id=err.details.get("game_id", "?")) from err
@@ -274,7 +283,7 @@ class GameLayer:
             try:
                 version = await self.storage.apply_action(
                     before.id, version, state, player=change.actor, action=change.action, status=change.status,
-                    players=change.players, result=change.result,
+                    players=change.players, result=change.result, wake_at=change.wake_at,
                 )
             except (VersionConflictError, GameClosedError, GameNotFoundError) as err:
                 refusal = BotError("err.conflict") if isinstance(err, VersionConflictError) else BotError(
@@ -289,6 +298,8 @@ class GameLayer:
                 players=list(change.players) if change.players is not None else record.players,
                 result=GameResult.coerce(change.result) if change.result is not None else record.result,
                 updated_at=datetime.now(UTC),
+                wake_at=None if status in ("finished", "aborted") else (
+                    record.wake_at if change.wake_at is UNCHANGED else change.wake_at),
             )
         return record
 
@@ -309,7 +320,9 @@ class GameLayer:
     def engine_change(self, snap: Snapshot, env: Envelope, state: GameState, applied: Applied, seat: int) -> Change:
         """The :class:`Change` of one applied engine action: the envelope with the state now, the action text,
         the acting seat's user id, and the result once the game is over."""
-        env = snap.kind.after(env, state, applied.events, time.time()).with_(engine=state.to_dict())
+        now = self.clock.now()
+        env = snap.kind.after(env, state, applied.events, now).with_(engine=state.to_dict())
+        env, wake = clocks.after_action(env, state, applied.events, now, snap.is_ai)
         players = snap.players
         actor = players[seat] if 0 <= seat < len(players) else None
         result = None
@@ -318,7 +331,7 @@ class GameLayer:
             ai_seats = [s for s in range(len(players)) if snap.is_ai(s)]
             result = outcome_result(outcome, players, ai_seats=ai_seats)
         return Change(env, str(applied.action), actor, status="finished" if result else None, result=result,
-                      seat=seat, events=tuple(applied.events))
+                      seat=seat, events=tuple(applied.events), wake_at=wake)
 
     async def act(
         self, game_id: int, user_id: int, action: Any, *, expected_version: int | None = None,
@@ -339,7 +352,7 @@ class GameLayer:
             kind = snap.kind
             try:
                 parsed = kind.parse(snap, seat, action)
-                now = time.time()
+                now = self.clock.now()
                 changes: list[Change] = []
                 env = snap.env
                 for pre in kind.before(snap, state, seat, parsed, now):
@@ -399,7 +412,8 @@ class GameLayer:
         self.ai.notify(snap)
 
     async def on_ready(self) -> None:
-        """After every READY: re-post stale boards, then let every AI seat that is awaited act (no duplicate
-        search: a game whose AI is already thinking is left alone)."""
+        """After every READY: start the timers (once), re-post stale boards, then let every AI seat that is awaited
+        act (no duplicate search: a game whose AI is already thinking is left alone)."""
+        self.timers.start()
         await self.publisher.recover_all()
         await self.ai.resume_all()

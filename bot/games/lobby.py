@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import BotError
+from bot.games import clock as clocks
 from bot.games.base import GameKind, Snapshot, not_player
 from bot.games.envelope import Envelope, Seat
 from bot.games.layer import Change, Committed
@@ -70,23 +71,32 @@ class Lobby:
 
     async def open(
         self, interaction: discord.Interaction, kind: GameKind, *, options: dict[str, Any], seats: list[Seat],
-        players: list[int], invited: int | None = None, title: str,
+        players: list[int], invited: int | None = None, title: str, clock: str | None = None,
     ) -> Snapshot:
         """Open a game of ``kind`` with these seats (seat 0 = the opener): in the channel, or in a new thread
         when the channel is busy (also when another game takes it between the check and the create). A
         challenge of the AI starts at once (its first board answers the command); otherwise the challenge or
-        lobby message is posted and stored.
+        lobby message is posted and stored. ``clock``: the time-control preset chosen (``None``: the guild's
+        default, ``bot/games/clock.py``); an unstarted challenge or lobby expires after the guild's set-up expiry.
 
         Raises ``BotError`` (``err.channel_busy_no_thread``) and whatever the kind's setup refuses.
         """
         loc = interaction.guild_locale.value if interaction.guild_locale else None
-        env = Envelope.new(options=options, seats=seats, host=players[0], invited=invited, locale=loc)
+        guild_id = interaction.guild_id or 0
+        settings = await self.layer.storage.get_guild_settings(guild_id) if guild_id else {}
+        timing = self.layer.clock
+        now = timing.now()
+        env = Envelope.new(options=options, seats=seats, host=players[0], invited=invited, locale=loc, now=now,
+                           clock=clocks.new_clock(clocks.preset_of(clock, settings), timing))
         starts = invited is None and len(players) >= kind.seating.min_seats and all(s.ai for s in seats[1:])
         status = "lobby"
+        wake: float | None = now + timing.span(60.0 * clocks.expiry_minutes(settings))
         if starts:
-            env = env.with_(engine=kind.state_cls.new(kind.engine_setup(env, players)).to_dict())
+            state = kind.state_cls.new(kind.engine_setup(env, players))
+            env, started = clocks.start_turn(env.with_(engine=state.to_dict()), state, now,
+                                             lambda s: seats[s].ai is not None)
+            wake = None if started is clocks.UNCHANGED else started
             status = "active"
-        guild_id = interaction.guild_id or 0
         channel_id = interaction.channel_id or 0
         thread: discord.Thread | None = None
         if await self.layer.channel_busy(channel_id):
@@ -94,13 +104,15 @@ class Lobby:
             channel_id = thread.id
         try:
             snap = await self.layer.create(kind, guild_id=guild_id, channel_id=channel_id, env=env, players=players,
-                                           status=status)
+                                           status=status, wake_at=wake)
         except BotError as err:
             if err.key != "err.channel_busy" or thread is not None:
                 raise
             thread = await self._thread(interaction, title)
             snap = await self.layer.create(kind, guild_id=guild_id, channel_id=thread.id, env=env, players=players,
-                                           status=status)
+                                           status=status, wake_at=wake)
+        if wake is not None:
+            self.layer.timers.poke(wake)
         publisher = self.layer.publisher
         opened = text(kind, "opened_in_thread", loc, thread=thread.mention) if thread is not None else ""
         if starts:
@@ -230,16 +242,18 @@ class Lobby:
             await reply(interaction, text(snap.kind, "left", loc, name=user.display_name))
         return committed
 
-    @staticmethod
-    def _start_change(snap: Snapshot, actor: int, action: str, made: list[GameState]) -> Change:
-        """The commit that starts the game: the engine's start state (kept in ``made``), status ``active``."""
+    def _start_change(self, snap: Snapshot, actor: int, action: str, made: list[GameState]) -> Change:
+        """The commit that starts the game: the engine's start state (kept in ``made``), status ``active``, the
+        first player's clock started (``wake_at``: its reminder; no clock: the set-up's expiry cleared)."""
         kind = snap.kind
         if len(snap.players) < kind.seating.min_seats:
             raise BotError(key(kind, "too_few"), rule=kind.seat_rule, min=kind.seating.min_seats,
                            max=kind.seating.max_seats)
         state = kind.state_cls.new(kind.engine_setup(snap.env, snap.players))
         made.append(state)
-        return Change(snap.env.with_(engine=state.to_dict()), action, actor, status="active")
+        env, wake = clocks.start_turn(snap.env.with_(engine=state.to_dict()), state, self.layer.clock.now(),
+                                      snap.is_ai)
+        return Change(env, action, actor, status="active", wake_at=None if wake is clocks.UNCHANGED else wake)
 
     @staticmethod
     def _started(committed: Committed, made: list[GameState]) -> Committed:

@@ -68,6 +68,20 @@ def board_stale(record: GameRecord) -> bool:
     return shown is None or shown < record.version
 
 
+def clock_line(snap: Snapshot) -> str:
+    """Whose clock runs and when it runs out (``<t:EPOCH:R>``: every client shows it in local time), on its own
+    line; empty without a running clock."""
+    from bot.games.clock import running, stamp
+    from bot.i18n import t
+
+    run = running(snap.env) if snap.status == "active" else None
+    if run is None:
+        return ""
+    seat, deadline = run
+    return "\n" + t("clk.line", snap.locale, name=snap.names[seat], when=stamp(deadline),
+                    preset=t(f"clk.preset_{snap.env.clock.get('preset')}", snap.locale))
+
+
 class Publisher:
     """Boards of every game (see the module docstring)."""
 
@@ -105,7 +119,7 @@ class Publisher:
         """Content (headline, status line; a finished game's rating line), files (board, result card) and
         components of the board of ``snap``."""
         kind = snap.kind
-        content = f"{headline}\n{kind.status_line(snap)}".strip()
+        content = f"{headline}\n{kind.status_line(snap)}{clock_line(snap)}".strip()
         view = kind.board_view(snap) if snap.status == "active" else None
         if snap.status == "finished":
             from bot.games.record_views import result_view

@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.errors import BotError
 from bot.games.base import Snapshot
+from bot.games.clock import CLOCK_HELP
 from bot.games.conex import private
 from bot.games.conex.fairness import deal_public
 from bot.games.conex.kind import KIND
@@ -101,17 +102,19 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
     # -- lobby -----------------------------------------------------------------------------------------------
     @app_commands.command(name="new", description="Open a CONEX lobby in this channel (2-4 players)")
     @app_commands.describe(table="Table size (small 70x50, medium 100x70, large 140x90 cm)",
-                           goal="Points to reach (20-100, default 40)")
+                           goal="Points to reach (20-100, default 40)",
+                           clock=CLOCK_HELP)
     async def new(
         self, interaction: discord.Interaction, table: Literal["small", "medium", "large"] = "medium",
-        goal: app_commands.Range[int, 20, 100] = 40,
+        goal: app_commands.Range[int, 20, 100] = 40, clock: Literal["live", "daily", "none"] | None = None,
     ) -> None:
         """Open a lobby here (in a new thread when the channel is busy); the lobby message is stored."""
         loc = interaction.guild_locale.value if interaction.guild_locale else None
         me = interaction.user
         options = KIND.validate_options({"table": table, "goal": goal})
         await self.games.lobby.open(interaction, KIND, options=options, seats=[Seat.of(me.display_name)],
-                                    players=[me.id], title=t("cn.thread_title", loc, host=me.display_name))
+                                    players=[me.id], title=t("cn.thread_title", loc, host=me.display_name),
+                                    clock=clock)
 
     @app_commands.command(name="join", description="Join this channel's CONEX lobby")
     async def join(self, interaction: discord.Interaction) -> None:

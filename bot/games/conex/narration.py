@@ -49,7 +49,7 @@ def events_text(snap: Snapshot, events: Sequence[Event]) -> str:
             key = "cn.ev_discard_timeout" if e.random else "cn.ev_discarded"
             lines.append(t(key, loc, name=names[e.player]))
         elif isinstance(e, ev.TimedOut) and e.what == "turn":
-            lines.append(t("cn.ev_turn_timeout", loc, name=names[e.player]))
+            lines.append(t("cn.ev_turn_timeout", loc, name=names[e.player], count=e.count, limit=e.limit))
         elif isinstance(e, ev.GoalReached):
             lines.append(t("cn.ev_goal", loc, name=names[e.player], score=e.score))
         elif isinstance(e, ev.Forfeited):

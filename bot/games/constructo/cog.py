@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import BotError
+from bot.games.clock import CLOCK_HELP
 from bot.games.constructo.kind import KIND
 from bot.games.constructo.narration import match_of
 from bot.games.constructo.payload import legal_placements, legal_steps
@@ -99,10 +100,11 @@ class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo
         opponent="Who you play against (pick the bot to play the AI)",
         layout="Round 1 layout: a name (default rombo) or 9 coordinates like (0,0) (1,0) ...",
         level="AI strength when you challenge the bot",
+        clock=CLOCK_HELP,
     )
     async def challenge(
         self, interaction: discord.Interaction, opponent: discord.User, layout: str | None = None,
-        level: Literal["easy", "medium", "hard"] | None = None,
+        level: Literal["easy", "medium", "hard"] | None = None, clock: Literal["live", "daily", "none"] | None = None,
     ) -> None:
         loc = interaction.guild_locale.value if interaction.guild_locale else None
         me = interaction.user
@@ -119,7 +121,7 @@ class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo
             seats = [Seat.of(me.display_name), Seat.of(opponent.display_name)]
         title = t("cx.thread_title", loc, a=me.display_name, b=seats[1].name)
         await self.games.lobby.open(interaction, KIND, options=options, seats=seats, players=[me.id, opponent.id],
-                                    invited=None if vs_ai else opponent.id, title=title)
+                                    invited=None if vs_ai else opponent.id, title=title, clock=clock)
 
     @challenge.autocomplete("layout")
     async def _layout_autocomplete(self, interaction: discord.Interaction, current: str) -> StrChoices:

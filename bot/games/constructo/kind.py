@@ -46,6 +46,7 @@ class ConstructoKind(GameKind):
     prefix = "cx"
     seating = Seating("challenge", 2, 2, ai_ids="bot", ai_levels=AI_LEVELS, default_level=DEFAULT_LEVEL)
     start_command = "/constructo challenge"
+    timeout_claim = True
     dynamic_items = (*DYNAMIC_ITEMS, AnalysisButton)
     ai_function = staticmethod(ai_action)
 

@@ -57,7 +57,9 @@ MESSAGES: dict[str, str] = {
     "cn.reason_E2-pass": "every player passed in one go-round (E2)",
     "cn.reason_E2-empty": "all hands and the draw pile are empty (E2)",
     "cn.reason_forfeit": "too few players are left in the game",
-    "cn.ev_turn_timeout": "{name}'s time ran out: their turn is skipped.",
+    "cn.ev_turn_timeout": (
+        "{name}'s time ran out: their turn is skipped ({count} of {limit} in a row; at {limit} they leave the game)."
+    ),
     "cn.forfeited_mark": "(left)",
     "cn.to_play": "{who} to play. Scores: {scores}. Draw pile: {pile}. Goal: {goal}.",
     "cn.pending": "Waiting for discards from: {who}.",

@@ -1,0 +1,68 @@
+"""``/settings`` (Manage Server): the guild's game settings (``Storage.set_guild_settings``).
+
+- ``clock``: the time-control preset of new games whose command chooses none (``bot/games/clock.py``: ``live``,
+  ``daily``, ``none``);
+- ``expiry``: minutes before an unanswered challenge or lobby expires (1-1440).
+
+Without options it shows the settings in force. Hidden from members without Manage Server (default permissions)
+and re-checked here; the answer is ephemeral.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import BotError
+from bot.games import clock as clocks
+from bot.i18n import t
+from bot.views.common import reply
+
+if TYPE_CHECKING:
+    from bot.app import TableBot
+
+Preset = Literal["live", "daily", "none"]
+
+
+class SettingsCog(commands.Cog, name="settings"):
+    """The guild's game settings."""
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name="settings",
+        description="Game settings of this server: clock of new games, expiry of challenges and lobbies",
+    )
+    @app_commands.describe(clock="Clock of new games when the command chooses none",
+                           expiry="Minutes before an unanswered challenge or lobby expires (1-1440)")
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    async def settings(self, interaction: discord.Interaction, clock: Preset | None = None,
+                       expiry: app_commands.Range[int, 1, 1440] | None = None) -> None:
+        if not interaction.permissions.manage_guild:
+            raise BotError("err.forbidden")
+        guild_id = interaction.guild_id or 0
+        storage = self.bot.storage
+        changes: dict[str, object] = {}
+        if clock is not None:
+            changes[clocks.SETTING_CLOCK] = clock
+        if expiry is not None:
+            changes[clocks.SETTING_EXPIRY] = int(expiry)
+        current = await (storage.set_guild_settings(guild_id, **changes) if changes
+                         else storage.get_guild_settings(guild_id))
+        loc = interaction.locale
+        preset = clocks.preset_of(None, current)
+        text = t("settings.show", loc, clock=f"`{preset}` ({t(f'clk.preset_{preset}', loc)})",
+                 minutes=clocks.expiry_minutes(current))
+        if changes:
+            text = f"{t('settings.saved', loc)}\n{text}"
+        await reply(interaction, text, ephemeral=True)
+
+
+async def setup(bot: TableBot) -> None:
+    """Extension entry point: ``bot.load_extension("bot.cogs.settings")``."""
+    await bot.add_cog(SettingsCog(bot))

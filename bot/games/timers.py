@@ -1,0 +1,280 @@
+"""The one scheduler of every timer of the game layer (``layer.timers``): reminders, timeouts, set-up expiry.
+
+One asyncio task (started on READY) wakes at the earliest stored ``wake_at`` of any open game
+(``Storage.due_games``), handles every due game of its shards (:meth:`Timers.mine`: with several processes each
+game's timers run in one), and sleeps again until the next one, at most :data:`MAX_SLEEP_S` (a commit that sets an
+earlier ``wake_at`` wakes it at once). Everything is re-read from storage,
+so a restart keeps every deadline. Time is ``layer.clock`` (``bot/games/clock.py``).
+
+What a due game gets:
+
+- a **challenge or lobby** (status ``lobby``): it expires (``aborted``, logged ``expire``), its message is edited
+  to say so and loses its buttons; the channel is free again;
+- a running game **before its deadline** (the reminder time): ``wake_at`` moves to the deadline first, then one
+  reminder mentioning the player to move is posted (at most one per turn, even across a restart);
+- a running game **at its deadline**: a kind with ``timeout_claim`` gets one message with a **Claim the win**
+  button for the other human players (``wake_at`` cleared first; the late player may still move until someone
+  claims; an AI opponent claims at once); any other kind gets the engine's ``Timeout(seat)`` applied by the layer
+  (e.g. the turn skipped; the game decides; the n-th consecutive timeout may forfeit the seat) and its board
+  published.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.errors import BotError
+from bot.games import clock as clocks
+from bot.games.base import Snapshot, not_player
+from bot.i18n import t
+from bot.storage.records import GameRecord
+from bot.views.common import GameButton, games
+from engine.errors import RuleError
+
+if TYPE_CHECKING:
+    from bot.games.layer import Change, Committed, GameLayer
+
+log = logging.getLogger(__name__)
+
+MAX_SLEEP_S = 60.0
+"""The scheduler re-reads storage at least this often (wakes set by another process are seen then)."""
+MIN_SLEEP_S = 1.0
+"""The shortest sleep when the earliest due game is not this process's to handle."""
+RETRY_S = 30.0
+"""A game whose timer failed (Discord refused...) is looked at again after this long."""
+BATCH = 50
+CLAIM_KEY = "claim"
+"""Message key of the "time ran out: claim the win" message of a game (stripped by its next commit)."""
+FAR_FUTURE = 1e11
+POST_GRACE_S = 10.0
+"""A set-up whose message is not recorded yet is given this long before it expires without one."""
+
+
+class Timers:
+    """See the module docstring. ``fired`` counts what was done (``remind``, ``timeout``, ``claim``, ``expire``)."""
+
+    def __init__(self, layer: GameLayer) -> None:
+        self.layer = layer
+        self.fired: Counter[str] = Counter()
+        self._task: asyncio.Task[Any] | None = None
+        self._poked = asyncio.Event()
+        self._next: float | None = None
+        layer.on_committed.append(self._on_commit)
+
+    # -- the task ----------------------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Start the scheduler task (idempotent; called on every READY)."""
+        if self._task is None or self._task.done():
+            self._task = self.layer.bot.spawn(self._run(), name="timers")
+
+    def poke(self, at: float | None = None) -> None:
+        """A game's ``wake_at`` became ``at``: wake the task if that is earlier than its next look."""
+        if at is None or self._next is None or at < self._next:
+            self._poked.set()
+
+    async def _run(self) -> None:
+        while not self.layer.bot.is_closed():
+            self._poked.clear()
+            try:
+                await self.run_due()
+                self._next = await self.earliest()
+            except Exception:
+                log.exception("the timer scheduler failed; trying again shortly")
+                self._next = self.layer.clock.now() + RETRY_S
+            delay = MAX_SLEEP_S if self._next is None else min(MAX_SLEEP_S, self._next - self.layer.clock.now())
+            if self._next is not None and delay <= 0:  # due but not ours (another shard's process): not a busy loop
+                delay = MIN_SLEEP_S
+            if delay > 0:  # sleep until the next wake or a poke (no helper task)
+                handle = asyncio.get_running_loop().call_later(delay, self._poked.set)
+                try:
+                    await self._poked.wait()
+                finally:
+                    handle.cancel()
+
+    async def earliest(self) -> float | None:
+        """The earliest ``wake_at`` of any open game, or ``None``."""
+        first = await self.layer.storage.due_games(FAR_FUTURE, limit=1)
+        return first[0].wake_at if first else None
+
+    async def run_due(self) -> int:
+        """Handle every game due now (a failure is logged and that game looked at again after :data:`RETRY_S`).
+        Returns how many games were due."""
+        now = self.layer.clock.now()
+        due = await self.layer.storage.due_games(now, limit=BATCH)
+        for record in due:
+            if not self.mine(record.guild_id):
+                continue
+            try:
+                await self.handle(record, now)
+            except Exception:
+                log.exception("timer of game %s failed; retrying later", record.id)
+                await self.layer.storage.set_wake_at(record.id, now + RETRY_S)
+        return len(due)
+
+    def mine(self, guild_id: int) -> bool:
+        """True when this process serves the guild's shard (every guild without sharding): each game's timers run
+        in one process only."""
+        bot = self.layer.bot
+        count = getattr(bot, "shard_count", None) or 1
+        if count <= 1:
+            return True
+        ids = getattr(bot, "shard_ids", None)
+        if ids is None:
+            shard = getattr(bot, "shard_id", None)
+            ids = None if shard is None else [shard]
+        return ids is None or (guild_id >> 22) % count in ids
+
+    def _on_commit(self, committed: Committed) -> None:
+        changes: tuple[Change, ...] = committed.changes
+        wakes = [c.wake_at for c in changes if isinstance(c.wake_at, int | float)]
+        if wakes:
+            self.poke(min(wakes))
+        claim = committed.before.messages.get(CLAIM_KEY)
+        if claim is not None and any(c.seat is not None for c in changes):  # the turn moved on: no claim left
+            self.layer.bot.spawn(self._drop_claim(committed.snap.record, claim), name=f"claim-strip-{claim}")
+
+    async def _drop_claim(self, record: GameRecord, message_id: int) -> None:
+        await self.layer.publisher.delivery.edit(record, message_id, view=None)
+        await self.layer.storage.set_message(record.id, CLAIM_KEY, None)
+
+    # -- one due game ------------------------------------------------------------------------------------------
+    async def handle(self, record: GameRecord, now: float) -> None:
+        """Do what is due for ``record`` (see the module docstring)."""
+        layer = self.layer
+        if record.kind not in layer.kinds:
+            log.warning("game %s of unknown kind %r has a timer; cleared", record.id, record.kind)
+            await layer.storage.set_wake_at(record.id, None)
+            return
+        if record.status == "lobby":
+            await self.expire(record)
+            return
+        snap = layer.snapshot(record)
+        running = clocks.running(snap.env)
+        if running is None:
+            await self._move_wake(record, None)
+            return
+        seat, deadline = running
+        if now < deadline:
+            if await self._move_wake(record, deadline):
+                await self.remind(snap, seat, deadline)
+            return
+        if snap.kind.timeout_claim and any(s != seat and not snap.is_ai(s) for s in range(len(snap.players))):
+            if await self._move_wake(record, None):
+                await self.announce_claim(snap, seat, deadline)
+            return
+        await self.time_out(snap, seat)
+
+    async def _move_wake(self, record: GameRecord, at: float | None) -> bool:
+        """Set the game's ``wake_at`` to ``at`` under its lock if nothing changed since ``record`` was read.
+        Returns False (nothing done) when someone acted meanwhile."""
+        async with self.layer.lock(record.id):
+            fresh = await self.layer.storage.get_game(record.id)
+            if fresh is None or fresh.version != record.version or fresh.wake_at != record.wake_at:
+                return False
+            return await self.layer.storage.set_wake_at(record.id, at)
+
+    async def remind(self, snap: Snapshot, seat: int, deadline: float) -> None:
+        """The one reminder of this turn: a mention of the player to move, in the game's channel."""
+        text = t("clk.remind", snap.locale, who=snap.who(seat), game=snap.kind.title, when=clocks.stamp(deadline))
+        await self.layer.publisher.delivery.send(snap.record, text)
+        self.fired["remind"] += 1
+
+    async def announce_claim(self, snap: Snapshot, seat: int, deadline: float) -> None:
+        """The late player's time ran out: the others may claim the win (button), or wait."""
+        others = [snap.who(s) for s in range(len(snap.players)) if s != seat and not snap.is_ai(s)]
+        text = t("clk.claimable", snap.locale, name=snap.names[seat], when=clocks.stamp(deadline),
+                 others=", ".join(others))
+        view = discord.ui.View(timeout=None)
+        view.add_item(ClaimButton(snap.id, locale=snap.locale))
+        msg = await self.layer.publisher.delivery.send(snap.record, text, view=view)
+        await self.layer.storage.set_message(snap.id, CLAIM_KEY, msg.id)
+        self.fired["claim"] += 1
+        now = await self.layer.storage.get_game(snap.id)
+        if now is None or now.version != snap.version:  # the late player moved while it was being posted
+            await self._drop_claim(snap.record, msg.id)
+
+    async def time_out(self, snap: Snapshot, seat: int) -> None:
+        """Apply the engine's ``Timeout(seat)`` (the layer acts for the late seat) and publish the board."""
+        layer = self.layer
+        try:
+            committed = await layer.act(snap.id, snap.players[seat], "timeout", expected_version=snap.version)
+        except BotError as err:
+            if err.key in ("err.stale", "err.conflict", "err.game_closed"):
+                return  # someone acted first: the new commit set the new wake
+            raise
+        except RuleError:
+            log.warning("game %s: Timeout(%s) refused by the engine; its timer is cleared", snap.id, seat)
+            await self._move_wake(snap.record, None)
+            return
+        self.fired["timeout"] += 1
+        await layer.after_commit(committed, layer.headline(committed))
+
+    async def expire(self, record: GameRecord) -> None:
+        """A challenge or lobby nobody started in time: ``aborted`` (logged ``expire``), its message says so."""
+        from bot.games.layer import Change
+        from bot.games.lobby import LOBBY_KEY, text
+
+        if LOBBY_KEY not in record.messages and time.time() - record.created_at.timestamp() < POST_GRACE_S:
+            await self.layer.storage.set_wake_at(record.id, self.layer.clock.now() + 1.0)  # its message is on its way
+            return
+        def step(snap: Snapshot) -> Change:
+            return Change(snap.env, "expire", None, status="aborted")
+
+        try:
+            committed = await self.layer.transact(record.id, step, statuses=("lobby",),
+                                                  expected_version=record.version)
+        except BotError as err:
+            if err.key in ("err.stale", "err.conflict", "err.game_closed", "err.wrong_phase"):
+                return
+            raise
+        self.fired["expire"] += 1
+        snap = committed.snap
+        message_id = snap.record.messages.get(LOBBY_KEY)
+        if message_id is not None:
+            said = text(snap.kind, "expired", snap.locale)
+            await self.layer.publisher.delivery.edit(snap.record, message_id,
+                                                     content=f"{snap.kind.lobby_text(snap)}\n{said}"[:2000], view=None)
+
+    # -- claiming ----------------------------------------------------------------------------------------------
+    async def claim(self, interaction: discord.Interaction, game_id: int) -> Committed:
+        """Another player claims the win of a late player (``timeout_claim`` kinds): the engine's ``Timeout`` of the
+        late seat, committed only if its deadline has passed and it has not moved since. Refused: not a player, the
+        late player themself, time not out (``clk.not_late``)."""
+        from bot.games.delivery import within
+
+        layer = self.layer
+        snap = await layer.load(game_id)
+        if snap.status != "active":
+            raise BotError("err.game_closed", status=snap.status)
+        me = snap.seat_of(interaction.user.id) if interaction.user.id in snap.players else None
+        if me is None:
+            raise not_player()
+        running = clocks.running(snap.env)
+        if running is None or layer.clock.now() < running[1]:
+            raise BotError("clk.not_late")
+        seat = running[0]
+        if seat == me:
+            raise BotError("clk.own_clock")
+        committed = await within(interaction, layer.act(game_id, snap.players[seat], "timeout",
+                                                        expected_version=snap.version, base=snap))
+        self.fired["claimed"] += 1
+        await layer.after_commit(committed, layer.headline(committed), interaction)
+        return committed
+
+
+class ClaimButton(GameButton, template=r"clk:claim:(?P<game>[0-9]+)"):
+    """``clk:claim:<game>``: claim the win of a player whose time ran out (:meth:`Timers.claim`)."""
+
+    prefix = "clk"
+    verb = "claim"
+    label_key = "ui.claim"
+    style = discord.ButtonStyle.danger
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await games(interaction).timers.claim(interaction, self.game_id)

@@ -1,0 +1,23 @@
+"""English messages of time controls: clocks, reminders, timeouts, set-up expiry and ``/settings``."""
+
+MESSAGES: dict[str, str] = {
+    "clk.line": "⏱️ {name}'s clock is running ({preset}): time runs out {when}.",
+    "clk.preset_live": "live, 5 minutes per move",
+    "clk.preset_daily": "daily, 24 hours per move",
+    "clk.preset_none": "no clock",
+    "clk.remind": "⏰ {who}, it is your move in {game}: your time runs out {when}.",
+    "clk.claimable": (
+        "⌛ {name}'s time ran out ({when}). {others}: you may claim the win with the button, or keep waiting: "
+        "{name} can still move until someone claims."
+    ),
+    "clk.not_late": "Nobody's time has run out in this game: there is nothing to claim.",
+    "clk.own_clock": "It is your own time that ran out: make your move instead.",
+    "ui.claim": "Claim the win",
+    "lobby.expired": "⌛ Nobody started this game in time: it expired, and the channel is free again.",
+    "settings.show": (
+        "**Game settings of this server**\n"
+        "Clock of new games (unless the command chooses one): {clock}.\n"
+        "Unanswered challenges and lobbies expire after {minutes} minutes."
+    ),
+    "settings.saved": "Saved.",
+}
