@@ -20,6 +20,7 @@ import discord
 
 from bot.errors import BotError
 from bot.games.base import GameKind, Snapshot, not_player
+from bot.games.challenges import refuse_duplicate
 from bot.games.envelope import Envelope, Seat
 from bot.games.layer import Change, Committed
 from bot.i18n import has, t
@@ -70,18 +71,24 @@ class Lobby:
 
     async def open(
         self, interaction: discord.Interaction, kind: GameKind, *, options: dict[str, Any], seats: list[Seat],
-        players: list[int], invited: int | None = None, title: str,
+        players: list[int], invited: int | None = None, title: str, start: bool = False,
     ) -> Snapshot:
         """Open a game of ``kind`` with these seats (seat 0 = the opener): in the channel, or in a new thread
         when the channel is busy (also when another game takes it between the check and the create). A
         challenge of the AI starts at once (its first board answers the command); otherwise the challenge or
         lobby message is posted and stored.
 
-        Raises ``BotError`` (``err.channel_busy_no_thread``) and whatever the kind's setup refuses.
+        ``start``: start at once whatever the seats (a rematch every player agreed to).
+
+        Raises ``BotError`` (``err.channel_busy_no_thread``, ``err.duplicate_challenge``) and whatever the kind's
+        setup refuses.
         """
         loc = interaction.guild_locale.value if interaction.guild_locale else None
+        if invited is not None:
+            await refuse_duplicate(self.layer, kind, interaction.guild_id or 0, players)
         env = Envelope.new(options=options, seats=seats, host=players[0], invited=invited, locale=loc)
-        starts = invited is None and len(players) >= kind.seating.min_seats and all(s.ai for s in seats[1:])
+        starts = start or (invited is None and len(players) >= kind.seating.min_seats
+                           and all(s.ai for s in seats[1:]))
         status = "lobby"
         if starts:
             env = env.with_(engine=kind.state_cls.new(kind.engine_setup(env, players)).to_dict())
@@ -279,7 +286,8 @@ class Lobby:
         names = snap.names
         accepted = text(snap.kind, "accepted", snap.locale, challenger=names[0], opponent=names[1])
         await self._show(interaction, snap, accepted, live=False)
-        await self.layer.after_commit(committed, snap.kind.started_text(snap), interaction)
+        here = interaction.channel_id == snap.record.channel_id  # /accept from elsewhere: the board goes there
+        await self.layer.after_commit(committed, snap.kind.started_text(snap), interaction if here else None)
         return committed
 
     async def decline(self, interaction: discord.Interaction, game_id: int) -> Committed:
