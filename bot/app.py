@@ -31,7 +31,7 @@ from bot.views.common import refuse
 
 log = logging.getLogger(__name__)
 
-SHARED_EXTENSIONS: tuple[str, ...] = ("bot.cogs.shared", "bot.cogs.records")
+SHARED_EXTENSIONS: tuple[str, ...] = ("bot.cogs.shared", "bot.cogs.records", "bot.cogs.lifecycle")
 """Cogs of every game (``/leaderboard``, ``/stats``, ``/help``, ``/abort``; ``/history``, ``/replay``), loaded after
 the games' own."""
 HEARTBEAT_EVERY_S = 30.0

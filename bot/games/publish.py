@@ -251,6 +251,13 @@ class Publisher:
         except Exception:
             log.warning("re-posting the board of game %s failed again", game_id, exc_info=True)
 
+    def cancel_retry(self, game_id: int) -> None:
+        """Forget the pending retry of ``game_id`` (its guild is gone)."""
+        handle = self._retries.pop(game_id, None)
+        if handle is not None:
+            handle.cancel()
+        self._attempts.pop(game_id, None)
+
     def close(self) -> None:
         """Cancel pending retries (the bot is closing)."""
         for handle in self._retries.values():

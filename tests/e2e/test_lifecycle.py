@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -26,7 +27,10 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
-    async with bot_env(Path(tmp_path_factory.mktemp("lifecycle"))) as e:
+    async with bot_env(Path(tmp_path_factory.mktemp("lifecycle")), start=False) as e:
+        e.server.add_guild("Other Guild")  # before the bot connects: it hears of both guilds
+        e.proc.extra_env = {"DEV_GUILD_ID": ""}  # global commands: usable in both guilds
+        await e.proc.start()
         yield e
 
 
@@ -76,4 +80,56 @@ async def test_duplicate_refused_deleted_challenge_accepted_by_command_board_rep
     assert env.game(second.id).status == "aborted"
     env.test_game = game.id  # type: ignore[attr-defined]  # the running game for the mutual abort below
     assert env.violations_since(mark) == [], env.log_tail()
+    env.assert_alive()
+
+
+async def test_removed_from_a_guild_its_games_end_unrated_nothing_posted_there_others_untouched(env: BotEnv) -> None:
+    server = env.server
+    other = server.guild("Other Guild")
+    there = server.channel("games", guild=other)
+    alice_there = server.as_user("alice", there)
+    res = await answered(await alice_there.slash("constructo challenge", opponent="bot", level="easy"))
+    vs_ai = env.latest_game("constructo", there.id)
+    assert vs_ai.status == "active" and not res.ephemeral
+    res = await answered(await server.as_user("alice", server.channel("general", guild=other)).slash(
+        "constructo challenge", opponent="bob"))
+    pending = env.latest_game("constructo")
+    assert pending.status == "lobby"
+    res = await answered(await server.as_user("carol").in_channel("games-2").slash("constructo challenge",
+                                                                                  opponent="dave"))
+    home = env.latest_game("constructo")
+    assert home.status == "lobby" and home.id != pending.id
+
+    # an outage (GUILD_DELETE with unavailable) is no removal: the games stay
+    await server.dispatch("GUILD_DELETE", {"id": str(other.id), "unavailable": True}, guild_id=other.id)
+    await server.add_bot(other)  # back after the outage
+    await server.wait_until(lambda: "unavailable (outage)" in env.log_tail(20000), 10, "the outage logged")
+    assert env.game(vs_ai.id).status == "active" and env.game(pending.id).status == "lobby"
+
+    # alice moves; the AI's answer cannot be posted (no Send Messages): a board retry is pending
+    await server.set_bot_permissions(there, deny=["send_messages"])
+    tiles = await alice_there.autocomplete("constructo place", "tile", "", size="small")
+    await answered(await alice_there.slash("constructo place", tile=int(tiles[0]["value"]), size="small"))
+    await server.wait_until(lambda: env.game(vs_ai.id).version >= 2, 20, "the AI's move")
+    await server.wait_until(lambda: "will be recovered" in env.log_tail(20000), 10, "the failed post")
+
+    removed_at = len(server.request_log)
+    await server.remove_bot(other)
+    await server.wait_until(lambda: env.game(vs_ai.id).status == "aborted", 10, "the games aborted")
+    for gid in (vs_ai.id, pending.id):
+        row = env.game(gid)
+        assert row.status == "aborted" and row.result is None
+        assert env.actions(gid)[-1][1:] == (None, "abort")
+        with env.db() as conn:
+            assert conn.execute("SELECT end_reason FROM games WHERE id = ?", (gid,)).fetchone()[0] == "guild_removed"
+    assert env.ratings("constructo") == {} or all(r[1] for r in env.ratings("constructo").values())
+    with env.db() as conn:
+        assert conn.execute("SELECT COUNT(*) FROM ratings WHERE guild_id = ?", (other.id,)).fetchone()[0] == 0
+    await asyncio.sleep(2.5)  # past the first board retry (2 s): it must not fire
+    ids = {c.id for c in server.channels.values() if c.guild_id == other.id}
+    after = [r for r in server.request_log[removed_at:] if any(str(i) in r.path for i in ids | {other.id})]
+    assert after == [], f"requests to the removed guild: {after}"
+    assert env.game(home.id).status == "lobby", "the other guild's challenge is untouched"
+    res = await answered(await server.as_user("dave").in_channel("games-2").slash("constructo accept"))
+    assert env.game(home.id).status == "active"
     env.assert_alive()
