@@ -9,9 +9,10 @@ import logging
 from typing import TYPE_CHECKING
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
-from bot.games import departure
+from bot.games import admin, departure, mutual, rematch
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -24,6 +25,19 @@ class LifecycleCog(commands.Cog, name="lifecycle"):
 
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
+
+    @app_commands.command(name="abandon",
+                          description="Propose to abort this channel's game: every player must agree; not rated")
+    @app_commands.guild_only()
+    async def abandon(self, interaction: discord.Interaction) -> None:
+        record = await self.bot.games.channel_record(interaction.channel_id or 0)
+        await mutual.agree(interaction, record.id)
+
+    @app_commands.command(name="games", description="Admins: this server's open games, with abort buttons")
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    async def games(self, interaction: discord.Interaction) -> None:
+        await admin.listing(interaction)
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
@@ -42,4 +56,5 @@ class LifecycleCog(commands.Cog, name="lifecycle"):
 
 async def setup(bot: TableBot) -> None:
     """Extension entry point: ``bot.load_extension("bot.cogs.lifecycle")``."""
+    bot.add_dynamic_items(*mutual.DYNAMIC_ITEMS, *rematch.DYNAMIC_ITEMS, *admin.DYNAMIC_ITEMS)
     await bot.add_cog(LifecycleCog(bot))

@@ -20,6 +20,10 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
+from devserver.client import CommandUsageError, DevUser
+from devserver.models import Message
+from engine.constructo import Size
+
 from .helpers import BotEnv, answered, assert_refusal, bot_env
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -81,6 +85,127 @@ async def test_duplicate_refused_deleted_challenge_accepted_by_command_board_rep
     env.test_game = game.id  # type: ignore[attr-defined]  # the running game for the mutual abort below
     assert env.violations_since(mark) == [], env.log_tail()
     env.assert_alive()
+
+
+async def test_mutual_abort_every_player_one_click_unrated(env: BotEnv) -> None:
+    server = env.server
+    mark = env.mark()
+    game_id = env.test_game  # type: ignore[attr-defined]
+    alice, bob, carol = server.as_user("alice"), server.as_user("bob"), server.as_user("carol")
+    before = env.game(game_id)
+    assert before.status == "active"
+
+    res = await answered(await alice.slash("abandon"))
+    offer = res.message
+    assert offer is not None and not offer.ephemeral and "1/2" in offer.content and f"<@{bob.id}>" in offer.content
+    assert env.game(game_id).status == "active" and env.game(game_id).version == before.version, "no game action"
+    assert_refusal(await answered(await alice.click(offer, "Agree to abort")), "already agreed")
+    assert_refusal(await answered(await carol.click(offer, "Agree to abort")), "not a player")
+    assert env.game(game_id).status == "active"
+
+    res = await answered(await bob.click(offer, "Agree to abort"))
+    assert "Every player agreed" in server.message(offer.id).content
+    assert server.message(offer.id).components == []
+    row = env.game(game_id)
+    assert row.status == "aborted" and row.result is None
+    assert env.actions(game_id)[-1][1:] == (bob.id, "abort")
+    assert env.ratings("constructo") == {}, "nothing rated"
+    assert server.message(row.messages["board"]).components == [], "the board lost its buttons"
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def play_out(env: BotEnv, game_id: int, user: DevUser, channel_id: int) -> Message:
+    """Play ``user``'s moves of a Constructo game against the AI until it ends (the first legal move, by command).
+    Returns the last board."""
+    server = env.server
+    for _ in range(120):
+        row = env.game(game_id)
+        if row.status != "active":
+            break
+        match = row.match
+        seat = match.current_player
+        if seat is None or row.players[seat] != user.id:
+            version = row.version
+            await server.wait_until(lambda v=version: env.game(game_id).version != v, 20, "the AI's move")
+            continue
+        if match.phase == "choosing_layout":
+            res = await user.slash("constructo choose", layout="keep")
+        else:
+            move = str(sorted(str(m) for m in match.current_round.legal_moves())[0])
+            if "-" in move:
+                src, dst = move.split("-")
+                res = await user.slash("constructo move", **{"from": int(src), "to": int(dst)})
+            else:
+                res = await user.slash("constructo place", tile=int(move[1:]), size=Size.parse(move[0]).word)
+        await answered(res)
+        assert not res.ephemeral, res.text
+    else:
+        pytest.fail("the game did not end")
+    row = env.game(game_id)
+    await server.wait_until(lambda: env.game(game_id).messages.get("board.version") == row.version, 10,
+                            "the result card")
+    return server.message(env.game(game_id).messages["board"])
+
+
+async def test_rematch_against_the_ai_one_click_swapped_and_played_to_the_end(env: BotEnv) -> None:
+    server = env.server
+    mark = env.mark()
+    games = server.channel("games")
+    alice = server.as_user("alice")
+    await answered(await alice.slash("constructo challenge", opponent="bot", level="easy", layout="flor"))
+    first = env.latest_game("constructo", games.id)
+    assert first.players == [alice.id, server.bot_user.id]
+    card = await play_out(env, first.id, alice, games.id)
+    assert env.game(first.id).status == "finished"
+    labels = {c.get("label") for c in card.buttons()}
+    assert {"Rematch", "Replay"} <= labels, labels
+    assert_refusal(await answered(await server.as_user("bob").click(card, "Rematch")), "not a player")
+
+    res = await answered(await alice.click(card, "Rematch"))
+    second = env.latest_game("constructo", games.id)
+    assert second.id != first.id and second.status == "active"
+    assert second.players == [server.bot_user.id, alice.id], "the first player swapped"
+    assert second.state["options"] == first.state["options"] and second.state["options"]["layout"] == "flor"
+    assert res.message is not None and res.message.images, "the new board answers the click"
+    again = await answered(await alice.click(card, "Rematch"))
+    assert_refusal(again, "already", f"game {second.id}")
+    await play_out(env, second.id, alice, games.id)
+    done = env.game(second.id)
+    assert done.status == "finished" and done.result is not None and done.result["rated"] is False
+    assert done.match.rounds[0].layout.name == "flor"
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def test_games_lists_open_games_and_aborts_one_after_confirmation(env: BotEnv) -> None:
+    server = env.server
+    mark = env.mark()
+    mod, carol = server.as_user("mod"), server.as_user("carol")
+    with pytest.raises(CommandUsageError):
+        await carol.slash("games")  # hidden from members (default permissions)
+    await answered(await carol.in_channel("games").slash("constructo challenge", opponent="dave"))
+    waiting = env.latest_game("constructo")
+    await answered(await carol.in_channel("general").slash("constructo challenge", opponent="bot", level="easy"))
+    running = env.latest_game("constructo")
+    assert running.status == "active"
+
+    res = await answered(await mod.slash("games"))
+    assert res.ephemeral
+    text = res.text
+    assert f"#{waiting.id}" in text and f"#{running.id}" in text
+    assert f"<#{server.channel('general').id}>" in text and f"<@{carol.id}>" in text, text
+    assert "<t:" in text and ":R>" in text, "Discord timestamps"
+    res = await answered(await mod.click(res.message, f"Abort #{running.id}"))
+    assert res.ephemeral and "not rated" in res.text
+    assert env.game(running.id).status == "active", "nothing happens before the confirmation"
+    res = await answered(await mod.click(res.message, "Yes, abort it"))
+    assert f"#{running.id} aborted" in res.content
+    row = env.game(running.id)
+    assert row.status == "aborted" and row.result is None
+    await server.wait_until(lambda: any("aborted" in m.content for m in server.messages("general")), 10,
+                            "the channel told")
+    assert env.game(waiting.id).status == "lobby"
+    await answered(await server.as_user("dave").slash("constructo decline"))
+    assert env.violations_since(mark) == [], env.log_tail()
 
 
 async def test_removed_from_a_guild_its_games_end_unrated_nothing_posted_there_others_untouched(env: BotEnv) -> None:
