@@ -64,7 +64,7 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
         if waiting:
             await deal.save()
             view = discord.ui.View(timeout=None)
-            view.add_item(RematchButton(game_id, locale=getattr(loc, "value", loc)))
+            view.add_item(RematchButton(game_id, locale=loc.value))
             await reply(interaction, t("rematch.offer", loc, name=user.display_name, first=names[0],
                                        waiting=mentions(waiting)), view=view)
             return
