@@ -35,6 +35,11 @@ MESSAGES: dict[str, str] = {
     "ui.abort": "Anular",
     "ui.abort_game": "Anular #{game_id}",
     "ui.abort_confirm": "Sí, anularla",
+    "help.tail": (
+        "**Para todo**: `/leaderboard`, `/stats`, `/help`, `/abandon` (anula una partida si todos los jugadores "
+        "aceptan; no puntúa), **Revancha** en la tarjeta de resultado; administradores (Gestionar servidor): "
+        "`/abort`, `/games`."
+    ),
 }
 
 COMMANDS: dict[str, str] = {
