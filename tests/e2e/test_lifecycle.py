@@ -155,8 +155,10 @@ async def test_rematch_against_the_ai_one_click_swapped_and_played_to_the_end(en
     await answered(await alice.slash("constructo challenge", opponent="bot", level="easy", layout="flor"))
     first = env.latest_game("constructo", games.id)
     assert first.players == [alice.id, server.bot_user.id]
-    card = await play_out(env, first.id, alice, games.id)
-    assert env.game(first.id).status == "finished"
+    res = await answered(await alice.slash("constructo resign"))  # the first game ends at once
+    card = res.message
+    assert card is not None and env.game(first.id).status == "finished"
+    assert env.game(first.id).messages["board"] == card.id, "the result card"
     labels = {c.get("label") for c in card.buttons()}
     assert {"Rematch", "Replay"} <= labels, labels
     assert_refusal(await answered(await server.as_user("bob").click(card, "Rematch")), "not a player")
