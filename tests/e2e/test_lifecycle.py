@@ -3,7 +3,7 @@
 - a second identical challenge is refused with a link to the first (either direction);
 - a challenge whose message a moderator deleted is accepted by ``/constructo accept`` from another channel; a
   deleted board is posted again by ``/constructo board``; ``/constructo decline`` withdraws without the message;
-- mutual abort (``/abandon`` + one click of the other player): aborted, unrated;
+- mutual abort (``/abandon`` + one click of the other player, across a restart of the bot): aborted, unrated;
 - rematch from the result card of a game vs the AI (one click), played to the end;
 - the admins' ``/games`` lists the guild's games (channel, whose turn, since when) and aborts one after a
   confirmation;
@@ -103,6 +103,7 @@ async def test_mutual_abort_every_player_one_click_unrated(env: BotEnv) -> None:
     assert_refusal(await answered(await carol.click(offer, "Agree to abort")), "not a player")
     assert env.game(game_id).status == "active"
 
+    await env.proc.restart()  # alice's agreement is kept (storage), the button is persistent
     res = await answered(await bob.click(offer, "Agree to abort"))
     assert "Every player agreed" in server.message(offer.id).content
     assert server.message(offer.id).components == []
