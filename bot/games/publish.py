@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.games.base import Picture, Snapshot
-from bot.games.delivery import Delivery
+from bot.games.delivery import Delivery, GuildGone
 from bot.games.results import rating_line
 from bot.views.common import png_file
 
@@ -153,6 +153,9 @@ class Publisher:
         try:
             msg = await self.delivery.send(record, content, files=files, view=view, interaction=interaction,
                                            deferred=deferred)
+        except GuildGone:  # removed from the guild: no retry either
+            log.info("not posting the board of game %s: the bot was removed from its guild", record.id)
+            raise
         except Exception:
             log.warning("posting the board of game %s v%s failed; it will be recovered", record.id, record.version)
             self.failed(record.id)

@@ -12,6 +12,7 @@ from bot.games.delivery import GuildGone
 from bot.storage import Storage
 from tests.bot.conftest import Driver
 from tests.bot.fakediscord import CHANNEL_ID, GUILD_ID, FakeDiscord
+from tests.bot.test_constructo_cog import start
 
 ALICE, BOB = 1, 2
 
@@ -44,3 +45,17 @@ async def test_removed_guild_games_aborted_and_nothing_sent_there(
     departure.guild_joined(bot.games, GUILD_ID)
     await delivery.send(after, "back again")
     assert len(fake.calls) == calls + 2
+
+
+async def test_a_board_published_after_the_removal_is_not_retried(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    game = await start(driver, fake, storage)  # alice vs bob, running
+    record = await storage.get_game(game)
+    assert record is not None
+    await departure.guild_removed(bot.games, GUILD_ID)
+    snap = bot.games.snapshot(await storage.get_game(record.id))  # type: ignore[arg-type]
+    calls = len(fake.calls)
+    with pytest.raises(GuildGone):  # e.g. an AI move committed just before the removal, published after it
+        await bot.games.publisher.publish(snap, headline="late")
+    assert len(fake.calls) == calls and record.id not in bot.games.publisher._retries
