@@ -101,3 +101,14 @@ async def test_simultaneous_rematch_clicks_open_one_game(driver: Driver, fake: F
     await driver.settle()
     games = [g for g in [await storage.get_game(i) for i in range(game + 1, game + 4)] if g is not None]
     assert len(games) == 1 and games[0].players == [BOB, ALICE], "exactly one rematch"
+
+
+def test_every_lifecycle_string_is_in_spanish_too() -> None:
+    from bot.cogs import lifecycle
+    from bot.games.constructo.locales import es as cx_es
+    from bot.locales import en_lifecycle, es_lifecycle
+
+    assert set(en_lifecycle.MESSAGES) <= set(es_lifecycle.MESSAGES)
+    described = [lifecycle.LifecycleCog.abandon.description, lifecycle.LifecycleCog.games.description]
+    assert all(d in es_lifecycle.COMMANDS for d in described)
+    assert "Accept a Constructo challenge (also when its message is gone)" in cx_es.COMMANDS

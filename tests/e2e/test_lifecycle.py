@@ -260,4 +260,5 @@ async def test_removed_from_a_guild_its_games_end_unrated_nothing_posted_there_o
     assert env.game(home.id).status == "lobby", "the other guild's challenge is untouched"
     res = await answered(await server.as_user("dave").in_channel("games-2").slash("constructo accept"))
     assert env.game(home.id).status == "active"
+    assert not res.ephemeral and res.message is not None and res.message.images, "the board answers it here"
     env.assert_alive()
