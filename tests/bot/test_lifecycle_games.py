@@ -104,11 +104,11 @@ async def test_simultaneous_rematch_clicks_open_one_game(driver: Driver, fake: F
 
 
 def test_every_lifecycle_string_is_in_spanish_too() -> None:
-    from bot.cogs import lifecycle
+    from bot.cogs import unstuck
     from bot.games.constructo.locales import es as cx_es
     from bot.locales import en_lifecycle, es_lifecycle
 
     assert set(en_lifecycle.MESSAGES) <= set(es_lifecycle.MESSAGES)
-    described = [lifecycle.LifecycleCog.abandon.description, lifecycle.LifecycleCog.games.description]
+    described = [unstuck.UnstuckCog.abandon.description, unstuck.UnstuckCog.games.description]
     assert all(d in es_lifecycle.COMMANDS for d in described)
     assert "Accept a Constructo challenge (also when its message is gone)" in cx_es.COMMANDS

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class LifecycleCog(commands.Cog, name="lifecycle"):
+class UnstuckCog(commands.Cog, name="unstuck"):
     """Shared commands and events of the games' lifecycle."""
 
     def __init__(self, bot: TableBot) -> None:
@@ -55,6 +55,6 @@ class LifecycleCog(commands.Cog, name="lifecycle"):
 
 
 async def setup(bot: TableBot) -> None:
-    """Extension entry point: ``bot.load_extension("bot.cogs.lifecycle")``."""
+    """Extension entry point: ``bot.load_extension("bot.cogs.unstuck")``."""
     bot.add_dynamic_items(*mutual.DYNAMIC_ITEMS, *rematch.DYNAMIC_ITEMS, *admin.DYNAMIC_ITEMS)
-    await bot.add_cog(LifecycleCog(bot))
+    await bot.add_cog(UnstuckCog(bot))
