@@ -53,16 +53,20 @@ async def agree(interaction: discord.Interaction, game_id: int) -> None:
             raise BotError("abort.already", waiting=mentions(waiting))
         waiting = [u for u in voters if u not in deal.votes]
         if waiting:
+            proposer = deal.data.setdefault("by", user.display_name)  # the offer keeps naming who proposed it
             await deal.save()
-            text = t("abort.offer", loc, name=user.display_name, agreed=len(deal.votes), total=len(voters),
+            text = t("abort.offer", loc, name=proposer, agreed=len(deal.votes), total=len(voters),
                      waiting=mentions(waiting))
             if is_click:
                 await interaction.response.edit_message(content=text, view=view(game_id, loc))
                 return
             await reply(interaction, text, view=view(game_id, loc))
             message = await interaction.original_response()
+            older = deal.data.get("message")
             deal.data["message"] = message.id
             await deal.save()
+            if older:  # one live offer: the newest
+                await layer.publisher.delivery.edit(record, int(older), view=None)
             return
         committed = await _abort(layer, game_id, user.id)
         message_id = deal.data.get("message")
@@ -74,7 +78,7 @@ async def agree(interaction: discord.Interaction, game_id: int) -> None:
     else:
         await reply(interaction, text)
         if message_id:
-            await layer.publisher.delivery.edit(committed.snap.record, int(message_id), view=None)
+            await layer.publisher.delivery.edit(committed.snap.record, int(message_id), content=text, view=None)
     await layer.publisher.strip_all(committed.snap.record)
 
 

@@ -57,10 +57,11 @@ async def test_conex_mutual_abort_needs_every_player(
     assert "Agreed: 1/3" in fake.visible_text(token) and f"<@{ALICE}>" in fake.visible_text(token)
     assert all_custom_ids(fake.messages[offer]) == [f"ma:ok:{gid}"]
     await driver.click(offer, f"ma:ok:{gid}", CAROL)
-    assert "Agreed: 2/3" in fake.messages[offer]["content"]
+    assert "Agreed: 2/3" in fake.messages[offer]["content"] and "bob proposes" in fake.messages[offer]["content"]
     assert (await storage.get_game(gid)).status == "active"  # type: ignore[union-attr]
     assert "already agreed" in refusal(fake, await driver.command("abandon", CAROL))
-    await driver.click(offer, f"ma:ok:{gid}", ALICE)
+    token = await driver.command("abandon", ALICE)  # the last agreement by command
+    assert "Every player agreed" in fake.visible_text(token)
     record = await storage.get_game(gid)
     assert record is not None and record.status == "aborted" and record.result is None
     assert "Every player agreed" in fake.messages[offer]["content"] and fake.messages[offer]["components"] == []
