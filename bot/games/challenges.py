@@ -17,7 +17,7 @@ from bot.i18n import t
 from bot.views.common import reply
 
 if TYPE_CHECKING:
-    from bot.games.base import GameKind
+    from bot.games.base import GameKind, Snapshot
     from bot.games.layer import GameLayer
     from bot.storage.records import GameRecord
 
@@ -38,6 +38,16 @@ async def refuse_duplicate(layer: GameLayer, kind: GameKind, guild_id: int, play
     wanted = sorted(players)
     for record in await layer.storage.list_active_games(kind=kind.name, guild_id=guild_id):
         if record.status == "lobby" and sorted(record.players) == wanted:
+            raise BotError("err.duplicate_challenge", link=jump_link(record), game_id=record.id)
+
+
+async def undo_if_duplicate(layer: GameLayer, kind: GameKind, snap: Snapshot) -> None:
+    """Right after a challenge was created: if an older identical one slipped in meanwhile (two sent at once), this
+    one is aborted before anyone saw it and refused like a duplicate (``err.duplicate_challenge``)."""
+    wanted = sorted(snap.players)
+    for record in await layer.storage.list_active_games(kind=kind.name, guild_id=snap.record.guild_id):
+        if record.id < snap.id and record.status == "lobby" and sorted(record.players) == wanted:
+            await layer.storage.abort_game(snap.id, snap.version, None, reason="duplicate")
             raise BotError("err.duplicate_challenge", link=jump_link(record), game_id=record.id)
 
 

@@ -20,7 +20,7 @@ import discord
 
 from bot.errors import BotError
 from bot.games.base import GameKind, Snapshot, not_player
-from bot.games.challenges import refuse_duplicate
+from bot.games.challenges import refuse_duplicate, undo_if_duplicate
 from bot.games.envelope import Envelope, Seat
 from bot.games.layer import Change, Committed
 from bot.i18n import has, t
@@ -108,6 +108,8 @@ class Lobby:
             thread = await self._thread(interaction, title)
             snap = await self.layer.create(kind, guild_id=guild_id, channel_id=thread.id, env=env, players=players,
                                            status=status)
+        if invited is not None:
+            await undo_if_duplicate(self.layer, kind, snap)
         publisher = self.layer.publisher
         opened = text(kind, "opened_in_thread", loc, thread=thread.mention) if thread is not None else ""
         if starts:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from bot.app import TableBot
 from bot.storage import Storage
-from tests.bot.conftest import Driver, all_custom_ids, envelope_of, refusal
-from tests.bot.fakediscord import CHANNEL_ID, FakeDiscord
+from tests.bot.conftest import Driver, all_custom_ids, envelope_of, initial, refusal
+from tests.bot.fakediscord import CHANNEL_ID, EPHEMERAL, OTHER_CHANNEL_ID, FakeDiscord
 from tests.bot.test_conex_cog import forfeit, start_game, table_msg
 from tests.bot.test_constructo_cog import board_of, start
 
@@ -113,3 +113,19 @@ def test_every_lifecycle_string_is_in_spanish_too() -> None:
     described = [unstuck.UnstuckCog.abandon.description, unstuck.UnstuckCog.games.description]
     assert all(d in es_lifecycle.COMMANDS for d in described)
     assert "Accept a Constructo challenge (also when its message is gone)" in cx_es.COMMANDS
+
+
+async def test_two_identical_challenges_sent_at_once_leave_one(
+    driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    tokens = []
+    for uid, other, channel in ((ALICE, BOB, CHANNEL_ID), (BOB, ALICE, OTHER_CHANNEL_ID)):  # before either runs
+        payload, token = driver._base(2, uid, channel)
+        payload["data"], _ = driver._command_data("constructo challenge", {"opponent": other}, None)
+        driver.bot._connection.parse_interaction_create(payload)
+        tokens.append(token)
+    await driver.settle()
+    open_games = [g for g in await storage.list_active_games() if g.status == "lobby"]
+    assert len(open_games) == 1, open_games
+    refused = [tok for tok in tokens if initial(fake, tok)["data"].get("flags", 0) & EPHEMERAL]
+    assert len(refused) == 1 and "already waiting" in refusal(fake, refused[0])
