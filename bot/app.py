@@ -32,9 +32,9 @@ from bot.views.common import refuse
 
 log = logging.getLogger(__name__)
 
-SHARED_EXTENSIONS: tuple[str, ...] = ("bot.cogs.shared", "bot.cogs.records", "bot.cogs.settings")
-"""Cogs of every game (``/leaderboard``, ``/stats``, ``/help``, ``/abort``; ``/history``, ``/replay``;
-``/settings``), loaded after the games' own."""
+SHARED_EXTENSIONS: tuple[str, ...] = ("bot.cogs.shared", "bot.cogs.records", "bot.cogs.settings", "bot.cogs.unstuck")
+"""Cogs of every game (``/leaderboard``, ``/stats``, ``/help``, ``/abort``; ``/history``, ``/replay``; ``/settings``;
+``/abandon``, ``/games``, leaving a guild), loaded after the games' own."""
 HEARTBEAT_EVERY_S = 30.0
 
 

@@ -28,11 +28,17 @@ DEFER_AFTER_S = 2.0
 _UNSET: Any = object()
 
 
+class GuildGone(Exception):
+    """The bot was removed from the game's guild: nothing is sent or edited there any more."""
+
+
 class Delivery:
-    """Sends and edits the public messages of games for ``bot``."""
+    """Sends and edits the public messages of games for ``bot``. ``removed``: guilds the bot was removed from
+    (:mod:`bot.games.departure`); nothing goes there."""
 
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
+        self.removed: set[int] = set()
 
     def channel(self, record: GameRecord) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
@@ -43,7 +49,10 @@ class Delivery:
         deferred: bool = False,
     ) -> discord.Message:
         """Post a public game message: ``interaction``'s deferred response edited in (``deferred``), else a
-        followup of the answered ``interaction``, else a channel message. Raises ``discord.HTTPException``."""
+        followup of the answered ``interaction``, else a channel message. Raises ``discord.HTTPException``, and
+        :class:`GuildGone` (no request) in a guild the bot was removed from."""
+        if record.guild_id in self.removed:
+            raise GuildGone(record.guild_id)
         files = files or []
         kwargs: dict[str, Any] = {"view": view} if view is not None else {}
         if interaction is not None and deferred:
@@ -62,7 +71,9 @@ class Delivery:
         self, record: GameRecord, message_id: int, *, content: str | None = None, view: Any = _UNSET
     ) -> bool:
         """Edit a stored message of the game (``view=None`` strips its components). Returns False (logged) when
-        Discord refuses (the message is gone, no permission...)."""
+        Discord refuses (the message is gone, no permission...) and, without a request, in a removed guild."""
+        if record.guild_id in self.removed:
+            return False
         kwargs: dict[str, Any] = {}
         if content is not None:
             kwargs["content"] = content

@@ -21,6 +21,7 @@ import discord
 from bot.errors import BotError
 from bot.games import clock as clocks
 from bot.games.base import GameKind, Snapshot, not_player
+from bot.games.challenges import refuse_duplicate, undo_if_duplicate
 from bot.games.envelope import Envelope, Seat
 from bot.games.layer import Change, Committed
 from bot.i18n import has, t
@@ -72,6 +73,7 @@ class Lobby:
     async def open(
         self, interaction: discord.Interaction, kind: GameKind, *, options: dict[str, Any], seats: list[Seat],
         players: list[int], invited: int | None = None, title: str, clock: str | None = None,
+        start: bool = False,
     ) -> Snapshot:
         """Open a game of ``kind`` with these seats (seat 0 = the opener): in the channel, or in a new thread
         when the channel is busy (also when another game takes it between the check and the create). A
@@ -79,16 +81,22 @@ class Lobby:
         lobby message is posted and stored. ``clock``: the time-control preset chosen (``None``: the guild's
         default, ``bot/games/clock.py``); an unstarted challenge or lobby expires after the guild's set-up expiry.
 
-        Raises ``BotError`` (``err.channel_busy_no_thread``) and whatever the kind's setup refuses.
+        ``start``: start at once whatever the seats (a rematch every player agreed to).
+
+        Raises ``BotError`` (``err.channel_busy_no_thread``, ``err.duplicate_challenge``) and whatever the kind's
+        setup refuses.
         """
         loc = interaction.guild_locale.value if interaction.guild_locale else None
+        if invited is not None:
+            await refuse_duplicate(self.layer, kind, interaction.guild_id or 0, players)
         guild_id = interaction.guild_id or 0
         settings = await self.layer.storage.get_guild_settings(guild_id) if guild_id else {}
         timing = self.layer.clock
         now = timing.now()
         env = Envelope.new(options=options, seats=seats, host=players[0], invited=invited, locale=loc, now=now,
                            clock=clocks.new_clock(clocks.preset_of(clock, settings), timing))
-        starts = invited is None and len(players) >= kind.seating.min_seats and all(s.ai for s in seats[1:])
+        starts = start or (invited is None and len(players) >= kind.seating.min_seats
+                           and all(s.ai for s in seats[1:]))
         status = "lobby"
         wake: float | None = now + timing.span(60.0 * clocks.expiry_minutes(settings))
         if starts:
@@ -111,6 +119,8 @@ class Lobby:
             thread = await self._thread(interaction, title)
             snap = await self.layer.create(kind, guild_id=guild_id, channel_id=thread.id, env=env, players=players,
                                            status=status, wake_at=wake)
+        if invited is not None:
+            await undo_if_duplicate(self.layer, kind, snap)
         if wake is not None:
             self.layer.timers.poke(wake)
         publisher = self.layer.publisher
@@ -293,7 +303,8 @@ class Lobby:
         names = snap.names
         accepted = text(snap.kind, "accepted", snap.locale, challenger=names[0], opponent=names[1])
         await self._show(interaction, snap, accepted, live=False)
-        await self.layer.after_commit(committed, snap.kind.started_text(snap), interaction)
+        here = interaction.channel_id == snap.record.channel_id  # /accept from elsewhere: the board goes there
+        await self.layer.after_commit(committed, snap.kind.started_text(snap), interaction if here else None)
         return committed
 
     async def decline(self, interaction: discord.Interaction, game_id: int) -> Committed:

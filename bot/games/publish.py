@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.games.base import Picture, Snapshot
-from bot.games.delivery import Delivery
+from bot.games.delivery import Delivery, GuildGone
 from bot.games.results import rating_line
 from bot.views.common import png_file
 
@@ -167,6 +167,9 @@ class Publisher:
         try:
             msg = await self.delivery.send(record, content, files=files, view=view, interaction=interaction,
                                            deferred=deferred)
+        except GuildGone:  # removed from the guild: no retry either
+            log.info("not posting the board of game %s: the bot was removed from its guild", record.id)
+            raise
         except Exception:
             log.warning("posting the board of game %s v%s failed; it will be recovered", record.id, record.version)
             self.failed(record.id)
@@ -264,6 +267,13 @@ class Publisher:
             await self.recover(game_id)
         except Exception:
             log.warning("re-posting the board of game %s failed again", game_id, exc_info=True)
+
+    def cancel_retry(self, game_id: int) -> None:
+        """Forget the pending retry of ``game_id`` (its guild is gone)."""
+        handle = self._retries.pop(game_id, None)
+        if handle is not None:
+            handle.cancel()
+        self._attempts.pop(game_id, None)
 
     def close(self) -> None:
         """Cancel pending retries (the bot is closing)."""

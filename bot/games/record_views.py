@@ -64,9 +64,12 @@ def record_items(snap: Snapshot, locale: str | None, *, replay: bool = True,
 
 
 def result_view(snap: Snapshot) -> discord.ui.View:
-    """The components of a finished game's result card (its last board): the record buttons."""
+    """The components of a finished game's result card (its last board): the record buttons, and Rematch
+    (:mod:`bot.games.rematch`, row 0)."""
+    from bot.games import rematch
+
     view = discord.ui.View(timeout=None)
-    for item in record_items(snap, snap.locale):
+    for item in [*rematch.items(snap), *record_items(snap, snap.locale)]:
         view.add_item(item)
     return view
 

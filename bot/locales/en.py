@@ -51,7 +51,10 @@ MESSAGES: dict[str, str] = {
     "stats.none": "**{game}**: no rated game yet.",
     "abort.done": "{name} aborted the {game} game of this channel. Nothing was rated.",
     "help.head": "**Board games on Discord**\n",
-    "help.tail": "**Everything**: `/leaderboard`, `/stats`, `/help`; admins (Manage Server): `/abort`.",
+    "help.tail": (
+        "**Everything**: `/leaderboard`, `/stats`, `/help`, `/abandon` (end a game every player agrees to end; not "
+        "rated), **Rematch** on a result card; admins (Manage Server): `/abort`, `/games`."
+    ),
     "list.or": "{head} or {last}",
     # -- results and seats (every game; a game may override a lobby text with <prefix>.<event>) ---------------
     "res.rating_changes": "Rating changes: {changes}.",

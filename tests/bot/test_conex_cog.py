@@ -551,7 +551,7 @@ async def test_goal_reached_ends_after_the_round_with_result_and_ratings(
     files = fake.calls_for(token)[1].files
     assert len(files) == 2 and all(png_ok(data) for _, data in files)
     final = fake.calls_for(token)[1].payload
-    assert all_custom_ids(final) == [f"rc:rp:{gid}", f"rc:dl:{gid}"]  # type: ignore[arg-type]  # no play buttons
+    assert all_custom_ids(final) == [f"rm:go:{gid}", f"rc:rp:{gid}", f"rc:dl:{gid}"]  # type: ignore[arg-type]  # no play buttons
     assert f"python -m engine.conex verify {stored.setup['seed']} " in final["content"]  # type: ignore[index]
     changes = await storage.rating_changes(gid)
     assert {c.user_id for c in changes} == {ALICE, BOB}

@@ -321,7 +321,7 @@ async def test_resign_finishes_rated_and_removes_components(
     final_call = fake.calls_for(token)[-1]
     final = final_call.payload
     # The result card keeps only the record buttons (no move, no resign).
-    assert all_custom_ids(final) == [f"rc:rp:{game}", f"rc:dl:{game}", f"cx:ana:{game}"]  # type: ignore[arg-type]
+    assert all_custom_ids(final) == [f"rm:go:{game}", f"rc:rp:{game}", f"rc:dl:{game}", f"cx:ana:{game}"]  # type: ignore[arg-type]
     assert "alice" in final["content"] and "wins" in final["content"]  # type: ignore[index]
     assert "Rating changes: alice +" in final["content"] and "bob -" in final["content"]  # type: ignore[index]
     assert [name.endswith("-result.png") for name, _ in final_call.files] == [False, True]

@@ -74,7 +74,7 @@ async def test_result_card_replay_is_drawn_once_and_the_record_replays_to_the_sa
 ) -> None:
     gid = await finished_match(driver, storage)
     card = await board(storage, fake, gid)
-    assert all_custom_ids(card) == [f"rc:rp:{gid}", f"rc:dl:{gid}", f"cx:ana:{gid}"]
+    assert all_custom_ids(card) == [f"rm:go:{gid}", f"rc:rp:{gid}", f"rc:dl:{gid}", f"cx:ana:{gid}"]
     record = await storage.get_game(gid)
     assert record is not None
     stored = state_of(record)
@@ -312,7 +312,7 @@ async def test_a_game_the_layer_never_heard_of_gets_its_record_without_a_replay(
         await driver.click(fake.originals[token], f"nm:acc:{gid}", BOB)
         await driver.command("nim take", ALICE, heap=1, count=1)  # the last stone: Alice wins
         card = await board(storage, fake, gid)
-        assert all_custom_ids(card) == [f"rc:rp:{gid}", f"rc:dl:{gid}"]
+        assert all_custom_ids(card) == [f"rm:go:{gid}", f"rc:rp:{gid}", f"rc:dl:{gid}"]
         token = await driver.click(int(card["id"]), f"rc:rp:{gid}", BOB)
         payload, files = answer(fake, token)
         assert "no animated replay" in payload["content"] and list(files) == [f"game-{gid}.json"]

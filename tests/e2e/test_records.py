@@ -103,7 +103,7 @@ async def test_constructo_result_card_replay_download_and_analysis(env: BotEnv) 
     row = env.game(game.id)
     assert row.status == "finished"
     card = server.message(row.messages["board"])
-    assert [c.get("label") for c in card.buttons()] == ["Replay", "Download record", "Analysis"]
+    assert [c.get("label") for c in card.buttons()] == ["Rematch", "Replay", "Download record", "Analysis"]
 
     started = time.perf_counter()
     replay = await answered(await carol.click(card, "Replay"), timeout=60)
@@ -156,7 +156,7 @@ async def test_conex_commitment_before_any_hand_reveal_and_replay(env: BotEnv) -
     card = server.message(row.messages["board"])
     command = f"python -m engine.conex verify {seed} {digest} --players 2"
     assert f"`{seed}`" in card.content and command in card.content, card.content
-    assert [c.get("label") for c in card.buttons()] == ["Replay", "Download record"]
+    assert [c.get("label") for c in card.buttons()] == ["Rematch", "Replay", "Download record"]
     code, out = await run(*command.split()[1:])  # the documented command, as a player would run it
     assert code == 0 and out.strip().endswith("OK"), out
     code, out = await run("-m", "engine.conex", "verify", str(seed ^ 1), digest, "--players", "2")  # tampered

@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import BotError
+from bot.games import challenges
 from bot.games.clock import CLOCK_HELP
 from bot.games.constructo.kind import KIND
 from bot.games.constructo.narration import match_of
@@ -126,6 +127,16 @@ class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo
     @challenge.autocomplete("layout")
     async def _layout_autocomplete(self, interaction: discord.Interaction, current: str) -> StrChoices:
         return layout_name_choices(interaction.locale, current)
+
+    @app_commands.command(name="accept", description="Accept a Constructo challenge (also when its message is gone)")
+    @app_commands.describe(opponent="Who challenged you (needed only when several challenges wait)")
+    async def accept(self, interaction: discord.Interaction, opponent: discord.User | None = None) -> None:
+        await challenges.accept(self.games, KIND, interaction, opponent.id if opponent else None)
+
+    @app_commands.command(name="decline", description="Decline a Constructo challenge, or withdraw yours")
+    @app_commands.describe(opponent="The other player (needed only when several challenges wait)")
+    async def decline(self, interaction: discord.Interaction, opponent: discord.User | None = None) -> None:
+        await challenges.decline(self.games, KIND, interaction, opponent.id if opponent else None)
 
     # -- play ------------------------------------------------------------------------------------------------
     @app_commands.command(name="place", description="Place a chip from your reserve on an empty tile")

@@ -30,6 +30,16 @@ COMMANDS: dict[str, str] = {
     "Resign your Constructo match in this channel (you lose it)": "Abandona tu partida de Constructo (la pierdes)",
     "Show every named layout": "Muestra todos los tableros con nombre",
     "The rules of Constructo in short": "Las reglas de Constructo en breve",
+    "Accept a Constructo challenge (also when its message is gone)": (
+        "Acepta un desafío de Constructo (aunque su mensaje ya no esté)"
+    ),
+    "Who challenged you (needed only when several challenges wait)": (
+        "Quién te desafió (solo si tienes varios desafíos pendientes)"
+    ),
+    "Decline a Constructo challenge, or withdraw yours": "Rechaza un desafío de Constructo, o retira el tuyo",
+    "The other player (needed only when several challenges wait)": (
+        "El otro jugador (solo si hay varios desafíos pendientes)"
+    ),
 }
 
 # Análisis de la partida (``bot/games/constructo/analysis.py``, issue 16).

@@ -1,0 +1,94 @@
+"""Pending challenges without their message (issue 12): a second identical challenge is refused with a link to the
+first, and ``/<game> accept`` / ``/<game> decline`` find the caller's pending challenge by command (its message
+deleted by a moderator or scrolled away).
+
+A challenge is "identical" when it is of the same game, in the same guild, between the same two players (in
+either direction: Bob challenging Alice while Alice's challenge to Bob waits is pointed to hers).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.errors import BotError
+from bot.i18n import t
+from bot.views.common import reply
+
+if TYPE_CHECKING:
+    from bot.games.base import GameKind, Snapshot
+    from bot.games.layer import GameLayer
+    from bot.storage.records import GameRecord
+
+LOBBY_KEYS = ("lobby", "challenge")
+
+
+def jump_link(record: GameRecord) -> str:
+    """A link to the game's challenge or lobby message (Discord's jump URL), else a channel mention."""
+    message_id = next((record.messages[k] for k in LOBBY_KEYS if record.messages.get(k)), None)
+    if message_id is None:
+        return f"<#{record.channel_id}>"
+    return f"https://discord.com/channels/{record.guild_id}/{record.channel_id}/{message_id}"
+
+
+async def refuse_duplicate(layer: GameLayer, kind: GameKind, guild_id: int, players: list[int]) -> None:
+    """Raise ``BotError("err.duplicate_challenge")`` when a pending challenge of ``kind`` in ``guild_id`` already
+    seats exactly ``players`` (any order)."""
+    wanted = sorted(players)
+    for record in await layer.storage.list_active_games(kind=kind.name, guild_id=guild_id):
+        if record.status == "lobby" and sorted(record.players) == wanted:
+            raise BotError("err.duplicate_challenge", link=jump_link(record), game_id=record.id)
+
+
+async def undo_if_duplicate(layer: GameLayer, kind: GameKind, snap: Snapshot) -> None:
+    """Right after a challenge was created: if an older identical one slipped in meanwhile (two sent at once), this
+    one is aborted before anyone saw it and refused like a duplicate (``err.duplicate_challenge``)."""
+    wanted = sorted(snap.players)
+    for record in await layer.storage.list_active_games(kind=kind.name, guild_id=snap.record.guild_id):
+        if record.id < snap.id and record.status == "lobby" and sorted(record.players) == wanted:
+            await layer.storage.abort_game(snap.id, snap.version, None, reason="duplicate")
+            raise BotError("err.duplicate_challenge", link=jump_link(record), game_id=record.id)
+
+
+async def pending(layer: GameLayer, kind: GameKind, interaction: discord.Interaction, *, invited_only: bool,
+                  other: int | None = None) -> GameRecord:
+    """The caller's pending challenge of ``kind`` in this guild: one they were invited to (``invited_only``) or
+    any they are seated in; ``other`` narrows it to the one with that player. The one in this channel wins; else
+    it must be the only one. Raises ``err.no_pending_challenge`` / ``err.several_challenges``."""
+    user_id = interaction.user.id
+    found = []
+    for record in await layer.storage.list_active_games(kind=kind.name, guild_id=interaction.guild_id or 0):
+        if record.status != "lobby" or user_id not in record.players:
+            continue
+        env = layer.envelope(record)
+        if env.invited is None or (invited_only and env.invited != user_id):
+            continue
+        if other is not None and other not in record.players:
+            continue
+        found.append(record)
+    here = [r for r in found if r.channel_id == interaction.channel_id]
+    if here:
+        return here[0]
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise BotError("err.no_pending_challenge", game=kind.title)
+    others = sorted({p for r in found for p in r.players if p != user_id})
+    raise BotError("err.several_challenges", players=", ".join(f"<@{p}>" for p in others))
+
+
+async def accept(layer: GameLayer, kind: GameKind, interaction: discord.Interaction, other: int | None) -> None:
+    """``/<game> accept [opponent]``: accept the pending challenge; answered in place when it is in this channel,
+    else the board goes to the game's channel and the caller gets a link."""
+    record = await pending(layer, kind, interaction, invited_only=True, other=other)
+    await layer.lobby.accept(interaction, record.id)
+    if record.channel_id != interaction.channel_id:
+        await reply(interaction, t("lobby.accepted_there", interaction.locale, channel=f"<#{record.channel_id}>"),
+                    ephemeral=True)
+
+
+async def decline(layer: GameLayer, kind: GameKind, interaction: discord.Interaction, other: int | None) -> None:
+    """``/<game> decline [opponent]``: decline a challenge you received, or withdraw one you sent."""
+    record = await pending(layer, kind, interaction, invited_only=False, other=other)
+    await layer.lobby.decline(interaction, record.id)

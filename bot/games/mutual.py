@@ -1,0 +1,101 @@
+"""Mutual abort (issue 12): ``/abandon`` proposes to end the channel's running game without a result; every human
+player agrees with one click (the proposer by proposing; ``/abandon`` again counts as the click) and the game is
+``aborted``, never rated, its messages stripped. AI seats always agree: a game against the AI alone ends at once.
+
+Custom id: ``ma:ok:<game>`` (persistent). Votes: :mod:`bot.games.agreements` (``abort_votes:<game>``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.errors import BotError
+from bot.games.agreements import agreement, humans, mentions
+from bot.games.base import not_player
+from bot.games.layer import Change
+from bot.i18n import t
+from bot.views.common import GameButton, games, reply
+
+if TYPE_CHECKING:
+    from bot.games.base import Snapshot
+    from bot.games.layer import GameLayer
+
+log = logging.getLogger(__name__)
+
+WHAT = "abort_votes"
+
+
+def view(game_id: int, locale: Any) -> discord.ui.View:
+    v = discord.ui.View(timeout=None)
+    v.add_item(AgreeAbortButton(game_id, locale=getattr(locale, "value", locale)))
+    return v
+
+
+async def agree(interaction: discord.Interaction, game_id: int) -> None:
+    """Count the caller's agreement to abort ``game_id``; the last one aborts it (see the module docstring)."""
+    layer = games(interaction)
+    user = interaction.user
+    loc = interaction.guild_locale or interaction.locale
+    record = await layer.record(game_id)
+    if record.status != "active":
+        raise BotError("err.not_started" if record.status == "lobby" else "err.game_closed")
+    env = layer.envelope(record)
+    voters = humans(record, env)
+    if user.id not in voters:
+        raise not_player()
+    is_click = interaction.type == discord.InteractionType.component
+    async with agreement(layer.storage, WHAT, game_id) as deal:
+        if not deal.add(user.id):
+            waiting = [u for u in voters if u not in deal.votes]
+            raise BotError("abort.already", waiting=mentions(waiting))
+        waiting = [u for u in voters if u not in deal.votes]
+        if waiting:
+            proposer = deal.data.setdefault("by", user.display_name)  # the offer keeps naming who proposed it
+            await deal.save()
+            text = t("abort.offer", loc, name=proposer, agreed=len(deal.votes), total=len(voters),
+                     waiting=mentions(waiting))
+            if is_click:
+                await interaction.response.edit_message(content=text, view=view(game_id, loc))
+                return
+            await reply(interaction, text, view=view(game_id, loc))
+            message = await interaction.original_response()
+            older = deal.data.get("message")
+            deal.data["message"] = message.id
+            await deal.save()
+            if older:  # one live offer: the newest
+                await layer.publisher.delivery.edit(record, int(older), view=None)
+            return
+        committed = await _abort(layer, game_id, user.id)
+        message_id = deal.data.get("message")
+        await deal.clear()
+    title = committed.snap.kind.title
+    text = t("abort.agreed", loc, game=title)
+    if is_click:
+        await interaction.response.edit_message(content=text, view=None)
+    else:
+        await reply(interaction, text)
+        if message_id:
+            await layer.publisher.delivery.edit(committed.snap.record, int(message_id), content=text, view=None)
+    await layer.publisher.strip_all(committed.snap.record)
+
+
+async def _abort(layer: GameLayer, game_id: int, by: int) -> Any:
+    def step(snap: Snapshot) -> Change:
+        return Change(snap.env, "abort", by, status="aborted")
+
+    return await layer.transact(game_id, step)
+
+
+class AgreeAbortButton(GameButton, template=r"ma:ok:(?P<game>[0-9]+)"):
+    """Agree to abort: one click per player."""
+
+    prefix, verb, label_key, style = "ma", "ok", "ui.agree_abort", discord.ButtonStyle.danger
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await agree(interaction, self.game_id)
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (AgreeAbortButton,)

@@ -1,0 +1,89 @@
+"""Rematch (issue 12): the result card's **Rematch** button (``rm:go:<game>``, row :data:`REMATCH_ROW`).
+
+Every human player of the finished game clicks it once (AI seats always agree: against the AI one click is
+enough); the last click opens the new game at once: the same players and options, the seats rotated by one (the
+first player of the old game is the last of the new one: in a two-player game the first player is swapped). It opens
+in the same channel, or in a new thread when the channel is busy (the layer's :meth:`Lobby.open`), and its first
+board answers the last click. Earlier clicks are answered by a public note with the button again; a click after
+the rematch started points to it. Votes: :mod:`bot.games.agreements` (``rematch:<game>``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.errors import BotError
+from bot.games.agreements import agreement, humans, mentions
+from bot.games.base import not_player
+from bot.i18n import t
+from bot.views.common import GameButton, games, reply
+
+if TYPE_CHECKING:
+    from bot.games.base import Snapshot
+
+log = logging.getLogger(__name__)
+
+WHAT = "rematch"
+REMATCH_ROW = 0
+"""The result card's row of the Rematch button (the record buttons are in row 1)."""
+
+
+def items(snap: Snapshot) -> list[discord.ui.Item[Any]]:
+    """The result card's Rematch button (row :data:`REMATCH_ROW`)."""
+    button = RematchButton(snap.id, locale=snap.locale)
+    button.row = REMATCH_ROW
+    return [button]
+
+
+async def rematch(interaction: discord.Interaction, game_id: int) -> None:
+    """Count the caller's click on Rematch; the last one opens the new game (see the module docstring)."""
+    layer = games(interaction)
+    user = interaction.user
+    loc = interaction.guild_locale or interaction.locale
+    record = await layer.record(game_id)
+    if record.status != "finished" or record.guild_id != interaction.guild_id:
+        raise BotError("err.game_closed")
+    env = layer.envelope(record)
+    voters = humans(record, env)
+    if user.id not in voters:
+        raise not_player()
+    async with agreement(layer.storage, WHAT, game_id) as deal:
+        started = deal.data.get("game")
+        if started:
+            raise BotError("rematch.started", game_id=started, channel=f"<#{deal.data.get('channel')}>")
+        if not deal.add(user.id):
+            waiting = [u for u in voters if u not in deal.votes]
+            raise BotError("rematch.already", waiting=mentions(waiting))
+        waiting = [u for u in voters if u not in deal.votes]
+        players = record.players[1:] + record.players[:1]
+        seats = [*env.seats[1:], *env.seats[:1]]
+        names = [s.name for s in seats]
+        if waiting:
+            await deal.save()
+            view = discord.ui.View(timeout=None)
+            view.add_item(RematchButton(game_id, locale=loc.value))
+            await reply(interaction, t("rematch.offer", loc, name=user.display_name, first=names[0],
+                                       waiting=mentions(waiting)), view=view)
+            return
+        kind = layer.kind_of(record)
+        title = t("rematch.thread_title", loc, players=" vs ".join(names))
+        snap = await layer.lobby.open(interaction, kind, options=dict(env.options), seats=seats, players=players,
+                                      title=title[:100], start=True, clock=env.clock.get("preset"))
+        deal.data.update(game=snap.id, channel=snap.record.channel_id)
+        await deal.save()
+    log.info("rematch of game %s: game %s", game_id, snap.id)
+
+
+class RematchButton(GameButton, template=r"rm:go:(?P<game>[0-9]+)"):
+    """Rematch: one click per player."""
+
+    prefix, verb, label_key, style = "rm", "go", "ui.rematch", discord.ButtonStyle.success
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await rematch(interaction, self.game_id)
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (RematchButton,)

@@ -1,0 +1,52 @@
+"""Mensajes en español de las partidas que nunca se quedan atascadas (issue 12)."""
+
+MESSAGES: dict[str, str] = {
+    "err.duplicate_challenge": "Ese mismo desafío ya está pendiente (partida {game_id}): {link}",
+    "err.no_pending_challenge": "No tienes ningún desafío de {game} pendiente en este servidor.",
+    "err.several_challenges": "Tienes varios desafíos pendientes ({players}): indica el otro jugador en `opponent`.",
+    "lobby.accepted_there": "Aceptado: la partida está en {channel}.",
+    # anulación de mutuo acuerdo
+    "abort.offer": (
+        "{name} propone anular esta partida: termina sin resultado y no puntúa. De acuerdo: {agreed}/{total}; "
+        "falta {waiting}."
+    ),
+    "abort.already": "Ya aceptaste anular esta partida; falta {waiting}.",
+    "abort.agreed": "Todos los jugadores están de acuerdo: la partida de {game} queda anulada. No puntúa.",
+    "ui.agree_abort": "Acepto anularla",
+    # revancha
+    "ui.rematch": "Revancha",
+    "rematch.offer": (
+        "{name} quiere la revancha (mismos jugadores y opciones; empieza {first}). {waiting}: pulsa Revancha para "
+        "aceptar."
+    ),
+    "rematch.already": "Ya pediste esta revancha; falta {waiting}.",
+    "rematch.started": "La revancha ya ha empezado (partida {game_id}, en {channel}).",
+    "rematch.thread_title": "Revancha: {players}",
+    # /games (administradores)
+    "games.none": "No hay ninguna partida abierta en este servidor.",
+    "games.head": "**Partidas abiertas en este servidor: {n}**",
+    "games.row": "**#{game_id}** {game} en {channel}: {players} · {state}",
+    "games.turn": "le toca a {who}, desde {since}",
+    "games.waiting": "esperando jugadores desde {since}",
+    "games.broken": "**#{game_id}** en {channel}: no se pudo leer (aún se puede anular)",
+    "games.more": "…y {n} más (termina o anula alguna para verlas).",
+    "games.confirm": "¿Anular esta partida? Termina sin resultado y no puntúa.\n{line}",
+    "games.aborted": "Partida #{game_id} anulada. No puntúa.",
+    "ui.abort": "Anular",
+    "ui.abort_game": "Anular #{game_id}",
+    "ui.abort_confirm": "Sí, anularla",
+    "help.tail": (
+        "**Para todo**: `/leaderboard`, `/stats`, `/help`, `/abandon` (anula una partida si todos los jugadores "
+        "aceptan; no puntúa), **Revancha** en la tarjeta de resultado; administradores (Gestionar servidor): "
+        "`/abort`, `/games`."
+    ),
+}
+
+COMMANDS: dict[str, str] = {
+    "Propose to abort this channel's game: every player must agree; not rated": (
+        "Propón anular la partida del canal: todos deben aceptar; no puntúa"
+    ),
+    "Admins: this server's open games, with abort buttons": (
+        "Admins: las partidas abiertas del servidor, con botones para anularlas"
+    ),
+}
