@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from devserver.models import Channel, Message, fixed_id
+from devserver.models import Channel, Message, User, fixed_id
+from devserver.permissions import EVERYONE_PERMISSIONS
 
 from .helpers import BotEnv, answered, bot_env, check_log_sequence
 
@@ -31,6 +32,10 @@ async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]
         for i in range(GAMES):  # extra text channels, known to the bot from GUILD_CREATE
             ch = Channel(id=fixed_id(500 + i), name=f"table-{i}", guild_id=e.server.guild_id, position=10 + i)
             e.server.channels[ch.id] = ch
+            for side, offset in (("a", 0), ("b", GAMES)):  # two players of their own per table: one pending
+                name = f"p{i}{side}"                       # challenge per pair (a second one is refused)
+                e.server.users[name] = User(id=fixed_id(2000 + offset + i), name=name,
+                                            member_permissions=EVERYONE_PERMISSIONS)
         await e.proc.start()
         yield e
 
@@ -47,10 +52,11 @@ async def test_concurrent_games_each_start_and_boards_carry_the_committed_versio
     server = env.server
     mark = env.mark()
     channels = [c for c in server.channels.values() if c.name.startswith("table-")]
-    alices = [server.as_user("alice", c.id) for c in channels]
-    bobs = [server.as_user("bob", c.id) for c in channels]
+    alices = [server.as_user(f"p{i}a", c.id) for i, c in enumerate(channels)]
+    bobs = [server.as_user(f"p{i}b", c.id) for i, c in enumerate(channels)]
 
-    challenges = await asyncio.gather(*(a.slash("constructo challenge", opponent="bob") for a in alices))
+    challenges = await asyncio.gather(*(a.slash("constructo challenge", opponent=f"p{i}b")
+                                        for i, a in enumerate(alices)))
     await asyncio.gather(*(answered(r, 30) for r in challenges))
     refused = [r.text for r in challenges if r.ephemeral]
     assert refused == [], f"{len(refused)} of {GAMES} challenges refused: {refused[:3]}"
