@@ -4,8 +4,8 @@ Startup (``setup_hook``, runs once per process, after login and before the gatew
 open storage (``DATA_DIR/tablebot.sqlite3``), install the command translator, create the game layer
 (``bot.games``: every registered game of :mod:`bot.games.registry`, with its persistent ``DynamicItem``
 classes), load each game's commands (``<game package>.cog``) and the shared commands, then sync the command
-tree **only if its hash changed** (the hash of the translated command payloads is kept in storage meta
-``commands_hash:<target>``). Never in ``on_ready``, which fires again on every reconnect.
+tree **only if it differs from what Discord reports** for the application (one ``GET``, :mod:`bot.sync`).
+Never in ``on_ready``, which fires again on every reconnect.
 
 On every READY the game layer re-posts stale boards and resumes AI seats (``GameLayer.on_ready``).
 """
@@ -13,8 +13,6 @@ On every READY the game layer re-posts stale boards and resumes AI seats (``Game
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import logging
 from typing import Any
 
@@ -28,6 +26,7 @@ from bot.games.layer import GameLayer
 from bot.games.timers import ClaimButton
 from bot.i18n import CatalogueTranslator
 from bot.storage import Storage
+from bot.sync import same_commands
 from bot.views.common import refuse
 
 log = logging.getLogger(__name__)
@@ -145,24 +144,34 @@ class TableBot(commands.Bot):
             return [await c.get_translated_payload(self.tree, translator) for c in commands_]
         return [c.to_dict(self.tree) for c in commands_]
 
-    async def sync_commands(self, *, force: bool = False) -> bool:
-        """Sync the tree to the dev guild or globally when its hash changed (or ``force``).
+    async def remote_commands(self, guild: discord.Object | None) -> list[dict[str, Any]]:
+        """The application's commands as Discord reports them (one ``GET``, with localizations)."""
+        app_id = self.application_id
+        if guild is not None:
+            route = discord.http.Route("GET", "/applications/{application_id}/guilds/{guild_id}/commands",
+                                       application_id=app_id, guild_id=guild.id)
+        else:
+            route = discord.http.Route("GET", "/applications/{application_id}/commands", application_id=app_id)
+        data: list[dict[str, Any]] = await self.http.request(route, params={"with_localizations": "true"})
+        return data
 
-        Returns True if a sync request was sent. The hash is stored in storage meta under
-        ``commands_hash:guild:<id>`` or ``commands_hash:global``.
-        """
+    async def sync_commands(self, *, force: bool = False) -> bool:
+        """Sync the tree to the dev guild or globally when it differs from what Discord reports (one ``GET``,
+        :mod:`bot.sync`), or ``force``. Returns True if a sync request was sent."""
         guild = self.sync_target()
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         payload = await self.command_payload(guild)
-        digest = hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
-        key = f"commands_hash:guild:{guild.id}" if guild else "commands_hash:global"
-        if not force and await self.storage.get_meta(key) == digest:
-            log.info("command tree unchanged (%s), no sync", key)
-            return False
+        where = f"guild {guild.id}" if guild else "global"
+        if not force:
+            try:
+                if same_commands(payload, await self.remote_commands(guild)):
+                    log.info("command tree unchanged (%s), no sync", where)
+                    return False
+            except discord.HTTPException as err:
+                log.warning("could not read the registered commands (%s): %s; syncing", where, err)
         await self.tree.sync(guild=guild)
-        await self.storage.set_meta(key, digest)
-        log.info("command tree synced (%s, %d commands)", key, len(payload))
+        log.info("command tree synced (%s, %d commands)", where, len(payload))
         return True
 
     # -- shutdown ------------------------------------------------------------------------------

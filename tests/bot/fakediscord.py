@@ -92,6 +92,7 @@ class FakeDiscord:
         self.users: dict[int, str] = {BOT_ID: "TableBot", 1: "alice", 2: "bob", 3: "carol", 4: "admin", 5: "otherbot"}
         self.bots: set[int] = {BOT_ID, 5}
         self.fail_paths: set[str] = set()  # exact REST paths answered with a 500
+        self.commands: dict[str, list[dict[str, Any]]] = {}  # PUT application commands by path (GET returns them)
         self.fail_webhooks: set[str] = set()  # substrings of webhook paths answered with 10062
         self._channels: dict[str, int] = {}  # token -> channel of the interaction
 
@@ -186,8 +187,12 @@ class FakeDiscord:
                 "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
                                     "archive_timestamp": TIMESTAMP, "locked": False},
             }
-        if route.method == "PUT" and parts[0] == "applications":
-            return []
+        if route.method == "PUT" and parts[0] == "applications":  # stored as Discord does, returned by GET
+            self.commands[path] = [{**c, "id": str(next(self.ids)), "application_id": parts[1], "version": "1"}
+                                   for c in payload or []]
+            return self.commands[path]
+        if route.method == "GET" and parts[0] == "applications" and parts[-1] == "commands":
+            return self.commands.get(path, [])
         if route.method == "GET" and parts[0] == "users":
             uid = int(parts[1])
             if uid not in self.users:

@@ -113,7 +113,7 @@ async def test_spanish_localizations_are_sent_with_the_sync(bot: TableBot) -> No
     assert loc.get("es-ES", "").startswith("Juega a Constructo")
 
 
-async def test_sync_only_when_the_tree_changed(fake: FakeDiscord, storage: Storage, tmp_path: Path) -> None:
+async def test_sync_only_when_discord_has_other_commands(fake: FakeDiscord, storage: Storage, tmp_path: Path) -> None:
     first = await make_bot(fake, storage, tmp_path)
     puts = [c for c in fake.calls if c.method == "PUT"]
     assert [c.path for c in puts] == [f"/applications/{APP_ID}/commands"]
@@ -126,6 +126,11 @@ async def test_sync_only_when_the_tree_changed(fake: FakeDiscord, storage: Stora
     second.tree.remove_command("help")  # the tree changed: sync again
     assert await second.sync_commands() is True
     assert await second.sync_commands() is False
+    fake.commands.clear()  # the application's commands deleted elsewhere: the same tree is synced again
+    assert await second.sync_commands() is True
+    assert len([c for c in fake.calls if c.method == "PUT"]) == 4
+    gets = [c for c in fake.calls if c.method == "GET" and c.path.endswith("/commands")]
+    assert gets and all(c.params == {"with_localizations": "true"} for c in gets)
     await second.close()
 
 
@@ -137,7 +142,7 @@ async def test_dev_guild_sync_goes_to_that_guild(fake: FakeDiscord, storage: Sto
         put = [c for c in fake.calls if c.method == "PUT"][-1]
         assert put.path == f"/applications/{APP_ID}/guilds/4242/commands"
         assert {p["name"] for p in put.payload} >= {"constructo", "help"}  # type: ignore[union-attr]
-        assert await storage.get_meta("commands_hash:guild:4242")
+        assert await bot.sync_commands() is False  # Discord now reports the same commands for that guild
     finally:
         await bot.close()
 
