@@ -21,6 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
+from bot.first_response import FirstResponseGuard
 from bot.games.components import seating_items
 from bot.games.layer import GameLayer
 from bot.games.timers import ClaimButton
@@ -86,6 +87,7 @@ class TableBot(commands.Bot):
         self.sync_enabled = sync_commands
         self.background: set[asyncio.Task[Any]] = set()
         self.failed_extensions: list[str] = []
+        self.first_response = FirstResponseGuard()
 
     # -- startup -------------------------------------------------------------------------------
     async def setup_hook(self) -> None:
@@ -130,6 +132,12 @@ class TableBot(commands.Bot):
 
         task.add_done_callback(done)
         return task
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # Runs inside the gateway parser, before any handler task of the interaction starts.
+        if event_name == "interaction" and args:
+            self.first_response.attach(args[0])
+        super().dispatch(event_name, *args, **kwargs)
 
     # -- command sync --------------------------------------------------------------------------
     def sync_target(self) -> discord.Object | None:
@@ -176,6 +184,7 @@ class TableBot(commands.Bot):
 
     # -- shutdown ------------------------------------------------------------------------------
     async def close(self) -> None:
+        self.first_response.close()
         if self.games is not None:
             self.games.publisher.close()
         for task in list(self.background):

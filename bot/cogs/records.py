@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.errors import BotError
 from bot.games import history, record_views
 from bot.i18n import t
+from bot.views.common import reply
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -48,8 +49,7 @@ class RecordsCog(commands.Cog, name="records"):
         target = user or interaction.user
         layer = self.bot.games
         page = await history.load_page(layer, interaction.guild_id or 0, target.id, game, "t0")
-        await interaction.response.send_message(ephemeral=True, **await history.page_message(layer, page,
-                                                                                             interaction.locale))
+        await reply(interaction, ephemeral=True, **await history.page_message(layer, page, interaction.locale))
 
     @app_commands.command(name="replay", description="Replay a finished game: animation, move list and record")
     @app_commands.describe(game="Game number (your recent games are suggested)",

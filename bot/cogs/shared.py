@@ -20,7 +20,7 @@ from discord.ext import commands
 from bot.errors import BotError
 from bot.games.publish import render_png
 from bot.i18n import t
-from bot.views.common import png_file, reply
+from bot.views.common import defer, png_file, reply
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -66,7 +66,7 @@ class SharedCog(commands.Cog, name="shared"):
         from render.results import leaderboard_text, render_leaderboard
 
         game_title = self._title(game)
-        await interaction.response.defer(thinking=True)
+        await defer(interaction)
         guild = interaction.guild
         title = t("lb.title", interaction.locale, game=game_title, guild=guild.name if guild else "")
         rows = await self.bot.storage.leaderboard(interaction.guild_id or 0, game, limit=LEADERBOARD_SIZE)

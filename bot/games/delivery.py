@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
+from bot.views.common import defer, settle_loading
+
 if TYPE_CHECKING:
     from bot.app import TableBot
     from bot.storage.records import GameRecord
@@ -55,9 +57,11 @@ class Delivery:
             raise GuildGone(record.guild_id)
         files = files or []
         kwargs: dict[str, Any] = {"view": view} if view is not None else {}
-        if interaction is not None and deferred:
+        if interaction is not None and (deferred or interaction.extras.get("loading") == "public"):
+            interaction.extras.pop("loading", None)
             return await interaction.edit_original_response(content=content, attachments=files, view=view)
         if interaction is not None and interaction.response.is_done():
+            await settle_loading(interaction, False)
             return await interaction.followup.send(content, files=files, wait=True, **kwargs)
         if interaction is not None:
             callback = await interaction.response.send_message(content, files=files, **kwargs)
@@ -89,25 +93,15 @@ class Delivery:
 
 async def within(interaction: discord.Interaction | None, work: Awaitable[T]) -> T:
     """Await ``work``; if it takes longer than :data:`DEFER_AFTER_S`, defer ``interaction`` (public, thinking)
-    meanwhile so Discord's 3 s limit is kept. If ``work`` then fails, the public "thinking" message is deleted
-    first, so the refusal that follows stays private."""
+    meanwhile so Discord's 3 s limit is kept. If ``work`` then fails, the refusal that follows
+    (:func:`bot.views.common.reply`, ephemeral) deletes the public "thinking" message first, so it stays private."""
     task = asyncio.ensure_future(work)
     if interaction is None:
         return await task
     done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER_S)
-    deferred = False
-    if not done and not interaction.response.is_done():
+    if not done:
         try:
-            await interaction.response.defer(thinking=True)
-            deferred = True
+            await defer(interaction)
         except discord.HTTPException:
             log.warning("could not defer slow interaction %s", interaction.id)
-    try:
-        return await task
-    except Exception:
-        if deferred:
-            try:
-                await interaction.delete_original_response()
-            except Exception as err:
-                log.info("could not delete the deferred response of %s: %s", interaction.id, err)
-        raise
+    return await task

@@ -19,7 +19,7 @@ import discord
 
 from bot.games.record_views import send_record
 from bot.i18n import t
-from bot.views.common import games, report_errors
+from bot.views.common import games, report_errors, update
 
 if TYPE_CHECKING:
     from bot.games.layer import GameLayer
@@ -158,7 +158,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         async def work() -> None:
             layer = games(interaction)
             page = await load_page(layer, interaction.guild_id or 0, self.user_id, self.kind, self.cursor, self.number)
-            await interaction.response.edit_message(**await page_message(layer, page, interaction.locale))
+            await update(interaction, **await page_message(layer, page, interaction.locale))
 
         await report_errors(interaction, work)
 

@@ -25,7 +25,7 @@ from bot.games.challenges import refuse_duplicate, undo_if_duplicate
 from bot.games.envelope import Envelope, Seat
 from bot.games.layer import Change, Committed
 from bot.i18n import has, t
-from bot.views.common import reply
+from bot.views.common import reply, update
 from engine.protocol import GameState
 
 if TYPE_CHECKING:
@@ -150,7 +150,7 @@ class Lobby:
         one is edited through the channel. ``live=False`` removes its components."""
         view = snap.kind.lobby_view(snap) if live else None
         if is_component(interaction):
-            await interaction.response.edit_message(content=content, view=view)
+            await update(interaction, content=content, view=view)
             return
         message_id = snap.record.messages.get(LOBBY_KEY) or snap.record.messages.get("challenge")
         if message_id:

@@ -22,7 +22,7 @@ import discord
 from bot.games.base import Picture, Snapshot
 from bot.games.delivery import Delivery, GuildGone
 from bot.games.results import rating_line
-from bot.views.common import png_file
+from bot.views.common import defer, png_file
 
 if TYPE_CHECKING:
     from bot.games.layer import GameLayer
@@ -151,8 +151,8 @@ class Publisher:
         deferred = False
         if interaction is not None and not interaction.response.is_done():
             try:
-                await interaction.response.defer(thinking=True)
-                deferred = True
+                await defer(interaction)
+                deferred = interaction.extras.pop("loading", None) == "public"
             except discord.HTTPException as err:  # e.g. 10062 Unknown interaction: post to the channel
                 log.warning("could not defer interaction %s (%s); posting to the channel", interaction.id, err)
                 interaction = None

@@ -21,7 +21,7 @@ import discord
 
 from bot.games.records import REPLAY_FILENAME, NoReplay, json_file
 from bot.i18n import t
-from bot.views.common import GameButton, games, reply
+from bot.views.common import GameButton, defer, fill, games, reply
 
 if TYPE_CHECKING:
     from bot.games.base import Snapshot
@@ -90,7 +90,7 @@ async def send_replay(interaction: discord.Interaction, game_id: int, *, ephemer
     layer = games(interaction)
     snap = await layer.records.finished(game_id, interaction.guild_id)
     loc = interaction.locale
-    await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    await defer(interaction, ephemeral=ephemeral)
     files: list[discord.File] = []
     note = ""
     try:
@@ -105,12 +105,10 @@ async def send_replay(interaction: discord.Interaction, game_id: int, *, ephemer
     files.append(json_file(snap))
     first = f"{header(snap, loc)}{note}\n{fenced(pages[0]) if pages else ''}".strip()
     view = _view(record_items(snap, loc.value, replay=False, download=False))  # both are attached already
-    await interaction.edit_original_response(content=first[:2000], attachments=files,
-                                             view=view or discord.utils.MISSING,
-                                             allowed_mentions=discord.AllowedMentions.none())
+    await fill(interaction, first[:2000], ephemeral=ephemeral, files=files, view=view,
+               allowed_mentions=discord.AllowedMentions.none())
     for page in pages[1:]:
-        await interaction.followup.send(fenced(page), ephemeral=ephemeral,
-                                        allowed_mentions=discord.AllowedMentions.none())
+        await reply(interaction, fenced(page), ephemeral=ephemeral, allowed_mentions=discord.AllowedMentions.none())
 
 
 async def send_record(interaction: discord.Interaction, game_id: int) -> None:
@@ -119,12 +117,11 @@ async def send_record(interaction: discord.Interaction, game_id: int) -> None:
     layer = games(interaction)
     snap = await layer.records.finished(game_id, interaction.guild_id)
     loc = interaction.locale
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await defer(interaction, ephemeral=True)
     moves = await layer.records.move_text(snap, MOVES_LIMIT)
     view = _view(record_items(snap, loc.value))
-    await interaction.edit_original_response(content=f"{header(snap, loc)}\n{fenced(moves)}".strip()[:2000],
-                                             view=view or discord.utils.MISSING,
-                                             allowed_mentions=discord.AllowedMentions.none())
+    await fill(interaction, f"{header(snap, loc)}\n{fenced(moves)}".strip()[:2000], ephemeral=True, view=view,
+               allowed_mentions=discord.AllowedMentions.none())
 
 
 async def send_json(interaction: discord.Interaction, game_id: int) -> None:

@@ -7,6 +7,8 @@
 - :func:`png_file` makes a fresh ``discord.File`` from PNG bytes (never reuse a File: its buffer
   is consumed by the first send).
 - :func:`report_errors` wraps component callbacks so every exception ends as an ephemeral answer.
+- :func:`defer`, :func:`fill`, :func:`update`: deferring, filling the deferred answer, editing a component's
+  message, whether or not the first-response guard (``bot.first_response``) already answered.
 """
 
 from __future__ import annotations
@@ -75,10 +77,75 @@ async def reply(
         kwargs["embed"] = embed
     if allowed_mentions is not None:
         kwargs["allowed_mentions"] = allowed_mentions
+    if interaction.extras.get("dead"):
+        from bot.first_response import InteractionGone
+
+        raise InteractionGone(interaction)
     if not interaction.response.is_done():
-        await interaction.response.send_message(**kwargs)
-        return None
+        try:
+            await interaction.response.send_message(**kwargs)
+            return None
+        except discord.InteractionResponded:  # the first-response guard answered meanwhile
+            pass
+    await settle_loading(interaction, ephemeral)
     return await interaction.followup.send(wait=True, **kwargs)
+
+
+async def settle_loading(interaction: discord.Interaction, ephemeral: bool) -> bool:
+    """Before a followup: a "thinking" response of the other visibility (public thinking, private answer) is
+    deleted so the followup is a new message of the right visibility. Returns True when the followup will fill
+    the thinking message itself (same visibility)."""
+    loading = interaction.extras.pop("loading", None)
+    if loading is None:
+        return False
+    if loading == ("private" if ephemeral else "public"):
+        return True
+    try:
+        await interaction.delete_original_response()
+    except discord.HTTPException as err:
+        log.info("could not delete the thinking response of %s: %s", interaction.id, err)
+    return False
+
+
+async def defer(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:
+    """Defer with "thinking" (private when ``ephemeral``) unless the interaction was answered already (e.g. by the
+    first-response guard: then :func:`fill` reconciles the visibility)."""
+    if interaction.response.is_done():
+        return
+    try:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    except discord.InteractionResponded:
+        return
+    interaction.extras["loading"] = "private" if ephemeral else "public"
+
+
+async def fill(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = False,
+               files: list[discord.File] | None = None, view: discord.ui.View | None = None,
+               allowed_mentions: discord.AllowedMentions | None = None) -> None:
+    """The answer after :func:`defer`: the thinking message edited in when it has the wanted visibility, else
+    (a guard's public thinking and a private answer, or no thinking at all) a :func:`reply`."""
+    if interaction.extras.get("loading") == ("private" if ephemeral else "public"):
+        interaction.extras.pop("loading")
+        kwargs: dict[str, Any] = {"content": content, "attachments": files or []}
+        if view is not None:
+            kwargs["view"] = view
+        if allowed_mentions is not None:
+            kwargs["allowed_mentions"] = allowed_mentions
+        await interaction.edit_original_response(**kwargs)
+        return
+    await reply(interaction, content, ephemeral=ephemeral, files=files, view=view, allowed_mentions=allowed_mentions)
+
+
+async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
+    """Edit the message a component belongs to: the first response, or (already deferred by the guard) an edit of
+    the original response, which is that message."""
+    if not interaction.response.is_done():
+        try:
+            await interaction.response.edit_message(**kwargs)
+            return
+        except discord.InteractionResponded:
+            pass
+    await interaction.edit_original_response(**kwargs)
 
 
 async def refuse(interaction: discord.Interaction, err: BaseException) -> None:
@@ -87,10 +154,13 @@ async def refuse(interaction: discord.Interaction, err: BaseException) -> None:
     if not is_user_error(err):
         log.error("unexpected error in an interaction", exc_info=err)
     text = describe(err, interaction.locale)
+    if interaction.extras.get("dead"):  # Discord refused its first response: nothing can reach the user now
+        log.info("interaction %s is dead; refusal not delivered: %s", interaction.id, text)
+        return
     try:
         await reply(interaction, text, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not deliver a refusal (%s)", text, exc_info=True)
+    except discord.HTTPException as exc:
+        log.warning("could not deliver a refusal (%s): %s", text, exc)
 
 
 async def report_errors(interaction: discord.Interaction, work: Callable[[], Awaitable[Any]]) -> None:

@@ -217,6 +217,9 @@ class FakeDiscord:
         token = parts[2]
         if route.method == "PATCH" and parts[-1] == "@original":
             return self.edit_message(self.originals[token], body or {}, data)
+        if route.method == "DELETE" and parts[-1] == "@original":
+            self.messages.pop(self.originals[token], None)
+            return None
         if route.method == "GET" and parts[-1] == "@original":
             return self.messages[self.originals[token]]
         if route.method == "POST" and len(parts) == 3:  # followup

@@ -29,7 +29,7 @@ from bot.games.envelope import Seat
 from bot.games.publish import render_png
 from bot.i18n import t
 from bot.storage.records import GameRecord
-from bot.views.common import png_file, reply
+from bot.views.common import defer, fill, png_file, reply
 from engine.conex import COLOR_NAMES, Game
 from engine.errors import RuleError
 
@@ -245,10 +245,10 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
             focus: int | str | None = "last" if zoom.strip().lower() == "last" else parse_target(zoom)
             if isinstance(focus, int) and focus not in [tc.card.id for tc in game.table]:
                 raise BotError("cn.not_on_table", rule="Input", card=focus)
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await defer(interaction, ephemeral=True)
             png = await self.games.cpu(render_png, render_table, game, names=snap.names, zoom=focus)
-            await interaction.edit_original_response(content=t("cn.zoom", interaction.locale, zoom=zoom),
-                                                     attachments=[png_file(png, f"conex-{snap.id}-zoom.png")])
+            await fill(interaction, t("cn.zoom", interaction.locale, zoom=zoom), ephemeral=True,
+                       files=[png_file(png, f"conex-{snap.id}-zoom.png")])
             return
         await self.games.show_board(interaction, snap)
 

@@ -16,7 +16,7 @@ from bot.games.conex.placing import legal_counts
 from bot.games.conex.views import discard_view, forfeit_view, hints_view
 from bot.games.publish import render_png
 from bot.i18n import t
-from bot.views.common import games, png_file, reply
+from bot.views.common import defer, fill, games, png_file, reply
 from engine.conex import Draw, Pass
 from engine.errors import RuleError
 
@@ -55,7 +55,7 @@ async def hand(interaction: discord.Interaction, game_id: int) -> None:
     seat = snap.seat_of(interaction.user.id)
     game = game_of(snap)
     require_deal_public(snap)
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await defer(interaction, ephemeral=True)
     counts = await layer.cpu(legal_counts, game, seat)
     png = await layer.cpu(render_png, render_hand, game, seat, legal_counts=counts)
     text = hand_text(game, seat, legal_counts=counts)
@@ -64,10 +64,9 @@ async def hand(interaction: discord.Interaction, game_id: int) -> None:
         kwargs["view"] = discard_view(snap.id, game.hand(seat), locale=interaction.locale.value)
         text += "\n" + t("cn.must_discard", interaction.locale)
     first, *more = split_text(text)  # a big hand (27+ cards) does not fit one message: never cut it
-    await interaction.edit_original_response(content=first, attachments=[png_file(png, f"conex-hand-{snap.id}.png")],
-                                             **kwargs)
+    await fill(interaction, first, ephemeral=True, files=[png_file(png, f"conex-hand-{snap.id}.png")], **kwargs)
     for part in more:
-        await interaction.followup.send(part, ephemeral=True)
+        await reply(interaction, part, ephemeral=True)
 
 
 async def hints(interaction: discord.Interaction, game_id: int) -> None:
@@ -83,11 +82,11 @@ async def hints(interaction: discord.Interaction, game_id: int) -> None:
         game.check(Draw(seat) if game.draw_pile else Pass(seat))
     except RuleError as err:
         raise snap.kind.refine(snap, game, err) from err
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await defer(interaction, ephemeral=True)
     found = await layer.cpu(find_hints, game, seat)
     loc = interaction.locale
     if not found:
-        await interaction.edit_original_response(content=t("cn.no_hints", loc))
+        await fill(interaction, t("cn.no_hints", loc), ephemeral=True)
         return
     near_board = all(abs(h.place.x) <= BOARD_ZOOM_CM[0] and abs(h.place.y) <= BOARD_ZOOM_CM[1] for h in found)
     png = await layer.cpu(render_png, render_table, game, names=snap.names, ghosts=[h.place for h in found],
@@ -98,10 +97,8 @@ async def hints(interaction: discord.Interaction, game_id: int) -> None:
         for n, h in enumerate(found, start=1)
     ]
     content = t("cn.hints", loc) + "\n" + "\n".join(lines)
-    await interaction.edit_original_response(
-        content=content[:2000], attachments=[png_file(png, f"conex-hints-{snap.id}.png")],
-        view=hints_view(snap.id, snap.version, found, locale=loc.value),
-    )
+    await fill(interaction, content[:2000], ephemeral=True, files=[png_file(png, f"conex-hints-{snap.id}.png")],
+               view=hints_view(snap.id, snap.version, found, locale=loc.value))
 
 
 async def discard_prompt(interaction: discord.Interaction, game_id: int) -> None:

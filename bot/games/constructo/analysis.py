@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import t
-from bot.views.common import GameButton, games
+from bot.views.common import GameButton, defer, fill, games, reply
 from engine.constructo import Match
 
 if TYPE_CHECKING:
@@ -191,14 +191,14 @@ async def send_analysis(interaction: discord.Interaction, game_id: int) -> None:
     """Answer privately with the analysis of finished match ``game_id`` of the interaction's guild."""
     layer = games(interaction)
     snap = await layer.records.finished(game_id, interaction.guild_id)
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await defer(interaction, ephemeral=True)
     rounds = await analysis_of(layer, snap)
     first, *more = analysis_pages(rounds, snap.names, interaction.locale)
     head = t("cx.an_head", interaction.locale, game_id=snap.id)
     none = discord.AllowedMentions.none()
-    await interaction.edit_original_response(content=f"{head}\n{first}"[:2000], allowed_mentions=none)
+    await fill(interaction, f"{head}\n{first}"[:2000], ephemeral=True, allowed_mentions=none)
     for page in more:
-        await interaction.followup.send(page, ephemeral=True, allowed_mentions=none)
+        await reply(interaction, page, ephemeral=True, allowed_mentions=none)
 
 
 class AnalysisButton(GameButton, template=r"cx:ana:(?P<game>[0-9]+)"):

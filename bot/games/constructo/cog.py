@@ -25,7 +25,7 @@ from bot.games.constructo.views import layout_choices, resign
 from bot.games.envelope import Seat
 from bot.i18n import t
 from bot.storage.records import GameRecord
-from bot.views.common import png_file, reply
+from bot.views.common import defer, png_file, reply
 from engine.constructo import LAYOUTS, RECOMMENDED, Match, Size
 from engine.errors import InvalidInputError
 
@@ -246,7 +246,7 @@ class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo
         from render.constructo import layouts_text, render_layouts_sheet
 
         if self._layouts_png is None:
-            await interaction.response.defer(thinking=True)
+            await defer(interaction)
             self._layouts_png = await self.games.cpu(render_png, render_layouts_sheet)
         body = layouts_text()
         await reply(interaction, f"```\n{body[:1950]}\n```",

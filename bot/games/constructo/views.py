@@ -28,7 +28,7 @@ import discord
 
 from bot.errors import BotError
 from bot.i18n import t
-from bot.views.common import GameButton, games, reply, report_errors
+from bot.views.common import GameButton, games, reply, report_errors, update
 from engine.constructo import EXPERIMENTAL, LAYOUTS, RECOMMENDED, Match, Move, Size
 
 
@@ -48,7 +48,7 @@ async def resign(interaction: discord.Interaction, game_id: int) -> None:
     layer = games(interaction)
     committed = await layer.act(game_id, interaction.user.id, "forfeit")
     if interaction.type is discord.InteractionType.component:
-        await interaction.response.edit_message(content=t("cx.resign_done", interaction.locale), view=None)
+        await update(interaction, content=t("cx.resign_done", interaction.locale), view=None)
     await layer.after_commit(committed, layer.headline(committed), interaction)
 
 
