@@ -18,6 +18,7 @@ from types import TracebackType
 from typing import Any, Self, TypeVar
 
 from .backend import Backend, Tx, parse_target
+from .faults import StorageStall
 from .paths import default_db_path
 from .sqlite_guard import INSTALLATION_KEY
 
@@ -34,6 +35,7 @@ class Connection:
     def __init__(self, backend: Backend) -> None:
         self.backend = backend
         self._clock: Callable[[], float] = time.time
+        self._delay = StorageStall.from_env()  # a test seam (stalled storage); None in production
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
@@ -126,11 +128,15 @@ class Connection:
 
     # ------------------------------------------------------------------ plumbing
     async def _write(self, body: Callable[[Tx], Awaitable[T]]) -> T:
+        if self._delay is not None:
+            await self._delay.wait()
         return await self.backend.transaction(body)
 
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        rows = await self.backend.fetch(sql, params)
+        rows = await self._all(sql, params)
         return rows[0] if rows else None
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        if self._delay is not None:
+            await self._delay.wait()
         return await self.backend.fetch(sql, params)

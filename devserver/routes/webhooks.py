@@ -71,8 +71,8 @@ async def followup(s: DevServer, request: web.Request, app_id: str, token: str) 
     payload, files = await read_body(request)
     check_message(s, payload, files, route, it=it)
     original = s.message(it.original_message_id) if it.original_message_id else None
-    if original is not None and original.loading and it.response_type == 5:
-        # Discord turns the first followup after a deferral into the original response.
+    if original is not None and original.loading and not original.deleted and it.response_type == 5:
+        # Discord turns the first followup after a deferral into the original response (unless it was deleted).
         msg = edit_message(s, original, {**payload, "attachments": payload.get("attachments") or []}, files)
         it.original_edits += 1
     else:
