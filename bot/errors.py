@@ -39,7 +39,7 @@ class OneOf:
 
 
 def _localized(kwargs: dict[str, Any], locale: str | discord.Locale | None) -> dict[str, Any]:
-    return {k: v.localize(locale) if isinstance(v, OneOf) else v for k, v in kwargs.items()}
+    return {k: v.localize(locale) if hasattr(v, "localize") else v for k, v in kwargs.items()}
 
 
 class BotError(Exception):

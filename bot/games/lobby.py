@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import BotError
+from bot.games import access
 from bot.games import clock as clocks
 from bot.games.base import GameKind, Snapshot, not_player
 from bot.games.challenges import refuse_duplicate, undo_if_duplicate
@@ -86,6 +87,7 @@ class Lobby:
         Raises ``BotError`` (``err.channel_busy_no_thread``, ``err.duplicate_challenge``) and whatever the kind's
         setup refuses.
         """
+        access.require(interaction)  # before anything is stored: a game the bot could not show never starts
         loc = interaction.guild_locale.value if interaction.guild_locale else None
         if invited is not None:
             await refuse_duplicate(self.layer, kind, interaction.guild_id or 0, players)
@@ -195,6 +197,7 @@ class Lobby:
     async def add_ai(self, interaction: discord.Interaction, game_id: int, level: str | None = None) -> Committed:
         """The host adds an AI seat (id per ``seating.ai_ids``). Refused: not the host, full."""
         names: list[str] = []
+        access.require(interaction)
 
         def step(snap: Snapshot) -> Change:
             self._host_only(snap, interaction.user.id)
@@ -274,6 +277,7 @@ class Lobby:
         """The host starts the game: the engine is set up, the lobby message loses its buttons, the first board
         answers the interaction, the AI seats act."""
         made: list[GameState] = []
+        access.require(interaction)
 
         def step(snap: Snapshot) -> Change:
             self._host_only(snap, interaction.user.id)
@@ -291,6 +295,7 @@ class Lobby:
         """The invited user accepts: the game starts (seat 0 first), the challenge message says so."""
 
         made: list[GameState] = []
+        access.require(interaction)
 
         def step(snap: Snapshot) -> Change:
             invited = snap.env.invited

@@ -22,7 +22,7 @@ import pytest_asyncio
 
 from devserver.result import InteractionResult
 
-from .helpers import BotEnv, answered, assert_png, bot_env, buttons
+from .helpers import BotEnv, answered, assert_png, assert_refusal, bot_env, buttons
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -122,3 +122,48 @@ async def test_storage_stalled_every_kind_answers_in_time(env: BotEnv) -> None:
     await server.wait_until(lambda: not buttons(server.message(res3.message.id)), 10, "the challenge to lose Accept")
     assert env.violations_since(mark) == [], env.log_tail()
     env.assert_alive()
+
+
+def games_in(env: BotEnv, channel: str) -> int:
+    with env.db() as conn:
+        return int(conn.execute("SELECT count(*) FROM games WHERE channel_id = ?",
+                                (env.server.channel(channel).id,)).fetchone()[0])
+
+
+async def test_missing_permissions_refuse_before_a_game_starts(env: BotEnv) -> None:
+    """Without Attach Files (then Send Messages) in the channel, a challenge of the AI, /conex new, Accept, Start
+    and Add bot are refused privately naming what is missing, in the player's language; nothing is stored or
+    started. Granted again, the same actions work."""
+    server = env.server
+    mark = env.mark()
+    alice, bob = server.as_user("alice", "perm-1"), server.as_user("bob", "perm-1")
+    pending, pending_id = await challenge(env, "perm-1")  # opened while the bot may still post
+    alice2 = server.as_user("alice", "perm-2")
+    lobby = await answered(await alice2.slash("conex new", table="small"))
+    lobby_id = env.latest_game("conex", server.channel("perm-2").id).id
+    for channel in ("perm-1", "perm-2"):
+        await server.set_bot_permissions(channel, deny=["attach_files"])
+
+    res = await answered(await alice.slash("constructo challenge", opponent="bot", level="easy"))
+    assert_refusal(res, "Attach Files", "Permissions")
+    res = await answered(await bob.click(pending, "Accept"))
+    assert_refusal(res, "Attach Files")
+    assert env.game(pending_id).status == "lobby" and buttons(server.message(pending.message.id))
+    res = await answered(await alice2.click(lobby, "Add bot"))
+    assert_refusal(res, "Attach Files")
+    res = await answered(await server.as_user("bob", "perm-2").click(lobby, "Join"))  # joining needs no post
+    res = await answered(await alice2.click(lobby, "Start"))
+    assert_refusal(res, "Attach Files")
+    assert env.game(lobby_id).status == "lobby" and env.game(lobby_id).players[1:] == [server.user("bob").id]
+    await server.set_bot_permissions("perm-1", deny=["send_messages"])
+    res = await answered(await server.as_user("carol", "perm-1").slash("conex new", table="small"))
+    assert_refusal(res, "Send Messages and Attach Files")
+    assert games_in(env, "perm-1") == 1, "nothing stored"
+
+    await server.set_bot_permissions("perm-1", allow=["attach_files", "send_messages"])
+    await server.set_bot_permissions("perm-2", allow=["attach_files"])
+    res = await answered(await bob.click(pending, "Accept"), followups=1)
+    assert env.game(pending_id).status == "active"
+    res = await answered(await alice2.click(lobby, "Start"), followups=1)
+    assert env.game(lobby_id).status == "active"
+    assert env.violations_since(mark) == [], env.log_tail()

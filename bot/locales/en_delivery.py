@@ -1,0 +1,25 @@
+"""English messages of delivery (issue 13): the bot's channel permissions, boards it could not post, answers
+after a failure that say what was saved."""
+
+MESSAGES: dict[str, str] = {
+    "list.and": "{head} and {last}",
+    "perm.view_channel": "View Channel",
+    "perm.send_messages": "Send Messages",
+    "perm.send_messages_in_threads": "Send Messages in Threads",
+    "perm.attach_files": "Attach Files",
+    "perm.create_public_threads": "Create Public Threads",
+    "err.missing_perms": (
+        "I cannot run a game in this channel: I am missing {perms} here. A server admin can grant them to me in "
+        "the channel's settings (Edit Channel → Permissions), then try again."
+    ),
+    "pub.not_posted": "I could not post this in the channel (missing {perms}), so here it is:",
+    "pub.blocked": (
+        "⚠ I could not post this game's boards in the channel (missing {perms}) and stopped retrying; they come "
+        "with your own actions until a server admin grants them."
+    ),
+    "pub.text_board": "(board as text: I may not attach images here)",
+    "err.after_commit": (
+        "Your action was saved, but something went wrong on my side while showing it. "
+        "Use the board command to see the game as it is now."
+    ),
+}

@@ -1,0 +1,24 @@
+"""Spanish messages of delivery (issue 13)."""
+
+MESSAGES: dict[str, str] = {
+    "list.and": "{head} y {last}",
+    "perm.view_channel": "Ver canal",
+    "perm.send_messages": "Enviar mensajes",
+    "perm.send_messages_in_threads": "Enviar mensajes en hilos",
+    "perm.attach_files": "Adjuntar archivos",
+    "perm.create_public_threads": "Crear hilos públicos",
+    "err.missing_perms": (
+        "No puedo llevar una partida en este canal: aquí me falta {perms}. Un administrador del servidor puede "
+        "concedérmelo en los ajustes del canal (Editar canal → Permisos); luego vuelve a intentarlo."
+    ),
+    "pub.not_posted": "No pude publicar esto en el canal (me falta {perms}), así que aquí lo tienes:",
+    "pub.blocked": (
+        "⚠ No pude publicar los tableros de esta partida en el canal (me falta {perms}) y dejé de intentarlo; "
+        "llegarán con tus propias acciones hasta que un administrador del servidor lo conceda."
+    ),
+    "pub.text_board": "(tablero en texto: aquí no puedo adjuntar imágenes)",
+    "err.after_commit": (
+        "Tu acción se guardó, pero algo falló por mi parte al mostrarla. "
+        "Usa el comando de tablero para ver la partida tal como está ahora."
+    ),
+}
