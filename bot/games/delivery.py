@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
+from bot.first_response import InteractionGone, is_dead
 from bot.views.common import defer, settle_loading
 
 if TYPE_CHECKING:
@@ -51,25 +52,40 @@ class Delivery:
         deferred: bool = False,
     ) -> discord.Message:
         """Post a public game message: ``interaction``'s deferred response edited in (``deferred``), else a
-        followup of the answered ``interaction``, else a channel message. Raises ``discord.HTTPException``, and
+        followup of the answered ``interaction``, else a channel message; also a channel message when the
+        interaction is dead (Discord refused its first response, 10062). Raises ``discord.HTTPException``, and
         :class:`GuildGone` (no request) in a guild the bot was removed from."""
         if record.guild_id in self.removed:
             raise GuildGone(record.guild_id)
         files = files or []
         kwargs: dict[str, Any] = {"view": view} if view is not None else {}
-        if interaction is not None and (deferred or interaction.extras.get("loading") == "public"):
+        if interaction is not None:
+            try:
+                return await self._answer(content, files, view, kwargs, interaction, deferred)
+            except (discord.NotFound, InteractionGone) as err:  # 10062: the interaction is dead
+                if not is_dead(interaction):
+                    raise
+                log.info("interaction %s is dead (%s); posting game %s's message to the channel", interaction.id,
+                         err, record.id)
+                for f in files:
+                    f.reset()
+        return await self.channel(record).send(content, files=files, **kwargs)
+
+    async def _answer(self, content: str, files: list[discord.File], view: discord.ui.View | None,
+                      kwargs: dict[str, Any], interaction: discord.Interaction, deferred: bool) -> discord.Message:
+        if is_dead(interaction):
+            raise InteractionGone(interaction)
+        if deferred or interaction.extras.get("loading") == "public":
             interaction.extras.pop("loading", None)
             return await interaction.edit_original_response(content=content, attachments=files, view=view)
-        if interaction is not None and interaction.response.is_done():
+        if interaction.response.is_done():
             await settle_loading(interaction, False)
             return await interaction.followup.send(content, files=files, wait=True, **kwargs)
-        if interaction is not None:
-            callback = await interaction.response.send_message(content, files=files, **kwargs)
-            resource = callback.resource if callback is not None else None
-            if isinstance(resource, discord.Message):
-                return resource
-            return await interaction.original_response()
-        return await self.channel(record).send(content, files=files, **kwargs)
+        callback = await interaction.response.send_message(content, files=files, **kwargs)
+        resource = callback.resource if callback is not None else None
+        if isinstance(resource, discord.Message):
+            return resource
+        return await interaction.original_response()
 
     async def edit(
         self, record: GameRecord, message_id: int, *, content: str | None = None, view: Any = _UNSET

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -44,6 +45,10 @@ if TYPE_CHECKING:
     from bot.storage import Storage
 
 log = logging.getLogger(__name__)
+
+COMMITTED: ContextVar[str | None] = ContextVar("committed", default=None)
+"""The last action committed by the current task (an interaction's handler): set by :meth:`GameLayer.transact`, so
+an error after it is never answered "nothing was changed" (``bot.views.common.refuse``)."""
 
 LOBBY_ACTIONS = frozenset({"join", "leave", "add bot", "close", "accept", "decline", "withdraw", "start", "abort",
                            "expire"})
@@ -259,6 +264,7 @@ class GameLayer:
                 done = Committed(self.snapshot(partial.record), before, partial.done)
                 self.bot.spawn(self._show_partial(done), name=f"partial-{game_id}")
                 raise partial.error from None
+        COMMITTED.set(changes[-1].action)
         after = Snapshot(snap.kind, record, changes[-1].env, snap.state)
         committed = Committed(after, before, changes)
         if log.isEnabledFor(logging.INFO):
@@ -401,6 +407,7 @@ class GameLayer:
         committed = await within(interaction, self.act(
             game_id, interaction.user.id, action, expected_version=expected_version, request=request, base=base
         ))
+        COMMITTED.set(committed.action)  # within() ran the commit in its own task
         await self.after_commit(committed, self.headline(committed), interaction)
         return committed
 

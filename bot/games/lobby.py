@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import BotError
+from bot.first_response import InteractionGone, is_dead
 from bot.games import access
 from bot.games import clock as clocks
 from bot.games.base import GameKind, Snapshot, not_player
@@ -151,10 +152,16 @@ class Lobby:
         """Show the changed lobby: the clicked lobby message is edited in place; after a command the stored
         one is edited through the channel. ``live=False`` removes its components."""
         view = snap.kind.lobby_view(snap) if live else None
-        if is_component(interaction):
-            await update(interaction, content=content, view=view)
-            return
+        if is_component(interaction) and not is_dead(interaction):
+            try:
+                await update(interaction, content=content, view=view)
+                return
+            except (discord.HTTPException, InteractionGone) as err:  # e.g. 10062: edit it through the channel
+                log.info("could not update the lobby of game %s through interaction %s (%s)", snap.id,
+                         interaction.id, err)
         message_id = snap.record.messages.get(LOBBY_KEY) or snap.record.messages.get("challenge")
+        if is_component(interaction) and interaction.message is not None:
+            message_id = interaction.message.id
         if message_id:
             await self.layer.publisher.delivery.edit(snap.record, message_id, content=content, view=view)
 

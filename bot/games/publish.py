@@ -15,13 +15,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.first_response import InteractionGone, is_dead
+from bot.games import access
 from bot.games.base import Picture, Snapshot
 from bot.games.delivery import Delivery, GuildGone
 from bot.games.results import rating_line
+from bot.i18n import t
 from bot.views.common import defer, png_file
 
 if TYPE_CHECKING:
@@ -35,6 +39,8 @@ BOARD_KEY = "board"
 BOARD_VERSION_KEY = "board.version"
 """Key (in ``GameRecord.messages``) of the game version the current board shows; not a message id."""
 VERSION_SUFFIX = ".version"
+TOKEN_LIFE_S = 14 * 60.0
+"""An interaction token works for 15 min: a recent interaction is a fallback route for the game's boards."""
 BOARD_STATUSES: tuple[str, ...] = ("active", "finished")
 """Statuses in which a game shows a board of its latest version (a lobby has none; an aborted game keeps its
 last board, stripped)."""
@@ -93,6 +99,10 @@ class Publisher:
         self._retries: dict[int, asyncio.TimerHandle] = {}
         self._attempts: dict[int, int] = {}
         self._recovering = False
+        self._recent: dict[int, tuple[discord.Interaction, float]] = {}
+        """The latest live interaction that published each game's board (a fallback route for its next boards)."""
+        self.blocked: dict[int, access.Perms] = {}
+        """Games whose channel refused a board (403) and what the bot lacks there; said to the next who acts."""
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """The per-game publish lock (held while a board is posted and recorded, or messages stripped)."""
@@ -149,29 +159,40 @@ class Publisher:
         replaced by its text twin. If the post fails, the board is recovered later and the error is raised.
         """
         deferred = False
+        if interaction is not None and is_dead(interaction):
+            interaction = None
         if interaction is not None and not interaction.response.is_done():
             try:
                 await defer(interaction)
                 deferred = interaction.extras.pop("loading", None) == "public"
-            except discord.HTTPException as err:  # e.g. 10062 Unknown interaction: post to the channel
-                log.warning("could not defer interaction %s (%s); posting to the channel", interaction.id, err)
+            except (discord.HTTPException, InteractionGone) as err:  # e.g. 10062: post to the channel
+                log.info("could not defer interaction %s (%s); posting to the channel", interaction.id, err)
                 interaction = None
+        if interaction is not None:
+            self._recent[snap.id] = (interaction, time.monotonic())
+            blocked = self.blocked.pop(snap.id, None)
+            if blocked is not None:  # say it to the next one who touches the game
+                headline = f"{t('pub.blocked', snap.locale, perms=blocked)}\n{headline}"
         content, files, view = await self.payload(snap, headline)
         async with self.lock(snap.id):
-            return await self._post(snap.record, content, files, view, interaction, deferred=deferred)
+            return await self._post(snap.record, content, files, view, interaction, deferred=deferred, snap=snap)
 
     async def _post(
         self, record: GameRecord, content: str, files: list[discord.File], view: discord.ui.View | None,
-        interaction: discord.Interaction | None, *, deferred: bool = False,
+        interaction: discord.Interaction | None, *, deferred: bool = False, snap: Snapshot | None = None,
     ) -> discord.Message:
         try:
-            msg = await self.delivery.send(record, content, files=files, view=view, interaction=interaction,
-                                           deferred=deferred)
+            try:
+                msg = await self.delivery.send(record, content, files=files, view=view, interaction=interaction,
+                                               deferred=deferred)
+            except discord.Forbidden as err:  # 403: the bot may not post (or attach) in the game's channel
+                msg = await self._undeliverable(record, content, files, view, snap, err)
         except GuildGone:  # removed from the guild: no retry either
             log.info("not posting the board of game %s: the bot was removed from its guild", record.id)
             raise
-        except Exception:
-            log.warning("posting the board of game %s v%s failed; it will be recovered", record.id, record.version)
+        except Exception as err:
+            log.warning("posting the board of game %s v%s failed (%s); it will be recovered", record.id,
+                        record.version, err)
             self.failed(record.id)
             raise
         self._attempts.pop(record.id, None)
@@ -179,6 +200,36 @@ class Publisher:
         if strip is not None:
             await self.delivery.edit(record, strip, view=None)
         return msg
+
+    async def _undeliverable(self, record: GameRecord, content: str, files: list[discord.File],
+                             view: discord.ui.View | None, snap: Snapshot | None,
+                             err: discord.Forbidden) -> discord.Message:
+        """A channel post of the game was refused (403). Without only Attach Files: the board as text. Else, the
+        latest interaction of the game still alive (the player whose action led here): a followup there naming
+        what is missing. Else the game is marked blocked (said to the next one who touches it) and ``err``
+        raised (the bounded retries go on)."""
+        perms = access.channel_missing(self.layer.bot, record.channel_id)
+        loc = snap.locale if snap is not None else None
+        if perms is not None and perms.flags == ("attach_files",) and files and snap is not None:
+            text = "\n".join(p.fallback() for p in snap.kind.board_pictures(snap))
+            board = f"{content}\n{t('pub.text_board', loc)}\n{text}"[:2000]
+            channel = self.delivery.channel(record)
+            return await (channel.send(board, view=view) if view is not None else channel.send(board))
+        recent = self._recent.get(record.id)
+        if recent is not None and time.monotonic() - recent[1] < TOKEN_LIFE_S and not is_dead(recent[0]):
+            note = t("pub.not_posted", loc, perms=perms or access.Perms(("send_messages",)))
+            for f in files:
+                f.reset()
+            kwargs: dict[str, Any] = {"view": view} if view is not None else {}
+            try:
+                return await recent[0].followup.send(f"{note}\n{content}"[:2000], files=files, wait=True, **kwargs)
+            except discord.HTTPException as again:
+                log.info("could not post game %s's board through interaction %s either: %s", record.id,
+                         recent[0].id, again)
+        self.blocked[record.id] = perms or access.Perms(("send_messages",))
+        log.warning("game %s: the bot may not post in channel %s (%s)", record.id, record.channel_id,
+                    perms or err)
+        raise err
 
     async def record_board(self, game_id: int, message_id: int, version: int) -> int | None:
         """Record ``message_id`` (showing ``version``) as the game's board unless a newer one is recorded.

@@ -14,8 +14,8 @@ MESSAGES: dict[str, str] = {
     ),
     "pub.not_posted": "I could not post this in the channel (missing {perms}), so here it is:",
     "pub.blocked": (
-        "⚠ I could not post this game's boards in the channel (missing {perms}) and stopped retrying; they come "
-        "with your own actions until a server admin grants them."
+        "⚠ I could not post this game's boards in the channel (missing {perms}): until a server admin grants it, "
+        "they come with your own actions."
     ),
     "pub.text_board": "(board as text: I may not attach images here)",
     "err.after_commit": (

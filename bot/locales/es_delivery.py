@@ -13,8 +13,8 @@ MESSAGES: dict[str, str] = {
     ),
     "pub.not_posted": "No pude publicar esto en el canal (me falta {perms}), así que aquí lo tienes:",
     "pub.blocked": (
-        "⚠ No pude publicar los tableros de esta partida en el canal (me falta {perms}) y dejé de intentarlo; "
-        "llegarán con tus propias acciones hasta que un administrador del servidor lo conceda."
+        "⚠ No pude publicar los tableros de esta partida en el canal (me falta {perms}): hasta que un "
+        "administrador del servidor lo conceda, llegarán con tus propias acciones."
     ),
     "pub.text_board": "(tablero en texto: aquí no puedo adjuntar imágenes)",
     "err.after_commit": (

@@ -151,16 +151,30 @@ async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
 async def refuse(interaction: discord.Interaction, err: BaseException) -> None:
     """Answer a refusal ephemerally in the user's language (rule code kept). Unexpected errors are
     logged with their traceback and shown as a generic message."""
-    if not is_user_error(err):
-        log.error("unexpected error in an interaction", exc_info=err)
+    from bot.games.layer import COMMITTED
+
     text = describe(err, interaction.locale)
-    if interaction.extras.get("dead"):  # Discord refused its first response: nothing can reach the user now
-        log.info("interaction %s is dead; refusal not delivered: %s", interaction.id, text)
+    committed = COMMITTED.get()
+    if not is_user_error(err) and committed is not None:  # never "nothing was changed" after a commit
+        text = t("err.after_commit", interaction.locale)
+    if interaction.extras.get("dead") or isinstance(err, _gone()):
+        # Discord refused the interaction's first response (10062): nothing can reach the user through it now
+        log.info("interaction %s is dead; not answered (%s: %s)", interaction.id, type(err).__name__, err)
         return
+    if isinstance(err, discord.HTTPException) and not is_user_error(err):
+        log.warning("Discord refused a request in an interaction (%s; committed: %s)", err, committed)
+    elif not is_user_error(err):
+        log.error("unexpected error in an interaction (committed: %s)", committed, exc_info=err)
     try:
         await reply(interaction, text, ephemeral=True)
     except discord.HTTPException as exc:
         log.warning("could not deliver a refusal (%s): %s", text, exc)
+
+
+def _gone() -> type[Exception]:
+    from bot.first_response import InteractionGone
+
+    return InteractionGone
 
 
 async def report_errors(interaction: discord.Interaction, work: Callable[[], Awaitable[Any]]) -> None:

@@ -26,7 +26,8 @@ from .helpers import BotEnv, answered, assert_png, assert_refusal, bot_env, butt
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-CHANNELS = ("slow-1", "slow-2", "slow-3", "perm-1", "perm-2", "perm-3", "late-1", "late-2", "late-3")
+CHANNELS = ("slow-1", "slow-2", "slow-3", "perm-1", "perm-2", "perm-3", "perm-4",
+            "late-1", "late-2", "late-3", "late-4")
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -51,6 +52,15 @@ def hold_write_lock(db: Path, seconds: float) -> None:
         conn.execute("BEGIN IMMEDIATE")
         time.sleep(seconds)
         conn.execute("ROLLBACK")
+
+
+def free_placement(env: BotEnv, game_id: int) -> tuple[int, str]:
+    """A legal placement for the player to move in the stored Constructo game."""
+    from bot.games.constructo.payload import legal_placements
+
+    match = env.game(game_id).match
+    move = next(m for m in legal_placements(match, match.current_player) if m.tile and m.size)
+    return int(move.tile), str(move.size.name).lower()
 
 
 def first_response_s(res: InteractionResult) -> float:
@@ -166,4 +176,59 @@ async def test_missing_permissions_refuse_before_a_game_starts(env: BotEnv) -> N
     assert env.game(pending_id).status == "active"
     res = await answered(await alice2.click(lobby, "Start"), followups=1)
     assert env.game(lobby_id).status == "active"
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def test_permission_lost_mid_game_the_player_is_told_and_still_sees_the_boards(env: BotEnv) -> None:
+    """Against the AI, the bot loses Send Messages: the player's move is answered as usual and the AI's board,
+    refused in the channel, comes as a followup of the player's interaction naming what is missing. With only
+    Attach Files missing the AI's board is posted as text. After a restart nothing can carry it: the board is
+    marked blocked and the next one who touches the game is told, with the board."""
+    server = env.server
+    mark = env.mark()
+    carol = server.as_user("carol", "perm-3")
+    await answered(await carol.slash("constructo challenge", opponent="bot", level="easy"))
+    game_id = env.latest_game("constructo", server.channel("perm-3").id).id
+    await server.set_bot_permissions("perm-3", deny=["send_messages"])
+    version = env.game(game_id).version
+    res = await answered(await carol.slash("constructo place", tile=5, size="large"), followups=1, timeout=30)
+    assert "L5" in res.message.content and res.message.images, res.message.content
+    note = res.followups[0]
+    assert "could not post" in note.content and "Send Messages" in note.content and note.images
+    assert not note.ephemeral
+    row = env.game(game_id)
+    assert row.version == version + 2
+    assert row.messages["board"] == note.id and row.messages["board.version"] == row.version
+
+    await server.set_bot_permissions("perm-3", allow=["send_messages"], deny=["attach_files"])
+    before = len(server.messages("perm-3"))
+    tile, size = free_placement(env, game_id)
+    res = await answered(await carol.slash("constructo place", tile=tile, size=size), timeout=30)
+    assert not res.ephemeral, res.text
+    await server.wait_until(lambda: env.game(game_id).messages.get("board.version") == env.game(game_id).version
+                            and env.game(game_id).version == version + 4, 20, "the AI's board as text")
+    text_board = server.message(env.game(game_id).messages["board"])
+    assert text_board.id not in [m.id for m in server.messages("perm-3")[:before]]
+    assert "board as text" in text_board.content and not text_board.images and not text_board.ephemeral
+
+    # nothing can carry the board: after a restart (no recent interaction), a move whose interaction died (10062)
+    await server.set_bot_permissions("perm-3", reset=True)
+    dave = server.as_user("dave", "perm-4")
+    await answered(await dave.slash("constructo challenge", opponent="bot", level="easy"))
+    game2 = env.latest_game("constructo", server.channel("perm-4").id).id
+    await env.proc.restart()
+    await server.set_bot_permissions("perm-4", deny=["send_messages"])
+    server.inject_interaction_failure("constructo place")
+    dead = await dave.slash("constructo place", tile=5, size="large")  # an empty board: tile 5 is free
+    await server.wait_until(lambda: "may not post in channel" in env.log_tail(20000), 20, "the refused post")
+    assert dead.failed and env.game(game2).version == 1, "the move is applied, its board could not go anywhere"
+    res = await answered(await dave.slash("constructo board"), followups=1, timeout=30)
+    assert "could not post this game's boards" in res.message.content and "Send Messages" in res.message.content
+    assert res.message.images and not res.ephemeral
+    await server.wait_until(lambda: env.game(game2).version == 2, 20, "the AI's answer")
+    assert "Send Messages" in res.followups[0].content and res.followups[0].images  # the AI's board
+    row = env.game(game2)
+    assert row.messages["board"] == res.followups[0].id and row.messages["board.version"] == row.version
+    assert "Traceback" not in env.log_tail(20000)
+    await server.set_bot_permissions("perm-4", reset=True)
     assert env.violations_since(mark) == [], env.log_tail()
