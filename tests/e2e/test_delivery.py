@@ -232,3 +232,58 @@ async def test_permission_lost_mid_game_the_player_is_told_and_still_sees_the_bo
     assert "Traceback" not in env.log_tail(20000)
     await server.set_bot_permissions("perm-4", reset=True)
     assert env.violations_since(mark) == [], env.log_tail()
+
+
+def no_traceback(env: BotEnv) -> None:
+    assert "Traceback" not in env.log_tail(50000), env.log_tail(4000)
+
+
+async def test_late_first_response_on_accept_still_starts_and_shows_the_game(env: BotEnv) -> None:
+    """Discord refuses Accept's first response (10062): the game starts (stored), its first board is posted in the
+    channel, the challenge loses its Accept/Decline buttons; no second first response, no traceback."""
+    server = env.server
+    mark = env.mark()
+    res, game_id = await challenge(env, "late-1")
+    fault = server.inject_interaction_failure("cx:acc:*")
+    click = await server.as_user("bob", "late-1").click(res.message, "Accept")
+    await server.wait_until(lambda: "board" in env.game(game_id).messages, 20, "the first board")
+    assert fault.hits == 1 and click.failed
+    row = env.game(game_id)
+    assert row.status == "active" and env.actions(game_id)[-1][2] == "accept"
+    board = server.message(row.messages["board"])
+    assert board.images and not board.ephemeral and board.channel_id == server.channel("late-1").id
+    await server.wait_until(lambda: not buttons(server.message(res.message.id)), 10, "the challenge to lose Accept")
+    assert env.violations_since(mark) == [], env.log_tail()
+    no_traceback(env)
+
+
+async def test_late_first_responses_on_join_add_bot_start_keep_the_lobby_true(env: BotEnv) -> None:
+    """CONEX: Join, Add bot and Start each get 10062: every action is committed and the lobby message shows it
+    (seats listed, then no buttons once started); the started game's table is posted in the channel."""
+    server = env.server
+    mark = env.mark()
+    alice, bob = server.as_user("alice", "late-2"), server.as_user("bob", "late-2")
+    lobby = await answered(await alice.slash("conex new", table="small"))
+    game_id = env.latest_game("conex", server.channel("late-2").id).id
+    lobby_msg = lobby.message.id
+    server.inject_interaction_failure("cn:join:*")
+    join = await bob.click(lobby, "Join")
+    await server.wait_until(lambda: len(env.game(game_id).players) == 2, 20, "bob's seat")
+    assert join.failed
+    await server.wait_until(lambda: f"<@{bob.user.id}>" in server.message(lobby_msg).content, 10,
+                            "the lobby to list bob")
+    server.inject_interaction_failure("cn:bot:*")
+    await alice.click(lobby, "Add bot")
+    await server.wait_until(lambda: len(env.game(game_id).players) == 3, 20, "the AI's seat")
+    await server.wait_until(lambda: "(3/4)" in server.message(lobby_msg).content, 10, "the lobby to list the AI")
+    assert buttons(server.message(lobby_msg)), "a lobby still open keeps its buttons"
+    server.inject_interaction_failure("cn:start:*")
+    await alice.click(lobby, "Start")
+    await server.wait_until(lambda: "board" in env.game(game_id).messages, 30, "the first table")
+    assert env.game(game_id).status == "active"
+    table = server.message(env.game(game_id).messages["board"])
+    assert table.images and not table.ephemeral
+    await server.wait_until(lambda: not buttons(server.message(lobby_msg)), 10, "the lobby to lose its buttons")
+    assert [a for _s, _p, a in env.actions(game_id)][:3] == ["join", "add bot", "start"]
+    assert env.violations_since(mark) == [], env.log_tail()
+    no_traceback(env)
