@@ -187,6 +187,17 @@ class Publisher:
                                                deferred=deferred)
             except discord.Forbidden as err:  # 403: the bot may not post (or attach) in the game's channel
                 msg = await self._undeliverable(record, content, files, view, snap, err)
+            except discord.HTTPException as err:
+                if interaction is None:
+                    raise
+                # the answer through the interaction failed (edits refused...): the board goes to the channel now
+                log.info("answering interaction %s with game %s's board failed (%s); posting to the channel",
+                         interaction.id, record.id, err)
+                for f in files:
+                    f.reset()
+                msg = await self.delivery.send(record, content, files=files, view=view)
+                if deferred:  # our own "thinking" message, never a component's message
+                    await self._drop_thinking(interaction)
         except GuildGone:  # removed from the guild: no retry either
             log.info("not posting the board of game %s: the bot was removed from its guild", record.id)
             raise
@@ -200,6 +211,14 @@ class Publisher:
         if strip is not None:
             await self.delivery.edit(record, strip, view=None)
         return msg
+
+    @staticmethod
+    async def _drop_thinking(interaction: discord.Interaction) -> None:
+        """Remove the interaction's "thinking" message the board could not fill (the board is in the channel)."""
+        try:
+            await interaction.delete_original_response()
+        except discord.HTTPException as err:
+            log.info("could not remove the thinking message of interaction %s: %s", interaction.id, err)
 
     async def _undeliverable(self, record: GameRecord, content: str, files: list[discord.File],
                              view: discord.ui.View | None, snap: Snapshot | None,
