@@ -15,7 +15,7 @@ import discord
 
 from bot.errors import BotError
 from bot.i18n import t
-from bot.views.common import GameButton, games, reply
+from bot.views.common import GameButton, games, reply, update
 
 if TYPE_CHECKING:
     from bot.games.layer import GameLayer
@@ -104,8 +104,7 @@ async def confirm(interaction: discord.Interaction, game_id: int) -> None:
     committed = await layer.abort(game_id, by=user.id, guild_id=interaction.guild_id or 0)
     record = committed.snap.record
     title = committed.snap.kind.title
-    await interaction.response.edit_message(content=t("games.aborted", interaction.locale, game_id=game_id),
-                                            view=None)
+    await update(interaction, content=t("games.aborted", interaction.locale, game_id=game_id), view=None)
     await layer.publisher.strip_all(record)
     try:
         await layer.publisher.delivery.send(record, t("abort.done", committed.snap.locale, name=user.display_name,

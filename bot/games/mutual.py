@@ -17,7 +17,7 @@ from bot.games.agreements import agreement, humans, mentions
 from bot.games.base import not_player
 from bot.games.layer import Change
 from bot.i18n import t
-from bot.views.common import GameButton, games, reply
+from bot.views.common import GameButton, games, reply, update
 
 if TYPE_CHECKING:
     from bot.games.base import Snapshot
@@ -58,7 +58,7 @@ async def agree(interaction: discord.Interaction, game_id: int) -> None:
             text = t("abort.offer", loc, name=proposer, agreed=len(deal.votes), total=len(voters),
                      waiting=mentions(waiting))
             if is_click:
-                await interaction.response.edit_message(content=text, view=view(game_id, loc))
+                await update(interaction, content=text, view=view(game_id, loc))
                 return
             await reply(interaction, text, view=view(game_id, loc))
             message = await interaction.original_response()
@@ -74,7 +74,7 @@ async def agree(interaction: discord.Interaction, game_id: int) -> None:
     title = committed.snap.kind.title
     text = t("abort.agreed", loc, game=title)
     if is_click:
-        await interaction.response.edit_message(content=text, view=None)
+        await update(interaction, content=text, view=None)
     else:
         await reply(interaction, text)
         if message_id:
