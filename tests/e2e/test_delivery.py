@@ -322,3 +322,32 @@ async def test_failed_answers_never_say_nothing_changed(env: BotEnv) -> None:
     await server.wait_until(lambda: env.game(game_id).messages.get("board.version") == 3, 20, "the recovered board")
     assert "S1" in server.message(env.game(game_id).messages["board"]).content
     assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def test_late_first_response_on_new_lobby_posts_it_in_the_channel(env: BotEnv) -> None:
+    """/conex new gets 10062: the lobby is stored and its message (with its buttons) posted in the channel, then it
+    works as usual (Join)."""
+    server = env.server
+    mark = env.mark()
+    alice = server.as_user("alice", "late-4")
+    server.inject_interaction_failure("conex new")
+    res = await alice.slash("conex new", table="small")
+    game_id = 0
+
+    def posted() -> bool:
+        nonlocal game_id
+        try:
+            row = env.latest_game("conex", server.channel("late-4").id)
+        except KeyError:
+            return False
+        game_id = row.id
+        return "lobby" in row.messages
+
+    await server.wait_until(posted, 20, "the lobby message")
+    assert res.failed
+    lobby = server.message(env.game(game_id).messages["lobby"])
+    assert not lobby.ephemeral and {"Join", "Start"} <= {c.get("label") for c in lobby.buttons()}
+    await answered(await server.as_user("carol", "late-4").click(lobby, "Join"))
+    assert len(env.game(game_id).players) == 2
+    assert env.violations_since(mark) == [], env.log_tail()
+    no_traceback(env)
