@@ -65,10 +65,9 @@ class Lobby:
         """A public thread of the command's text channel. Raises ``BotError("err.channel_busy_no_thread")`` when
         the channel is no text channel or the bot may not create threads or speak in them."""
         channel = interaction.channel
-        perms = interaction.app_permissions
-        if not (isinstance(channel, discord.TextChannel) and perms.create_public_threads
-                and perms.send_messages_in_threads):
-            raise BotError("err.channel_busy_no_thread")
+        lacking = access.missing(interaction.app_permissions, thread=True, extra=access.THREAD_FALLBACK_NEEDS)
+        if not isinstance(channel, discord.TextChannel) or lacking:
+            raise BotError("err.channel_busy_no_thread", perms=access.Perms(lacking or ("create_public_threads",)))
         return await channel.create_thread(name=title[:100], type=discord.ChannelType.public_thread,
                                            auto_archive_duration=1440)
 

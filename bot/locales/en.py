@@ -28,7 +28,7 @@ MESSAGES: dict[str, str] = {
     "err.channel_busy": "This channel already has a game in progress (game {game_id}): finish or abort it first.",
     "err.channel_busy_no_thread": (
         "This channel already has a game in progress and I may not open a thread here: "
-        "finish it first, or challenge in another channel."
+        "finish it first, or challenge in another channel (a server admin can grant me {perms})."
     ),
     "err.guild_only": "Games are played in servers, not in direct messages.",
     # storage refusals by rule code

@@ -11,6 +11,10 @@ MESSAGES: dict[str, str] = {
         "No puedo llevar una partida en este canal: aquí me falta {perms}. Un administrador del servidor puede "
         "concedérmelo en los ajustes del canal (Editar canal → Permisos); luego vuelve a intentarlo."
     ),
+    "err.channel_busy_no_thread": (
+        "Este canal ya tiene una partida en curso y aquí no puedo abrir un hilo: termínala primero o reta en otro "
+        "canal (un administrador del servidor puede concederme {perms})."
+    ),
     "pub.not_posted": "No pude publicar esto en el canal (me falta {perms}), así que aquí lo tienes:",
     "pub.blocked": (
         "⚠ No pude publicar los tableros de esta partida en el canal (me falta {perms}): hasta que un "

@@ -148,7 +148,7 @@ async def test_busy_channel_opens_a_thread_or_says_so(driver: Driver, fake: Fake
     # no thread permission: a clear refusal, no thread, no game
     no_threads = str(int(APP_PERMISSIONS) & ~(1 << 35))
     token = await driver.command("constructo challenge", BOB, opponent=CAROL, app_permissions=no_threads)
-    assert "may not open a thread" in refusal(fake, token)
+    assert "may not open a thread" in refusal(fake, token) and "Create Public Threads" in refusal(fake, token)
     assert len([c for c in fake.calls if c.path.endswith("/threads")]) == 1
     assert len(await storage.list_active_games()) == 2
 
