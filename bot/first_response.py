@@ -26,7 +26,7 @@ from discord.interactions import InteractionResponse
 
 log = logging.getLogger(__name__)
 
-FIRST_RESPONSE_BUDGET_S = 2.5
+FIRST_RESPONSE_BUDGET_S = 2.2
 """Seconds after the interaction's creation (its snowflake time) when the guard answers for a slow handler."""
 
 MAX_TRUSTED_AGE_S = 10.0
