@@ -15,6 +15,9 @@ MESSAGES: dict[str, str] = {
         "Este canal ya tiene una partida en curso y aquí no puedo abrir un hilo: termínala primero o reta en otro "
         "canal (un administrador del servidor puede concederme {perms})."
     ),
+    "storage.Busy": (
+        "Mi base de datos está ocupada ahora mismo (otro proceso la retiene); inténtalo de nuevo en un momento."
+    ),
     "pub.not_posted": "No pude publicar esto en el canal (me falta {perms}), así que aquí lo tienes:",
     "pub.blocked": (
         "⚠ No pude publicar los tableros de esta partida en el canal (me falta {perms}): hasta que un "

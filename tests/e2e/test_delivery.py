@@ -351,3 +351,31 @@ async def test_late_first_response_on_new_lobby_posts_it_in_the_channel(env: Bot
     assert len(env.game(game_id).players) == 2
     assert env.violations_since(mark) == [], env.log_tail()
     no_traceback(env)
+
+
+async def test_write_lock_held_20s_the_move_is_refused_privately_and_truly(env: BotEnv) -> None:
+    """Another process holds the SQLite write lock for 20 s (the slow-1 game of the first test goes on): the move is
+    answered within 3 s (thinking), then,
+    storage staying busy, refused privately (the public thinking message removed); nothing is stored; once the
+    lock is gone the same move plays."""
+    server = env.server
+    mark = env.mark()
+    game_id = env.latest_game("constructo", server.channel("slow-1").id).id
+    row = env.game(game_id)
+    tile, size = free_placement(env, game_id)
+    player = server.as_user("alice" if row.players[row.match.current_player] == server.user("alice").id else "bob",
+                            "slow-1")
+    holder = asyncio.create_task(asyncio.to_thread(hold_write_lock, env.db_path, 20.0))
+    await asyncio.sleep(0.2)
+    move = await player.slash("constructo place", tile=tile, size=size)
+    await asyncio.sleep(3.1)
+    assert not move.failed and first_response_s(move) < 3.0
+    await answered(move, timeout=30)
+    assert move.message.deleted, "the public thinking message is removed"
+    refusal = move.followups[-1]
+    assert refusal.ephemeral and "busy" in refusal.content.lower(), refusal.content
+    assert env.game(game_id).version == row.version, "nothing stored"
+    await holder
+    move = await answered(await player.slash("constructo place", tile=tile, size=size), timeout=20)
+    assert not move.ephemeral and env.game(game_id).version == row.version + 1
+    assert env.violations_since(mark) == [], env.log_tail()
