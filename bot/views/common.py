@@ -138,14 +138,25 @@ async def fill(interaction: discord.Interaction, content: str | None = None, *, 
 
 async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
     """Edit the message a component belongs to: the first response, or (already deferred by the guard) an edit of
-    the original response, which is that message."""
-    if not interaction.response.is_done():
-        try:
-            await interaction.response.edit_message(**kwargs)
-            return
-        except discord.InteractionResponded:
-            pass
-    await interaction.edit_original_response(**kwargs)
+    the original response, which is that message; if Discord refused the first response (10062), a channel edit
+    of that message (not for an ephemeral one: it cannot be reached any more)."""
+    from bot.first_response import InteractionGone, is_dead
+
+    try:
+        if not interaction.response.is_done():
+            try:
+                await interaction.response.edit_message(**kwargs)
+                return
+            except discord.InteractionResponded:
+                pass
+        await interaction.edit_original_response(**kwargs)
+    except (discord.NotFound, InteractionGone):
+        message = interaction.message
+        if not is_dead(interaction) or message is None or message.flags.ephemeral:
+            raise
+        # Discord refused the first response (10062): the public message is edited through the channel instead
+        log.info("interaction %s is dead; editing message %s through the channel", interaction.id, message.id)
+        await message.edit(**kwargs)
 
 
 async def refuse(interaction: discord.Interaction, err: BaseException) -> None:
