@@ -125,6 +125,8 @@ class FirstResponseGuard:
                 else:
                     await InteractionResponse.defer(response)
             except discord.HTTPException as err:
+                if isinstance(err, discord.NotFound):  # 10062: the handler must not try a first response either
+                    interaction.extras["dead"] = True
                 log.info("the first-response guard could not answer interaction %s: %s", interaction.id, err)
                 return
         self.answered += 1
