@@ -168,7 +168,8 @@ class Publisher:
             except (discord.HTTPException, InteractionGone) as err:  # e.g. 10062: post to the channel
                 log.info("could not defer interaction %s (%s); posting to the channel", interaction.id, err)
                 interaction = None
-        if interaction is not None:
+        self._forget_old()
+        if interaction is not None and snap.status == "active":
             self._recent[snap.id] = (interaction, time.monotonic())
             blocked = self.blocked.pop(snap.id, None)
             if blocked is not None:  # say it to the next one who touches the game
@@ -211,6 +212,15 @@ class Publisher:
         if strip is not None:
             await self.delivery.edit(record, strip, view=None)
         return msg
+
+    def _forget_old(self) -> None:
+        """Drop the fallback interactions whose tokens expired (a finished game's is never stored)."""
+        if len(self._recent) < 256:
+            return
+        now = time.monotonic()
+        for game_id, (_interaction, at) in list(self._recent.items()):
+            if now - at >= TOKEN_LIFE_S:
+                del self._recent[game_id]
 
     @staticmethod
     async def _drop_thinking(interaction: discord.Interaction) -> None:
