@@ -1,0 +1,82 @@
+"""The first-response guard (bot/first_response.py): a handler too slow for Discord's 3 s still gets exactly one
+first response, of the right kind, and its own answer follows through the interaction."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+import bot.games.delivery as delivery
+from bot.app import TableBot
+from bot.storage import Storage
+from tests.bot.conftest import Driver, all_custom_ids
+from tests.bot.fakediscord import CHANNEL_ID, FakeDiscord
+
+ALICE, BOB = 1, 2
+
+
+async def start(driver: Driver, fake: FakeDiscord, storage: Storage) -> int:
+    token = await driver.command("constructo challenge", ALICE, opponent=BOB)
+    challenge_msg = fake.originals[token]
+    game_id = int(all_custom_ids(fake.messages[challenge_msg])[0].split(":")[2])
+    await driver.click(challenge_msg, f"cx:acc:{game_id}", BOB)
+    return game_id
+
+
+@pytest.fixture
+def slow(bot: TableBot, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Every game action takes 0.3 s; the guard answers after 0.05 s, before ``within`` (moved to 10 s)."""
+    monkeypatch.setattr(bot.first_response, "budget_s", 0.05)
+    monkeypatch.setattr(delivery, "DEFER_AFTER_S", 10.0)
+    real = bot.games.transact
+
+    async def slow_transact(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.3)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(bot.games, "transact", slow_transact)
+    return bot
+
+
+async def test_a_slow_click_is_a_deferred_update_then_its_board_follows(
+    slow: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    game_id = await start(driver, fake, storage)  # Accept: deferred update, the challenge edited through @original
+    record = await storage.get_game(game_id)
+    assert record is not None and record.status == "active"
+    accept_token = [t for t, i in fake.tokens.items() if t in fake.component_message][-1]
+    callbacks = fake.callbacks(accept_token)
+    assert [c.payload["type"] for c in callbacks] == [6]  # type: ignore[index]
+    assert slow.first_response.answered >= 1
+    board = fake.messages[record.messages["board"]]
+    assert board["attachments"], "the first board came as a followup"
+
+
+async def test_a_slow_command_gets_public_thinking_and_a_private_refusal_stays_private(
+    slow: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    await start(driver, fake, storage)
+    token = await driver.command("constructo place", BOB, tile=5, size="large")  # not Bob's turn
+    calls = fake.calls_for(token)
+    assert calls[0].payload["type"] == 5  # type: ignore[index]  # the guard's thinking
+    assert [c.method for c in calls[1:]] == ["DELETE", "POST"]  # thinking removed, then the private refusal
+    assert "NotYourTurn" in fake.visible_text(token)
+
+
+async def test_a_slow_autocomplete_gets_no_choices_in_time(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await start(driver, fake, storage)
+    monkeypatch.setattr(bot.first_response, "budget_s", 0.05)
+    real = storage.get_game
+
+    async def slow_get(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.3)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(storage, "get_game", slow_get)
+    monkeypatch.setattr(storage, "active_game_in_channel", lambda *a, **k: slow_get(1))
+    choices = await driver.autocomplete("constructo place", ALICE, "tile", channel_id=CHANNEL_ID, tile="", size="large")
+    assert choices == []
