@@ -421,7 +421,10 @@ async def test_challenging_the_bot_starts_an_unrated_game_and_the_ai_answers(
     assert f"AI (easy) played **{actions[1].action}**" in ai_post[0].payload["content"]  # type: ignore[index]
     assert "<@3> to move" in ai_post[0].payload["content"]  # type: ignore[index]
     # AI games are not rated
-    await driver.command("constructo resign", CAROL)
+    ask = await driver.command("constructo resign", CAROL)  # asks first, like the Resign button
+    assert all_custom_ids(initial(fake, ask)["data"]) == [f"cx:rsy:{record.id}"]
+    assert (await storage.get_game(record.id)).status == "active"  # type: ignore[union-attr]
+    await driver.click(fake.originals[ask], f"cx:rsy:{record.id}", CAROL)
     record = await storage.get_game(record.id)
     assert record is not None and record.result is not None and not record.result.rated
     assert await storage.rating_of(GUILD_ID, "constructo", CAROL) is None

@@ -21,7 +21,7 @@ from bot.games.clock import CLOCK_HELP
 from bot.games.constructo.kind import KIND
 from bot.games.constructo.narration import match_of
 from bot.games.constructo.payload import legal_placements, legal_steps
-from bot.games.constructo.views import layout_choices, resign
+from bot.games.constructo.views import layout_choices, resign_request
 from bot.games.envelope import Seat
 from bot.i18n import t
 from bot.storage.records import GameRecord
@@ -237,7 +237,7 @@ class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo
         if record.status == "lobby":  # a challenge not accepted yet: withdraw / decline it
             await self.games.lobby.decline(interaction, record.id)
             return
-        await resign(interaction, record.id)
+        await resign_request(interaction, record.id)  # the same private confirmation as the Resign button
 
     # -- reference -------------------------------------------------------------------------------------------
     @app_commands.command(name="layouts", description="Show every named layout")
