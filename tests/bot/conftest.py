@@ -176,6 +176,15 @@ class Driver:
         assert len(self.fake.callbacks(token)) == 1, "autocomplete must answer exactly once"
         return self.fake.autocomplete[self.fake.tokens[token]]
 
+    async def resign(self, uid: int, channel_id: int = CHANNEL_ID) -> str:
+        """``/constructo resign`` (a private confirmation, like the Resign button) then its **Yes, resign**;
+        returns the confirmation click's token."""
+        ask = await self.command("constructo resign", uid, channel_id)
+        prompt = self.fake.messages[self.fake.originals[ask]]
+        custom_id = next(c["custom_id"] for row in prompt.get("components", []) for c in row.get("components", [])
+                         if c.get("custom_id", "").startswith("cx:rsy:"))
+        return await self.click(self.fake.originals[ask], custom_id, uid, channel_id=channel_id)
+
     async def click(self, message_id: int, custom_id: str, uid: int, *, values: list[str] | None = None,
                     channel_id: int | None = None, message: dict[str, Any] | None = None) -> str:
         """Click a button / choose in a select of a message the bot sent; returns the token.

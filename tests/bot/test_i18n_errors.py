@@ -82,12 +82,13 @@ def test_spanish_rule_message_comes_from_the_catalogue() -> None:
 
 
 def test_input_errors_bot_errors_storage_errors_and_unknown_errors() -> None:
-    assert describe(InvalidInputError("unknown chip size 'huge'"), "en").startswith("**Input** — unknown chip size")
+    assert describe(InvalidInputError("unknown chip size 'huge'"), "en") == "Unknown chip size 'huge'"
     assert describe(BotError("err.not_player"), "en") == MESSAGES["en"]["err.not_player"]
-    assert describe(BotError("err.stale", rule="Stale"), "en") == "**Stale** — " + MESSAGES["en"]["err.stale"]
+    assert describe(BotError("err.stale", rule="Stale"), "en") == MESSAGES["en"]["err.stale"]
+    assert describe(BotError("cn.no_discard", rule="X3"), "en") == "**X3** — " + MESSAGES["en"]["cn.no_discard"]
     conflict = VersionConflictError("moved on", game_id=1, expected=1, actual=2)
-    assert describe(conflict, "en") == "**VersionConflict** — " + MESSAGES["en"]["storage.VersionConflict"]
+    assert describe(conflict, "en") == MESSAGES["en"]["storage.VersionConflict"]
     closed = GameClosedError("game 1 is already finished", game_id=1, status="finished")
-    assert "**GameClosed**" in describe(closed, "en")
+    assert describe(closed, "en") == MESSAGES["en"]["storage.GameClosed"]
     internal = describe(RuntimeError("secret internals"), "en")
     assert internal == MESSAGES["en"]["err.internal"] and "secret" not in internal

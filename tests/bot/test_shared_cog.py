@@ -12,7 +12,7 @@ ADMIN = 4
 
 async def _finished_game(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
     await start(driver, fake, storage)
-    await driver.command("constructo resign", BOB)
+    await driver.resign(BOB)
 
 
 async def test_leaderboard_image_and_text(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:

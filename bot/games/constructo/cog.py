@@ -27,7 +27,6 @@ from bot.i18n import t
 from bot.storage.records import GameRecord
 from bot.views.common import png_file, reply
 from engine.constructo import LAYOUTS, RECOMMENDED, Match, Size
-from engine.errors import InvalidInputError
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -39,11 +38,17 @@ IntChoices = list[app_commands.Choice[int]]
 StrChoices = list[app_commands.Choice[str]]
 
 
+def check_tile(tile: object) -> int:
+    """A tile number 1-9 as typed in a command; anything else is refused in the player's words
+    (``cx.no_such_tile``), never in move notation."""
+    if isinstance(tile, bool) or not isinstance(tile, int) or not 1 <= tile <= 9:
+        raise BotError("cx.no_such_tile", tile=tile)
+    return tile
+
+
 def placement_text(size: str, tile: int) -> str:
-    """``"L5"`` from a size word/letter and a tile number (raises ``InvalidInputError``)."""
-    if isinstance(tile, bool) or not isinstance(tile, int):
-        raise InvalidInputError(f"tile {tile!r} is not a number 1-9")
-    return f"{Size.parse(size).letter}{tile}"
+    """``"L5"`` from a size word/letter and a tile number (raises ``BotError`` / ``InvalidInputError``)."""
+    return f"{Size.parse(size).letter}{check_tile(tile)}"
 
 
 def layout_name_choices(locale: discord.Locale, current: str) -> StrChoices:
@@ -184,7 +189,7 @@ class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo
     @app_commands.describe(from_="Tile of your lone chip", to="Adjacent tile topped by an opponent's chip")
     async def move(self, interaction: discord.Interaction, from_: int, to: int) -> None:
         record = await self._here(interaction)
-        await self.games.play(interaction, record.id, f"{from_}-{to}")
+        await self.games.play(interaction, record.id, f"{check_tile(from_)}-{check_tile(to)}")
 
     @move.autocomplete("from_")
     async def _move_from_autocomplete(self, interaction: discord.Interaction, current: str) -> IntChoices:
