@@ -47,7 +47,12 @@ def test_t_translates_falls_back_and_never_raises() -> None:
     assert t("ui.accept", "es-ES") == "Aceptar"
     assert t("ui.accept", "es-419") == "Aceptar"
     assert t("ui.accept", discord.Locale.american_english) == "Accept"
-    assert t("ui.size_option", "es-ES", size="small", left=2) == "small (2 left)"  # missing in Spanish: English
+    assert t("ui.size_option", "es-ES", size="small", left=2) == "small (quedan 2)"
+    MESSAGES["en"]["test.only_english"] = "only {what}"
+    try:
+        assert t("test.only_english", "es-ES", what="English") == "only English"  # missing in Spanish: English
+    finally:
+        del MESSAGES["en"]["test.only_english"]
     assert t("ui.tile", "fr", tile=4) == "Tile 4"  # unknown language: English
     assert t("no.such.key", "en") == "no.such.key"
     assert t("ui.tile", "en") == "Tile {tile}"  # a missing placeholder does not raise
