@@ -250,7 +250,7 @@ async def test_place_refusals_change_nothing(
         (BOB, {"card": "A", "corner": 1, "target": "board"}, "Not your turn"),
         (CAROL, {"card": "A", "corner": 1}, "not a player"),
         (ALICE, {"card": "zebra", "corner": 1}, "is not a card"),
-        (ALICE, {"card": "G", "corner": 1}, "there is no card G"),
+        (ALICE, {"card": "G", "corner": 1}, "No card of your hand has the letter G"),
         (ALICE, {"card": str(bobs), "corner": 1, "x": 0.0, "y": 0.0}, "**P5** — "),
         (ALICE, {"card": "A", "corner": 1, "x": float("nan"), "y": 1.0}, "finite number"),
         (ALICE, {"card": "A", "corner": 1, "x": 2.0, "y": float("inf")}, "finite number"),

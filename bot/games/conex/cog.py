@@ -21,6 +21,7 @@ from bot.games.clock import CLOCK_HELP
 from bot.games.conex import private
 from bot.games.conex.fairness import deal_public
 from bot.games.conex.kind import KIND
+from bot.games.conex.letters import letters_of
 from bot.games.conex.narration import game_of
 from bot.games.conex.placing import parse_card_ref, parse_target, resolve_place
 from bot.games.conex.views import card_label
@@ -86,15 +87,16 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
         """The running game here, loaded (commands that read the state pass it on as ``base``)."""
         return self.games.snapshot(await self._running(interaction))
 
-    async def _mine(self, interaction: discord.Interaction) -> tuple[Game, int] | None:
-        """For autocomplete: the caller's running game here and seat (never raises)."""
+    async def _mine(self, interaction: discord.Interaction) -> tuple[Game, int, dict[str, Any]] | None:
+        """For autocomplete: the caller's running game here, seat and the envelope's ``extra`` (never raises)."""
         try:
             record = await self.bot.storage.active_game_in_channel(interaction.channel_id or 0)
             if record is None or record.kind != KIND.name or record.status != "active":
                 return None
             if interaction.user.id not in record.players or not deal_public(record):  # no card before the commitment
                 return None
-            return game_of(self.games.snapshot(record)), record.players.index(interaction.user.id)
+            snap = self.games.snapshot(record)
+            return game_of(snap), record.players.index(interaction.user.id), snap.env.extra
         except Exception:
             log.exception("autocomplete could not load the game of channel %s", interaction.channel_id)
             return None
@@ -164,7 +166,8 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
         seat = snap.seat_of(user_id)
         game = game_of(snap)
         try:
-            place, target = await self.games.cpu(resolve_place, game, seat, **kwargs)
+            place, target = await self.games.cpu(resolve_place, game, seat, **kwargs,
+                                                 letters=letters_of(snap.env.extra, game, seat))
         except RuleError as err:
             raise KIND.refine(snap, game, err) from err
         return await self.games.act(snap.id, user_id, place, request={"target": target}, base=snap)
@@ -178,11 +181,12 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
         found = await self._mine(interaction)
         if found is None:
             return []
-        game, seat = found
+        game, seat, extra = found
+        letters = letters_of(extra, game, seat)
         text = str(current).strip().lower().lstrip("#")
         out = []
-        for i, c in enumerate(game.hand(seat)):
-            label = card_label(c, i)
+        for c in game.hand(seat):
+            label = card_label(c, letters[c.id])
             if not text or text in label.lower() or str(c.id).startswith(text):
                 out.append(app_commands.Choice(name=label, value=str(c.id)))
         return out[:25]
@@ -223,7 +227,8 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
     @app_commands.describe(card="Your card: hand letter (A, B...) or card number")
     async def discard(self, interaction: discord.Interaction, card: str) -> None:
         snap = await self._running_game(interaction)
-        card_id = parse_card_ref(game_of(snap), snap.seat_of(interaction.user.id), card)
+        game, seat = game_of(snap), snap.seat_of(interaction.user.id)
+        card_id = parse_card_ref(game, seat, card, letters_of(snap.env.extra, game, seat))
         await self.games.play(interaction, snap.id, f"discard {card_id}", base=snap)
 
     @discard.autocomplete("card")

@@ -19,7 +19,7 @@ from typing import Any
 
 from bot.errors import BotError
 from bot.games.base import GameKind, Picture, Seating, Snapshot
-from bot.games.conex import narration, payload
+from bot.games.conex import letters, narration, payload
 from bot.games.conex.ai import ai_action
 from bot.games.conex.views import DYNAMIC_ITEMS
 from bot.games.envelope import Envelope, Seat
@@ -91,14 +91,15 @@ class ConexKind(GameKind):
             raise IllegalActionError(f"that pose puts the corner on {on}, not on {want}", rule="P1")
 
     def after(self, env: Envelope, state: GameState, events: Sequence[Event], now: float) -> Envelope:
-        """Start the X3 clock at a lightning; stop it once no discard is owed."""
+        """Start the X3 clock at a lightning; stop it once no discard is owed; letter the cards that reached a hand
+        (``letters.py``)."""
         assert isinstance(state, Game)
         extra = dict(env.extra)
         if any(isinstance(e, DiscardsPending) for e in events):
             extra["discards_since"] = now
         elif not state.pending_discards:
             extra.pop("discards_since", None)
-        return env.with_(extra=extra)
+        return env.with_(extra=letters.track(extra, state))  # hand letters kept for the whole game
 
     def refine(self, snap: Snapshot, state: GameState, err: Exception) -> Exception:
         """``NotYourTurn`` names the player to act; ``P5`` "not in seat n's hand" becomes ``cn.not_in_hand``; a

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from bot.games.conex.letters import card_of, span
 from engine.conex import Draw, Game, Pass, Place
 from engine.conex.handref import hand_index, hand_letter
 from engine.errors import IllegalActionError, InvalidInputError
@@ -23,29 +25,30 @@ COORD_LIMIT_CM = 100.0  # |x|, |y| accepted by /conex place (the large table is 
 CARD_NUMBER = re.compile(r"^(\d{1,3})(?:\s+(?:yellow|red|turquoise|purple)\b.*)?$", re.IGNORECASE)
 
 
-def parse_card_ref(game: Game, seat: int, ref: str | int) -> int:
-    """A hand card from a reference: the hand letter (``"A"``: first card of the hand; past ``"Z"`` the letters
-    go on ``"AA"``, ``"AB"``..., :func:`engine.conex.handref.hand_letter`), the card number (``"12"``, ``"#12"``)
-    or an autocomplete value. Returns the card id.
+def parse_card_ref(game: Game, seat: int, ref: str | int, letters: Mapping[int, str] | None = None) -> int:
+    """A hand card from a reference: the hand letter (``"C"``: the card lettered C for the whole game, see
+    :mod:`bot.games.conex.letters`; ``letters`` is card id -> letter, default the hand order), the card number
+    (``"12"``, ``"#12"``) or an autocomplete value. Returns the card id.
 
-    Raises ``InvalidInputError`` (rule ``Input``) for text that is neither, or a letter past the hand's end.
+    Raises ``InvalidInputError`` (rule ``Input``) for text that is neither, or a letter no hand card has.
     A number not in the hand is returned as is (the engine then refuses it with P5).
     """
     text = str(ref).strip().lstrip("#").strip()
-    index = hand_index(text)
-    if index is not None:
-        hand = game.hands[seat]
-        if index >= len(hand):
-            last = f"A-{hand_letter(len(hand) - 1)}" if hand else "none"
+    hand = game.hands[seat]
+    if letters is None:
+        letters = {c: hand_letter(i) for i, c in enumerate(hand)}
+    if hand_index(text) is not None:
+        card = card_of(letters, text)
+        if card is None:
             raise InvalidInputError(
-                f"your hand has {len(hand)} cards ({last}), there is no card {text.upper()}", card=text
+                f"no card of your hand has the letter {text.upper()}: your cards are {span(letters)}", card=text
             )
-        return hand[index]
+        return card
     m = CARD_NUMBER.match(text)
     if not m:
-        hand = game.hands[seat]
-        letters = f"A-{hand_letter(len(hand) - 1)}" if hand else "none in your hand"
-        raise InvalidInputError(f"{str(ref)[:40]!r} is not a card: give its hand letter ({letters}) or its number")
+        raise InvalidInputError(
+            f"{str(ref)[:40]!r} is not a card: give its hand letter ({span(letters)}) or its number"
+        )
     return int(m.group(1))
 
 
@@ -95,6 +98,7 @@ class Hint:
 def resolve_place(
     game: Game, seat: int, *, card: str | int, corner: int, x: float | None = None, y: float | None = None,
     rotation: float | None = None, target: str | int | None = None, double: bool = False,
+    letters: Mapping[int, str] | None = None,
 ) -> tuple[Place, int | str | None]:
     """Build the ``Place`` of ``/conex place``: the exact pose when ``x``/``y`` are given (``rotation``
     optional: the engine picks the best legal one), else the best auto-fit pose on ``target`` (or anywhere).
@@ -103,7 +107,7 @@ def resolve_place(
     Raises ``InvalidInputError`` (NaN/inf/huge numbers, only one of x/y, unknown card or target text),
     ``IllegalActionError`` (``P5`` not in hand, ``P1`` no legal pose), ``NotYourTurnError``.
     """
-    card_id = parse_card_ref(game, seat, card)
+    card_id = parse_card_ref(game, seat, card, letters)
     tgt = parse_target(target)
     cx = check_coord(x, "x")
     cy = check_coord(y, "y")

@@ -10,6 +10,7 @@ import discord
 
 from bot.errors import BotError
 from bot.games.conex.fairness import require_deal_public
+from bot.games.conex.letters import letters_of
 from bot.games.conex.narration import game_of
 from bot.games.conex.placing import hints as find_hints
 from bot.games.conex.placing import legal_counts
@@ -57,11 +58,12 @@ async def hand(interaction: discord.Interaction, game_id: int) -> None:
     require_deal_public(snap)
     await interaction.response.defer(ephemeral=True, thinking=True)
     counts = await layer.cpu(legal_counts, game, seat)
-    png = await layer.cpu(render_png, render_hand, game, seat, legal_counts=counts)
-    text = hand_text(game, seat, legal_counts=counts)
+    letters = letters_of(snap.env.extra, game, seat)
+    png = await layer.cpu(render_png, render_hand, game, seat, legal_counts=counts, letters=letters)
+    text = hand_text(game, seat, legal_counts=counts, letters=letters)
     kwargs: dict[str, Any] = {}
     if seat in game.pending_discards and game.hands[seat]:
-        kwargs["view"] = discard_view(snap.id, game.hand(seat), locale=interaction.locale.value)
+        kwargs["view"] = discard_view(snap.id, game.hand(seat), locale=interaction.locale.value, letters=letters)
         text += "\n" + t("cn.must_discard", interaction.locale)
     first, *more = split_text(text)  # a big hand (27+ cards) does not fit one message: never cut it
     await interaction.edit_original_response(content=first, attachments=[png_file(png, f"conex-hand-{snap.id}.png")],
@@ -112,7 +114,8 @@ async def discard_prompt(interaction: discord.Interaction, game_id: int) -> None
     if seat not in game.pending_discards or not game.hands[seat]:
         raise BotError("cn.no_discard", rule="X3")
     await reply(interaction, t("cn.must_discard", interaction.locale), ephemeral=True,
-                view=discard_view(snap.id, game.hand(seat), locale=interaction.locale.value))
+                view=discard_view(snap.id, game.hand(seat), locale=interaction.locale.value,
+                                  letters=letters_of(snap.env.extra, game, seat)))
 
 
 async def leave(interaction: discord.Interaction, game_id: int) -> None:

@@ -20,7 +20,7 @@ game layer (``interaction.client.games``) or to the private answers of ``private
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -39,12 +39,14 @@ MAX_SELECTS = 4  # discard selects per message (one row each; a fifth row stays 
 _NUM = r"-?[0-9]+(?:\.[0-9]+)?"
 
 
-def card_label(card: Card, index: int | None = None) -> str:
-    """``"A · #12 red +2 · 1:Y4 2:P3"`` (hand letter of the 0-based ``index`` when given: A..Z, then AA, AB...),
-    at most 100 characters."""
+def card_label(card: Card, letter: str | int | None = None) -> str:
+    """``"A · #12 red +2 · 1:Y4 2:P3"`` (``letter``: the card's hand letter, or a 0-based hand index), at most 100
+    characters."""
     act = {"plus2": " +2", "die": " die"}.get(card.action or "", "")
     corners = " ".join(f"{c.index}:{c.color}{c.value}" for c in card.corners)
-    head = f"{hand_letter(index)} · " if index is not None else ""
+    if isinstance(letter, int):
+        letter = hand_letter(letter)
+    head = f"{letter} · " if letter is not None else ""
     return f"{head}#{card.id} {COLOR_NAMES[card.color]}{act} · {corners}"[:100]
 
 
@@ -129,15 +131,17 @@ class DiscardSelect(
     """X3: choose the card of your hand that goes to the bottom of the draw pile. ``page`` n lists hand cards
     ``25n`` to ``25n + 24`` (``cards`` is the whole hand; labels keep the hand letters)."""
 
-    def __init__(self, game_id: int, cards: Sequence[Card] = (), *, page: int = 0, locale: str | None = None) -> None:
+    def __init__(self, game_id: int, cards: Sequence[Card] = (), *, page: int = 0, locale: str | None = None,
+                 letters: Mapping[int, str] | None = None) -> None:
         self.game_id = game_id
         self.page = page
         first = page * SELECT_OPTIONS
         chunk = list(cards)[first:first + SELECT_OPTIONS]
-        options = [discord.SelectOption(label=card_label(c, first + i), value=str(c.id)) for i, c in enumerate(chunk)]
+        names = {c.id: (letters or {}).get(c.id, hand_letter(first + i)) for i, c in enumerate(chunk)}
+        options = [discord.SelectOption(label=card_label(c, names[c.id]), value=str(c.id)) for c in chunk]
         placeholder = t("ui.cn_discard_placeholder", locale)
         if len(cards) > SELECT_OPTIONS and chunk:
-            span = f"{hand_letter(first)}–{hand_letter(first + len(chunk) - 1)}"
+            span = f"{names[chunk[0].id]}–{names[chunk[-1].id]}"
             placeholder = t("ui.cn_discard_placeholder_page", locale, span=span)
         super().__init__(
             discord.ui.Select(
@@ -242,13 +246,14 @@ def forfeit_view(game_id: int, *, locale: str | None = None) -> discord.ui.View:
     return view
 
 
-def discard_view(game_id: int, cards: Sequence[Card], *, locale: str | None = None) -> discord.ui.View:
+def discard_view(game_id: int, cards: Sequence[Card], *, locale: str | None = None,
+                 letters: Mapping[int, str] | None = None) -> discord.ui.View:
     """The private discard select(s) over the caller's hand: one select per 25 cards (hand letters A-Y, Z-AX...),
     at most :data:`MAX_SELECTS` (100 cards, more than the 52-card deck)."""
     view = discord.ui.View(timeout=None)
     pages = max(1, min(MAX_SELECTS, -(-len(cards) // SELECT_OPTIONS)))
     for page in range(pages):
-        view.add_item(DiscardSelect(game_id, cards, page=page, locale=locale))
+        view.add_item(DiscardSelect(game_id, cards, page=page, locale=locale, letters=letters))
     return view
 
 
