@@ -339,7 +339,13 @@ async def test_hints_preview_buttons_play_and_stale_hint_refused(
     bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
 ) -> None:
     await start_game(driver, fake, storage, bot)
-    assert refusal(fake, await driver.command("conex hints", BOB)).startswith("Not your turn")
+    version = (await record_of(storage)).version
+    plan = await driver.command("conex hints", BOB)  # off-turn: the same preview to plan ahead, read only
+    calls = fake.calls_for(plan)
+    assert calls[0].payload["data"]["flags"] & EPHEMERAL  # type: ignore[index]
+    assert calls[1].payload["content"].startswith("Not your turn yet")  # type: ignore[index]
+    assert not calls[1].payload.get("components") and png_ok(calls[1].files[0][1])  # type: ignore[union-attr]
+    assert (await record_of(storage)).version == version
     token = await driver.command("conex hints", ALICE)
     calls = fake.calls_for(token)
     assert calls[0].payload["data"]["flags"] & EPHEMERAL  # type: ignore[index]
@@ -347,6 +353,10 @@ async def test_hints_preview_buttons_play_and_stale_hint_refused(
     ids = [c["custom_id"] for row in edit["components"] for c in row["components"]]  # type: ignore[index]
     assert 1 <= len(ids) <= 9 and all(i.startswith("cn:hp:1:") and len(i) <= 100 for i in ids)
     assert png_ok(calls[1].files[0][1])
+    lines = edit["content"].splitlines()[1:]  # type: ignore[index]
+    line = re.compile(r"\d\. card \*\*[A-E]\*\* \(#\d+\), corner \d on (the board|#\d+) ")
+    assert len(lines) == len(ids) and all(line.match(ln) for ln in lines), lines
+    assert "-0.0" not in edit["content"]  # type: ignore[operator]
     labels = [c["label"] for row in edit["components"] for c in row["components"]]  # type: ignore[index]
     points = [int(label.split("+")[1]) for label in labels]
     assert points == sorted(points, reverse=True)

@@ -234,8 +234,7 @@ async def test_not_your_turn_names_the_player_not_seats(
 ) -> None:
     await start_game(driver, fake, storage, bot)
     version = (await record_of(storage)).version
-    tries: list[tuple[str, dict[str, Any]]] = [("conex draw", {}), ("conex hints", {}),
-                                               ("conex place", {"card": "A", "corner": 1})]
+    tries: list[tuple[str, dict[str, Any]]] = [("conex draw", {}), ("conex place", {"card": "A", "corner": 1})]
     for command, options in tries:
         text = refusal(fake, await driver.command(command, BOB, **options))
         assert text.startswith("Not your turn") and "alice's turn" in text and "seat" not in text, text

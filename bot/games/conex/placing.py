@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.games.conex.letters import card_of, span
-from engine.conex import Draw, Game, Pass, Place
+from engine.conex import Draw, Game, Pass, Place, turns
 from engine.conex.handref import hand_index, hand_letter
-from engine.errors import IllegalActionError, InvalidInputError
+from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError
 
 MAX_HINTS = 9
 HINT_SPACING_CM = 3.0
@@ -89,10 +89,28 @@ def check_coord(value: float | None, what: str, limit: float = COORD_LIMIT_CM) -
 
 @dataclass(frozen=True)
 class Hint:
-    """A suggested legal placement for the hints preview: ``place`` (exact pose) and its ``points``."""
+    """A suggested legal placement for the hints preview: ``place`` (exact pose), its ``points``, the ``target`` its
+    corner lands on (a table card id or ``"board"``) and, when the seat holds the 2x star, ``double_points`` (the
+    points with ``double:true``; ``None`` otherwise)."""
 
     place: Place
     points: int
+    target: int | str = "board"
+    double_points: int | None = None
+
+
+def _scored(game: Game, place: Place, double: bool) -> Hint:
+    """``place`` with its points and target (the placement check only: no turn check, so a seat may plan)."""
+    resolved, verdict = game._check_place(place)
+    points = turns.points(game, resolved, verdict)
+    return Hint(resolved, points, verdict.target, points * 2 if double else None)
+
+
+def can_double(game: Game, seat: int) -> bool:
+    """The seat holds the 2x star and may use it on its (next) turn (X2: not won during the current turn)."""
+    if game.stars.get("2x") != seat:
+        return False
+    return game.current_player != seat or game.star_usable(seat, "2x")
 
 
 def resolve_place(
@@ -133,20 +151,26 @@ def resolve_place(
     return place, tgt
 
 
-def hints(game: Game, seat: int, limit: int = MAX_HINTS) -> list[Hint]:
-    """Up to ``limit`` good legal placements over the whole hand of ``seat`` (who must be to play), best
-    points first. Spread out for a readable preview: up to 4 finder poses per card are gathered, then picked
-    best first while keeping their corner points at least :data:`HINT_SPACING_CM` apart (closer ones only
-    fill the list when too few remain, cards shown least first, never a mere re-rotation of a chosen one).
-    CPU work: call in a worker thread.
+def hints(game: Game, seat: int, limit: int = MAX_HINTS, *, plan: bool = False) -> list[Hint]:
+    """Up to ``limit`` good legal placements over the whole hand of ``seat``, best points first, each with its
+    target and (holding the 2x star) its doubled points. Spread out for a readable preview: up to 4 finder poses
+    per card are gathered, then picked best first while keeping their corner points at least
+    :data:`HINT_SPACING_CM` apart (closer ones only fill the list when too few remain, cards shown least first,
+    never a mere re-rotation of a chosen one). ``plan``: the seat need not be to play (hints off-turn, to plan
+    ahead: the placements its hand has on the table as it is now). CPU work: call in a worker thread.
 
-    Raises ``NotYourTurnError`` / ``IllegalActionError`` (``X3`` pending discard, ``E1``) via ``check``.
+    Raises ``NotYourTurnError`` (unless ``plan``) / ``IllegalActionError`` (``X3`` pending discard, ``E1``).
     """
-    game.check(Draw(seat) if game.draw_pile else Pass(seat))
+    try:
+        game.check(Draw(seat) if game.draw_pile else Pass(seat))
+    except NotYourTurnError:
+        if not plan or game.is_over:
+            raise
+    double = can_double(game, seat)
     pool: list[Hint] = []
     for cid in game.hands[seat]:
         for place in game.find_placements(seat, cid, limit=4):
-            pool.append(Hint(place, game.points_for(place)))
+            pool.append(_scored(game, place, double))
     pool.sort(key=lambda h: -h.points)
     chosen: list[Hint] = []
     for h in pool:
@@ -171,6 +195,9 @@ def hints(game: Game, seat: int, limit: int = MAX_HINTS) -> list[Hint]:
     return chosen
 
 
+def cm(value: float) -> str:
+    """A coordinate in cm for messages: one decimal, never ``-0.0``."""
+    return f"{round(float(value), 1) + 0.0:.1f}"
 
 
 def legal_counts(game: Game, seat: int) -> dict[int, int]:

@@ -169,9 +169,11 @@ class DiscardSelect(
 
 
 def hint_custom_id(game_id: int, version: int, place: Place) -> str:
-    """``cn:hp:<game>:<version>:<card>:<corner>:<x>:<y>:<rotation>`` (cm, degrees; at most 100 characters)."""
+    """``cn:hp:<game>:<version>:<card>:<corner>:<x>:<y>:<rotation>[:d]`` (cm, degrees; ``:d`` = with the 2x star;
+    at most 100 characters)."""
     rot = fmt_num(place.rotation if place.rotation is not None else 0.0)
     cid = f"cn:hp:{game_id}:{version}:{place.card}:{place.corner}:{fmt_num(place.x)}:{fmt_num(place.y)}:{rot}"
+    cid += ":d" if place.double else ""
     if len(cid) > 100:  # pragma: no cover - ids and 0.1 cm coordinates keep it far shorter
         raise ValueError(f"hint custom id too long: {cid}")
     return cid
@@ -181,10 +183,11 @@ class HintButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
         rf"cn:hp:(?P<game>[0-9]+):(?P<ver>[0-9]+):(?P<card>[0-9]+):(?P<corner>[0-9]):"
-        rf"(?P<x>{_NUM}):(?P<y>{_NUM}):(?P<rot>{_NUM})"
+        rf"(?P<x>{_NUM}):(?P<y>{_NUM}):(?P<rot>{_NUM})(?P<dbl>:d)?"
     ),
 ):
-    """Play hint ``n``: the exact placement it shows, if the game is still at ``version``."""
+    """Play hint ``n``: the exact placement it shows (with the 2x star for ``:d``), if the game is still at
+    ``version``."""
 
     def __init__(
         self, game_id: int, version: int, place: Place, *, label: str = "", locale: str | None = None
@@ -203,7 +206,8 @@ class HintButton(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> HintButton:
         place = Place(
-            0, int(match["card"]), int(match["corner"]), float(match["x"]), float(match["y"]), float(match["rot"])
+            0, int(match["card"]), int(match["corner"]), float(match["x"]), float(match["y"]), float(match["rot"]),
+            bool(match["dbl"]),
         )
         return cls(int(match["game"]), int(match["ver"]), place)
 
@@ -258,9 +262,15 @@ def discard_view(game_id: int, cards: Sequence[Card], *, locale: str | None = No
 
 
 def hints_view(game_id: int, version: int, hints: Sequence[Hint], *, locale: str | None = None) -> discord.ui.View:
-    """One button per hint, labelled ``"n · +points"`` (at most 9, rows of 5)."""
+    """One button per hint, labelled ``"n · +points"`` (at most 9), and beside each a ``"n · 2x +points"`` button when
+    the seat holds the 2x star (at most 18 buttons, 25 allowed)."""
     view = discord.ui.View(timeout=None)
     for n, hint in enumerate(hints[:9], start=1):
         label = t("ui.cn_hint", locale, n=n, points=hint.points)
         view.add_item(HintButton(game_id, version, hint.place, label=label, locale=locale))
+        if hint.double_points is not None:
+            p = hint.place
+            doubled = Place(p.player, p.card, p.corner, p.x, p.y, p.rotation, True)
+            label = t("ui.cn_hint_2x", locale, n=n, points=hint.double_points)
+            view.add_item(HintButton(game_id, version, doubled, label=label, locale=locale))
     return view

@@ -82,7 +82,8 @@ MESSAGES: dict[str, str] = {
         "{n}. card **{letter}** (#{card}), corner {corner} on {target} at ({x}, {y}) cm, rotation {rot}° — "
         "**+{points}**"
     ),
-    "cn.hint_with_2x": " (with your 2x star: **+{points}**, button {n}x2)",
+    "cn.hint_label": "{letter} (#{card}) corner {corner} → {target} · +{points}",
+    "cn.hint_with_2x": " (with your 2x star: **+{points}**, button {n} · 2x)",
     "cn.no_hints": "None of your cards has a legal placement now: draw (or pass if the pile is empty).",
     "cn.board": "The current table:",
     "cn.last_action": "Last action — {name}: `{action}`.",

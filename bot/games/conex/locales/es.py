@@ -88,7 +88,8 @@ MESSAGES: dict[str, str] = {
         "{n}. carta **{letter}** (#{card}), esquina {corner} sobre {target} en ({x}, {y}) cm, giro {rot}° — "
         "**+{points}**"
     ),
-    "cn.hint_with_2x": " (con tu estrella 2x: **+{points}**, botón {n}x2)",
+    "cn.hint_label": "{letter} (#{card}) esquina {corner} → {target} · +{points}",
+    "cn.hint_with_2x": " (con tu estrella 2x: **+{points}**, botón {n} · 2x)",
     "cn.no_hints": "Ninguna carta de tu mano tiene ahora una colocación legal: roba (o pasa si el mazo está vacío).",
     "cn.board": "La mesa actual:",
     "cn.last_action": "Última acción — {name}: `{action}`.",
