@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bot.app import TableBot
+from bot.games.conex.payload import table_pictures
 from bot.games.publish import board_stale
 from bot.storage import Storage
 from engine.conex import Game, Lightning, Place
@@ -385,7 +386,7 @@ def lightning_position() -> Game:
 
 
 async def test_lightning_then_discards_by_button_select_and_command(
-    driver: Driver, fake: FakeDiscord, storage: Storage
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
 ) -> None:
     game = lightning_position()
     gid = await put_game(storage, game, [ALICE, BOB, CAROL])
@@ -400,6 +401,12 @@ async def test_lightning_then_discards_by_button_select_and_command(
     assert f"card #{free[-1]} goes to the bottom" in text and "<@2>, <@3>: discard one card each" in text
     stored = game_of(await record_of(storage, gid))
     assert stored.pending_discards == {1, 2} and stored.pile[-1] == free[-1] and stored.current_player == 0
+    # the new table shows the removed card and highlights no older placement
+    record = await record_of(storage, gid)
+    (picture,) = table_pictures(bot.games.snapshot(record))
+    assert picture.kwargs["highlight"] is None and picture.kwargs["removed"][0] == free[-1]
+    pose = next(tc.pose for tc in game.table if tc.card.id == free[-1])
+    assert picture.kwargs["removed"][1] == pytest.approx(pose)
     table = await table_msg(storage, fake, gid)
     assert f"cn:disc:{gid}" in all_custom_ids(table)
     # Bob: the Discard button opens his private select; choosing puts the card at the bottom of the pile
@@ -420,6 +427,11 @@ async def test_lightning_then_discards_by_button_select_and_command(
     stored = game_of(await record_of(storage, gid))
     assert stored.pile[-1] == game.hands[2][1] and not stored.pending_discards
     assert "**X3** — " in refusal(fake, await driver.command("conex discard", CAROL, card="A"))
+    assert "removed" in envelope_of(await record_of(storage, gid)).extra  # discards keep it shown
+    await driver.command("conex draw", ALICE)
+    record = await record_of(storage, gid)
+    assert "removed" not in envelope_of(record).extra
+    assert "highlight" not in table_pictures(bot.games.snapshot(record))[0].kwargs
 
 
 async def test_pending_discard_blocks_the_main_action_x3(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
@@ -586,9 +598,15 @@ async def test_board_text_zoom_and_autocomplete(driver: Driver, fake: FakeDiscor
     cards = await driver.autocomplete("conex place", ALICE, "card", card="", corner=1)
     assert [c["value"] for c in cards] == [str(cid) for cid in game.hands[0]]
     assert cards[0]["name"].startswith(f"A · #{game.hands[0][0]} ")
-    targets = await driver.autocomplete("conex place", ALICE, "target", card="A", corner=1, target="")
-    assert targets[0]["value"] == "board"
-    assert {t["value"] for t in targets[1:]} == {str(tc.card.id) for tc in game.table}
+    everything = await driver.autocomplete("conex place", ALICE, "target", target="")  # no card/corner yet
+    assert everything[0]["value"] == "board"
+    assert {t["value"] for t in everything[1:]} == {str(tc.card.id) for tc in game.table}
+    for corner in (1, 2):  # with the card and corner: only where that corner has a legal pose
+        targets = await driver.autocomplete("conex place", ALICE, "target", card="A", corner=corner, target="")
+        fits = {str(t) for t in game.targets_for(0, game.hands[0][0], corner)}
+        assert {t["value"] for t in targets} == fits
+    token = await driver.command("conex board", BOB, zoom="table")
+    assert png_ok(fake.calls_for(token)[1].files[0][1]) and "Zoom on table" in fake.visible_text(token)
     free = await driver.autocomplete("conex lightning", ALICE, "card", card=0)
     assert {c["value"] for c in free} == {tc.card.id for tc in game.table if game.board.is_free(tc.card.id)}
     assert await driver.autocomplete("conex place", 4, "card", card="", corner=1) == []  # not a player

@@ -23,7 +23,7 @@ from bot.games.conex.fairness import deal_public
 from bot.games.conex.kind import KIND
 from bot.games.conex.letters import letters_of
 from bot.games.conex.narration import game_of
-from bot.games.conex.placing import parse_card_ref, parse_target, resolve_place
+from bot.games.conex.placing import parse_card_ref, parse_target, resolve_place, targets
 from bot.games.conex.views import card_label
 from bot.games.delivery import within
 from bot.games.envelope import Seat
@@ -193,9 +193,23 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
 
     @place.autocomplete("target")
     async def _target_autocomplete(self, interaction: discord.Interaction, current: str) -> StrChoices:
+        """Once the card and corner are chosen, only the targets where that corner has a legal pose (the finder,
+        off the loop); before that, the board and every table card."""
         found = await self._mine(interaction)
-        return [] if found is None else table_choices(found[0], current, interaction.locale, board=True,
-                                                      free_only=False)
+        if found is None:
+            return []
+        game, seat, extra = found
+        choices = table_choices(game, current, interaction.locale, board=True, free_only=False)
+        ns = interaction.namespace
+        try:
+            card = parse_card_ref(game, seat, getattr(ns, "card", None) or "", letters_of(extra, game, seat))
+            corner = int(getattr(ns, "corner", 0) or 0)
+            if card not in game.hands[seat] or corner not in [c.index for c in game.deck[card].corners]:
+                return choices
+            fits = {str(t) for t in await self.games.cpu(targets, game, seat, card, corner)}
+        except (RuleError, ValueError, TypeError):
+            return choices
+        return [c for c in choices if c.value in fits]
 
     @app_commands.command(name="hints", description="Private preview of good legal placements for your hand")
     async def hints(self, interaction: discord.Interaction) -> None:
@@ -237,7 +251,7 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
 
     @app_commands.command(name="board", description="Show this channel's CONEX table again")
     @app_commands.describe(text="Show the table as text (only you will see it)",
-                           zoom="Zoom on a table card number, or 'last' (only you will see it)")
+                           zoom="Zoom on a table card number, 'last' or 'table' (only you will see it)")
     async def board(self, interaction: discord.Interaction, text: bool = False, zoom: str | None = None) -> None:
         from render.conex import render_table, table_text
 
@@ -247,7 +261,8 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
             await reply(interaction, f"```\n{table_text(game, names=snap.names, limit=1900)}\n```", ephemeral=True)
             return
         if zoom is not None:
-            focus: int | str | None = "last" if zoom.strip().lower() == "last" else parse_target(zoom)
+            word = zoom.strip().lower()
+            focus: int | str | None = word if word in ("last", "table") else parse_target(zoom)
             if isinstance(focus, int) and focus not in [tc.card.id for tc in game.table]:
                 raise BotError("cn.not_on_table", rule="Input", card=focus)
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -262,7 +277,8 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
         found = await self._mine(interaction)
         if found is None:
             return []
-        choices = [app_commands.Choice(name=t("cn.zoom_last", interaction.locale), value="last")]
+        choices = [app_commands.Choice(name=t("cn.zoom_last", interaction.locale), value="last"),
+                   app_commands.Choice(name=t("cn.zoom_table", interaction.locale), value="table")]
         return (choices + table_choices(found[0], current, interaction.locale, board=True, free_only=False))[:25]
 
     @app_commands.command(name="rules", description="The rules of CONEX in short")

@@ -26,7 +26,7 @@ from bot.games.envelope import Envelope, Seat
 from bot.i18n import t
 from bot.storage.records import ActionRecord, GameRecord
 from engine.conex import Discard, Game, Place, Timeout
-from engine.conex.events import DiscardsPending, Placed
+from engine.conex.events import CardRemoved, DiscardsPending, Drew, Passed, Placed
 from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError, RuleError, StateError
 from engine.protocol import Event, GameState
 
@@ -91,7 +91,8 @@ class ConexKind(GameKind):
             raise IllegalActionError(f"that pose puts the corner on {on}, not on {want}", rule="P1")
 
     def after(self, env: Envelope, state: GameState, events: Sequence[Event], now: float) -> Envelope:
-        """Start the X3 clock at a lightning; stop it once no discard is owed; letter the cards that reached a hand
+        """Start the X3 clock at a lightning; stop it once no discard is owed; keep the card a lightning removed
+        (``extra["removed"]``: id, pose) until the next placement, draw or pass; letter the cards that reached a hand
         (``letters.py``)."""
         assert isinstance(state, Game)
         extra = dict(env.extra)
@@ -99,6 +100,11 @@ class ConexKind(GameKind):
             extra["discards_since"] = now
         elif not state.pending_discards:
             extra.pop("discards_since", None)
+        removed = next((e for e in events if isinstance(e, CardRemoved)), None)
+        if removed is not None:  # the table shows the removed card (and no stale "last placement") until play goes on
+            extra["removed"] = [removed.card, *removed.pose]
+        elif any(isinstance(e, Placed | Drew | Passed) for e in events):
+            extra.pop("removed", None)
         return env.with_(extra=letters.track(extra, state))  # hand letters kept for the whole game
 
     def refine(self, snap: Snapshot, state: GameState, err: Exception) -> Exception:

@@ -200,6 +200,11 @@ def cm(value: float) -> str:
     return f"{round(float(value), 1) + 0.0:.1f}"
 
 
+def targets(game: Game, seat: int, card: int, corner: int) -> list[int | str]:
+    """The targets where ``corner`` of hand card ``card`` has a legal pose now (``Game.targets_for``). CPU work."""
+    return list(game.targets_for(seat, card, corner))
+
+
 def legal_counts(game: Game, seat: int) -> dict[int, int]:
     """Legal placement counts per hand card of ``seat`` (capped; the finder). CPU work."""
     return game.legal_counts(seat)

@@ -90,14 +90,6 @@ MESSAGES: dict[str, str] = {
     "cn.zoom": "Zoom on {zoom}:",
     "cn.zoom_last": "last card placed",
     "cn.zoom_table": "the whole table",
-    "cn.no_target": (
-        "Corner {corner} of card {letter} (#{card}) has no legal pose on {target}: {why}"
-    ),
-    "cn.why_color": "the corner is {corner_color} and {target} is {target_color} (P1: same colour).",
-    "cn.why_no_room": (
-        "the colours match, but every pose there would touch another card or a CONEX corner, or leave the table "
-        "(P2–P4)."
-    ),
     "cn.help": (
         "**CONEX** (2–4 players): `/conex new` opens a lobby (others `/conex join` or press Join; the host may "
         "`/conex addbot` and `/conex start`). On your turn: `/conex place` (card letter or number + corner; give "
@@ -106,10 +98,6 @@ MESSAGES: dict[str, str] = {
         "number to play it), **Draw 2** / **Pass**. Also `/conex lightning`, `/conex discard`, `/conex board` "
         "(`zoom`: a card number, `last` or `table`; `text`), `/conex leave`, `/conex rules`.\n"
     ),
-    "cn.color_Y": "yellow",
-    "cn.color_R": "red",
-    "cn.color_T": "turquoise",
-    "cn.color_P": "purple",
     "cn.rules": (
         "**CONEX in short**\n"
         "• 2–4 players, 5 cards each. Cards have a background colour and 2–3 coloured *CONEX corners* worth 1–5.\n"

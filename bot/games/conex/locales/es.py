@@ -96,18 +96,6 @@ MESSAGES: dict[str, str] = {
     "cn.zoom": "Zoom en {zoom}:",
     "cn.zoom_last": "la última carta colocada",
     "cn.zoom_table": "toda la mesa",
-    "cn.no_target": (
-        "La esquina {corner} de la carta {letter} (#{card}) no tiene ninguna pose legal sobre {target}: {why}"
-    ),
-    "cn.why_color": "la esquina es {corner_color} y {target} es {target_color} (P1: mismo color).",
-    "cn.why_no_room": (
-        "los colores coinciden, pero cualquier pose ahí tocaría otra carta o una esquina CONEX, o se saldría de la "
-        "mesa (P2–P4)."
-    ),
-    "cn.color_Y": "amarillo",
-    "cn.color_R": "rojo",
-    "cn.color_T": "turquesa",
-    "cn.color_P": "morado",
     "cn.help": (
         "**CONEX** (2–4 jugadores): `/conex new` abre una sala (los demás usan `/conex join` o el botón Unirse; el "
         "anfitrión puede usar `/conex addbot` y `/conex start`). En tu turno: `/conex place` (letra o número de "
@@ -209,7 +197,7 @@ COMMANDS: dict[str, str] = {
     "Use your 2x star on this placement": "Usa tu estrella 2x en esta colocación",
     "Number of a free card on the table": "Número de una carta libre de la mesa",
     "Show the table as text (only you will see it)": "Mesa en texto (solo la verás tú)",
-    "Zoom on a table card number, or 'last' (only you will see it)": (
+    "Zoom on a table card number, 'last' or 'table' (only you will see it)": (
         "Zoom en un número de carta, 'last' o 'table' (solo lo verás tú)"
     ),
 }
