@@ -73,11 +73,12 @@ class SharedCog(commands.Cog, name="shared"):
         table = [
             (r.rank, await self.display_name(guild, r.user_id), r.ordinal, r.wins, r.losses, r.draws) for r in rows
         ]
+        if not table:  # nobody rated yet: one sentence, no empty picture
+            await reply(interaction, t("lb.empty", interaction.locale, game=game_title),
+                        allowed_mentions=discord.AllowedMentions.none())
+            return
         png = await self.bot.games.cpu(render_png, render_leaderboard, table, title=title)
-        if table:
-            text = leaderboard_text(table, title=title)
-        else:
-            text = t("lb.empty", interaction.locale, game=game_title)
+        text = leaderboard_text(table, title=title)
         await reply(
             interaction,
             f"```\n{text[:1950]}\n```",

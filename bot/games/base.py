@@ -190,6 +190,11 @@ class GameKind:
         """The envelope after an engine action (e.g. start or stop the kind's timers in ``extra``)."""
         return env
 
+    def picture_changed(self, committed: Any) -> bool:
+        """False when the commit changed nothing the board picture shows (a CONEX discard): the new board message
+        then carries its text and buttons without a second identical image. Default: True."""
+        return True
+
     def refine(self, snap: Snapshot, state: GameState, err: Exception) -> Exception:
         """An engine refusal reworded for people (e.g. naming the player to act). Default: unchanged."""
         return err

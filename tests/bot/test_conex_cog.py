@@ -417,7 +417,10 @@ async def test_lightning_then_discards_by_button_select_and_command(
     bob_hand = game.hands[1]
     assert [int(o["value"]) for o in select["options"]] == bob_hand
     assert "**X3** — " in refusal(fake, await driver.click(int(table["id"]), f"cn:disc:{gid}", ALICE))
-    await driver.click(fake.originals[prompt], f"cn:dsel:{gid}", BOB, values=[str(bob_hand[2])])
+    done = await driver.click(fake.originals[prompt], f"cn:dsel:{gid}", BOB, values=[str(bob_hand[2])])
+    board = fake.calls_for(done)[-1]  # the new board: its text and buttons, no second identical table image
+    assert "bob discarded a card" in str(board.payload) and board.files == [], board
+    assert f"cn:disc:{gid}" in str(board.payload)  # carol still owes hers
     stored = game_of(await record_of(storage, gid))
     assert stored.pile[-1] == bob_hand[2] and bob_hand[2] not in stored.hands[1] and stored.pending_discards == {2}
     # Carol's hand shows the select too; she discards with the command by hand letter

@@ -50,3 +50,12 @@ async def test_no_2x_button_without_the_star(driver: Driver, fake: FakeDiscord, 
     assert not [c for row in edit["components"] for c in row["components"] if c["custom_id"].endswith(":d")]
     plan = fake.calls_for(await driver.command("conex hints", BOB))[1].payload  # off-turn: read only
     assert isinstance(plan, dict) and not plan.get("components") and "Not your turn yet" in plan["content"]
+
+
+async def test_an_empty_hand_is_text_only(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
+    game = two_x_position()
+    game.pile.extend(game.hands[1])
+    game.hands[1].clear()
+    await put_game(storage, game, [ALICE, BOB, CAROL], board_shown=True)
+    calls = fake.calls_for(await driver.command("conex hand", BOB))
+    assert all(not c.files for c in calls) and "Your hand (0 cards)" in str(calls[-1].payload)

@@ -26,6 +26,7 @@ async def test_leaderboard_image_and_text(driver: Driver, fake: FakeDiscord, sto
     assert text.index("alice") < text.index("bob")  # the winner ranks first
     empty = await driver.command("leaderboard", CAROL, game="conex")
     assert "Nobody has a rated CONEX game" in fake.visible_text(empty)
+    assert all(not c.files for c in fake.calls_for(empty))  # text only, no empty picture
 
 
 async def test_stats_for_self_and_another_user(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:

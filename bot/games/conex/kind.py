@@ -26,7 +26,7 @@ from bot.games.envelope import Envelope, Seat
 from bot.i18n import t
 from bot.storage.records import ActionRecord, GameRecord
 from engine.conex import Discard, Game, Place, Timeout
-from engine.conex.events import CardRemoved, DiscardsPending, Drew, Passed, Placed
+from engine.conex.events import CardRemoved, Discarded, DiscardsPending, Drew, Passed, Placed, TimedOut
 from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError, RuleError, StateError
 from engine.protocol import Event, GameState
 
@@ -106,6 +106,11 @@ class ConexKind(GameKind):
         elif any(isinstance(e, Placed | Drew | Passed) for e in events):
             extra.pop("removed", None)
         return env.with_(extra=letters.track(extra, state))  # hand letters kept for the whole game
+
+    def picture_changed(self, committed: Any) -> bool:
+        """A discard (chosen, or at random after a timeout) changes no card on the table: no new table image."""
+        events = committed.events
+        return not events or not all(isinstance(e, Discarded | TimedOut) for e in events)
 
     def refine(self, snap: Snapshot, state: GameState, err: Exception) -> Exception:
         """``NotYourTurn`` names the player to act; ``P5`` "not in seat n's hand" becomes ``cn.not_in_hand``; a

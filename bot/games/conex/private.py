@@ -60,8 +60,11 @@ async def hand(interaction: discord.Interaction, game_id: int) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
     counts = await layer.cpu(legal_counts, game, seat)
     letters = letters_of(snap.env.extra, game, seat)
-    png = await layer.cpu(render_png, render_hand, game, seat, legal_counts=counts, letters=letters)
     text = hand_text(game, seat, legal_counts=counts, letters=letters)
+    if not game.hands[seat]:  # an empty hand: its text, no blank picture
+        await interaction.edit_original_response(content=text)
+        return
+    png = await layer.cpu(render_png, render_hand, game, seat, legal_counts=counts, letters=letters)
     kwargs: dict[str, Any] = {}
     if seat in game.pending_discards and game.hands[seat]:
         kwargs["view"] = discard_view(snap.id, game.hand(seat), locale=interaction.locale.value, letters=letters)
