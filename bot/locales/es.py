@@ -48,12 +48,23 @@ MESSAGES: dict[str, str] = {
     "storage.ChannelBusy": "Este canal ya tiene una partida en curso: termínala o anúlala primero.",
     "lb.title": "Clasificación de {game} — {guild}",
     "lb.empty": "Nadie tiene todavía una partida puntuada de {game} en este servidor.",
-    "lb.row": "{rank}. {name} — {rating:.1f} ({wins}V {losses}D {draws}E)",
+    "lb.row": "{rank}. {name} — {rating} ({wins}V {losses}D {draws}E)",
+    "lb.col_w": "V",
+    "lb.col_l": "D",
+    "lb.col_d": "E",
+    "lb.col_1": "1.º",
+    "lb.col_2": "2.º",
+    "lb.col_3": "3.º+",
     "stats.title": "Estadísticas de {name}",
     "stats.row": (
-        "**{game}**: puesto {rank}, puntuación {rating:.1f}, partidas puntuadas: {games} "
+        "**{game}**: puesto {rank}, puntuación {rating}, partidas puntuadas: {games} "
         "({wins}V {losses}D {draws}E)"
     ),
+    "stats.row_places": (
+        "**{game}**: puesto {rank}, puntuación {rating}, partidas puntuadas: {games} (puestos: {places})"
+    ),
+    "stats.place": "#{place} ×{n}",
+    "stats.vs_ai": "  contra la IA (sin puntuar): {wins}V {losses}D {draws}E",
     "stats.none": "**{game}**: ninguna partida puntuada todavía.",
     "abort.done": "{name} anuló la partida de {game} de este canal. No se ha puntuado nada.",
     "help.head": "**Juegos de mesa en Discord**\n",

@@ -551,10 +551,17 @@ async def test_forfeit_skips_the_seat_and_the_last_player_wins_rated(
     edit = fake.calls_for(token)[1]
     assert [name for name, _ in edit.files] == [f"conex-{gid}-{record.version}.png", f"conex-{gid}-result.png"]
     assert "CONEX over" in fake.visible_text(token) and "alice" in fake.visible_text(token)
-    assert "Rating changes: alice +" in fake.visible_text(token)
+    assert re.search(r"Rating changes: alice 1000 → 1\d{3} \(\+\d+\)", fake.visible_text(token))
     assert (await storage.rating_of(GUILD_ID, "conex", ALICE)).wins == 1  # type: ignore[union-attr]
     assert (await storage.rating_of(GUILD_ID, "conex", BOB)).losses == 1  # type: ignore[union-attr]
     assert "no CONEX game" in refusal(fake, await driver.command("conex draw", ALICE))
+    # CONEX results are places (a shared 2nd is no loss), on the familiar 1000 scale
+    stats = initial(fake, await driver.command("stats", BOB))["data"]["content"]
+    assert re.search(r"\*\*CONEX\*\*: rank [23], rating \d{3,4}, rated games: 1 \(places: #2 ×1\)", stats), stats
+    board = await driver.command("leaderboard", BOB, game="conex")
+    text = fake.calls_for(board)[-1].payload["content"]  # type: ignore[index]
+    assert re.search(r"1\. alice — rating 1\d{3} \(1st 1 / 2nd 0 / 3rd\+ 0\)", text), text
+    assert "(1st 0 / 2nd 1 / 3rd+ 0)" in text
 
 
 async def test_goal_reached_ends_after_the_round_with_result_and_ratings(
