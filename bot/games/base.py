@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from bot.errors import BotError
 from bot.games.envelope import Envelope
+from bot.i18n import t
 from engine.protocol import Event, GameState
 
 if TYPE_CHECKING:
@@ -165,7 +166,7 @@ class GameKind:
 
     def ai_seat_name(self, level: str, index: int, locale: str | None) -> str:
         """The display name of an AI seat (``index``: 1 for the first AI seat)."""
-        return f"AI {index}"
+        return t("ai.seat", locale, n=index)
 
     # -- actions -----------------------------------------------------------------------------------------
     def parse(self, snap: Snapshot, seat: int, action: Any) -> Any:

@@ -65,6 +65,10 @@ MESSAGES: dict[str, str] = {
         "rated), **Rematch** on a result card; admins (Manage Server): `/abort`, `/games`."
     ),
     "list.or": "{head} or {last}",
+    "ai.seat": "AI {n}",
+    "ai.level_easy": "easy",
+    "ai.level_medium": "medium",
+    "ai.level_hard": "hard",
     # -- results and seats (every game; a game may override a lobby text with <prefix>.<event>) ---------------
     "res.rating_changes": "Rating changes: {changes}.",
     "res.not_rated": "Not rated (a game against the AI).",

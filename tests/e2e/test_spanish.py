@@ -98,3 +98,14 @@ async def test_conex_in_spanish_lobby_hints_and_refusals(env: BotEnv) -> None:
     assert "Alice robó 2 cartas." in drew.text and "Puntos: Alice: 0 · Bob: 0" in drew.text, drew.text
     help_ = await answered(await bob.slash("help"))
     assert "double:true" in help_.text and "Juegos de mesa en Discord" in help_.text
+
+
+async def test_constructo_against_the_ai_in_spanish(env: BotEnv) -> None:
+    alice = env.server.as_user("alice", env.server.channel("games-2"))
+    res = await answered(await alice.slash("constructo challenge", opponent="bot", level="easy"))
+    text = "\n".join(m.content for m in res.messages)
+    assert "contra la IA (fácil)" in text and "Sin puntuar" in text, text
+    game = env.latest_game("constructo", env.server.channel("games-2").id)
+    assert game.state["seats"][1]["name"] == "IA (fácil)"
+    ask = await answered(await alice.slash("constructo resign"))
+    await answered(await alice.click(ask.message, "Sí, abandono"), followups=1)

@@ -15,7 +15,7 @@ from bot.games.constructo import narration, payload
 from bot.games.constructo.analysis import AnalysisButton
 from bot.games.constructo.views import DYNAMIC_ITEMS
 from bot.games.envelope import Envelope, Seat
-from bot.i18n import t
+from bot.i18n import has, t
 from bot.storage.records import ActionRecord, GameRecord
 from engine.constructo import LAYOUTS, ChooseLayout, Layout, Match
 from engine.errors import StateError
@@ -70,7 +70,8 @@ class ConstructoKind(GameKind):
         return {"layout": env.options["layout"], "first": 0}
 
     def ai_seat_name(self, level: str, index: int, locale: str | None) -> str:
-        return t("cx.ai_name", locale, level=level)
+        word = t(f"ai.level_{level}", locale) if has(f"ai.level_{level}", "en") else level
+        return t("cx.ai_name", locale, level=word)
 
     # -- texts ---------------------------------------------------------------------------------------------
     def narrate(self, snap: Snapshot, actions: Sequence[tuple[int, str]], events: Sequence[Event]) -> str:

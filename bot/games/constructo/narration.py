@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from bot.i18n import t
+from bot.i18n import has, t
 from engine.constructo import Match
 from engine.constructo.events import LayoutChosen, Resigned, TimedOut
 from engine.protocol import Event
@@ -46,7 +46,8 @@ def started(snap: Snapshot) -> str:
     layout = snap.env.options.get("layout", "?")
     level = next((s.ai for s in snap.env.seats if s.ai), None)
     if level is not None:
-        return t("cx.started_ai", snap.locale, layout=layout, level=level)
+        word = t(f"ai.level_{level}", snap.locale) if has(f"ai.level_{level}", "en") else level
+        return t("cx.started_ai", snap.locale, layout=layout, level=word)
     return t("cx.started", snap.locale, layout=layout)
 
 
