@@ -55,7 +55,7 @@ class SharedCog(commands.Cog, name="shared"):
         command._params["game"] = replace(command._params["game"], choices=choices)  # the registered games
 
     def _by_place(self, name: str) -> bool:
-        """Results of this game are places (3-4 players: CONEX), not wins and losses."""
+        """Results of this game are places (a game of 3 or more seats), not wins and losses."""
         kind = self.bot.games.kinds.get(name)
         return kind is not None and kind.seating.max_seats > 2
 

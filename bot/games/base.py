@@ -192,8 +192,8 @@ class GameKind:
         return env
 
     def picture_changed(self, committed: Any) -> bool:
-        """False when the commit changed nothing the board picture shows (a CONEX discard): the new board message
-        then carries its text and buttons without a second identical image. Default: True."""
+        """False when the commit changed nothing the board picture shows (e.g. a discard from a hand): the new
+        board message then carries its text and buttons without a second identical image. Default: True."""
         return True
 
     def refine(self, snap: Snapshot, state: GameState, err: Exception) -> Exception:
