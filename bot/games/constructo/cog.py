@@ -21,7 +21,7 @@ from bot.games.clock import CLOCK_HELP
 from bot.games.constructo.kind import KIND
 from bot.games.constructo.narration import match_of
 from bot.games.constructo.payload import legal_placements, legal_steps
-from bot.games.constructo.views import layout_choices, resign_request
+from bot.games.constructo.views import check_tile, layout_choices, resign_request
 from bot.games.envelope import Seat
 from bot.i18n import t
 from bot.storage.records import GameRecord
@@ -36,14 +36,6 @@ log = logging.getLogger(__name__)
 
 IntChoices = list[app_commands.Choice[int]]
 StrChoices = list[app_commands.Choice[str]]
-
-
-def check_tile(tile: object) -> int:
-    """A tile number 1-9 as typed in a command; anything else is refused in the player's words
-    (``cx.no_such_tile``), never in move notation."""
-    if isinstance(tile, bool) or not isinstance(tile, int) or not 1 <= tile <= 9:
-        raise BotError("cx.no_such_tile", tile=tile)
-    return tile
 
 
 def placement_text(size: str, tile: int) -> str:
