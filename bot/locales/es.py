@@ -72,9 +72,6 @@ MESSAGES: dict[str, str] = {
     "stats.none": "**{game}**: ninguna partida puntuada todavía.",
     "abort.done": "{name} anuló la partida de {game} de este canal. No se ha puntuado nada.",
     "help.head": "**Juegos de mesa en Discord**\n",
-    "help.tail": (
-        "**Para todo**: `/leaderboard`, `/stats`, `/help`; administradores (Gestionar servidor): `/abort`."
-    ),
     "res.rating_changes": "Cambios de puntuación: {changes}.",
     "res.not_rated": "Sin puntuar (una partida contra la IA).",
     "lobby.opened_in_thread": "Este canal está ocupado, así que la partida está en {thread}.",
