@@ -191,6 +191,12 @@ class GameKind:
         """The envelope after an engine action (e.g. start or stop the kind's timers in ``extra``)."""
         return env
 
+    def rematch_seating(self, players: Sequence[int], seats: Sequence[Any],
+                        options: dict[str, Any]) -> tuple[list[int], list[Any], dict[str, Any]]:
+        """Players, seats and options of a rematch: by default the seats rotate by one (the first player of the
+        old game is the last of the new one)."""
+        return [*players[1:], *players[:1]], [*seats[1:], *seats[:1]], dict(options)
+
     def picture_changed(self, committed: Any) -> bool:
         """False when the commit changed nothing the board picture shows (e.g. a discard from a hand): the new
         board message then carries its text and buttons without a second identical image. Default: True."""

@@ -167,8 +167,10 @@ async def test_rematch_against_the_ai_one_click_swapped_and_played_to_the_end(en
     res = await answered(await alice.click(card, "Rematch"))
     second = env.latest_game("constructo", games.id)
     assert second.id != first.id and second.status == "active"
-    assert second.players == [server.bot_user.id, alice.id], "the first player swapped"
-    assert second.state["options"] == first.state["options"] and second.state["options"]["layout"] == "flor"
+    # the same seats (alice keeps her colour and pattern, C1); the other player (the AI) starts
+    assert second.players == [alice.id, server.bot_user.id] and second.match.first == 1
+    assert second.state["options"] == {**first.state["options"], "first": 1}
+    assert second.state["options"]["layout"] == "flor"
     assert res.message is not None and res.message.images, "the new board answers the click"
     again = await answered(await alice.click(card, "Rematch"))
     assert_refusal(again, "already", f"game {second.id}")
