@@ -3,7 +3,7 @@
 Every human player of the finished game clicks it once (AI seats always agree: against the AI one click is
 enough); the last click opens the new game at once: the same players and options, seated by the kind's
 ``rematch_seating`` (default: rotated by one, the first player of the old game is the last of the new one;
-Constructo keeps the seats, so colours stay with their players, and swaps who starts). It opens
+a two-player game may keep the seats, so colours stay with their players, and swap who starts). It opens
 in the same channel, or in a new thread when the channel is busy (the layer's :meth:`Lobby.open`), and its first
 board answers the last click. Earlier clicks are answered by a public note with the button again; a click after
 the rematch started points to it. Votes: :mod:`bot.games.agreements` (``rematch:<game>``).
