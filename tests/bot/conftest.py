@@ -166,10 +166,10 @@ class Driver:
         n = len(self.fake.callbacks(token))
         assert n == 1, f"interaction {token} got {n} initial responses"
 
-    async def autocomplete(self, qualified: str, uid: int, focused: str, channel_id: int = CHANNEL_ID,
-                           **options: Any) -> list[dict[str, Any]]:
-        """Ask for autocomplete of option ``focused``; returns the choices sent back."""
-        payload, token = self._base(4, uid, channel_id)
+    async def autocomplete(self, qualified: str, uid: int, focused: str, channel_id: int = CHANNEL_ID, *,
+                           locale: str = "en-US", **options: Any) -> list[dict[str, Any]]:
+        """Ask for autocomplete of option ``focused`` (from a client speaking ``locale``); returns the choices."""
+        payload, token = self._base(4, uid, channel_id, locale=locale)
         payload["data"], _ = self._command_data(qualified, options, focused)
         self.bot._connection.parse_interaction_create(payload)
         await self.settle()

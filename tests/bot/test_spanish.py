@@ -16,7 +16,11 @@ from bot.app import TableBot
 from bot.errors import describe
 from bot.games import GAMES
 from bot.i18n import _game_module, _modules, language_of
+from bot.storage import Storage
 from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError
+from tests.bot.conftest import Driver
+from tests.bot.fakediscord import FakeDiscord
+from tests.bot.test_constructo_cog import ALICE, start
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -115,3 +119,16 @@ async def test_every_command_and_option_description_is_localised_for_both_spanis
                 missing.append((path, node["description"]))
     assert not missing, missing
     assert not [k for k in COMMANDS["es"] if len(COMMANDS["es"][k]) > 100]
+
+
+async def test_constructo_size_autocomplete_speaks_the_players_language(
+    driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    await start(driver, fake, storage)
+    spanish = await driver.autocomplete("constructo place", ALICE, "size", tile=5, size="", locale="es-419")
+    assert [c["name"] for c in spanish] == ["grande (quedan 3)", "mediana (quedan 3)", "pequeña (quedan 3)"]
+    assert [c["value"] for c in spanish] == ["large", "medium", "small"]  # what the command reads
+    typed = await driver.autocomplete("constructo place", ALICE, "size", tile=5, size="peq", locale="es-ES")
+    assert [c["value"] for c in typed] == ["small"]
+    english = await driver.autocomplete("constructo place", ALICE, "size", tile=5, size="")
+    assert english[0]["name"] == "large (3 left)"

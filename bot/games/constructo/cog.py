@@ -170,10 +170,11 @@ class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo
                        reverse=True)
         reserve = match.current_round.reserve(seat)
         text = str(current).strip().lower()
+        loc = interaction.locale
+        words = {s: t(f"cx.size_{s.word}", loc) for s in sizes}  # in the player's language; the value stays English
         return [
-            app_commands.Choice(name=t("ui.size_option", interaction.locale, size=s.word, left=reserve[s]),
-                                value=s.word)
-            for s in sizes if s.word.startswith(text) or s.letter.lower() == text
+            app_commands.Choice(name=t("ui.size_option", loc, size=words[s], left=reserve[s]), value=s.word)
+            for s in sizes if s.word.startswith(text) or words[s].lower().startswith(text) or s.letter.lower() == text
         ][:25]
 
     @app_commands.command(name="move", description="Move your lone chip onto an adjacent opponent's stack")

@@ -16,6 +16,9 @@ MESSAGES: dict[str, str] = {
     "ui.recommended": "recommended",
     "ui.experimental": "experimental",
     "ui.size_option": "{size} ({left} left)",
+    "cx.size_small": "small",
+    "cx.size_medium": "medium",
+    "cx.size_large": "large",
     "cx.no_such_tile": "Tile {tile} does not exist: tiles are numbered 1-9.",
     "cx.challenge": (
         "{opponent}, **{challenger}** challenges you to a Constructo match on layout **{layout}**. "

@@ -21,6 +21,9 @@ MESSAGES: dict[str, str] = {
     "ui.recommended": "recomendado",
     "ui.experimental": "experimental",
     "ui.size_option": "{size} (quedan {left})",
+    "cx.size_small": "pequeña",
+    "cx.size_medium": "mediana",
+    "cx.size_large": "grande",
     "cx.challenge": (
         "{opponent}, **{challenger}** te desafía a una partida de Constructo en el tablero **{layout}**. "
         "Acepta o rechaza abajo."
