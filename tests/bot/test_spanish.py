@@ -132,3 +132,16 @@ async def test_constructo_size_autocomplete_speaks_the_players_language(
     assert [c["value"] for c in typed] == ["small"]
     english = await driver.autocomplete("constructo place", ALICE, "size", tile=5, size="")
     assert english[0]["name"] == "large (3 left)"
+
+
+async def test_conex_hand_autocomplete_names_colours_in_spanish(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    from tests.bot.test_conex_cog import ALICE as HOST
+    from tests.bot.test_conex_cog import start_game
+
+    await start_game(driver, fake, storage, bot)
+    cards = await driver.autocomplete("conex place", HOST, "card", card="", corner=1, locale="es-ES")
+    assert cards and all(re.search(r"#\d+ (amarillo|rojo|turquesa|morado)\b", c["name"]) for c in cards), cards
+    english = await driver.autocomplete("conex place", HOST, "card", card="", corner=1)
+    assert all(re.search(r"#\d+ (yellow|red|turquoise|purple)\b", c["name"]) for c in english), english

@@ -24,14 +24,14 @@ from bot.games.conex.kind import KIND
 from bot.games.conex.letters import letters_of
 from bot.games.conex.narration import game_of
 from bot.games.conex.placing import parse_card_ref, parse_target, resolve_place, targets
-from bot.games.conex.views import card_label
+from bot.games.conex.views import card_label, colour_name
 from bot.games.delivery import within
 from bot.games.envelope import Seat
 from bot.games.publish import render_png
 from bot.i18n import t
 from bot.storage.records import GameRecord
 from bot.views.common import png_file, reply
-from engine.conex import COLOR_NAMES, Game
+from engine.conex import Game
 from engine.errors import RuleError
 
 if TYPE_CHECKING:
@@ -55,7 +55,8 @@ def table_choices(game: Game, current: str, locale: discord.Locale, *, board: bo
     for tc in reversed(game.table):
         if free_only and not game.board.is_free(tc.card.id):
             continue
-        label = f"#{tc.card.id} {COLOR_NAMES[tc.card.color]}" + (" +2" if tc.card.action == "plus2" else "")
+        plus = " +2" if tc.card.action == "plus2" else ""
+        label = f"#{tc.card.id} {colour_name(tc.card.color, locale.value)}{plus}"
         if not text or str(tc.card.id).startswith(text) or text in label.lower():
             out.append(app_commands.Choice(name=label[:100], value=str(tc.card.id)))
     return out[:25]
@@ -186,7 +187,7 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
         text = str(current).strip().lower().lstrip("#")
         out = []
         for c in game.hand(seat):
-            label = card_label(c, letters[c.id])
+            label = card_label(c, letters[c.id], interaction.locale.value)
             if not text or text in label.lower() or str(c.id).startswith(text):
                 out.append(app_commands.Choice(name=label, value=str(c.id)))
         return out[:25]

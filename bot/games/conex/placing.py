@@ -22,7 +22,9 @@ COORD_LIMIT_CM = 100.0  # |x|, |y| accepted by /conex place (the large table is 
 
 # A card number alone ("12"), or followed by the rest of one of the bot's own labels ("12 red +2 · 1:Y4"), so a
 # pasted suggestion still works; "12.9" or "3 or 4" are refused rather than read as 12 or 3.
-CARD_NUMBER = re.compile(r"^(\d{1,3})(?:\s+(?:yellow|red|turquoise|purple)\b.*)?$", re.IGNORECASE)
+CARD_NUMBER = re.compile(
+    r"^(\d{1,3})(?:\s+(?:yellow|red|turquoise|purple|amarillo|rojo|turquesa|morado)\b.*)?$", re.IGNORECASE
+)
 
 
 def parse_card_ref(game: Game, seat: int, ref: str | int, letters: Mapping[int, str] | None = None) -> int:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import has, t
 from bot.views.common import GameButton, games, report_errors
 from engine.conex import COLOR_NAMES, Card, Place
 from engine.conex.actions import fmt_num
@@ -39,15 +39,21 @@ MAX_SELECTS = 4  # discard selects per message (one row each; a fifth row stays 
 _NUM = r"-?[0-9]+(?:\.[0-9]+)?"
 
 
-def card_label(card: Card, letter: str | int | None = None) -> str:
-    """``"A · #12 red +2 · 1:Y4 2:P3"`` (``letter``: the card's hand letter, or a 0-based hand index), at most 100
-    characters."""
+def card_label(card: Card, letter: str | int | None = None, locale: str | None = None) -> str:
+    """``"A · #12 red +2 · 1:Y4 2:P3"`` (``letter``: the card's hand letter, or a 0-based hand index; the colour in
+    ``locale``'s words), at most 100 characters."""
     act = {"plus2": " +2", "die": " die"}.get(card.action or "", "")
     corners = " ".join(f"{c.index}:{c.color}{c.value}" for c in card.corners)
     if isinstance(letter, int):
         letter = hand_letter(letter)
     head = f"{letter} · " if letter is not None else ""
-    return f"{head}#{card.id} {COLOR_NAMES[card.color]}{act} · {corners}"[:100]
+    return f"{head}#{card.id} {colour_name(card.color, locale)}{act} · {corners}"[:100]
+
+
+def colour_name(colour: str, locale: str | None = None) -> str:
+    """A card colour (``"R"``) in the reader's words (``red``, ``rojo``)."""
+    key = f"cn.color_{colour}"
+    return t(key, locale) if has(key, "en") else COLOR_NAMES.get(colour, colour)
 
 
 class HandButton(GameButton, template=r"cn:hand:(?P<game>[0-9]+)"):
@@ -138,7 +144,7 @@ class DiscardSelect(
         first = page * SELECT_OPTIONS
         chunk = list(cards)[first:first + SELECT_OPTIONS]
         names = {c.id: (letters or {}).get(c.id, hand_letter(first + i)) for i, c in enumerate(chunk)}
-        options = [discord.SelectOption(label=card_label(c, names[c.id]), value=str(c.id)) for c in chunk]
+        options = [discord.SelectOption(label=card_label(c, names[c.id], locale), value=str(c.id)) for c in chunk]
         placeholder = t("ui.cn_discard_placeholder", locale)
         if len(cards) > SELECT_OPTIONS and chunk:
             span = f"{names[chunk[0].id]}–{names[chunk[-1].id]}"

@@ -88,6 +88,10 @@ MESSAGES: dict[str, str] = {
     "cn.board": "The current table:",
     "cn.last_action": "Last action — {name}: `{action}`.",
     "cn.zoom": "Zoom on {zoom}:",
+    "cn.color_Y": "yellow",
+    "cn.color_R": "red",
+    "cn.color_T": "turquoise",
+    "cn.color_P": "purple",
     "cn.zoom_last": "last card placed",
     "cn.zoom_table": "the whole table",
     "cn.help": (

@@ -94,6 +94,10 @@ MESSAGES: dict[str, str] = {
     "cn.board": "La mesa actual:",
     "cn.last_action": "Última acción — {name}: `{action}`.",
     "cn.zoom": "Zoom en {zoom}:",
+    "cn.color_Y": "amarillo",
+    "cn.color_R": "rojo",
+    "cn.color_T": "turquesa",
+    "cn.color_P": "morado",
     "cn.zoom_last": "la última carta colocada",
     "cn.zoom_table": "toda la mesa",
     "cn.help": (
