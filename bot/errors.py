@@ -7,12 +7,14 @@ Three families reach :func:`describe`:
 - ``engine.errors.RuleError`` (engine refusals, rule codes like ``K3``, ``P2``, ``NotYourTurn``);
 - ``bot.storage.errors.StorageError`` (``VersionConflict``, ``GameClosed``...).
 
-The rule code always stays visible in the message, so players and maintainers can look it up
-in the game's rules.
+A rulebook code (``K3``, ``P2``, ``X3``: a letter and a number) stays visible in the message, so players can look
+it up in the game's rules; the program's own names (``NotYourTurn``, ``Input``, ``VersionConflict``...) never
+reach a player (:func:`shown_rule`).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,28 +57,41 @@ class BotError(Exception):
         super().__init__(f"{rule + ': ' if rule else ''}{t(key, None, **_localized(kwargs, None))}")
 
 
+RULEBOOK_CODE = re.compile(r"[A-Z][0-9]{1,2}")
+
+
+def shown_rule(rule: str | None) -> str | None:
+    """The code shown to players: a rulebook code (``"P2"``), else ``None`` (internal names stay internal)."""
+    return rule if rule is not None and RULEBOOK_CODE.fullmatch(rule) else None
+
+
+def _with_rule(rule: str | None, text: str, locale: str | discord.Locale | None) -> str:
+    code = shown_rule(rule)
+    return t("err.with_rule", locale, rule=code, text=text) if code else text[:1].upper() + text[1:]
+
+
 def describe(err: BaseException, locale: str | discord.Locale | None = None) -> str:
     """A short, specific message for ``err`` in ``locale`` (English fallback), rule code included.
 
     - ``BotError`` -> its catalogue message, prefixed by its rule code if any.
-    - ``RuleError`` -> ``rule.<code>`` from the catalogue when the language has it (formatted with
-      ``err.details``), else the engine's own English ``message``; always as ``"**<code>** — ..."``.
+    - ``RuleError`` -> ``rule.<code>.<details["reason"]>`` or ``rule.<code>`` from the catalogue when the language
+      has it (formatted with ``err.details``), else the engine's own English ``message``; a rulebook code as
+      ``"**<code>** — ..."``.
     - ``StorageError`` -> ``storage.<code>`` from the catalogue, else its message.
     - anything else -> a generic "something went wrong" (details go to the log, never to users).
     """
     if isinstance(err, BotError):
         text = t(err.key, locale, **_localized(err.kwargs, locale))
-        return t("err.with_rule", locale, rule=err.rule, text=text) if err.rule else text
+        return _with_rule(err.rule, text, locale)
     if isinstance(err, RuleError):
-        key = f"rule.{err.rule}"
-        if has(key, locale):
-            text = t(key, locale, **{**err.details, "message": err.message})
-        else:
-            text = err.message
-        return t("err.with_rule", locale, rule=err.rule, text=text)
+        reason = err.details.get("reason")
+        keys = ([f"rule.{err.rule}.{reason}"] if isinstance(reason, str) else []) + [f"rule.{err.rule}"]
+        key = next((k for k in keys if has(k, locale)), None)
+        text = t(key, locale, **{**err.details, "message": err.message}) if key else err.message
+        return _with_rule(err.rule, text, locale)
     if isinstance(err, StorageError):
         rule = getattr(err, "rule", "Storage")
         key = f"storage.{rule}"
         text = t(key, locale) if has(key, "en") else str(getattr(err, "message", err))
-        return t("err.with_rule", locale, rule=rule, text=text)
+        return _with_rule(rule, text, locale)
     return t("err.internal", locale)

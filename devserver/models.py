@@ -68,6 +68,7 @@ class User:
     bot: bool = False
     moderator: bool = False
     member_permissions: int = EVERYONE_PERMISSIONS
+    locale: str = "en-US"  # the client language, sent as the interaction's ``locale`` (e.g. "es-ES", "es-419")
 
     def to_payload(self) -> dict[str, Any]:
         return {
@@ -109,6 +110,7 @@ class Guild:
     mod_permissions: int = MODERATOR_PERMISSIONS
     bot_permissions: int = BOT_PERMISSIONS
     bot_member: bool = True
+    locale: str = "en-US"  # preferred_locale, sent as the interaction's ``guild_locale``
 
     def shard(self, count: int) -> int:
         """The shard id owning this guild when the bot runs ``count`` shards."""

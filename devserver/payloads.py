@@ -46,7 +46,7 @@ def guild_payload(s: DevServer, guild: Guild, *, full: bool = True, intents: int
         "default_message_notifications": 0, "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0,
         "system_channel_id": None, "system_channel_flags": 0, "rules_channel_id": None,
         "public_updates_channel_id": None, "vanity_url_code": None, "premium_tier": 0,
-        "premium_subscription_count": 0, "preferred_locale": "en-US", "max_members": 500000,
+        "premium_subscription_count": 0, "preferred_locale": guild.locale, "max_members": 500000,
         "application_id": None, "incidents_data": None, "premium_progress_bar_enabled": False,
     }
     if full:
@@ -91,14 +91,14 @@ def interaction_payload(s: DevServer, it: Interaction, channel: Channel, message
     payload: dict[str, Any] = {
         "id": str(it.id), "application_id": str(s.application_id), "type": it.type, "data": it.data,
         "channel_id": str(channel.id), "channel": channel.to_payload(), "token": it.token, "version": 1,
-        "locale": "en-US", "app_permissions": str(s.bot_permissions(channel)), "entitlements": [],
+        "locale": it.user.locale, "app_permissions": str(s.bot_permissions(channel)), "entitlements": [],
         "attachment_size_limit": 10 * 1024 * 1024,
     }
     if guild is not None:
         payload.update({
-            "guild_id": str(guild.id), "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
+            "guild_id": str(guild.id), "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
             "member": it.user.member_payload(guild.member_roles(it.user), permissions=it.user.member_permissions),
-            "guild_locale": "en-US", "authorizing_integration_owners": {"0": str(guild.id)}, "context": 0,
+            "guild_locale": guild.locale, "authorizing_integration_owners": {"0": str(guild.id)}, "context": 0,
         })
     else:
         payload.update({"user": it.user.to_payload(), "context": 1,

@@ -342,8 +342,8 @@ def board_text(match: Any, *, names: Sequence[str] = ("P1", "P2")) -> str:
     tags = player_tags(names)
     rnd = _shown_round(match)
     title, status = _status_lines(match, names, tags)
-    lines = [title, status.replace("▶ ", ""), f"Players: {tags[0]} = {names[0]} (solid), {tags[1]} = {names[1]} "
-             f"(striped). Chips bottom to top, e.g. L{tags[0]} = large of {tags[0]}."]
+    lines = [title, status.replace("▶ ", ""), f"Players: {tags[0]} = {names[0]}, solid chips; {tags[1]} = "
+             f"{names[1]}, striped chips. Chips bottom to top, e.g. L{tags[0]} = large of {tags[0]}."]
     lines.append("Tiles: " + "; ".join(f"{n}: {_stack_text(rnd, n, tags)}" for n in range(1, 10)))
     towers = tower_counts(rnd)
     for p in (0, 1):

@@ -210,14 +210,15 @@ def _rating(value: float) -> str:
 
 def render_leaderboard(
     rows: Sequence[LeaderRow], *, title: str = "Leaderboard", theme: str = "dark",
-    empty_note: str = "No rated games yet.",
+    empty_note: str = "No rated games yet.", columns: Sequence[str] = ("W", "L", "D"),
 ) -> Image.Image:
     """A leaderboard image: one line per row ``(rank, name, rating, wins, losses, draws)`` in the given order.
 
     ``rating`` is shown as given: an int (the display scale, e.g. ``1234``) as is, a float with one decimal; the
     rating column fits five characters at full size. Names are shortened with an ellipsis, never a number.
-    Empty ``rows`` draws only the title and ``empty_note`` (an 800 x ~130 px banner; the bot may send text
-    instead). 800 px wide RGB. Raises ``ValueError`` for a bad theme.
+    ``columns`` names the three counts (default W, L, D; a game ranking 3-4 players may count places, e.g.
+    ``("1st", "2nd", "3rd+")``). Empty ``rows`` draws only the title and ``empty_note`` (an 800 x ~130 px banner;
+    the bot may send text instead). 800 px wide RGB. Raises ``ValueError`` for a bad theme.
     """
     th = theme_of(theme)
     title_lines = wrap_text(title, WIDTH - 2 * MARGIN, FS + 8, True, max_lines=2)
@@ -233,16 +234,18 @@ def render_leaderboard(
         return img
     table_rows = [[f"{r[0]}", r[1], _rating(r[2]), str(r[3]), str(r[4]), str(r[5])] for r in rows]
     xs = [MARGIN + 44, 84, 560, 640, 708, WIDTH - MARGIN]
-    _table(draw, top, ["#", "player", "rating", "W", "L", "D"], table_rows, xs, ["r", "l", "r", "r", "r", "r"], th,
+    _table(draw, top, ["#", "player", "rating", *columns], table_rows, xs, ["r", "l", "r", "r", "r", "r"], th,
            bold_rows=[i for i, r in enumerate(rows) if r[0] == 1], widths=[60, 380, 110, 60, 60, 60])
     return img
 
 
-def leaderboard_text(rows: Sequence[LeaderRow], *, title: str = "Leaderboard") -> str:
-    """Text twin of :func:`render_leaderboard`: ``"1. name — rating 27.3 (W 5 / L 2 / D 0)"`` per row."""
+def leaderboard_text(rows: Sequence[LeaderRow], *, title: str = "Leaderboard",
+                     columns: Sequence[str] = ("W", "L", "D")) -> str:
+    """Text twin of :func:`render_leaderboard`: ``"1. name — rating 1027 (W 5 / L 2 / D 0)"`` per row."""
     if not rows:
         return f"{title}: no rated games yet."
     lines = [title]
+    a, b, c = columns
     for rank, name, rating, w, losses, d in rows:
-        lines.append(f"{rank}. {name} — rating {_rating(rating)} (W {w} / L {losses} / D {d})")
+        lines.append(f"{rank}. {name} — rating {_rating(rating)} ({a} {w} / {b} {losses} / {c} {d})")
     return "\n".join(lines)

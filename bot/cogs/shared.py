@@ -30,6 +30,21 @@ log = logging.getLogger(__name__)
 LEADERBOARD_SIZE = 10
 
 
+def places_counts(places: dict[int, int]) -> tuple[int, int, int]:
+    """Rated places as three counts: 1st, 2nd, 3rd or lower."""
+    return places.get(1, 0), places.get(2, 0), sum(n for p, n in places.items() if p >= 3)
+
+
+def wdl_columns(locale: discord.Locale | str | None) -> tuple[str, str, str]:
+    """The leaderboard's count columns of a two-player game: wins, losses, draws."""
+    return t("lb.col_w", locale), t("lb.col_l", locale), t("lb.col_d", locale)
+
+
+def place_columns(locale: discord.Locale | str | None) -> tuple[str, str, str]:
+    """The leaderboard's count columns of a game of 3-4 players: 1st, 2nd, 3rd or lower places."""
+    return t("lb.col_1", locale), t("lb.col_2", locale), t("lb.col_3", locale)
+
+
 class SharedCog(commands.Cog, name="shared"):
     """Commands common to every game."""
 
@@ -38,6 +53,11 @@ class SharedCog(commands.Cog, name="shared"):
         choices = [app_commands.Choice(name=name, value=name) for name in bot.games.kinds]
         command = self.leaderboard
         command._params["game"] = replace(command._params["game"], choices=choices)  # the registered games
+
+    def _by_place(self, name: str) -> bool:
+        """Results of this game are places (a game of 3 or more seats), not wins and losses."""
+        kind = self.bot.games.kinds.get(name)
+        return kind is not None and kind.seating.max_seats > 2
 
     def _title(self, name: str) -> str:
         kind = self.bot.games.kinds.get(name)
@@ -70,14 +90,22 @@ class SharedCog(commands.Cog, name="shared"):
         guild = interaction.guild
         title = t("lb.title", interaction.locale, game=game_title, guild=guild.name if guild else "")
         rows = await self.bot.storage.leaderboard(interaction.guild_id or 0, game, limit=LEADERBOARD_SIZE)
-        table = [
-            (r.rank, await self.display_name(guild, r.user_id), r.ordinal, r.wins, r.losses, r.draws) for r in rows
-        ]
-        png = await self.bot.games.cpu(render_png, render_leaderboard, table, title=title)
-        if table:
-            text = leaderboard_text(table, title=title)
-        else:
-            text = t("lb.empty", interaction.locale, game=game_title)
+        by_place = self._by_place(game)
+        table = []
+        for r in rows:
+            if by_place:  # a game ranking 3-4 players: how often 1st, 2nd, lower (a 2nd place is no loss)
+                stats = await self.bot.storage.player_stats(interaction.guild_id or 0, game, r.user_id)
+                counts = places_counts(stats.places)
+            else:
+                counts = (r.wins, r.losses, r.draws)
+            table.append((r.rank, await self.display_name(guild, r.user_id), r.display, *counts))
+        columns = place_columns(interaction.locale) if by_place else wdl_columns(interaction.locale)
+        if not table:  # nobody rated yet: one sentence, no empty picture
+            await reply(interaction, t("lb.empty", interaction.locale, game=game_title),
+                        allowed_mentions=discord.AllowedMentions.none())
+            return
+        png = await self.bot.games.cpu(render_png, render_leaderboard, table, title=title, columns=columns)
+        text = leaderboard_text(table, title=title, columns=columns)
         await reply(
             interaction,
             f"```\n{text[:1950]}\n```",
@@ -91,17 +119,22 @@ class SharedCog(commands.Cog, name="shared"):
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         target = user or interaction.user
         lines = [t("stats.title", interaction.locale, name=target.display_name)]
+        loc = interaction.locale
         for kind, title in ((k.name, k.title) for k in self.bot.games.kinds.values()):
-            row = await self.bot.storage.rating_of(interaction.guild_id or 0, kind, target.id)
+            stats = await self.bot.storage.player_stats(interaction.guild_id or 0, kind, target.id)
+            row = stats.rating
             if row is None:
-                lines.append(t("stats.none", interaction.locale, game=title))
+                lines.append(t("stats.none", loc, game=title))
+            elif self._by_place(kind):
+                places = " · ".join(t("stats.place", loc, place=p, n=n) for p, n in stats.places.items())
+                lines.append(t("stats.row_places", loc, game=title, rank=row.rank, rating=row.display,
+                               games=row.games, places=places or "—"))
             else:
-                lines.append(
-                    t(
-                        "stats.row", interaction.locale, game=title, rank=row.rank, rating=row.ordinal,
-                        games=row.games, wins=row.wins, losses=row.losses, draws=row.draws,
-                    )
-                )
+                lines.append(t("stats.row", loc, game=title, rank=row.rank, rating=row.display, games=row.games,
+                               wins=row.wins, losses=row.losses, draws=row.draws))
+            ai = stats.vs_ai
+            if ai.wins + ai.draws + ai.losses:  # games against the AI: never rated, counted apart
+                lines.append(t("stats.vs_ai", loc, wins=ai.wins, draws=ai.draws, losses=ai.losses))
         await reply(interaction, "\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="help", description="How to play with this bot")

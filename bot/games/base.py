@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from bot.errors import BotError
 from bot.games.envelope import Envelope
+from bot.i18n import t
 from engine.protocol import Event, GameState
 
 if TYPE_CHECKING:
@@ -165,7 +166,7 @@ class GameKind:
 
     def ai_seat_name(self, level: str, index: int, locale: str | None) -> str:
         """The display name of an AI seat (``index``: 1 for the first AI seat)."""
-        return f"AI {index}"
+        return t("ai.seat", locale, n=index)
 
     # -- actions -----------------------------------------------------------------------------------------
     def parse(self, snap: Snapshot, seat: int, action: Any) -> Any:
@@ -189,6 +190,17 @@ class GameKind:
     def after(self, env: Envelope, state: GameState, events: Sequence[Event], now: float) -> Envelope:
         """The envelope after an engine action (e.g. start or stop the kind's timers in ``extra``)."""
         return env
+
+    def rematch_seating(self, players: Sequence[int], seats: Sequence[Any],
+                        options: dict[str, Any]) -> tuple[list[int], list[Any], dict[str, Any]]:
+        """Players, seats and options of a rematch: by default the seats rotate by one (the first player of the
+        old game is the last of the new one)."""
+        return [*players[1:], *players[:1]], [*seats[1:], *seats[:1]], dict(options)
+
+    def picture_changed(self, committed: Any) -> bool:
+        """False when the commit changed nothing the board picture shows (e.g. a discard from a hand): the new
+        board message then carries its text and buttons without a second identical image. Default: True."""
+        return True
 
     def refine(self, snap: Snapshot, state: GameState, err: Exception) -> Exception:
         """An engine refusal reworded for people (e.g. naming the player to act). Default: unchanged."""

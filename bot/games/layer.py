@@ -393,7 +393,8 @@ class GameLayer:
 
     async def after_commit(self, committed: Committed, headline: str, interaction: Any = None) -> None:
         """Publish the board of a commit (answering ``interaction`` when given), then let the AI act on it."""
-        await self.publisher.publish(committed.snap, headline=headline, interaction=interaction)
+        pictures = committed.finished or committed.snap.kind.picture_changed(committed)
+        await self.publisher.publish(committed.snap, headline=headline, interaction=interaction, pictures=pictures)
         self.ai.notify(committed.snap)
 
     async def play(

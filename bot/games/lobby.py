@@ -270,8 +270,8 @@ class Lobby:
                            max=kind.seating.max_seats)
         state = kind.state_cls.new(kind.engine_setup(snap.env, snap.players))
         made.append(state)
-        env, wake = clocks.start_turn(snap.env.with_(engine=state.to_dict()), state, self.layer.clock.now(),
-                                      snap.is_ai)
+        env = kind.after(snap.env, state, (), self.layer.clock.now())  # the kind's bookkeeping of the first state
+        env, wake = clocks.start_turn(env.with_(engine=state.to_dict()), state, self.layer.clock.now(), snap.is_ai)
         return Change(env, action, actor, status="active", wake_at=None if wake is clocks.UNCHANGED else wake)
 
     @staticmethod

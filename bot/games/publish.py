@@ -125,9 +125,11 @@ class Publisher:
                 text += "\n" + pic.fallback()
         return files, text
 
-    async def payload(self, snap: Snapshot, headline: str) -> tuple[str, list[discord.File], discord.ui.View | None]:
-        """Content (headline, status line; a finished game's rating line), files (board, result card) and
-        components of the board of ``snap``."""
+    async def payload(self, snap: Snapshot, headline: str, *,
+                      pictures: bool = True) -> tuple[str, list[discord.File], discord.ui.View | None]:
+        """Content (headline, status line; a finished game's rating line), files (board unless ``pictures`` is
+        False: a commit that changed nothing the picture shows; result card) and components of the board of
+        ``snap``."""
         kind = snap.kind
         content = f"{headline}\n{kind.status_line(snap)}{clock_line(snap)}".strip()
         view = kind.board_view(snap) if snap.status == "active" else None
@@ -135,7 +137,7 @@ class Publisher:
             from bot.games.record_views import result_view
 
             view = result_view(snap)  # the result card's record buttons
-        files, fallback = await self.draw(kind.board_pictures(snap))
+        files, fallback = await self.draw(kind.board_pictures(snap) if pictures else [])
         content += fallback
         if snap.status == "finished":
             result = kind.result_picture(snap)
@@ -150,7 +152,7 @@ class Publisher:
 
     # -- posting -----------------------------------------------------------------------------------------------
     async def publish(
-        self, snap: Snapshot, *, headline: str, interaction: discord.Interaction | None = None
+        self, snap: Snapshot, *, headline: str, interaction: discord.Interaction | None = None, pictures: bool = True,
     ) -> discord.Message:
         """Post the board of ``snap`` as the game's new board message.
 
@@ -174,7 +176,7 @@ class Publisher:
             blocked = self.blocked.pop(snap.id, None)
             if blocked is not None:  # say it to the next one who touches the game
                 headline = f"{t('pub.blocked', snap.locale, perms=blocked)}\n{headline}"
-        content, files, view = await self.payload(snap, headline)
+        content, files, view = await self.payload(snap, headline, pictures=pictures)
         async with self.lock(snap.id):
             return await self._post(snap.record, content, files, view, interaction, deferred=deferred, snap=snap)
 

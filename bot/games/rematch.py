@@ -1,8 +1,9 @@
 """Rematch (issue 12): the result card's **Rematch** button (``rm:go:<game>``, row :data:`REMATCH_ROW`).
 
 Every human player of the finished game clicks it once (AI seats always agree: against the AI one click is
-enough); the last click opens the new game at once: the same players and options, the seats rotated by one (the
-first player of the old game is the last of the new one: in a two-player game the first player is swapped). It opens
+enough); the last click opens the new game at once: the same players and options, seated by the kind's
+``rematch_seating`` (default: rotated by one, the first player of the old game is the last of the new one;
+a two-player game may keep the seats, so colours stay with their players, and swap who starts). It opens
 in the same channel, or in a new thread when the channel is busy (the layer's :meth:`Lobby.open`), and its first
 board answers the last click. Earlier clicks are answered by a public note with the button again; a click after
 the rematch started points to it. Votes: :mod:`bot.games.agreements` (``rematch:<game>``).
@@ -58,19 +59,19 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
             waiting = [u for u in voters if u not in deal.votes]
             raise BotError("rematch.already", waiting=mentions(waiting))
         waiting = [u for u in voters if u not in deal.votes]
-        players = record.players[1:] + record.players[:1]
-        seats = [*env.seats[1:], *env.seats[:1]]
+        kind = layer.kind_of(record)
+        players, seats, options = kind.rematch_seating(record.players, env.seats, env.options)
+        first = int(options.get("first", 0))
         names = [s.name for s in seats]
         if waiting:
             await deal.save()
             view = discord.ui.View(timeout=None)
             view.add_item(RematchButton(game_id, locale=loc.value))
-            await reply(interaction, t("rematch.offer", loc, name=user.display_name, first=names[0],
+            await reply(interaction, t("rematch.offer", loc, name=user.display_name, first=names[first],
                                        waiting=mentions(waiting)), view=view)
             return
-        kind = layer.kind_of(record)
         title = t("rematch.thread_title", loc, players=" vs ".join(names))
-        snap = await layer.lobby.open(interaction, kind, options=dict(env.options), seats=seats, players=players,
+        snap = await layer.lobby.open(interaction, kind, options=options, seats=seats, players=players,
                                       title=title[:100], start=True, clock=env.clock.get("preset"))
         deal.data.update(game=snap.id, channel=snap.record.channel_id)
         await deal.save()

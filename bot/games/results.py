@@ -36,12 +36,14 @@ def outcome_result(outcome: Outcome, players: Sequence[int], *, ai_seats: Sequen
 
 
 def rating_line(snap: Snapshot, changes: Sequence[RatingChange]) -> str:
-    """``"Rating: alice +1.2, bob -1.2."`` for a rated finished game, ``"Not rated (...)."`` for a game with an
-    AI seat, else ``""``."""
+    """``"Rating changes: alice 1000 → 1024 (+24), bob 1000 → 986 (-14)."`` (the displayed scale,
+    ``ratings.display``) for a rated finished game, ``"Not rated (...)."`` for a game with an AI seat, else
+    ``""``."""
     if changes:
         seat = {uid: i for i, uid in enumerate(snap.players)}
         names = snap.names
-        parts = [f"{names[seat[c.user_id]]} {c.delta:+.1f}" for c in changes if c.user_id in seat]
+        parts = [f"{names[seat[c.user_id]]} {c.display_before} → {c.display_after} ({c.display_delta:+d})"
+                 for c in changes if c.user_id in seat]
         return t("res.rating_changes", snap.locale, changes=", ".join(parts))
     result = snap.record.result
     if result is not None and not result.rated:

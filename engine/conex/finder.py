@@ -56,7 +56,8 @@ def validate(game: Game, player: int, card_id: int, corner: int | None, target: 
         raise InvalidInputError(f"card {card_id} has corners 1-{len(card.corners)}, not {corner!r}", card=card_id)
     if target is not None and target != "board":
         if isinstance(target, bool) or not isinstance(target, int) or target not in game.board:
-            raise InvalidInputError(f"target must be 'board' or a card on the table, not {target!r}", target=target)
+            what = f"card #{target} is not on the table" if isinstance(target, int) else f"{target!r} is not a target"
+            raise InvalidInputError(f"{what}: give a table card number or the board", target=target)
     return card
 
 

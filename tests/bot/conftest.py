@@ -166,15 +166,24 @@ class Driver:
         n = len(self.fake.callbacks(token))
         assert n == 1, f"interaction {token} got {n} initial responses"
 
-    async def autocomplete(self, qualified: str, uid: int, focused: str, channel_id: int = CHANNEL_ID,
-                           **options: Any) -> list[dict[str, Any]]:
-        """Ask for autocomplete of option ``focused``; returns the choices sent back."""
-        payload, token = self._base(4, uid, channel_id)
+    async def autocomplete(self, qualified: str, uid: int, focused: str, channel_id: int = CHANNEL_ID, *,
+                           locale: str = "en-US", **options: Any) -> list[dict[str, Any]]:
+        """Ask for autocomplete of option ``focused`` (from a client speaking ``locale``); returns the choices."""
+        payload, token = self._base(4, uid, channel_id, locale=locale)
         payload["data"], _ = self._command_data(qualified, options, focused)
         self.bot._connection.parse_interaction_create(payload)
         await self.settle()
         assert len(self.fake.callbacks(token)) == 1, "autocomplete must answer exactly once"
         return self.fake.autocomplete[self.fake.tokens[token]]
+
+    async def resign(self, uid: int, channel_id: int = CHANNEL_ID) -> str:
+        """``/constructo resign`` (a private confirmation, like the Resign button) then its **Yes, resign**;
+        returns the confirmation click's token."""
+        ask = await self.command("constructo resign", uid, channel_id)
+        prompt = self.fake.messages[self.fake.originals[ask]]
+        custom_id = next(c["custom_id"] for row in prompt.get("components", []) for c in row.get("components", [])
+                         if c.get("custom_id", "").startswith("cx:rsy:"))
+        return await self.click(self.fake.originals[ask], custom_id, uid, channel_id=channel_id)
 
     async def click(self, message_id: int, custom_id: str, uid: int, *, values: list[str] | None = None,
                     channel_id: int | None = None, message: dict[str, Any] | None = None) -> str:

@@ -5,11 +5,13 @@ Every dispatched interaction is checked for exactly one initial response (``Driv
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
 from bot.app import TableBot
+from bot.games.conex.payload import table_pictures
 from bot.games.publish import board_stale
 from bot.storage import Storage
 from engine.conex import Game, Lightning, Place
@@ -246,17 +248,17 @@ async def test_place_refusals_change_nothing(
     mine = game.hand(0)[0].id
     bobs = game.hand(1)[0].id
     cases: list[tuple[int, dict[str, Any], str]] = [
-        (BOB, {"card": "A", "corner": 1, "target": "board"}, "**NotYourTurn** — "),
+        (BOB, {"card": "A", "corner": 1, "target": "board"}, "Not your turn"),
         (CAROL, {"card": "A", "corner": 1}, "not a player"),
-        (ALICE, {"card": "zebra", "corner": 1}, "**Input** — "),
-        (ALICE, {"card": "G", "corner": 1}, "**Input** — "),
+        (ALICE, {"card": "zebra", "corner": 1}, "is not a card"),
+        (ALICE, {"card": "G", "corner": 1}, "No card of your hand has the letter G"),
         (ALICE, {"card": str(bobs), "corner": 1, "x": 0.0, "y": 0.0}, "**P5** — "),
-        (ALICE, {"card": "A", "corner": 1, "x": float("nan"), "y": 1.0}, "**Input** — "),
-        (ALICE, {"card": "A", "corner": 1, "x": 2.0, "y": float("inf")}, "**Input** — "),
-        (ALICE, {"card": "A", "corner": 1, "x": 1e9, "y": 2.0}, "**Input** — "),
-        (ALICE, {"card": "A", "corner": 1, "x": 2.0}, "**Input** — "),
-        (ALICE, {"card": "A", "corner": 1, "target": "12 and more"}, "**Input** — "),
-        (ALICE, {"card": "A", "corner": 1, "target": "31"}, "**Input** — "),  # not on the table
+        (ALICE, {"card": "A", "corner": 1, "x": float("nan"), "y": 1.0}, "finite number"),
+        (ALICE, {"card": "A", "corner": 1, "x": 2.0, "y": float("inf")}, "finite number"),
+        (ALICE, {"card": "A", "corner": 1, "x": 1e9, "y": 2.0}, "off every table"),
+        (ALICE, {"card": "A", "corner": 1, "x": 2.0}, "Give both x and y"),
+        (ALICE, {"card": "A", "corner": 1, "target": "12 and more"}, "is not a target"),
+        (ALICE, {"card": "A", "corner": 1, "target": "31"}, "not on the table"),  # not on the table
         (ALICE, {"card": "A", "corner": 1, "x": 20.0, "y": 20.0, "rotation": 0.0}, "**P1** — "),
         (ALICE, {"card": "A", "corner": 1, "x": 49.0, "y": 34.0, "rotation": 0.0}, "**P4** — "),
         (ALICE, {"card": "A", "corner": 1, "x": 0.0, "y": 0.0, "double": True}, "**V3** — "),
@@ -264,6 +266,7 @@ async def test_place_refusals_change_nothing(
     for uid, options, expected in cases:
         text = refusal(fake, await driver.command("conex place", uid, **options))
         assert text.startswith(expected) or expected in text, (options, text)
+        assert not re.search(r"\*\*[A-Za-z]{3,}\*\*", text), f"an internal name reached the player: {text}"
     # a card on the table can't be placed again; and a pose landing on another target than the one named
     assert mine in game.hands[0]
     after = await record_of(storage)
@@ -298,14 +301,14 @@ async def test_draw_button_and_command_then_stale_click(
     v = (await record_of(storage)).version
     snapshot = dict(table)
     token = await driver.click(int(table["id"]), f"cn:draw:1:{v}", ALICE)
-    assert "alice drew 2 card(s)" in fake.visible_text(token)
+    assert "alice drew 2 cards" in fake.visible_text(token)
     stored = game_of(await record_of(storage))
     assert len(stored.hands[0]) == 7 and stored.current_player == 1
     assert fake.messages[int(table["id"])]["components"] == []  # the old table lost its buttons
     # a second click on the old table is refused as stale, nothing changes
     assert "out of date" in refusal(fake, await driver.click(int(table["id"]), f"cn:draw:1:{v}", BOB,
                                                              message=snapshot))
-    assert "**NotYourTurn** — " in refusal(fake, await driver.command("conex draw", ALICE))
+    assert refusal(fake, await driver.command("conex draw", ALICE)).startswith("Not your turn")
     assert "**A3** — " in refusal(fake, await driver.command("conex pass", BOB))
     await driver.command("conex draw", BOB)
     assert game_of(await record_of(storage)).current_player == 0
@@ -337,7 +340,13 @@ async def test_hints_preview_buttons_play_and_stale_hint_refused(
     bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
 ) -> None:
     await start_game(driver, fake, storage, bot)
-    assert "**NotYourTurn** — " in refusal(fake, await driver.command("conex hints", BOB))
+    version = (await record_of(storage)).version
+    plan = await driver.command("conex hints", BOB)  # off-turn: the same preview to plan ahead, read only
+    calls = fake.calls_for(plan)
+    assert calls[0].payload["data"]["flags"] & EPHEMERAL  # type: ignore[index]
+    assert calls[1].payload["content"].startswith("Not your turn yet")  # type: ignore[index]
+    assert not calls[1].payload.get("components") and png_ok(calls[1].files[0][1])  # type: ignore[union-attr]
+    assert (await record_of(storage)).version == version
     token = await driver.command("conex hints", ALICE)
     calls = fake.calls_for(token)
     assert calls[0].payload["data"]["flags"] & EPHEMERAL  # type: ignore[index]
@@ -345,6 +354,10 @@ async def test_hints_preview_buttons_play_and_stale_hint_refused(
     ids = [c["custom_id"] for row in edit["components"] for c in row["components"]]  # type: ignore[index]
     assert 1 <= len(ids) <= 9 and all(i.startswith("cn:hp:1:") and len(i) <= 100 for i in ids)
     assert png_ok(calls[1].files[0][1])
+    lines = edit["content"].splitlines()[1:]  # type: ignore[index]
+    line = re.compile(r"\d\. card \*\*[A-E]\*\* \(#\d+\), corner \d on (the board|#\d+) ")
+    assert len(lines) == len(ids) and all(line.match(ln) for ln in lines), lines
+    assert "-0.0" not in edit["content"]  # type: ignore[operator]
     labels = [c["label"] for row in edit["components"] for c in row["components"]]  # type: ignore[index]
     points = [int(label.split("+")[1]) for label in labels]
     assert points == sorted(points, reverse=True)
@@ -373,7 +386,7 @@ def lightning_position() -> Game:
 
 
 async def test_lightning_then_discards_by_button_select_and_command(
-    driver: Driver, fake: FakeDiscord, storage: Storage
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
 ) -> None:
     game = lightning_position()
     gid = await put_game(storage, game, [ALICE, BOB, CAROL])
@@ -388,6 +401,12 @@ async def test_lightning_then_discards_by_button_select_and_command(
     assert f"card #{free[-1]} goes to the bottom" in text and "<@2>, <@3>: discard one card each" in text
     stored = game_of(await record_of(storage, gid))
     assert stored.pending_discards == {1, 2} and stored.pile[-1] == free[-1] and stored.current_player == 0
+    # the new table shows the removed card and highlights no older placement
+    record = await record_of(storage, gid)
+    (picture,) = table_pictures(bot.games.snapshot(record))
+    assert picture.kwargs["highlight"] is None and picture.kwargs["removed"][0] == free[-1]
+    pose = next(tc.pose for tc in game.table if tc.card.id == free[-1])
+    assert picture.kwargs["removed"][1] == pytest.approx(pose)
     table = await table_msg(storage, fake, gid)
     assert f"cn:disc:{gid}" in all_custom_ids(table)
     # Bob: the Discard button opens his private select; choosing puts the card at the bottom of the pile
@@ -398,7 +417,10 @@ async def test_lightning_then_discards_by_button_select_and_command(
     bob_hand = game.hands[1]
     assert [int(o["value"]) for o in select["options"]] == bob_hand
     assert "**X3** — " in refusal(fake, await driver.click(int(table["id"]), f"cn:disc:{gid}", ALICE))
-    await driver.click(fake.originals[prompt], f"cn:dsel:{gid}", BOB, values=[str(bob_hand[2])])
+    done = await driver.click(fake.originals[prompt], f"cn:dsel:{gid}", BOB, values=[str(bob_hand[2])])
+    board = fake.calls_for(done)[-1]  # the new board: its text and buttons, no second identical table image
+    assert "bob discarded a card" in str(board.payload) and board.files == [], board
+    assert f"cn:disc:{gid}" in str(board.payload)  # carol still owes hers
     stored = game_of(await record_of(storage, gid))
     assert stored.pile[-1] == bob_hand[2] and bob_hand[2] not in stored.hands[1] and stored.pending_discards == {2}
     # Carol's hand shows the select too; she discards with the command by hand letter
@@ -408,6 +430,11 @@ async def test_lightning_then_discards_by_button_select_and_command(
     stored = game_of(await record_of(storage, gid))
     assert stored.pile[-1] == game.hands[2][1] and not stored.pending_discards
     assert "**X3** — " in refusal(fake, await driver.command("conex discard", CAROL, card="A"))
+    assert "removed" in envelope_of(await record_of(storage, gid)).extra  # discards keep it shown
+    await driver.command("conex draw", ALICE)
+    record = await record_of(storage, gid)
+    assert "removed" not in envelope_of(record).extra
+    assert "highlight" not in table_pictures(bot.games.snapshot(record))[0].kwargs
 
 
 async def test_pending_discard_blocks_the_main_action_x3(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
@@ -524,10 +551,17 @@ async def test_forfeit_skips_the_seat_and_the_last_player_wins_rated(
     edit = fake.calls_for(token)[1]
     assert [name for name, _ in edit.files] == [f"conex-{gid}-{record.version}.png", f"conex-{gid}-result.png"]
     assert "CONEX over" in fake.visible_text(token) and "alice" in fake.visible_text(token)
-    assert "Rating changes: alice +" in fake.visible_text(token)
+    assert re.search(r"Rating changes: alice 1000 → 1\d{3} \(\+\d+\)", fake.visible_text(token))
     assert (await storage.rating_of(GUILD_ID, "conex", ALICE)).wins == 1  # type: ignore[union-attr]
     assert (await storage.rating_of(GUILD_ID, "conex", BOB)).losses == 1  # type: ignore[union-attr]
     assert "no CONEX game" in refusal(fake, await driver.command("conex draw", ALICE))
+    # CONEX results are places (a shared 2nd is no loss), on the familiar 1000 scale
+    stats = initial(fake, await driver.command("stats", BOB))["data"]["content"]
+    assert re.search(r"\*\*CONEX\*\*: rank [23], rating \d{3,4}, rated games: 1 \(places: #2 ×1\)", stats), stats
+    board = await driver.command("leaderboard", BOB, game="conex")
+    text = fake.calls_for(board)[-1].payload["content"]  # type: ignore[index]
+    assert re.search(r"1\. alice — rating 1\d{3} \(1st 1 / 2nd 0 / 3rd\+ 0\)", text), text
+    assert "(1st 0 / 2nd 1 / 3rd+ 0)" in text
 
 
 async def test_goal_reached_ends_after_the_round_with_result_and_ratings(
@@ -567,16 +601,22 @@ async def test_board_text_zoom_and_autocomplete(driver: Driver, fake: FakeDiscor
     token = await driver.command("conex board", BOB, zoom="last")
     assert fake.calls_for(token)[0].payload["data"]["flags"] & EPHEMERAL  # type: ignore[index]
     assert png_ok(fake.calls_for(token)[1].files[0][1])
-    assert "**Input** — " in refusal(fake, await driver.command("conex board", BOB, zoom="51"))
+    assert "#51 is not on the table" in refusal(fake, await driver.command("conex board", BOB, zoom="51"))
     token = await driver.command("conex board", CAROL)
     assert int((await table_msg(storage, fake, gid))["id"]) == fake.originals[token]
     # autocomplete: the caller's hand (letter, number, colours), targets (board + table cards), free cards
     cards = await driver.autocomplete("conex place", ALICE, "card", card="", corner=1)
     assert [c["value"] for c in cards] == [str(cid) for cid in game.hands[0]]
     assert cards[0]["name"].startswith(f"A · #{game.hands[0][0]} ")
-    targets = await driver.autocomplete("conex place", ALICE, "target", card="A", corner=1, target="")
-    assert targets[0]["value"] == "board"
-    assert {t["value"] for t in targets[1:]} == {str(tc.card.id) for tc in game.table}
+    everything = await driver.autocomplete("conex place", ALICE, "target", target="")  # no card/corner yet
+    assert everything[0]["value"] == "board"
+    assert {t["value"] for t in everything[1:]} == {str(tc.card.id) for tc in game.table}
+    for corner in (1, 2):  # with the card and corner: only where that corner has a legal pose
+        targets = await driver.autocomplete("conex place", ALICE, "target", card="A", corner=corner, target="")
+        fits = {str(t) for t in game.targets_for(0, game.hands[0][0], corner)}
+        assert {t["value"] for t in targets} == fits
+    token = await driver.command("conex board", BOB, zoom="table")
+    assert png_ok(fake.calls_for(token)[1].files[0][1]) and "Zoom on table" in fake.visible_text(token)
     free = await driver.autocomplete("conex lightning", ALICE, "card", card=0)
     assert {c["value"] for c in free} == {tc.card.id for tc in game.table if game.board.is_free(tc.card.id)}
     assert await driver.autocomplete("conex place", 4, "card", card="", corner=1) == []  # not a player
@@ -612,7 +652,7 @@ async def test_slow_action_is_deferred_then_answered_once(
     calls = fake.calls_for(token)
     assert calls[0].payload["type"] == 5  # type: ignore[index]
     assert [c.method for c in calls[1:]] == ["DELETE", "POST"]  # the thinking message goes, then the refusal
-    assert calls[2].flags & EPHEMERAL and "NotYourTurn" in fake.visible_text(token)
+    assert calls[2].flags & EPHEMERAL and fake.visible_text(token).startswith("Not your turn")
 
 
 async def test_expired_interaction_still_posts_the_committed_table(

@@ -87,7 +87,7 @@ async def test_on_committed_hooks_see_every_commit_with_its_events(
     bot.games.on_committed += [broken, hook]
     game = await _accepted(driver, fake, storage)
     await driver.command("constructo place", ALICE, tile=5, size="small")
-    await driver.command("constructo resign", BOB)  # the command resigns at once (M3)
+    await driver.resign(BOB)  # the command asks, the confirmation resigns (M3)
     assert [c.action for c in seen] == ["accept", "S5", "forfeit"] and seen[0].snap.id == game
     assert any(isinstance(e, TurnStarted) and e.player == 1 for e in seen[1].events)
     assert isinstance(seen[2].events[-1], GameOver) and seen[2].finished

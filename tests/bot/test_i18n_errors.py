@@ -47,7 +47,12 @@ def test_t_translates_falls_back_and_never_raises() -> None:
     assert t("ui.accept", "es-ES") == "Aceptar"
     assert t("ui.accept", "es-419") == "Aceptar"
     assert t("ui.accept", discord.Locale.american_english) == "Accept"
-    assert t("ui.size_option", "es-ES", size="small", left=2) == "small (2 left)"  # missing in Spanish: English
+    assert t("ui.size_option", "es-ES", size="small", left=2) == "small (quedan 2)"
+    MESSAGES["en"]["test.only_english"] = "only {what}"
+    try:
+        assert t("test.only_english", "es-ES", what="English") == "only English"  # missing in Spanish: English
+    finally:
+        del MESSAGES["en"]["test.only_english"]
     assert t("ui.tile", "fr", tile=4) == "Tile 4"  # unknown language: English
     assert t("no.such.key", "en") == "no.such.key"
     assert t("ui.tile", "en") == "Tile {tile}"  # a missing placeholder does not raise
@@ -82,12 +87,13 @@ def test_spanish_rule_message_comes_from_the_catalogue() -> None:
 
 
 def test_input_errors_bot_errors_storage_errors_and_unknown_errors() -> None:
-    assert describe(InvalidInputError("unknown chip size 'huge'"), "en").startswith("**Input** — unknown chip size")
+    assert describe(InvalidInputError("unknown chip size 'huge'"), "en") == "Unknown chip size 'huge'"
     assert describe(BotError("err.not_player"), "en") == MESSAGES["en"]["err.not_player"]
-    assert describe(BotError("err.stale", rule="Stale"), "en") == "**Stale** — " + MESSAGES["en"]["err.stale"]
+    assert describe(BotError("err.stale", rule="Stale"), "en") == MESSAGES["en"]["err.stale"]
+    assert describe(BotError("cn.no_discard", rule="X3"), "en") == "**X3** — " + MESSAGES["en"]["cn.no_discard"]
     conflict = VersionConflictError("moved on", game_id=1, expected=1, actual=2)
-    assert describe(conflict, "en") == "**VersionConflict** — " + MESSAGES["en"]["storage.VersionConflict"]
+    assert describe(conflict, "en") == MESSAGES["en"]["storage.VersionConflict"]
     closed = GameClosedError("game 1 is already finished", game_id=1, status="finished")
-    assert "**GameClosed**" in describe(closed, "en")
+    assert describe(closed, "en") == MESSAGES["en"]["storage.GameClosed"]
     internal = describe(RuntimeError("secret internals"), "en")
     assert internal == MESSAGES["en"]["err.internal"] and "secret" not in internal

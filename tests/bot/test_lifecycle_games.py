@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from bot.app import TableBot
 from bot.storage import Storage
-from tests.bot.conftest import Driver, all_custom_ids, envelope_of, initial, refusal
+from tests.bot.conftest import Driver, all_custom_ids, envelope_of, initial, match_of, refusal
 from tests.bot.fakediscord import CHANNEL_ID, EPHEMERAL, OTHER_CHANNEL_ID, FakeDiscord
 from tests.bot.test_conex_cog import forfeit, start_game, table_msg
 from tests.bot.test_constructo_cog import board_of, start
@@ -41,9 +41,10 @@ async def test_rematch_one_click_each_seats_swapped_same_options(
     await driver.click(int(card["id"]), f"rm:go:{game}", ALICE)
     new = await storage.active_game_in_channel(CHANNEL_ID)
     assert new is not None and new.status == "active" and new.id != game
-    assert new.players == [BOB, ALICE], "the first player swapped"
+    # same seats (each player keeps their colour and pattern, C1), the other player starts
+    assert new.players == [ALICE, BOB] and match_of(new).first == 1 and match_of(new).current_player == 1
     old = await storage.get_game(game)
-    assert old is not None and envelope_of(new).options == envelope_of(old).options
+    assert old is not None and envelope_of(new).options == {**envelope_of(old).options, "first": 1}
     assert envelope_of(new).options["layout"] == "flor"
     assert "started already" in refusal(fake, await driver.click(int(card["id"]), f"rm:go:{game}", ALICE))
 
@@ -101,7 +102,7 @@ async def test_simultaneous_rematch_clicks_open_one_game(driver: Driver, fake: F
         driver.bot._connection.parse_interaction_create(payload)
     await driver.settle()
     games = [g for g in [await storage.get_game(i) for i in range(game + 1, game + 4)] if g is not None]
-    assert len(games) == 1 and games[0].players == [BOB, ALICE], "exactly one rematch"
+    assert len(games) == 1 and games[0].players == [ALICE, BOB], "exactly one rematch"
 
 
 def test_every_lifecycle_string_is_in_spanish_too() -> None:

@@ -39,7 +39,7 @@ async def finished_match(driver: Driver, storage: Storage, moves: int = 6) -> in
         move = next(m for m in match.current_round.legal_moves() if m.is_place)
         uid = record.players[match.current_player]
         await driver.command("constructo place", uid, tile=move.tile, size=move.size.word)
-    await driver.command("constructo resign", BOB)
+    await driver.resign(BOB)
     record = await storage.get_game(game_id)
     assert record is not None and record.status == "finished"
     return game_id

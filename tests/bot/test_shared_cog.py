@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.storage import Storage
 from tests.bot.conftest import Driver
-from tests.bot.fakediscord import CHANNEL_ID, EPHEMERAL, GUILD_ID, FakeDiscord, image_size, png_ok
+from tests.bot.fakediscord import BOT_ID, CHANNEL_ID, EPHEMERAL, GUILD_ID, FakeDiscord, image_size, png_ok
 from tests.bot.test_constructo_cog import ALICE, BOB, CAROL, board_of, initial, refusal, start
 
 ADMIN = 4
@@ -12,7 +12,7 @@ ADMIN = 4
 
 async def _finished_game(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
     await start(driver, fake, storage)
-    await driver.command("constructo resign", BOB)
+    await driver.resign(BOB)
 
 
 async def test_leaderboard_image_and_text(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
@@ -26,6 +26,7 @@ async def test_leaderboard_image_and_text(driver: Driver, fake: FakeDiscord, sto
     assert text.index("alice") < text.index("bob")  # the winner ranks first
     empty = await driver.command("leaderboard", CAROL, game="conex")
     assert "Nobody has a rated CONEX game" in fake.visible_text(empty)
+    assert all(not c.files for c in fake.calls_for(empty))  # text only, no empty picture
 
 
 async def test_stats_for_self_and_another_user(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
@@ -33,7 +34,12 @@ async def test_stats_for_self_and_another_user(driver: Driver, fake: FakeDiscord
     text = initial(fake, await driver.command("stats", ALICE))["data"]["content"]
     assert "Stats of alice" in text and "rank 1" in text and "1W 0L 0D" in text and "CONEX**: no rated" in text
     text = initial(fake, await driver.command("stats", CAROL, user=BOB))["data"]["content"]
-    assert "Stats of bob" in text and "0W 1L 0D" in text
+    assert "Stats of bob" in text and "0W 1L 0D" in text and "rating 9" in text  # the 1000 scale, below it
+    assert "against the AI" not in text
+    await driver.command("constructo challenge", BOB, channel_id=CHANNEL_ID + 1, opponent=BOT_ID)
+    await driver.resign(BOB, channel_id=CHANNEL_ID + 1)  # a game against the AI: counted apart, never rated
+    text = initial(fake, await driver.command("stats", CAROL, user=BOB))["data"]["content"]
+    assert "0W 1L 0D" in text and "against the AI (not rated): 0W 1L 0D" in text
 
 
 async def test_help_is_ephemeral_and_lists_the_commands(driver: Driver, fake: FakeDiscord) -> None:

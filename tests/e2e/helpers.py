@@ -176,6 +176,14 @@ async def answered(res: InteractionResult, timeout: float = ANSWER_TIMEOUT_S, **
     return res
 
 
+async def resign(user: Any, confirm: str = "Yes, resign") -> InteractionResult:
+    """``/constructo resign`` asks privately, like the Resign button; clicking ``confirm`` resigns. Returns the
+    confirmation click's answer (the board of the finished match is its followup)."""
+    ask = await answered(await user.slash("constructo resign"))
+    assert ask.ephemeral and ask.message is not None, ask.text
+    return await answered(await user.click(ask.message, confirm), followups=1)
+
+
 def assert_png(data: bytes, min_long_side: int = MIN_LONG_SIDE_PX) -> tuple[int, int]:
     """``data`` is a PNG Pillow can fully decode, with a long side of at least ``min_long_side`` px.
     Returns ``(width, height)``."""

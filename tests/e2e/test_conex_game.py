@@ -79,10 +79,11 @@ class Driver:
         row = self.env.game(self.game_id)
         return row.conex, row.players, row.version
 
-    async def public(self, res: InteractionResult) -> Message:
-        """The new public table message the accepted action produced (image checked)."""
+    async def public(self, res: InteractionResult, *, image: bool = True) -> Message:
+        """The new public table message the accepted action produced (image checked; ``image=False``: an action
+        that changed nothing on the table, whose new board message has its text and buttons but no image)."""
         await answered(res)
-        msgs = [m for m in res.messages if not m.ephemeral and m.images]
+        msgs = [m for m in res.messages if not m.ephemeral and bool(m.images) == image and m.components]
         assert msgs, f"no public table after the action: {res.text!r}"
         new = msgs[-1]
         for img in new.images:
@@ -128,8 +129,9 @@ class Driver:
                 self.used["discard_command"] += 1
             assert self.env.game(self.game_id).version == before + 1, res.text
             assert self.last_logged() == f"discard {card}"
-            # a discard answers with a new public table (its event never names the card)
-            await self.public(res)
+            # a discard answers with a new public board message (its event never names the card) without a second
+            # identical table image
+            await self.public(res, image=False)
             assert str(card) not in self.table.content.split("\n")[0]
         game, _, _ = self.state()
         assert not game.pending_discards

@@ -24,7 +24,7 @@ from devserver.client import CommandUsageError, DevUser
 from devserver.models import Message
 from engine.constructo import Size
 
-from .helpers import BotEnv, answered, assert_refusal, bot_env
+from .helpers import BotEnv, answered, assert_refusal, bot_env, resign
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -156,8 +156,8 @@ async def test_rematch_against_the_ai_one_click_swapped_and_played_to_the_end(en
     await answered(await alice.slash("constructo challenge", opponent="bot", level="easy", layout="flor"))
     first = env.latest_game("constructo", games.id)
     assert first.players == [alice.id, server.bot_user.id]
-    res = await answered(await alice.slash("constructo resign"))  # the first game ends at once
-    card = res.message
+    res = await resign(alice)  # the first game ends (asked first, like the Resign button)
+    card = res.followups[-1]
     assert card is not None and env.game(first.id).status == "finished"
     assert env.game(first.id).messages["board"] == card.id, "the result card"
     labels = {c.get("label") for c in card.buttons()}
@@ -167,8 +167,10 @@ async def test_rematch_against_the_ai_one_click_swapped_and_played_to_the_end(en
     res = await answered(await alice.click(card, "Rematch"))
     second = env.latest_game("constructo", games.id)
     assert second.id != first.id and second.status == "active"
-    assert second.players == [server.bot_user.id, alice.id], "the first player swapped"
-    assert second.state["options"] == first.state["options"] and second.state["options"]["layout"] == "flor"
+    # the same seats (alice keeps her colour and pattern, C1); the other player (the AI) starts
+    assert second.players == [alice.id, server.bot_user.id] and second.match.first == 1
+    assert second.state["options"] == {**first.state["options"], "first": 1}
+    assert second.state["options"]["layout"] == "flor"
     assert res.message is not None and res.message.images, "the new board answers the click"
     again = await answered(await alice.click(card, "Rematch"))
     assert_refusal(again, "already", f"game {second.id}")

@@ -17,7 +17,7 @@ from devserver.process import BotProcess
 from tests.storage.conftest import create_schema, drop_schema, pg_base_url, pg_unavailable, require_pg, with_schema
 
 from .conftest import E2E_TOKEN
-from .helpers import answered, check_log_sequence, replay_constructo
+from .helpers import answered, check_log_sequence, replay_constructo, resign
 
 __all__ = ["pg_unavailable"]  # the session fixture, shared with the storage tests
 
@@ -50,7 +50,7 @@ async def test_the_real_bot_plays_on_postgresql_across_a_sigterm_restart(
         assert proc.proc.returncode == 0, proc.log(3000)
         await proc.start()
         await answered(await bob.slash("constructo place", tile=4, size="medium"))
-        await answered(await bob.slash("constructo resign"))
+        await resign(bob)
     finally:
         await proc.stop()
     assert not (data / "tablebot.sqlite3").exists(), "the bot must not create a SQLite database on PostgreSQL"

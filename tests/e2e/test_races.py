@@ -67,7 +67,7 @@ async def test_same_user_double_clicks_and_double_commands_apply_once(env: BotEn
     applied, refused = split(results)
     assert_png(applied.message.images[0])
     text = assert_refusal(refused)
-    assert any(k in text for k in ("NotYourTurn", "T2", "same moment")), text
+    assert any(k in text for k in ("not your turn", "T2", "same moment")), text
     log = env.actions(game_id)
     assert [a for _s, _p, a in log] == ["accept", "L5", "M4"]
     check_log_sequence(log, version + 2)

@@ -29,7 +29,7 @@ from devserver.models import Message
 from engine.conex import fair
 from engine.record import load_record
 
-from .helpers import BotEnv, answered, assert_refusal, bot_env
+from .helpers import BotEnv, answered, assert_refusal, bot_env, resign
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -99,7 +99,7 @@ async def test_constructo_result_card_replay_download_and_analysis(env: BotEnv) 
         user = users[row.players[match.current_player]]
         done = await answered(await user.slash("constructo place", tile=move.tile, size=move.size.word))
         assert not done.ephemeral, done.text
-    res = await answered(await bob.slash("constructo resign"))
+    res = await resign(bob)
     row = env.game(game.id)
     assert row.status == "finished"
     card = server.message(row.messages["board"])
@@ -176,7 +176,7 @@ async def test_history_lists_pages_and_opens_records_and_autocompletes(env: BotE
     alice = server.as_user("alice", server.channel("games-2"))
     for _ in range(4):  # quick games against the AI, resigned at once: alice has 2 + 4 = 6 finished games
         await answered(await alice.slash("constructo challenge", opponent="bot"))
-        await answered(await alice.slash("constructo resign"))
+        await resign(alice)
     ids = [env.latest_game("constructo", server.channel("games-2").id).id]
     res = await answered(await alice.slash("history"))
     assert res.ephemeral

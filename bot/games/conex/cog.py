@@ -21,16 +21,17 @@ from bot.games.clock import CLOCK_HELP
 from bot.games.conex import private
 from bot.games.conex.fairness import deal_public
 from bot.games.conex.kind import KIND
+from bot.games.conex.letters import letters_of
 from bot.games.conex.narration import game_of
-from bot.games.conex.placing import parse_card_ref, parse_target, resolve_place
-from bot.games.conex.views import card_label
+from bot.games.conex.placing import parse_card_ref, parse_target, resolve_place, targets
+from bot.games.conex.views import card_label, colour_name
 from bot.games.delivery import within
 from bot.games.envelope import Seat
 from bot.games.publish import render_png
 from bot.i18n import t
 from bot.storage.records import GameRecord
 from bot.views.common import defer, fill, png_file, reply
-from engine.conex import COLOR_NAMES, Game
+from engine.conex import Game
 from engine.errors import RuleError
 
 if TYPE_CHECKING:
@@ -54,7 +55,8 @@ def table_choices(game: Game, current: str, locale: discord.Locale, *, board: bo
     for tc in reversed(game.table):
         if free_only and not game.board.is_free(tc.card.id):
             continue
-        label = f"#{tc.card.id} {COLOR_NAMES[tc.card.color]}" + (" +2" if tc.card.action == "plus2" else "")
+        plus = " +2" if tc.card.action == "plus2" else ""
+        label = f"#{tc.card.id} {colour_name(tc.card.color, locale.value)}{plus}"
         if not text or str(tc.card.id).startswith(text) or text in label.lower():
             out.append(app_commands.Choice(name=label[:100], value=str(tc.card.id)))
     return out[:25]
@@ -86,15 +88,16 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
         """The running game here, loaded (commands that read the state pass it on as ``base``)."""
         return self.games.snapshot(await self._running(interaction))
 
-    async def _mine(self, interaction: discord.Interaction) -> tuple[Game, int] | None:
-        """For autocomplete: the caller's running game here and seat (never raises)."""
+    async def _mine(self, interaction: discord.Interaction) -> tuple[Game, int, dict[str, Any]] | None:
+        """For autocomplete: the caller's running game here, seat and the envelope's ``extra`` (never raises)."""
         try:
             record = await self.bot.storage.active_game_in_channel(interaction.channel_id or 0)
             if record is None or record.kind != KIND.name or record.status != "active":
                 return None
             if interaction.user.id not in record.players or not deal_public(record):  # no card before the commitment
                 return None
-            return game_of(self.games.snapshot(record)), record.players.index(interaction.user.id)
+            snap = self.games.snapshot(record)
+            return game_of(snap), record.players.index(interaction.user.id), snap.env.extra
         except Exception:
             log.exception("autocomplete could not load the game of channel %s", interaction.channel_id)
             return None
@@ -164,7 +167,8 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
         seat = snap.seat_of(user_id)
         game = game_of(snap)
         try:
-            place, target = await self.games.cpu(resolve_place, game, seat, **kwargs)
+            place, target = await self.games.cpu(resolve_place, game, seat, **kwargs,
+                                                 letters=letters_of(snap.env.extra, game, seat))
         except RuleError as err:
             raise KIND.refine(snap, game, err) from err
         return await self.games.act(snap.id, user_id, place, request={"target": target}, base=snap)
@@ -178,20 +182,35 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
         found = await self._mine(interaction)
         if found is None:
             return []
-        game, seat = found
+        game, seat, extra = found
+        letters = letters_of(extra, game, seat)
         text = str(current).strip().lower().lstrip("#")
         out = []
-        for i, c in enumerate(game.hand(seat)):
-            label = card_label(c, i)
+        for c in game.hand(seat):
+            label = card_label(c, letters[c.id], interaction.locale.value)
             if not text or text in label.lower() or str(c.id).startswith(text):
                 out.append(app_commands.Choice(name=label, value=str(c.id)))
         return out[:25]
 
     @place.autocomplete("target")
     async def _target_autocomplete(self, interaction: discord.Interaction, current: str) -> StrChoices:
+        """Once the card and corner are chosen, only the targets where that corner has a legal pose (the finder,
+        off the loop); before that, the board and every table card."""
         found = await self._mine(interaction)
-        return [] if found is None else table_choices(found[0], current, interaction.locale, board=True,
-                                                      free_only=False)
+        if found is None:
+            return []
+        game, seat, extra = found
+        choices = table_choices(game, current, interaction.locale, board=True, free_only=False)
+        ns = interaction.namespace
+        try:
+            card = parse_card_ref(game, seat, getattr(ns, "card", None) or "", letters_of(extra, game, seat))
+            corner = int(getattr(ns, "corner", 0) or 0)
+            if card not in game.hands[seat] or corner not in [c.index for c in game.deck[card].corners]:
+                return choices
+            fits = {str(t) for t in await self.games.cpu(targets, game, seat, card, corner)}
+        except (RuleError, ValueError, TypeError):
+            return choices
+        return [c for c in choices if c.value in fits]
 
     @app_commands.command(name="hints", description="Private preview of good legal placements for your hand")
     async def hints(self, interaction: discord.Interaction) -> None:
@@ -223,7 +242,8 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
     @app_commands.describe(card="Your card: hand letter (A, B...) or card number")
     async def discard(self, interaction: discord.Interaction, card: str) -> None:
         snap = await self._running_game(interaction)
-        card_id = parse_card_ref(game_of(snap), snap.seat_of(interaction.user.id), card)
+        game, seat = game_of(snap), snap.seat_of(interaction.user.id)
+        card_id = parse_card_ref(game, seat, card, letters_of(snap.env.extra, game, seat))
         await self.games.play(interaction, snap.id, f"discard {card_id}", base=snap)
 
     @discard.autocomplete("card")
@@ -232,7 +252,7 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
 
     @app_commands.command(name="board", description="Show this channel's CONEX table again")
     @app_commands.describe(text="Show the table as text (only you will see it)",
-                           zoom="Zoom on a table card number, or 'last' (only you will see it)")
+                           zoom="Zoom on a table card number, 'last' or 'table' (only you will see it)")
     async def board(self, interaction: discord.Interaction, text: bool = False, zoom: str | None = None) -> None:
         from render.conex import render_table, table_text
 
@@ -242,7 +262,8 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
             await reply(interaction, f"```\n{table_text(game, names=snap.names, limit=1900)}\n```", ephemeral=True)
             return
         if zoom is not None:
-            focus: int | str | None = "last" if zoom.strip().lower() == "last" else parse_target(zoom)
+            word = zoom.strip().lower()
+            focus: int | str | None = word if word in ("last", "table") else parse_target(zoom)
             if isinstance(focus, int) and focus not in [tc.card.id for tc in game.table]:
                 raise BotError("cn.not_on_table", rule="Input", card=focus)
             await defer(interaction, ephemeral=True)
@@ -257,7 +278,8 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
         found = await self._mine(interaction)
         if found is None:
             return []
-        choices = [app_commands.Choice(name=t("cn.zoom_last", interaction.locale), value="last")]
+        choices = [app_commands.Choice(name=t("cn.zoom_last", interaction.locale), value="last"),
+                   app_commands.Choice(name=t("cn.zoom_table", interaction.locale), value="table")]
         return (choices + table_choices(found[0], current, interaction.locale, board=True, free_only=False))[:25]
 
     @app_commands.command(name="rules", description="The rules of CONEX in short")

@@ -19,14 +19,14 @@ from typing import Any
 
 from bot.errors import BotError
 from bot.games.base import GameKind, Picture, Seating, Snapshot
-from bot.games.conex import narration, payload
+from bot.games.conex import letters, narration, payload
 from bot.games.conex.ai import ai_action
 from bot.games.conex.views import DYNAMIC_ITEMS
 from bot.games.envelope import Envelope, Seat
 from bot.i18n import t
 from bot.storage.records import ActionRecord, GameRecord
 from engine.conex import Discard, Game, Place, Timeout
-from engine.conex.events import DiscardsPending, Placed
+from engine.conex.events import CardRemoved, Discarded, DiscardsPending, Drew, Passed, Placed, TimedOut
 from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError, RuleError, StateError
 from engine.protocol import Event, GameState
 
@@ -91,14 +91,26 @@ class ConexKind(GameKind):
             raise IllegalActionError(f"that pose puts the corner on {on}, not on {want}", rule="P1")
 
     def after(self, env: Envelope, state: GameState, events: Sequence[Event], now: float) -> Envelope:
-        """Start the X3 clock at a lightning; stop it once no discard is owed."""
+        """Start the X3 clock at a lightning; stop it once no discard is owed; keep the card a lightning removed
+        (``extra["removed"]``: id, pose) until the next placement, draw or pass; letter the cards that reached a hand
+        (``letters.py``)."""
         assert isinstance(state, Game)
         extra = dict(env.extra)
         if any(isinstance(e, DiscardsPending) for e in events):
             extra["discards_since"] = now
         elif not state.pending_discards:
             extra.pop("discards_since", None)
-        return env.with_(extra=extra)
+        removed = next((e for e in events if isinstance(e, CardRemoved)), None)
+        if removed is not None:  # the table shows the removed card (and no stale "last placement") until play goes on
+            extra["removed"] = [removed.card, *removed.pose]
+        elif any(isinstance(e, Placed | Drew | Passed) for e in events):
+            extra.pop("removed", None)
+        return env.with_(extra=letters.track(extra, state))  # hand letters kept for the whole game
+
+    def picture_changed(self, committed: Any) -> bool:
+        """A discard (chosen, or at random after a timeout) changes no card on the table: no new table image."""
+        events = committed.events
+        return not events or not all(isinstance(e, Discarded | TimedOut) for e in events)
 
     def refine(self, snap: Snapshot, state: GameState, err: Exception) -> Exception:
         """``NotYourTurn`` names the player to act; ``P5`` "not in seat n's hand" becomes ``cn.not_in_hand``; a

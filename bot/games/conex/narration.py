@@ -36,9 +36,15 @@ def events_text(snap: Snapshot, events: Sequence[Event]) -> str:
         elif isinstance(e, ev.DieRolled):
             lines.append(t("cn.ev_die", loc, name=names[e.player], face=e.face))
         elif isinstance(e, ev.Drew):
-            lines.append(t("cn.ev_drew", loc, name=names[e.player], count=e.count))
+            key = "cn.ev_drew_one" if e.count == 1 else "cn.ev_drew"
+            lines.append(t(key, loc, name=names[e.player], count=e.count))
         elif isinstance(e, ev.StarTaken):
-            lines.append(t("cn.ev_star", loc, name=names[e.player], star=e.star))
+            if e.from_ is None:
+                lines.append(t("cn.ev_star", loc, name=names[e.player], star=e.star))
+            elif e.from_ == e.player:
+                lines.append(t("cn.ev_star_kept", loc, name=names[e.player], star=e.star))
+            else:
+                lines.append(t("cn.ev_star_from", loc, name=names[e.player], star=e.star, prev=names[e.from_]))
         elif isinstance(e, ev.Passed):
             lines.append(t("cn.ev_passed", loc, name=names[e.player]))
         elif isinstance(e, ev.CardRemoved):
@@ -68,8 +74,9 @@ def status_line(snap: Snapshot) -> str:
         return t("cn.aborted", loc)
     game = game_of(snap)
     gone = game.forfeited
-    scores = ", ".join(
-        f"{names[s]} {game.scores[s]}" + (" " + t("cn.forfeited_mark", loc) if s in gone else "")
+    scores = " · ".join(
+        t("cn.score_item", loc, name=names[s], score=game.scores[s])
+        + (" " + t("cn.forfeited_mark", loc) if s in gone else "")
         for s in range(game.players)
     )
     if game.outcome is not None:

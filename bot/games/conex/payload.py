@@ -3,7 +3,7 @@ the buttons under a running table, and the lobby buttons."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -34,8 +34,13 @@ def table_pictures(snap: Snapshot) -> list[Picture]:
     from render.conex import render_table
 
     game, names = game_of(snap), snap.names
+    kwargs: dict[str, Any] = {"names": names}
+    removed = snap.env.extra.get("removed")
+    if removed:  # after a lightning: the removed card outlined, no highlight of the (older) last placement
+        card, x, y, rot = removed
+        kwargs.update(highlight=None, removed=(int(card), (float(x), float(y), float(rot))))
     return [Picture(render_table, (game,), TABLE_FILENAME.format(game=snap.id, version=snap.version),
-                    lambda: _table_text(game, names), {"names": names})]
+                    lambda: _table_text(game, names), kwargs)]
 
 
 def result_picture(snap: Snapshot) -> Picture | None:

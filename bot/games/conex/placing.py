@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from engine.conex import Draw, Game, Pass, Place
+from bot.games.conex.letters import card_of, span
+from engine.conex import Draw, Game, Pass, Place, turns
 from engine.conex.handref import hand_index, hand_letter
-from engine.errors import IllegalActionError, InvalidInputError
+from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError
 
 MAX_HINTS = 9
 HINT_SPACING_CM = 3.0
@@ -20,32 +22,35 @@ COORD_LIMIT_CM = 100.0  # |x|, |y| accepted by /conex place (the large table is 
 
 # A card number alone ("12"), or followed by the rest of one of the bot's own labels ("12 red +2 · 1:Y4"), so a
 # pasted suggestion still works; "12.9" or "3 or 4" are refused rather than read as 12 or 3.
-CARD_NUMBER = re.compile(r"^(\d{1,3})(?:\s+(?:yellow|red|turquoise|purple)\b.*)?$", re.IGNORECASE)
+CARD_NUMBER = re.compile(
+    r"^(\d{1,3})(?:\s+(?:yellow|red|turquoise|purple|amarillo|rojo|turquesa|morado)\b.*)?$", re.IGNORECASE
+)
 
 
-def parse_card_ref(game: Game, seat: int, ref: str | int) -> int:
-    """A hand card from a reference: the hand letter (``"A"``: first card of the hand; past ``"Z"`` the letters
-    go on ``"AA"``, ``"AB"``..., :func:`engine.conex.handref.hand_letter`), the card number (``"12"``, ``"#12"``)
-    or an autocomplete value. Returns the card id.
+def parse_card_ref(game: Game, seat: int, ref: str | int, letters: Mapping[int, str] | None = None) -> int:
+    """A hand card from a reference: the hand letter (``"C"``: the card lettered C for the whole game, see
+    :mod:`bot.games.conex.letters`; ``letters`` is card id -> letter, default the hand order), the card number
+    (``"12"``, ``"#12"``) or an autocomplete value. Returns the card id.
 
-    Raises ``InvalidInputError`` (rule ``Input``) for text that is neither, or a letter past the hand's end.
+    Raises ``InvalidInputError`` (rule ``Input``) for text that is neither, or a letter no hand card has.
     A number not in the hand is returned as is (the engine then refuses it with P5).
     """
     text = str(ref).strip().lstrip("#").strip()
-    index = hand_index(text)
-    if index is not None:
-        hand = game.hands[seat]
-        if index >= len(hand):
-            last = f"A-{hand_letter(len(hand) - 1)}" if hand else "none"
+    hand = game.hands[seat]
+    if letters is None:
+        letters = {c: hand_letter(i) for i, c in enumerate(hand)}
+    if hand_index(text) is not None:
+        card = card_of(letters, text)
+        if card is None:
             raise InvalidInputError(
-                f"your hand has {len(hand)} cards ({last}), there is no card {text.upper()}", card=text
+                f"no card of your hand has the letter {text.upper()}: your cards are {span(letters)}", card=text
             )
-        return hand[index]
+        return card
     m = CARD_NUMBER.match(text)
     if not m:
-        hand = game.hands[seat]
-        letters = f"A-{hand_letter(len(hand) - 1)}" if hand else "none in your hand"
-        raise InvalidInputError(f"{str(ref)[:40]!r} is not a card: give its hand letter ({letters}) or its number")
+        raise InvalidInputError(
+            f"{str(ref)[:40]!r} is not a card: give its hand letter ({span(letters)}) or its number"
+        )
     return int(m.group(1))
 
 
@@ -86,15 +91,34 @@ def check_coord(value: float | None, what: str, limit: float = COORD_LIMIT_CM) -
 
 @dataclass(frozen=True)
 class Hint:
-    """A suggested legal placement for the hints preview: ``place`` (exact pose) and its ``points``."""
+    """A suggested legal placement for the hints preview: ``place`` (exact pose), its ``points``, the ``target`` its
+    corner lands on (a table card id or ``"board"``) and, when the seat holds the 2x star, ``double_points`` (the
+    points with ``double:true``; ``None`` otherwise)."""
 
     place: Place
     points: int
+    target: int | str = "board"
+    double_points: int | None = None
+
+
+def _scored(game: Game, place: Place, double: bool) -> Hint:
+    """``place`` with its points and target (the placement check only: no turn check, so a seat may plan)."""
+    resolved, verdict = game._check_place(place)
+    points = turns.points(game, resolved, verdict)
+    return Hint(resolved, points, verdict.target, points * 2 if double else None)
+
+
+def can_double(game: Game, seat: int) -> bool:
+    """The seat holds the 2x star and may use it on its (next) turn (X2: not won during the current turn)."""
+    if game.stars.get("2x") != seat:
+        return False
+    return game.current_player != seat or game.star_usable(seat, "2x")
 
 
 def resolve_place(
     game: Game, seat: int, *, card: str | int, corner: int, x: float | None = None, y: float | None = None,
     rotation: float | None = None, target: str | int | None = None, double: bool = False,
+    letters: Mapping[int, str] | None = None,
 ) -> tuple[Place, int | str | None]:
     """Build the ``Place`` of ``/conex place``: the exact pose when ``x``/``y`` are given (``rotation``
     optional: the engine picks the best legal one), else the best auto-fit pose on ``target`` (or anywhere).
@@ -103,7 +127,7 @@ def resolve_place(
     Raises ``InvalidInputError`` (NaN/inf/huge numbers, only one of x/y, unknown card or target text),
     ``IllegalActionError`` (``P5`` not in hand, ``P1`` no legal pose), ``NotYourTurnError``.
     """
-    card_id = parse_card_ref(game, seat, card)
+    card_id = parse_card_ref(game, seat, card, letters)
     tgt = parse_target(target)
     cx = check_coord(x, "x")
     cy = check_coord(y, "y")
@@ -129,20 +153,26 @@ def resolve_place(
     return place, tgt
 
 
-def hints(game: Game, seat: int, limit: int = MAX_HINTS) -> list[Hint]:
-    """Up to ``limit`` good legal placements over the whole hand of ``seat`` (who must be to play), best
-    points first. Spread out for a readable preview: up to 4 finder poses per card are gathered, then picked
-    best first while keeping their corner points at least :data:`HINT_SPACING_CM` apart (closer ones only
-    fill the list when too few remain, cards shown least first, never a mere re-rotation of a chosen one).
-    CPU work: call in a worker thread.
+def hints(game: Game, seat: int, limit: int = MAX_HINTS, *, plan: bool = False) -> list[Hint]:
+    """Up to ``limit`` good legal placements over the whole hand of ``seat``, best points first, each with its
+    target and (holding the 2x star) its doubled points. Spread out for a readable preview: up to 4 finder poses
+    per card are gathered, then picked best first while keeping their corner points at least
+    :data:`HINT_SPACING_CM` apart (closer ones only fill the list when too few remain, cards shown least first,
+    never a mere re-rotation of a chosen one). ``plan``: the seat need not be to play (hints off-turn, to plan
+    ahead: the placements its hand has on the table as it is now). CPU work: call in a worker thread.
 
-    Raises ``NotYourTurnError`` / ``IllegalActionError`` (``X3`` pending discard, ``E1``) via ``check``.
+    Raises ``NotYourTurnError`` (unless ``plan``) / ``IllegalActionError`` (``X3`` pending discard, ``E1``).
     """
-    game.check(Draw(seat) if game.draw_pile else Pass(seat))
+    try:
+        game.check(Draw(seat) if game.draw_pile else Pass(seat))
+    except NotYourTurnError:
+        if not plan or game.is_over:
+            raise
+    double = can_double(game, seat)
     pool: list[Hint] = []
     for cid in game.hands[seat]:
         for place in game.find_placements(seat, cid, limit=4):
-            pool.append(Hint(place, game.points_for(place)))
+            pool.append(_scored(game, place, double))
     pool.sort(key=lambda h: -h.points)
     chosen: list[Hint] = []
     for h in pool:
@@ -167,6 +197,14 @@ def hints(game: Game, seat: int, limit: int = MAX_HINTS) -> list[Hint]:
     return chosen
 
 
+def cm(value: float) -> str:
+    """A coordinate in cm for messages: one decimal, never ``-0.0``."""
+    return f"{round(float(value), 1) + 0.0:.1f}"
+
+
+def targets(game: Game, seat: int, card: int, corner: int) -> list[int | str]:
+    """The targets where ``corner`` of hand card ``card`` has a legal pose now (``Game.targets_for``). CPU work."""
+    return list(game.targets_for(seat, card, corner))
 
 
 def legal_counts(game: Game, seat: int) -> dict[int, int]:

@@ -1,4 +1,5 @@
-"""CONEX's private answers and the forfeit: My hand, Hints (numbered ghosts to play), the discard select (X3),
+"""CONEX's private answers and the forfeit: My hand, Hints (one preview per hint; off-turn too, read only), the
+discard select (X3),
 and ``/conex leave`` (the lobby: leave; a running game: a private confirmation, then the engine's ``Forfeit``).
 Hands are never posted publicly. Finder and drawing work run through the layer's CPU seam."""
 
@@ -10,15 +11,16 @@ import discord
 
 from bot.errors import BotError
 from bot.games.conex.fairness import require_deal_public
+from bot.games.conex.letters import letters_of
 from bot.games.conex.narration import game_of
+from bot.games.conex.placing import cm, legal_counts
 from bot.games.conex.placing import hints as find_hints
-from bot.games.conex.placing import legal_counts
 from bot.games.conex.views import discard_view, forfeit_view, hints_view
 from bot.games.publish import render_png
 from bot.i18n import t
 from bot.views.common import defer, fill, games, png_file, reply
 from engine.conex import Draw, Pass
-from engine.errors import RuleError
+from engine.errors import NotYourTurnError, RuleError
 
 BOARD_ZOOM_CM = (14.0, 9.0)  # hints whose corner points all lie within this of the centre: zoom on the board
 
@@ -57,11 +59,15 @@ async def hand(interaction: discord.Interaction, game_id: int) -> None:
     require_deal_public(snap)
     await defer(interaction, ephemeral=True)
     counts = await layer.cpu(legal_counts, game, seat)
-    png = await layer.cpu(render_png, render_hand, game, seat, legal_counts=counts)
-    text = hand_text(game, seat, legal_counts=counts)
+    letters = letters_of(snap.env.extra, game, seat)
+    text = hand_text(game, seat, legal_counts=counts, letters=letters)
+    if not game.hands[seat]:  # an empty hand: its text, no blank picture
+        await fill(interaction, text, ephemeral=True)
+        return
+    png = await layer.cpu(render_png, render_hand, game, seat, legal_counts=counts, letters=letters)
     kwargs: dict[str, Any] = {}
     if seat in game.pending_discards and game.hands[seat]:
-        kwargs["view"] = discard_view(snap.id, game.hand(seat), locale=interaction.locale.value)
+        kwargs["view"] = discard_view(snap.id, game.hand(seat), locale=interaction.locale.value, letters=letters)
         text += "\n" + t("cn.must_discard", interaction.locale)
     first, *more = split_text(text)  # a big hand (27+ cards) does not fit one message: never cut it
     await fill(interaction, first, ephemeral=True, files=[png_file(png, f"conex-hand-{snap.id}.png")], **kwargs)
@@ -69,36 +75,59 @@ async def hand(interaction: discord.Interaction, game_id: int) -> None:
         await reply(interaction, part, ephemeral=True)
 
 
+def hint_texts(game: Any, seat: int, found: list[Any], letters: dict[int, str],
+               loc: Any) -> tuple[list[str], list[str]]:
+    """``(labels, lines)`` of the hints: the image caption of each tile (hand letter, card, corner, target, points)
+    and the message line of each (the same, with the pose and the 2x option)."""
+    labels, lines = [], []
+    for n, h in enumerate(found, start=1):
+        target = t("cn.the_board", loc) if h.target == "board" else f"#{h.target}"
+        letter = letters.get(h.place.card, "?")
+        labels.append(t("cn.hint_label", loc, letter=letter, card=h.place.card, corner=h.place.corner, target=target,
+                        points=h.points))
+        line = t("cn.hint_line", loc, n=n, letter=letter, card=h.place.card, corner=h.place.corner, target=target,
+                 x=cm(h.place.x), y=cm(h.place.y), rot=f"{(h.place.rotation or 0.0) % 360:.0f}", points=h.points)
+        if h.double_points is not None:
+            line += t("cn.hint_with_2x", loc, points=h.double_points, n=n)
+        lines.append(line)
+    return labels, lines
+
+
 async def hints(interaction: discord.Interaction, game_id: int) -> None:
-    """Up to 9 legal placements as numbered ghosts on the table, privately, with buttons to play them."""
-    from render.conex import render_table
+    """Up to 9 legal placements, one small preview tile per hint (``render.conex_hints``), privately, with buttons to
+    play them (and to play them with the 2x star when the seat holds it). Off-turn the same list, read only, to plan
+    ahead."""
+    from render.conex import render_hints
 
     layer = games(interaction)
     snap = await layer.load(game_id)
     seat = snap.seat_of(interaction.user.id)
     game = game_of(snap)
     require_deal_public(snap)
-    try:  # not your turn / pending discard / over: refused before any work
+    plan = False
+    try:  # pending discard / over / left: refused before any work; not your turn: hints to plan, read only
         game.check(Draw(seat) if game.draw_pile else Pass(seat))
+    except NotYourTurnError as err:
+        if seat in game.forfeited or game.is_over:
+            raise snap.kind.refine(snap, game, err) from err
+        plan = True
     except RuleError as err:
         raise snap.kind.refine(snap, game, err) from err
     await defer(interaction, ephemeral=True)
-    found = await layer.cpu(find_hints, game, seat)
+    found = await layer.cpu(find_hints, game, seat, plan=plan)
     loc = interaction.locale
     if not found:
         await fill(interaction, t("cn.no_hints", loc), ephemeral=True)
         return
-    near_board = all(abs(h.place.x) <= BOARD_ZOOM_CM[0] and abs(h.place.y) <= BOARD_ZOOM_CM[1] for h in found)
-    png = await layer.cpu(render_png, render_table, game, names=snap.names, ghosts=[h.place for h in found],
-                          zoom="board" if near_board else None)
-    lines = [
-        t("cn.hint_line", loc, n=n, card=h.place.card, corner=h.place.corner, x=h.place.x, y=h.place.y,
-          rot=h.place.rotation or 0.0, points=h.points)
-        for n, h in enumerate(found, start=1)
-    ]
-    content = t("cn.hints", loc) + "\n" + "\n".join(lines)
-    await fill(interaction, content[:2000], ephemeral=True, files=[png_file(png, f"conex-hints-{snap.id}.png")],
-               view=hints_view(snap.id, snap.version, found, locale=loc.value))
+    labels, lines = hint_texts(game, seat, found, letters_of(snap.env.extra, game, seat), loc)
+    png = await layer.cpu(render_png, render_hints, game, found, labels=labels)
+    head = t("cn.hints_off_turn" if plan else "cn.hints", loc)
+    content = head + "\n" + "\n".join(lines)
+    kwargs: dict[str, Any] = {} if plan else {"view": hints_view(snap.id, snap.version, found, locale=loc.value)}
+    first, *more = split_text(content)
+    await fill(interaction, first, ephemeral=True, files=[png_file(png, f"conex-hints-{snap.id}.png")], **kwargs)
+    for part in more:
+        await reply(interaction, part, ephemeral=True)
 
 
 async def discard_prompt(interaction: discord.Interaction, game_id: int) -> None:
@@ -109,7 +138,8 @@ async def discard_prompt(interaction: discord.Interaction, game_id: int) -> None
     if seat not in game.pending_discards or not game.hands[seat]:
         raise BotError("cn.no_discard", rule="X3")
     await reply(interaction, t("cn.must_discard", interaction.locale), ephemeral=True,
-                view=discard_view(snap.id, game.hand(seat), locale=interaction.locale.value))
+                view=discard_view(snap.id, game.hand(seat), locale=interaction.locale.value,
+                                  letters=letters_of(snap.env.extra, game, seat)))
 
 
 async def leave(interaction: discord.Interaction, game_id: int) -> None:

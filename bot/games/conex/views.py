@@ -20,12 +20,12 @@ game layer (``interaction.client.games``) or to the private answers of ``private
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import has, t
 from bot.views.common import GameButton, games, report_errors
 from engine.conex import COLOR_NAMES, Card, Place
 from engine.conex.actions import fmt_num
@@ -39,13 +39,21 @@ MAX_SELECTS = 4  # discard selects per message (one row each; a fifth row stays 
 _NUM = r"-?[0-9]+(?:\.[0-9]+)?"
 
 
-def card_label(card: Card, index: int | None = None) -> str:
-    """``"A · #12 red +2 · 1:Y4 2:P3"`` (hand letter of the 0-based ``index`` when given: A..Z, then AA, AB...),
-    at most 100 characters."""
+def card_label(card: Card, letter: str | int | None = None, locale: str | None = None) -> str:
+    """``"A · #12 red +2 · 1:Y4 2:P3"`` (``letter``: the card's hand letter, or a 0-based hand index; the colour in
+    ``locale``'s words), at most 100 characters."""
     act = {"plus2": " +2", "die": " die"}.get(card.action or "", "")
     corners = " ".join(f"{c.index}:{c.color}{c.value}" for c in card.corners)
-    head = f"{hand_letter(index)} · " if index is not None else ""
-    return f"{head}#{card.id} {COLOR_NAMES[card.color]}{act} · {corners}"[:100]
+    if isinstance(letter, int):
+        letter = hand_letter(letter)
+    head = f"{letter} · " if letter is not None else ""
+    return f"{head}#{card.id} {colour_name(card.color, locale)}{act} · {corners}"[:100]
+
+
+def colour_name(colour: str, locale: str | None = None) -> str:
+    """A card colour (``"R"``) in the reader's words (``red``, ``rojo``)."""
+    key = f"cn.color_{colour}"
+    return t(key, locale) if has(key, "en") else COLOR_NAMES.get(colour, colour)
 
 
 class HandButton(GameButton, template=r"cn:hand:(?P<game>[0-9]+)"):
@@ -129,15 +137,17 @@ class DiscardSelect(
     """X3: choose the card of your hand that goes to the bottom of the draw pile. ``page`` n lists hand cards
     ``25n`` to ``25n + 24`` (``cards`` is the whole hand; labels keep the hand letters)."""
 
-    def __init__(self, game_id: int, cards: Sequence[Card] = (), *, page: int = 0, locale: str | None = None) -> None:
+    def __init__(self, game_id: int, cards: Sequence[Card] = (), *, page: int = 0, locale: str | None = None,
+                 letters: Mapping[int, str] | None = None) -> None:
         self.game_id = game_id
         self.page = page
         first = page * SELECT_OPTIONS
         chunk = list(cards)[first:first + SELECT_OPTIONS]
-        options = [discord.SelectOption(label=card_label(c, first + i), value=str(c.id)) for i, c in enumerate(chunk)]
+        names = {c.id: (letters or {}).get(c.id, hand_letter(first + i)) for i, c in enumerate(chunk)}
+        options = [discord.SelectOption(label=card_label(c, names[c.id], locale), value=str(c.id)) for c in chunk]
         placeholder = t("ui.cn_discard_placeholder", locale)
         if len(cards) > SELECT_OPTIONS and chunk:
-            span = f"{hand_letter(first)}–{hand_letter(first + len(chunk) - 1)}"
+            span = f"{names[chunk[0].id]}–{names[chunk[-1].id]}"
             placeholder = t("ui.cn_discard_placeholder_page", locale, span=span)
         super().__init__(
             discord.ui.Select(
@@ -165,9 +175,11 @@ class DiscardSelect(
 
 
 def hint_custom_id(game_id: int, version: int, place: Place) -> str:
-    """``cn:hp:<game>:<version>:<card>:<corner>:<x>:<y>:<rotation>`` (cm, degrees; at most 100 characters)."""
+    """``cn:hp:<game>:<version>:<card>:<corner>:<x>:<y>:<rotation>[:d]`` (cm, degrees; ``:d`` = with the 2x star;
+    at most 100 characters)."""
     rot = fmt_num(place.rotation if place.rotation is not None else 0.0)
     cid = f"cn:hp:{game_id}:{version}:{place.card}:{place.corner}:{fmt_num(place.x)}:{fmt_num(place.y)}:{rot}"
+    cid += ":d" if place.double else ""
     if len(cid) > 100:  # pragma: no cover - ids and 0.1 cm coordinates keep it far shorter
         raise ValueError(f"hint custom id too long: {cid}")
     return cid
@@ -177,10 +189,11 @@ class HintButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
         rf"cn:hp:(?P<game>[0-9]+):(?P<ver>[0-9]+):(?P<card>[0-9]+):(?P<corner>[0-9]):"
-        rf"(?P<x>{_NUM}):(?P<y>{_NUM}):(?P<rot>{_NUM})"
+        rf"(?P<x>{_NUM}):(?P<y>{_NUM}):(?P<rot>{_NUM})(?P<dbl>:d)?"
     ),
 ):
-    """Play hint ``n``: the exact placement it shows, if the game is still at ``version``."""
+    """Play hint ``n``: the exact placement it shows (with the 2x star for ``:d``), if the game is still at
+    ``version``."""
 
     def __init__(
         self, game_id: int, version: int, place: Place, *, label: str = "", locale: str | None = None
@@ -199,7 +212,8 @@ class HintButton(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> HintButton:
         place = Place(
-            0, int(match["card"]), int(match["corner"]), float(match["x"]), float(match["y"]), float(match["rot"])
+            0, int(match["card"]), int(match["corner"]), float(match["x"]), float(match["y"]), float(match["rot"]),
+            bool(match["dbl"]),
         )
         return cls(int(match["game"]), int(match["ver"]), place)
 
@@ -242,20 +256,27 @@ def forfeit_view(game_id: int, *, locale: str | None = None) -> discord.ui.View:
     return view
 
 
-def discard_view(game_id: int, cards: Sequence[Card], *, locale: str | None = None) -> discord.ui.View:
+def discard_view(game_id: int, cards: Sequence[Card], *, locale: str | None = None,
+                 letters: Mapping[int, str] | None = None) -> discord.ui.View:
     """The private discard select(s) over the caller's hand: one select per 25 cards (hand letters A-Y, Z-AX...),
     at most :data:`MAX_SELECTS` (100 cards, more than the 52-card deck)."""
     view = discord.ui.View(timeout=None)
     pages = max(1, min(MAX_SELECTS, -(-len(cards) // SELECT_OPTIONS)))
     for page in range(pages):
-        view.add_item(DiscardSelect(game_id, cards, page=page, locale=locale))
+        view.add_item(DiscardSelect(game_id, cards, page=page, locale=locale, letters=letters))
     return view
 
 
 def hints_view(game_id: int, version: int, hints: Sequence[Hint], *, locale: str | None = None) -> discord.ui.View:
-    """One button per hint, labelled ``"n · +points"`` (at most 9, rows of 5)."""
+    """One button per hint, labelled ``"n · +points"`` (at most 9), and beside each a ``"n · 2x +points"`` button when
+    the seat holds the 2x star (at most 18 buttons, 25 allowed)."""
     view = discord.ui.View(timeout=None)
     for n, hint in enumerate(hints[:9], start=1):
         label = t("ui.cn_hint", locale, n=n, points=hint.points)
         view.add_item(HintButton(game_id, version, hint.place, label=label, locale=locale))
+        if hint.double_points is not None:
+            p = hint.place
+            doubled = Place(p.player, p.card, p.corner, p.x, p.y, p.rotation, True)
+            label = t("ui.cn_hint_2x", locale, n=n, points=hint.double_points)
+            view.add_item(HintButton(game_id, version, doubled, label=label, locale=locale))
     return view

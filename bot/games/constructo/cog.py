@@ -21,13 +21,12 @@ from bot.games.clock import CLOCK_HELP
 from bot.games.constructo.kind import KIND
 from bot.games.constructo.narration import match_of
 from bot.games.constructo.payload import legal_placements, legal_steps
-from bot.games.constructo.views import layout_choices, resign
+from bot.games.constructo.views import check_tile, layout_choices, resign_request
 from bot.games.envelope import Seat
 from bot.i18n import t
 from bot.storage.records import GameRecord
 from bot.views.common import defer, png_file, reply
 from engine.constructo import LAYOUTS, RECOMMENDED, Match, Size
-from engine.errors import InvalidInputError
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -40,10 +39,8 @@ StrChoices = list[app_commands.Choice[str]]
 
 
 def placement_text(size: str, tile: int) -> str:
-    """``"L5"`` from a size word/letter and a tile number (raises ``InvalidInputError``)."""
-    if isinstance(tile, bool) or not isinstance(tile, int):
-        raise InvalidInputError(f"tile {tile!r} is not a number 1-9")
-    return f"{Size.parse(size).letter}{tile}"
+    """``"L5"`` from a size word/letter and a tile number (raises ``BotError`` / ``InvalidInputError``)."""
+    return f"{Size.parse(size).letter}{check_tile(tile)}"
 
 
 def layout_name_choices(locale: discord.Locale, current: str) -> StrChoices:
@@ -173,10 +170,11 @@ class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo
                        reverse=True)
         reserve = match.current_round.reserve(seat)
         text = str(current).strip().lower()
+        loc = interaction.locale
+        words = {s: t(f"cx.size_{s.word}", loc) for s in sizes}  # in the player's language; the value stays English
         return [
-            app_commands.Choice(name=t("ui.size_option", interaction.locale, size=s.word, left=reserve[s]),
-                                value=s.word)
-            for s in sizes if s.word.startswith(text) or s.letter.lower() == text
+            app_commands.Choice(name=t("ui.size_option", loc, size=words[s], left=reserve[s]), value=s.word)
+            for s in sizes if s.word.startswith(text) or words[s].lower().startswith(text) or s.letter.lower() == text
         ][:25]
 
     @app_commands.command(name="move", description="Move your lone chip onto an adjacent opponent's stack")
@@ -184,7 +182,7 @@ class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo
     @app_commands.describe(from_="Tile of your lone chip", to="Adjacent tile topped by an opponent's chip")
     async def move(self, interaction: discord.Interaction, from_: int, to: int) -> None:
         record = await self._here(interaction)
-        await self.games.play(interaction, record.id, f"{from_}-{to}")
+        await self.games.play(interaction, record.id, f"{check_tile(from_)}-{check_tile(to)}")
 
     @move.autocomplete("from_")
     async def _move_from_autocomplete(self, interaction: discord.Interaction, current: str) -> IntChoices:
@@ -237,7 +235,7 @@ class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo
         if record.status == "lobby":  # a challenge not accepted yet: withdraw / decline it
             await self.games.lobby.decline(interaction, record.id)
             return
-        await resign(interaction, record.id)
+        await resign_request(interaction, record.id)  # the same private confirmation as the Resign button
 
     # -- reference -------------------------------------------------------------------------------------------
     @app_commands.command(name="layouts", description="Show every named layout")

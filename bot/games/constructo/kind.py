@@ -15,7 +15,7 @@ from bot.games.constructo import narration, payload
 from bot.games.constructo.analysis import AnalysisButton
 from bot.games.constructo.views import DYNAMIC_ITEMS
 from bot.games.envelope import Envelope, Seat
-from bot.i18n import t
+from bot.i18n import has, t
 from bot.storage.records import ActionRecord, GameRecord
 from engine.constructo import LAYOUTS, ChooseLayout, Layout, Match
 from engine.errors import StateError
@@ -67,10 +67,18 @@ class ConstructoKind(GameKind):
         return lvl
 
     def engine_setup(self, env: Envelope, players: Sequence[int]) -> dict[str, Any]:
-        return {"layout": env.options["layout"], "first": 0}
+        """The layout and who starts (``options["first"]``: 1 in a rematch whose second player starts)."""
+        return {"layout": env.options["layout"], "first": int(env.options.get("first", 0))}
+
+    def rematch_seating(self, players: Sequence[int], seats: Sequence[Any],
+                        options: dict[str, Any]) -> tuple[list[int], list[Any], dict[str, Any]]:
+        """A rematch keeps the seats, so each player keeps their colour and pattern (C1: colours belong to the
+        player); the other player starts it (``options["first"]`` swapped)."""
+        return list(players), list(seats), {**options, "first": 1 - int(options.get("first", 0))}
 
     def ai_seat_name(self, level: str, index: int, locale: str | None) -> str:
-        return t("cx.ai_name", locale, level=level)
+        word = t(f"ai.level_{level}", locale) if has(f"ai.level_{level}", "en") else level
+        return t("cx.ai_name", locale, level=word)
 
     # -- texts ---------------------------------------------------------------------------------------------
     def narrate(self, snap: Snapshot, actions: Sequence[tuple[int, str]], events: Sequence[Event]) -> str:

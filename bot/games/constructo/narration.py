@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from bot.i18n import t
+from bot.i18n import has, t
 from engine.constructo import Match
 from engine.constructo.events import LayoutChosen, Resigned, TimedOut
 from engine.protocol import Event
@@ -46,7 +46,8 @@ def started(snap: Snapshot) -> str:
     layout = snap.env.options.get("layout", "?")
     level = next((s.ai for s in snap.env.seats if s.ai), None)
     if level is not None:
-        return t("cx.started_ai", snap.locale, layout=layout, level=level)
+        word = t(f"ai.level_{level}", snap.locale) if has(f"ai.level_{level}", "en") else level
+        return t("cx.started_ai", snap.locale, layout=layout, level=word)
     return t("cx.started", snap.locale, layout=layout)
 
 
@@ -72,22 +73,44 @@ def last_headline(snap: Snapshot, last: ActionRecord | None) -> str:
     return t("cx.played", loc, name=who, move=last.action)
 
 
+def score_line(snap: Snapshot, a: int, b: int) -> str:
+    """``Ana 2 – 1 Bob``: both players named with their totals (seat 0 first)."""
+    return t("cx.score", snap.locale, name0=snap.names[0], a=a, b=b, name1=snap.names[1])
+
+
+def stuck_player(match: Match, round_index: int) -> int | None:
+    """The seat that could not act when round ``round_index`` ended (E1), ``None`` if it has not ended."""
+    if round_index >= len(match.rounds):
+        return None
+    rnd = match.rounds[round_index]
+    return rnd.current_player if rnd.is_over else None
+
+
 def status_line(snap: Snapshot) -> str:
-    """Whose turn it is, who chooses round 2's layout, or how the match ended."""
+    """Whose turn it is, who chooses round 2's layout, or how the match ended: why (who could not act, who
+    resigned or ran out of time) and both players named with their scores."""
     loc, names = snap.locale, snap.names
     if snap.status == "aborted":
         return t("cx.aborted", loc)
     match = match_of(snap)
     a, b = match.totals()
+    score = score_line(snap, a, b)
     if match.is_over:
         if match.resigned is not None:
             loser = match.resigned
-            return t("cx.over_resigned", loc, loser=names[loser], winner=names[1 - loser], a=a, b=b)
+            return t("cx.over_resigned", loc, loser=names[loser], winner=names[1 - loser], score=score)
+        if match.timed_out is not None:
+            loser = match.timed_out
+            return t("cx.over_timeout", loc, loser=names[loser], winner=names[1 - loser], score=score)
+        stuck = stuck_player(match, len(match.rounds) - 1)
+        why = t("cx.round_end", loc, round=len(match.rounds), name=names[stuck]) if stuck is not None else ""
         if match.winner is None:
-            return t("cx.over_draw", loc, a=a, b=b)
-        return t("cx.over_win", loc, winner=names[match.winner], a=a, b=b, name0=names[0], name1=names[1])
+            return t("cx.over_draw", loc, why=why, score=score)
+        return t("cx.over_win", loc, why=why, winner=names[match.winner], score=score)
     seat = match.current_player
     assert seat is not None
     if match.phase == "choosing_layout":
-        return t("cx.choose_layout", loc, who=snap.who(seat), a=a, b=b)
+        stuck = stuck_player(match, 0)
+        why = t("cx.round_end", loc, round=1, name=names[stuck] if stuck is not None else "?")
+        return t("cx.choose_layout", loc, why=why, who=snap.who(seat), score=score)
     return t("cx.to_move", loc, who=snap.who(seat), round=match.round_no)

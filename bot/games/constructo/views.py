@@ -52,6 +52,18 @@ async def resign(interaction: discord.Interaction, game_id: int) -> None:
     await layer.after_commit(committed, layer.headline(committed), interaction)
 
 
+def check_tile(tile: object) -> int:
+    """A tile number 1-9 as typed in a command or sent by a select; anything else is refused in the player's
+    words (``cx.no_such_tile``, ``err.bad_option``), never in move notation."""
+    if isinstance(tile, str):
+        if not tile.strip().isdigit() or len(tile.strip()) > 6:
+            raise BotError("err.bad_option", value=tile[:40])
+        tile = int(tile.strip())
+    if isinstance(tile, bool) or not isinstance(tile, int) or not 1 <= tile <= 9:
+        raise BotError("cx.no_such_tile", tile=tile)
+    return tile
+
+
 class PlaceSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=r"cx:pl:(?P<game>[0-9]+):(?P<ver>[0-9]+):(?P<size>[SML])",
@@ -85,7 +97,7 @@ class PlaceSelect(
         async def work() -> None:
             value = self.item.values[0] if self.item.values else ""
             await games(interaction).play(
-                interaction, self.game_id, f"{self.size.letter}{value}", expected_version=self.version
+                interaction, self.game_id, f"{self.size.letter}{check_tile(value)}", expected_version=self.version
             )
 
         await report_errors(interaction, work)

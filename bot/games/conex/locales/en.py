@@ -10,6 +10,7 @@ MESSAGES: dict[str, str] = {
     "ui.cn_discard_placeholder": "Card to put at the bottom of the draw pile…",
     "ui.cn_discard_placeholder_page": "Cards {span}: one to put at the bottom of the draw pile…",
     "ui.cn_hint": "{n} · +{points}",
+    "ui.cn_hint_2x": "{n} · 2x +{points}",
     "ui.cn_forfeit": "Yes, leave the game",
     "cn.lobby": (
         "**CONEX lobby** opened by {host} — table {table}, goal {goal} points. Seats ({n}/4):\n{seats}\n"
@@ -40,8 +41,12 @@ MESSAGES: dict[str, str] = {
     "cn.ev_placed": "{name} placed card #{card} (corner {corner}) on {target}: **+{points}**.",
     "cn.ev_placed_double": "{name} placed card #{card} (corner {corner}) on {target} with the 2x star: **+{points}**.",
     "cn.ev_die": "Die: **{face}**.",
-    "cn.ev_drew": "{name} drew {count} card(s).",
+    "cn.ev_drew_one": "{name} drew 1 card.",
+    "cn.ev_drew": "{name} drew {count} cards.",
     "cn.ev_star": "{name} takes the **{star}** star (usable from their next turn).",
+    "cn.ev_star_from": "{name} takes the **{star}** star from {prev} (usable from their next turn).",
+    "cn.ev_star_kept": "{name} rolled the **{star}** star they already hold: they keep it.",
+    "cn.score_item": "{name}: {score}",
     "cn.ev_passed": "{name} passed.",
     "cn.ev_lightning": "{name} used the lightning star: card #{card} goes to the bottom of the draw pile.",
     "cn.ev_discards": "{who}: discard one card each (Discard button, or `/conex discard`).",
@@ -68,19 +73,34 @@ MESSAGES: dict[str, str] = {
     "cn.not_rated": "Not rated (a game with AI seats).",
     "cn.aborted": "This game was aborted.",
     "cn.must_discard": "A lightning was used: choose a card of your hand to put at the bottom of the draw pile.",
-    "cn.hints": "Good legal placements (numbered ghosts on the image); press a number to play it:",
-    "cn.hint_line": "{n}. card #{card}, corner {corner} at ({x}, {y}) cm r{rot:g} — +{points}",
+    "cn.hints": "Good legal placements, one small preview per hint; press a number to play it:",
+    "cn.hints_off_turn": (
+        "Not your turn yet: the placements your hand has now, to plan ahead (read only; the table may change "
+        "before your turn)."
+    ),
+    "cn.hint_line": (
+        "{n}. card **{letter}** (#{card}), corner {corner} on {target} at ({x}, {y}) cm, rotation {rot}° — "
+        "**+{points}**"
+    ),
+    "cn.hint_label": "{letter} (#{card}) corner {corner} → {target} · +{points}",
+    "cn.hint_with_2x": " (with your 2x star: **+{points}**, button {n} · 2x)",
     "cn.no_hints": "None of your cards has a legal placement now: draw (or pass if the pile is empty).",
     "cn.board": "The current table:",
     "cn.last_action": "Last action — {name}: `{action}`.",
     "cn.zoom": "Zoom on {zoom}:",
+    "cn.color_Y": "yellow",
+    "cn.color_R": "red",
+    "cn.color_T": "turquoise",
+    "cn.color_P": "purple",
     "cn.zoom_last": "last card placed",
+    "cn.zoom_table": "the whole table",
     "cn.help": (
         "**CONEX** (2–4 players): `/conex new` opens a lobby (others `/conex join` or press Join; the host may "
         "`/conex addbot` and `/conex start`). On your turn: `/conex place` (card letter or number + corner; give "
-        "a `target` to auto-fit, or exact `x`/`y` in cm), or the buttons under the table: **My hand** (private, "
-        "with legal spots), **Hints** (press a number to play it), **Draw 2** / **Pass**. Also `/conex lightning`, "
-        "`/conex discard`, `/conex board` (`zoom`, `text`), `/conex leave`, `/conex rules`.\n"
+        "a `target` to auto-fit, or exact `x`/`y` in cm; add `double:true` to use your 2x star), or the buttons "
+        "under the table: **My hand** (private, with legal spots), **Hints** (private, also off-turn to plan; press a "
+        "number to play it), **Draw 2** / **Pass**. Also `/conex lightning`, `/conex discard`, `/conex board` "
+        "(`zoom`: a card number, `last` or `table`; `text`), `/conex leave`, `/conex rules`.\n"
     ),
     "cn.rules": (
         "**CONEX in short**\n"

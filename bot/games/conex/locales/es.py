@@ -1,4 +1,6 @@
-"""Spanish catalogue of CONEX (partial; merged into ``es``, missing keys fall back to English)."""
+"""Spanish catalogue of CONEX (complete, checked by ``tests/bot/test_spanish.py``; merged into ``es``).
+Terms of the Spanish rulebook: carta, esquina CONEX, mazo de robo, tablero (the scoring board), mesa (the table),
+estrella 2x, rayo (lightning), dado."""
 
 MESSAGES: dict[str, str] = {
     "ui.cn_hand": "Mi mano",
@@ -23,6 +25,139 @@ MESSAGES: dict[str, str] = {
     ),
     "cn.no_discard": "No tienes ningún descarte pendiente.",
     "cn.must_discard": "Se usó un rayo: elige una carta de tu mano para ponerla debajo del mazo.",
+    "ui.cn_discard_placeholder": "Carta que va debajo del mazo de robo…",
+    "ui.cn_discard_placeholder_page": "Cartas {span}: una para poner debajo del mazo de robo…",
+    "ui.cn_hint": "{n} · +{points}",
+    "ui.cn_hint_2x": "{n} · 2x +{points}",
+    "cn.lobby": (
+        "**Sala de CONEX** abierta por {host} — mesa {table}, meta {goal} puntos. Asientos ({n}/4):\n{seats}\n"
+        "Únete, sal o añade un bot abajo; el anfitrión empieza con 2–4 jugadores."
+    ),
+    "cn.lobby_seat": "{n}. {who}",
+    "cn.lobby_closed": "{name} cerró la sala de CONEX.",
+    "cn.joined": "{name} ocupa el asiento {n}.",
+    "cn.left": "{name} salió de la sala.",
+    "cn.started": "Empieza CONEX: {n} jugadores, mesa {table}, meta {goal} puntos.",
+    "cn.confirm_forfeit": (
+        "¿Abandonar esta partida en curso? Tu mano va debajo del mazo, tu puntuación pasa a 0, se saltan tus "
+        "turnos y quedas último. Pulsa para confirmar o ignora este mensaje."
+    ),
+    "cn.not_your_turn": "No es tu turno: le toca a {who}.",
+    "cn.not_in_hand": "La carta #{card} no está en tu mano: elige una de `/conex hand` (letra o número).",
+    "cn.thread_title": "Sala de CONEX de {host}",
+    "cn.opened_in_thread": "Este canal está ocupado, así que la sala de CONEX está en {thread}.",
+    "cn.not_on_table": "La carta #{card} no está en la mesa.",
+    "cn.the_board": "el tablero",
+    "cn.ev_placed": "{name} colocó la carta #{card} (esquina {corner}) sobre {target}: **+{points}**.",
+    "cn.ev_placed_double": (
+        "{name} colocó la carta #{card} (esquina {corner}) sobre {target} con la estrella 2x: **+{points}**."
+    ),
+    "cn.ev_die": "Dado: **{face}**.",
+    "cn.ev_drew_one": "{name} robó 1 carta.",
+    "cn.ev_drew": "{name} robó {count} cartas.",
+    "cn.ev_star": "{name} se lleva la estrella **{star}** (la puede usar desde su próximo turno).",
+    "cn.ev_star_from": (
+        "{name} le quita la estrella **{star}** a {prev} (la puede usar desde su próximo turno)."
+    ),
+    "cn.ev_star_kept": "{name} sacó la estrella **{star}** que ya tenía: se la queda.",
+    "cn.score_item": "{name}: {score}",
+    "cn.ev_passed": "{name} pasó.",
+    "cn.ev_lightning": "{name} usó la estrella rayo: la carta #{card} va debajo del mazo de robo.",
+    "cn.ev_discards": "{who}: descartad una carta cada uno (botón Descartar o `/conex discard`).",
+    "cn.ev_discarded": "{name} descartó una carta.",
+    "cn.ev_discard_timeout": (
+        "El descarte de {name} se pasó de tiempo (X3): una carta al azar de su mano fue debajo del mazo."
+    ),
+    "cn.ev_goal": "{name} alcanzó la meta con {score} puntos: la ronda se juega hasta el final.",
+    "cn.ev_forfeit": "{name} abandonó la partida: su mano va debajo del mazo y se salta su asiento.",
+    "cn.ev_skipped": "Se salta el asiento de {name}.",
+    "cn.ev_over": "Fin de la partida: {reason}.",
+    "cn.forfeited_mark": "(abandonó)",
+    "cn.to_play": "Le toca a {who}. Puntos: {scores}. Mazo de robo: {pile}. Meta: {goal}.",
+    "cn.pending": "Esperando descartes de: {who}.",
+    "cn.over": "**Fin de CONEX** — gana(n): **{winners}**. Puntos: {scores}.",
+    "cn.rating_changes": "Cambios de puntuación: {changes}.",
+    "cn.not_rated": "Sin puntuar (una partida con asientos de IA).",
+    "cn.aborted": "Esta partida se anuló.",
+    "cn.hints": "Buenas colocaciones legales, una vista pequeña por pista; pulsa un número para jugarla:",
+    "cn.hints_off_turn": (
+        "Aún no es tu turno: estas son las colocaciones que tiene tu mano ahora, para planear (solo lectura; la "
+        "mesa puede cambiar antes de tu turno)."
+    ),
+    "cn.hint_line": (
+        "{n}. carta **{letter}** (#{card}), esquina {corner} sobre {target} en ({x}, {y}) cm, giro {rot}° — "
+        "**+{points}**"
+    ),
+    "cn.hint_label": "{letter} (#{card}) esquina {corner} → {target} · +{points}",
+    "cn.hint_with_2x": " (con tu estrella 2x: **+{points}**, botón {n} · 2x)",
+    "cn.no_hints": "Ninguna carta de tu mano tiene ahora una colocación legal: roba (o pasa si el mazo está vacío).",
+    "cn.board": "La mesa actual:",
+    "cn.last_action": "Última acción — {name}: `{action}`.",
+    "cn.zoom": "Zoom en {zoom}:",
+    "cn.color_Y": "amarillo",
+    "cn.color_R": "rojo",
+    "cn.color_T": "turquesa",
+    "cn.color_P": "morado",
+    "cn.zoom_last": "la última carta colocada",
+    "cn.zoom_table": "toda la mesa",
+    "cn.help": (
+        "**CONEX** (2–4 jugadores): `/conex new` abre una sala (los demás usan `/conex join` o el botón Unirse; el "
+        "anfitrión puede usar `/conex addbot` y `/conex start`). En tu turno: `/conex place` (letra o número de "
+        "la carta + esquina; da un `target` para el ajuste automático, o `x`/`y` exactos en cm; añade "
+        "`double:true` para usar tu estrella 2x), o los botones bajo la mesa: **Mi mano** (privado, con los "
+        "sitios legales), **Pistas** (privado, también fuera de turno para planear; pulsa un número para "
+        "jugarla), **Robar 2** / **Pasar**. También `/conex lightning`, `/conex discard`, `/conex board` "
+        "(`zoom`: un número de carta, `last` o `table`; `text`), `/conex leave`, `/conex rules`.\n"
+    ),
+    "cn.rules": (
+        "**CONEX en breve**\n"
+        "• 2–4 jugadores, 5 cartas cada uno. Las cartas tienen un color de fondo y 2–3 *esquinas CONEX* de "
+        "colores que valen 1–5.\n"
+        "• En tu turno haces una cosa: **colocar** una carta (`/conex place` o una pista), **robar** 2 cartas, o "
+        "**pasar** (solo con el mazo de robo vacío).\n"
+        "• Al colocar: la esquina elegida debe caer sobre una carta visible de su mismo color, o sobre la "
+        "casilla del tablero de ese color (P1); la carta nueva solo puede tocar ese objetivo (P2), ninguna "
+        "esquina visible (P3), y debe quedar sobre la mesa (P4).\n"
+        "• Sumas el valor de la esquina; +2 más sobre una carta +2. Una carta de dado te hace tirar: 1 o 2 "
+        "cartas, o una estrella. La estrella 2x dobla una colocación posterior; la estrella rayo retira una "
+        "carta libre al principio o al final de tu turno, y cada otro jugador descarta entonces una carta.\n"
+        "• Cuando alguien alcanza la meta, se termina la ronda y gana la puntuación más alta (los empates "
+        "comparten).\n"
+        "• Las coordenadas van en cm desde el centro del tablero, x a la derecha, y hacia abajo, giro en el "
+        "sentido de las agujas del reloj. Abandonar una partida en curso es rendirse: quedas último."
+    ),
+    # rule statements of rules/conex.md (P1 by the engine's reason; the engine's English details are not shown)
+    "rule.A2": "el mazo de robo está vacío: coloca una carta o pasa.",
+    "rule.A3": "solo se puede pasar cuando el mazo de robo está vacío.",
+    "rule.P1": (
+        "la esquina elegida debe caer entera sobre la parte visible de una sola carta de su mismo color, o sobre "
+        "la casilla del tablero de ese color."
+    ),
+    "rule.P1.color": (
+        "la esquina {corner} de la carta #{card} no es del color de lo que hay debajo: debe caer sobre una carta "
+        "o una casilla del tablero de su mismo color."
+    ),
+    "rule.P1.covered": "el objetivo está tapado por otras cartas: no queda parte visible para la esquina {corner}.",
+    "rule.P1.too_small": "la esquina {corner} de la carta #{card} no cabe en la parte visible del objetivo.",
+    "rule.P2": (
+        "la carta nueva solo puede tocar su objetivo: ninguna otra carta (ni el tablero si el objetivo es una "
+        "carta)."
+    ),
+    "rule.P2.blocked": (
+        "todas las poses de la esquina {corner} de la carta #{card} ahí tocan otra carta además del objetivo."
+    ),
+    "rule.P3": "la carta nueva no puede tocar ninguna esquina CONEX visible, tampoco las del objetivo.",
+    "rule.P3.blocked": "todas las poses de la esquina {corner} de la carta #{card} ahí tocan una esquina CONEX.",
+    "rule.P4": "la carta debe quedar entera sobre la mesa.",
+    "rule.P4.off_table": "la carta #{card} se saldría {over_cm} cm de la mesa: debe quedar entera sobre ella.",
+    "rule.P4.blocked": "todas las poses de la esquina {corner} de la carta #{card} ahí se salen de la mesa.",
+    "rule.P5": "la carta debe estar en tu mano y tiene que ser tu turno.",
+    "rule.V3": "la estrella 2x solo se usa si la tenías desde antes de empezar este turno.",
+    "rule.X2": "una estrella solo se puede usar a partir del siguiente turno de quien la tiene.",
+    "rule.X3": (
+        "rayo: al principio o al final de tu turno, quien tiene la estrella rayo puede retirar una carta libre de "
+        "la mesa; después cada otro jugador descarta una carta, antes de su siguiente acción."
+    ),
 }
 
 COMMANDS: dict[str, str] = {
@@ -36,6 +171,39 @@ COMMANDS: dict[str, str] = {
     ),
     "Draw two cards from the draw pile (ends your turn)": "Roba dos cartas del mazo (termina tu turno)",
     "The rules of CONEX in short": "Las reglas de CONEX en breve",
+    "Join this channel's CONEX lobby": "Únete a la sala de CONEX de este canal",
+    "Host: add an AI player to the CONEX lobby": "Anfitrión: añade un jugador IA a la sala de CONEX",
+    "Host: start this channel's CONEX game": "Anfitrión: empieza la partida de CONEX de este canal",
+    "Leave the lobby, or forfeit the running CONEX game": "Sal de la sala o abandona la partida de CONEX en curso",
+    "Private preview of good legal placements for your hand": "Vista privada de buenas colocaciones para tu mano",
+    "Pass your turn (only when the draw pile is empty)": "Pasa el turno (solo con el mazo de robo vacío)",
+    "Use your lightning star: remove a free table card": "Usa tu estrella rayo: retira una carta libre de la mesa",
+    "Discard a card after a lightning (to the bottom of the pile)": "Descarta una carta tras un rayo (debajo del mazo)",
+    "Show this channel's CONEX table again": "Muestra de nuevo la mesa de CONEX del canal",
+    "Table size (small 70x50, medium 100x70, large 140x90 cm)": (
+        "Tamaño de la mesa (small 70x50, medium 100x70, large 140x90 cm)"
+    ),
+    "Points to reach (20-100, default 40)": "Puntos que alcanzar (20-100, 40 por defecto)",
+    "Your card: hand letter (A, B...) or card number": "Tu carta: letra de la mano (A, B...) o número de carta",
+    "Which CONEX corner of the card (1-3, as printed)": "Qué esquina CONEX de la carta (1-3, como está impresa)",
+    "Where the corner lands: x in cm from the board centre (right is +)": (
+        "Dónde cae la esquina: x en cm desde el centro del tablero (derecha +)"
+    ),
+    "Where the corner lands: y in cm from the board centre (down is +)": (
+        "Dónde cae la esquina: y en cm desde el centro del tablero (abajo +)"
+    ),
+    "Card rotation in degrees clockwise (default: the best legal one)": (
+        "Giro de la carta en grados, sentido horario (por defecto: el mejor legal)"
+    ),
+    "Table card number the corner goes on, or 'board' (auto-fit when x/y are omitted)": (
+        "Carta de la mesa donde cae la esquina, o 'board' (ajuste automático sin x/y)"
+    ),
+    "Use your 2x star on this placement": "Usa tu estrella 2x en esta colocación",
+    "Number of a free card on the table": "Número de una carta libre de la mesa",
+    "Show the table as text (only you will see it)": "Mesa en texto (solo la verás tú)",
+    "Zoom on a table card number, 'last' or 'table' (only you will see it)": (
+        "Zoom en un número de carta, 'last' o 'table' (solo lo verás tú)"
+    ),
 }
 
 # Repartos verificables (``bot/games/conex/fairness.py``, issue 16).

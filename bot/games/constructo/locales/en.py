@@ -16,6 +16,10 @@ MESSAGES: dict[str, str] = {
     "ui.recommended": "recommended",
     "ui.experimental": "experimental",
     "ui.size_option": "{size} ({left} left)",
+    "cx.size_small": "small",
+    "cx.size_medium": "medium",
+    "cx.size_large": "large",
+    "cx.no_such_tile": "Tile {tile} does not exist: tiles are numbered 1-9.",
     "cx.challenge": (
         "{opponent}, **{challenger}** challenges you to a Constructo match on layout **{layout}**. "
         "Accept or decline below."
@@ -35,10 +39,13 @@ MESSAGES: dict[str, str] = {
     "cx.resign_done": "You resigned.",
     "cx.board": "The current board:",
     "cx.to_move": "Round {round}: {who} to move.",
-    "cx.choose_layout": "Round 1 is over ({a}-{b}). {who}: choose the layout of round 2 (you start it).",
-    "cx.over_win": "Match over: **{winner}** wins, {name0} {a} – {b} {name1}.",
-    "cx.over_draw": "Match over: a draw, {a} – {b}.",
-    "cx.over_resigned": "Match over: {loser} resigned, **{winner}** wins ({a} – {b} on the board).",
+    "cx.score": "{name0} {a} – {b} {name1}",
+    "cx.round_end": "Round {round} is over: {name} could not act (E1).",
+    "cx.choose_layout": "{why} Score: {score}. {who}: choose the layout of round 2 (you start it).",
+    "cx.over_win": "{why} Match over: **{winner}** wins, {score}.",
+    "cx.over_draw": "{why} Match over: a draw, {score}.",
+    "cx.over_resigned": "Match over: {loser} resigned, **{winner}** wins ({score} on the board).",
+    "cx.over_timeout": "Match over: {loser}'s time ran out, **{winner}** wins ({score} on the board).",
     "cx.aborted": "This game was aborted.",
     "cx.rules": (
         "**Constructo in short**\n"

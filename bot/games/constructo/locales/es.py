@@ -1,4 +1,5 @@
-"""Spanish catalogue of Constructo (partial; merged into ``es``, missing keys fall back to English)."""
+"""Spanish catalogue of Constructo (complete, checked by ``tests/bot/test_spanish.py``; merged into ``es``).
+Terms of the Spanish rulebook: ficha (chip: grande, mediana, pequeña), casilla (tile), torre, tablero (layout)."""
 
 MESSAGES: dict[str, str] = {
     "ui.resign": "Abandonar",
@@ -9,6 +10,92 @@ MESSAGES: dict[str, str] = {
     "cx.played": "{name} jugó **{move}**.",
     "cx.resign_done": "Has abandonado.",
     "rule.K3": "una ficha pequeña nunca va directamente sobre una grande.",
+    "cx.no_such_tile": "La casilla {tile} no existe: las casillas van del 1 al 9.",
+    "ui.place_large": "Poner una ficha GRANDE en…",
+    "ui.place_medium": "Poner una ficha MEDIANA en…",
+    "ui.place_small": "Poner una ficha PEQUEÑA en…",
+    "ui.move_placeholder": "Mover una ficha sola sobre…",
+    "ui.layout_placeholder": "Elige el tablero de la ronda 2…",
+    "ui.keep_layout": "Mantener {layout}",
+    "ui.keep": "mantener (el mismo tablero que en la ronda 1)",
+    "ui.recommended": "recomendado",
+    "ui.experimental": "experimental",
+    "ui.size_option": "{size} (quedan {left})",
+    "cx.size_small": "pequeña",
+    "cx.size_medium": "mediana",
+    "cx.size_large": "grande",
+    "cx.challenge": (
+        "{opponent}, **{challenger}** te desafía a una partida de Constructo en el tablero **{layout}**. "
+        "Acepta o rechaza abajo."
+    ),
+    "cx.ai_name": "IA ({level})",
+    "cx.thread_title": "Constructo: {a} contra {b}",
+    "cx.opened_in_thread": "Este canal está ocupado, así que la partida está en {thread}.",
+    "cx.accepted": "{opponent} aceptó el desafío de {challenger}.",
+    "cx.declined": "{name} rechazó el desafío.",
+    "cx.withdrawn": "{name} retiró el desafío.",
+    "cx.started": "Empieza la partida de Constructo en el tablero **{layout}**.",
+    "cx.started_ai": (
+        "Empieza la partida de Constructo contra la IA ({level}) en el tablero **{layout}**. Sin puntuar."
+    ),
+    "cx.layout_chosen": "{name} eligió el tablero **{layout}** para la ronda 2.",
+    "cx.resigned": "{name} abandonó.",
+    "cx.confirm_resign": (
+        "¿Abandonar esta partida? La pierdes en el acto (regla M3). Pulsa para confirmar o ignora este mensaje."
+    ),
+    "cx.board": "El tablero actual:",
+    "cx.score": "{name0} {a} – {b} {name1}",
+    "cx.round_end": "La ronda {round} ha terminado: {name} no podía jugar (E1).",
+    "cx.choose_layout": "{why} Marcador: {score}. {who}: elige el tablero de la ronda 2 (la empiezas tú).",
+    "cx.over_win": "{why} Fin de la partida: gana **{winner}**, {score}.",
+    "cx.over_draw": "{why} Fin de la partida: empate, {score}.",
+    "cx.over_resigned": "Fin de la partida: {loser} abandonó, gana **{winner}** ({score} en el tablero).",
+    "cx.over_timeout": (
+        "Fin de la partida: a {loser} se le acabó el tiempo, gana **{winner}** ({score} en el tablero)."
+    ),
+    "cx.aborted": "Esta partida se anuló.",
+    "cx.rules": (
+        "**Constructo en breve**\n"
+        "• Dos jugadores, 9 fichas cada uno (3 grandes, 3 medianas, 3 pequeñas), sobre 9 casillas hexagonales "
+        "(un *tablero*).\n"
+        "• En tu turno haces una cosa: **poner** una ficha de tu reserva en una casilla vacía "
+        "(`/constructo place`), o **mover** una ficha tuya que esté sola en su casilla a una casilla vecina cuya "
+        "ficha de arriba sea del rival (`/constructo move`).\n"
+        "• Solo se apila así: mediana sobre grande, pequeña sobre mediana. Una pequeña nunca va directamente "
+        "sobre una grande y nada va sobre una pequeña, salvo que una grande puede *tragarse* una pequeña sola "
+        "(esa pareja no es torre).\n"
+        "• Una casilla con dos o más fichas queda bloqueada para siempre.\n"
+        "• La ronda termina en cuanto el jugador al que le toca no puede jugar. Cada torre (2+ fichas, salvo "
+        "una pequeña tragada) vale 1 punto para el dueño de su ficha de arriba.\n"
+        "• Dos rondas; el segundo jugador elige el tablero de la ronda 2 y la empieza. Gana el total más alto.\n"
+        "Tableros: {layouts}. Mira `/constructo layouts`."
+    ),
+    "cx.timed_out": "A {name} se le acabó el tiempo: pierde la partida.",
+    "cx.help": (
+        "**Constructo** (2 jugadores): `/constructo challenge`, luego juega con los botones bajo el tablero o "
+        "con `/constructo place` / `/constructo move`; también `board`, `resign`, `choose` (tablero de la "
+        "ronda 2), `layouts`, `rules`. Desafíame para jugar contra la IA.\n"
+    ),
+    # rule statements of rules/constructo.md (the engine's English details are not translated; the rule is)
+    "rule.T1": (
+        "en tu turno haces exactamente una acción: poner una ficha de tu reserva en una casilla vacía, o mover una "
+        "ficha tuya que esté sola a una casilla vecina ocupada cuya ficha de arriba sea del rival."
+    ),
+    "rule.T2": "nunca se pone una ficha de la reserva en una casilla ocupada.",
+    "rule.T3": "una ficha nunca se mueve a una casilla vacía.",
+    "rule.T4": "una casilla con 2 o más fichas está bloqueada: ninguna de sus fichas vuelve a moverse.",
+    "rule.T5": "no se puede pasar mientras haya una acción posible.",
+    "rule.K4": "una grande solo puede tragarse una pequeña del rival que esté sola en su casilla.",
+    "rule.K5": (
+        "solo se apila mediana sobre grande, pequeña sobre mediana y grande sobre una pequeña sola; "
+        "nunca sobre una ficha de tu color."
+    ),
+    "rule.C1": "cada ronda la empieza uno de los dos jugadores.",
+    "rule.C2": "no te queda ninguna ficha de ese tamaño (cada jugador tiene 3 grandes, 3 medianas y 3 pequeñas).",
+    "rule.C4": "las casillas se numeran del 1 al 9 en orden de lectura.",
+    "rule.E1": "la partida (o la ronda) ya ha terminado: nadie puede jugar en ella.",
+    "rule.M1": "el tablero de la ronda 2 lo elige, al terminar la ronda 1, el jugador que no empezó la ronda 1.",
+    "rule.M3": "la partida ya ha terminado; no hay nada que abandonar.",
 }
 
 COMMANDS: dict[str, str] = {
@@ -29,6 +116,12 @@ COMMANDS: dict[str, str] = {
     "Show the board as text (only you will see it)": "Tablero en texto (solo lo verás tú)",
     "Resign your Constructo match in this channel (you lose it)": "Abandona tu partida de Constructo (la pierdes)",
     "Show every named layout": "Muestra todos los tableros con nombre",
+    "Round 2: choose its layout (if you did not start round 1)": (
+        "Ronda 2: elige su tablero (si no empezaste la ronda 1)"
+    ),
+    "A layout name, 'keep', or 9 coordinates like (0,0) (1,0) ...": (
+        "Un nombre de tablero, 'keep' o 9 coordenadas como (0,0) (1,0) ..."
+    ),
     "The rules of Constructo in short": "Las reglas de Constructo en breve",
     "Accept a Constructo challenge (also when its message is gone)": (
         "Acepta un desafío de Constructo (aunque su mensaje ya no esté)"

@@ -1,0 +1,111 @@
+"""E2E: players whose Discord client speaks Spanish (``interaction.locale`` es-ES and es-419) in a server whose
+language is Spanish play through the real bot process: every answer they read is Spanish, refusals name no internal
+code, and the public board of a Spanish server is Spanish too. One bot process for every scenario."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from .helpers import BotEnv, answered, assert_refusal, bot_env
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+INTERNAL = re.compile(r"NotYourTurn|\*\*Input\*\*|VersionConflict|GameClosed|card\(s\)|\(-0\.0")
+ENGLISH = re.compile(r"\b(the|your|turn|tile|card|is not|does not)\b", re.IGNORECASE)
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
+    async with bot_env(Path(tmp_path_factory.mktemp("spanish")), start=False) as e:
+        e.server.guild(None).locale = "es-ES"
+        e.server.user("alice").locale = "es-ES"
+        e.server.user("bob").locale = "es-419"
+        await e.proc.start()
+        yield e
+
+
+def spanish(text: str) -> str:
+    assert text, "an empty answer"
+    assert not INTERNAL.search(text), f"an internal name reached a player: {text!r}"
+    assert not ENGLISH.search(text.replace("`", "")), f"English in a Spanish answer: {text!r}"
+    return text
+
+
+async def test_constructo_in_spanish_refusals_rules_resign_confirmation_and_result(env: BotEnv) -> None:
+    server = env.server
+    alice, bob = server.as_user("alice"), server.as_user("bob")
+    res = await answered(await alice.slash("constructo challenge", opponent="bob"))
+    assert "te desafía" in spanish(res.text)
+    res = await answered(await bob.click(res.message, "Aceptar"), followups=1)
+    assert "aceptó" in res.followups[-1].content or "Ronda 1" in res.followups[-1].content
+
+    text = assert_refusal(await answered(await bob.slash("constructo place", tile=5, size="large")))
+    assert spanish(text).startswith("No es tu turno")
+    text = assert_refusal(await answered(await alice.slash("constructo place", tile=12, size="large")))
+    assert spanish(text) == "La casilla 12 no existe: las casillas van del 1 al 9."
+    await answered(await alice.slash("constructo place", tile=5, size="large"))
+    await answered(await bob.slash("constructo place", tile=4, size="small"))
+    text = assert_refusal(await answered(await bob.slash("constructo move", **{"from": 4, "to": 5})))
+    assert text.startswith("No es tu turno")  # alice to move
+    await answered(await alice.slash("constructo place", tile=1, size="large"))
+    text = assert_refusal(await answered(await bob.slash("constructo move", **{"from": 4, "to": 5})))
+    assert spanish(text).startswith("**K3** — una ficha pequeña nunca va directamente sobre una grande")
+
+    rules = await answered(await bob.slash("constructo rules"))
+    assert rules.ephemeral and "Constructo en breve" in rules.text
+
+    ask = await answered(await bob.slash("constructo resign"))
+    assert ask.ephemeral and "¿Abandonar esta partida?" in spanish(ask.text)
+    game = env.latest_game("constructo", server.channel("games").id)
+    assert env.game(game.id).status == "active", "the command only asks, like the Resign button"
+    done = await answered(await bob.click(ask.message, "Sí, abandono"), followups=1)
+    board = done.followups[-1].content
+    assert "Fin de la partida: Bob abandonó, gana **Alice** (Alice 0 – 0 Bob en el tablero)." in board, board
+    assert "Cambios de puntuación: Alice 1000 → 1" in spanish(board) and env.game(game.id).status == "finished"
+
+
+async def test_conex_in_spanish_lobby_hints_and_refusals(env: BotEnv) -> None:
+    server = env.server
+    alice, bob, carol = (server.as_user(n, server.channel("games")) for n in ("alice", "bob", "carol"))
+    lobby = await answered(await alice.slash("conex new"))
+    assert "Sala de CONEX" in lobby.text
+    labels = {c.get("label") for c in lobby.message.buttons()}
+    assert {"Unirse", "Salir", "Añadir bot", "Empezar"} <= labels, labels
+    await answered(await bob.click(lobby.message, "Unirse"))
+    started = await answered(await alice.click(lobby.message, "Empezar"), followups=1)
+    table = started.followups[-1]
+    assert "Empieza CONEX: 2 jugadores" in table.content and "Le toca a" in table.content, table.content
+
+    text = assert_refusal(await answered(await bob.slash("conex draw")))
+    assert spanish(text).startswith("No es tu turno: le toca a")
+    text = assert_refusal(await answered(await carol.slash("conex draw")))  # carol's client speaks English
+    assert text.startswith("You are not a player of this game"), text
+    text = assert_refusal(await answered(await alice.slash("conex place", card="Z", corner=1)))
+    assert spanish(text)
+
+    hints = await answered(await alice.slash("conex hints"), timeout=60)
+    assert hints.ephemeral
+    first = hints.text.splitlines()[0]
+    assert first.startswith(("Buenas colocaciones", "Ninguna carta")), hints.text
+    assert "esquina" in hints.text or "Ninguna carta" in hints.text
+
+    drew = await answered(await alice.slash("conex draw"))
+    assert "Alice robó 2 cartas." in drew.text and "Puntos: Alice: 0 · Bob: 0" in drew.text, drew.text
+    help_ = await answered(await bob.slash("help"))
+    assert "double:true" in help_.text and "Juegos de mesa en Discord" in help_.text
+
+
+async def test_constructo_against_the_ai_in_spanish(env: BotEnv) -> None:
+    alice = env.server.as_user("alice", env.server.channel("games-2"))
+    res = await answered(await alice.slash("constructo challenge", opponent="bot", level="easy"))
+    text = "\n".join(m.content for m in res.messages)
+    assert "contra la IA (fácil)" in text and "Sin puntuar" in text, text
+    game = env.latest_game("constructo", env.server.channel("games-2").id)
+    assert game.state["seats"][1]["name"] == "IA (fácil)"
+    ask = await answered(await alice.slash("constructo resign"))
+    await answered(await alice.click(ask.message, "Sí, abandono"), followups=1)
