@@ -42,10 +42,6 @@ MESSAGES: dict[str, str] = {
     "err.channel_busy": (
         "Este canal ya tiene una partida en curso (partida {game_id}): termínala o anúlala primero."
     ),
-    "err.channel_busy_no_thread": (
-        "Este canal ya tiene una partida en curso y no puedo abrir un hilo aquí: "
-        "termínala primero o desafía en otro canal."
-    ),
     "err.guild_only": "Las partidas se juegan en servidores, no en mensajes directos.",
     "storage.VersionConflict": "Otra acción llegó en el mismo momento y fue primero: mira el tablero nuevo.",
     "storage.GameClosed": "Esta partida ha terminado; ya no se puede jugar en ella.",

@@ -62,7 +62,7 @@ async def test_a_slow_command_gets_public_thinking_and_a_private_refusal_stays_p
     calls = fake.calls_for(token)
     assert calls[0].payload["type"] == 5  # type: ignore[index]  # the guard's thinking
     assert [c.method for c in calls[1:]] == ["DELETE", "POST"]  # thinking removed, then the private refusal
-    assert "NotYourTurn" in fake.visible_text(token)
+    assert "It is not your turn" in fake.visible_text(token)
 
 
 async def test_a_slow_autocomplete_gets_no_choices_in_time(
