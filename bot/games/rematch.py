@@ -3,7 +3,8 @@
 Every human player of the finished game clicks it once (AI seats always agree: against the AI one click is
 enough); the last click opens the new game at once: the same players and options, seated by the kind's
 ``rematch_seating`` (default: rotated by one, the first player of the old game is the last of the new one;
-a two-player game may keep the seats, so colours stay with their players, and swap who starts). It opens
+a two-player game may keep the seats, so colours stay with their players, and swap who starts), with the same
+clock (a game without one, ``none`` or from before clocks, gets none: never the server's default). It opens
 in the same channel, or in a new thread when the channel is busy (the layer's :meth:`Lobby.open`), and its first
 board answers the last click. Earlier clicks are answered by a public note with the button again; a click after
 the rematch started points to it. Votes: :mod:`bot.games.agreements` (``rematch:<game>``).
@@ -72,7 +73,7 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
             return
         title = t("rematch.thread_title", loc, players=" vs ".join(names))
         snap = await layer.lobby.open(interaction, kind, options=options, seats=seats, players=players,
-                                      title=title[:100], start=True, clock=env.clock.get("preset"))
+                                      title=title[:100], start=True, clock=env.clock.get("preset") or "none")
         deal.data.update(game=snap.id, channel=snap.record.channel_id)
         await deal.save()
     log.info("rematch of game %s: game %s", game_id, snap.id)
