@@ -245,7 +245,8 @@ class Timers:
     async def claim(self, interaction: discord.Interaction, game_id: int) -> Committed:
         """Another player claims the win of a late player (``timeout_claim`` kinds): the engine's ``Timeout`` of the
         late seat, committed only if its deadline has passed and it has not moved since. Refused: not a player, the
-        late player themself, time not out (``clk.not_late``)."""
+        late player themself, time not out (``clk.not_late``), the late player's move landing first
+        (``clk.moved_in_time``: exactly one of the two applies)."""
         from bot.games.delivery import within
 
         layer = self.layer
@@ -261,8 +262,13 @@ class Timers:
         seat = running[0]
         if seat == me:
             raise BotError("clk.own_clock")
-        committed = await within(interaction, layer.act(game_id, snap.players[seat], "timeout",
-                                                        expected_version=snap.version, base=snap))
+        try:
+            committed = await within(interaction, layer.act(game_id, snap.players[seat], "timeout",
+                                                            expected_version=snap.version, base=snap))
+        except BotError as err:
+            if err.key in ("err.stale", "err.conflict"):  # the late player moved while the claim was on its way
+                raise BotError("clk.moved_in_time", name=snap.names[seat]) from err
+            raise
         self.fired["claimed"] += 1
         await layer.after_commit(committed, layer.headline(committed), interaction)
         return committed

@@ -11,6 +11,7 @@ MESSAGES: dict[str, str] = {
         "{name} can still move until someone claims."
     ),
     "clk.not_late": "Nobody's time has run out in this game: there is nothing to claim.",
+    "clk.moved_in_time": "{name} moved in time, just before your claim: there is nothing to claim.",
     "clk.own_clock": "It is your own time that ran out: make your move instead.",
     "ui.claim": "Claim the win",
     "lobby.expired": "⌛ Nobody started this game in time: it expired, and the channel is free again.",

@@ -11,6 +11,7 @@ MESSAGES: dict[str, str] = {
         "esperando: {name} aún puede jugar hasta que alguien la reclame."
     ),
     "clk.not_late": "A nadie se le ha acabado el tiempo en esta partida: no hay nada que reclamar.",
+    "clk.moved_in_time": "{name} jugó a tiempo, justo antes de tu reclamación: no hay nada que reclamar.",
     "clk.own_clock": "Es tu propio tiempo el que se acabó: haz tu jugada.",
     "ui.claim": "Reclamar la victoria",
     "lobby.expired": "⌛ Nadie empezó esta partida a tiempo: ha caducado y el canal vuelve a estar libre.",

@@ -12,8 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from bot.app import TableBot
 from bot.storage import Storage
-from tests.bot.conftest import Driver, all_custom_ids, envelope_of
+from engine.constructo import Match
+from tests.bot.conftest import Driver, all_custom_ids, envelope_of, refusal
 from tests.bot.fakediscord import CHANNEL_ID, FakeDiscord
 from tests.bot.test_constructo_cog import board_of, start
 
@@ -41,3 +45,31 @@ async def test_a_rematch_keeps_no_clock_whatever_the_servers_default(
     new = await storage.active_game_in_channel(CHANNEL_ID)
     assert new is not None and new.id != game
     assert not envelope_of(new).clock.get("per_move") and new.wake_at is None, envelope_of(new).clock
+
+
+async def test_a_claim_that_loses_the_race_to_the_late_move_says_so(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    layer, clock = bot.games, bot.games.clock
+    game = await start(driver, fake, storage, clock="live")
+    record = await storage.get_game(game)
+    assert record is not None
+    clock.offset = envelope_of(record).clock["deadline"] - clock.now() + 1
+    await layer.timers.run_due()
+    claim_id = (await storage.get_game(game)).messages["claim"]  # type: ignore[union-attr]
+
+    original = layer.load
+
+    async def late_move_lands_meanwhile(game_id: int) -> Any:
+        snap = await original(game_id)
+        monkeypatch.setattr(layer, "load", original)
+        match = snap.state
+        assert isinstance(match, Match)
+        await layer.act(game_id, ALICE, str(sorted(str(m) for m in match.current_round.legal_moves())[0]))
+        return snap
+
+    monkeypatch.setattr(layer, "load", late_move_lands_meanwhile)
+    text = refusal(fake, await driver.click(claim_id, f"clk:claim:{game}", BOB))
+    after = await storage.get_game(game)
+    assert after is not None and after.status == "active" and after.version == 2, "only the move applied"
+    assert "out of date" not in text and "alice" in text.lower() and "in time" in text, text
