@@ -15,10 +15,14 @@ from typing import Any
 import pytest
 
 from bot.app import TableBot
+from bot.games import clock as clocks
+from bot.games.envelope import Envelope, Seat
 from bot.storage import Storage
+from engine.conex import Game
 from engine.constructo import Match
 from tests.bot.conftest import Driver, all_custom_ids, envelope_of, refusal
-from tests.bot.fakediscord import CHANNEL_ID, FakeDiscord
+from tests.bot.fakediscord import CHANNEL_ID, GUILD_ID, FakeDiscord
+from tests.bot.test_conex_cog import lightning_position
 from tests.bot.test_constructo_cog import board_of, start
 
 ALICE, BOB, CAROL = 1, 2, 3
@@ -73,3 +77,48 @@ async def test_a_claim_that_loses_the_race_to_the_late_move_says_so(
     after = await storage.get_game(game)
     assert after is not None and after.status == "active" and after.version == 2, "only the move applied"
     assert "out of date" not in text and "alice" in text.lower() and "in time" in text, text
+
+
+async def put_clocked_conex(bot: TableBot, storage: Storage, game: Game, players: list[int], preset: str) -> int:
+    """A running CONEX game in the current envelope with the ``preset`` clock running for the seat to play."""
+    clock = bot.games.clock
+    env = Envelope.new(options={"table": "medium", "goal": 40},
+                       seats=[Seat.of({ALICE: "alice", BOB: "bob", CAROL: "carol"}[p]) for p in players],
+                       host=players[0], invited=None, locale=None, now=clock.now(),
+                       clock=clocks.new_clock(preset, clock))
+    env, wake = clocks.start_turn(env.with_(engine=game.to_dict()), game, clock.now(), lambda s: False)
+    return await storage.create_game("conex", GUILD_ID, CHANNEL_ID, env.to_dict(), players, status="active",
+                                     wake_at=wake)
+
+
+async def lightning_then_alice_draws(bot: TableBot, driver: Driver, storage: Storage, preset: str) -> int:
+    """Alice uses the lightning and draws: Bob (to play) and Carol owe a discard."""
+    game = lightning_position()
+    gid = await put_clocked_conex(bot, storage, game, [ALICE, BOB, CAROL], preset)
+    free = [tc.card.id for tc in game.table if game.board.is_free(tc.card.id)]
+    await driver.command("conex lightning", ALICE, card=free[-1])
+    await driver.command("conex draw", ALICE)
+    record = await storage.get_game(gid)
+    assert record is not None
+    stored = Game.from_dict(envelope_of(record).engine)
+    assert stored.pending_discards == {1, 2} and stored.current_player == 1
+    return gid
+
+
+async def test_a_daily_games_discard_is_not_taken_after_ten_minutes(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    gid = await lightning_then_alice_draws(bot, driver, storage, "daily")
+    bot.games.clock.offset += 3600  # an hour later: well within a daily game's turn time
+    await driver.command("conex discard", CAROL, card="A")
+    record = await storage.get_game(gid)
+    assert record is not None
+    log = [a.action for a in await storage.actions(gid)]
+    assert "timeout" not in log, "Bob's discard was taken at random within his turn time"
+    assert Game.from_dict(envelope_of(record).engine).pending_discards == {1}
+
+    bot.games.clock.offset += 86400  # past the turn time: now it is overdue
+    await driver.command("conex discard", CAROL, card="A")  # refused (Carol owes nothing) and expires nothing
+    await bot.games.timers.run_due()
+    log = [(a.player, a.action) for a in await storage.actions(gid)]
+    assert (BOB, "timeout") in log

@@ -4,11 +4,13 @@ Seats: the lobby's join order (U1); the host is seat 0 and starts. **AI seats us
 -3`` in ``players`` (the engine's ``bots``); games with an AI seat are not rated. Options: ``{"table": "small" |
 "medium" | "large", "goal": 20..100}``. Deals use a 128-bit seed from ``secrets`` (:attr:`ConexKind.new_seed`).
 
-X3 timeout (no timer runs yet; clocks will take this over): when an action arrives more than
-:attr:`ConexKind.discard_timeout_s` after the lightning and discards are still owed, each owing seat first gets the
-engine's ``Timeout(seat)`` (its discard made at random; committed and logged as that seat's ``timeout``), then
-the action, all under one lock, only when the action is legal once they are made. A seat choosing its own discard
-is never pre-empted. The time of the lightning is kept in the envelope's ``extra["discards_since"]``.
+X3 timeout ("a discard not made within the game's turn time limit is made at random"): when an action arrives more
+than the game's time per move (its clock's ``per_move``; a game without a clock: :attr:`ConexKind.discard_timeout_s`)
+after the lightning and discards are still owed, each owing seat first gets the engine's ``Timeout(seat)`` (its
+discard made at random; committed and logged as that seat's ``timeout``), then the action, all under one lock, only
+when the action is legal once they are made. A seat choosing its own discard is never pre-empted, nor is a seat whose
+own ``Timeout`` is the action (the clock's: the engine makes its owed discard then, one timeout, not two). The time
+of the lightning is kept in the envelope's ``extra["discards_since"]``.
 """
 
 from __future__ import annotations
@@ -71,13 +73,20 @@ class ConexKind(GameKind):
 
     # -- actions -------------------------------------------------------------------------------------------
     def before(self, snap: Snapshot, state: GameState, seat: int | None, action: Any, now: float) -> list[Any]:
-        """X3 timeout: ``Timeout`` of every seat whose discard is overdue (the actor's own discard is spared)."""
+        """X3 timeout: ``Timeout`` of every seat whose discard is overdue (the actor's own discard or timeout is
+        spared)."""
         assert isinstance(state, Game)
         since = snap.env.extra.get("discards_since")
-        if not state.pending_discards or since is None or now - float(since) < self.discard_timeout_s:
+        if not state.pending_discards or since is None or now - float(since) < self.discard_limit(snap.env):
             return []
-        spare = seat if isinstance(action, Discard) else None
+        spare = seat if isinstance(action, Discard | Timeout) else None
         return [Timeout(s) for s in sorted(state.pending_discards) if s != spare and state.hands[s]]
+
+    def discard_limit(self, env: Envelope) -> float:
+        """Seconds an owed X3 discard may wait: the game's time per move (X3: "within the game's turn time
+        limit"), or :attr:`discard_timeout_s` for a game without a clock."""
+        per_move = env.clock.get("per_move")
+        return float(per_move) if per_move else self.discard_timeout_s
 
     def check_applied(self, snap: Snapshot, action: Any, events: Sequence[Event], request: dict[str, Any]) -> None:
         """``request["target"]``: a placement must land on that target (``"board"`` or a table card), else P1."""
