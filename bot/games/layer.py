@@ -38,7 +38,7 @@ from bot.storage import UNCHANGED
 from bot.storage.errors import ChannelBusyError, GameClosedError, GameNotFoundError, VersionConflictError
 from bot.storage.records import GameRecord, GameResult
 from engine.errors import RuleError
-from engine.protocol import Applied, Event, GameState
+from engine.protocol import Applied, Event, GameState, Timeout
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -328,7 +328,8 @@ class GameLayer:
         the acting seat's user id, and the result once the game is over."""
         now = self.clock.now()
         env = snap.kind.after(env, state, applied.events, now).with_(engine=state.to_dict())
-        env, wake = clocks.after_action(env, state, applied.events, now, snap.is_ai)
+        timed_out = applied.action.player if isinstance(applied.action, Timeout) else None
+        env, wake = clocks.after_action(env, state, applied.events, now, snap.is_ai, timed_out)
         players = snap.players
         actor = players[seat] if 0 <= seat < len(players) else None
         result = None

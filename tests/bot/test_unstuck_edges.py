@@ -122,3 +122,28 @@ async def test_a_daily_games_discard_is_not_taken_after_ten_minutes(
     await bot.games.timers.run_due()
     log = [(a.player, a.action) for a in await storage.actions(gid)]
     assert (BOB, "timeout") in log
+
+
+async def test_the_seat_to_play_owing_a_discard_misses_one_deadline_one_timeout(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    layer, clock = bot.games, bot.games.clock
+    gid = await lightning_then_alice_draws(bot, driver, storage, "live")
+    await driver.command("conex discard", CAROL, card="A")
+    record = await storage.get_game(gid)
+    assert record is not None
+    deadline = envelope_of(record).clock["deadline"]
+    clock.offset += deadline - clock.now() + 1
+    await layer.timers.run_due()
+    await driver.settle()
+    clock.offset += 1.5  # the scheduler's next look, a moment later
+    await layer.timers.run_due()
+    await driver.settle()
+    record = await storage.get_game(gid)
+    assert record is not None
+    game = Game.from_dict(envelope_of(record).engine)
+    log = [(a.player, a.action) for a in await storage.actions(gid)]
+    assert log.count((BOB, "timeout")) == 1, log
+    assert game.pending_discards == set() and game.current_player == 1 and game.timeouts[1] == 1
+    assert envelope_of(record).clock["seat"] == 1 and envelope_of(record).clock["deadline"] > clock.now(), \
+        "a fresh deadline for Bob's turn"
