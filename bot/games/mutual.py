@@ -2,6 +2,10 @@
 player agrees with one click (the proposer by proposing; ``/abandon`` again counts as the click) and the game is
 ``aborted``, never rated, its messages stripped. AI seats always agree: a game against the AI alone ends at once.
 
+An offer is for the game as it stands (``version`` kept with the votes): once the game moved on (a move, a
+timeout), it no longer stands, as a draw offer on a chess server: a click on it is refused (``abort.stale``) and
+strips its button; ``/abandon`` then starts a new offer counted from one.
+
 Custom id: ``ma:ok:<game>`` (persistent). Votes: :mod:`bot.games.agreements` (``abort_votes:<game>``).
 """
 
@@ -48,6 +52,15 @@ async def agree(interaction: discord.Interaction, game_id: int) -> None:
         raise not_player()
     is_click = interaction.type == discord.InteractionType.component
     async with agreement(layer.storage, WHAT, game_id) as deal:
+        if deal.votes and deal.data.get("version", record.version) != record.version:  # the game moved on
+            older = deal.data.get("message")
+            await deal.clear()
+            deal.data = {}
+            if older:
+                await layer.publisher.delivery.edit(record, int(older), view=None)
+            if is_click:
+                raise BotError("abort.stale")
+        deal.data.setdefault("version", record.version)
         if not deal.add(user.id):
             waiting = [u for u in voters if u not in deal.votes]
             raise BotError("abort.already", waiting=mentions(waiting))

@@ -11,6 +11,10 @@ MESSAGES: dict[str, str] = {
         "{name} proposes to abort this game: it ends without a result and is not rated. Agreed: {agreed}/{total}; "
         "waiting for {waiting}."
     ),
+    "abort.stale": (
+        "The game went on after this offer to abort it, so it no longer stands: "
+        "propose again with /abandon."
+    ),
     "abort.already": "You already agreed to abort this game; waiting for {waiting}.",
     "abort.agreed": "Every player agreed: the {game} game is aborted. Nothing was rated.",
     "ui.agree_abort": "Agree to abort",

@@ -10,6 +10,10 @@ MESSAGES: dict[str, str] = {
         "{name} propone anular esta partida: termina sin resultado y no puntúa. De acuerdo: {agreed}/{total}; "
         "falta {waiting}."
     ),
+    "abort.stale": (
+        "La partida siguió después de esta propuesta de anularla, así que ya no vale: "
+        "vuelve a proponerlo con /abandon."
+    ),
     "abort.already": "Ya aceptaste anular esta partida; falta {waiting}.",
     "abort.agreed": "Todos los jugadores están de acuerdo: la partida de {game} queda anulada. No puntúa.",
     "ui.agree_abort": "Acepto anularla",

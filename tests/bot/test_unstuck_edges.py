@@ -147,3 +147,25 @@ async def test_the_seat_to_play_owing_a_discard_misses_one_deadline_one_timeout(
     assert game.pending_discards == set() and game.current_player == 1 and game.timeouts[1] == 1
     assert envelope_of(record).clock["seat"] == 1 and envelope_of(record).clock["deadline"] > clock.now(), \
         "a fresh deadline for Bob's turn"
+
+
+async def test_an_abort_offer_is_void_once_the_game_moved_on(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    game = await start(driver, fake, storage)
+    token = await driver.command("abandon", ALICE)
+    offer = fake.originals[token]
+    snap = await bot.games.load(game)
+    match = snap.state
+    assert isinstance(match, Match)
+    await driver.command("constructo place", ALICE, tile=int(sorted(str(m) for m in match.current_round.legal_moves())
+                                                            [0][1:]), size="small")
+    moved = await storage.get_game(game)
+    assert moved is not None and moved.version == 2
+    text = refusal(fake, await driver.click(offer, f"ma:ok:{game}", BOB))
+    assert (await storage.get_game(game)).status == "active", "a stale offer aborts nothing"  # type: ignore[union-attr]
+    assert "/abandon" in text, text
+    assert all_custom_ids(fake.messages[offer]) == [], "the stale offer lost its button"
+    # a fresh /abandon is a new offer, counted from one
+    token = await driver.command("abandon", BOB)
+    assert "1/2" in fake.visible_text(token)
