@@ -61,8 +61,10 @@ MESSAGES: dict[str, str] = {
     "abort.done": "{name} aborted the {game} game of this channel. Nothing was rated.",
     "help.head": "**Board games on Discord**\n",
     "help.tail": (
-        "**Everything**: `/leaderboard`, `/stats`, `/help`, `/abandon` (end a game every player agrees to end; not "
-        "rated), **Rematch** on a result card; admins (Manage Server): `/abort`, `/games`."
+        "**Everything**: `/leaderboard`, `/stats`, `/history` (finished games), `/replay` (a finished game's replay "
+        "and record), `/help`, `/abandon` (end a game every player agrees to end; not rated), **Rematch** on a "
+        "result card; admins (Manage Server): `/abort`, `/games`, `/settings` (the clock of new games, the expiry "
+        "of challenges and lobbies)."
     ),
     "list.or": "{head} or {last}",
     "ai.seat": "AI {n}",

@@ -40,9 +40,10 @@ MESSAGES: dict[str, str] = {
     "ui.abort_game": "Anular #{game_id}",
     "ui.abort_confirm": "Sí, anularla",
     "help.tail": (
-        "**Para todo**: `/leaderboard`, `/stats`, `/help`, `/abandon` (anula una partida si todos los jugadores "
+        "**Para todo**: `/leaderboard`, `/stats`, `/history` (partidas terminadas), `/replay` (la repetición y "
+        "el registro de una partida terminada), `/help`, `/abandon` (anula una partida si todos los jugadores "
         "aceptan; no puntúa), **Revancha** en la tarjeta de resultado; administradores (Gestionar servidor): "
-        "`/abort`, `/games`."
+        "`/abort`, `/games`, `/settings` (el reloj de las partidas nuevas, la caducidad de retos y salas)."
     ),
 }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.app import TableBot
 from bot.storage import Storage
 from tests.bot.conftest import Driver
 from tests.bot.fakediscord import BOT_ID, CHANNEL_ID, EPHEMERAL, GUILD_ID, FakeDiscord, image_size, png_ok
@@ -68,3 +69,12 @@ async def test_admin_abort_ends_the_channel_game_unrated(driver: Driver, fake: F
     assert await storage.rating_of(GUILD_ID, "constructo", ALICE) is None
     assert "no game in this channel" in refusal(fake, await driver.command("abort", ADMIN, admin=True))
     assert await storage.active_game_in_channel(CHANNEL_ID) is None
+
+
+async def test_help_names_every_top_level_command_in_both_languages(bot: TableBot, driver: Driver,
+                                                                    fake: FakeDiscord) -> None:
+    names = sorted(c.name for c in bot.tree.get_commands())
+    assert {"settings", "games", "abandon", "history", "replay"} <= set(names)
+    for locale in ("en-US", "es-ES"):
+        text = refusal(fake, await driver.command("help", CAROL, locale=locale))
+        assert [n for n in names if f"/{n}" not in text] == [], (locale, text)
