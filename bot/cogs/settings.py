@@ -47,6 +47,8 @@ class SettingsCog(commands.Cog, name="settings"):
             raise BotError("err.forbidden")
         guild_id = interaction.guild_id or 0
         storage = self.bot.storage
+        clocks.check_preset(clock)
+        clocks.check_expiry(expiry)
         changes: dict[str, object] = {}
         if clock is not None:
             changes[clocks.SETTING_CLOCK] = clock

@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from bot.errors import BotError
 from bot.games.envelope import Envelope
 from bot.storage import UNCHANGED
 from engine.protocol import Event, GameState, TurnStarted
@@ -69,8 +70,29 @@ def _env_float(name: str, default: float) -> float:
     return float(raw) if raw else default
 
 
+def check_preset(value: str | None) -> str | None:
+    """``value`` if it names a preset (or is ``None``: not chosen). Raises ``BotError("clk.bad_preset")``: Discord
+    offers only the choices, but a request that skips its client is refused here, nothing changed."""
+    if value is not None and value not in PRESETS:
+        raise BotError("clk.bad_preset", value=str(value)[:40], presets=", ".join(PRESETS))
+    return value
+
+
+def check_expiry(value: int | None) -> int | None:
+    """``value`` if it is a whole number of minutes in :data:`EXPIRY_RANGE` (or ``None``). Raises
+    ``BotError("settings.bad_expiry")``."""
+    if value is None:
+        return None
+    low, high = EXPIRY_RANGE
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise BotError("settings.bad_expiry", value=str(value)[:40], min=low, max=high)
+    return value
+
+
 def preset_of(chosen: str | None, settings: dict[str, Any]) -> str:
-    """The preset of a new game: the command's choice, else the guild's setting, else :data:`DEFAULT_PRESET`."""
+    """The preset of a new game: the command's choice (checked: :func:`check_preset`), else the guild's setting,
+    else :data:`DEFAULT_PRESET`."""
+    check_preset(chosen)
     for value in (chosen, settings.get(SETTING_CLOCK)):
         if isinstance(value, str) and value in PRESETS:
             return value

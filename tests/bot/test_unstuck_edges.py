@@ -169,3 +169,20 @@ async def test_an_abort_offer_is_void_once_the_game_moved_on(
     # a fresh /abandon is a new offer, counted from one
     token = await driver.command("abandon", BOB)
     assert "1/2" in fake.visible_text(token)
+
+
+async def test_settings_and_clock_options_out_of_range_are_refused_and_change_nothing(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    """Discord checks choices and ranges in its client; a request that skips them is refused here too (not
+    "Saved." with the old value shown)."""
+    for options in ({"expiry": 0}, {"expiry": 99999}, {"clock": "hourly"}, {"clock": "none", "expiry": -5}):
+        text = refusal(fake, await driver.command("settings", ALICE, admin=True, **options))
+        assert "Saved" not in text and ("1440" in text or "live, daily" in text), (options, text)
+        assert await storage.get_guild_settings(GUILD_ID) == {}, options
+    es = refusal(fake, await driver.command("settings", ALICE, admin=True, locale="es-ES", expiry=0))
+    assert "minutos" in es, es
+    text = refusal(fake, await driver.command("constructo challenge", ALICE, opponent=BOB, clock="hourly"))
+    assert "live, daily" in text and await storage.active_game_in_channel(CHANNEL_ID) is None
+    text = refusal(fake, await driver.command("conex new", ALICE, clock="blitz"))
+    assert "live, daily" in text and await storage.active_game_in_channel(CHANNEL_ID) is None
