@@ -166,12 +166,27 @@ class Lobby:
 
     async def _seat_step(self, interaction: discord.Interaction, game_id: int, step: Any, event: str,
                          **kw: Any) -> Committed:
-        committed = await self.layer.transact(game_id, step, statuses=("lobby",))
+        committed = await self._transact(game_id, step)
         snap = committed.snap
         await self._show(interaction, snap, snap.kind.lobby_text(snap), live=True)
         if not is_component(interaction):
             await reply(interaction, text(snap.kind, event, snap.locale, n=len(snap.players), **kw))
         return committed
+
+    async def _transact(self, game_id: int, step: Any) -> Committed:
+        """A seat step on a set-up (``statuses=("lobby",)``); a click on a set-up that is over is told what
+        happened to it in the players' words: ``lobby.gone_expired`` (it expired), ``lobby.gone`` (declined,
+        withdrawn, closed, aborted), ``lobby.gone_started`` (the game runs: play on its board)."""
+        try:
+            return await self.layer.transact(game_id, step, statuses=("lobby",))
+        except BotError as err:
+            if err.key == "err.wrong_phase":
+                raise BotError("lobby.gone_started") from err
+            if err.key != "err.game_closed":
+                raise
+            actions = await self.layer.storage.actions(game_id)
+            last = actions[-1].action if actions else None
+            raise BotError("lobby.gone_expired" if last == "expire" else "lobby.gone") from err
 
     # -- lobby mode --------------------------------------------------------------------------------------------
     @staticmethod
@@ -216,7 +231,7 @@ class Lobby:
             env = snap.env.with_(seats=[*snap.env.seats, Seat.of(name, level or kind.seating.default_level)])
             return Change(env, "add bot", interaction.user.id, players=[*snap.players, uid])
 
-        committed = await self.layer.transact(game_id, step, statuses=("lobby",))
+        committed = await self._transact(game_id, step)
         snap = committed.snap
         await self._show(interaction, snap, snap.kind.lobby_text(snap), live=True)
         if not is_component(interaction):
@@ -248,7 +263,7 @@ class Lobby:
             return Change(snap.env.with_(seats=seats), "leave", user.id,
                           players=[p for p in snap.players if p != user.id])
 
-        committed = await self.layer.transact(game_id, step, statuses=("lobby",))
+        committed = await self._transact(game_id, step)
         snap, loc = committed.snap, committed.snap.locale
         if committed.action == "close":
             closed = text(snap.kind, "lobby_closed", loc, name=user.display_name)
@@ -289,7 +304,7 @@ class Lobby:
             self._host_only(snap, interaction.user.id)
             return self._start_change(snap, interaction.user.id, "start", made)
 
-        committed = self._started(await self.layer.transact(game_id, step, statuses=("lobby",)), made)
+        committed = self._started(await self._transact(game_id, step), made)
         snap = committed.snap
         started = snap.kind.started_text(snap)
         await self._show(interaction, snap, f"{snap.kind.lobby_text(snap)}\n{started}", live=False)
@@ -309,7 +324,7 @@ class Lobby:
                 raise BotError("err.not_challenged", user=invited)
             return self._start_change(snap, interaction.user.id, "accept", made)
 
-        committed = self._started(await self.layer.transact(game_id, step, statuses=("lobby",)), made)
+        committed = self._started(await self._transact(game_id, step), made)
         snap = committed.snap
         names = snap.names
         accepted = text(snap.kind, "accepted", snap.locale, challenger=names[0], opponent=names[1])
@@ -328,7 +343,7 @@ class Lobby:
             action = "withdraw" if user.id == snap.env.host else "decline"
             return Change(snap.env, action, user.id, status="aborted")
 
-        committed = await self.layer.transact(game_id, step, statuses=("lobby",))
+        committed = await self._transact(game_id, step)
         snap = committed.snap
         said = text(snap.kind, "withdrawn" if committed.action == "withdraw" else "declined", snap.locale,
                     name=user.display_name)

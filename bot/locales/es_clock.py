@@ -17,6 +17,9 @@ MESSAGES: dict[str, str] = {
     "clk.own_clock": "Es tu propio tiempo el que se acabó: haz tu jugada.",
     "ui.claim": "Reclamar la victoria",
     "lobby.expired": "⌛ Nadie empezó esta partida a tiempo: ha caducado y el canal vuelve a estar libre.",
+    "lobby.gone_expired": "Este reto o sala caducó: nadie lo empezó a tiempo. Abre uno nuevo.",
+    "lobby.gone": "Este reto o sala está cerrado (rechazado, retirado o anulado): abre uno nuevo.",
+    "lobby.gone_started": "Esta partida ya ha empezado: juega en su tablero.",
     "settings.show": (
         "**Ajustes de juego de este servidor**\n"
         "Reloj de las partidas nuevas (si el comando no elige otro): {clock}.\n"

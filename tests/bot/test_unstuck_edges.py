@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -186,3 +187,28 @@ async def test_settings_and_clock_options_out_of_range_are_refused_and_change_no
     assert "live, daily" in text and await storage.active_game_in_channel(CHANNEL_ID) is None
     text = refusal(fake, await driver.command("conex new", ALICE, clock="blitz"))
     assert "live, daily" in text and await storage.active_game_in_channel(CHANNEL_ID) is None
+
+
+async def test_a_click_on_a_set_up_that_is_over_says_what_happened_to_it(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    token = await driver.command("constructo challenge", ALICE, opponent=BOB)
+    message = fake.originals[token]
+    shown = copy.deepcopy(fake.messages[message])  # as Bob's client still shows it
+    game = int(all_custom_ids(shown)[0].split(":")[2])
+    record = await storage.get_game(game)
+    assert record is not None and record.wake_at is not None
+    bot.games.clock.offset = record.wake_at - bot.games.clock.now() + 1
+    await bot.games.timers.run_due()  # it expires; Bob's Accept lands right after
+    text = refusal(fake, await driver.click(message, f"cx:acc:{game}", BOB, message=shown))
+    assert "expired" in text and "over" not in text, text
+    assert (await storage.get_game(game)).status == "aborted"  # type: ignore[union-attr]
+
+    bot.games.clock.offset = 0
+    token = await driver.command("constructo challenge", ALICE, opponent=BOB)
+    message = fake.originals[token]
+    shown = copy.deepcopy(fake.messages[message])
+    game = int(all_custom_ids(shown)[0].split(":")[2])
+    await driver.click(message, f"cx:acc:{game}", BOB, message=shown)  # accepted; a double click is told it runs
+    text = refusal(fake, await driver.click(message, f"cx:acc:{game}", BOB, message=shown))
+    assert "already started" in text and "active" not in text, text
