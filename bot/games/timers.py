@@ -193,9 +193,12 @@ class Timers:
         view = discord.ui.View(timeout=None)
         view.add_item(ClaimButton(snap.id, locale=snap.locale))
         msg = await self.layer.publisher.delivery.send(snap.record, text, view=view)
-        await self.layer.storage.set_message(snap.id, CLAIM_KEY, msg.id)
+        # Recorded and checked under the game's lock: a move either committed before (its version is seen here) or
+        # reads the game after (its commit sees the claim and strips it), never in between.
+        async with self.layer.lock(snap.id):
+            await self.layer.storage.set_message(snap.id, CLAIM_KEY, msg.id)
+            now = await self.layer.storage.get_game(snap.id)
         self.fired["claim"] += 1
-        now = await self.layer.storage.get_game(snap.id)
         if now is None or now.version != snap.version:  # the late player moved while it was being posted
             await self._drop_claim(snap.record, msg.id)
 

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import copy
 from typing import Any
 
@@ -212,3 +213,45 @@ async def test_a_click_on_a_set_up_that_is_over_says_what_happened_to_it(
     await driver.click(message, f"cx:acc:{game}", BOB, message=shown)  # accepted; a double click is told it runs
     text = refusal(fake, await driver.click(message, f"cx:acc:{game}", BOB, message=shown))
     assert "already started" in text and "active" not in text, text
+
+
+async def test_a_late_move_committing_while_the_claim_is_recorded_still_strips_it(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The move read the game before the claim message was stored and commits after the scheduler checked the
+    version: the claim must not stay live (a stale "claim the win" under a game that went on)."""
+    layer, clock = bot.games, bot.games.clock
+    game = await start(driver, fake, storage, clock="live")
+    record = await storage.get_game(game)
+    assert record is not None
+    clock.offset = envelope_of(record).clock["deadline"] - clock.now() + 1
+    snap = await layer.load(game)
+    match = snap.state
+    assert isinstance(match, Match)
+    move = str(sorted(str(m) for m in match.current_round.legal_moves())[0])
+    gate = asyncio.Event()
+    tasks: list[asyncio.Task[Any]] = []
+    set_message, apply_action = storage.set_message, storage.apply_action
+
+    async def claim_stored(game_id: int, key: str, value: Any) -> Any:
+        if key == "claim" and value is not None and not tasks:
+            tasks.append(asyncio.create_task(layer.act(game, ALICE, move)))
+            await asyncio.sleep(0.05)  # the move reads the game now (if it may)
+        return await set_message(game_id, key, value)
+
+    async def held(game_id: int, expected: int, state: Any, **kw: Any) -> Any:
+        if kw.get("player") == ALICE:
+            await gate.wait()
+        return await apply_action(game_id, expected, state, **kw)
+
+    monkeypatch.setattr(storage, "set_message", claim_stored)
+    monkeypatch.setattr(storage, "apply_action", held)
+    await layer.timers.run_due()
+    gate.set()
+    await asyncio.gather(*tasks)
+    await driver.settle()
+    record = await storage.get_game(game)
+    assert record is not None and record.version == 2 and record.status == "active"
+    claims = [m for m in fake.messages.values() if str(m.get("content") or "").startswith("⌛")]
+    assert claims, "a claim message was posted"
+    assert all(all_custom_ids(m) == [] for m in claims), "the claim stayed live after the late move"
