@@ -6,8 +6,9 @@ enough); the last click opens the new game at once: the same players and options
 a two-player game may keep the seats, so colours stay with their players, and swap who starts), with the same
 clock (a game without one, ``none`` or from before clocks, gets none: never the server's default). It opens
 in the same channel, or in a new thread when the channel is busy (the layer's :meth:`Lobby.open`), and its first
-board answers the last click. Earlier clicks are answered by a public note with the button again; a click after
-the rematch started points to it. Votes: :mod:`bot.games.agreements` (``rematch:<game>``).
+board answers the last click. Earlier clicks are answered by a public note with the button again (edited to point
+to the new game, without the button, once it starts); a click after the rematch started points to it.
+Votes: :mod:`bot.games.agreements` (``rematch:<game>``).
 """
 
 from __future__ import annotations
@@ -70,12 +71,19 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
             view.add_item(RematchButton(game_id, locale=loc.value))
             await reply(interaction, t("rematch.offer", loc, name=user.display_name, first=names[first],
                                        waiting=mentions(waiting)), view=view)
+            note = await interaction.original_response()
+            deal.data["notes"] = [*deal.data.get("notes", []), note.id]
+            await deal.save()
             return
         title = t("rematch.thread_title", loc, players=" vs ".join(names))
         snap = await layer.lobby.open(interaction, kind, options=options, seats=seats, players=players,
                                       title=title[:100], start=True, clock=env.clock.get("preset") or "none")
         deal.data.update(game=snap.id, channel=snap.record.channel_id)
         await deal.save()
+        notes = [int(n) for n in deal.data.get("notes", [])]
+    started = t("rematch.started", loc, game_id=snap.id, channel=f"<#{snap.record.channel_id}>")
+    for note in notes:  # the earlier clicks' notes no longer wait for anyone
+        await layer.publisher.delivery.edit(record, note, content=started, view=None)
     log.info("rematch of game %s: game %s", game_id, snap.id)
 
 
