@@ -133,12 +133,15 @@ def start_turn(env: Envelope, state: GameState, now: float, is_ai: Callable[[int
 def after_action(env: Envelope, state: GameState, events: Sequence[Event], now: float,
                  is_ai: Callable[[int], bool], timed_out: int | None = None) -> tuple[Envelope, Any]:
     """The clock after an engine action: restarted when a turn started (``TurnStarted``) or the game ended,
-    or when ``timed_out`` (the seat of a ``Timeout`` just applied) is the seat whose clock ran and is still to move
-    (a CONEX seat owing an X3 discard: the timeout made the discard, the turn itself gets a fresh deadline: one
-    missed deadline is one timeout); else unchanged (``(env, UNCHANGED)``)."""
+    or when ``timed_out`` (the seat of a ``Timeout`` just applied) is the seat whose clock ran out and is still to
+    move (a CONEX seat owing an X3 discard: the timeout made the discard, the turn itself gets a fresh deadline: one
+    missed deadline is one timeout; a discard overdue before the seat's own deadline leaves its clock running);
+    else unchanged (``(env, UNCHANGED)``)."""
     if not env.clock.get("per_move"):
         return env, UNCHANGED
-    again = timed_out is not None and timed_out == env.clock.get("seat") == state.current_player
+    deadline = env.clock.get("deadline")
+    again = (timed_out is not None and timed_out == env.clock.get("seat") == state.current_player
+             and deadline is not None and now >= float(deadline))
     if state.is_over or again or any(isinstance(e, TurnStarted) for e in events):
         return start_turn(env, state, now, is_ai)
     return env, UNCHANGED

@@ -255,3 +255,19 @@ async def test_a_late_move_committing_while_the_claim_is_recorded_still_strips_i
     claims = [m for m in fake.messages.values() if str(m.get("content") or "").startswith("⌛")]
     assert claims, "a claim message was posted"
     assert all(all_custom_ids(m) == [] for m in claims), "the claim stayed live after the late move"
+
+
+def test_a_timeout_restarts_the_seats_clock_only_once_its_own_deadline_passed() -> None:
+    """An overdue X3 discard made for the seat to play (another player's action came first) is no missed turn
+    deadline: its clock keeps running; the clock's own timeout gives the turn a fresh deadline."""
+    from types import SimpleNamespace
+
+    env = Envelope(engine=None, clock={"preset": "live", "per_move": 300.0, "seat": 1, "deadline": 1000.0,
+                                       "remind_at": 925.0})
+    state: Any = SimpleNamespace(is_over=False, current_player=1)
+    same, wake = clocks.after_action(env, state, [], 900.0, lambda s: False, timed_out=1)
+    assert same is env and wake is clocks.UNCHANGED
+    fresh, wake = clocks.after_action(env, state, [], 1001.0, lambda s: False, timed_out=1)
+    assert fresh.clock["deadline"] == 1301.0 and wake == 1301.0 - 300 * clocks.REMIND_FRACTION
+    other, wake = clocks.after_action(env, state, [], 1001.0, lambda s: False, timed_out=2)
+    assert other is env and wake is clocks.UNCHANGED
