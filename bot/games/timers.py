@@ -32,6 +32,7 @@ import discord
 from bot.errors import BotError
 from bot.games import clock as clocks
 from bot.games.base import Snapshot, not_player
+from bot.games.delivery import GuildGone
 from bot.i18n import t
 from bot.storage.records import GameRecord
 from bot.views.common import GameButton, games
@@ -47,7 +48,9 @@ MAX_SLEEP_S = 60.0
 MIN_SLEEP_S = 1.0
 """The shortest sleep when the earliest due game is not this process's to handle."""
 RETRY_S = 30.0
-"""A game whose timer failed (Discord refused...) is looked at again after this long."""
+"""A game whose timer failed (Discord refused...) is looked at again after this long, doubled at every failure in a
+row up to :data:`MAX_RETRY_S` (a deleted channel is not hammered every 30 s)."""
+MAX_RETRY_S = 3600.0
 BATCH = 50
 CLAIM_KEY = "claim"
 """Message key of the "time ran out: claim the win" message of a game (stripped by its next commit)."""
@@ -65,6 +68,7 @@ class Timers:
         self._task: asyncio.Task[Any] | None = None
         self._poked = asyncio.Event()
         self._next: float | None = None
+        self._failures: Counter[int] = Counter()
         layer.on_committed.append(self._on_commit)
 
     # -- the task ----------------------------------------------------------------------------------------------
@@ -113,8 +117,14 @@ class Timers:
             try:
                 await self.handle(record, now)
             except Exception:
-                log.exception("timer of game %s failed; retrying later", record.id)
-                await self.layer.storage.set_wake_at(record.id, now + RETRY_S)
+                failures = self._failures[record.id]
+                self._failures[record.id] += 1
+                delay = min(RETRY_S * 2 ** min(failures, 20), MAX_RETRY_S)
+                log.exception("timer of game %s failed (%d in a row); retrying in %.0f s", record.id, failures + 1,
+                              delay)
+                await self.layer.storage.set_wake_at(record.id, now + delay)
+            else:
+                self._failures.pop(record.id, None)
         return len(due)
 
     def mine(self, guild_id: int) -> bool:
@@ -180,9 +190,15 @@ class Timers:
             return await self.layer.storage.set_wake_at(record.id, at)
 
     async def remind(self, snap: Snapshot, seat: int, deadline: float) -> None:
-        """The one reminder of this turn: a mention of the player to move, in the game's channel."""
+        """The one reminder of this turn: a mention of the player to move, in the game's channel. Best effort: a
+        post Discord refuses (channel deleted, no permission) is logged and not retried (the turn's wake is already
+        its deadline: at most one reminder per turn, no request every 30 s until then)."""
         text = t("clk.remind", snap.locale, who=snap.who(seat), game=snap.kind.title, when=clocks.stamp(deadline))
-        await self.layer.publisher.delivery.send(snap.record, text)
+        try:
+            await self.layer.publisher.delivery.send(snap.record, text)
+        except (discord.HTTPException, GuildGone) as err:
+            log.warning("game %s: the reminder could not be posted (%s); not retried", snap.id, err)
+            return
         self.fired["remind"] += 1
 
     async def announce_claim(self, snap: Snapshot, seat: int, deadline: float) -> None:

@@ -14,6 +14,7 @@ import asyncio
 import copy
 from typing import Any
 
+import discord
 import pytest
 
 from bot.app import TableBot
@@ -271,3 +272,40 @@ def test_a_timeout_restarts_the_seats_clock_only_once_its_own_deadline_passed() 
     assert fresh.clock["deadline"] == 1301.0 and wake == 1301.0 - 300 * clocks.REMIND_FRACTION
     other, wake = clocks.after_action(env, state, [], 1001.0, lambda s: False, timed_out=2)
     assert other is env and wake is clocks.UNCHANGED
+
+
+async def test_a_game_whose_channel_was_deleted_is_not_hammered_by_its_timers(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A moderator deleted the game's channel: the reminder is tried once (at most one per turn, never retried
+    every 30 s until the deadline) and the claim is retried with growing delays, not every 30 s forever."""
+    from tests.bot.fakediscord import _FakeResponse
+
+    layer, clock = bot.games, bot.games.clock
+    game = await start(driver, fake, storage, clock="daily")
+    record = await storage.get_game(game)
+    assert record is not None
+    c = envelope_of(record).clock
+    posts: list[float] = []
+
+    def channel_gone(channel_id: int, payload: Any, files: Any) -> Any:
+        posts.append(clock.now())
+        raise discord.NotFound(_FakeResponse(404), {"message": "Unknown Channel", "code": 10003})
+
+    monkeypatch.setattr(fake, "new_message", channel_gone)
+
+    async def run_for(seconds: float, step: float = 30.0) -> None:
+        end = clock.offset + seconds
+        while clock.offset < end:
+            clock.offset += step
+            await layer.timers.run_due()
+
+    clock.offset = c["remind_at"] - clock.now() + 1
+    await layer.timers.run_due()
+    await run_for(3 * 3600)  # the last quarter of a daily move: 6 hours; half of it
+    assert len(posts) == 1, f"the reminder was tried {len(posts)} times"
+    clock.offset += c["deadline"] - clock.now() + 1
+    posts.clear()
+    await run_for(6 * 3600)
+    assert 1 <= len(posts) <= 12, f"the claim was tried {len(posts)} times in 6 hours"
+    assert (await storage.get_game(game)).status == "active"  # type: ignore[union-attr]
