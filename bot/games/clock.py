@@ -134,7 +134,7 @@ def after_action(env: Envelope, state: GameState, events: Sequence[Event], now: 
                  is_ai: Callable[[int], bool], timed_out: int | None = None) -> tuple[Envelope, Any]:
     """The clock after an engine action: restarted when a turn started (``TurnStarted``) or the game ended,
     or when ``timed_out`` (the seat of a ``Timeout`` just applied) is the seat whose clock ran out and is still to
-    move (a CONEX seat owing an X3 discard: the timeout made the discard, the turn itself gets a fresh deadline: one
+    move (a seat owing a side action, e.g. a discard: the timeout made it, the turn itself gets a fresh deadline: one
     missed deadline is one timeout; a discard overdue before the seat's own deadline leaves its clock running);
     else unchanged (``(env, UNCHANGED)``)."""
     if not env.clock.get("per_move"):
