@@ -1,6 +1,7 @@
 """Mutual abort (issue 12): ``/abandon`` proposes to end the channel's running game without a result; every human
 player agrees with one click (the proposer by proposing; ``/abandon`` again counts as the click) and the game is
 ``aborted``, never rated, its messages stripped. AI seats always agree: a game against the AI alone ends at once.
+A seat that left the game (forfeited) is not waited for.
 
 An offer is for the game as it stands (``version`` kept with the votes): once the game moved on (a move, a
 timeout), it no longer stands, as a draw offer on a chess server: a click on it is refused (``abort.stale``) and
@@ -22,6 +23,8 @@ from bot.games.base import not_player
 from bot.games.layer import Change
 from bot.i18n import t
 from bot.views.common import GameButton, games, reply, update
+from engine.errors import RuleError
+from engine.protocol import Forfeit
 
 if TYPE_CHECKING:
     from bot.games.base import Snapshot
@@ -46,8 +49,9 @@ async def agree(interaction: discord.Interaction, game_id: int) -> None:
     record = await layer.record(game_id)
     if record.status != "active":
         raise BotError("err.not_started" if record.status == "lobby" else "err.game_closed")
-    env = layer.envelope(record)
-    voters = humans(record, env)
+    snap = layer.snapshot(record)
+    left = [s for s in range(len(record.players)) if _left(snap.state, s)]
+    voters = [u for u in humans(record, snap.env) if record.players.index(u) not in left]
     if user.id not in voters:
         raise not_player()
     is_click = interaction.type == discord.InteractionType.component
@@ -93,6 +97,17 @@ async def agree(interaction: discord.Interaction, game_id: int) -> None:
         if message_id:
             await layer.publisher.delivery.edit(committed.snap.record, int(message_id), content=text, view=None)
     await layer.publisher.strip_all(committed.snap.record)
+
+
+def _left(state: Any, seat: int) -> bool:
+    """True when ``seat`` has left the game (forfeited: the engine refuses its ``Forfeit``): it is not waited for."""
+    if state is None:
+        return False
+    try:
+        state.check(Forfeit(seat))
+    except RuleError:
+        return True
+    return False
 
 
 async def _abort(layer: GameLayer, game_id: int, by: int) -> Any:

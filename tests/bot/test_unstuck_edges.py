@@ -25,7 +25,7 @@ from engine.conex import Game
 from engine.constructo import Match
 from tests.bot.conftest import Driver, all_custom_ids, envelope_of, refusal
 from tests.bot.fakediscord import CHANNEL_ID, GUILD_ID, FakeDiscord
-from tests.bot.test_conex_cog import lightning_position
+from tests.bot.test_conex_cog import forfeit, lightning_position, start_game
 from tests.bot.test_constructo_cog import board_of, start
 
 ALICE, BOB, CAROL = 1, 2, 3
@@ -309,3 +309,20 @@ async def test_a_game_whose_channel_was_deleted_is_not_hammered_by_its_timers(
     await run_for(6 * 3600)
     assert 1 <= len(posts) <= 12, f"the claim was tried {len(posts)} times in 6 hours"
     assert (await storage.get_game(game)).status == "active"  # type: ignore[union-attr]
+
+
+async def test_a_seat_that_left_the_table_is_not_waited_for_to_abort(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    """CONEX: Carol forfeited (she left the server, say); Alice and Bob can still agree to abort the table."""
+    gid = await start_game(driver, fake, storage, bot, seats=(ALICE, BOB, CAROL))
+    await forfeit(driver, fake, CAROL, gid)
+    record = await storage.get_game(gid)
+    assert record is not None and record.status == "active"
+    token = await driver.command("abandon", ALICE)
+    offer = fake.originals[token]
+    assert "1/2" in fake.visible_text(token) and f"<@{CAROL}>" not in fake.visible_text(token), \
+        fake.visible_text(token)
+    await driver.click(offer, f"ma:ok:{gid}", BOB)
+    record = await storage.get_game(gid)
+    assert record is not None and record.status == "aborted" and record.result is None
