@@ -181,13 +181,12 @@ class Timers:
         await self.time_out(snap, seat)
 
     async def _move_wake(self, record: GameRecord, at: float | None) -> bool:
-        """Set the game's ``wake_at`` to ``at`` under its lock if nothing changed since ``record`` was read.
-        Returns False (nothing done) when someone acted meanwhile."""
+        """Set the game's ``wake_at`` to ``at`` if nothing changed since ``record`` was read (a compare-and-set in
+        storage: of two processes handling the same due game, one wins). Returns False (nothing done) when
+        someone acted or another process moved it meanwhile."""
         async with self.layer.lock(record.id):
-            fresh = await self.layer.storage.get_game(record.id)
-            if fresh is None or fresh.version != record.version or fresh.wake_at != record.wake_at:
-                return False
-            return await self.layer.storage.set_wake_at(record.id, at)
+            return await self.layer.storage.set_wake_at(record.id, at, if_version=record.version,
+                                                        if_wake=record.wake_at)
 
     async def remind(self, snap: Snapshot, seat: int, deadline: float) -> None:
         """The one reminder of this turn: a mention of the player to move, in the game's channel. Best effort: a

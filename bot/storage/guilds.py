@@ -8,7 +8,7 @@ from typing import Any
 from . import validate as check
 from .backend import Tx
 from .errors import GameNotFoundError, InvalidDataError
-from .games import GamesMixin
+from .games import UNCHANGED, GamesMixin
 from .records import OPEN_STATUSES, GameRecord
 
 
@@ -16,19 +16,27 @@ class GuildsMixin(GamesMixin):
     """Clocks, guild settings, guild removal (part of ``Storage``)."""
 
     # ------------------------------------------------------------------ clocks
-    async def set_wake_at(self, game_id: int, at: float | None) -> bool:
+    async def set_wake_at(self, game_id: int, at: float | None, *, if_version: int | None = None,
+                          if_wake: Any = UNCHANGED) -> bool:
         """Set (``None``: clear) when the game layer must next look at an open game, in Unix seconds,
         without bumping its version (``apply_action(..., wake_at=...)`` does it with an action). Returns
-        False and changes nothing if the game is already finished or aborted. Raises
+        False and changes nothing if the game is already finished or aborted, or (a compare-and-set: two processes
+        handling one due game, one wins) its version is not ``if_version`` or its wake is not ``if_wake``. Raises
         ``GameNotFoundError``, ``InvalidDataError`` for a negative or non-finite time."""
         game_id = check.snowflake(game_id, "game_id")
         wake = check.timestamp(at, "wake_at")
 
         async def body(tx: Tx) -> bool:
-            row = await tx.fetchrow(f"SELECT status FROM games WHERE id = ?{self.backend.sql.for_update}", (game_id,))
+            row = await tx.fetchrow(f"SELECT status, version, wake_at FROM games WHERE id = ?"
+                                    f"{self.backend.sql.for_update}", (game_id,))
             if row is None:
                 raise GameNotFoundError(f"there is no game {game_id}", game_id=game_id)
             if row[0] not in OPEN_STATUSES:
+                return False
+            if if_version is not None and int(row[1]) != if_version:
+                return False
+            if if_wake is not UNCHANGED and (None if row[2] is None else float(row[2])) != (
+                    None if if_wake is None else float(if_wake)):
                 return False
             await tx.execute("UPDATE games SET wake_at = ? WHERE id = ?", (wake, game_id))
             return True

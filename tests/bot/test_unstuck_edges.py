@@ -326,3 +326,29 @@ async def test_a_seat_that_left_the_table_is_not_waited_for_to_abort(
     await driver.click(offer, f"ma:ok:{gid}", BOB)
     record = await storage.get_game(gid)
     assert record is not None and record.status == "aborted" and record.result is None
+
+
+async def test_two_processes_at_the_reminder_moment_post_one_reminder(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A restart overlapping the old process (or two shard processes during a deploy) at the reminder moment:
+    each reads the game due and moves its wake; the move is a compare-and-set in storage, so one reminder."""
+    layer, clock = bot.games, bot.games.clock
+    game = await start(driver, fake, storage, clock="live")
+    record = await storage.get_game(game)
+    assert record is not None
+    clock.offset = envelope_of(record).clock["remind_at"] - clock.now() + 1
+    monkeypatch.setattr(layer, "lock", lambda game_id: asyncio.Lock())  # no lock shared: two processes
+    get_game = storage.get_game
+
+    async def slow_read(game_id: int) -> Any:
+        fresh = await get_game(game_id)
+        await asyncio.sleep(0.02)  # both read before either writes
+        return fresh
+
+    monkeypatch.setattr(storage, "get_game", slow_read)
+    due = await storage.due_games(clock.now())
+    assert [r.id for r in due] == [game]
+    await asyncio.gather(layer.timers.handle(due[0], clock.now()), layer.timers.handle(due[0], clock.now()))
+    reminders = [m for m in fake.messages.values() if str(m.get("content") or "").startswith("⏰")]
+    assert len(reminders) == 1, [m["content"] for m in reminders]
