@@ -111,3 +111,13 @@ async def test_abort_reason_is_kept(storage: Storage) -> None:
     assert game is not None and game.end_reason == "mutual" and game.result is None
     with pytest.raises(InvalidDataError):
         await storage.abort_guild_games(GUILD, reason="Bot Removed!")
+
+
+async def test_set_wake_at_compare_and_set_one_of_two_writers_wins(storage: Storage) -> None:
+    gid = await storage.create_game("constructo", GUILD, 1, {}, [1, 2], status="active", wake_at=100.25)
+    assert await storage.set_wake_at(gid, 200, if_version=1, if_wake=100.25) is False  # wrong version
+    assert await storage.set_wake_at(gid, 200, if_version=0, if_wake=100.25) is True
+    assert await storage.set_wake_at(gid, 300, if_version=0, if_wake=100.25) is False  # the other writer
+    assert (await storage.get_game(gid)).wake_at == 200.0  # type: ignore[union-attr]
+    assert await storage.set_wake_at(gid, None, if_wake=200) is True
+    assert await storage.set_wake_at(gid, 5, if_wake=None) is True
