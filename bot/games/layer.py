@@ -292,8 +292,8 @@ class GameLayer:
                     players=change.players, result=change.result, wake_at=change.wake_at,
                 )
             except (VersionConflictError, GameClosedError, GameNotFoundError) as err:
-                refusal = BotError("err.conflict") if isinstance(err, VersionConflictError) else BotError(
-                    "err.game_closed", status="closed")
+                closed = not isinstance(err, VersionConflictError) or await self._closed_meanwhile(before.id)
+                refusal = BotError("err.game_closed", status="closed") if closed else BotError("err.conflict")
                 refusal.__cause__ = err
                 if n:
                     raise _Partial(record, tuple(changes[:n]), refusal) from err
@@ -308,6 +308,12 @@ class GameLayer:
                     record.wake_at if change.wake_at is UNCHANGED else change.wake_at),
             )
         return record
+
+    async def _closed_meanwhile(self, game_id: int) -> bool:
+        """After a lost race: True when the winner closed the game (an abort, the bot removed from the guild), so
+        the loser is told the game is over, not "look at the new board" (there is none)."""
+        fresh = await self.storage.get_game(game_id)
+        return fresh is None or not fresh.is_open
 
     async def _show_partial(self, committed: Committed) -> None:
         await self._run_hooks(committed)

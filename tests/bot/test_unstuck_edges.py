@@ -352,3 +352,26 @@ async def test_two_processes_at_the_reminder_moment_post_one_reminder(
     await asyncio.gather(layer.timers.handle(due[0], clock.now()), layer.timers.handle(due[0], clock.now()))
     reminders = [m for m in fake.messages.values() if str(m.get("content") or "").startswith("⏰")]
     assert len(reminders) == 1, [m["content"] for m in reminders]
+
+
+async def test_a_move_in_flight_when_the_game_is_aborted_is_told_the_game_is_over(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot is removed from the guild (or an admin aborts) while a move is being committed: the mover is not
+    told "someone acted first: look at the new board" (nobody did, there is no new board)."""
+    from bot.games import departure
+
+    game = await start(driver, fake, storage, clock="live")
+    apply_action = storage.apply_action
+
+    async def removed_meanwhile(game_id: int, expected: int, state: Any, **kw: Any) -> Any:
+        await departure.guild_removed(bot.games, GUILD_ID)
+        return await apply_action(game_id, expected, state, **kw)
+
+    monkeypatch.setattr(storage, "apply_action", removed_meanwhile)
+    calls = len(fake.calls)
+    text = refusal(fake, await driver.command("constructo place", ALICE, tile=5, size="small"))
+    assert "same moment" not in text and "over" in text, text
+    record = await storage.get_game(game)
+    assert record is not None and record.status == "aborted" and record.end_reason == "guild_removed"
+    assert [c.path for c in fake.calls[calls:] if "/channels/" in c.path] == [], "nothing sent to the guild"
