@@ -375,3 +375,17 @@ async def test_a_move_in_flight_when_the_game_is_aborted_is_told_the_game_is_ove
     record = await storage.get_game(game)
     assert record is not None and record.status == "aborted" and record.end_reason == "guild_removed"
     assert [c.path for c in fake.calls[calls:] if "/channels/" in c.path] == [], "nothing sent to the guild"
+
+
+def test_every_clock_and_lifecycle_text_is_in_spanish_with_the_same_fields() -> None:
+    import string
+
+    from bot.locales import en_clock, en_lifecycle, es_clock, es_lifecycle
+
+    def fields(template: str) -> set[str]:
+        return {f for _, f, _, _ in string.Formatter().parse(template) if f}
+
+    for en, es in ((en_clock.MESSAGES, es_clock.MESSAGES), (en_lifecycle.MESSAGES, es_lifecycle.MESSAGES)):
+        assert sorted(set(en) - set(es)) == []
+        assert [k for k in en if fields(en[k]) != fields(es[k])] == []
+        assert [k for k in en if en[k] == es[k]] == [], "an English text copied as Spanish"
