@@ -103,14 +103,14 @@ class Timers:
 
     async def earliest(self) -> float | None:
         """The earliest ``wake_at`` of any open game, or ``None``."""
-        first = await self.layer.storage.due_games(FAR_FUTURE, limit=1)
+        first = await self.layer.storage.due_games(FAR_FUTURE, limit=1, shards=self.shards())
         return first[0].wake_at if first else None
 
     async def run_due(self) -> int:
         """Handle every game due now (a failure is logged and that game looked at again after :data:`RETRY_S`).
         Returns how many games were due."""
         now = self.layer.clock.now()
-        due = await self.layer.storage.due_games(now, limit=BATCH)
+        due = await self.layer.storage.due_games(now, limit=BATCH, shards=self.shards())
         for record in due:
             if not self.mine(record.guild_id):
                 continue
@@ -127,18 +127,23 @@ class Timers:
                 self._failures.pop(record.id, None)
         return len(due)
 
-    def mine(self, guild_id: int) -> bool:
-        """True when this process serves the guild's shard (every guild without sharding): each game's timers run
-        in one process only."""
+    def shards(self) -> tuple[int, list[int]] | None:
+        """``(shard_count, shard ids of this process)``, or ``None`` when it serves every guild (no sharding)."""
         bot = self.layer.bot
         count = getattr(bot, "shard_count", None) or 1
         if count <= 1:
-            return True
+            return None
         ids = getattr(bot, "shard_ids", None)
         if ids is None:
             shard = getattr(bot, "shard_id", None)
             ids = None if shard is None else [shard]
-        return ids is None or (guild_id >> 22) % count in ids
+        return None if ids is None else (int(count), [int(i) for i in ids])
+
+    def mine(self, guild_id: int) -> bool:
+        """True when this process serves the guild's shard (every guild without sharding): each game's timers run
+        in one process only."""
+        shards = self.shards()
+        return shards is None or (guild_id >> 22) % shards[0] in shards[1]
 
     def _on_commit(self, committed: Committed) -> None:
         changes: tuple[Change, ...] = committed.changes

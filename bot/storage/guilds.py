@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from . import validate as check
@@ -43,17 +44,25 @@ class GuildsMixin(GamesMixin):
 
         return await self._write(body)
 
-    async def due_games(self, now: float, limit: int = 100) -> list[GameRecord]:
+    async def due_games(self, now: float, limit: int = 100, *,
+                        shards: tuple[int, Sequence[int]] | None = None) -> list[GameRecord]:
         """Open games whose ``wake_at <= now`` (Unix seconds), the earliest ``wake_at`` first (then oldest
-        game), at most ``limit`` (1..1000). Uses the partial index ``games_wake``."""
+        game), at most ``limit`` (1..1000). ``shards = (shard_count, shard_ids)``: only games of guilds on those
+        shards (Discord's ``(guild_id >> 22) % shard_count``), so a process never waits behind another process's
+        games. Uses the partial index ``games_wake``."""
         moment = check.timestamp(now, "now")
         if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 1000:
             raise InvalidDataError("limit must be 1..1000", field="limit")
-        return await self._games(
-            "g.status IN ('lobby', 'active') AND g.wake_at IS NOT NULL AND g.wake_at <= ?",
-            (moment, limit),
-            " ORDER BY g.wake_at, g.id LIMIT ?",
-        )
+        where = "g.status IN ('lobby', 'active') AND g.wake_at IS NOT NULL AND g.wake_at <= ?"
+        params: list[Any] = [moment]
+        if shards is not None:
+            count, ids = shards
+            wanted = sorted({int(i) for i in ids})
+            if not isinstance(count, int) or count < 1 or not wanted:
+                raise InvalidDataError("shards must be (count >= 1, [shard ids])", field="shards")
+            where += f" AND ((g.guild_id >> 22) % ?) IN ({', '.join('?' * len(wanted))})"
+            params += [count, *wanted]
+        return await self._games(where, (*params, limit), " ORDER BY g.wake_at, g.id LIMIT ?")
 
     # ------------------------------------------------------------------ guild settings
     async def get_guild_settings(self, guild_id: int) -> dict[str, Any]:

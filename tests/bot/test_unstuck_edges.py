@@ -389,3 +389,24 @@ def test_every_clock_and_lifecycle_text_is_in_spanish_with_the_same_fields() -> 
         assert sorted(set(en) - set(es)) == []
         assert [k for k in en if fields(en[k]) != fields(es[k])] == []
         assert [k for k in en if en[k] == es[k]] == [], "an English text copied as Spanish"
+
+
+async def test_due_games_of_other_shards_do_not_starve_this_process(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sharded across processes, one of them down with many due games: the others' timers still run (the due
+    query asks only for this process's shards, not the earliest 50 of everyone's)."""
+    monkeypatch.setattr(bot, "shard_count", 2)
+    monkeypatch.setattr(bot, "shard_id", 0)
+    other_guild = (1 << 22) | 5  # shard 1: another process's guild
+    assert bot.games.timers.mine(GUILD_ID) and not bot.games.timers.mine(other_guild)
+    for n in range(60):
+        await storage.create_game("constructo", other_guild, 900 + n, {}, [ALICE, BOB], status="active", wake_at=1.0)
+    token = await driver.command("constructo challenge", ALICE, opponent=BOB)
+    game = int(all_custom_ids(fake.messages[fake.originals[token]])[0].split(":")[2])
+    record = await storage.get_game(game)
+    assert record is not None and record.wake_at is not None
+    bot.games.clock.offset = record.wake_at - bot.games.clock.now() + 1
+    await bot.games.timers.run_due()
+    assert (await storage.get_game(game)).status == "aborted", "this shard's challenge expired"  # type: ignore[union-attr]
+    assert await bot.games.timers.earliest() is None, "the next look is for this process's own games only"

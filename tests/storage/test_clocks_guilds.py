@@ -121,3 +121,16 @@ async def test_set_wake_at_compare_and_set_one_of_two_writers_wins(storage: Stor
     assert (await storage.get_game(gid)).wake_at == 200.0  # type: ignore[union-attr]
     assert await storage.set_wake_at(gid, None, if_wake=200) is True
     assert await storage.set_wake_at(gid, 5, if_wake=None) is True
+
+
+async def test_due_games_of_some_shards_only(storage: Storage) -> None:
+    guilds = [(1323802873036800010 >> 22 << 22) + n * (1 << 22) for n in range(4)]  # real-size ids, shards n % 3
+    for n, guild in enumerate(guilds):
+        await storage.create_game("conex", guild, 10 + n, {}, [1, 2], status="active", wake_at=100 + n)
+    shard_of = {g: (g >> 22) % 3 for g in guilds}
+    mine = [r.guild_id for r in await storage.due_games(1000, shards=(3, [shard_of[guilds[1]]]))]
+    assert mine and all(shard_of[g] == shard_of[guilds[1]] for g in mine)
+    assert len(await storage.due_games(1000, shards=(3, [0, 1, 2]))) == 4
+    assert len(await storage.due_games(1000)) == 4
+    with pytest.raises(InvalidDataError):
+        await storage.due_games(1000, shards=(0, [0]))
