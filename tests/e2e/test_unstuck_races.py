@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -143,3 +144,15 @@ async def test_accept_right_at_the_expiry_either_starts_or_expires(env: BotEnv, 
         assert "expired" in content and not server.message(challenge.id).buttons()
     await answered(await mod.slash("settings", expiry=60))
     assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def test_every_discord_timestamp_the_bot_wrote_is_in_epoch_seconds(env: BotEnv) -> None:
+    """Boards (the clock line), reminders, claims, ``/games`` rows: ``<t:N:R>`` with N in seconds around now (a
+    value in milliseconds would show a date thousands of years away)."""
+    server = env.server
+    await answered(await server.as_user("mod", "games").slash("games"))
+    stamps = [int(n) for ch in list(server.channels.values()) for m in server.messages(ch)
+              for n in re.findall(r"<t:(-?\d+)(?::[a-zA-Z])?>", m.content)]
+    assert len(stamps) >= 5, "boards, reminders and claims of this module carry timestamps"
+    now = time.time()
+    assert all(now - 2 * 86400 < n < now + 2 * 86400 for n in stamps), [n for n in stamps if abs(n - now) > 86400]
