@@ -5,6 +5,7 @@
   log), the other is told what happened ("moved in time" / the game is over), the claim message loses its button;
 - both players click **Rematch** at the same moment: exactly one new game (seats rotated, same clock), and the
   earlier click's public note does not stay behind with a live button saying the other is awaited;
+- an abort offer followed by a move: a later **Agree** aborts nothing (refused, stripped); `/abandon` starts anew;
 - **Accept** clicked right around a challenge's expiry (just before, at, just after): either it started (the board
   answers) or it expired (the message says so, without buttons; an Accept still sent is told it expired, never
   "This game is over").
@@ -156,3 +157,27 @@ async def test_every_discord_timestamp_the_bot_wrote_is_in_epoch_seconds(env: Bo
     assert len(stamps) >= 5, "boards, reminders and claims of this module carry timestamps"
     now = time.time()
     assert all(now - 2 * 86400 < n < now + 2 * 86400 for n in stamps), [n for n in stamps if abs(n - now) > 86400]
+
+
+async def test_an_abort_offer_made_stale_by_a_move_aborts_nothing(env: BotEnv) -> None:
+    server = env.server
+    mark = env.mark()
+    ch = "stale-offer"
+    server.add_channel(ch)
+    alice, bob = server.as_user("alice", ch), server.as_user("bob", ch)
+    res = await answered(await alice.slash("constructo challenge", opponent="bob", clock="none"))
+    await answered(await bob.click(res.message, "Accept"), followups=1)
+    game = env.latest_game("constructo", server.channel(ch).id)
+    offer = (await answered(await alice.slash("abandon"))).message
+    assert offer is not None and offer.buttons()
+    tiles = await alice.autocomplete("constructo place", "tile", "", size="small")
+    moved = await answered(await alice.slash("constructo place", tile=int(tiles[0]["value"]), size="small"))
+    assert not moved.ephemeral
+    text = assert_refusal(await answered(await bob.click(offer, "Agree to abort")), "/abandon")
+    assert "went on" in text
+    assert env.game(game.id).status == "active" and not server.message(offer.id).buttons()
+    again = await answered(await bob.slash("abandon"))
+    assert "1/2" in again.text and f"<@{alice.id}>" in again.text
+    await answered(await alice.click(again.message, "Agree to abort"))
+    assert env.game(game.id).status == "aborted"
+    assert env.violations_since(mark) == [], env.log_tail()
