@@ -15,6 +15,10 @@ MESSAGES: dict[str, str] = {
         "The game went on after this offer to abort it, so it no longer stands: "
         "propose again with /abandon."
     ),
+    "abort.not_started": (
+        "This game has not started yet: decline or withdraw the challenge, or leave the lobby, instead (the "
+        "Decline and Leave buttons, or the game's decline and leave commands)."
+    ),
     "abort.already": "You already agreed to abort this game; waiting for {waiting}.",
     "abort.agreed": "Every player agreed: the {game} game is aborted. Nothing was rated.",
     "ui.agree_abort": "Agree to abort",

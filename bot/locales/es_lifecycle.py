@@ -14,6 +14,10 @@ MESSAGES: dict[str, str] = {
         "La partida siguió después de esta propuesta de anularla, así que ya no vale: "
         "vuelve a proponerlo con /abandon."
     ),
+    "abort.not_started": (
+        "Esta partida aún no ha empezado: rechaza o retira el reto, o sal de la sala (los botones Rechazar y "
+        "Salir, o los comandos decline y leave del juego)."
+    ),
     "abort.already": "Ya aceptaste anular esta partida; falta {waiting}.",
     "abort.agreed": "Todos los jugadores están de acuerdo: la partida de {game} queda anulada. No puntúa.",
     "ui.agree_abort": "Acepto anularla",

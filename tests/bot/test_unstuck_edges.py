@@ -410,3 +410,13 @@ async def test_due_games_of_other_shards_do_not_starve_this_process(
     await bot.games.timers.run_due()
     assert (await storage.get_game(game)).status == "aborted", "this shard's challenge expired"  # type: ignore[union-attr]
     assert await bot.games.timers.earliest() is None, "the next look is for this process's own games only"
+
+
+async def test_abandon_before_the_game_started_points_to_decline_or_leave(
+    driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    await driver.command("conex new", ALICE)
+    text = refusal(fake, await driver.command("abandon", ALICE))
+    assert "not started" in text and "leave" in text.lower(), text
+    es = refusal(fake, await driver.command("abandon", ALICE, locale="es-ES"))
+    assert "empezado" in es, es
