@@ -259,10 +259,9 @@ class Timers:
         self.fired["expire"] += 1
         snap = committed.snap
         message_id = snap.record.messages.get(LOBBY_KEY)
-        if message_id is not None:
-            said = text(snap.kind, "expired", snap.locale)
-            await self.layer.publisher.delivery.edit(snap.record, message_id,
-                                                     content=f"{snap.kind.lobby_text(snap)}\n{said}"[:2000], view=None)
+        if message_id is not None:  # the whole message: its "accept / join below" no longer holds
+            said = text(snap.kind, "expired_of", snap.locale, game=snap.kind.title, players=", ".join(snap.names))
+            await self.layer.publisher.delivery.edit(snap.record, message_id, content=said[:2000], view=None)
 
     # -- claiming ----------------------------------------------------------------------------------------------
     async def claim(self, interaction: discord.Interaction, game_id: int) -> Committed:

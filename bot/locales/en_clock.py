@@ -16,7 +16,10 @@ MESSAGES: dict[str, str] = {
     "settings.bad_expiry": "The expiry must be {min}-{max} minutes, not {value}. Nothing was changed.",
     "clk.own_clock": "It is your own time that ran out: make your move instead.",
     "ui.claim": "Claim the win",
-    "lobby.expired": "⌛ Nobody started this game in time: it expired, and the channel is free again.",
+    "lobby.expired_of": (
+        "⌛ {players}: this {game} game expired before it started (nobody started it in time); the channel is "
+        "free again."
+    ),
     "lobby.gone_expired": "This challenge or lobby expired: nobody started it in time. Open a new one.",
     "lobby.gone": "This challenge or lobby is closed (declined, withdrawn or aborted): open a new one.",
     "lobby.gone_started": "This game has already started: play on its board.",

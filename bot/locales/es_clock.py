@@ -16,7 +16,10 @@ MESSAGES: dict[str, str] = {
     "settings.bad_expiry": "La caducidad debe estar entre {min} y {max} minutos, no {value}. No se cambió nada.",
     "clk.own_clock": "Es tu propio tiempo el que se acabó: haz tu jugada.",
     "ui.claim": "Reclamar la victoria",
-    "lobby.expired": "⌛ Nadie empezó esta partida a tiempo: ha caducado y el canal vuelve a estar libre.",
+    "lobby.expired_of": (
+        "⌛ {players}: esta partida de {game} caducó antes de empezar (nadie la empezó a tiempo); el canal "
+        "vuelve a estar libre."
+    ),
     "lobby.gone_expired": "Este reto o sala caducó: nadie lo empezó a tiempo. Abre uno nuevo.",
     "lobby.gone": "Este reto o sala está cerrado (rechazado, retirado o anulado): abre uno nuevo.",
     "lobby.gone_started": "Esta partida ya ha empezado: juega en su tablero.",

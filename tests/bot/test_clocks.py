@@ -113,7 +113,7 @@ def test_clock_rules_without_discord() -> None:
 
 
 def test_every_clock_text_in_spanish() -> None:
-    keys = [k for k in MESSAGES["en"] if k.startswith(("clk.", "settings.")) or k in ("ui.claim", "lobby.expired")]
+    keys = [k for k in MESSAGES["en"] if k.startswith(("clk.", "settings.")) or k in ("ui.claim", "lobby.expired_of")]
     assert len(keys) >= 10
     assert [k for k in keys if k not in MESSAGES["es"]] == []
 

@@ -420,3 +420,20 @@ async def test_abandon_before_the_game_started_points_to_decline_or_leave(
     assert "not started" in text and "leave" in text.lower(), text
     es = refusal(fake, await driver.command("abandon", ALICE, locale="es-ES"))
     assert "empezado" in es, es
+
+
+async def test_an_expired_challenge_message_no_longer_tells_to_accept(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    token = await driver.command("constructo challenge", ALICE, opponent=BOB)
+    message = fake.originals[token]
+    game = int(all_custom_ids(fake.messages[message])[0].split(":")[2])
+    record = await storage.get_game(game)
+    assert record is not None and record.wake_at is not None
+    bot.games.clock.offset = record.wake_at - bot.games.clock.now() + 1
+    calls = len(fake.calls)
+    await bot.games.timers.run_due()
+    (edit,) = [c for c in fake.calls[calls:] if c.method == "PATCH" and c.path.endswith(f"/messages/{message}")]
+    content = edit.payload["content"]  # type: ignore[index]
+    assert "expired" in content and "alice" in content and "bob" in content, content
+    assert "Accept or decline below" not in content and edit.payload["components"] == [], content  # type: ignore[index]
