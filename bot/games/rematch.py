@@ -7,7 +7,8 @@ a two-player game may keep the seats, so colours stay with their players, and sw
 clock (a game without one, ``none`` or from before clocks, gets none: never the server's default). It opens
 in the same channel, or in a new thread when the channel is busy (the layer's :meth:`Lobby.open`), and its first
 board answers the last click. Earlier clicks are answered by a public note with the button again (edited to point
-to the new game, without the button, once it starts); a click after the rematch started points to it.
+to the new game, without the button, once it starts); a click after the rematch started points to it (unless that
+game was aborted: then the players may ask again).
 Votes: :mod:`bot.games.agreements` (``rematch:<game>``).
 """
 
@@ -56,7 +57,11 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
     async with agreement(layer.storage, WHAT, game_id) as deal:
         started = deal.data.get("game")
         if started:
-            raise BotError("rematch.started", game_id=started, channel=f"<#{deal.data.get('channel')}>")
+            then = await layer.storage.get_game(int(started))
+            if then is not None and then.status == "aborted":  # it was aborted: the players may ask again
+                deal.data = {}
+            else:
+                raise BotError("rematch.started", game_id=started, channel=f"<#{deal.data.get('channel')}>")
         if not deal.add(user.id):
             waiting = [u for u in voters if u not in deal.votes]
             raise BotError("rematch.already", waiting=mentions(waiting))

@@ -437,3 +437,22 @@ async def test_an_expired_challenge_message_no_longer_tells_to_accept(
     content = edit.payload["content"]  # type: ignore[index]
     assert "expired" in content and "alice" in content and "bob" in content, content
     assert "Accept or decline below" not in content and edit.payload["components"] == [], content  # type: ignore[index]
+
+
+async def test_a_rematch_that_was_aborted_can_be_asked_again_from_the_card(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    game = await start(driver, fake, storage)
+    card = await finish_by_resign(driver, fake, storage, game, BOB)
+    await driver.click(int(card["id"]), f"rm:go:{game}", BOB)
+    await driver.click(int(card["id"]), f"rm:go:{game}", ALICE)
+    second = await storage.active_game_in_channel(CHANNEL_ID)
+    assert second is not None and second.id != game
+    await driver.command("abort", CAROL, admin=True)  # an admin ends it (or both agreed to abort it)
+    assert (await storage.get_game(second.id)).status == "aborted"  # type: ignore[union-attr]
+    token = await driver.click(int(card["id"]), f"rm:go:{game}", ALICE)
+    text = fake.visible_text(token)
+    assert "wants a rematch" in text and "started already" not in text, text
+    await driver.click(int(card["id"]), f"rm:go:{game}", BOB)
+    third = await storage.active_game_in_channel(CHANNEL_ID)
+    assert third is not None and third.id not in (game, second.id) and third.players == [BOB, ALICE]
