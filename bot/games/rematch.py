@@ -76,8 +76,8 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
             view.add_item(RematchButton(game_id, locale=loc.value))
             await reply(interaction, t("rematch.offer", loc, name=user.display_name, first=names[first],
                                        waiting=mentions(waiting)), view=view)
-            note = await interaction.original_response()
-            deal.data["notes"] = [*deal.data.get("notes", []), note.id]
+            posted = await interaction.original_response()
+            deal.data["notes"] = [*deal.data.get("notes", []), posted.id]
             await deal.save()
             return
         title = t("rematch.thread_title", loc, players=" vs ".join(names))
