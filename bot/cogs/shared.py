@@ -156,6 +156,7 @@ class SharedCog(commands.Cog, name="shared"):
         committed = await games.abort(record.id, by=interaction.user.id, guild_id=interaction.guild_id or 0)
         title = self._title(record.kind)
         await reply(interaction, t("abort.done", interaction.locale, name=interaction.user.display_name, game=title))
+        await games.lobby.closed_by_admin(committed, interaction.user.display_name)
         await games.publisher.strip_all(committed.snap.record)
 
 

@@ -105,6 +105,7 @@ async def confirm(interaction: discord.Interaction, game_id: int) -> None:
     record = committed.snap.record
     title = committed.snap.kind.title
     await update(interaction, content=t("games.aborted", interaction.locale, game_id=game_id), view=None)
+    await layer.lobby.closed_by_admin(committed, user.display_name)
     await layer.publisher.strip_all(record)
     try:
         await layer.publisher.delivery.send(record, t("abort.done", committed.snap.locale, name=user.display_name,

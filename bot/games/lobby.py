@@ -188,6 +188,17 @@ class Lobby:
             last = actions[-1].action if actions else None
             raise BotError("lobby.gone_expired" if last == "expire" else "lobby.gone") from err
 
+    async def closed_by_admin(self, committed: Committed, name: str) -> None:
+        """An admin aborted a set-up (``/abort``, ``/games``): its message says so instead of "accept / join
+        below" (then the caller strips every message)."""
+        snap = committed.snap
+        message_id = snap.record.messages.get(LOBBY_KEY)
+        if committed.before.status != "lobby" or message_id is None:
+            return
+        said = text(snap.kind, "closed_by", snap.locale, name=name, game=snap.kind.title,
+                    players=", ".join(snap.names))
+        await self.layer.publisher.delivery.edit(snap.record, message_id, content=said[:2000], view=None)
+
     # -- lobby mode --------------------------------------------------------------------------------------------
     @staticmethod
     def _room(snap: Snapshot) -> None:

@@ -20,6 +20,7 @@ MESSAGES: dict[str, str] = {
         "⌛ {players}: this {game} game expired before it started (nobody started it in time); the channel is "
         "free again."
     ),
+    "lobby.closed_by": "{name} closed this {game} game before it started ({players}). Nothing was rated.",
     "lobby.gone_expired": "This challenge or lobby expired: nobody started it in time. Open a new one.",
     "lobby.gone": "This challenge or lobby is closed (declined, withdrawn or aborted): open a new one.",
     "lobby.gone_started": "This game has already started: play on its board.",

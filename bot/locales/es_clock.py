@@ -20,6 +20,7 @@ MESSAGES: dict[str, str] = {
         "⌛ {players}: esta partida de {game} caducó antes de empezar (nadie la empezó a tiempo); el canal "
         "vuelve a estar libre."
     ),
+    "lobby.closed_by": "{name} cerró esta partida de {game} antes de empezar ({players}). No puntúa.",
     "lobby.gone_expired": "Este reto o sala caducó: nadie lo empezó a tiempo. Abre uno nuevo.",
     "lobby.gone": "Este reto o sala está cerrado (rechazado, retirado o anulado): abre uno nuevo.",
     "lobby.gone_started": "Esta partida ya ha empezado: juega en su tablero.",

@@ -456,3 +456,20 @@ async def test_a_rematch_that_was_aborted_can_be_asked_again_from_the_card(
     await driver.click(int(card["id"]), f"rm:go:{game}", BOB)
     third = await storage.active_game_in_channel(CHANNEL_ID)
     assert third is not None and third.id not in (game, second.id) and third.players == [BOB, ALICE]
+
+
+async def test_an_admin_abort_of_a_challenge_rewrites_its_message(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    """``/abort`` here, ``/games``' Abort in e2e (test_unstuck_races): the challenge no longer says "Accept or
+    decline below" without buttons."""
+    token = await driver.command("constructo challenge", ALICE, opponent=BOB)
+    message = fake.originals[token]
+    game = int(all_custom_ids(fake.messages[message])[0].split(":")[2])
+    calls = len(fake.calls)
+    await driver.command("abort", CAROL, admin=True)
+    assert (await storage.get_game(game)).status == "aborted"  # type: ignore[union-attr]
+    edits = [c for c in fake.calls[calls:] if c.method == "PATCH" and c.path.endswith(f"/messages/{message}")]
+    assert edits and edits[-1].payload["components"] == []  # type: ignore[index]
+    content = next(c.payload["content"] for c in reversed(edits) if c.payload.get("content"))  # type: ignore[union-attr]
+    assert "Accept or decline below" not in content and "alice" in content, content

@@ -181,3 +181,22 @@ async def test_an_abort_offer_made_stale_by_a_move_aborts_nothing(env: BotEnv) -
     await answered(await alice.click(again.message, "Agree to abort"))
     assert env.game(game.id).status == "aborted"
     assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def test_games_abort_of_a_pending_challenge_rewrites_it(env: BotEnv) -> None:
+    server = env.server
+    mark = env.mark()
+    ch = "admin-clears"
+    server.add_channel(ch)
+    mod, alice = server.as_user("mod", ch), server.as_user("alice", ch)
+    challenge = (await answered(await alice.slash("constructo challenge", opponent="carol"))).message
+    game = env.latest_game("constructo", server.channel(ch).id)
+    listing = await answered(await mod.slash("games"))
+    ask = await answered(await mod.click(listing.message, f"Abort #{game.id}"))
+    await answered(await mod.click(ask.message, "Yes, abort it"))
+    assert env.game(game.id).status == "aborted"
+    await server.wait_until(lambda: "closed this Constructo game" in server.message(challenge.id).content, 10,
+                            "the challenge rewritten")
+    shown = server.message(challenge.id)
+    assert not shown.buttons() and "Accept or decline" not in shown.content and "mod" in shown.content.lower()
+    assert env.violations_since(mark) == [], env.log_tail()
