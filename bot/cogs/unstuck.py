@@ -6,6 +6,7 @@ the result card's Rematch (:mod:`bot.games.rematch`) and the admins' ``/games`` 
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import TYPE_CHECKING
 
 import discord
@@ -57,4 +58,5 @@ class UnstuckCog(commands.Cog, name="unstuck"):
 async def setup(bot: TableBot) -> None:
     """Extension entry point: ``bot.load_extension("bot.cogs.unstuck")``."""
     bot.add_dynamic_items(*mutual.DYNAMIC_ITEMS, *rematch.DYNAMIC_ITEMS, *admin.DYNAMIC_ITEMS)
+    bot.games.on_committed.append(partial(mutual.on_commit, bot.games))
     await bot.add_cog(UnstuckCog(bot))

@@ -4,8 +4,9 @@ player agrees with one click (the proposer by proposing; ``/abandon`` again coun
 A seat that left the game (forfeited) is not waited for.
 
 An offer is for the game as it stands (``version`` kept with the votes): once the game moved on (a move, a
-timeout), it no longer stands, as a draw offer on a chess server: a click on it is refused (``abort.stale``) and
-strips its button; ``/abandon`` then starts a new offer counted from one.
+timeout), it no longer stands, as a draw offer on a chess server: that action edits the offer to say so and strips
+its button (:func:`on_commit`, message key ``abort_offer``); a click on an offer a client still shows is refused
+(``abort.stale``); ``/abandon`` then starts a new offer counted from one.
 
 Custom id: ``ma:ok:<game>`` (persistent). Votes: :mod:`bot.games.agreements` (``abort_votes:<game>``).
 """
@@ -28,11 +29,13 @@ from engine.protocol import Forfeit
 
 if TYPE_CHECKING:
     from bot.games.base import Snapshot
-    from bot.games.layer import GameLayer
+    from bot.games.layer import Committed, GameLayer
 
 log = logging.getLogger(__name__)
 
 WHAT = "abort_votes"
+OFFER_KEY = "abort_offer"
+"""Message key of the live offer (voided, its button stripped, by the game's next action)."""
 
 
 def view(game_id: int, locale: Any) -> discord.ui.View:
@@ -82,8 +85,13 @@ async def agree(interaction: discord.Interaction, game_id: int) -> None:
             older = deal.data.get("message")
             deal.data["message"] = message.id
             await deal.save()
+            async with layer.lock(game_id):  # recorded like a claim: a move either is seen here or strips it
+                await layer.storage.set_message(game_id, OFFER_KEY, message.id)
+                fresh = await layer.storage.get_game(game_id)
             if older:  # one live offer: the newest
                 await layer.publisher.delivery.edit(record, int(older), view=None)
+            if fresh is None or fresh.version != record.version:
+                await _void(layer, record, message.id, snap.locale)
             return
         committed = await _abort(layer, game_id, user.id)
         message_id = deal.data.get("message")
@@ -97,6 +105,19 @@ async def agree(interaction: discord.Interaction, game_id: int) -> None:
         if message_id:
             await layer.publisher.delivery.edit(committed.snap.record, int(message_id), content=text, view=None)
     await layer.publisher.strip_all(committed.snap.record)
+
+
+def on_commit(layer: GameLayer, committed: Committed) -> None:
+    """``layer.on_committed`` hook: a game action after an offer voids it; its message says so at once."""
+    offer = committed.before.messages.get(OFFER_KEY)
+    if offer is not None and any(c.seat is not None for c in committed.changes):
+        snap = committed.snap
+        layer.bot.spawn(_void(layer, snap.record, int(offer), snap.locale), name=f"abort-offer-void-{offer}")
+
+
+async def _void(layer: GameLayer, record: Any, message_id: int, locale: Any) -> None:
+    await layer.publisher.delivery.edit(record, message_id, content=t("abort.stale", locale), view=None)
+    await layer.storage.set_message(record.id, OFFER_KEY, None)
 
 
 def _left(state: Any, seat: int) -> bool:

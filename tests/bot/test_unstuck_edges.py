@@ -158,6 +158,7 @@ async def test_an_abort_offer_is_void_once_the_game_moved_on(
     game = await start(driver, fake, storage)
     token = await driver.command("abandon", ALICE)
     offer = fake.originals[token]
+    shown = copy.deepcopy(fake.messages[offer])  # as Bob's client still shows it
     snap = await bot.games.load(game)
     match = snap.state
     assert isinstance(match, Match)
@@ -165,7 +166,7 @@ async def test_an_abort_offer_is_void_once_the_game_moved_on(
                                                             [0][1:]), size="small")
     moved = await storage.get_game(game)
     assert moved is not None and moved.version == 2
-    text = refusal(fake, await driver.click(offer, f"ma:ok:{game}", BOB))
+    text = refusal(fake, await driver.click(offer, f"ma:ok:{game}", BOB, message=shown))
     assert (await storage.get_game(game)).status == "active", "a stale offer aborts nothing"  # type: ignore[union-attr]
     assert "/abandon" in text, text
     assert all_custom_ids(fake.messages[offer]) == [], "the stale offer lost its button"
@@ -473,3 +474,19 @@ async def test_an_admin_abort_of_a_challenge_rewrites_its_message(
     assert edits and edits[-1].payload["components"] == []  # type: ignore[index]
     content = next(c.payload["content"] for c in reversed(edits) if c.payload.get("content"))  # type: ignore[union-attr]
     assert "Accept or decline below" not in content and "alice" in content, content
+
+
+async def test_an_abort_offer_says_at_once_that_a_move_voided_it(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    """Nobody has to click the stale offer to learn it no longer stands: the move strips it and says so."""
+    game = await start(driver, fake, storage)
+    token = await driver.command("abandon", ALICE)
+    offer = fake.originals[token]
+    calls = len(fake.calls)
+    await driver.command("constructo place", ALICE, tile=5, size="small")
+    await driver.settle()
+    assert (await storage.get_game(game)).version == 2  # type: ignore[union-attr]
+    edits = [c for c in fake.calls[calls:] if c.method == "PATCH" and c.path.endswith(f"/messages/{offer}")]
+    assert edits, "the offer was left as it was"
+    assert edits[-1].payload["components"] == [] and "no longer stands" in edits[-1].payload["content"]  # type: ignore[index]
