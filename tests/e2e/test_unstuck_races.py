@@ -3,7 +3,7 @@
 
 - **Claim the win** clicked at the same moment as the late player's move: exactly one applies (one entry in the
   log), the other is told what happened ("moved in time" / the game is over), the claim message loses its button;
-- both players click **Rematch** at the same moment: exactly one new game (seats rotated, same clock), and the
+- both players click **Rematch** at the same moment: exactly one new game (the other player starts, same clock), and the
   earlier click's public note does not stay behind with a live button saying the other is awaited;
 - an abort offer followed by a move: the move voids it (edited to say so, no button left); `/abandon` starts anew;
 - **Accept** clicked right around a challenge's expiry (just before, at, just after): either it started (the board
@@ -102,7 +102,9 @@ async def test_both_players_click_rematch_at_the_same_moment_one_game(env: BotEn
     await asyncio.gather(answered(a), answered(b))
     new = env.latest_game("constructo")
     assert new.id == game_id + 1 and new.status == "active", "exactly one rematch"
-    assert new.players == [bob.id, alice.id] and new.state["clock"]["preset"] == "live"
+    assert sorted(new.players) == sorted([alice.id, bob.id]) and new.state["clock"]["preset"] == "live"
+    assert new.state["options"].get("first", 0) != env.game(game_id).state["options"].get("first", 0) or \
+        new.players != env.game(game_id).players, "the other player starts"
     boards = [r for r in (a, b) if r.message is not None and r.message.images]
     assert len(boards) == 1, [r.text for r in (a, b)]
     notes = [r.message for r in (a, b) if r.message is not None and not r.message.images and not r.ephemeral]
