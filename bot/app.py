@@ -96,6 +96,7 @@ class TableBot(commands.Bot):
             self.storage = await Storage.open(self.config.storage_target, pool_size=self.config.database_pool_size)
         await self.tree.set_translator(CatalogueTranslator())
         self.games = GameLayer(self)
+        self.spawn(self.games.pools.warm(), name="cpu-warm-up")
         for kind in self.games.kinds.values():
             self.add_dynamic_items(*seating_items(kind), *kind.dynamic_items)
         self.add_dynamic_items(ClaimButton)
@@ -187,6 +188,7 @@ class TableBot(commands.Bot):
         self.first_response.close()
         if self.games is not None:
             self.games.publisher.close()
+            self.games.pools.close()
         for task in list(self.background):
             task.cancel()
         await super().close()

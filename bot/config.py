@@ -16,6 +16,11 @@ Variables (see README "Configuration"):
 - ``LOG_LEVEL``: ``DEBUG``, ``INFO``, ``WARNING``, ``ERROR`` or ``CRITICAL`` (default ``INFO``).
 - ``DISCORD_API_BASE``: REST base including the version, e.g. ``http://127.0.0.1:8080/api/v10``.
 - ``DISCORD_GATEWAY_URL``: gateway websocket URL, e.g. ``ws://127.0.0.1:8080/gateway``.
+- ``CPU_WORKERS``: processes drawing boards and searching placements (default: the machine's cores; ``0``: threads
+  of the bot's own process). ``AI_WORKERS``: processes for AI searches, analyses and replays, at a lower OS
+  priority (default: half of ``CPU_WORKERS``, at least 1).
+- ``SHARD_COUNT`` / ``SHARD_IDS``: Discord shards. ``SHARD_COUNT=4 SHARD_IDS=0,1`` makes this process run shards 0
+  and 1 of 4 (another process runs 2,3; all on one PostgreSQL). Unset: one process, Discord's recommended count.
 """
 
 from __future__ import annotations
@@ -62,6 +67,17 @@ class Config:
     database_url: str | None = field(default=None, repr=False)
     database_pool_size: int = 10
     drain_timeout_s: float = DEFAULT_DRAIN_TIMEOUT_S
+    cpu_workers: int = 0
+    ai_workers: int | None = None
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+
+    def owns_guild(self, guild_id: int | None) -> bool:
+        """True if this process runs the shard of ``guild_id`` (``(guild_id >> 22) % SHARD_COUNT`` in
+        ``SHARD_IDS``): background work (board recovery, AI resume, retries) is done for those guilds only."""
+        if self.shard_count is None or self.shard_ids is None or guild_id is None:
+            return True
+        return (guild_id >> 22) % self.shard_count in self.shard_ids
 
     @property
     def db_path(self) -> Path:
@@ -134,6 +150,9 @@ class Config:
             database_url=_database_url(env),
             database_pool_size=_int_in(env, "DATABASE_POOL_SIZE", 10, 1, 200),
             drain_timeout_s=_float_in(env, "DRAIN_TIMEOUT", DEFAULT_DRAIN_TIMEOUT_S, 0.0, MAX_DRAIN_TIMEOUT_S),
+            cpu_workers=_int_in(env, "CPU_WORKERS", os.cpu_count() or 1, 0, 256),
+            ai_workers=_int_in(env, "AI_WORKERS", 0, 1, 256) or None,
+            **_shards(env),
         )
 
 
@@ -160,6 +179,25 @@ def _database_url(env: Mapping[str, str]) -> str | None:
     except InvalidDataError as err:
         raise ConfigError("DATABASE_URL", err.message) from None
     return text
+
+
+def _shards(env: Mapping[str, str]) -> dict[str, object]:
+    count_text = env.get("SHARD_COUNT", "").strip()
+    ids_text = env.get("SHARD_IDS", "").strip()
+    if not count_text:
+        if ids_text:
+            raise ConfigError("SHARD_IDS", "needs SHARD_COUNT (the total number of shards of every process)")
+        return {}
+    count = _int_in(env, "SHARD_COUNT", 1, 1, 65536)
+    if not ids_text:
+        return {"shard_count": count, "shard_ids": tuple(range(count))}
+    try:
+        ids = tuple(sorted({int(part) for part in ids_text.split(",") if part.strip()}))
+    except ValueError:
+        raise ConfigError("SHARD_IDS", f"must be shard numbers separated by commas, e.g. 0,1 (not {ids_text!r})") from None
+    if not ids or any(not 0 <= i < count for i in ids):
+        raise ConfigError("SHARD_IDS", f"must be numbers from 0 to {count - 1} (SHARD_COUNT={count}), not {ids_text!r}")
+    return {"shard_count": count, "shard_ids": ids}
 
 
 def _int_in(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:

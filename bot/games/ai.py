@@ -106,7 +106,7 @@ class AIScheduler:
         seed = snap.id * 1000 + snap.version
         fn = snap.kind.ai_function
         assert fn is not None
-        text: str = await self.layer.cpu(fn, state.copy(), seat, level, seed)
+        text: str = await self.layer.cpu_background(fn, state.copy(), seat, level, seed)
         return text
 
     async def resume_all(self) -> int:

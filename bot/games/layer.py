@@ -14,8 +14,9 @@ Two simultaneous actions on one game never both apply: the per-game ``asyncio.Lo
 process and storage's version check refuses the loser across processes (``err.conflict``). A button carries the
 version it was drawn at; a click on an older one is ``err.stale``. Nothing is written when anything refuses.
 
-CPU work (engine searches, rendering) goes through :meth:`GameLayer.cpu`, the one seam a process pool replaces:
-give it module-level functions and plain or picklable arguments.
+CPU work (rendering, placement searches) goes through :meth:`GameLayer.cpu`, AI searches, analyses and replays through
+:meth:`GameLayer.cpu_background`: process pools (``bot/games/cpu.py``), so give them module-level functions and
+plain or picklable arguments.
 """
 
 from __future__ import annotations
@@ -120,6 +121,7 @@ class GameLayer:
 
     def __init__(self, bot: TableBot) -> None:
         from bot.games.ai import AIScheduler
+        from bot.games.cpu import CpuPools
         from bot.games.lobby import Lobby
         from bot.games.publish import Publisher
         from bot.games.records import Records
@@ -131,6 +133,8 @@ class GameLayer:
         self.on_committed: list[Hook] = []
         self.loads = 0
         self.copies = 0
+        config = getattr(bot, "config", None)
+        self.pools = CpuPools(getattr(config, "cpu_workers", 0), getattr(config, "ai_workers", None))
         self.publisher = Publisher(self)
         self.ai = AIScheduler(self)
         self.lobby = Lobby(self)
@@ -148,9 +152,14 @@ class GameLayer:
 
     # -- the CPU seam ----------------------------------------------------------------------------------------
     async def cpu(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
-        """Run ``fn(*args, **kwargs)`` off the event loop (today a worker thread). ``fn`` must be a module-level
-        function and its arguments plain or picklable, so a process pool can replace this seam."""
-        return await asyncio.to_thread(fn, *args, **kwargs)
+        """Run ``fn(*args, **kwargs)`` in the interactive lane of the process pool (``CPU_WORKERS``; threads when 0):
+        what a person waits for. ``fn`` must be a module-level function and its arguments plain or picklable."""
+        return await self.pools.run("interactive", fn, *args, **kwargs)
+
+    async def cpu_background(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        """As :meth:`cpu`, in the background lane (``AI_WORKERS``, lower OS priority): AI searches, analyses,
+        replays. However many of these run, the interactive lane keeps its own workers."""
+        return await self.pools.run("background", fn, *args, **kwargs)
 
     # -- loading ---------------------------------------------------------------------------------------------
     def lock(self, game_id: int) -> asyncio.Lock:

@@ -154,7 +154,7 @@ class Records:
         if self._slots is None:
             self._slots = asyncio.Semaphore(MAX_RENDERS)
         async with self._slots:
-            gif: bytes = await self.layer.cpu(_render, record, theme)
+            gif: bytes = await self.layer.cpu_background(_render, record, theme)
         self.renders += 1
         self._keep(key, gif)
         return gif

@@ -113,7 +113,7 @@ async def analysis_of(layer: GameLayer, snap: Snapshot) -> list[dict[str, Any]]:
 async def _compute(layer: GameLayer, match: Match, key: str) -> list[dict[str, Any]]:
     running = jobs(layer)
     async with running.slots:
-        rounds: list[dict[str, Any]] = await layer.cpu(analyse_match, match, ANALYSIS_NODES)
+        rounds: list[dict[str, Any]] = await layer.cpu_background(analyse_match, match, ANALYSIS_NODES)
     running.computed += 1
     await layer.storage.set_meta(key, json.dumps({"format": FORMAT, "rounds": rounds}, separators=(",", ":")))
     return rounds
