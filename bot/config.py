@@ -194,7 +194,8 @@ def _shards(env: Mapping[str, str]) -> dict[str, object]:
     try:
         ids = tuple(sorted({int(part) for part in ids_text.split(",") if part.strip()}))
     except ValueError:
-        raise ConfigError("SHARD_IDS", f"must be shard numbers separated by commas, e.g. 0,1 (not {ids_text!r})") from None
+        raise ConfigError("SHARD_IDS", f"must be shard numbers separated by commas, e.g. 0,1, not {ids_text!r}"
+                          ) from None
     if not ids or any(not 0 <= i < count for i in ids):
         raise ConfigError("SHARD_IDS", f"must be numbers from 0 to {count - 1} (SHARD_COUNT={count}), not {ids_text!r}")
     return {"shard_count": count, "shard_ids": ids}

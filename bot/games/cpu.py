@@ -126,7 +126,8 @@ class CpuPools:
         if not self.processes:
             return
         started = time.perf_counter()
-        jobs = [self.run(lane, warm_job, 0.3) for lane in ("interactive", "background") for _ in range(self._size(lane))]
+        lanes = ("interactive", "background")
+        jobs = [self.run(lane, warm_job, 0.3) for lane in lanes for _ in range(self._size(lane))]
         pids = await asyncio.gather(*jobs, return_exceptions=True)
         for lane in self.jobs:
             self.jobs[lane] = 0
