@@ -5,12 +5,22 @@
   response; once answered: a followup) or, without one, a channel message;
 - :meth:`Delivery.edit`: edit or strip (``view=None``) a stored message of a game;
 - :func:`within`: await an action, deferring the interaction if it takes longer than :data:`DEFER_AFTER_S`.
+
+Requests per move: only the interaction endpoints (the callback and the interaction's webhook: followups and
+edits of its messages) are exempt from Discord's global rate limit (50 requests/s per bot, all processes). So a
+message sent through an interaction is remembered with it for :data:`TOKEN_SAFE_S` (the token lives 15 min):
+editing or stripping it goes through that interaction's webhook, and a board without an interaction of its own
+(an AI's move, a recovery) is a followup of the latest interaction that posted in the game's channel. Only
+when no fresh interaction is at hand (after a restart, an idle quarter of an hour) does a board or an edit spend
+a channel request.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from collections import OrderedDict
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -29,6 +39,10 @@ T = TypeVar("T")
 DEFER_AFTER_S = 2.0
 """An action still running after this long has its interaction deferred (Discord wants an answer within 3 s)."""
 _UNSET: Any = object()
+TOKEN_SAFE_S = 14 * 60.0
+"""How long an interaction's webhook is used after the interaction (Discord: 15 minutes)."""
+REMEMBERED = 20_000
+"""At most this many messages remembered with their interaction (oldest forgotten first)."""
 
 
 class GuildGone(Exception):
@@ -37,11 +51,40 @@ class GuildGone(Exception):
 
 class Delivery:
     """Sends and edits the public messages of games for ``bot``. ``removed``: guilds the bot was removed from
-    (:mod:`bot.games.departure`); nothing goes there."""
+    (:mod:`bot.games.departure`); nothing goes there. ``channel_requests`` counts the requests it spent outside
+    the interaction endpoints, ``webhook_requests`` those it sent through an interaction instead."""
 
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
         self.removed: set[int] = set()
+        self._sent_by: OrderedDict[int, tuple[discord.Interaction, float, bool]] = OrderedDict()
+        self._latest: dict[int, tuple[discord.Interaction, float]] = {}
+        self.channel_requests = 0
+        self.webhook_requests = 0
+
+    # -- interactions whose webhook may still be used ------------------------------------------------------------
+    def _remember(self, msg: discord.Message, interaction: discord.Interaction, original: bool) -> None:
+        now = time.monotonic()
+        self._sent_by[msg.id] = (interaction, now, original)
+        self._sent_by.move_to_end(msg.id)
+        while len(self._sent_by) > REMEMBERED:
+            self._sent_by.popitem(last=False)
+        if interaction.channel_id is not None:
+            self._latest[interaction.channel_id] = (interaction, now)
+
+    def _sender(self, message_id: int) -> tuple[discord.Interaction, bool] | None:
+        found = self._sent_by.get(message_id)
+        if found is None or time.monotonic() - found[1] > TOKEN_SAFE_S:
+            return None
+        return found[0], found[2]
+
+    def _carrier(self, record: GameRecord) -> discord.Interaction | None:
+        """A fresh interaction that posted in the game's channel: its webhook can carry the next board."""
+        found = self._latest.get(record.channel_id)
+        if found is None or time.monotonic() - found[1] > TOKEN_SAFE_S:
+            self._latest.pop(record.channel_id, None)
+            return None
+        return found[0]
 
     def channel(self, record: GameRecord) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
@@ -61,7 +104,9 @@ class Delivery:
         kwargs: dict[str, Any] = {"view": view} if view is not None else {}
         if interaction is not None:
             try:
-                return await self._answer(content, files, view, kwargs, interaction, deferred)
+                msg, original = await self._answer(content, files, view, kwargs, interaction, deferred)
+                self._remember(msg, interaction, original)
+                return msg
             except (discord.NotFound, InteractionGone) as err:  # 10062: the interaction is dead
                 if not is_dead(interaction):
                     raise
@@ -69,23 +114,39 @@ class Delivery:
                          err, record.id)
                 for f in files:
                     f.reset()
+        carrier = self._carrier(record)
+        if carrier is not None and not is_dead(carrier):
+            try:
+                msg = await carrier.followup.send(content, files=files, wait=True, **kwargs)
+                self.webhook_requests += 1
+                self._remember(msg, carrier, False)
+                return msg
+            except discord.HTTPException as err:
+                log.info("could not post game %s's message through interaction %s (%s); using the channel",
+                         record.id, carrier.id, err)
+                self._latest.pop(record.channel_id, None)
+                for f in files:
+                    f.reset()
+        self.channel_requests += 1
         return await self.channel(record).send(content, files=files, **kwargs)
 
     async def _answer(self, content: str, files: list[discord.File], view: discord.ui.View | None,
-                      kwargs: dict[str, Any], interaction: discord.Interaction, deferred: bool) -> discord.Message:
+                      kwargs: dict[str, Any], interaction: discord.Interaction, deferred: bool
+                      ) -> tuple[discord.Message, bool]:
+        """The message answering ``interaction`` and whether it is its original response."""
         if is_dead(interaction):
             raise InteractionGone(interaction)
         if deferred or interaction.extras.get("loading") == "public":
             interaction.extras.pop("loading", None)
-            return await interaction.edit_original_response(content=content, attachments=files, view=view)
+            return await interaction.edit_original_response(content=content, attachments=files, view=view), True
         if interaction.response.is_done():
             await settle_loading(interaction, False)
-            return await interaction.followup.send(content, files=files, wait=True, **kwargs)
+            return await interaction.followup.send(content, files=files, wait=True, **kwargs), False
         callback = await interaction.response.send_message(content, files=files, **kwargs)
         resource = callback.resource if callback is not None else None
         if isinstance(resource, discord.Message):
-            return resource
-        return await interaction.original_response()
+            return resource, True
+        return await interaction.original_response(), True
 
     async def edit(
         self, record: GameRecord, message_id: int, *, content: str | None = None, view: Any = _UNSET
@@ -99,6 +160,21 @@ class Delivery:
             kwargs["content"] = content
         if view is not _UNSET:
             kwargs["view"] = view
+        sender = self._sender(message_id)
+        if sender is not None:
+            interaction, original = sender
+            try:
+                if original:
+                    await interaction.edit_original_response(**kwargs)
+                else:
+                    await interaction.followup.edit_message(message_id, **kwargs)
+                self.webhook_requests += 1
+                return True
+            except discord.HTTPException as err:
+                log.info("could not update message %s of game %s through its interaction (%s); using the channel",
+                         message_id, record.id, err)
+                self._sent_by.pop(message_id, None)
+        self.channel_requests += 1
         try:
             await self.channel(record).get_partial_message(message_id).edit(**kwargs)
         except discord.HTTPException as err:

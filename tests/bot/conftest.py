@@ -315,3 +315,12 @@ def state_of(record: GameRecord) -> Any:
 
 
 match_of = game_of = state_of
+
+
+@pytest.fixture
+def expired_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every interaction token counts as expired for the bot's delivery (as after 15 idle minutes or a restart):
+    AI and recovered boards and strips go through the channel endpoints, the path these tests fault."""
+    from bot.games import delivery
+
+    monkeypatch.setattr(delivery, "TOKEN_SAFE_S", -1.0)

@@ -450,6 +450,7 @@ async def test_pending_discard_blocks_the_main_action_x3(driver: Driver, fake: F
 
 
 # -- AI seats -------------------------------------------------------------------------------------------
+@pytest.mark.usefixtures("expired_tokens")
 async def test_ai_seats_play_after_the_human_and_the_game_is_unrated(
     bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
 ) -> None:
@@ -655,6 +656,7 @@ async def test_slow_action_is_deferred_then_answered_once(
     assert calls[2].flags & EPHEMERAL and fake.visible_text(token).startswith("Not your turn")
 
 
+@pytest.mark.usefixtures("expired_tokens")
 async def test_expired_interaction_still_posts_the_committed_table(
     bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
 ) -> None:

@@ -54,6 +54,7 @@ def live_tables(fake: FakeDiscord, game_id: int) -> list[int]:
 
 
 # -- 1. board recovery -----------------------------------------------------------------------------
+@pytest.mark.usefixtures("expired_tokens")
 async def test_ai_table_saved_but_never_posted_is_reposted_after_a_restart(
     bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, tmp_path: Path
 ) -> None:
@@ -335,6 +336,7 @@ async def test_an_overdue_player_choosing_their_discard_is_not_preempted(
     assert stored.pile[-2] in before.hands[1] and not stored.pending_discards
 
 
+@pytest.mark.usefixtures("expired_tokens")
 async def test_action_refused_after_overdue_discards_still_shows_them(
     bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -172,8 +172,10 @@ async def test_select_placement_posts_new_board_and_strips_the_old(
     new = await board_of(storage, fake, game)
     assert new["id"] != old["id"]
     assert "5" not in [o["value"] for o in component(new, f"cx:pl:{game}:2:L")["options"]]
-    strip = [c for c in fake.calls if c.path == f"/channels/{CHANNEL_ID}/messages/{old['id']}"]
+    # stripped through the webhook of the interaction that posted it (exempt from the global rate limit)
+    strip = [c for c in fake.calls if c.method == "PATCH" and c.path.endswith(f"/messages/{old['id']}")]
     assert len(strip) == 1 and strip[0].payload["components"] == []  # type: ignore[index]
+    assert strip[0].path.startswith("/webhooks/")
     assert "attachments" not in strip[0].payload  # type: ignore[operator]  # keeps its image
     assert fake.messages[int(old["id"])]["attachments"]
     record = await storage.get_game(game)
@@ -408,6 +410,24 @@ async def test_round_two_layout_by_command_accepts_coordinates(
 
 
 # -- the AI ---------------------------------------------------------------------------------------
+async def test_an_ai_game_spends_no_channel_request(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
+    """The AI's board is a followup of the human's fresh interaction and every strip an edit through the
+    interaction that posted the board: a move against the AI costs no request outside the interaction endpoints."""
+    await driver.command("constructo challenge", CAROL, opponent=BOT_ID, level="easy")
+    start = len(fake.calls)
+    for tile in (5, 9):
+        await driver.command("constructo place", CAROL, tile=tile, size="small")
+    record = await storage.get_game(1)
+    assert record is not None and record.version == 4  # two moves of carol's, two of the AI's
+    spent = fake.calls[start:]
+    assert [c for c in spent if not c.path.startswith(("/interactions/", "/webhooks/"))] == []
+    ai_posts = [c for c in spent if c.method == "POST" and c.path.startswith("/webhooks/")]
+    assert len(ai_posts) == 2 and all("AI (easy) played" in c.payload["content"] for c in ai_posts)  # type: ignore[index]
+    live = [mid for mid, msg in fake.messages.items() if any(i.startswith("cx:") for i in all_custom_ids(msg))]
+    assert live == [record.messages["board"]]  # one live board: every older one was stripped
+
+
+@pytest.mark.usefixtures("expired_tokens")
 async def test_challenging_the_bot_starts_an_unrated_game_and_the_ai_answers(
     driver: Driver, fake: FakeDiscord, storage: Storage
 ) -> None:
@@ -482,6 +502,7 @@ async def test_ai_chooser_board_has_no_layout_select_and_the_ai_plays(
     assert record is not None and match_of(record).round_no == 2  # the AI chose and moved
 
 
+@pytest.mark.usefixtures("expired_tokens")
 async def test_expired_interaction_still_publishes_the_committed_move(
     driver: Driver, fake: FakeDiscord, storage: Storage
 ) -> None:

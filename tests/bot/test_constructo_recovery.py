@@ -15,6 +15,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.app import TableBot
 from bot.games.publish import BOARD_VERSION_KEY
 from bot.storage import Storage
@@ -65,6 +67,7 @@ async def ai_game_with_unposted_ai_move(driver: Driver, fake: FakeDiscord, stora
 
 
 # -- bug 1 ----------------------------------------------------------------------------------------
+@pytest.mark.usefixtures("expired_tokens")
 async def test_restart_reposts_the_board_of_an_ai_move_that_was_saved_but_never_posted(
     bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, tmp_path: Path
 ) -> None:
@@ -88,6 +91,7 @@ async def test_restart_reposts_the_board_of_an_ai_move_that_was_saved_but_never_
         await second.close()
 
 
+@pytest.mark.usefixtures("expired_tokens")
 async def test_a_failed_board_post_is_retried_until_it_gets_through(
     bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
 ) -> None:
@@ -107,6 +111,7 @@ async def test_a_failed_board_post_is_retried_until_it_gets_through(
     assert live_boards(fake, game) == [record.messages["board"]]
 
 
+@pytest.mark.usefixtures("expired_tokens")
 async def test_board_retries_give_up_after_the_last_delay(
     bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
 ) -> None:
