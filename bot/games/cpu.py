@@ -49,7 +49,17 @@ def _import_all(package: str) -> int:
     return count
 
 
+def _orphan_watch(parent: int) -> None:
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent:  # the forkserver ended with the bot (even a SIGKILLed bot): end too
+            os._exit(0)
+
+
 def _init_worker(nice: int) -> None:
+    import threading
+
+    threading.Thread(target=_orphan_watch, args=(os.getppid(),), name="orphan-watch", daemon=True).start()
     if nice:
         try:
             os.nice(nice)

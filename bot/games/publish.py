@@ -103,6 +103,7 @@ class Publisher:
         """The latest live interaction that published each game's board (a fallback route for its next boards)."""
         self.blocked: dict[int, access.Perms] = {}
         """Games whose channel refused a board (403) and what the bot lacks there; said to the next who acts."""
+        self._inflight: dict[int, list[int]] = {}
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """The per-game publish lock (held while a board is posted and recorded, or messages stripped)."""
@@ -160,6 +161,17 @@ class Publisher:
         an answered one: a followup; without (AI, recovery): a channel message. A picture that fails to draw is
         replaced by its text twin. If the post fails, the board is recovered later and the error is raised.
         """
+        inflight = self._inflight.setdefault(snap.id, [])
+        inflight.append(snap.version)
+        try:
+            return await self._publish(snap, headline, interaction, pictures)
+        finally:
+            inflight.remove(snap.version)
+            if not inflight:
+                self._inflight.pop(snap.id, None)
+
+    async def _publish(self, snap: Snapshot, headline: str, interaction: discord.Interaction | None,
+                       pictures: bool) -> discord.Message:
         deferred = False
         if interaction is not None and is_dead(interaction):
             interaction = None
@@ -292,8 +304,8 @@ class Publisher:
         if the post fails."""
         async with self.lock(game_id):
             record = await self.layer.record(game_id)
-            if not board_stale(record):
-                return False
+            if not board_stale(record) or max(self._inflight.get(game_id, ()), default=-1) >= record.version:
+                return False  # fresh, or its board is being posted right now (a failure schedules a retry)
             snap = self.layer.snapshot(record)
             actions = await self.layer.storage.actions(game_id, after_seq=max(record.version - 1, 0))
             headline = snap.kind.last_headline(snap, actions[-1] if actions else None)

@@ -19,7 +19,8 @@ EDIT_ORIGINAL = "PATCH /webhooks/*/*/messages/@original"
 FOLLOWUP = "POST /webhooks/*/*"
 CALLBACK = "POST /interactions/*/*/callback"
 CHANNEL_POST = "POST /channels/*/messages"
-CHANNEL_EDIT = "PATCH /channels/*/messages/*"
+STRIP = "strip"
+"""Stripping the previous board: an edit through the webhook of the interaction that posted it."""
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -50,7 +51,7 @@ async def test_429_and_5xx_on_sends_are_retried_without_duplicates_or_lost_image
         (alice, {"tile": 5, "size": "large"}, EDIT_ORIGINAL, 429),
         (bob, {"tile": 4, "size": "medium"}, EDIT_ORIGINAL, 502),
         (alice, {"tile": 1, "size": "small"}, CALLBACK, 500),  # the defer itself
-        (bob, {"tile": 9, "size": "small"}, CHANNEL_EDIT, 504),  # stripping the previous board
+        (bob, {"tile": 9, "size": "small"}, STRIP, 504),  # stripping the previous board
         (alice, {"tile": 2, "size": "medium"}, EDIT_ORIGINAL, 429),
         (bob, {"tile": 3, "size": "large"}, CALLBACK, 429),  # a rate-limited defer
     ]
@@ -58,6 +59,8 @@ async def test_429_and_5xx_on_sends_are_retried_without_duplicates_or_lost_image
         version = env.game(game_id).version
         images = len(public_images(env, "games"))
         previous_board = env.game(game_id).messages["board"]
+        if route == STRIP:
+            route = f"PATCH /webhooks/*/{res.interaction.token}/messages/*"
         inj = server.inject(route, status, 1, retry_after=0.2)
         res = await answered(await user.slash("constructo place", **options), timeout=30)
         await server.wait_until(lambda: not server.message(previous_board).components, 15,  # noqa: B023
@@ -82,8 +85,9 @@ async def test_429_and_5xx_on_sends_are_retried_without_duplicates_or_lost_image
     env.assert_alive()
 
 
-async def test_ai_board_posted_once_through_429_and_500_on_channel_messages(env: BotEnv) -> None:
-    """Against the AI, its boards are channel messages: a 429 and a 500 on them are retried, one post each."""
+async def test_ai_board_posted_once_through_429_and_500_on_its_followup(env: BotEnv) -> None:
+    """Against the AI, its boards are followups of the human's interaction (no channel request): a 429 and a 500 on
+    them are retried, one post each."""
     server = env.server
     mark = env.mark()
     carol = server.as_user("carol", "games-2")
@@ -93,7 +97,7 @@ async def test_ai_board_posted_once_through_429_and_500_on_channel_messages(env:
     for status, (tile, size) in zip((429, 500), ((5, "large"), (1, "small")), strict=True):
         version = env.game(game_id).version
         images = len(public_images(env, "games-2"))
-        inj = server.inject(CHANNEL_POST, status, 1, retry_after=0.2)
+        inj = server.inject(FOLLOWUP, status, 1, retry_after=0.2)
         res = await answered(await carol.slash("constructo place", tile=tile, size=size), timeout=30)
         assert not res.ephemeral, res.text
         await server.wait_until(lambda: env.game(game_id).version >= version + 2, 20,  # noqa: B023

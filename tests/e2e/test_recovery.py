@@ -14,6 +14,7 @@ from devserver.process import BotProcess
 
 from .helpers import BotEnv, answered, assert_png, select_with_prefix
 
+FOLLOWUPS = "POST /webhooks/*/*"
 CHANNEL_POSTS = "POST /channels/*/messages"
 
 
@@ -49,12 +50,15 @@ async def test_restart_reposts_the_board_of_a_saved_but_unposted_ai_move(
 ) -> None:
     env = BotEnv(devserver, bot_process, tmp_path / "data")
     game_id, version = await ai_game(env)
-    fault = devserver.inject(CHANNEL_POSTS, 503, count=10_000)  # the AI's board never gets through
+    # the AI's board never gets through: neither as a followup of Alice's interaction nor in the channel
+    fault = devserver.inject(CHANNEL_POSTS, 503, count=10_000)
+    carried = devserver.inject(FOLLOWUPS, 404, count=10_000)  # as if Discord no longer knew the token
     await answered(await devserver.as_user("alice").slash("constructo place", tile=5, size="small"))
     await devserver.wait_until(lambda: env.game(game_id).version == version + 2, 15, "the AI's move to be saved")
+    await devserver.wait_until(lambda: fault.hits >= 1, 60, "the AI's board to fall back to the channel")
     await bot_process.kill()
-    assert fault.hits >= 1 and board_version(env, game_id) == version + 1, "the AI's board was not posted"
-    fault.count = fault.hits  # the outage is over
+    assert carried.hits >= 1 and board_version(env, game_id) == version + 1, "the AI's board was not posted"
+    fault.count, carried.count = fault.hits, carried.hits  # the outage is over
     await bot_process.start()
     await devserver.wait_until(lambda: board_version(env, game_id) == version + 2, 15, "the board to be re-posted")
     env.assert_alive()
@@ -67,7 +71,7 @@ async def test_a_transient_503_on_the_ai_board_is_retried(
 ) -> None:
     env = BotEnv(devserver, bot_process, tmp_path / "data")
     game_id, version = await ai_game(env)
-    fault = devserver.inject(CHANNEL_POSTS, 503, count=1)
+    fault = devserver.inject(FOLLOWUPS, 503, count=1)  # the AI's board is a followup of Alice's interaction
     await answered(await devserver.as_user("alice").slash("constructo place", tile=5, size="small"))
     await devserver.wait_until(lambda: board_version(env, game_id) == version + 2, 20, "the retried AI board")
     assert fault.hits == 1
