@@ -49,17 +49,21 @@ def _import_all(package: str) -> int:
     return count
 
 
-def _orphan_watch(parent: int) -> None:
+def _orphan_watch(bot_pid: int) -> None:
     while True:
         time.sleep(1.0)
-        if os.getppid() != parent:  # the forkserver ended with the bot (even a SIGKILLed bot): end too
+        try:
+            os.kill(bot_pid, 0)
+        except ProcessLookupError:  # the bot is gone (even a SIGKILLed one): end, and so the forkserver ends too
             os._exit(0)
+        except PermissionError:
+            pass
 
 
-def _init_worker(nice: int) -> None:
+def _init_worker(nice: int, bot_pid: int) -> None:
     import threading
 
-    threading.Thread(target=_orphan_watch, args=(os.getppid(),), name="orphan-watch", daemon=True).start()
+    threading.Thread(target=_orphan_watch, args=(bot_pid,), name="orphan-watch", daemon=True).start()
     if nice:
         try:
             os.nice(nice)
@@ -107,7 +111,8 @@ class CpuPools:
             except Exception:  # the forkserver already runs (another pool started it)
                 pass
             nice = BACKGROUND_NICE if lane == "background" else 0
-            pool = ProcessPoolExecutor(self._size(lane), mp_context=ctx, initializer=_init_worker, initargs=(nice,))
+            pool = ProcessPoolExecutor(self._size(lane), mp_context=ctx, initializer=_init_worker,
+                                       initargs=(nice, os.getpid()))
             self._pools[lane] = pool
         return pool
 
