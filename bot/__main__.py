@@ -45,7 +45,7 @@ class _StorageOpenFailed(Exception):
 
 
 async def _run(config: Config) -> None:
-    from bot.app import TableBot
+    from bot.app import make_bot
     from bot.lifecycle import Drainer
     from bot.storage import Storage
 
@@ -55,7 +55,9 @@ async def _run(config: Config) -> None:
         raise _StorageOpenFailed(err) from err
     log.info("storage: %s (%s, schema %d)", storage.backend.description, storage.dialect, storage.schema_version)
     try:
-        bot = TableBot(config, storage=storage)
+        bot = make_bot(config, storage=storage)
+        if config.shard_ids is not None:
+            log.info("shards %s of %d", ",".join(map(str, config.shard_ids)), config.shard_count)
         drainer = Drainer(bot, config.drain_timeout_s)
         drainer.install()
         drainer.handle_signals()

@@ -70,7 +70,8 @@ class TableBot(commands.Bot):
         games: the :class:`~bot.games.layer.GameLayer` (after ``setup_hook``).
     """
 
-    def __init__(self, config: Config, *, storage: Storage | None = None, sync_commands: bool = True) -> None:
+    def __init__(self, config: Config, *, storage: Storage | None = None, sync_commands: bool = True,
+                 **client_options: Any) -> None:
         intents = discord.Intents.default()
         intents.message_content = False
         super().__init__(
@@ -79,6 +80,7 @@ class TableBot(commands.Bot):
             help_command=None,
             tree_cls=GameTree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **client_options,
         )
         self.config = config
         self._given_storage = storage
@@ -195,7 +197,28 @@ class TableBot(commands.Bot):
         if self.storage is not None and self._given_storage is None:
             await self.storage.close()
 
+    def owns(self, guild_id: int | None) -> bool:
+        """True if this process runs the shard of ``guild_id`` (always, unsharded): background work (board
+        recovery, AI resume, retries) is done only for the guilds it owns."""
+        return self.config.owns_guild(guild_id)
+
     async def on_ready(self) -> None:
         log.info("connected as %s (%s) in %d guilds", self.user, getattr(self.user, "id", "?"), len(self.guilds))
         if self.games is not None:
             self.spawn(self.games.on_ready(), name="board-recovery")
+
+
+class ShardedTableBot(TableBot, commands.AutoShardedBot):
+    """:class:`TableBot` running shards ``config.shard_ids`` of ``config.shard_count`` (discord.py's
+    ``AutoShardedBot``): several processes, each with some shards, share one PostgreSQL database."""
+
+    def __init__(self, config: Config, **kwargs: Any) -> None:
+        assert config.shard_count is not None and config.shard_ids is not None
+        super().__init__(config, shard_count=config.shard_count, shard_ids=list(config.shard_ids), **kwargs)
+
+
+def make_bot(config: Config, **kwargs: Any) -> TableBot:
+    """The bot for ``config``: sharded when ``SHARD_COUNT`` is set."""
+    if config.shard_count is None:
+        return TableBot(config, **kwargs)
+    return ShardedTableBot(config, **kwargs)

@@ -119,7 +119,7 @@ class AIScheduler:
         for record in await self.layer.storage.list_active_games():
             kind = self.layer.kinds.get(record.kind)
             if (kind is None or kind.ai_function is None or record.status != "active" or board_stale(record)
-                    or record.id in self._tasks):
+                    or record.id in self._tasks or not self.layer.owns(record)):
                 continue
             try:
                 if not any(seat.ai for seat in self.layer.envelope(record).seats):

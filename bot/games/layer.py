@@ -161,6 +161,11 @@ class GameLayer:
         replays. However many of these run, the interactive lane keeps its own workers."""
         return await self.pools.run("background", fn, *args, **kwargs)
 
+    def owns(self, record: GameRecord) -> bool:
+        """True if this process runs the shard of the game's guild (background work is done for those only)."""
+        owns = getattr(self.bot, "owns", None)
+        return owns(record.guild_id) if owns is not None else True
+
     # -- loading ---------------------------------------------------------------------------------------------
     def lock(self, game_id: int) -> asyncio.Lock:
         """The per-game lock (one per game id in this process)."""

@@ -323,7 +323,7 @@ class Publisher:
         posted = 0
         try:
             for record in await self.layer.storage.list_active_games():
-                if record.kind not in self.layer.kinds or not board_stale(record):
+                if record.kind not in self.layer.kinds or not board_stale(record) or not self.layer.owns(record):
                     continue
                 try:
                     if await self.recover(record.id):
