@@ -122,6 +122,7 @@ class GameLayer:
     def __init__(self, bot: TableBot) -> None:
         from bot.games.ai import AIScheduler
         from bot.games.cpu import CpuPools
+        from bot.games.fairshare import FairShare
         from bot.games.lobby import Lobby
         from bot.games.publish import Publisher
         from bot.games.records import Records
@@ -135,6 +136,7 @@ class GameLayer:
         self.copies = 0
         config = getattr(bot, "config", None)
         self.pools = CpuPools(getattr(config, "cpu_workers", 0), getattr(config, "ai_workers", None))
+        self.fair = FairShare()
         self.publisher = Publisher(self)
         self.ai = AIScheduler(self)
         self.lobby = Lobby(self)
@@ -435,7 +437,8 @@ class GameLayer:
 
     async def show_board(self, interaction: Any, snap: Snapshot) -> None:
         """Post the game's current board again as the answer to ``interaction`` (``/<game> board``); an AI turn
-        left pending is played then (a safety net)."""
+        left pending is played then (a safety net). Refused past the ``board`` cooldown (``fairshare.py``)."""
+        self.fair.check(interaction, "board")
         await self.publisher.publish(snap, headline=snap.kind.board_headline(interaction.locale),
                                      interaction=interaction)
         self.ai.notify(snap)

@@ -90,6 +90,7 @@ async def send_replay(interaction: discord.Interaction, game_id: int, *, ephemer
     layer = games(interaction)
     snap = await layer.records.finished(game_id, interaction.guild_id)
     loc = interaction.locale
+    layer.fair.check(interaction, "replay")
     await defer(interaction, ephemeral=ephemeral)
     files: list[discord.File] = []
     note = ""

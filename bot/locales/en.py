@@ -18,6 +18,8 @@ MESSAGES: dict[str, str] = {
     "err.no_such_kind": "There is no game called {game!r} here.",
     "err.not_challenged": "Only <@{user}> can answer this challenge.",
     "err.not_started": "This game has not started yet: the challenge is waiting to be accepted.",
+    "err.cooldown": "Slow down a little: you can do this again in {seconds} s.",
+    "err.busy": "I am busy with this server's requests right now: try again in a few seconds.",
     "err.stale": "This board is out of date: the game moved on. Use the latest board below.",
     "err.conflict": "Someone acted at the same moment and their action came first: look at the new board.",
     "err.game_closed": "This game is over; nothing more can be played in it.",

@@ -14,6 +14,8 @@ MESSAGES: dict[str, str] = {
     "ai.level_easy": "fácil",
     "ai.level_medium": "media",
     "ai.level_hard": "difícil",
+    "err.cooldown": "Más despacio: podrás volver a hacerlo dentro de {seconds} s.",
+    "err.busy": "Estoy ocupado con las peticiones de este servidor: inténtalo de nuevo en unos segundos.",
     "err.stale": "Este tablero está desfasado: la partida avanzó. Usa el tablero más reciente.",
     "err.conflict": "Otra acción llegó en el mismo momento y fue primero: mira el tablero nuevo.",
     "err.game_closed": "Esta partida ha terminado; ya no se puede jugar en ella.",

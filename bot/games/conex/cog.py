@@ -266,6 +266,7 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
             focus: int | str | None = word if word in ("last", "table") else parse_target(zoom)
             if isinstance(focus, int) and focus not in [tc.card.id for tc in game.table]:
                 raise BotError("cn.not_on_table", rule="Input", card=focus)
+            self.games.fair.check(interaction, "zoom")
             await defer(interaction, ephemeral=True)
             png = await self.games.cpu(render_png, render_table, game, names=snap.names, zoom=focus)
             await fill(interaction, t("cn.zoom", interaction.locale, zoom=zoom), ephemeral=True,

@@ -50,14 +50,21 @@ def split_text(text: str, limit: int = 2000) -> list[str]:
 async def hand(interaction: discord.Interaction, game_id: int) -> None:
     """The caller's hand, privately: image with legal placement counts (computed off the loop), the text twin,
     and the discard select when a discard is owed (X3)."""
+    layer = games(interaction)
+    ticket = layer.fair.admit(interaction, "hand")  # refused at once past the cooldown (fairshare.py)
+    async with ticket:
+        await _hand(interaction, layer, ticket, game_id)
+
+
+async def _hand(interaction: discord.Interaction, layer: Any, ticket: Any, game_id: int) -> None:
     from render.conex import hand_text, render_hand
 
-    layer = games(interaction)
     snap = await layer.load(game_id)
     seat = snap.seat_of(interaction.user.id)
     game = game_of(snap)
     require_deal_public(snap)
     await defer(interaction, ephemeral=True)
+    await ticket.turn()
     counts = await layer.cpu(legal_counts, game, seat)
     letters = letters_of(snap.env.extra, game, seat)
     text = hand_text(game, seat, legal_counts=counts, letters=letters)
@@ -97,9 +104,15 @@ async def hints(interaction: discord.Interaction, game_id: int) -> None:
     """Up to 9 legal placements, one small preview tile per hint (``render.conex_hints``), privately, with buttons to
     play them (and to play them with the 2x star when the seat holds it). Off-turn the same list, read only, to plan
     ahead."""
+    layer = games(interaction)
+    ticket = layer.fair.admit(interaction, "hints")  # refused at once past the cooldown (fairshare.py)
+    async with ticket:
+        await _hints(interaction, layer, ticket, game_id)
+
+
+async def _hints(interaction: discord.Interaction, layer: Any, ticket: Any, game_id: int) -> None:
     from render.conex import render_hints
 
-    layer = games(interaction)
     snap = await layer.load(game_id)
     seat = snap.seat_of(interaction.user.id)
     game = game_of(snap)
@@ -114,6 +127,7 @@ async def hints(interaction: discord.Interaction, game_id: int) -> None:
     except RuleError as err:
         raise snap.kind.refine(snap, game, err) from err
     await defer(interaction, ephemeral=True)
+    await ticket.turn()
     found = await layer.cpu(find_hints, game, seat, plan=plan)
     loc = interaction.locale
     if not found:

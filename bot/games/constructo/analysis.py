@@ -191,6 +191,7 @@ async def send_analysis(interaction: discord.Interaction, game_id: int) -> None:
     """Answer privately with the analysis of finished match ``game_id`` of the interaction's guild."""
     layer = games(interaction)
     snap = await layer.records.finished(game_id, interaction.guild_id)
+    layer.fair.check(interaction, "analysis")
     await defer(interaction, ephemeral=True)
     rounds = await analysis_of(layer, snap)
     first, *more = analysis_pages(rounds, snap.names, interaction.locale)
