@@ -1,0 +1,225 @@
+"""Scale out (issue 15): the same load against three deployments, in one run.
+
+Usage: .venv/bin/python bench/bench_scale.py [--games 100 200 300 400] [--moves 8] [--think 3.0]
+                                             [--setups threads pool shards] [--pg postgresql://...]
+
+Setups (each a fresh bot, fresh database, fresh channels for every step of ``--games``):
+
+- ``threads``: 1 process, SQLite, ``CPU_WORKERS=0`` (CPU work in threads of the bot's process, as before issue 15);
+- ``pool``: 1 process, SQLite, the process pools (``CPU_WORKERS``/``AI_WORKERS`` at their defaults: the cores);
+- ``shards``: 2 processes (``SHARD_COUNT=2``, one shard each, ``CPU_WORKERS=1`` each) on one PostgreSQL database
+  (a fresh schema of ``--pg``, default ``TEST_DATABASE_URL`` or ``postgresql://postgres@127.0.0.1:5432/test``),
+  the games spread over a guild of each shard.
+
+The load is ``bench_e2e``'s: N Constructo games at once, one channel each (challenge + Accept, not measured),
+``--moves`` placements per game with a think time uniform in [0.5, 1.5] x ``--think`` s. Latency = the
+interaction dispatched -> its response carrying the new board PNG; "first" = the bot's first response to the
+interaction (Discord's 3-s rule; "late" counts those over 3 s and the unanswered). "held" = p99 < 1 s and no late
+first response. Global-limited requests = REST calls outside the interaction endpoints (the local server's
+``request_counts``), per placement. CPU = utime + stime of the bot processes **and their workers** (every
+descendant, ``/proc``); memory = PSS of the same processes (``smaps_rollup``; shared pages counted once).
+Prints one Markdown row per (setup, N) and the ``uptime`` load average; record them in BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_e2e import CLK_TCK, Figures, Tracker, pct, play_game, set_up_game
+
+from devserver import DevServer
+from devserver.models import Channel, fixed_id
+from devserver.process import BotProcess
+
+TOKEN = "bench-scale-token"
+DEFAULT_PG = os.environ.get("TEST_DATABASE_URL", "").strip() or "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def tree(pids: list[int]) -> list[int]:
+    """``pids`` and all their descendants (workers, the forkserver)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(entry.name))
+    out, todo = [], list(pids)
+    while todo:
+        pid = todo.pop()
+        out.append(pid)
+        todo.extend(children.get(pid, []))
+    return out
+
+
+def cpu_of(pids: list[int]) -> float:
+    total = 0.0
+    for pid in tree(pids):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / CLK_TCK
+    return total
+
+
+def pss_mb(pids: list[int]) -> float:
+    total = 0
+    for pid in tree(pids):
+        try:
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1])
+        except OSError:
+            continue
+    return total / 1024
+
+
+def load_average() -> str:
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip().split("load average:")[-1].strip()
+
+
+async def pg_schema(base: str) -> tuple[str, str]:
+    import asyncpg
+
+    schema = f"bench_{uuid.uuid4().hex[:12]}"
+    conn = await asyncpg.connect(base)
+    try:
+        await conn.execute(f'CREATE SCHEMA "{schema}"')
+    finally:
+        await conn.close()
+    return schema, f"{base}{'&' if '?' in base else '?'}search_path={schema}"
+
+
+async def drop_schema(base: str, schema: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(base)
+    try:
+        await conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    finally:
+        await conn.close()
+
+
+async def run_setup(name: str, counts: list[int], moves: int, think: float, seed: int, pg: str) -> None:
+    server = DevServer(token=TOKEN)
+    shards = name == "shards"
+    guild_ids = [server.guild_id]
+    if shards:
+        guild_ids = [server.add_guild(f"bench-shard-{i}", shard=(i, 2)).id for i in range(2)]
+    channels: list[list[Channel]] = []
+    next_id = 1000
+    for count in counts:
+        group = []
+        for i in range(count):
+            ch = Channel(id=fixed_id(next_id), name=f"bench-{count}-{i}", guild_id=guild_ids[i % len(guild_ids)],
+                         position=next_id)
+            server.channels[ch.id] = ch
+            group.append(ch)
+            next_id += 1
+        channels.append(group)
+    await server.start()
+    tracker = Tracker(server)
+    schema = None
+    with tempfile.TemporaryDirectory() as tmp:
+        env: dict[str, str] = {"LOG_LEVEL": "WARNING"}
+        if name == "threads":
+            env["CPU_WORKERS"] = "0"
+        procs: list[BotProcess] = []
+        if shards:
+            schema, url = await pg_schema(pg)
+            env.update({"DATABASE_URL": url, "DEV_GUILD_ID": "", "CPU_WORKERS": "1", "AI_WORKERS": "1"})
+            procs = [BotProcess(server, Path(tmp) / f"data{i}", Path(tmp) / f"bot{i}.log", token=TOKEN,
+                                extra_env=env, shards=([i], 2)) for i in range(2)]
+        else:
+            procs = [BotProcess(server, Path(tmp) / "data", Path(tmp) / "bot.log", token=TOKEN, extra_env=env)]
+        try:
+            for proc in procs:
+                await proc.start()
+            await asyncio.sleep(3)  # the CPU workers warm up
+            pids = [p.proc.pid for p in procs if p.proc is not None]
+            idle = pss_mb(pids)
+            print(f"\n{name}: {len(procs)} process(es), {len(tree(pids))} with workers, PSS at start {idle:.0f} MB; "
+                  f"load average {load_average()}")
+            for count, group in zip(counts, channels, strict=True):
+                sem = asyncio.Semaphore(25)
+
+                async def setup(ch: Channel, sem: asyncio.Semaphore = sem) -> None:
+                    async with sem:
+                        await set_up_game(server, ch)
+
+                await asyncio.gather(*(setup(ch) for ch in group))
+                violations = len(server.violations)
+                before = server.request_counts()
+                figures = Figures()
+                rng = random.Random(seed + count)
+                cpu0, t0, own0 = cpu_of(pids), time.perf_counter(), time.process_time()
+                await asyncio.gather(*(play_game(server, tracker, ch, moves, think, random.Random(rng.random()),
+                                                 figures) for ch in group))
+                wall = time.perf_counter() - t0
+                cpu = cpu_of(pids) - cpu0
+                own = time.process_time() - own0
+                spent = server.request_counts() - before
+                mem = pss_mb(pids)
+                lat = [x * 1000 for x in figures.latencies]
+                firsts = [x * 1000 for x in figures.defers]
+                late = sum(1 for x in firsts if x > 3000) + figures.failed
+                held = "yes" if pct(lat, 99) < 1000 and late == 0 else "no"
+                kinds = Counter(v.kind for v in server.violations[violations:])
+                load1 = load_average().split(",")[0]
+                print(f"| {name} | {count} | {load1} | {len(lat)} | {statistics.median(lat):.0f} | "
+                      f"{pct(lat, 99):.0f} | {pct(firsts, 99):.0f} | {late} | **{held}** | "
+                      f"{spent.global_limited / max(1, len(lat)):.3f} | {100 * cpu / wall:.0f} | "
+                      f"{1000 * cpu / max(1, len(lat)):.0f} | {mem:.0f} | {100 * (mem - idle) / count:.0f} | "
+                      f"{len(lat) / wall:.1f} | {dict(kinds) or 0} | {100 * own / wall:.0f} |", flush=True)
+                for note in figures.notes[:3]:
+                    print(f"  failed: {note}", file=sys.stderr)
+        finally:
+            for proc in procs:
+                await proc.stop()
+            await server.stop()
+            if schema is not None:
+                await drop_schema(pg, schema)
+
+
+async def run(setups: list[str], counts: list[int], moves: int, think: float, seed: int, pg: str) -> None:
+    print(f"{moves} placements per game, think time {think:.1f} s mean; {os.cpu_count()} cores")
+    print("| setup | games | load 1 min | moves | p50 ms | p99 ms | first p99 ms | late firsts | held | "
+          "global-limited req/move | CPU % of a core | CPU ms/move | PSS MB | PSS MB per 100 games | moves/s | "
+          "violations | driver CPU % |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---:|")
+    for name in setups:
+        await run_setup(name, counts, moves, think, seed, pg)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, nargs="+", default=[100, 200, 300, 400])
+    parser.add_argument("--moves", type=int, default=8)
+    parser.add_argument("--think", type=float, default=3.0)
+    parser.add_argument("--setups", nargs="+", default=["threads", "pool", "shards"],
+                        choices=["threads", "pool", "shards"])
+    parser.add_argument("--pg", default=DEFAULT_PG)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    asyncio.run(run(args.setups, args.games, min(args.moves, 8), args.think, args.seed, args.pg))
+
+
+if __name__ == "__main__":
+    main()
