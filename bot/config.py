@@ -138,6 +138,7 @@ class Config:
         if api_base and not api_base.startswith(("http://", "https://")):
             raise ConfigError("DISCORD_API_BASE", f"must start with http:// or https://, not {api_base!r}")
         gateway = env.get("DISCORD_GATEWAY_URL", "").strip() or None
+        shards = _shards(env)
         if gateway and not gateway.startswith(("ws://", "wss://")):
             raise ConfigError("DISCORD_GATEWAY_URL", f"must start with ws:// or wss://, not {gateway!r}")
         return cls(
@@ -152,7 +153,8 @@ class Config:
             drain_timeout_s=_float_in(env, "DRAIN_TIMEOUT", DEFAULT_DRAIN_TIMEOUT_S, 0.0, MAX_DRAIN_TIMEOUT_S),
             cpu_workers=_int_in(env, "CPU_WORKERS", os.cpu_count() or 1, 0, 256),
             ai_workers=_int_in(env, "AI_WORKERS", 0, 1, 256) or None,
-            **_shards(env),
+            shard_count=shards[0],
+            shard_ids=shards[1],
         )
 
 
@@ -181,16 +183,17 @@ def _database_url(env: Mapping[str, str]) -> str | None:
     return text
 
 
-def _shards(env: Mapping[str, str]) -> dict[str, object]:
+def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """``(SHARD_COUNT, SHARD_IDS)``; ``(None, None)`` unsharded; every shard when only the count is set."""
     count_text = env.get("SHARD_COUNT", "").strip()
     ids_text = env.get("SHARD_IDS", "").strip()
     if not count_text:
         if ids_text:
             raise ConfigError("SHARD_IDS", "needs SHARD_COUNT (the total number of shards of every process)")
-        return {}
+        return None, None
     count = _int_in(env, "SHARD_COUNT", 1, 1, 65536)
     if not ids_text:
-        return {"shard_count": count, "shard_ids": tuple(range(count))}
+        return count, tuple(range(count))
     try:
         ids = tuple(sorted({int(part) for part in ids_text.split(",") if part.strip()}))
     except ValueError:
@@ -198,7 +201,7 @@ def _shards(env: Mapping[str, str]) -> dict[str, object]:
                           ) from None
     if not ids or any(not 0 <= i < count for i in ids):
         raise ConfigError("SHARD_IDS", f"must be numbers from 0 to {count - 1} (SHARD_COUNT={count}), not {ids_text!r}")
-    return {"shard_count": count, "shard_ids": ids}
+    return count, ids
 
 
 def _int_in(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
