@@ -68,9 +68,9 @@ def tree(pids: list[int]) -> list[int]:
     return out
 
 
-def cpu_of(pids: list[int]) -> float:
+def cpu_of(pids: list[int], *, workers: bool = True) -> float:
     total = 0.0
-    for pid in tree(pids):
+    for pid in tree(pids) if workers else pids:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
@@ -169,11 +169,13 @@ async def run_setup(name: str, counts: list[int], moves: int, think: float, seed
                 before = server.request_counts()
                 figures = Figures()
                 rng = random.Random(seed + count)
-                cpu0, t0, own0 = cpu_of(pids), time.perf_counter(), time.process_time()
+                cpu0, main0 = cpu_of(pids), cpu_of(pids, workers=False)
+                t0, own0 = time.perf_counter(), time.process_time()
                 await asyncio.gather(*(play_game(server, tracker, ch, moves, think, random.Random(rng.random()),
                                                  figures) for ch in group))
                 wall = time.perf_counter() - t0
                 cpu = cpu_of(pids) - cpu0
+                main_cpu = cpu_of(pids, workers=False) - main0
                 own = time.process_time() - own0
                 spent = server.request_counts() - before
                 mem = pss_mb(pids)
@@ -186,7 +188,8 @@ async def run_setup(name: str, counts: list[int], moves: int, think: float, seed
                 print(f"| {name} | {count} | {load1} | {len(lat)} | {statistics.median(lat):.0f} | "
                       f"{pct(lat, 99):.0f} | {pct(firsts, 99):.0f} | {late} | **{held}** | "
                       f"{spent.global_limited / max(1, len(lat)):.3f} | {100 * cpu / wall:.0f} | "
-                      f"{1000 * cpu / max(1, len(lat)):.0f} | {mem:.0f} | {100 * (mem - idle) / count:.0f} | "
+                      f"{1000 * cpu / max(1, len(lat)):.0f} ({1000 * main_cpu / max(1, len(lat)):.0f}) | "
+                      f"{mem:.0f} | {100 * (mem - idle) / count:.0f} | "
                       f"{len(lat) / wall:.1f} | {dict(kinds) or 0} | {100 * own / wall:.0f} |", flush=True)
                 for note in figures.notes[:3]:
                     print(f"  failed: {note}", file=sys.stderr)
@@ -201,7 +204,8 @@ async def run_setup(name: str, counts: list[int], moves: int, think: float, seed
 async def run(setups: list[str], counts: list[int], moves: int, think: float, seed: int, pg: str) -> None:
     print(f"{moves} placements per game, think time {think:.1f} s mean; {os.cpu_count()} cores")
     print("| setup | games | load 1 min | moves | p50 ms | p99 ms | first p99 ms | late firsts | held | "
-          "global-limited req/move | CPU % of a core | CPU ms/move | PSS MB | PSS MB per 100 games | moves/s | "
+          "global-limited req/move | CPU % of a core | CPU ms/move (bot processes alone) | PSS MB | "
+          "PSS MB per 100 games | moves/s | "
           "violations | driver CPU % |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---:|")
     for name in setups:
