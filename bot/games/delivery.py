@@ -38,6 +38,11 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 DEFER_AFTER_S = 2.0
 """An action still running after this long has its interaction deferred (Discord wants an answer within 3 s)."""
+BUSY_ACTIONS = 16
+"""With more actions than this in progress at once (the process is loaded), defer after :data:`BUSY_DEFER_AFTER_S`
+instead: the first response must not wait for a storage queue."""
+BUSY_DEFER_AFTER_S = 0.5
+_in_progress = 0
 _UNSET: Any = object()
 TOKEN_SAFE_S = 14 * 60.0
 """How long an interaction's webhook is used after the interaction (Discord: 15 minutes)."""
@@ -184,13 +189,22 @@ class Delivery:
 
 
 async def within(interaction: discord.Interaction | None, work: Awaitable[T]) -> T:
-    """Await ``work``; if it takes longer than :data:`DEFER_AFTER_S`, defer ``interaction`` (public, thinking)
-    meanwhile so Discord's 3 s limit is kept. If ``work`` then fails, the refusal that follows
-    (:func:`bot.views.common.reply`, ephemeral) deletes the public "thinking" message first, so it stays private."""
+    """Await ``work``; if it takes longer than :data:`DEFER_AFTER_S` (:data:`BUSY_DEFER_AFTER_S` while more than
+    :data:`BUSY_ACTIONS` actions are in progress), defer ``interaction`` (public, thinking) meanwhile so Discord's
+    3 s limit is kept. If ``work`` then fails, the refusal that follows (:func:`bot.views.common.reply`,
+    ephemeral) deletes the public "thinking" message first, so it stays private."""
+    global _in_progress
     task = asyncio.ensure_future(work)
     if interaction is None:
         return await task
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER_S)
+    _in_progress += 1
+
+    def finished(_: asyncio.Future[T]) -> None:
+        global _in_progress
+        _in_progress -= 1
+
+    task.add_done_callback(finished)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER_S if _in_progress <= BUSY_ACTIONS else BUSY_DEFER_AFTER_S)
     if not done:
         try:
             await defer(interaction)

@@ -283,8 +283,7 @@ class Publisher:
         if (shown is not None and version < shown) or (not current.is_open and version < current.version):
             return message_id
         old = current.messages.get(BOARD_KEY)
-        await self.layer.storage.set_message(game_id, BOARD_KEY, message_id)
-        await self.layer.storage.set_message(game_id, BOARD_VERSION_KEY, version)
+        await self.layer.storage.set_messages(game_id, {BOARD_KEY: message_id, BOARD_VERSION_KEY: version})
         return old if old is not None and old != message_id else None
 
     async def strip_all(self, record: GameRecord) -> int:

@@ -288,22 +288,26 @@ class GamesMixin(Connection):
     async def set_message(self, game_id: int, key: str, message_id: int | None) -> None:
         """Remember (or with ``None`` forget) a message the bot edits later, under ``key`` (e.g.
         ``"board"``, ``"lobby"``). Does not change the game's version. Raises ``GameNotFoundError``."""
+        await self.set_messages(game_id, {key: message_id})
+
+    async def set_messages(self, game_id: int, messages: Mapping[str, int | None]) -> None:
+        """:meth:`set_message` for several keys in one transaction (a board and the version it shows)."""
         game_id = check.snowflake(game_id, "game_id")
-        key = check.key(key, "key")
-        if message_id is not None:
-            message_id = check.snowflake(message_id, "message_id")
+        items = [(check.key(key, "key"), None if mid is None else check.snowflake(mid, "message_id"))
+                 for key, mid in messages.items()]
 
         async def body(tx: Tx) -> None:
             if await tx.fetchrow("SELECT 1 FROM games WHERE id = ?", (game_id,)) is None:
                 raise GameNotFoundError(f"there is no game {game_id}", game_id=game_id)
-            if message_id is None:
-                await tx.execute("DELETE FROM game_messages WHERE game_id = ? AND key = ?", (game_id, key))
-            else:
-                await tx.execute(
-                    "INSERT INTO game_messages (game_id, key, message_id) VALUES (?, ?, ?)"
-                    " ON CONFLICT (game_id, key) DO UPDATE SET message_id = excluded.message_id",
-                    (game_id, key, message_id),
-                )
+            for key, message_id in items:
+                if message_id is None:
+                    await tx.execute("DELETE FROM game_messages WHERE game_id = ? AND key = ?", (game_id, key))
+                else:
+                    await tx.execute(
+                        "INSERT INTO game_messages (game_id, key, message_id) VALUES (?, ?, ?)"
+                        " ON CONFLICT (game_id, key) DO UPDATE SET message_id = excluded.message_id",
+                        (game_id, key, message_id),
+                    )
 
         await self._write(body)
 
