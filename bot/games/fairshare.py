@@ -1,6 +1,6 @@
 """Fair share of the CPU: cooldowns per user and per guild on expensive requests, and a bounded queue per guild.
 
-A CONEX hint or hand costs 0.1-0.7 s of CPU, a replay seconds: one user repeating them (or one busy guild) must not
+A hint or a hand can cost 0.1-0.7 s of CPU, a replay seconds: one user repeating them (or one busy guild) must not
 starve every other game of the process. Two mechanisms, both for slash commands and buttons alike:
 
 - **cooldowns** (discord.py's ``app_commands.Cooldown`` token buckets): each expensive request (``LIMITS``) is
