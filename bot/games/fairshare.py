@@ -34,8 +34,8 @@ from bot.errors import BotError
 
 LIMITS: dict[str, tuple[tuple[int, float], tuple[int, float]]] = {
     # name: ((per user: rate, per seconds), (per guild: rate, per seconds))
-    "hints": ((3, 15.0), (20, 15.0)),
-    "hand": ((4, 10.0), (30, 10.0)),
+    "hints": ((5, 10.0), (30, 10.0)),
+    "hand": ((6, 10.0), (40, 10.0)),
     "board": ((3, 10.0), (30, 10.0)),
     "zoom": ((3, 10.0), (20, 10.0)),
     "replay": ((2, 30.0), (8, 30.0)),

@@ -91,7 +91,8 @@ async def test_sigterm_waits_for_the_ais_board_post_in_the_background(env: BotEn
     game_id = env.latest_game("constructo", server.channel("games-2").id).id
     version = env.game(game_id).version
     images = len(public_images(env, "games-2"))
-    held = server.inject(CHANNEL_POST, 429, 1, retry_after=2.0)  # the AI's board, posted in the background
+    # the AI's board, posted in the background as a followup of carol's interaction
+    held = server.inject("POST /webhooks/*/*", 429, 1, retry_after=2.0)
     await answered(await carol.slash("constructo place", tile=5, size="large"), timeout=30)
     await server.wait_until(lambda: held.hits == 1, 30, "the AI's board post to be held")
     await sigterm_and_wait(env)
