@@ -18,6 +18,9 @@ interaction (Discord's 3-s rule; "late" counts those over 3 s and the unanswered
 first response. Global-limited requests = REST calls outside the interaction endpoints (the local server's
 ``request_counts``), per placement. CPU = utime + stime of the bot processes **and their workers** (every
 descendant, ``/proc``); memory = PSS of the same processes (``smaps_rollup``; shared pages counted once).
+``--ai-games K``: K more channels where carol plays the **hard** AI without pause (each of her moves answered by
+a search in the background lane) during every step: the humans' figures must not suffer (issue 15.1: "no number
+of AI games may delay anyone's first response"); "AI moves" counts the AI's answers meanwhile.
 Prints one Markdown row per (setup, N) and the ``uptime`` load average; record them in BENCHMARKS.md.
 """
 
@@ -117,7 +120,50 @@ async def drop_schema(base: str, schema: str) -> None:
         await conn.close()
 
 
-async def run_setup(name: str, counts: list[int], moves: int, think: float, seed: int, pg: str) -> None:
+def latest_board(server: DevServer, channel: Channel) -> tuple[int, object, dict[str, object]] | None:
+    """(version, message, select) of the newest public board in ``channel`` with a live placement select."""
+    for msg in reversed(server.messages(channel)):
+        if msg.ephemeral:
+            continue
+        sel = next((c for c in msg.buttons() if c.get("type") == 3 and str(c.get("custom_id", "")).startswith(
+            "cx:pl:")), None)
+        if sel is not None:
+            return int(str(sel["custom_id"]).split(":")[3]), msg, sel
+    return None
+
+
+async def ai_opponent(server: DevServer, channel: Channel, stop: asyncio.Event, counter: list[int]) -> None:
+    """Carol against the hard AI in ``channel``, moving the moment the AI's board is out, until ``stop``."""
+    carol = server.as_user("carol", channel.id)
+    while not stop.is_set():
+        res = await (await carol.slash("constructo challenge", opponent="bot", level="hard")).wait(60, settle=0)
+        if res.failed or res.ephemeral:
+            return
+        acted = -1
+        while not stop.is_set():
+            found = latest_board(server, channel)
+            if found is None:
+                await asyncio.sleep(0.2)
+                continue
+            version, msg, sel = found
+            if version <= acted:
+                await asyncio.sleep(0.2)  # the AI is thinking
+                continue
+            options = sel["options"]  # type: ignore[index]
+            if not options:
+                break
+            acted = version
+            played = await (await carol.select(msg, options[0]["value"], custom_id=str(sel["custom_id"]))).wait(
+                60, settle=0)
+            if played.ephemeral:  # the round or the match is over (or a refusal): start a new game
+                break
+            counter[0] += 1
+        if not stop.is_set():
+            await (await carol.slash("abort")).wait(30, settle=0)
+
+
+async def run_setup(name: str, counts: list[int], moves: int, think: float, seed: int, pg: str,
+                    ai_games: int = 0) -> None:
     server = DevServer(token=TOKEN)
     shards = name == "shards"
     guild_ids = [server.guild_id]
@@ -134,6 +180,12 @@ async def run_setup(name: str, counts: list[int], moves: int, think: float, seed
             group.append(ch)
             next_id += 1
         channels.append(group)
+    ai_channels = []
+    for i in range(ai_games):
+        ch = Channel(id=fixed_id(next_id), name=f"ai-{i}", guild_id=guild_ids[i % len(guild_ids)], position=next_id)
+        server.channels[ch.id] = ch
+        ai_channels.append(ch)
+        next_id += 1
     await server.start()
     tracker = Tracker(server)
     schema = None
@@ -169,11 +221,17 @@ async def run_setup(name: str, counts: list[int], moves: int, think: float, seed
                 before = server.request_counts()
                 figures = Figures()
                 rng = random.Random(seed + count)
+                stop, ai_moves = asyncio.Event(), [0]
+                ai_tasks = [asyncio.create_task(ai_opponent(server, ch, stop, ai_moves)) for ch in ai_channels]
                 cpu0, main0 = cpu_of(pids), cpu_of(pids, workers=False)
                 t0, own0 = time.perf_counter(), time.process_time()
                 await asyncio.gather(*(play_game(server, tracker, ch, moves, think, random.Random(rng.random()),
                                                  figures) for ch in group))
                 wall = time.perf_counter() - t0
+                stop.set()
+                for task in ai_tasks:
+                    task.cancel()
+                await asyncio.gather(*ai_tasks, return_exceptions=True)
                 cpu = cpu_of(pids) - cpu0
                 main_cpu = cpu_of(pids, workers=False) - main0
                 own = time.process_time() - own0
@@ -185,7 +243,8 @@ async def run_setup(name: str, counts: list[int], moves: int, think: float, seed
                 held = "yes" if pct(lat, 99) < 1000 and late == 0 else "no"
                 kinds = Counter(v.kind for v in server.violations[violations:])
                 load1 = load_average().split(",")[0]
-                print(f"| {name} | {count} | {load1} | {len(lat)} | {statistics.median(lat):.0f} | "
+                label = f"{name} + {ai_games} hard AI games ({ai_moves[0]} AI moves)" if ai_games else name
+                print(f"| {label} | {count} | {load1} | {len(lat)} | {statistics.median(lat):.0f} | "
                       f"{pct(lat, 99):.0f} | {pct(firsts, 99):.0f} | {late} | **{held}** | "
                       f"{spent.global_limited / max(1, len(lat)):.3f} | {100 * cpu / wall:.0f} | "
                       f"{1000 * cpu / max(1, len(lat)):.0f} ({1000 * main_cpu / max(1, len(lat)):.0f}) | "
@@ -201,7 +260,8 @@ async def run_setup(name: str, counts: list[int], moves: int, think: float, seed
                 await drop_schema(pg, schema)
 
 
-async def run(setups: list[str], counts: list[int], moves: int, think: float, seed: int, pg: str) -> None:
+async def run(setups: list[str], counts: list[int], moves: int, think: float, seed: int, pg: str,
+              ai_games: int = 0) -> None:
     print(f"{moves} placements per game, think time {think:.1f} s mean; {os.cpu_count()} cores")
     print("| setup | games | load 1 min | moves | p50 ms | p99 ms | first p99 ms | late firsts | held | "
           "global-limited req/move | CPU % of a core | CPU ms/move (bot processes alone) | PSS MB | "
@@ -209,7 +269,7 @@ async def run(setups: list[str], counts: list[int], moves: int, think: float, se
           "violations | driver CPU % |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---:|")
     for name in setups:
-        await run_setup(name, counts, moves, think, seed, pg)
+        await run_setup(name, counts, moves, think, seed, pg, ai_games)
 
 
 def main() -> None:
@@ -221,8 +281,9 @@ def main() -> None:
                         choices=["threads", "pool", "shards"])
     parser.add_argument("--pg", default=DEFAULT_PG)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ai-games", type=int, default=0, help="channels where carol plays the hard AI meanwhile")
     args = parser.parse_args()
-    asyncio.run(run(args.setups, args.games, min(args.moves, 8), args.think, args.seed, args.pg))
+    asyncio.run(run(args.setups, args.games, min(args.moves, 8), args.think, args.seed, args.pg, args.ai_games))
 
 
 if __name__ == "__main__":
