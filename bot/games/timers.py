@@ -75,7 +75,7 @@ class Timers:
     def start(self) -> None:
         """Start the scheduler task (idempotent; called on every READY)."""
         if self._task is None or self._task.done():
-            self._task = self.layer.bot.spawn(self._run(), name="timers")
+            self._task = self.layer.bot.spawn(self._run(), name="daemon:timers")
 
     def poke(self, at: float | None = None) -> None:
         """A game's ``wake_at`` became ``at``: wake the task if that is earlier than its next look."""

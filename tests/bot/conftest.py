@@ -35,7 +35,7 @@ from tests.bot.fakediscord import (
     user_payload,
 )
 
-IGNORED_TASKS = {"heartbeat", "timers"}
+IGNORED_TASKS = {"heartbeat", "daemon:timers", "cpu-warm-up"}
 APP_PERMISSIONS = str(
     discord.Permissions(
         send_messages=True, view_channel=True, attach_files=True, create_public_threads=True,
