@@ -104,9 +104,19 @@ class Tracker:
         return await asyncio.wait_for(fut, timeout)
 
 
-async def set_up_game(server: DevServer, channel: Channel) -> None:
-    alice, bob = server.as_user("alice", channel.id), server.as_user("bob", channel.id)
-    res = await (await alice.slash("constructo challenge", opponent="bob")).wait(60, settle=0)
+def add_players(server: DevServer, channel: Channel) -> tuple[str, str]:
+    """Two players of the channel's own (one pending challenge per pair of players: a second is refused)."""
+    from devserver.models import User
+
+    names = (f"{channel.name}-a", f"{channel.name}-b")
+    for n, name in enumerate(names):
+        server.users[name] = User(id=fixed_id(5_000_000 + 2 * channel.id % 1_000_000 + n), name=name)
+    return names
+
+
+async def set_up_game(server: DevServer, channel: Channel, players: tuple[str, str] = ("alice", "bob")) -> None:
+    alice, bob = server.as_user(players[0], channel.id), server.as_user(players[1], channel.id)
+    res = await (await alice.slash("constructo challenge", opponent=players[1])).wait(60, settle=0)
     if res.failed or res.ephemeral or res.message is None:
         raise RuntimeError(f"challenge in #{channel.name} failed: {res.text!r}")
     res = await (await bob.click(res.message, "Accept")).wait(60, followups=1, settle=0)
@@ -115,9 +125,9 @@ async def set_up_game(server: DevServer, channel: Channel) -> None:
 
 
 async def play_game(server: DevServer, tracker: Tracker, channel: Channel, moves: int, think: float,
-                    rng: random.Random, figures: Figures) -> None:
-    """``moves`` placements, alternating alice (seat 0) and bob, each measured."""
-    users = [server.as_user("alice", channel.id), server.as_user("bob", channel.id)]
+                    rng: random.Random, figures: Figures, players: tuple[str, str] = ("alice", "bob")) -> None:
+    """``moves`` placements, alternating ``players`` (seat 0 first), each measured."""
+    users = [server.as_user(players[0], channel.id), server.as_user(players[1], channel.id)]
     match = Match.new("rombo")
     for n in range(moves):
         if think:
@@ -157,6 +167,7 @@ async def run(counts: list[int], moves: int, think: float, seed: int) -> None:
             group.append(ch)
             next_id += 1
         channels.append(group)
+    pairs = {ch.id: add_players(server, ch) for group in channels for ch in group}
     await server.start()
     tracker = Tracker(server)
     with tempfile.TemporaryDirectory() as tmp:
@@ -175,7 +186,7 @@ async def run(counts: list[int], moves: int, think: float, seed: int) -> None:
 
                 async def setup(ch: Channel, sem: asyncio.Semaphore = sem) -> None:
                     async with sem:
-                        await set_up_game(server, ch)
+                        await set_up_game(server, ch, pairs[ch.id])
 
                 await asyncio.gather(*(setup(ch) for ch in group))
                 violations = len(server.violations)
@@ -183,7 +194,7 @@ async def run(counts: list[int], moves: int, think: float, seed: int) -> None:
                 rng = random.Random(seed + count)
                 cpu0, t0, own0 = cpu_seconds(pid), time.perf_counter(), time.process_time()
                 await asyncio.gather(*(play_game(server, tracker, ch, moves, think, random.Random(rng.random()),
-                                                 figures) for ch in group))
+                                                 figures, pairs[ch.id]) for ch in group))
                 wall = time.perf_counter() - t0
                 cpu = cpu_seconds(pid) - cpu0
                 own = time.process_time() - own0

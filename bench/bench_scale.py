@@ -42,7 +42,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_e2e import CLK_TCK, Figures, Tracker, pct, play_game, set_up_game
+from bench_e2e import CLK_TCK, Figures, Tracker, add_players, pct, play_game, set_up_game
 
 from devserver import DevServer
 from devserver.models import Channel, fixed_id
@@ -132,9 +132,10 @@ def latest_board(server: DevServer, channel: Channel) -> tuple[int, object, dict
     return None
 
 
-async def ai_opponent(server: DevServer, channel: Channel, stop: asyncio.Event, counter: list[int]) -> None:
-    """Carol against the hard AI in ``channel``, moving the moment the AI's board is out, until ``stop``."""
-    carol = server.as_user("carol", channel.id)
+async def ai_opponent(server: DevServer, channel: Channel, stop: asyncio.Event, counter: list[int],
+                      player: str) -> None:
+    """``player`` against the hard AI in ``channel``, moving the moment the AI's board is out, until ``stop``."""
+    carol = server.as_user(player, channel.id)
     while not stop.is_set():
         res = await (await carol.slash("constructo challenge", opponent="bot", level="hard")).wait(60, settle=0)
         if res.failed or res.ephemeral:
@@ -186,6 +187,7 @@ async def run_setup(name: str, counts: list[int], moves: int, think: float, seed
         server.channels[ch.id] = ch
         ai_channels.append(ch)
         next_id += 1
+    pairs = {ch.id: add_players(server, ch) for ch in [*(c for g in channels for c in g), *ai_channels]}
     await server.start()
     tracker = Tracker(server)
     schema = None
@@ -214,7 +216,7 @@ async def run_setup(name: str, counts: list[int], moves: int, think: float, seed
 
                 async def setup(ch: Channel, sem: asyncio.Semaphore = sem) -> None:
                     async with sem:
-                        await set_up_game(server, ch)
+                        await set_up_game(server, ch, pairs[ch.id])
 
                 await asyncio.gather(*(setup(ch) for ch in group))
                 violations = len(server.violations)
@@ -222,11 +224,12 @@ async def run_setup(name: str, counts: list[int], moves: int, think: float, seed
                 figures = Figures()
                 rng = random.Random(seed + count)
                 stop, ai_moves = asyncio.Event(), [0]
-                ai_tasks = [asyncio.create_task(ai_opponent(server, ch, stop, ai_moves)) for ch in ai_channels]
+                ai_tasks = [asyncio.create_task(ai_opponent(server, ch, stop, ai_moves, pairs[ch.id][0]))
+                            for ch in ai_channels]
                 cpu0, main0 = cpu_of(pids), cpu_of(pids, workers=False)
                 t0, own0 = time.perf_counter(), time.process_time()
                 await asyncio.gather(*(play_game(server, tracker, ch, moves, think, random.Random(rng.random()),
-                                                 figures) for ch in group))
+                                                 figures, pairs[ch.id]) for ch in group))
                 wall = time.perf_counter() - t0
                 stop.set()
                 for task in ai_tasks:
