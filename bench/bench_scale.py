@@ -214,11 +214,20 @@ async def run_setup(name: str, counts: list[int], moves: int, think: float, seed
             for count, group in zip(counts, channels, strict=True):
                 sem = asyncio.Semaphore(25)
 
-                async def setup(ch: Channel, sem: asyncio.Semaphore = sem) -> None:
-                    async with sem:
-                        await set_up_game(server, ch, pairs[ch.id])
+                unstarted: list[Channel] = []
 
+                async def setup(ch: Channel, sem: asyncio.Semaphore = sem, unstarted: list[Channel] = unstarted
+                                ) -> None:
+                    async with sem:
+                        try:
+                            await set_up_game(server, ch, pairs[ch.id])
+                        except Exception as err:  # an overloaded setup: this channel sits the step out
+                            unstarted.append(ch)
+                            print(f"  not started: #{ch.name}: {err}", file=sys.stderr)
+
+                await asyncio.sleep(5)  # the previous step's stragglers settle
                 await asyncio.gather(*(setup(ch) for ch in group))
+                group = [ch for ch in group if ch not in unstarted]
                 violations = len(server.violations)
                 before = server.request_counts()
                 figures = Figures()
@@ -247,6 +256,8 @@ async def run_setup(name: str, counts: list[int], moves: int, think: float, seed
                 kinds = Counter(v.kind for v in server.violations[violations:])
                 load1 = load_average().split(",")[0]
                 label = f"{name} + {ai_games} hard AI games ({ai_moves[0]} AI moves)" if ai_games else name
+                if unstarted:
+                    label += f" ({len(unstarted)} games could not start)"
                 print(f"| {label} | {count} | {load1} | {len(lat)} | {statistics.median(lat):.0f} | "
                       f"{pct(lat, 99):.0f} | {pct(firsts, 99):.0f} | {late} | **{held}** | "
                       f"{spent.global_limited / max(1, len(lat)):.3f} | {100 * cpu / wall:.0f} | "
