@@ -1,0 +1,49 @@
+"""The CPU seam's process pools (``bot/games/cpu.py``): jobs run in other processes, the background lane at a lower
+OS priority, a worker that dies is replaced and its job retried once, and ``CPU_WORKERS=0`` keeps threads."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from bot.games.cpu import BACKGROUND_NICE, CpuPools
+
+
+def where(_: int = 0) -> tuple[int, int]:
+    return os.getpid(), os.nice(0)
+
+
+def crash_once(flag: str) -> str:
+    if not Path(flag).exists():
+        Path(flag).write_text("crashed")
+        os._exit(3)  # a worker dying mid-job (segfault, OOM kill)
+    return "retried"
+
+
+@pytest.fixture
+async def pools() -> CpuPools:
+    p = CpuPools(1, 1)
+    yield p  # type: ignore[misc]
+    p.close()
+
+
+async def test_jobs_run_in_worker_processes_and_ai_at_lower_priority(pools: CpuPools) -> None:
+    pid, nice = await pools.run("interactive", where, 1)
+    assert pid != os.getpid()
+    bg_pid, bg_nice = await pools.run("background", where)
+    assert bg_pid not in (os.getpid(), pid) and bg_nice >= min(19, nice + BACKGROUND_NICE)
+    await pools.warm()  # starts and warms every worker; the counts start from zero again
+    assert pools.jobs == {"interactive": 0, "background": 0}
+
+
+async def test_a_dead_worker_is_replaced_and_its_job_retried(pools: CpuPools, tmp_path: Path) -> None:
+    assert await pools.run("interactive", crash_once, str(tmp_path / "flag")) == "retried"
+    assert pools.restarts == 1
+    assert (await pools.run("interactive", where))[0] != os.getpid()  # the new pool serves on
+
+
+async def test_zero_workers_means_threads() -> None:
+    threads = CpuPools(0)
+    assert (await threads.run("background", where))[0] == os.getpid()
