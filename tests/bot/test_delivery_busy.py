@@ -14,6 +14,7 @@ from bot.games import delivery
 class FakeInteraction:
     def __init__(self) -> None:
         self.deferred_at: float | None = None
+        self.extras: dict[str, Any] = {}
         self.id = 1
         outer = self
 
