@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 
 from bot.first_response import InteractionGone, is_dead
+from bot.games import access
 from bot.views.common import defer, settle_loading
 
 if TYPE_CHECKING:
@@ -97,12 +98,13 @@ class Delivery:
     async def send(
         self, record: GameRecord, content: str, *, files: list[discord.File] | None = None,
         view: discord.ui.View | None = None, interaction: discord.Interaction | None = None,
-        deferred: bool = False,
+        deferred: bool = False, carry: bool = True,
     ) -> discord.Message:
         """Post a public game message: ``interaction``'s deferred response edited in (``deferred``), else a
         followup of the answered ``interaction``, else a channel message; also a channel message when the
-        interaction is dead (Discord refused its first response, 10062). Raises ``discord.HTTPException``, and
-        :class:`GuildGone` (no request) in a guild the bot was removed from."""
+        interaction is dead (Discord refused its first response, 10062). Without an interaction, a followup of the
+        channel's fresh interaction while the channel is usable (``carry=False``: straight to the channel). Raises
+        ``discord.HTTPException``, and :class:`GuildGone` (no request) in a guild the bot was removed from."""
         if record.guild_id in self.removed:
             raise GuildGone(record.guild_id)
         files = files or []
@@ -119,8 +121,10 @@ class Delivery:
                          err, record.id)
                 for f in files:
                     f.reset()
-        carrier = self._carrier(record)
-        if carrier is not None and not is_dead(carrier):
+        carrier = self._carrier(record) if carry else None
+        if carrier is not None and not is_dead(carrier) and access.channel_missing(self.bot, record.channel_id) is None:
+            # the channel is usable: the board goes as a followup all the same (no global-limited request); a
+            # channel that refuses is the publisher's business (it names what is missing, or posts text)
             try:
                 msg = await carrier.followup.send(content, files=files, wait=True, **kwargs)
                 self.webhook_requests += 1

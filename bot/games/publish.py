@@ -210,7 +210,7 @@ class Publisher:
                          interaction.id, record.id, err)
                 for f in files:
                     f.reset()
-                msg = await self.delivery.send(record, content, files=files, view=view)
+                msg = await self.delivery.send(record, content, files=files, view=view, carry=False)
                 if deferred:  # our own "thinking" message, never a component's message
                     await self._drop_thinking(interaction)
         except GuildGone:  # removed from the guild: no retry either
