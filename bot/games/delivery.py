@@ -131,6 +131,8 @@ class Delivery:
                 self._remember(msg, carrier, False)
                 return msg
             except discord.HTTPException as err:
+                if isinstance(err, discord.NotFound) and err.code == 10003:  # the channel is gone: no second try
+                    raise
                 log.info("could not post game %s's message through interaction %s (%s); using the channel",
                          record.id, carrier.id, err)
                 self._latest.pop(record.channel_id, None)

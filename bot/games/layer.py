@@ -165,8 +165,7 @@ class GameLayer:
 
     def owns(self, record: GameRecord) -> bool:
         """True if this process runs the shard of the game's guild (background work is done for those only)."""
-        owns = getattr(self.bot, "owns", None)
-        return owns(record.guild_id) if owns is not None else True
+        return bool(getattr(self.bot, "owns", lambda _guild: True)(record.guild_id))
 
     # -- loading ---------------------------------------------------------------------------------------------
     def lock(self, game_id: int) -> asyncio.Lock:

@@ -434,7 +434,9 @@ async def test_an_expired_challenge_message_no_longer_tells_to_accept(
     bot.games.clock.offset = record.wake_at - bot.games.clock.now() + 1
     calls = len(fake.calls)
     await bot.games.timers.run_due()
-    (edit,) = [c for c in fake.calls[calls:] if c.method == "PATCH" and c.path.endswith(f"/messages/{message}")]
+    # edited through the challenge's own interaction while its token is fresh (or the channel, later)
+    (edit,) = [c for c in fake.calls[calls:] if c.method == "PATCH"
+               and c.path.endswith((f"/messages/{message}", f"/{token}/messages/@original"))]
     content = edit.payload["content"]  # type: ignore[index]
     assert "expired" in content and "alice" in content and "bob" in content, content
     assert "Accept or decline below" not in content and edit.payload["components"] == [], content  # type: ignore[index]
@@ -470,7 +472,8 @@ async def test_an_admin_abort_of_a_challenge_rewrites_its_message(
     calls = len(fake.calls)
     await driver.command("abort", CAROL, admin=True)
     assert (await storage.get_game(game)).status == "aborted"  # type: ignore[union-attr]
-    edits = [c for c in fake.calls[calls:] if c.method == "PATCH" and c.path.endswith(f"/messages/{message}")]
+    edits = [c for c in fake.calls[calls:] if c.method == "PATCH"
+             and c.path.endswith((f"/messages/{message}", f"/{token}/messages/@original"))]
     assert edits and edits[-1].payload["components"] == []  # type: ignore[index]
     content = next(c.payload["content"] for c in reversed(edits) if c.payload.get("content"))  # type: ignore[union-attr]
     assert "Accept or decline below" not in content and "alice" in content, content
