@@ -182,6 +182,11 @@ def main(argv: list[str] | None = None) -> int:
                      "then run again.")
     except KeyboardInterrupt:
         return ExitCode.OK
+    except Exception as err:  # anything unnamed above (e.g. discord.py failing inside a lost gateway connection)
+        log.exception("the bot stopped on an unexpected error")
+        return _fail(ExitCode.CRASHED, f"The bot stopped on an unexpected error ({type(err).__name__}: {err}); "
+                     "the traceback is in the log above. If DISCORD_API_BASE points at a local server, set "
+                     "DISCORD_GATEWAY_URL too.")
     return ExitCode.OK
 
 

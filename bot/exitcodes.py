@@ -46,6 +46,9 @@ class ExitCode(IntEnum):
     REFUSED = 10
     """An operator command refused to act (``migrate-db`` into a non-empty database, ``backup`` over an
     existing file, ``restore`` of something that is not a tablebot backup)."""
+    CRASHED = 11
+    """An unexpected error ended the bot (a bug, or a failure nothing above names): one line on stderr, the
+    traceback in the log. Never 1, which ``healthcheck`` owns."""
 
 
 def for_storage_error(err: StorageError) -> ExitCode:

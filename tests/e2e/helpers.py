@@ -257,3 +257,11 @@ def replay_conex(state: dict[str, Any], players: list[int], log: list[tuple[int,
     (forfeits and timeouts included)."""
     game: Game = _replay(Game, state, players, log)
     return game
+
+
+async def assert_stripped(server: DevServer, message_id: int, what: str = "the previous board loses its components",
+                          timeout: float = 15.0) -> None:  # noqa: ASYNC109
+    """The message ``message_id`` loses its components. The bot strips an old board just after it posts the new
+    one (in the background, through the interaction's webhook), so under load this may come a moment after the
+    new board's answer: wait for it (``TimeoutError`` naming ``what`` if it never comes)."""
+    await server.wait_until(lambda: server.message(message_id).components == [], timeout, what)

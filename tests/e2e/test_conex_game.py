@@ -24,7 +24,7 @@ from engine.conex import DIE_FACES, Game, Place
 from engine.conex import events as ev
 from engine.protocol import Event
 
-from .helpers import BotEnv, answered, assert_png, bot_env, buttons, check_log_sequence, replay_conex
+from .helpers import BotEnv, answered, assert_png, assert_stripped, bot_env, buttons, check_log_sequence, replay_conex
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -88,7 +88,7 @@ class Driver:
         new = msgs[-1]
         for img in new.images:
             assert_png(img)
-        assert self.server.message(self.table.id).components == [], "the previous table loses its buttons"
+        await assert_stripped(self.server, self.table.id, "the previous table loses its buttons")
         self.table = new
         return new
 

@@ -15,7 +15,7 @@ import pytest_asyncio
 
 from tests.games.nim.engine import Nim, best_take
 
-from .helpers import BotEnv, answered, assert_png, bot_env, check_log_sequence, select_with_prefix
+from .helpers import BotEnv, answered, assert_png, assert_stripped, bot_env, check_log_sequence, select_with_prefix
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -60,7 +60,7 @@ async def test_nim_challenge_moves_result_and_leaderboard(env: BotEnv) -> None:
             res = await answered(await user.select(board, str(take), custom_id=sel["custom_id"]))
         assert not res.ephemeral, res.text
         assert env.actions(game.id)[-1][1:] == (user.id, str(take))
-        assert server.message(board.id).components == [], "the previous board loses its components"
+        await assert_stripped(server, board.id)
         board = res.message
         assert board is not None
     row = env.game(game.id)
