@@ -167,10 +167,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         asyncio.run(_run(config))
     except _StorageOpenFailed as failure:
-        err = failure.err  # one line on stderr, nothing else: the operator reads exactly what to do
-        if isinstance(err, StorageError):
-            return _fail(for_storage_error(err), f"Database error ({err.rule}): {err.message}")
-        return _fail(ExitCode.DATABASE_CORRUPT, f"Database error: cannot use {config.storage_target}: {err}")
+        cause = failure.err  # one line on stderr, nothing else: the operator reads exactly what to do
+        if isinstance(cause, StorageError):
+            return _fail(for_storage_error(cause), f"Database error ({cause.rule}): {cause.message}")
+        return _fail(ExitCode.DATABASE_CORRUPT, f"Database error: cannot use {config.storage_target}: {cause}")
     except discord.LoginFailure:
         log.error("Discord rejected DISCORD_TOKEN: copy the bot token again from the developer portal (Bot tab).")
         return _fail(ExitCode.TOKEN_REJECTED, "Discord rejected DISCORD_TOKEN (login failed): check the token and "

@@ -50,7 +50,8 @@ class SharedCog(commands.Cog, name="shared"):
 
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
-        choices = [app_commands.Choice(name=name, value=name) for name in bot.games.kinds]
+        choices: list[app_commands.Choice[str | int | float]] = [
+            app_commands.Choice(name=name, value=name) for name in bot.games.kinds]
         command = self.leaderboard
         command._params["game"] = replace(command._params["game"], choices=choices)  # the registered games
 
