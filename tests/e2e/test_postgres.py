@@ -6,30 +6,18 @@ storage tests (skipped with the reason without a server, failing when ``CI=true`
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncpg
-import pytest
 
 from devserver import DevServer
 from devserver.process import BotProcess
-from tests.storage.conftest import create_schema, drop_schema, pg_base_url, pg_unavailable, require_pg, with_schema
+from tests.storage.conftest import pg_unavailable, pg_url
 
 from .conftest import E2E_TOKEN
 from .helpers import answered, check_log_sequence, replay_constructo, resign
 
-__all__ = ["pg_unavailable"]  # the session fixture, shared with the storage tests
-
-
-@pytest.fixture
-async def pg_url(pg_unavailable: str | None) -> AsyncIterator[str]:
-    require_pg(pg_unavailable)
-    schema = await create_schema(pg_base_url())
-    try:
-        yield with_schema(pg_base_url(), schema)
-    finally:
-        await drop_schema(pg_base_url(), schema)
+__all__ = ["pg_unavailable", "pg_url"]  # the storage tests' fixtures: a fresh schema of its own per test
 
 
 async def test_the_real_bot_plays_on_postgresql_across_a_sigterm_restart(
