@@ -128,22 +128,17 @@ class Timers:
         return len(due)
 
     def shards(self) -> tuple[int, list[int]] | None:
-        """``(shard_count, shard ids of this process)``, or ``None`` when it serves every guild (no sharding)."""
-        bot = self.layer.bot
-        count = getattr(bot, "shard_count", None) or 1
-        if count <= 1:
+        """``(shard_count, shard ids of this process)`` from the bot's ``SHARD_COUNT``/``SHARD_IDS``, or ``None`` when
+        it serves every guild (the same settings as :meth:`bot.config.Config.owns_guild`)."""
+        config = self.layer.bot.config
+        if config.shard_count is None or config.shard_ids is None or config.shard_count <= 1:
             return None
-        ids = getattr(bot, "shard_ids", None)
-        if ids is None:
-            shard = getattr(bot, "shard_id", None)
-            ids = None if shard is None else [shard]
-        return None if ids is None else (int(count), [int(i) for i in ids])
+        return int(config.shard_count), [int(i) for i in config.shard_ids]
 
     def mine(self, guild_id: int) -> bool:
         """True when this process serves the guild's shard (every guild without sharding): each game's timers run
-        in one process only."""
-        shards = self.shards()
-        return shards is None or (guild_id >> 22) % shards[0] in shards[1]
+        in one process only (:meth:`bot.app.TableBot.owns`, the rule of all background work)."""
+        return self.layer.bot.owns(guild_id)
 
     def _on_commit(self, committed: Committed) -> None:
         changes: tuple[Change, ...] = committed.changes

@@ -134,15 +134,23 @@ async def test_against_the_ai_the_timeout_is_applied_at_once(bot: TableBot, driv
 
 
 def test_each_game_timers_run_in_the_process_of_its_shard() -> None:
+    from pathlib import Path
     from types import SimpleNamespace
 
+    from bot.config import Config
     from bot.games.timers import Timers
 
-    layer = SimpleNamespace(on_committed=[], bot=SimpleNamespace(shard_count=None, shard_id=None))
+    def process(**shards: object) -> SimpleNamespace:  # a bot process with these SHARD_COUNT / SHARD_IDS
+        config = Config(token="t", data_dir=Path("."), **shards)  # type: ignore[arg-type]
+        return SimpleNamespace(config=config, owns=config.owns_guild)
+
+    layer = SimpleNamespace(on_committed=[], bot=process())
     timers = Timers(layer)  # type: ignore[arg-type]
     guilds = [(n << 22) | 2 for n in range(6)]
     assert all(timers.mine(g) for g in guilds), "one process: every guild"
-    layer.bot = SimpleNamespace(shard_count=3, shard_ids=[0, 2])
+    assert timers.shards() is None
+    layer.bot = process(shard_count=3, shard_ids=(0, 2))
     assert [timers.mine(g) for g in guilds] == [True, False, True, True, False, True]
-    layer.bot = SimpleNamespace(shard_count=2, shard_id=1, shard_ids=None)
+    assert timers.shards() == (3, [0, 2])
+    layer.bot = process(shard_count=2, shard_ids=(1,))
     assert [timers.mine(g) for g in guilds] == [False, True] * 3

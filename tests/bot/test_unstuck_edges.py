@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import dataclasses
 from typing import Any
 
 import discord
@@ -397,8 +398,7 @@ async def test_due_games_of_other_shards_do_not_starve_this_process(
 ) -> None:
     """Sharded across processes, one of them down with many due games: the others' timers still run (the due
     query asks only for this process's shards, not the earliest 50 of everyone's)."""
-    monkeypatch.setattr(bot, "shard_count", 2)
-    monkeypatch.setattr(bot, "shard_id", 0)
+    monkeypatch.setattr(bot, "config", dataclasses.replace(bot.config, shard_count=2, shard_ids=(0,)))
     other_guild = (1 << 22) | 5  # shard 1: another process's guild
     assert bot.games.timers.mine(GUILD_ID) and not bot.games.timers.mine(other_guild)
     for n in range(60):
