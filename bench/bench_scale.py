@@ -35,7 +35,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from collections import Counter
 from pathlib import Path
 
@@ -47,6 +46,7 @@ from bench_e2e import CLK_TCK, Figures, Tracker, add_players, pct, play_game, se
 from devserver import DevServer
 from devserver.models import Channel, fixed_id
 from devserver.process import BotProcess
+from tests.storage.conftest import create_schema, drop_schema, with_schema
 
 TOKEN = "bench-scale-token"
 DEFAULT_PG = os.environ.get("TEST_DATABASE_URL", "").strip() or "postgresql://postgres@127.0.0.1:5432/test"
@@ -96,28 +96,6 @@ def pss_mb(pids: list[int]) -> float:
 
 def load_average() -> str:
     return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip().split("load average:")[-1].strip()
-
-
-async def pg_schema(base: str) -> tuple[str, str]:
-    import asyncpg
-
-    schema = f"bench_{uuid.uuid4().hex[:12]}"
-    conn = await asyncpg.connect(base)
-    try:
-        await conn.execute(f'CREATE SCHEMA "{schema}"')
-    finally:
-        await conn.close()
-    return schema, f"{base}{'&' if '?' in base else '?'}search_path={schema}"
-
-
-async def drop_schema(base: str, schema: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(base)
-    try:
-        await conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-    finally:
-        await conn.close()
 
 
 def latest_board(server: DevServer, channel: Channel) -> tuple[int, object, dict[str, object]] | None:
@@ -197,7 +175,8 @@ async def run_setup(name: str, counts: list[int], moves: int, think: float, seed
             env["CPU_WORKERS"] = "0"
         procs: list[BotProcess] = []
         if shards:
-            schema, url = await pg_schema(pg)
+            schema = await create_schema(pg)
+            url = with_schema(pg, schema)
             env.update({"DATABASE_URL": url, "DEV_GUILD_ID": "", "CPU_WORKERS": "1", "AI_WORKERS": "1"})
             procs = [BotProcess(server, Path(tmp) / f"data{i}", Path(tmp) / f"bot{i}.log", token=TOKEN,
                                 extra_env=env, shards=([i], 2)) for i in range(2)]
