@@ -189,6 +189,7 @@ class TableBot(commands.Bot):
     async def close(self) -> None:
         self.first_response.close()
         if self.games is not None:
+            self.games.outbox.close()
             self.games.publisher.close()
             self.games.pools.close()
         for task in list(self.background):

@@ -31,6 +31,10 @@ FIRST_RESPONSE_BUDGET_S = 2.2
 
 MAX_TRUSTED_AGE_S = 10.0
 """An interaction older than this by its snowflake means a clock is off: the budget then counts from receipt."""
+TOKEN_LIFE_S = 15 * 60.0
+"""Discord accepts an interaction's token (followups, edits of its messages) for 15 minutes from its creation."""
+TOKEN_MARGIN_S = 60.0
+"""The bot stops using a token this long before it expires (a request in flight must not land after it)."""
 
 _METHODS = ("defer", "send_message", "edit_message", "autocomplete", "send_modal")
 
@@ -41,6 +45,29 @@ class InteractionGone(discord.ClientException):
 
     def __init__(self, interaction: discord.Interaction) -> None:
         super().__init__(f"interaction {interaction.id} is dead (10062)")
+
+
+def born(interaction: discord.Interaction) -> float:
+    """When ``interaction`` was created, on this process's monotonic clock: its snowflake age when it arrived
+    (trusted up to :data:`MAX_TRUSTED_AGE_S`) subtracted from its arrival, so later host clock steps change
+    nothing. Stamped once (``interaction.extras["born"]``) by :class:`FirstResponseGuard` on arrival."""
+    stamp = interaction.extras.get("born")
+    if stamp is None:
+        age = time.time() - interaction.created_at.timestamp()
+        stamp = time.monotonic() - (age if 0.0 <= age <= MAX_TRUSTED_AGE_S else 0.0)
+        interaction.extras["born"] = stamp
+    return float(stamp)
+
+
+def token_age(interaction: discord.Interaction) -> float:
+    """Seconds since ``interaction`` was created (counted from its creation, never from the token's last use)."""
+    return time.monotonic() - born(interaction)
+
+
+def token_fresh(interaction: discord.Interaction) -> bool:
+    """True while ``interaction``'s token may still be used: younger than 15 minutes less
+    :data:`TOKEN_MARGIN_S`, counted from the interaction's creation."""
+    return token_age(interaction) < TOKEN_LIFE_S - TOKEN_MARGIN_S
 
 
 def is_dead(interaction: discord.Interaction) -> bool:
@@ -98,9 +125,7 @@ class FirstResponseGuard:
             return  # already touched: nothing can be guarded safely
         response = GuardedResponse(interaction)
         interaction._cs_response = response  # type: ignore[attr-defined]  # discord.py's cached slot
-        age = time.time() - interaction.created_at.timestamp()
-        if not 0.0 <= age <= MAX_TRUSTED_AGE_S:  # a clock off (or a made-up id): count from now
-            age = 0.0
+        age = token_age(interaction)  # stamps its creation; a clock off (or a made-up id) counts from now
         delay = max(0.0, self.budget_s - age)
         task = asyncio.get_running_loop().create_task(self._watch(interaction, response, delay),
                                                       name=f"first-response-{interaction.id}")

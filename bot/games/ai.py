@@ -7,6 +7,10 @@ second search. The task: search off the loop (``kind.ai_function`` through ``lay
 -> commit through the same path as a player's action, checked against the version searched -> publish -> repeat
 while an AI seat is awaited. A version that moved on meanwhile (another seat acted) is searched again once;
 ``duplicates`` counts searches of a (game, version) already searched (0 is the target; the bench reads it).
+
+Durability: a commit after which an AI seat is awaited owes an ``ai`` effect (the outbox, ``bot/core/outbox.py``);
+the AI's own commit marks it done. If the process dies while the AI thinks (or its move cannot be committed), the
+outbox's workers run :meth:`AIScheduler.ai_effect` later, which starts the same task (one search per version).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from bot.errors import BotError
+from bot.storage import Effect, Owed
 
 if TYPE_CHECKING:
     from bot.games.base import Snapshot
@@ -25,6 +30,8 @@ log = logging.getLogger(__name__)
 
 MAX_STEPS = 400
 """A bound on AI actions in one run (4 AI seats x many turns never runs away)."""
+AI_GRACE_S = 30.0
+"""An AI move owed by a commit is left to the committing process this long before the outbox's workers start it."""
 
 
 def ai_seat(snap: Snapshot) -> int | None:
@@ -49,6 +56,32 @@ class AIScheduler:
         self._searched: dict[int, int] = {}
         self.searches = 0
         self.duplicates = 0
+        layer.outbox.subscribe("ai", self.ai_effect, rule=self.owed)
+
+    @staticmethod
+    def owed(snap: Snapshot, _change: object) -> list[Owed]:
+        """The rule of the outbox: a commit after which an AI seat must act owes that AI action."""
+        return [Owed("ai", delay_s=AI_GRACE_S)] if ai_seat(snap) is not None else []
+
+    async def ai_effect(self, effect: Effect) -> None:
+        """The ``ai`` effect: if the game still waits at ``effect.version`` for an AI seat, make sure its board is
+        out (board first), then run the AI task and wait for it. Raises when the AI did not act (tried again)."""
+        from bot.games.publish import board_stale
+
+        record = await self.layer.storage.get_game(effect.game_id)
+        if record is None or record.version != effect.version or record.status != "active":
+            return  # someone acted since, or the game is over: nothing owed
+        if board_stale(record):
+            await self.layer.publisher.recover(record.id)  # hands the game to notify() itself
+        else:
+            self.notify(self.layer.snapshot(record))
+        task = self._tasks.get(record.id)
+        if task is not None:
+            await asyncio.shield(task)
+        fresh = await self.layer.storage.get_game(record.id)
+        if fresh is not None and fresh.version == record.version and fresh.status == "active":
+            if ai_seat(self.layer.snapshot(fresh)) is not None:
+                raise RuntimeError(f"the AI of game {record.id} did not act at v{record.version}")
 
     def notify(self, snap: Snapshot) -> None:
         """A snapshot whose board is out: start the game's AI task if an AI seat is awaited and none runs."""
@@ -86,6 +119,7 @@ class AIScheduler:
                         continue
                     log.info("AI move of game %s skipped: %s", game_id, err)  # the game closed meanwhile
                     return
+                await self.layer.outbox.done(game_id, snap.version, "ai")
                 if self._latest[game_id].version < committed.snap.version:
                     self._latest[game_id] = committed.snap
                 kind = committed.snap.kind
@@ -94,6 +128,7 @@ class AIScheduler:
         finally:
             self._tasks.pop(game_id, None)
             self._latest.pop(game_id, None)
+            self._searched.pop(game_id, None)
 
     async def _search(self, snap: Snapshot, seat: int) -> str:
         if self._searched.get(snap.id) == snap.version:

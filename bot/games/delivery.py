@@ -8,7 +8,8 @@
 
 Requests per move: only the interaction endpoints (the callback and the interaction's webhook: followups and
 edits of its messages) are exempt from Discord's global rate limit (50 requests/s per bot, all processes). So a
-message sent through an interaction is remembered with it for :data:`TOKEN_SAFE_S` (the token lives 15 min):
+message sent through an interaction is remembered with it while its token is fresh (15 minutes from the
+interaction's creation, never from the token's last use: :func:`bot.first_response.token_fresh`):
 editing or stripping it goes through that interaction's webhook, and a board without an interaction of its own
 (an AI's move, a recovery) is a followup of the latest interaction that posted in the game's channel. Only
 when no fresh interaction is at hand (after a restart, an idle quarter of an hour) does a board or an edit spend
@@ -19,14 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections import OrderedDict
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
-from bot.first_response import InteractionGone, is_dead
+from bot.first_response import InteractionGone, is_dead, token_fresh
 from bot.games import access
 from bot.views.common import defer, settle_loading
 
@@ -45,10 +45,9 @@ instead: the first response must not wait for a storage queue."""
 BUSY_DEFER_AFTER_S = 0.5
 _in_progress = 0
 _UNSET: Any = object()
-TOKEN_SAFE_S = 14 * 60.0
-"""How long an interaction's webhook is used after the interaction (Discord: 15 minutes)."""
 REMEMBERED = 20_000
-"""At most this many messages remembered with their interaction (oldest forgotten first)."""
+"""At most this many messages remembered with their interaction (oldest forgotten first; those whose token
+expired are forgotten as new ones come)."""
 
 
 class GuildGone(Exception):
@@ -63,34 +62,54 @@ class Delivery:
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
         self.removed: set[int] = set()
-        self._sent_by: OrderedDict[int, tuple[discord.Interaction, float, bool]] = OrderedDict()
-        self._latest: dict[int, tuple[discord.Interaction, float]] = {}
+        self._sent_by: OrderedDict[int, tuple[discord.Interaction, bool]] = OrderedDict()
+        self._latest: dict[int, discord.Interaction] = {}
         self.channel_requests = 0
         self.webhook_requests = 0
 
     # -- interactions whose webhook may still be used ------------------------------------------------------------
     def _remember(self, msg: discord.Message, interaction: discord.Interaction, original: bool) -> None:
-        now = time.monotonic()
-        self._sent_by[msg.id] = (interaction, now, original)
+        if not token_fresh(interaction):
+            return
+        self._sent_by[msg.id] = (interaction, original)
         self._sent_by.move_to_end(msg.id)
-        while len(self._sent_by) > REMEMBERED:
-            self._sent_by.popitem(last=False)
+        self._forget_expired()
         if interaction.channel_id is not None:
-            self._latest[interaction.channel_id] = (interaction, now)
+            latest = self._latest.get(interaction.channel_id)
+            if latest is None or latest.id <= interaction.id:  # the youngest interaction carries the longest
+                self._latest[interaction.channel_id] = interaction
+
+    def _forget_expired(self) -> None:
+        """Forget messages whose interaction's token expired (oldest first), and any over :data:`REMEMBERED`."""
+        while self._sent_by:
+            first = next(iter(self._sent_by.values()))[0]
+            if token_fresh(first) and len(self._sent_by) <= REMEMBERED:
+                break
+            self._sent_by.popitem(last=False)
+        if len(self._latest) > 64:
+            for channel_id, interaction in list(self._latest.items()):
+                if not token_fresh(interaction):
+                    del self._latest[channel_id]
+
+    @property
+    def remembered(self) -> int:
+        """How many messages are remembered with their interaction (memory checks)."""
+        return len(self._sent_by)
 
     def _sender(self, message_id: int) -> tuple[discord.Interaction, bool] | None:
         found = self._sent_by.get(message_id)
-        if found is None or time.monotonic() - found[1] > TOKEN_SAFE_S:
+        if found is None or not token_fresh(found[0]):
+            self._sent_by.pop(message_id, None)
             return None
-        return found[0], found[2]
+        return found
 
     def _carrier(self, record: GameRecord) -> discord.Interaction | None:
         """A fresh interaction that posted in the game's channel: its webhook can carry the next board."""
         found = self._latest.get(record.channel_id)
-        if found is None or time.monotonic() - found[1] > TOKEN_SAFE_S:
+        if found is None or not token_fresh(found):
             self._latest.pop(record.channel_id, None)
             return None
-        return found[0]
+        return found
 
     def channel(self, record: GameRecord) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)

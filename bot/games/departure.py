@@ -23,9 +23,7 @@ async def guild_removed(layer: GameLayer, guild_id: int) -> list[GameRecord]:
     """The bot was removed from ``guild_id``: stop sending there, abort its open games. Returns them."""
     publisher = layer.publisher
     publisher.delivery.removed.add(guild_id)
-    aborted = await layer.storage.abort_guild_games(guild_id, reason=REASON)
-    for record in aborted:
-        publisher.cancel_retry(record.id)
+    aborted = await layer.storage.abort_guild_games(guild_id, reason=REASON)  # its owed effects go with them
     log.info("removed from guild %s: %d open game(s) aborted (%s)", guild_id, len(aborted),
              ", ".join(str(r.id) for r in aborted) or "none")
     return aborted

@@ -23,19 +23,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from bot.core.outbox import Outbox
 from bot.errors import BotError
 from bot.games import clock as clocks
 from bot.games import registry
 from bot.games.base import GameKind, Snapshot
 from bot.games.envelope import Envelope, is_current
 from bot.games.results import outcome_result
-from bot.storage import UNCHANGED
+from bot.storage import UNCHANGED, Owed
 from bot.storage.errors import ChannelBusyError, GameClosedError, GameNotFoundError, VersionConflictError
 from bot.storage.records import GameRecord, GameResult
 from engine.errors import RuleError
@@ -130,7 +132,10 @@ class GameLayer:
 
         self.bot = bot
         self.kinds: dict[str, GameKind] = registry.kinds()
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self.clock = clocks.Clock()
+        self.outbox = Outbox(storage=lambda: self.bot.storage, now=self.clock.now, shards=self.shards,
+                             spawn=bot.spawn, closed=bot.is_closed)
         self.on_committed: list[Hook] = []
         self.loads = 0
         self.copies = 0
@@ -141,7 +146,6 @@ class GameLayer:
         self.ai = AIScheduler(self)
         self.lobby = Lobby(self)
         self.records = Records(self)
-        self.clock = clocks.Clock()
         self.timers = Timers(self)
 
     @property
@@ -163,13 +167,22 @@ class GameLayer:
         replays. However many of these run, the interactive lane keeps its own workers."""
         return await self.pools.run("background", fn, *args, **kwargs)
 
+    def shards(self) -> tuple[int, list[int]] | None:
+        """``(shard_count, shard ids of this process)`` from ``SHARD_COUNT``/``SHARD_IDS``, or ``None`` when it
+        serves every guild (the same settings as :meth:`bot.config.Config.owns_guild`)."""
+        config = getattr(self.bot, "config", None)
+        count, ids = getattr(config, "shard_count", None), getattr(config, "shard_ids", None)
+        if count is None or ids is None or count <= 1:
+            return None
+        return int(count), [int(i) for i in ids]
+
     def owns(self, record: GameRecord) -> bool:
         """True if this process runs the shard of the game's guild (background work is done for those only)."""
         return bool(getattr(self.bot, "owns", lambda _guild: True)(record.guild_id))
 
     # -- loading ---------------------------------------------------------------------------------------------
     def lock(self, game_id: int) -> asyncio.Lock:
-        """The per-game lock (one per game id in this process)."""
+        """The per-game lock (one per game id in this process; forgotten when nobody holds or waits for it)."""
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
@@ -228,13 +241,19 @@ class GameLayer:
     # -- writing ---------------------------------------------------------------------------------------------
     async def create(
         self, kind: GameKind, *, guild_id: int, channel_id: int, env: Envelope, players: list[int], status: str,
-        wake_at: float | None = None,
+        wake_at: float | None = None, owed: Sequence[Owed] = (),
     ) -> Snapshot:
-        """Create a game (``wake_at``: the scheduler's first look: a set-up's expiry, a first deadline). Raises
+        """Create a game (``wake_at``: the scheduler's first look: a set-up's expiry, a first deadline) with the
+        effects the subscribers' rules say it owes (a started game's first board...) and ``owed``. Raises
         ``BotError("err.channel_busy")`` when the channel holds an open game."""
+        now = datetime.now(UTC)
+        draft = GameRecord(0, kind.name, guild_id, channel_id, status, env.to_dict(), 0, list(players), {}, now, now,
+                           wake_at=wake_at)
+        state = kind.state_cls.from_dict(env.engine) if env.engine is not None else None
+        owed = [*self.outbox.owed(Snapshot(kind, draft, env, state), None), *owed]
         try:
             game_id = await self.storage.create_game(
-                kind.name, guild_id, channel_id, env.to_dict(), players, status=status, wake_at=wake_at
+                kind.name, guild_id, channel_id, env.to_dict(), players, status=status, wake_at=wake_at, owed=owed
             )
         except ChannelBusyError as err:
             raise BotError("err.channel_busy", game_id=err.details.get("game_id", "?")) from err
@@ -273,8 +292,9 @@ class GameLayer:
             snap = self._reuse(base, before) or self.snapshot(before)
             decided = step(snap)
             changes = (decided,) if isinstance(decided, Change) else tuple(decided)
+            owed = self.outbox.owed(self._after(snap, before, changes), changes[-1]) if changes else []
             try:
-                record = await self._commit(before, changes)
+                record = await self._commit(before, changes, owed)
             except _Partial as partial:  # the first commits stand: show them, then refuse the rest
                 done = Committed(self.snapshot(partial.record), before, partial.done)
                 self.bot.spawn(self._show_partial(done), name=f"partial-{game_id}")
@@ -288,15 +308,28 @@ class GameLayer:
         await self._run_hooks(committed)
         return committed
 
+    @staticmethod
+    def _after(snap: Snapshot, before: GameRecord, changes: Sequence[Change]) -> Snapshot:
+        """The game as it will be once ``changes`` are committed (for the rules of owed effects)."""
+        last = changes[-1]
+        status = before.status
+        for change in changes:
+            status = change.status or ("finished" if change.result is not None else status)
+        record = replace(before, status=status, version=before.version + len(changes),
+                         players=list(last.players) if last.players is not None else before.players)
+        return Snapshot(snap.kind, record, last.env, snap.state)
+
     def _reuse(self, base: Snapshot | None, record: GameRecord) -> Snapshot | None:
         if base is None or base.state is None or base.version != record.version or base.status != record.status:
             return None
         self.copies += 1
         return Snapshot(base.kind, record, base.env, base.state.copy())
 
-    async def _commit(self, before: GameRecord, changes: Sequence[Change]) -> GameRecord:
-        """Commit ``changes`` in order, each checked against the version before it. Raises ``BotError``
-        (``err.conflict``, ``err.game_closed``), or :class:`_Partial` when some changes were committed."""
+    async def _commit(self, before: GameRecord, changes: Sequence[Change], owed: Sequence[Owed] = ()) -> GameRecord:
+        """Commit ``changes`` in order, each checked against the version before it, each with the effects ``owed``
+        (the outbox: handlers are idempotent, so a board owed by an intermediate version is the latest board).
+        Raises ``BotError`` (``err.conflict``, ``err.game_closed``), or :class:`_Partial` when some changes were
+        committed."""
         version = before.version
         record = before
         for n, change in enumerate(changes):
@@ -304,7 +337,7 @@ class GameLayer:
             try:
                 version = await self.storage.apply_action(
                     before.id, version, state, player=change.actor, action=change.action, status=change.status,
-                    players=change.players, result=change.result, wake_at=change.wake_at,
+                    players=change.players, result=change.result, wake_at=change.wake_at, owed=owed,
                 )
             except (VersionConflictError, GameClosedError, GameNotFoundError) as err:
                 closed = not isinstance(err, VersionConflictError) or await self._closed_meanwhile(before.id)
@@ -443,8 +476,9 @@ class GameLayer:
         self.ai.notify(snap)
 
     async def on_ready(self) -> None:
-        """After every READY: start the timers (once), re-post stale boards, then let every AI seat that is awaited
-        act (no duplicate search: a game whose AI is already thinking is left alone)."""
+        """After every READY: start the outbox's workers and the timers (once), re-post stale boards, then let every
+        AI seat that is awaited act (no duplicate search: a game whose AI is already thinking is left alone)."""
+        self.outbox.start()
         self.timers.start()
         await self.publisher.recover_all()
         await self.ai.resume_all()

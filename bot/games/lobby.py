@@ -27,6 +27,7 @@ from bot.games.challenges import refuse_duplicate, undo_if_duplicate
 from bot.games.envelope import Envelope, Seat
 from bot.games.layer import Change, Committed
 from bot.i18n import has, t
+from bot.storage import Effect, Owed
 from bot.views.common import reply, update
 from engine.protocol import GameState
 
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LOBBY_KEY = "lobby"
+LOBBY_GRACE_S = 10.0
+"""A new challenge or lobby's message is left to the opening command this long before the outbox posts it."""
 """Message key of the challenge or lobby message."""
 
 
@@ -59,6 +62,7 @@ class Lobby:
 
     def __init__(self, layer: GameLayer) -> None:
         self.layer = layer
+        layer.outbox.subscribe("lobby", self.lobby_effect)
 
     # -- opening -----------------------------------------------------------------------------------------------
     async def _thread(self, interaction: discord.Interaction, title: str) -> discord.Thread:
@@ -112,15 +116,16 @@ class Lobby:
         if await self.layer.channel_busy(channel_id):
             thread = await self._thread(interaction, title)
             channel_id = thread.id
+        owed = [] if starts else [Owed("lobby", delay_s=LOBBY_GRACE_S)]
         try:
             snap = await self.layer.create(kind, guild_id=guild_id, channel_id=channel_id, env=env, players=players,
-                                           status=status, wake_at=wake)
+                                           status=status, wake_at=wake, owed=owed)
         except BotError as err:
             if err.key != "err.channel_busy" or thread is not None:
                 raise
             thread = await self._thread(interaction, title)
             snap = await self.layer.create(kind, guild_id=guild_id, channel_id=thread.id, env=env, players=players,
-                                           status=status, wake_at=wake)
+                                           status=status, wake_at=wake, owed=owed)
         if invited is not None:
             await undo_if_duplicate(self.layer, kind, snap)
         if wake is not None:
@@ -142,9 +147,21 @@ class Lobby:
             posted = await publisher.delivery.send(snap.record, kind.lobby_text(snap), view=view,
                                                    interaction=interaction)
         await self.layer.storage.set_message(snap.id, LOBBY_KEY, posted.id)
+        await self.layer.outbox.done(snap.id, 0, "lobby")
         if thread is not None:
             await reply(interaction, opened)
         return snap
+
+    async def lobby_effect(self, effect: Effect) -> None:
+        """The ``lobby`` effect: a challenge or lobby whose message was never recorded (the process died between
+        the commit and the post, or the post failed) gets it posted in its channel now."""
+        record = await self.layer.storage.get_game(effect.game_id)
+        if record is None or record.status != "lobby" or LOBBY_KEY in record.messages:
+            return
+        snap = self.layer.snapshot(record)
+        view = snap.kind.lobby_view(snap)
+        posted = await self.layer.publisher.delivery.send(record, snap.kind.lobby_text(snap), view=view)
+        await self.layer.storage.set_message(record.id, LOBBY_KEY, posted.id)
 
     # -- the lobby message -----------------------------------------------------------------------------------
     async def _show(self, interaction: discord.Interaction, snap: Snapshot, content: str, *, live: bool) -> None:

@@ -6,26 +6,31 @@ under ``"board.version"`` (a number, not a message id). Posting and recording ha
 lock (distinct from the action lock: actions never wait for Discord), so the newest version becomes the stored
 board and every other board loses its components (a board landing after a newer one is stripped itself).
 
-Recovery: on every READY :meth:`Publisher.recover_all` re-posts the board of every open game whose stored board
-is missing or older than its version; a failed post is retried after ``retry_delays_s`` (one pending retry per
-game, then logged and given up); a successful recovery hands the game to the AI scheduler.
+Durability: every commit of a game that shows a board owes a ``board`` effect (the outbox, ``bot/core/outbox.py``),
+and recording a new board owes a ``strip`` of the one it replaces. The committing process posts the board at once
+(answering the player's interaction) and marks the effect done; if it cannot (it died, Discord refused, the
+database was away), the outbox's workers run :meth:`Publisher.board_effect` later: it re-posts the board of the
+game's latest version only if the stored board is still older. On every READY :meth:`Publisher.recover_all` also
+re-posts stale boards (games stored before the outbox existed); a successful recovery hands the game to the AI.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
+import weakref
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.first_response import InteractionGone, is_dead
+from bot.core.outbox import Drop, Later
+from bot.first_response import InteractionGone, is_dead, token_fresh
 from bot.games import access
 from bot.games.base import Picture, Snapshot
 from bot.games.delivery import Delivery, GuildGone
 from bot.games.results import rating_line
 from bot.i18n import t
+from bot.storage import Effect, Owed
 from bot.views.common import defer, png_file
 
 if TYPE_CHECKING:
@@ -39,8 +44,9 @@ BOARD_KEY = "board"
 BOARD_VERSION_KEY = "board.version"
 """Key (in ``GameRecord.messages``) of the game version the current board shows; not a message id."""
 VERSION_SUFFIX = ".version"
-TOKEN_LIFE_S = 14 * 60.0
-"""An interaction token works for 15 min: a recent interaction is a fallback route for the game's boards."""
+BOARD_GRACE_S = 10.0
+"""A board owed by a commit is left to the committing process this long before the outbox's workers post it."""
+STRIP_GRACE_S = 10.0
 BOARD_STATUSES: tuple[str, ...] = ("active", "finished")
 """Statuses in which a game shows a board of its latest version (a lobby has none; an aborted game keeps its
 last board, stripped)."""
@@ -94,16 +100,21 @@ class Publisher:
     def __init__(self, layer: GameLayer) -> None:
         self.layer = layer
         self.delivery = Delivery(layer.bot)
-        self._locks: dict[int, asyncio.Lock] = {}
-        self.retry_delays_s: tuple[float, ...] = (2.0, 10.0, 30.0, 120.0, 600.0)
-        self._retries: dict[int, asyncio.TimerHandle] = {}
-        self._attempts: dict[int, int] = {}
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._recovering = False
-        self._recent: dict[int, tuple[discord.Interaction, float]] = {}
+        self._recent: dict[int, discord.Interaction] = {}
         """The latest live interaction that published each game's board (a fallback route for its next boards)."""
+        self.grace_s = BOARD_GRACE_S
+        """Seconds a board owed by a commit is left to the committing process (tests shorten it)."""
+        layer.outbox.subscribe("board", self.board_effect, rule=self.owed)
+        layer.outbox.subscribe("strip", self.strip_effect)
         self.blocked: dict[int, access.Perms] = {}
         """Games whose channel refused a board (403) and what the bot lacks there; said to the next who acts."""
         self._inflight: dict[int, list[int]] = {}
+
+    def owed(self, snap: Snapshot, _change: Any) -> list[Owed]:
+        """The rule of the outbox: every commit after which the game shows a board owes that board."""
+        return [Owed("board", delay_s=self.grace_s)] if snap.status in BOARD_STATUSES else []
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """The per-game publish lock (held while a board is posted and recorded, or messages stripped)."""
@@ -184,7 +195,7 @@ class Publisher:
                 interaction = None
         self._forget_old()
         if interaction is not None and snap.status == "active":
-            self._recent[snap.id] = (interaction, time.monotonic())
+            self._recent[snap.id] = interaction
             blocked = self.blocked.pop(snap.id, None)
             if blocked is not None:  # say it to the next one who touches the game
                 headline = f"{t('pub.blocked', snap.locale, perms=blocked)}\n{headline}"
@@ -217,23 +228,23 @@ class Publisher:
             log.info("not posting the board of game %s: the bot was removed from its guild", record.id)
             raise
         except Exception as err:
-            log.warning("posting the board of game %s v%s failed (%s); it will be recovered", record.id,
+            log.warning("posting the board of game %s v%s failed (%s); the outbox posts it later", record.id,
                         record.version, err)
-            self.failed(record.id)
+            await self.failed(record.id)
             raise
-        self._attempts.pop(record.id, None)
         strip = await self.record_board(record.id, msg.id, record.version)
+        await self.layer.outbox.done(record.id, record.version, "board")
         if strip is not None:
             await self.delivery.edit(record, strip, view=None)
+            await self.layer.outbox.done(record.id, record.version, "strip", up_to=False)
         return msg
 
     def _forget_old(self) -> None:
         """Drop the fallback interactions whose tokens expired (a finished game's is never stored)."""
         if len(self._recent) < 256:
             return
-        now = time.monotonic()
-        for game_id, (_interaction, at) in list(self._recent.items()):
-            if now - at >= TOKEN_LIFE_S:
+        for game_id, interaction in list(self._recent.items()):
+            if not token_fresh(interaction):
                 del self._recent[game_id]
 
     @staticmethod
@@ -259,16 +270,16 @@ class Publisher:
             channel = self.delivery.channel(record)
             return await (channel.send(board, view=view) if view is not None else channel.send(board))
         recent = self._recent.get(record.id)
-        if recent is not None and time.monotonic() - recent[1] < TOKEN_LIFE_S and not is_dead(recent[0]):
+        if recent is not None and token_fresh(recent) and not is_dead(recent):
             note = t("pub.not_posted", loc, perms=perms or access.Perms(("send_messages",)))
             for f in files:
                 f.reset()
             kwargs: dict[str, Any] = {"view": view} if view is not None else {}
             try:
-                return await recent[0].followup.send(f"{note}\n{content}"[:2000], files=files, wait=True, **kwargs)
+                return await recent.followup.send(f"{note}\n{content}"[:2000], files=files, wait=True, **kwargs)
             except discord.HTTPException as again:
                 log.info("could not post game %s's board through interaction %s either: %s", record.id,
-                         recent[0].id, again)
+                         recent.id, again)
         self.blocked[record.id] = perms or access.Perms(("send_messages",))
         log.warning("game %s: the bot may not post in channel %s (%s)", record.id, record.channel_id,
                     perms or err)
@@ -283,8 +294,11 @@ class Publisher:
         if (shown is not None and version < shown) or (not current.is_open and version < current.version):
             return message_id
         old = current.messages.get(BOARD_KEY)
-        await self.layer.storage.set_messages(game_id, {BOARD_KEY: message_id, BOARD_VERSION_KEY: version})
-        return old if old is not None and old != message_id else None
+        strip = old if old is not None and old != message_id else None
+        owed = [Owed("strip", {"message_id": strip}, delay_s=STRIP_GRACE_S, version=version)] if strip else []
+        await self.layer.storage.set_messages(game_id, {BOARD_KEY: message_id, BOARD_VERSION_KEY: version},
+                                              owed=owed)
+        return strip
 
     async def strip_all(self, record: GameRecord) -> int:
         """Strip the components of every stored message of the game (board, lobby...) under the publish lock, so
@@ -335,41 +349,46 @@ class Publisher:
             self._recovering = False
         return posted
 
-    def failed(self, game_id: int) -> None:
-        """Posting a board of ``game_id`` failed: retry its recovery after the next delay (one pending retry per
-        game; after the last delay it is logged and given up until the next successful post)."""
-        if game_id in self._retries or self.layer.bot.is_closed():
-            return
-        attempt = self._attempts.get(game_id, 0)
-        if attempt >= len(self.retry_delays_s):
-            if attempt == len(self.retry_delays_s):
-                log.error("gave up re-posting the board of game %s after %d retries", game_id, attempt)
-                self._attempts[game_id] = attempt + 1
-            return
-        self._attempts[game_id] = attempt + 1
-        loop = asyncio.get_running_loop()
-        self._retries[game_id] = loop.call_later(self.retry_delays_s[attempt], self._fire, game_id)
-
-    def _fire(self, game_id: int) -> None:
-        self._retries.pop(game_id, None)
-        if not self.layer.bot.is_closed():
-            self.layer.bot.spawn(self._retry(game_id), name=f"board-retry-{game_id}")
-
-    async def _retry(self, game_id: int) -> None:
+    async def failed(self, game_id: int) -> None:
+        """Posting a board of ``game_id`` failed: make sure a ``board`` effect is owed (a commit owes one already;
+        a board re-posted on request may not), so the outbox's workers post it once Discord lets them."""
         try:
-            await self.recover(game_id)
-        except Exception:
-            log.warning("re-posting the board of game %s failed again", game_id, exc_info=True)
+            await self.layer.storage.add_effects(game_id, [Owed("board", delay_s=min(2.0, self.grace_s))])
+        except Exception as err:  # the database is away too: READY's recovery is the last resort
+            log.warning("could not owe a board for game %s: %s", game_id, err)
+        self.layer.outbox.poke()
 
-    def cancel_retry(self, game_id: int) -> None:
-        """Forget the pending retry of ``game_id`` (its guild is gone)."""
-        handle = self._retries.pop(game_id, None)
-        if handle is not None:
-            handle.cancel()
-        self._attempts.pop(game_id, None)
+    # -- the outbox's handlers -----------------------------------------------------------------------------------
+    async def board_effect(self, effect: Effect) -> None:
+        """The ``board`` effect: post the game's latest board unless a board of that version (or newer) is out.
+        Raises :class:`~bot.core.outbox.Later` while this process is posting it, ``Drop`` where it can never be
+        posted (the guild left, the channel deleted), and what Discord raised (then it is tried again later)."""
+        record = await self.layer.storage.get_game(effect.game_id)
+        if record is None or not board_stale(record):
+            return
+        if record.kind not in self.layer.kinds or record.guild_id in self.delivery.removed:
+            raise Drop(f"game {record.id} cannot show a board here")
+        if max(self._inflight.get(record.id, ()), default=-1) >= record.version:
+            raise Later(3.0)
+        try:
+            await self.recover(record.id)
+        except GuildGone as err:
+            raise Drop("the bot was removed from the guild") from err
+        except discord.NotFound as err:
+            if err.code == 10003:  # Unknown Channel: the game's channel was deleted
+                raise Drop(f"channel {record.channel_id} is gone") from err
+            raise
+
+    async def strip_effect(self, effect: Effect) -> None:
+        """The ``strip`` effect: remove the components of a replaced board (Discord refusing is logged: the
+        message is gone or out of reach, and a click on it is refused as stale anyway)."""
+        record = await self.layer.storage.get_game(effect.game_id)
+        message_id = effect.payload.get("message_id")
+        if record is None or not isinstance(message_id, int):
+            return
+        async with self.lock(record.id):
+            await self.delivery.edit(record, message_id, view=None)
 
     def close(self) -> None:
-        """Cancel pending retries (the bot is closing)."""
-        for handle in self._retries.values():
-            handle.cancel()
-        self._retries.clear()
+        """Forget the fallback interactions (the bot is closing)."""
+        self._recent.clear()

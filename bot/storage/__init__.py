@@ -12,6 +12,7 @@ Usage::
 
 from .backend import parse_target, redact_url
 from .db import Storage
+from .effects import Effect, Owed
 from .errors import (
     ChannelBusyError,
     CorruptDatabaseError,
@@ -59,6 +60,7 @@ __all__ = [
     "DatabaseMismatchError",
     "DatabaseUnavailableError",
     "DatabaseUnusableError",
+    "Effect",
     "GameClosedError",
     "GameNotFoundError",
     "GameRecord",
@@ -66,6 +68,7 @@ __all__ = [
     "HistoryRow",
     "InvalidDataError",
     "NotOurDatabaseError",
+    "Owed",
     "PlayerStats",
     "RatingChange",
     "RatingRow",

@@ -33,10 +33,12 @@ TABLES: tuple[tuple[str, str, str], ...] = (
     ("user_prefs", "user_id, language, palette, theme, updated_at", "user_id"),
     ("guild_settings", "guild_id, key, value_json, updated_at", "guild_id, key"),
     ("meta", "key, value", "key"),
+    ("effects", "id, game_id, guild_id, version, kind, payload_json, due_at, created_at, attempts, claimed_by,"
+     " claimed_until, last_error", "id"),
 )
 """Every table of the schema with its columns and key, in an order that satisfies the foreign keys."""
-_FLOAT_COLUMNS = {"created_at", "updated_at", "wake_at", "finished_at", "at", "mu", "sigma", "ordinal",
-                  "mu_before", "sigma_before", "mu_after", "sigma_after"}
+_FLOAT_COLUMNS = {"created_at", "updated_at", "wake_at", "finished_at", "at", "due_at", "claimed_until", "mu",
+                  "sigma", "ordinal", "mu_before", "sigma_before", "mu_after", "sigma_after"}
 BATCH = 500
 
 
@@ -119,6 +121,7 @@ async def _insert_all(tx: Tx, dialect: str, data: list[list[Any]]) -> dict[str, 
             await tx.executemany(sql, values[start:start + BATCH])
         copied[table] = len(values)
     if dialect == "postgresql":
-        await tx.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), (SELECT coalesce(max(id), 0) + 1"
-                         " FROM games), false)")
+        for table in ("games", "effects"):
+            await tx.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT coalesce(max(id), 0)"
+                             f" + 1 FROM {table}), false)")
     return copied

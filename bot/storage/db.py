@@ -2,20 +2,22 @@
 
 Assembled from ``games.GamesMixin`` (games, versioned actions, results), ``guilds.GuildsMixin``
 (clocks, guild settings, guild removal), ``log.ActionLogMixin`` (action log, replay),
-``history.HistoryMixin`` (finished games of a player) and ``players.PlayersMixin`` (ratings, stats,
-preferences, meta) over ``connection.Connection``, which runs their SQL on a ``backend.Backend``:
+``history.HistoryMixin`` (finished games of a player), ``players.PlayersMixin`` (ratings, stats,
+preferences, meta) and ``effects.EffectsMixin`` (the outbox of effects owed by commits) over
+``connection.Connection``, which runs their SQL on a ``backend.Backend``:
 ``sqlite_backend`` (aiosqlite, one file, one process) or ``pg_backend`` (asyncpg pool, shared).
 """
 
 from __future__ import annotations
 
+from .effects import EffectsMixin
 from .guilds import GuildsMixin
 from .history import HistoryMixin
 from .log import ActionLogMixin
 from .players import PlayersMixin
 
 
-class Storage(GuildsMixin, ActionLogMixin, HistoryMixin, PlayersMixin):
+class Storage(GuildsMixin, ActionLogMixin, HistoryMixin, PlayersMixin, EffectsMixin):
     """Async persistence for games, the action log, ratings, stats, history, settings, preferences, meta.
 
     Open with ``await Storage.open(path_or_url)``; close with ``await storage.close()`` (or use

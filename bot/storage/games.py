@@ -10,6 +10,7 @@ from . import finish
 from . import validate as check
 from .backend import Tx, UniqueViolation
 from .connection import Connection, _utc
+from .effects import Owed, insert_owed
 from .errors import (
     ChannelBusyError,
     GameClosedError,
@@ -91,12 +92,14 @@ class GamesMixin(Connection):
         status: str = "lobby",
         *,
         wake_at: float | None = None,
+        owed: Sequence[Owed] = (),
     ) -> int:
         """Create a game in ``lobby`` or ``active`` status at version 0 and return its id.
 
         ``kind`` is any lowercase game name; ``players`` are user ids by seat (distinct; AI seats may use
         negative ids); ``wake_at`` (Unix seconds) schedules the game layer's first look (e.g. a challenge's
-        expiry). Raises ``ChannelBusyError`` if the channel already has a lobby/active game (also enforced by
+        expiry); ``owed``: effects the new game owes (the outbox, ``effects.py``), in the same transaction. Raises
+        ``ChannelBusyError`` if the channel already has a lobby/active game (also enforced by
         a partial unique index), ``InvalidDataError`` for a bad argument."""
         kind = check.kind(kind)
         guild_id = check.snowflake(guild_id, "guild_id")
@@ -125,6 +128,7 @@ class GamesMixin(Connection):
                 "INSERT INTO game_players (game_id, seat, user_id) VALUES (?, ?, ?)",
                 [(game_id, seat, uid) for seat, uid in enumerate(seats)],
             )
+            await insert_owed(tx, game_id, guild_id, 0, owed, now)
             return game_id
 
         game_id = await self._write(body)
@@ -168,12 +172,14 @@ class GamesMixin(Connection):
         players: Sequence[int] | None = None,
         result: ResultArg | None = None,
         wake_at: float | _Unchanged | None = UNCHANGED,
+        owed: Sequence[Owed] = (),
     ) -> int:
         """Record one accepted action, in one transaction: store ``new_state``, append ``action`` to the
         log as ``seq = expected_version + 1``, bump the version, and optionally change ``status``,
         replace the seated ``players`` (lobby joins), set ``wake_at`` (Unix seconds or ``None``; default
         ``UNCHANGED``, except that closing a game clears it) and, with ``result``, finish the game and
-        record it (ratings, W/D/L, places, vs-AI record). Returns the new version.
+        record it (ratings, W/D/L, places, vs-AI record), and write the effects it ``owed`` (the outbox,
+        ``effects.py``; their version is the new one unless they name another). Returns the new version.
 
         ``result``: a ``GameResult``, a dict ``{"ranking": [[user ids], ...], "rated": bool, "results":
         {uid: "win"|"draw"|"loss"}, "reason": "E3", "scores": {uid: int}, "ai": [uid]}`` (only ``ranking``
@@ -186,7 +192,8 @@ class GamesMixin(Connection):
         game_id = check.snowflake(game_id, "game_id")
         expected = check.version(expected_version)
         state_json = check.state_json(new_state)
-        return await self._apply(game_id, expected, state_json, player, action, status, players, result, wake_at)
+        return await self._apply(game_id, expected, state_json, player, action, status, players, result, wake_at,
+                                 owed=owed)
 
     async def abort_game(
         self, game_id: int, expected_version: int, by_user: int | None, *, reason: str | None = None
@@ -215,6 +222,7 @@ class GamesMixin(Connection):
         wake_at: float | _Unchanged | None,
         *,
         reason: str | None = None,
+        owed: Sequence[Owed] = (),
     ) -> int:
         if player is not None:
             player = check.snowflake(player, "player")
@@ -281,6 +289,7 @@ class GamesMixin(Connection):
                 "INSERT INTO actions (game_id, seq, player, action, at) VALUES (?, ?, ?, ?, ?)",
                 (game_id, expected + 1, player, action, now),
             )
+            await insert_owed(tx, game_id, guild_id, expected + 1, owed, now)
             return expected + 1
 
         return await self._write(body)
@@ -290,15 +299,20 @@ class GamesMixin(Connection):
         ``"board"``, ``"lobby"``). Does not change the game's version. Raises ``GameNotFoundError``."""
         await self.set_messages(game_id, {key: message_id})
 
-    async def set_messages(self, game_id: int, messages: Mapping[str, int | None]) -> None:
-        """:meth:`set_message` for several keys in one transaction (a board and the version it shows)."""
+    async def set_messages(self, game_id: int, messages: Mapping[str, int | None], *,
+                           owed: Sequence[Owed] = ()) -> None:
+        """:meth:`set_message` for several keys in one transaction (a board and the version it shows), with the
+        effects this change ``owed`` (e.g. strip the board it replaces; at the game's current version unless
+        they name one)."""
         game_id = check.snowflake(game_id, "game_id")
         items = [(check.key(key, "key"), None if mid is None else check.snowflake(mid, "message_id"))
                  for key, mid in messages.items()]
 
         async def body(tx: Tx) -> None:
-            if await tx.fetchrow("SELECT 1 FROM games WHERE id = ?", (game_id,)) is None:
+            row = await tx.fetchrow("SELECT guild_id, version FROM games WHERE id = ?", (game_id,))
+            if row is None:
                 raise GameNotFoundError(f"there is no game {game_id}", game_id=game_id)
+            await insert_owed(tx, game_id, int(row[0]), int(row[1]), owed, self._clock())
             for key, message_id in items:
                 if message_id is None:
                     await tx.execute("DELETE FROM game_messages WHERE game_id = ? AND key = ?", (game_id, key))

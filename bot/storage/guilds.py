@@ -8,6 +8,7 @@ from typing import Any
 
 from . import validate as check
 from .backend import Tx
+from .effects import shard_filter
 from .errors import GameNotFoundError, InvalidDataError
 from .games import UNCHANGED, GamesMixin
 from .records import OPEN_STATUSES, GameRecord
@@ -55,13 +56,9 @@ class GuildsMixin(GamesMixin):
             raise InvalidDataError("limit must be 1..1000", field="limit")
         where = "g.status IN ('lobby', 'active') AND g.wake_at IS NOT NULL AND g.wake_at <= ?"
         params: list[Any] = [moment]
-        if shards is not None:
-            count, ids = shards
-            wanted = sorted({int(i) for i in ids})
-            if not isinstance(count, int) or count < 1 or not wanted:
-                raise InvalidDataError("shards must be (count >= 1, [shard ids])", field="shards")
-            where += f" AND ((g.guild_id >> 22) % ?) IN ({', '.join('?' * len(wanted))})"
-            params += [count, *wanted]
+        more, extra = shard_filter(shards, "g.guild_id")
+        where += more
+        params += extra
         return await self._games(where, (*params, limit), " ORDER BY g.wake_at, g.id LIMIT ?")
 
     # ------------------------------------------------------------------ guild settings
@@ -123,6 +120,7 @@ class GuildsMixin(GamesMixin):
                 "INSERT INTO actions (game_id, seq, player, action, at) VALUES (?, ?, NULL, 'abort', ?)",
                 [(gid, v + 1, now) for gid, v in rows],
             )
+            await tx.execute("DELETE FROM effects WHERE guild_id = ?", (guild_id,))  # nothing goes there any more
             return [int(gid) for gid, _v in rows]
 
         ids = await self._write(body)

@@ -35,7 +35,7 @@ from tests.bot.fakediscord import (
     user_payload,
 )
 
-IGNORED_TASKS = {"heartbeat", "daemon:timers", "cpu-warm-up"}
+IGNORED_TASKS = {"heartbeat", "daemon:timers", "daemon:outbox", "cpu-warm-up"}
 APP_PERMISSIONS = str(
     discord.Permissions(
         send_messages=True, view_channel=True, attach_files=True, create_public_threads=True,
@@ -321,6 +321,6 @@ match_of = game_of = state_of
 def expired_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every interaction token counts as expired for the bot's delivery (as after 15 idle minutes or a restart):
     AI and recovered boards and strips go through the channel endpoints, the path these tests fault."""
-    from bot.games import delivery
+    from bot import first_response
 
-    monkeypatch.setattr(delivery, "TOKEN_SAFE_S", -1.0)
+    monkeypatch.setattr(first_response, "TOKEN_LIFE_S", 0.0)

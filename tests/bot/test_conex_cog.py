@@ -735,7 +735,6 @@ async def test_p2_and_p3_refusals_reach_the_player(driver: Driver, fake: FakeDis
 async def test_failed_table_post_is_recovered_with_the_last_action(
     bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
 ) -> None:
-    bot.games.publisher.retry_delays_s = ()  # no timed retry in this test: recover by hand
     game = Game.new(players=2, seed=SEED, table="medium", goal=40)
     gid = await put_game(storage, game, [-1, ALICE], ai=[-1], board_shown=True)
     fake.fail_paths.add(f"/channels/{CHANNEL_ID}/messages")  # the AI's table cannot be posted

@@ -58,7 +58,6 @@ def live_tables(fake: FakeDiscord, game_id: int) -> list[int]:
 async def test_ai_table_saved_but_never_posted_is_reposted_after_a_restart(
     bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, tmp_path: Path
 ) -> None:
-    bot.games.publisher.retry_delays_s = ()  # the process "dies" before any timed retry
     gid = await put_game(storage, Game.new(players=2, seed=SEED, table="medium", goal=40), [ALICE, -1], ai=[-1])
     fake.fail_paths.add(CHANNEL_POSTS)  # the AI's table (a channel message) never reaches Discord
     await driver.command("conex draw", ALICE)

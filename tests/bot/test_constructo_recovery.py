@@ -95,9 +95,11 @@ async def test_restart_reposts_the_board_of_an_ai_move_that_was_saved_but_never_
 async def test_a_failed_board_post_is_retried_until_it_gets_through(
     bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
 ) -> None:
-    bot.games.publisher.retry_delays_s = (0.05, 0.05, 0.05, 0.05)
+    bot.games.publisher.grace_s = 0.05
+    bot.games.outbox.backoff_s = (0.05,)
+    bot.games.outbox.start()  # what READY starts
     game = await ai_game_with_unposted_ai_move(driver, fake, storage)
-    # the retry was scheduled when the AI's post failed; it fires and re-posts without any command
+    # the AI's commit owed its board (the outbox); the workers re-post it without any command
     for _ in range(100):
         record = await storage.get_game(game)
         assert record is not None
@@ -115,15 +117,23 @@ async def test_a_failed_board_post_is_retried_until_it_gets_through(
 async def test_board_retries_give_up_after_the_last_delay(
     bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
 ) -> None:
-    bot.games.publisher.retry_delays_s = (0.02, 0.02)
+    bot.games.publisher.grace_s = 0.02
+    bot.games.outbox.backoff_s = (0.02,)
+    bot.games.outbox.give_up_after = 2
+    bot.games.outbox.start()  # what READY starts
     await driver.command("constructo challenge", ALICE, opponent=BOT_ID, level="easy")
     fake.fail_paths.add(CHANNEL_POSTS)  # the channel stays unreachable
     await driver.command("constructo place", ALICE, tile=5, size="small")
-    await asyncio.sleep(0.3)
+    game = (await storage.list_active_games())[0].id
+    for _ in range(200):  # the effect is given up (and forgotten) after its second failed run
+        if bot.games.outbox.stats.failed >= 2 and not await storage.effects_of(game):
+            break
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.1)  # a further (wrong) retry would come within this
     await driver.settle()
     attempts = [c for c in fake.calls if c.method == "POST" and c.path == CHANNEL_POSTS]
-    assert len(attempts) == 3, "the AI's own post, then one per retry delay, then nothing more"
-    assert not bot.games.publisher._retries
+    assert len(attempts) == 3, "the AI's own post, then one per failed run of its board effect, then nothing more"
+    assert await storage.effects_of(game) == []
 
 
 # -- bug 3 ----------------------------------------------------------------------------------------
