@@ -98,6 +98,7 @@ class TableBot(commands.Bot):
             self.storage = await Storage.open(self.config.storage_target, pool_size=self.config.database_pool_size)
         await self.tree.set_translator(CatalogueTranslator())
         self.games = GameLayer(self)
+        self.storage.use_clock(self.games.clock.now)  # stored times and due times on the bot's one clock
         self.spawn(self.games.pools.warm(), name="cpu-warm-up")
         for kind in self.games.kinds.values():
             self.add_dynamic_items(*seating_items(kind), *kind.dynamic_items)

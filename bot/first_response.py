@@ -3,7 +3,10 @@
 :class:`FirstResponseGuard` sees every interaction as it is parsed (``TableBot.dispatch("interaction")`` runs
 before any handler task starts) and gives it a :class:`GuardedResponse`: discord.py's ``InteractionResponse``
 whose responding methods hold a per-interaction lock, so the guard and a handler never send two first responses.
-If the interaction has no response :data:`FIRST_RESPONSE_BUDGET_S` after Discord created it, the guard answers:
+It is the bot's one first-response mechanism, and it is load-aware: if the interaction has no response
+:data:`FIRST_RESPONSE_BUDGET_S` after Discord created it (:data:`BUSY_BUDGET_S` while more than
+:data:`BUSY_INTERACTIONS` interactions wait for theirs: a loaded process must not let answers queue behind
+storage), the guard answers:
 
 - a command: a public "thinking" deferral (``interaction.extras["loading"] = "public"``); the handler's answer
   fills it in later, a private answer deletes it first (:func:`bot.views.common.reply`);
@@ -29,6 +32,10 @@ log = logging.getLogger(__name__)
 FIRST_RESPONSE_BUDGET_S = 2.2
 """Seconds after the interaction's creation (its snowflake time) when the guard answers for a slow handler."""
 
+BUSY_INTERACTIONS = 16
+"""With more interactions than this waiting for their first response, the process counts as loaded."""
+BUSY_BUDGET_S = 0.5
+"""The guard's budget (from the interaction's creation) while the process is loaded."""
 MAX_TRUSTED_AGE_S = 10.0
 """An interaction older than this by its snowflake means a clock is off: the budget then counts from receipt."""
 TOKEN_LIFE_S = 15 * 60.0
@@ -116,6 +123,8 @@ class FirstResponseGuard:
 
     def __init__(self, budget_s: float = FIRST_RESPONSE_BUDGET_S) -> None:
         self.budget_s = budget_s
+        self.busy_budget_s = BUSY_BUDGET_S
+        self.busy_after = BUSY_INTERACTIONS
         self.answered = 0
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -126,7 +135,8 @@ class FirstResponseGuard:
         response = GuardedResponse(interaction)
         interaction._cs_response = response  # type: ignore[attr-defined]  # discord.py's cached slot
         age = token_age(interaction)  # stamps its creation; a clock off (or a made-up id) counts from now
-        delay = max(0.0, self.budget_s - age)
+        budget = self.busy_budget_s if len(self._tasks) >= self.busy_after else self.budget_s
+        delay = max(0.0, budget - age)
         task = asyncio.get_running_loop().create_task(self._watch(interaction, response, delay),
                                                       name=f"first-response-{interaction.id}")
         self._tasks.add(task)

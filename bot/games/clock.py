@@ -48,17 +48,32 @@ SETTING_EXPIRY = "setup_expiry_min"
 
 
 class Clock:
-    """The bot's time source (see the module docstring). ``scale`` multiplies durations, ``offset`` shifts now."""
+    """The bot's time source (see the module docstring). ``scale`` multiplies durations, ``offset`` shifts now.
+
+    "Now" is the host's wall clock **read once** when the clock is made, then advanced by the monotonic clock: a
+    step of the host's clock while the bot runs (an administrator's ``date -s``, a VM resumed, NTP stepping)
+    neither fires a deadline early nor holds one back, and never reorders two of them; only the slow rate
+    corrections NTP makes are followed. Stored deadlines are Unix seconds, so a restart re-reads the wall clock
+    (a host clock that was wrong is then taken as it is). Storage writes its times with this clock too
+    (``Storage.use_clock``), so due times and "now" are always compared on one clock.
+    """
 
     def __init__(self, scale: float | None = None, offset: float | None = None) -> None:
         self.scale = _env_float("TABLEBOT_CLOCK_SCALE", 1.0) if scale is None else scale
         self.offset = _env_float("TABLEBOT_CLOCK_OFFSET_S", 0.0) if offset is None else offset
         if not (math.isfinite(self.scale) and self.scale > 0):
             raise ValueError(f"TABLEBOT_CLOCK_SCALE must be a positive number, not {self.scale!r}")
+        self._wall0 = time.time()
+        self._mono0 = time.monotonic()
 
     def now(self) -> float:
-        """Unix seconds, as every timer of the bot sees them."""
-        return time.time() + self.offset
+        """Unix seconds, as every timer of the bot sees them (see the class docstring)."""
+        return self._wall0 + (time.monotonic() - self._mono0) + self.offset
+
+    def host_step(self) -> float:
+        """How far the host's wall clock is from :meth:`now` (offset aside), in seconds: a step since the clock was
+        made (logged by the timers; 0 on a healthy host, give or take NTP's slewing)."""
+        return time.time() - (self.now() - self.offset)
 
     def span(self, seconds: float) -> float:
         """A duration of the presets and settings in the seconds this clock runs (scaled)."""

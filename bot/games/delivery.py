@@ -3,8 +3,10 @@
 
 - :meth:`Delivery.send`: a game message as the answer to an interaction (after a defer: edit the original
   response; once answered: a followup) or, without one, a channel message;
-- :meth:`Delivery.edit`: edit or strip (``view=None``) a stored message of a game;
-- :func:`within`: await an action, deferring the interaction if it takes longer than :data:`DEFER_AFTER_S`.
+- :meth:`Delivery.edit`: edit or strip (``view=None``) a stored message of a game.
+
+The first response of an interaction is not given here: :mod:`bot.first_response` answers any that a handler
+has not answered in time (load-aware), with the right response type for its kind.
 
 Requests per move: only the interaction endpoints (the callback and the interaction's webhook: followups and
 edits of its messages) are exempt from Discord's global rate limit (50 requests/s per bot, all processes). So a
@@ -18,17 +20,15 @@ a channel request.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.first_response import InteractionGone, is_dead, token_fresh
 from bot.games import access
-from bot.views.common import defer, settle_loading
+from bot.views.common import settle_loading
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -36,14 +36,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-T = TypeVar("T")
-DEFER_AFTER_S = 2.0
-"""An action still running after this long has its interaction deferred (Discord wants an answer within 3 s)."""
-BUSY_ACTIONS = 16
-"""With more actions than this in progress at once (the process is loaded), defer after :data:`BUSY_DEFER_AFTER_S`
-instead: the first response must not wait for a storage queue."""
-BUSY_DEFER_AFTER_S = 0.5
-_in_progress = 0
 _UNSET: Any = object()
 REMEMBERED = 20_000
 """At most this many messages remembered with their interaction (oldest forgotten first; those whose token
@@ -211,28 +203,3 @@ class Delivery:
             log.info("could not update message %s of game %s: %s", message_id, record.id, err)
             return False
         return True
-
-
-async def within(interaction: discord.Interaction | None, work: Awaitable[T]) -> T:
-    """Await ``work``; if it takes longer than :data:`DEFER_AFTER_S` (:data:`BUSY_DEFER_AFTER_S` while more than
-    :data:`BUSY_ACTIONS` actions are in progress), defer ``interaction`` (public, thinking) meanwhile so Discord's
-    3 s limit is kept. If ``work`` then fails, the refusal that follows (:func:`bot.views.common.reply`,
-    ephemeral) deletes the public "thinking" message first, so it stays private."""
-    global _in_progress
-    task = asyncio.ensure_future(work)
-    if interaction is None:
-        return await task
-    _in_progress += 1
-
-    def finished(_: asyncio.Future[T]) -> None:
-        global _in_progress
-        _in_progress -= 1
-
-    task.add_done_callback(finished)
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER_S if _in_progress <= BUSY_ACTIONS else BUSY_DEFER_AFTER_S)
-    if not done:
-        try:
-            await defer(interaction)
-        except discord.HTTPException:
-            log.warning("could not defer slow interaction %s", interaction.id)
-    return await task

@@ -38,7 +38,13 @@ from bot.games.base import GameKind, Snapshot
 from bot.games.envelope import Envelope, is_current
 from bot.games.results import outcome_result
 from bot.storage import UNCHANGED, Owed
-from bot.storage.errors import ChannelBusyError, GameClosedError, GameNotFoundError, VersionConflictError
+from bot.storage.errors import (
+    ChannelBusyError,
+    GameClosedError,
+    GameNotFoundError,
+    InvalidDataError,
+    VersionConflictError,
+)
 from bot.storage.records import GameRecord, GameResult
 from engine.errors import RuleError
 from engine.protocol import Applied, Event, GameState, Timeout
@@ -52,6 +58,9 @@ log = logging.getLogger(__name__)
 COMMITTED: ContextVar[str | None] = ContextVar("committed", default=None)
 """The last action committed by the current task (an interaction's handler): set by :meth:`GameLayer.transact`, so
 an error after it is never answered "nothing was changed" (``bot.views.common.refuse``)."""
+
+VERIFY_PAUSES_S = (0.2, 0.5, 1.0, 2.0)
+"""Pauses between reads of the log after a commit whose answer was lost (about 4 s in all, then "unknown")."""
 
 LOBBY_ACTIONS = frozenset({"join", "leave", "add bot", "close", "accept", "decline", "withdraw", "start", "abort",
                            "expire"})
@@ -346,6 +355,12 @@ class GameLayer:
                 if n:
                     raise _Partial(record, tuple(changes[:n]), refusal) from err
                 raise refusal from err
+            except (InvalidDataError, ChannelBusyError):
+                raise
+            except Exception as err:  # the database went away: was the commit made before it did?
+                if not await self._committed_anyway(before.id, version, change, err):
+                    raise  # not saved (earlier changes of the step were: their boards are owed to the outbox)
+                version += 1
             status = change.status or ("finished" if change.result is not None else record.status)
             record = replace(
                 record, state=state, version=version, status=status,
@@ -356,6 +371,29 @@ class GameLayer:
                     record.wake_at if change.wake_at is UNCHANGED else change.wake_at),
             )
         return record
+
+    async def _committed_anyway(self, game_id: int, version: int, change: Change, err: Exception) -> bool:
+        """After a commit of ``change`` on ``version`` failed with ``err`` (a lost connection, a timeout: the
+        database may have committed before its answer was lost): read the log back. True when the action
+        logged at ``version + 1`` is this one (it was saved: go on as committed). False when nothing was logged
+        there (it was not saved: ``err`` stands). Raises ``BotError("err.conflict")`` when another action took
+        that place, ``BotError("err.commit_unknown")`` while the database cannot tell."""
+        for pause in VERIFY_PAUSES_S:
+            try:
+                logged = await self.storage.actions(game_id, after_seq=version)
+            except Exception as again:
+                log.info("game %s: cannot tell yet whether v%s was saved (%s)", game_id, version + 1, again)
+                await asyncio.sleep(pause)
+                continue
+            if not logged or logged[0].seq != version + 1:
+                return False
+            mine = logged[0].action == change.action and logged[0].player == change.actor
+            log.warning("game %s: the commit of v%s reported %r but %s", game_id, version + 1, err,
+                        "it was saved" if mine else "another action was saved there")
+            if not mine:
+                raise BotError("err.conflict") from err
+            return True
+        raise BotError("err.commit_unknown") from err
 
     async def _closed_meanwhile(self, game_id: int) -> bool:
         """After a lost race: True when the winner closed the game (an abort, the bot removed from the guild), so
@@ -452,20 +490,24 @@ class GameLayer:
         await self.publisher.publish(committed.snap, headline=headline, interaction=interaction, pictures=pictures)
         self.ai.notify(committed.snap)
 
+    async def perform(self, interaction: Any, work: Awaitable[Committed]) -> Committed:
+        """The one path of an action asked for through an interaction (a command, a button, a claim, later a web
+        client): ``work`` loads, applies and commits (with the effects it owes: :meth:`transact`); then the new
+        board answers ``interaction`` and the AI seats act. The first response, if the work is slow, is the
+        first-response guard's (``bot/first_response.py``); anything that fails after the commit is answered
+        "your action was saved" (``COMMITTED``), and what the commit owes is still done by the outbox."""
+        committed = await work
+        await self.after_commit(committed, self.headline(committed), interaction)
+        return committed
+
     async def play(
         self, interaction: Any, game_id: int, action: Any, *, expected_version: int | None = None,
         request: dict[str, Any] | None = None, base: Snapshot | None = None,
     ) -> Committed:
-        """A player's engine action from a command or a button: :meth:`act` (the interaction is deferred if that
-        takes long), then the new board answers the interaction and the AI seats act."""
-        from bot.games.delivery import within
-
-        committed = await within(interaction, self.act(
+        """A player's engine action from a command or a button: :meth:`act` through :meth:`perform`."""
+        return await self.perform(interaction, self.act(
             game_id, interaction.user.id, action, expected_version=expected_version, request=request, base=base
         ))
-        COMMITTED.set(committed.action)  # within() ran the commit in its own task
-        await self.after_commit(committed, self.headline(committed), interaction)
-        return committed
 
     async def show_board(self, interaction: Any, snap: Snapshot) -> None:
         """Post the game's current board again as the answer to ``interaction`` (``/<game> board``); an AI turn

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
@@ -238,7 +237,7 @@ class Timers:
         from bot.games.layer import Change
         from bot.games.lobby import LOBBY_KEY, text
 
-        if LOBBY_KEY not in record.messages and time.time() - record.created_at.timestamp() < POST_GRACE_S:
+        if LOBBY_KEY not in record.messages and self.layer.clock.now() - record.created_at.timestamp() < POST_GRACE_S:
             await self.layer.storage.set_wake_at(record.id, self.layer.clock.now() + 1.0)  # its message is on its way
             return
         def step(snap: Snapshot) -> Change:
@@ -264,8 +263,6 @@ class Timers:
         late seat, committed only if its deadline has passed and it has not moved since. Refused: not a player, the
         late player themself, time not out (``clk.not_late``), the late player's move landing first
         (``clk.moved_in_time``: exactly one of the two applies)."""
-        from bot.games.delivery import within
-
         layer = self.layer
         snap = await layer.load(game_id)
         if snap.status != "active":
@@ -280,14 +277,13 @@ class Timers:
         if seat == me:
             raise BotError("clk.own_clock")
         try:
-            committed = await within(interaction, layer.act(game_id, snap.players[seat], "timeout",
-                                                            expected_version=snap.version, base=snap))
+            committed = await layer.perform(interaction, layer.act(game_id, snap.players[seat], "timeout",
+                                                                   expected_version=snap.version, base=snap))
         except BotError as err:
             if err.key in ("err.stale", "err.conflict"):  # the late player moved while the claim was on its way
                 raise BotError("clk.moved_in_time", name=snap.names[seat]) from err
             raise
         self.fired["claimed"] += 1
-        await layer.after_commit(committed, layer.headline(committed), interaction)
         return committed
 
 

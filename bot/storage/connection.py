@@ -93,6 +93,11 @@ class Connection:
         top = await self._one("SELECT coalesce(max(id), 0) FROM games")
         await self.backend.after_commit_game(int(top[0]))
 
+    def use_clock(self, now: Callable[[], float]) -> None:
+        """Read "now" (Unix seconds) from ``now`` instead of the host's wall clock: the bot's one clock
+        (``bot/games/clock.py``), so stored times and the due times compared with them agree."""
+        self._clock = now
+
     @property
     def installation_id(self) -> str:
         """The database's identity (a UUID set at its first open; copied databases get their own)."""

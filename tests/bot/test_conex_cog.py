@@ -633,8 +633,6 @@ async def test_slow_action_is_deferred_then_answered_once(
 ) -> None:
     import asyncio
 
-    import bot.games.delivery as delivery
-
     await start_game(driver, fake, storage, bot)
     real_act = bot.games.act
 
@@ -642,7 +640,7 @@ async def test_slow_action_is_deferred_then_answered_once(
         await asyncio.sleep(0.2)
         return await real_act(*args, **kwargs)
 
-    monkeypatch.setattr(delivery, "DEFER_AFTER_S", 0.05)
+    monkeypatch.setattr(bot.first_response, "budget_s", 0.05)  # the one first-response mechanism
     monkeypatch.setattr(bot.games, "act", slow_act)
     token = await driver.command("conex draw", ALICE)
     calls = fake.calls_for(token)

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-import bot.games.delivery as delivery
 from bot.app import TableBot
 from bot.storage import Storage
 from tests.bot.conftest import Driver, all_custom_ids
@@ -27,9 +26,8 @@ async def start(driver: Driver, fake: FakeDiscord, storage: Storage) -> int:
 
 @pytest.fixture
 def slow(bot: TableBot, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Every game action takes 0.3 s; the guard answers after 0.05 s, before ``within`` (moved to 10 s)."""
+    """Every game action takes 0.3 s; the guard answers after 0.05 s."""
     monkeypatch.setattr(bot.first_response, "budget_s", 0.05)
-    monkeypatch.setattr(delivery, "DEFER_AFTER_S", 10.0)
     real = bot.games.transact
 
     async def slow_transact(*args: Any, **kwargs: Any) -> Any:
@@ -80,3 +78,34 @@ async def test_a_slow_autocomplete_gets_no_choices_in_time(
     monkeypatch.setattr(storage, "active_game_in_channel", lambda *a, **k: slow_get(1))
     choices = await driver.autocomplete("constructo place", ALICE, "tile", channel_id=CHANNEL_ID, tile="", size="large")
     assert choices == []
+
+
+async def test_a_loaded_process_answers_sooner_and_a_quiet_one_answers_with_the_result(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One load-aware mechanism: the guard's budget is ``budget_s`` normally and ``busy_budget_s`` while more than
+    ``busy_after`` interactions wait for their first response (the answer must not queue behind storage)."""
+    await start(driver, fake, storage)
+    monkeypatch.setattr(bot.first_response, "budget_s", 10.0)
+    monkeypatch.setattr(bot.first_response, "busy_budget_s", 0.05)
+    monkeypatch.setattr(bot.first_response, "busy_after", 2)
+    real = storage.active_game_in_channel
+
+    async def slow(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.3)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(storage, "active_game_in_channel", slow)
+    quiet = await driver.command("constructo place", BOB, tile=5, size="large")  # not Bob's turn: refused
+    assert fake.calls_for(quiet)[0].payload["type"] == 4, "one at a time: answered with the refusal itself"  # type: ignore[index]
+    tokens = []
+    for _ in range(5):
+        payload, token = driver._base(2, BOB, CHANNEL_ID)
+        payload["data"], _ = driver._command_data("constructo place", {"tile": 5, "size": "large"}, None)
+        bot._connection.parse_interaction_create(payload)
+        tokens.append(token)
+    await driver.settle()
+    first = [fake.calls_for(t)[0].payload["type"] for t in tokens]  # type: ignore[index]
+    assert first.count(5) >= 1, f"with more than busy_after waiting, the guard answered early: {first}"
+    for token in tokens:
+        driver.assert_one_response(token)

@@ -25,7 +25,6 @@ from bot.games.conex.letters import letters_of
 from bot.games.conex.narration import game_of
 from bot.games.conex.placing import parse_card_ref, parse_target, resolve_place, targets
 from bot.games.conex.views import card_label, colour_name
-from bot.games.delivery import within
 from bot.games.envelope import Seat
 from bot.games.publish import render_png
 from bot.i18n import t
@@ -156,9 +155,8 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
         target: str | None = None, double: bool = False,
     ) -> None:
         snap = await self._running_game(interaction)
-        committed = await within(interaction, self._place(snap, interaction.user.id, card=card, corner=corner, x=x,
+        await self.games.perform(interaction, self._place(snap, interaction.user.id, card=card, corner=corner, x=x,
                                                           y=y, rotation=rotation, target=target, double=double))
-        await self.games.after_commit(committed, self.games.headline(committed), interaction)
 
     async def _place(self, snap: Snapshot, user_id: int, **kwargs: Any) -> Committed:
         """Resolve the pose on the loaded game (the finder, off the loop), then commit it on that same state when
