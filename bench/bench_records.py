@@ -1,4 +1,4 @@
-"""Game records through the bot's service (``bot.games.records.Records``, issue 16): what a Replay click costs the
+"""Game records through the bot's service (``bot.services.records.Records``, issue 16): what a Replay click costs the
 first time (export + render off the loop through the CPU seam) and after (the in-memory cache), that simultaneous
 requests for one game share one render, the size of what is attached, and the Constructo analysis of a whole match
 (``bot.games.constructo.analysis.analyse_match``, the engine's default node budget).
@@ -27,11 +27,11 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_replay import NAMES, conex_game, constructo_longest  # noqa: E402
 
-from bot.games.base import Snapshot  # noqa: E402
+from bot.core.envelope import Envelope, Seat  # noqa: E402
+from bot.core.kind import Snapshot  # noqa: E402
+from bot.core.registry import kinds  # noqa: E402
 from bot.games.constructo.analysis import analyse_match  # noqa: E402
-from bot.games.envelope import Envelope, Seat  # noqa: E402
-from bot.games.records import Records, record_json, record_of  # noqa: E402
-from bot.games.registry import kinds  # noqa: E402
+from bot.services.records import Records, record_json, record_of  # noqa: E402
 from bot.storage.records import GameRecord  # noqa: E402
 
 

@@ -2,7 +2,7 @@
 
 Startup (``setup_hook``, runs once per process, after login and before the gateway connects):
 open storage (``DATA_DIR/tablebot.sqlite3``), install the command translator, create the game layer
-(``bot.games``: every registered game of :mod:`bot.games.registry`, with its persistent ``DynamicItem``
+(``bot.games``: every registered game of :mod:`bot.core.registry`, with its persistent ``DynamicItem``
 classes), load each game's commands (``<game package>.cog``) and the shared commands, then sync the command
 tree **only if it differs from what Discord reports** for the application (one ``GET``, :mod:`bot.sync`).
 Never in ``on_ready``, which fires again on every reconnect.
@@ -21,14 +21,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
+from bot.core.layer import GameLayer
 from bot.first_response import FirstResponseGuard
-from bot.games.components import seating_items
-from bot.games.layer import GameLayer
-from bot.games.timers import ClaimButton
 from bot.i18n import CatalogueTranslator
 from bot.storage import Storage
 from bot.sync import same_commands
-from bot.views.common import refuse
+from bot.ui.claim import ClaimButton
+from bot.ui.common import refuse
+from bot.ui.components import seating_items
+from bot.wiring import wire
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +68,7 @@ class TableBot(commands.Bot):
     Attributes:
         config: the :class:`~bot.config.Config`.
         storage: the open :class:`bot.storage.Storage` (after ``setup_hook``).
-        games: the :class:`~bot.games.layer.GameLayer` (after ``setup_hook``).
+        games: the :class:`~bot.core.layer.GameLayer` (after ``setup_hook``).
     """
 
     def __init__(self, config: Config, *, storage: Storage | None = None, sync_commands: bool = True,
@@ -97,7 +98,7 @@ class TableBot(commands.Bot):
             self.config.data_dir.mkdir(parents=True, exist_ok=True)
             self.storage = await Storage.open(self.config.storage_target, pool_size=self.config.database_pool_size)
         await self.tree.set_translator(CatalogueTranslator())
-        self.games = GameLayer(self)
+        self.games = wire(GameLayer(self))
         self.storage.use_clock(self.games.clock.now)  # stored times and due times on the bot's one clock
         self.spawn(self.games.pools.warm(), name="cpu-warm-up")
         for kind in self.games.kinds.values():

@@ -9,11 +9,11 @@ It is the bot's one first-response mechanism, and it is load-aware: if the inter
 storage), the guard answers:
 
 - a command: a public "thinking" deferral (``interaction.extras["loading"] = "public"``); the handler's answer
-  fills it in later, a private answer deletes it first (:func:`bot.views.common.reply`);
+  fills it in later, a private answer deletes it first (:func:`bot.ui.common.reply`);
 - a component or modal: a deferred update (nothing visible; the handler edits the message or sends followups);
 - an autocomplete: no choices (its handler's late choices are dropped by discord.py).
 
-Handlers therefore never call ``interaction.response.*`` unguarded: they use ``bot.views.common``'s ``reply``,
+Handlers therefore never call ``interaction.response.*`` unguarded: they use ``bot.ui.common``'s ``reply``,
 ``defer``, ``fill`` and ``update``, which check whether the first response was already given.
 """
 

@@ -1,10 +1,10 @@
 """Game records of every registered game (issue 16): ``/history [user] [game]`` and ``/replay game:<id>``.
 
-``/history`` answers privately with a page of the player's finished games in this server (``bot/games/history.py``:
+``/history`` answers privately with a page of the player's finished games in this server (``bot/ui/history.py``:
 Newer / Older buttons and a select opening a game's record). ``/replay`` posts the animated replay, the move list
 and the record JSON of a finished game of this server (``private:True``: only the caller sees it); its ``game``
 option suggests the caller's recent games. Running, aborted and other servers' games are refused
-(``bot/games/records.py``). The persistent components of records (result card buttons, history paging) are
+(``bot/services/records.py``). The persistent components of records (result card buttons, history paging) are
 registered here.
 """
 
@@ -19,9 +19,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import BotError
-from bot.games import history, record_views
 from bot.i18n import t
-from bot.views.common import reply
+from bot.ui import history, record_views
+from bot.ui.common import reply
 
 if TYPE_CHECKING:
     from bot.app import TableBot

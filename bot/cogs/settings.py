@@ -1,6 +1,6 @@
 """``/settings`` (Manage Server): the guild's game settings (``Storage.set_guild_settings``).
 
-- ``clock``: the time-control preset of new games whose command chooses none (``bot/games/clock.py``: ``live``,
+- ``clock``: the time-control preset of new games whose command chooses none (``bot/core/clock.py``: ``live``,
   ``daily``, ``none``);
 - ``expiry``: minutes before an unanswered challenge or lobby expires (1-1440).
 
@@ -16,10 +16,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core import clock as clocks
 from bot.errors import BotError
-from bot.games import clock as clocks
 from bot.i18n import t
-from bot.views.common import reply
+from bot.ui.common import reply
 
 if TYPE_CHECKING:
     from bot.app import TableBot

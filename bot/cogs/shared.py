@@ -18,9 +18,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import BotError
-from bot.games.publish import render_png
 from bot.i18n import t
-from bot.views.common import defer, png_file, reply
+from bot.services.publish import render_png
+from bot.ui.common import defer, png_file, reply
 
 if TYPE_CHECKING:
     from bot.app import TableBot

@@ -1,6 +1,6 @@
 """Games that never get stuck (issue 12), the commands and events every game shares: the bot removed from a
-server (``on_guild_remove``, :mod:`bot.games.departure`), mutual abort (``/abandon``, :mod:`bot.games.mutual`),
-the result card's Rematch (:mod:`bot.games.rematch`) and the admins' ``/games`` (:mod:`bot.games.admin`).
+server (``on_guild_remove``, :mod:`bot.services.departure`), mutual abort (``/abandon``, :mod:`bot.ui.mutual`),
+the result card's Rematch (:mod:`bot.ui.rematch`) and the admins' ``/games`` (:mod:`bot.ui.admin`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import admin, departure, mutual, rematch
+from bot.services import departure
+from bot.ui import admin, mutual, rematch
 
 if TYPE_CHECKING:
     from bot.app import TableBot

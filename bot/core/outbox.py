@@ -15,7 +15,7 @@ order they were owed, across every game.
 - **Several processes**: claims are row locks (``FOR UPDATE SKIP LOCKED`` on PostgreSQL) with a lease time; the
   process that serves a shard releases that shard's claims when it starts, so the work of a dead process resumes
   at once.
-- **Time** is the bot's one clock (``bot/games/clock.py``); due times more than an hour ahead are due now (a host
+- **Time** is the bot's one clock (``bot/core/clock.py``); due times more than an hour ahead are due now (a host
   clock set back cannot park an effect).
 """
 

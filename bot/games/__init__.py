@@ -2,7 +2,7 @@
 
 A game is a package ``bot/games/<name>/`` (or any importable package, see :data:`EXTRA_GAMES_ENV`) holding:
 
-- ``kind.py``: ``KIND``, a :class:`bot.games.base.GameKind` (name, engine state class, seating, texts, board
+- ``kind.py``: ``KIND``, a :class:`bot.core.kind.GameKind` (name, engine state class, seating, texts, board
   payload, AI, migration of stored states);
 - ``cog.py``: the game's slash commands and an extension entry point ``async def setup(bot)``;
 - ``locales/<lang>.py`` (optional): the game's ``MESSAGES``/``COMMANDS``, merged into the catalogues by

@@ -95,7 +95,7 @@ class Connection:
 
     def use_clock(self, now: Callable[[], float]) -> None:
         """Read "now" (Unix seconds) from ``now`` instead of the host's wall clock: the bot's one clock
-        (``bot/games/clock.py``), so stored times and the due times compared with them agree."""
+        (``bot/core/clock.py``), so stored times and the due times compared with them agree."""
         self._clock = now
 
     @property

@@ -16,8 +16,8 @@ from discord.webhook.async_ import async_context
 
 from bot.app import TableBot
 from bot.config import Config
-from bot.games import registry
-from bot.games.envelope import Envelope, is_current
+from bot.core import registry
+from bot.core.envelope import Envelope, is_current
 from bot.storage import Storage
 from bot.storage.records import GameRecord
 from tests.bot.fakediscord import (

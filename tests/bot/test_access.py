@@ -1,11 +1,11 @@
-"""The bot's channel permissions a game needs, named in the reader's language (bot/games/access.py)."""
+"""The bot's channel permissions a game needs, named in the reader's language (bot/services/access.py)."""
 
 from __future__ import annotations
 
 import discord
 
 from bot.errors import BotError, describe
-from bot.games.access import Perms, missing
+from bot.services.access import Perms, missing
 
 
 def test_missing_flags_in_a_channel_and_a_thread() -> None:

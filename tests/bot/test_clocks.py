@@ -8,8 +8,8 @@ import copy
 from typing import Any
 
 from bot.app import TableBot
-from bot.games import clock as clocks
-from bot.games.envelope import Envelope
+from bot.core import clock as clocks
+from bot.core.envelope import Envelope
 from bot.i18n import MESSAGES
 from bot.storage import Storage
 from engine.constructo import Match
@@ -138,13 +138,13 @@ def test_each_game_timers_run_in_the_process_of_its_shard() -> None:
     from types import SimpleNamespace
 
     from bot.config import Config
-    from bot.games.timers import Timers
+    from bot.services.timers import Timers
 
     def process(**shards: object) -> SimpleNamespace:  # a bot process with these SHARD_COUNT / SHARD_IDS
         config = Config(token="t", data_dir=Path("."), **shards)  # type: ignore[arg-type]
         return SimpleNamespace(config=config, owns=config.owns_guild)
 
-    layer = SimpleNamespace(on_committed=[], bot=process())
+    layer = SimpleNamespace(on_committed=[], on_ready_hooks=[], bot=process())
     timers = Timers(layer)  # type: ignore[arg-type]
     guilds = [(n << 22) | 2 for n in range(6)]
     assert all(timers.mine(g) for g in guilds), "one process: every guild"

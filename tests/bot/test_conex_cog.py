@@ -12,7 +12,7 @@ import pytest
 
 from bot.app import TableBot
 from bot.games.conex.payload import table_pictures
-from bot.games.publish import board_stale
+from bot.services.publish import board_stale
 from bot.storage import Storage
 from engine.conex import Game, Lightning, Place
 from tests.bot.conftest import Driver, all_custom_ids, component, envelope_of, game_of, initial, refusal

@@ -21,7 +21,7 @@ import pytest
 from bot.app import TableBot
 from bot.errors import BotError
 from bot.games.conex.placing import parse_card_ref
-from bot.games.publish import BOARD_VERSION_KEY
+from bot.services.publish import BOARD_VERSION_KEY
 from bot.storage import Storage
 from bot.storage.errors import VersionConflictError
 from engine.conex import Game, Lightning

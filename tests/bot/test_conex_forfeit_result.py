@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games.results import outcome_result
+from bot.core.results import outcome_result
 from engine.conex import Forfeit, Game
 from render.conex import render_table, table_text
 from render.results import conex_result_text, conex_winners, render_conex_result

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from bot.app import TableBot
-from bot.games.publish import BOARD_VERSION_KEY
+from bot.services.publish import BOARD_VERSION_KEY
 from bot.storage import Storage
 from tests.bot.conftest import Driver, all_custom_ids, make_bot, match_of
 from tests.bot.fakediscord import BOT_ID, CHANNEL_ID, EPHEMERAL, FakeDiscord

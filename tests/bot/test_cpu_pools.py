@@ -1,4 +1,4 @@
-"""The CPU seam's process pools (``bot/games/cpu.py``): jobs run in other processes, the background lane at a lower
+"""The CPU seam's process pools (``bot/core/cpu.py``): jobs run in other processes, the background lane at a lower
 OS priority, a worker that dies is replaced and its job retried once, and ``CPU_WORKERS=0`` keeps threads."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.games.cpu import BACKGROUND_NICE, CpuPools
+from bot.core.cpu import BACKGROUND_NICE, CpuPools
 
 
 def where(_: int = 0) -> tuple[int, int]:

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from bot.app import TableBot
-from bot.games import departure
-from bot.games.delivery import GuildGone
+from bot.services import departure
+from bot.services.delivery import GuildGone
 from bot.storage import Storage
 from tests.bot.conftest import Driver
 from tests.bot.fakediscord import CHANNEL_ID, GUILD_ID, FakeDiscord

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from bot.errors import BotError, describe
-from bot.games.fairshare import GUILD_QUEUE, GUILD_SLOTS, FairShare
+from bot.services.fairshare import GUILD_QUEUE, GUILD_SLOTS, FairShare
 
 
 def who(user: int, guild: int = 1) -> SimpleNamespace:

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from bot.app import TableBot
-from bot.games import registry
-from bot.games.envelope import Envelope, Seat, is_current
-from bot.games.layer import Committed
+from bot.core import registry
+from bot.core.changes import Committed
+from bot.core.envelope import Envelope, Seat, is_current
 from bot.storage import Storage
 from engine.conex import Game
 from engine.errors import StateError

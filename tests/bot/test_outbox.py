@@ -20,8 +20,8 @@ import pytest
 
 from bot import first_response
 from bot.app import TableBot
-from bot.games import lobby
-from bot.games.publish import BOARD_VERSION_KEY
+from bot.services import lobby
+from bot.services.publish import BOARD_VERSION_KEY
 from bot.storage import Storage
 from tests.bot.conftest import Driver, all_custom_ids, make_bot
 from tests.bot.fakediscord import CHANNEL_ID, EPHEMERAL, FakeDiscord
@@ -92,9 +92,9 @@ async def test_a_commit_that_did_not_happen_is_refused_and_changes_nothing(
 async def test_a_commit_the_database_cannot_confirm_says_so_and_its_board_follows(
     bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.games import layer
+    from bot.core import changes
 
-    monkeypatch.setattr(layer, "VERIFY_PAUSES_S", (0.01, 0.01))
+    monkeypatch.setattr(changes, "VERIFY_PAUSES_S", (0.01, 0.01))
     bot.games.publisher.grace_s = 0.05
     game = await start(driver, fake, storage)
     real_apply, real_actions = storage.apply_action, storage.actions

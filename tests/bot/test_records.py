@@ -13,9 +13,9 @@ from PIL import Image
 
 from bot.app import TableBot
 from bot.games.constructo.analysis import CODES_KEYS, META_KEY, jobs
-from bot.games.history import PAGE_SIZE
 from bot.i18n import MESSAGES
 from bot.storage import Storage
+from bot.ui.history import PAGE_SIZE
 from engine.conex import __main__ as conex_cli
 from engine.conex import fair
 from engine.record import load_record
@@ -326,7 +326,7 @@ async def test_a_game_the_layer_never_heard_of_gets_its_record_without_a_replay(
 
 def test_conex_seeds_are_128_bits_from_secrets(monkeypatch: Any) -> None:
     import bot.games.conex.kind as conex_kind
-    from bot.games.envelope import Envelope
+    from bot.core.envelope import Envelope
 
     asked: list[int] = []
     monkeypatch.setattr(conex_kind.secrets, "randbits", lambda k: asked.append(k) or 2**127 + 5)

@@ -10,7 +10,7 @@ import pytest
 
 from bot.app import TableBot, make_bot
 from bot.config import Config, ConfigError
-from bot.games.publish import BOARD_VERSION_KEY
+from bot.services.publish import BOARD_VERSION_KEY
 from bot.storage import Storage
 from tests.bot.conftest import Driver
 from tests.bot.fakediscord import GUILD_ID, FakeDiscord

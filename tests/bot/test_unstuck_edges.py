@@ -19,8 +19,8 @@ import discord
 import pytest
 
 from bot.app import TableBot
-from bot.games import clock as clocks
-from bot.games.envelope import Envelope, Seat
+from bot.core import clock as clocks
+from bot.core.envelope import Envelope, Seat
 from bot.storage import Storage
 from engine.conex import Game
 from engine.constructo import Match
@@ -361,7 +361,7 @@ async def test_a_move_in_flight_when_the_game_is_aborted_is_told_the_game_is_ove
 ) -> None:
     """The bot is removed from the guild (or an admin aborts) while a move is being committed: the mover is not
     told "someone acted first: look at the new board" (nobody did, there is no new board)."""
-    from bot.games import departure
+    from bot.services import departure
 
     game = await start(driver, fake, storage, clock="live")
     apply_action = storage.apply_action

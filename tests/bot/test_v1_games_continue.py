@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import TableBot
-from bot.games.envelope import is_current
+from bot.core.envelope import is_current
 from bot.storage import Storage
 from tests.bot.conftest import Driver, envelope_of, game_of, match_of
 from tests.bot.fakediscord import FakeDiscord

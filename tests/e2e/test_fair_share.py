@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.games.fairshare import LIMITS
+from bot.services.fairshare import LIMITS
 
 from .helpers import BotEnv, answered, bot_env
 

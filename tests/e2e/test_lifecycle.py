@@ -237,13 +237,13 @@ async def test_removed_from_a_guild_its_games_end_unrated_nothing_posted_there_o
     assert env.game(vs_ai.id).status == "active" and env.game(pending.id).status == "lobby"
 
     # alice moves; the AI's answer cannot be posted (its followup of alice's interaction is refused, the channel
-    # needs Send Messages, and the 403 fallback, a followup again, fails too): a board retry is pending
+    # needs Send Messages, and the 403 fallback, a followup again, fails too): its board effect is owed
     await server.set_bot_permissions(there, deny=["send_messages"])
     server.inject("POST /webhooks/*/*", 404, 2)
     tiles = await alice_there.autocomplete("constructo place", "tile", "", size="small")
     await answered(await alice_there.slash("constructo place", tile=int(tiles[0]["value"]), size="small"))
     await server.wait_until(lambda: env.game(vs_ai.id).version >= 2, 20, "the AI's move")
-    await server.wait_until(lambda: "will be recovered" in env.log_tail(20000), 10, "the failed post")
+    await server.wait_until(lambda: "the outbox posts it later" in env.log_tail(20000), 10, "the failed post")
 
     removed_at = len(server.request_log)
     await server.remove_bot(other)

@@ -1,7 +1,7 @@
 """``/conex ...``: new, join, addbot, start, hand, place, hints, draw, pass, lightning, discard, board, leave, rules.
 
 Commands only: seats go to the layer's lobby, actions to ``layer.play`` (a public action whose commit takes
-longer than ``bot.games.delivery.DEFER_AFTER_S`` is deferred meanwhile), private answers to ``private.py``.
+longer than ``bot.services.delivery.DEFER_AFTER_S`` is deferred meanwhile), private answers to ``private.py``.
 Every accepted action posts a **new** table message (image + buttons); the previous table only loses its
 components. Hands are never posted publicly; a finished game's last table also carries the result card.
 """
@@ -15,9 +15,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core.clock import CLOCK_HELP
+from bot.core.envelope import Seat
+from bot.core.kind import Snapshot
 from bot.errors import BotError
-from bot.games.base import Snapshot
-from bot.games.clock import CLOCK_HELP
 from bot.games.conex import private
 from bot.games.conex.fairness import deal_public
 from bot.games.conex.kind import KIND
@@ -25,17 +26,17 @@ from bot.games.conex.letters import letters_of
 from bot.games.conex.narration import game_of
 from bot.games.conex.placing import parse_card_ref, parse_target, resolve_place, targets
 from bot.games.conex.views import card_label, colour_name
-from bot.games.envelope import Seat
-from bot.games.publish import render_png
 from bot.i18n import t
+from bot.services.publish import render_png
 from bot.storage.records import GameRecord
-from bot.views.common import defer, fill, png_file, reply
+from bot.ui.common import defer, fill, png_file, reply
 from engine.conex import Game
 from engine.errors import RuleError
 
 if TYPE_CHECKING:
     from bot.app import TableBot
-    from bot.games.layer import Committed, GameLayer
+    from bot.core.changes import Committed
+    from bot.core.layer import GameLayer
 
 log = logging.getLogger(__name__)
 
@@ -270,7 +271,7 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
             await fill(interaction, t("cn.zoom", interaction.locale, zoom=zoom), ephemeral=True,
                        files=[png_file(png, f"conex-{snap.id}-zoom.png")])
             return
-        await self.games.show_board(interaction, snap)
+        await self.games.publisher.show_board(interaction, snap)
 
     @board.autocomplete("zoom")
     async def _zoom_autocomplete(self, interaction: discord.Interaction, current: str) -> StrChoices:

@@ -17,12 +17,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.errors import BotError
-from bot.games.publish import board_version
 from bot.i18n import t
+from bot.services.publish import board_version
 from engine.conex import Game, fair
 
 if TYPE_CHECKING:
-    from bot.games.base import Snapshot
+    from bot.core.kind import Snapshot
     from bot.storage.records import GameRecord
 
 

@@ -19,12 +19,12 @@ import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from bot.core.envelope import Envelope, Seat
+from bot.core.kind import GameKind, Picture, Seating, Snapshot
 from bot.errors import BotError
-from bot.games.base import GameKind, Picture, Seating, Snapshot
 from bot.games.conex import letters, narration, payload
 from bot.games.conex.ai import ai_action
 from bot.games.conex.views import DYNAMIC_ITEMS
-from bot.games.envelope import Envelope, Seat
 from bot.i18n import t
 from bot.storage.records import ActionRecord, GameRecord
 from engine.conex import Discard, Game, Place, Timeout

@@ -13,7 +13,7 @@ from engine.conex import events as ev
 from engine.protocol import Event
 
 if TYPE_CHECKING:
-    from bot.games.base import Snapshot
+    from bot.core.kind import Snapshot
     from bot.storage.records import ActionRecord
 
 

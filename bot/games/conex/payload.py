@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.base import Picture
+from bot.core.kind import Picture
 from bot.games.conex import views
 from bot.games.conex.narration import game_of
 from engine.conex import Game
 
 if TYPE_CHECKING:
-    from bot.games.base import Snapshot
+    from bot.core.kind import Snapshot
 
 TABLE_FILENAME = "conex-{game}-{version}.png"
 

@@ -15,10 +15,10 @@ from bot.games.conex.letters import letters_of
 from bot.games.conex.narration import game_of
 from bot.games.conex.placing import cm, legal_counts
 from bot.games.conex.placing import hints as find_hints
-from bot.games.conex.views import discard_view, forfeit_view, hints_view
-from bot.games.publish import render_png
+from bot.games.conex.views import PRIVATE, discard_view, forfeit_view, hints_view
 from bot.i18n import t
-from bot.views.common import defer, fill, games, png_file, reply
+from bot.services.publish import render_png
+from bot.ui.common import defer, fill, games, png_file, reply
 from engine.conex import Draw, Pass
 from engine.errors import NotYourTurnError, RuleError
 
@@ -174,3 +174,6 @@ async def leave(interaction: discord.Interaction, game_id: int) -> None:
 async def forfeit(interaction: discord.Interaction, game_id: int) -> None:
     """The confirmed forfeit (the engine's ``Forfeit``: hand to the pile bottom, turns skipped, ranked last)."""
     await games(interaction).play(interaction, game_id, "forfeit")
+
+
+PRIVATE.update(hand=hand, hints=hints, discard_prompt=discard_prompt, forfeit=forfeit)

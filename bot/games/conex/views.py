@@ -3,7 +3,7 @@
 Custom ids (all <= 100 characters, unique per message):
 
 - lobby: ``cn:join:<game>``, ``cn:leave:<game>``, ``cn:start:<game>`` (host only), ``cn:bot:<game>`` (host
-  adds an AI seat): the layer's seating buttons (``bot/games/components.py``).
+  adds an AI seat): the layer's seating buttons (``bot/ui/components.py``).
 - under the table image: ``cn:hand:<game>`` (My hand, private), ``cn:hints:<game>`` (private placement
   preview), ``cn:draw:<game>:<version>`` / ``cn:pass:<game>:<version>`` (A2 / A3; the version refuses a
   click on an old table), ``cn:disc:<game>`` (while discards are pending, X3: opens a private select).
@@ -20,13 +20,13 @@ game layer (``interaction.client.games``) or to the private answers of ``private
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.i18n import has, t
-from bot.views.common import GameButton, games, report_errors
+from bot.ui.common import GameButton, games, report_errors
 from engine.conex import COLOR_NAMES, Card, Place
 from engine.conex.actions import fmt_num
 from engine.conex.handref import hand_letter
@@ -37,6 +37,10 @@ if TYPE_CHECKING:
 SELECT_OPTIONS = 25  # Discord: at most 25 options per select
 MAX_SELECTS = 4  # discard selects per message (one row each; a fifth row stays free for buttons)
 _NUM = r"-?[0-9]+(?:\.[0-9]+)?"
+
+PRIVATE: dict[str, Callable[[discord.Interaction, int], Awaitable[None]]] = {}
+"""The private answers these buttons open (``hand``, ``hints``, ``discard_prompt``, ``forfeit``), registered by
+``private.py`` when it loads: it imports this module, so the buttons do not import it back."""
 
 
 def card_label(card: Card, letter: str | int | None = None, locale: str | None = None) -> str:
@@ -62,9 +66,7 @@ class HandButton(GameButton, template=r"cn:hand:(?P<game>[0-9]+)"):
     prefix, verb, label_key, style = "cn", "hand", "ui.cn_hand", discord.ButtonStyle.primary
 
     async def run(self, interaction: discord.Interaction) -> None:
-        from bot.games.conex import private
-
-        await private.hand(interaction, self.game_id)
+        await PRIVATE["hand"](interaction, self.game_id)
 
 
 class HintsButton(GameButton, template=r"cn:hints:(?P<game>[0-9]+)"):
@@ -73,9 +75,7 @@ class HintsButton(GameButton, template=r"cn:hints:(?P<game>[0-9]+)"):
     prefix, verb, label_key, style = "cn", "hints", "ui.cn_hints", discord.ButtonStyle.secondary
 
     async def run(self, interaction: discord.Interaction) -> None:
-        from bot.games.conex import private
-
-        await private.hints(interaction, self.game_id)
+        await PRIVATE["hints"](interaction, self.game_id)
 
 
 class DiscardPromptButton(GameButton, template=r"cn:disc:(?P<game>[0-9]+)"):
@@ -84,9 +84,7 @@ class DiscardPromptButton(GameButton, template=r"cn:disc:(?P<game>[0-9]+)"):
     prefix, verb, label_key, style = "cn", "disc", "ui.cn_discard", discord.ButtonStyle.danger
 
     async def run(self, interaction: discord.Interaction) -> None:
-        from bot.games.conex import private
-
-        await private.discard_prompt(interaction, self.game_id)
+        await PRIVATE["discard_prompt"](interaction, self.game_id)
 
 
 class ForfeitButton(GameButton, template=r"cn:forfeit:(?P<game>[0-9]+)"):
@@ -95,9 +93,7 @@ class ForfeitButton(GameButton, template=r"cn:forfeit:(?P<game>[0-9]+)"):
     prefix, verb, label_key, style = "cn", "forfeit", "ui.cn_forfeit", discord.ButtonStyle.danger
 
     async def run(self, interaction: discord.Interaction) -> None:
-        from bot.games.conex import private
-
-        await private.forfeit(interaction, self.game_id)
+        await PRIVATE["forfeit"](interaction, self.game_id)
 
 
 class ActionButton(

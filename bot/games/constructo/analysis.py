@@ -23,12 +23,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import t
-from bot.views.common import GameButton, defer, fill, games, reply
+from bot.ui.common import GameButton, defer, fill, games, reply
 from engine.constructo import Match
 
 if TYPE_CHECKING:
-    from bot.games.base import Snapshot
-    from bot.games.layer import GameLayer
+    from bot.core.kind import Snapshot
+    from bot.core.layer import GameLayer
 
 log = logging.getLogger(__name__)
 

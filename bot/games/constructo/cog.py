@@ -15,22 +15,22 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core.clock import CLOCK_HELP
+from bot.core.envelope import Seat
 from bot.errors import BotError
-from bot.games import challenges
-from bot.games.clock import CLOCK_HELP
 from bot.games.constructo.kind import KIND
 from bot.games.constructo.narration import match_of
 from bot.games.constructo.payload import legal_placements, legal_steps
 from bot.games.constructo.views import check_tile, layout_choices, resign_request
-from bot.games.envelope import Seat
 from bot.i18n import t
+from bot.services import challenges
 from bot.storage.records import GameRecord
-from bot.views.common import defer, png_file, reply
+from bot.ui.common import defer, png_file, reply
 from engine.constructo import LAYOUTS, RECOMMENDED, Match, Size
 
 if TYPE_CHECKING:
     from bot.app import TableBot
-    from bot.games.layer import GameLayer
+    from bot.core.layer import GameLayer
 
 log = logging.getLogger(__name__)
 
@@ -227,7 +227,7 @@ class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo
             body = board_text(match_of(snap), names=snap.names)
             await reply(interaction, f"```\n{body[:1950]}\n```", ephemeral=True)
             return
-        await self.games.show_board(interaction, snap)
+        await self.games.publisher.show_board(interaction, snap)
 
     @app_commands.command(name="resign", description="Resign your Constructo match in this channel (you lose it)")
     async def resign(self, interaction: discord.Interaction) -> None:
@@ -240,7 +240,7 @@ class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo
     # -- reference -------------------------------------------------------------------------------------------
     @app_commands.command(name="layouts", description="Show every named layout")
     async def layouts(self, interaction: discord.Interaction) -> None:
-        from bot.games.publish import render_png
+        from bot.services.publish import render_png
         from render.constructo import layouts_text, render_layouts_sheet
 
         if self._layouts_png is None:

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.core.envelope import Envelope, Seat
+from bot.core.kind import GameKind, Picture, Seating, Snapshot
 from bot.errors import BotError
-from bot.games.base import GameKind, Picture, Seating, Snapshot
 from bot.games.constructo import narration, payload
 from bot.games.constructo.analysis import AnalysisButton
 from bot.games.constructo.views import DYNAMIC_ITEMS
-from bot.games.envelope import Envelope, Seat
 from bot.i18n import has, t
 from bot.storage.records import ActionRecord, GameRecord
 from engine.constructo import LAYOUTS, ChooseLayout, Layout, Match

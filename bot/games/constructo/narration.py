@@ -12,7 +12,7 @@ from engine.constructo.events import LayoutChosen, Resigned, TimedOut
 from engine.protocol import Event
 
 if TYPE_CHECKING:
-    from bot.games.base import Snapshot
+    from bot.core.kind import Snapshot
     from bot.storage.records import ActionRecord
 
 

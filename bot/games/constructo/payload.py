@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.games.base import Picture
+from bot.core.kind import Picture
 from bot.games.constructo.narration import match_of
 from bot.games.constructo.views import board_view as make_board_view
 from engine.constructo import Match, Move
 
 if TYPE_CHECKING:
-    from bot.games.base import Snapshot
+    from bot.core.kind import Snapshot
 
 BOARD_FILENAME = "constructo-{game}-{version}.png"
 

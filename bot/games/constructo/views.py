@@ -3,7 +3,7 @@
 Custom ids (all <= 100 characters, unique per message):
 
 - ``cx:acc:<game>`` / ``cx:dec:<game>``: Accept / Decline a challenge (the layer's seating buttons,
-  ``bot/games/components.py``).
+  ``bot/ui/components.py``).
 - ``cx:pl:<game>:<version>:<S|M|L>``: a select of tiles where a chip of that size can be placed.
   Placements are grouped **one select per size** (at most 9 tiles each, never over 25) because
   3 sizes x 9 tiles = 27 placements exceed a select's 25 options.
@@ -28,7 +28,7 @@ import discord
 
 from bot.errors import BotError
 from bot.i18n import t
-from bot.views.common import GameButton, games, reply, report_errors, update
+from bot.ui.common import GameButton, games, reply, report_errors, update
 from engine.constructo import EXPERIMENTAL, LAYOUTS, RECOMMENDED, Match, Move, Size
 
 

@@ -9,8 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core.envelope import Seat
 from bot.errors import BotError
-from bot.games.envelope import Seat
 from bot.i18n import t
 from tests.games.nim.kind import KIND
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.games.base import GameKind, Picture, Seating, Snapshot
-from bot.games.envelope import Envelope
+from bot.core.envelope import Envelope
+from bot.core.kind import GameKind, Picture, Seating, Snapshot
 from bot.i18n import t
 from bot.storage.records import ActionRecord, GameRecord
 from engine.errors import InvalidInputError, StateError

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.i18n import t
-from bot.views.common import games, report_errors
+from bot.ui.common import games, report_errors
 from tests.games.nim.engine import Take
 
 

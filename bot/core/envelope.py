@@ -11,7 +11,7 @@
      "locale": str | null,                     # the guild's locale: public messages are written in it
      "created": <epoch s>,                     # when the game was opened (lobby expiry plugs in here)
      "extra": {...},                           # the kind's own bookkeeping (timers of a pending rule...)
-     "clock": {...}}                           # the layer's time control and deadline (bot/games/clock.py)
+     "clock": {...}}                           # the layer's time control and deadline (bot/core/clock.py)
 
 The engine owns only its ``to_dict()`` inside ``engine`` (``docs/interfaces.md``). Envelopes saved before
 version 2 (no ``"v"`` key: one layout per game) are converted on load by the game's ``GameKind.migrate``
@@ -68,7 +68,7 @@ class Envelope:
         locale: str | None = None, engine: dict[str, Any] | None = None, now: float | None = None,
         clock: dict[str, Any] | None = None,
     ) -> Envelope:
-        """A fresh envelope stamped with the creation time (``clock``: see ``bot/games/clock.py``)."""
+        """A fresh envelope stamped with the creation time (``clock``: see ``bot/core/clock.py``)."""
         return cls(engine, dict(options), tuple(seats), host, invited, locale, time.time() if now is None else now,
                    clock=dict(clock or {}))
 

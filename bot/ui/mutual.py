@@ -8,7 +8,7 @@ timeout), it no longer stands, as a draw offer on a chess server: that action ed
 its button (:func:`on_commit`, message key ``abort_offer``); a click on an offer a client still shows is refused
 (``abort.stale``); ``/abandon`` then starts a new offer counted from one.
 
-Custom id: ``ma:ok:<game>`` (persistent). Votes: :mod:`bot.games.agreements` (``abort_votes:<game>``).
+Custom id: ``ma:ok:<game>`` (persistent). Votes: :mod:`bot.services.agreements` (``abort_votes:<game>``).
 """
 
 from __future__ import annotations
@@ -18,18 +18,19 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.core.changes import Change
+from bot.core.kind import not_player
 from bot.errors import BotError
-from bot.games.agreements import agreement, humans, mentions
-from bot.games.base import not_player
-from bot.games.layer import Change
 from bot.i18n import t
-from bot.views.common import GameButton, games, reply, update
+from bot.services.agreements import agreement, humans, mentions
+from bot.ui.common import GameButton, games, reply, update
 from engine.errors import RuleError
 from engine.protocol import Forfeit
 
 if TYPE_CHECKING:
-    from bot.games.base import Snapshot
-    from bot.games.layer import Committed, GameLayer
+    from bot.core.changes import Committed
+    from bot.core.kind import Snapshot
+    from bot.core.layer import GameLayer
 
 log = logging.getLogger(__name__)
 

@@ -17,14 +17,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.errors import BotError
+from bot.services.publish import board_stale
 from bot.storage import Effect, Owed
 
 if TYPE_CHECKING:
-    from bot.games.base import Snapshot
-    from bot.games.layer import GameLayer
+    from bot.core.kind import Snapshot
+    from bot.core.layer import GameLayer
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +58,12 @@ class AIScheduler:
         self.searches = 0
         self.duplicates = 0
         layer.outbox.subscribe("ai", self.ai_effect, rule=self.owed)
+        layer.on_shown.append(self.shown)
+        layer.on_ready_hooks.append(self.resume_all)
+
+    async def shown(self, committed: Any, _headline: str, _interaction: Any) -> None:
+        """A commit was shown (the layer's ``on_shown``, after its board): an awaited AI seat acts on it."""
+        self.notify(committed.snap)
 
     @staticmethod
     def owed(snap: Snapshot, _change: object) -> list[Owed]:
@@ -66,8 +73,6 @@ class AIScheduler:
     async def ai_effect(self, effect: Effect) -> None:
         """The ``ai`` effect: if the game still waits at ``effect.version`` for an AI seat, make sure its board is
         out (board first), then run the AI task and wait for it. Raises when the AI did not act (tried again)."""
-        from bot.games.publish import board_stale
-
         record = await self.layer.storage.get_game(effect.game_id)
         if record is None or record.version != effect.version or record.status != "active":
             return  # someone acted since, or the game is over: nothing owed
@@ -148,8 +153,6 @@ class AIScheduler:
         """Hand every running game awaiting an AI seat to :meth:`notify` (after a restart or a reconnect).
         Games whose board is stale are left to their board recovery, games whose AI already thinks are left
         alone. Returns how many AI tasks this call started."""
-        from bot.games.publish import board_stale
-
         count = 0
         for record in await self.layer.storage.list_active_games():
             kind = self.layer.kinds.get(record.kind)

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.views.common import GameButton, games
+from bot.ui.common import GameButton, games
 
 if TYPE_CHECKING:
-    from bot.games.base import GameKind
+    from bot.core.kind import GameKind
 
 SEAT_VERBS: dict[str, tuple[tuple[str, str, str, discord.ButtonStyle], ...]] = {
     "challenge": (

@@ -1,7 +1,7 @@
 """The bot leaving a server (issue 12): when it is removed from a guild (discord.py's ``on_guild_remove``: a
 GUILD_DELETE without ``unavailable``), every open game there ends ``aborted`` (never rated, reason
 ``guild_removed``, one storage transaction) and nothing more is sent or edited there: pending board retries are
-cancelled and :class:`~bot.games.delivery.Delivery` refuses the guild without a request. A guild that only becomes
+cancelled and :class:`~bot.services.delivery.Delivery` refuses the guild without a request. A guild that only becomes
 unavailable (a Discord outage: ``on_guild_unavailable``) keeps its games. Other guilds are not touched.
 """
 
@@ -11,7 +11,7 @@ import logging
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from bot.games.layer import GameLayer
+    from bot.core.layer import GameLayer
     from bot.storage.records import GameRecord
 
 log = logging.getLogger(__name__)

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.core.respond import reply
 from bot.errors import BotError
 from bot.i18n import t
-from bot.views.common import reply
 
 if TYPE_CHECKING:
-    from bot.games.base import GameKind, Snapshot
-    from bot.games.layer import GameLayer
+    from bot.core.kind import GameKind, Snapshot
+    from bot.core.layer import GameLayer
     from bot.storage.records import GameRecord
 
 LOBBY_KEYS = ("lobby", "challenge")

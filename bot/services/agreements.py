@@ -1,5 +1,5 @@
 """What every player of a game agrees to, one click each (issue 12): the shared bookkeeping of mutual abort
-(:mod:`bot.games.mutual`) and rematch (:mod:`bot.games.rematch`).
+(:mod:`bot.ui.mutual`) and rematch (:mod:`bot.ui.rematch`).
 
 The agreements are kept in storage meta (``<what>:<game id>`` -> ``{"votes": [user ids], "message": id, ...}``),
 not in the game's action log: agreeing is no game action (boards stay current: no version bump) and survives a
@@ -16,7 +16,7 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bot.games.envelope import Envelope
+    from bot.core.envelope import Envelope
     from bot.storage.records import GameRecord
 
 _LOCKS: dict[str, asyncio.Lock] = {}

@@ -12,7 +12,7 @@ from bot.i18n import t
 from engine.protocol import Outcome
 
 if TYPE_CHECKING:
-    from bot.games.base import Snapshot
+    from bot.core.kind import Snapshot
     from bot.storage.records import RatingChange
 
 

@@ -26,12 +26,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.core.respond import settle_loading
 from bot.first_response import InteractionGone, is_dead, token_fresh
-from bot.games import access
-from bot.views.common import settle_loading
+from bot.services import access
 
 if TYPE_CHECKING:
-    from bot.app import TableBot
+    from bot.core.host import Host
     from bot.storage.records import GameRecord
 
 log = logging.getLogger(__name__)
@@ -48,10 +48,10 @@ class GuildGone(Exception):
 
 class Delivery:
     """Sends and edits the public messages of games for ``bot``. ``removed``: guilds the bot was removed from
-    (:mod:`bot.games.departure`); nothing goes there. ``channel_requests`` counts the requests it spent outside
+    (:mod:`bot.services.departure`); nothing goes there. ``channel_requests`` counts the requests it spent outside
     the interaction endpoints, ``webhook_requests`` those it sent through an interaction instead."""
 
-    def __init__(self, bot: TableBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         self.removed: set[int] = set()
         self._sent_by: OrderedDict[int, tuple[discord.Interaction, bool]] = OrderedDict()

@@ -15,7 +15,7 @@ process and storage's version check refuses the loser across processes (``err.co
 version it was drawn at; a click on an older one is ``err.stale``. Nothing is written when anything refuses.
 
 CPU work (rendering, placement searches) goes through :meth:`GameLayer.cpu`, AI searches, analyses and replays through
-:meth:`GameLayer.cpu_background`: process pools (``bot/games/cpu.py``), so give them module-level functions and
+:meth:`GameLayer.cpu_background`: process pools (``bot/core/cpu.py``), so give them module-level functions and
 plain or picklable arguments.
 """
 
@@ -25,18 +25,19 @@ import asyncio
 import logging
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
-from contextvars import ContextVar
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from bot.core import clock as clocks
+from bot.core import registry
+from bot.core.changes import COMMITTED, Change, Committed, Partial, committed_anyway
+from bot.core.cpu import CpuPools
+from bot.core.envelope import Envelope, is_current
+from bot.core.kind import GameKind, Snapshot
 from bot.core.outbox import Outbox
+from bot.core.results import outcome_result
 from bot.errors import BotError
-from bot.games import clock as clocks
-from bot.games import registry
-from bot.games.base import GameKind, Snapshot
-from bot.games.envelope import Envelope, is_current
-from bot.games.results import outcome_result
 from bot.storage import UNCHANGED, Owed
 from bot.storage.errors import (
     ChannelBusyError,
@@ -47,98 +48,40 @@ from bot.storage.errors import (
 )
 from bot.storage.records import GameRecord, GameResult
 from engine.errors import RuleError
-from engine.protocol import Applied, Event, GameState, Timeout
+from engine.protocol import Applied, GameState, Timeout
 
 if TYPE_CHECKING:
-    from bot.app import TableBot
+    from bot.core.host import Host
     from bot.storage import Storage
 
 log = logging.getLogger(__name__)
 
-COMMITTED: ContextVar[str | None] = ContextVar("committed", default=None)
-"""The last action committed by the current task (an interaction's handler): set by :meth:`GameLayer.transact`, so
-an error after it is never answered "nothing was changed" (``bot.views.common.refuse``)."""
-
-VERIFY_PAUSES_S = (0.2, 0.5, 1.0, 2.0)
-"""Pauses between reads of the log after a commit whose answer was lost (about 4 s in all, then "unknown")."""
-
-LOBBY_ACTIONS = frozenset({"join", "leave", "add bot", "close", "accept", "decline", "withdraw", "start", "abort",
-                           "expire"})
-"""Logged actions that are no engine action (seats, start, abort); everything else in the log replays."""
-
-
-@dataclass(frozen=True)
-class Change:
-    """One commit a step decided: the new envelope, the action text for the log, who acted (``None``: the bot),
-    and optionally a new status, seat list, result; ``seat``/``events`` of an engine action (for narration)."""
-
-    env: Envelope
-    action: str
-    actor: int | None
-    status: str | None = None
-    players: list[int] | None = None
-    result: dict[str, Any] | None = None
-    seat: int | None = None
-    events: tuple[Event, ...] = ()
-    wake_at: Any = UNCHANGED
-    """When the scheduler looks at the game next (Unix s; ``None`` clears it; default: unchanged)."""
-
-
-@dataclass(frozen=True)
-class Committed:
-    """What :meth:`GameLayer.transact` committed: ``snap`` (the game as now stored, with the in-memory engine
-    state), the record ``before``, and the ``changes`` in order (several when the kind applied actions first)."""
-
-    snap: Snapshot
-    before: GameRecord
-    changes: tuple[Change, ...]
-    info: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def action(self) -> str:
-        return self.changes[-1].action
-
-    @property
-    def events(self) -> list[Event]:
-        return [e for c in self.changes for e in c.events]
-
-    @property
-    def actions(self) -> list[tuple[int, str]]:
-        """Engine actions committed, ``(seat, text)`` in order."""
-        return [(c.seat, c.action) for c in self.changes if c.seat is not None]
-
-    @property
-    def finished(self) -> bool:
-        return self.snap.status in ("finished", "aborted")
-
-
-class _Partial(Exception):
-    """Some changes of a step were committed, then one was refused (``error``)."""
-
-    def __init__(self, record: GameRecord, done: tuple[Change, ...], error: BotError) -> None:
-        super().__init__(str(error))
-        self.record, self.done, self.error = record, done, error
-
 
 Step = Callable[[Snapshot], Change | Sequence[Change]]
 Hook = Callable[[Committed], Awaitable[None] | None]
+Shown = Callable[[Committed, str, Any], Awaitable[None]]
+"""A subscriber to shown commits: ``(committed, headline, interaction or None)``."""
 
 
 class GameLayer:
-    """The one game layer of a bot (``bot.games``). Attributes: ``kinds`` (registered games by name),
-    ``publisher``, ``ai``, ``lobby``, ``on_committed`` (hooks run after every commit, outside the lock),
-    ``loads`` (engine states built from storage) and ``copies`` (states copied from a snapshot already loaded): the
-    bench counts them per action."""
+    """The one game layer of a bot (``bot.games``), its core: it knows no service by name.
 
-    def __init__(self, bot: TableBot) -> None:
-        from bot.games.ai import AIScheduler
-        from bot.games.cpu import CpuPools
-        from bot.games.fairshare import FairShare
-        from bot.games.lobby import Lobby
-        from bot.games.publish import Publisher
-        from bot.games.records import Records
-        from bot.games.timers import Timers
+    Attributes: ``kinds`` (registered games by name), ``outbox`` (effects owed by commits; services subscribe
+    there), ``on_committed`` (hooks run after every commit, outside the lock), ``on_shown`` (subscribers run in order
+    after a commit is to be shown: the publisher posts its board, then the AI scheduler looks at it),
+    ``on_ready_hooks`` (run after every READY), ``loads`` (engine states built from storage) and ``copies`` (states
+    copied from a snapshot already loaded): the bench counts them per action. The services themselves
+    (``publisher``, ``ai``, ``lobby``, ``records``, ``timers``, ``fair``) are attached by the wiring root
+    (:mod:`bot.wiring`) for the UI and the games to reach."""
 
+    publisher: Any
+    ai: Any
+    lobby: Any
+    records: Any
+    timers: Any
+    fair: Any
+
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         self.kinds: dict[str, GameKind] = registry.kinds()
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -146,16 +89,12 @@ class GameLayer:
         self.outbox = Outbox(storage=lambda: self.bot.storage, now=self.clock.now, shards=self.shards,
                              spawn=bot.spawn, closed=bot.is_closed)
         self.on_committed: list[Hook] = []
+        self.on_shown: list[Shown] = []
+        self.on_ready_hooks: list[Callable[[], Awaitable[Any] | Any]] = []
         self.loads = 0
         self.copies = 0
         config = getattr(bot, "config", None)
         self.pools = CpuPools(getattr(config, "cpu_workers", 0), getattr(config, "ai_workers", None))
-        self.fair = FairShare()
-        self.publisher = Publisher(self)
-        self.ai = AIScheduler(self)
-        self.lobby = Lobby(self)
-        self.records = Records(self)
-        self.timers = Timers(self)
 
     @property
     def storage(self) -> Storage:
@@ -304,7 +243,7 @@ class GameLayer:
             owed = self.outbox.owed(self._after(snap, before, changes), changes[-1]) if changes else []
             try:
                 record = await self._commit(before, changes, owed)
-            except _Partial as partial:  # the first commits stand: show them, then refuse the rest
+            except Partial as partial:  # the first commits stand: show them, then refuse the rest
                 done = Committed(self.snapshot(partial.record), before, partial.done)
                 self.bot.spawn(self._show_partial(done), name=f"partial-{game_id}")
                 raise partial.error from None
@@ -337,7 +276,7 @@ class GameLayer:
     async def _commit(self, before: GameRecord, changes: Sequence[Change], owed: Sequence[Owed] = ()) -> GameRecord:
         """Commit ``changes`` in order, each checked against the version before it, each with the effects ``owed``
         (the outbox: handlers are idempotent, so a board owed by an intermediate version is the latest board).
-        Raises ``BotError`` (``err.conflict``, ``err.game_closed``), or :class:`_Partial` when some changes were
+        Raises ``BotError`` (``err.conflict``, ``err.game_closed``), or :class:`Partial` when some changes were
         committed."""
         version = before.version
         record = before
@@ -353,12 +292,12 @@ class GameLayer:
                 refusal = BotError("err.game_closed", status="closed") if closed else BotError("err.conflict")
                 refusal.__cause__ = err
                 if n:
-                    raise _Partial(record, tuple(changes[:n]), refusal) from err
+                    raise Partial(record, tuple(changes[:n]), refusal) from err
                 raise refusal from err
             except (InvalidDataError, ChannelBusyError):
                 raise
             except Exception as err:  # the database went away: was the commit made before it did?
-                if not await self._committed_anyway(before.id, version, change, err):
+                if not await committed_anyway(self.storage, before.id, version, change, err):
                     raise  # not saved (earlier changes of the step were: their boards are owed to the outbox)
                 version += 1
             status = change.status or ("finished" if change.result is not None else record.status)
@@ -371,29 +310,6 @@ class GameLayer:
                     record.wake_at if change.wake_at is UNCHANGED else change.wake_at),
             )
         return record
-
-    async def _committed_anyway(self, game_id: int, version: int, change: Change, err: Exception) -> bool:
-        """After a commit of ``change`` on ``version`` failed with ``err`` (a lost connection, a timeout: the
-        database may have committed before its answer was lost): read the log back. True when the action
-        logged at ``version + 1`` is this one (it was saved: go on as committed). False when nothing was logged
-        there (it was not saved: ``err`` stands). Raises ``BotError("err.conflict")`` when another action took
-        that place, ``BotError("err.commit_unknown")`` while the database cannot tell."""
-        for pause in VERIFY_PAUSES_S:
-            try:
-                logged = await self.storage.actions(game_id, after_seq=version)
-            except Exception as again:
-                log.info("game %s: cannot tell yet whether v%s was saved (%s)", game_id, version + 1, again)
-                await asyncio.sleep(pause)
-                continue
-            if not logged or logged[0].seq != version + 1:
-                return False
-            mine = logged[0].action == change.action and logged[0].player == change.actor
-            log.warning("game %s: the commit of v%s reported %r but %s", game_id, version + 1, err,
-                        "it was saved" if mine else "another action was saved there")
-            if not mine:
-                raise BotError("err.conflict") from err
-            return True
-        raise BotError("err.commit_unknown") from err
 
     async def _closed_meanwhile(self, game_id: int) -> bool:
         """After a lost race: True when the winner closed the game (an abort, the bot removed from the guild), so
@@ -485,10 +401,10 @@ class GameLayer:
         return snap.kind.narrate(snap, committed.actions, committed.events)
 
     async def after_commit(self, committed: Committed, headline: str, interaction: Any = None) -> None:
-        """Publish the board of a commit (answering ``interaction`` when given), then let the AI act on it."""
-        pictures = committed.finished or committed.snap.kind.picture_changed(committed)
-        await self.publisher.publish(committed.snap, headline=headline, interaction=interaction, pictures=pictures)
-        self.ai.notify(committed.snap)
+        """Show a commit: every ``on_shown`` subscriber in order (the publisher posts its board, answering
+        ``interaction`` when given; then the AI scheduler lets an AI seat act on it)."""
+        for shown in list(self.on_shown):
+            await shown(committed, headline, interaction)
 
     async def perform(self, interaction: Any, work: Awaitable[Committed]) -> Committed:
         """The one path of an action asked for through an interaction (a command, a button, a claim, later a web
@@ -509,18 +425,11 @@ class GameLayer:
             game_id, interaction.user.id, action, expected_version=expected_version, request=request, base=base
         ))
 
-    async def show_board(self, interaction: Any, snap: Snapshot) -> None:
-        """Post the game's current board again as the answer to ``interaction`` (``/<game> board``); an AI turn
-        left pending is played then (a safety net). Refused past the ``board`` cooldown (``fairshare.py``)."""
-        self.fair.check(interaction, "board")
-        await self.publisher.publish(snap, headline=snap.kind.board_headline(interaction.locale),
-                                     interaction=interaction)
-        self.ai.notify(snap)
-
     async def on_ready(self) -> None:
-        """After every READY: start the outbox's workers and the timers (once), re-post stale boards, then let every
-        AI seat that is awaited act (no duplicate search: a game whose AI is already thinking is left alone)."""
+        """After every READY: start the outbox's workers, then every ``on_ready_hooks`` subscriber in order (the
+        timers start, stale boards are re-posted, awaited AI seats act)."""
         self.outbox.start()
-        self.timers.start()
-        await self.publisher.recover_all()
-        await self.ai.resume_all()
+        for hook in list(self.on_ready_hooks):
+            out = hook()
+            if out is not None and hasattr(out, "__await__"):
+                await out

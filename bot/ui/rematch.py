@@ -9,7 +9,7 @@ in the same channel, or in a new thread when the channel is busy (the layer's :m
 board answers the last click. Earlier clicks are answered by a public note with the button again (edited to point
 to the new game, without the button, once it starts); a click after the rematch started points to it (unless that
 game was aborted: then the players may ask again).
-Votes: :mod:`bot.games.agreements` (``rematch:<game>``).
+Votes: :mod:`bot.services.agreements` (``rematch:<game>``).
 """
 
 from __future__ import annotations
@@ -19,14 +19,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.core.kind import not_player
 from bot.errors import BotError
-from bot.games.agreements import agreement, humans, mentions
-from bot.games.base import not_player
 from bot.i18n import t
-from bot.views.common import GameButton, games, reply
+from bot.services.agreements import agreement, humans, mentions
+from bot.ui.common import GameButton, games, reply
 
 if TYPE_CHECKING:
-    from bot.games.base import Snapshot
+    from bot.core.kind import Snapshot
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ One asyncio task (started on READY) wakes at the earliest stored ``wake_at`` of 
 (``Storage.due_games``), handles every due game of its shards (:meth:`Timers.mine`: with several processes each
 game's timers run in one), and sleeps again until the next one, at most :data:`MAX_SLEEP_S` (a commit that sets an
 earlier ``wake_at`` wakes it at once). Everything is re-read from storage,
-so a restart keeps every deadline. Time is ``layer.clock`` (``bot/games/clock.py``).
+so a restart keeps every deadline. Time is ``layer.clock`` (``bot/core/clock.py``).
 
 What a due game gets:
 
@@ -24,21 +24,23 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.core import clock as clocks
+from bot.core.changes import Change, Committed
+from bot.core.kind import Snapshot, not_player
 from bot.errors import BotError
-from bot.games import clock as clocks
-from bot.games.base import Snapshot, not_player
-from bot.games.delivery import GuildGone
 from bot.i18n import t
+from bot.services.delivery import GuildGone
+from bot.services.lobby import LOBBY_KEY, text
 from bot.storage.records import GameRecord
-from bot.views.common import GameButton, games
 from engine.errors import RuleError
 
 if TYPE_CHECKING:
-    from bot.games.layer import Change, Committed, GameLayer
+    from bot.core.layer import GameLayer
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +70,10 @@ class Timers:
         self._poked = asyncio.Event()
         self._next: float | None = None
         self._failures: Counter[int] = Counter()
+        self.claim_view: Callable[[Snapshot], discord.ui.View] | None = None
+        """The "claim the win" button's view (the UI's), given by the wiring root (``bot/wiring.py``)."""
         layer.on_committed.append(self._on_commit)
+        layer.on_ready_hooks.append(self.start)
 
     # -- the task ----------------------------------------------------------------------------------------------
     def start(self) -> None:
@@ -204,8 +209,7 @@ class Timers:
         others = [snap.who(s) for s in range(len(snap.players)) if s != seat and not snap.is_ai(s)]
         text = t("clk.claimable", snap.locale, name=snap.names[seat], when=clocks.stamp(deadline),
                  others=", ".join(others))
-        view = discord.ui.View(timeout=None)
-        view.add_item(ClaimButton(snap.id, locale=snap.locale))
+        view = self.claim_view(snap) if self.claim_view is not None else None
         msg = await self.layer.publisher.delivery.send(snap.record, text, view=view)
         # Recorded and checked under the game's lock: a move either committed before (its version is seen here) or
         # reads the game after (its commit sees the claim and strips it), never in between.
@@ -234,9 +238,6 @@ class Timers:
 
     async def expire(self, record: GameRecord) -> None:
         """A challenge or lobby nobody started in time: ``aborted`` (logged ``expire``), its message says so."""
-        from bot.games.layer import Change
-        from bot.games.lobby import LOBBY_KEY, text
-
         if LOBBY_KEY not in record.messages and self.layer.clock.now() - record.created_at.timestamp() < POST_GRACE_S:
             await self.layer.storage.set_wake_at(record.id, self.layer.clock.now() + 1.0)  # its message is on its way
             return
@@ -285,15 +286,3 @@ class Timers:
             raise
         self.fired["claimed"] += 1
         return committed
-
-
-class ClaimButton(GameButton, template=r"clk:claim:(?P<game>[0-9]+)"):
-    """``clk:claim:<game>``: claim the win of a player whose time ran out (:meth:`Timers.claim`)."""
-
-    prefix = "clk"
-    verb = "claim"
-    label_key = "ui.claim"
-    style = discord.ButtonStyle.danger
-
-    async def run(self, interaction: discord.Interaction) -> None:
-        await games(interaction).timers.claim(interaction, self.game_id)

@@ -29,8 +29,8 @@ from bot.errors import BotError
 from engine.record import export_record
 
 if TYPE_CHECKING:
-    from bot.games.base import Snapshot
-    from bot.games.layer import GameLayer
+    from bot.core.kind import Snapshot
+    from bot.core.layer import GameLayer
 
 log = logging.getLogger(__name__)
 

@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.records import REPLAY_FILENAME, NoReplay, json_file
 from bot.i18n import t
-from bot.views.common import GameButton, defer, fill, games, reply
+from bot.services.records import REPLAY_FILENAME, NoReplay, json_file
+from bot.ui import rematch
+from bot.ui.common import GameButton, defer, fill, games, reply
 
 if TYPE_CHECKING:
-    from bot.games.base import Snapshot
+    from bot.core.kind import Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -65,9 +66,7 @@ def record_items(snap: Snapshot, locale: str | None, *, replay: bool = True,
 
 def result_view(snap: Snapshot) -> discord.ui.View:
     """The components of a finished game's result card (its last board): the record buttons, and Rematch
-    (:mod:`bot.games.rematch`, row 0)."""
-    from bot.games import rematch
-
+    (:mod:`bot.ui.rematch`, row 0)."""
     view = discord.ui.View(timeout=None)
     for item in [*rematch.items(snap), *record_items(snap, snap.locale)]:
         view.add_item(item)

@@ -19,22 +19,24 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.core.clock import running, stamp
+from bot.core.kind import Picture, Snapshot
 from bot.core.outbox import Drop, Later
+from bot.core.respond import defer, png_file
+from bot.core.results import rating_line
 from bot.first_response import InteractionGone, is_dead, token_fresh
-from bot.games import access
-from bot.games.base import Picture, Snapshot
-from bot.games.delivery import Delivery, GuildGone
-from bot.games.results import rating_line
 from bot.i18n import t
+from bot.services import access
+from bot.services.delivery import Delivery, GuildGone
 from bot.storage import Effect, Owed
-from bot.views.common import defer, png_file
 
 if TYPE_CHECKING:
-    from bot.games.layer import GameLayer
+    from bot.core.layer import GameLayer
     from bot.storage.records import GameRecord
 
 log = logging.getLogger(__name__)
@@ -83,8 +85,6 @@ def board_stale(record: GameRecord) -> bool:
 def clock_line(snap: Snapshot) -> str:
     """Whose clock runs and when it runs out (``<t:EPOCH:R>``: every client shows it in local time), on its own
     line; empty without a running clock."""
-    from bot.games.clock import running, stamp
-    from bot.i18n import t
 
     run = running(snap.env) if snap.status == "active" else None
     if run is None:
@@ -104,9 +104,13 @@ class Publisher:
         self._recovering = False
         self._recent: dict[int, discord.Interaction] = {}
         """The latest live interaction that published each game's board (a fallback route for its next boards)."""
+        self.result_view: Callable[[Snapshot], discord.ui.View | None] | None = None
+        """The components of a result card (the UI's record buttons), given by the wiring root (``bot/wiring.py``)."""
         self.grace_s = BOARD_GRACE_S
         """Seconds a board owed by a commit is left to the committing process (tests shorten it)."""
         layer.outbox.subscribe("board", self.board_effect, rule=self.owed)
+        layer.on_shown.append(self.shown)
+        layer.on_ready_hooks.append(self.recover_all)
         layer.outbox.subscribe("strip", self.strip_effect)
         self.blocked: dict[int, access.Perms] = {}
         """Games whose channel refused a board (403) and what the bot lacks there; said to the next who acts."""
@@ -115,6 +119,19 @@ class Publisher:
     def owed(self, snap: Snapshot, _change: Any) -> list[Owed]:
         """The rule of the outbox: every commit after which the game shows a board owes that board."""
         return [Owed("board", delay_s=self.grace_s)] if snap.status in BOARD_STATUSES else []
+
+    async def shown(self, committed: Any, headline: str, interaction: discord.Interaction | None) -> None:
+        """A commit to show (the layer's ``on_shown``): post its board, answering ``interaction`` when given; no new
+        picture when the commit changed nothing the picture shows (the kind says)."""
+        pictures = committed.finished or committed.snap.kind.picture_changed(committed)
+        await self.publish(committed.snap, headline=headline, interaction=interaction, pictures=pictures)
+
+    async def show_board(self, interaction: discord.Interaction, snap: Snapshot) -> None:
+        """Post the game's current board again as the answer to ``interaction`` (``/<game> board``); an AI turn
+        left pending is played then (a safety net). Refused past the ``board`` cooldown (``fairshare.py``)."""
+        self.layer.fair.check(interaction, "board")
+        await self.publish(snap, headline=snap.kind.board_headline(interaction.locale), interaction=interaction)
+        self.layer.ai.notify(snap)
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """The per-game publish lock (held while a board is posted and recorded, or messages stripped)."""
@@ -146,9 +163,7 @@ class Publisher:
         content = f"{headline}\n{kind.status_line(snap)}{clock_line(snap)}".strip()
         view = kind.board_view(snap) if snap.status == "active" else None
         if snap.status == "finished":
-            from bot.games.record_views import result_view
-
-            view = result_view(snap)  # the result card's record buttons
+            view = self.result_view(snap) if self.result_view is not None else None  # its record buttons
         files, fallback = await self.draw(kind.board_pictures(snap) if pictures else [])
         content += fallback
         if snap.status == "finished":

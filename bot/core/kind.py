@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from bot.errors import BotError
-from bot.games.envelope import Envelope
+from bot.core.envelope import Envelope
+from bot.errors import BotError, OneOf
 from bot.i18n import t
 from engine.protocol import Event, GameState
 
@@ -23,10 +23,18 @@ if TYPE_CHECKING:
     from bot.storage.records import ActionRecord, GameRecord
 
 
+START_COMMANDS: list[str] = []
+"""How a player opens a game of each registered kind (its ``start_command``), in registration order: filled by
+the registry as it loads the games (:mod:`bot.core.registry`)."""
+
+
+def start_hint() -> OneOf:
+    """How to open a game of each registered kind: ``"`/a challenge` or `/b new`"`` in the reader's language."""
+    return OneOf(tuple(f"`{command}`" for command in START_COMMANDS))
+
+
 def not_player() -> BotError:
     """``BotError("err.not_player")`` naming how to open a game of every registered kind."""
-    from bot.games.registry import start_hint
-
     return BotError("err.not_player", starts=start_hint())
 
 
@@ -147,7 +155,7 @@ class GameKind:
     """The rule code shown with seat refusals (full, too few), if the game's rules number them."""
     timeout_claim: ClassVar[bool] = False
     """When a player's clock runs out: ``True`` = the other players may claim the win (a button; the game waits
-    until someone does), ``False`` = the layer applies the engine's ``Timeout`` at once (``bot/games/timers.py``)."""
+    until someone does), ``False`` = the layer applies the engine's ``Timeout`` at once (``bot/services/timers.py``)."""
     package: str = ""
     """The import path of the game's package (set when the registry loads it)."""
 
@@ -251,15 +259,14 @@ class GameKind:
 
     def record_items(self, snap: Snapshot, locale: str | None) -> list[discord.ui.Item[Any]]:
         """The game's own buttons shown with a finished game's record (result card, ``/replay``, a record opened
-        from ``/history``), beside the layer's Replay and Download record (``bot/games/record_views.py``); e.g.
+        from ``/history``), beside the layer's Replay and Download record (``bot/ui/record_views.py``); e.g.
         an analysis. Default: none."""
         return []
 
     def lobby_view(self, snap: Snapshot) -> discord.ui.View | None:
-        """The components under the challenge or lobby message (default: the layer's seating buttons)."""
-        from bot.games.components import seating_view
-
-        return seating_view(self, snap.id, locale=snap.locale)
+        """The components under the challenge or lobby message; ``None`` (the default): the layer's seating buttons
+        (``bot/ui/components.py``, given to the lobby service by the wiring root)."""
+        return None
 
     async def leave_running(self, interaction: discord.Interaction, game_id: int) -> None:
         """A lobby's Leave clicked once the game runs (default: refused; a game may offer its forfeit)."""

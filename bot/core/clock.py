@@ -25,8 +25,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from bot.core.envelope import Envelope
 from bot.errors import BotError
-from bot.games.envelope import Envelope
 from bot.storage import UNCHANGED
 from engine.protocol import Event, GameState, TurnStarted
 

@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.record_views import send_record
 from bot.i18n import t
-from bot.views.common import games, report_errors, update
+from bot.ui.common import games, report_errors, update
+from bot.ui.record_views import send_record
 
 if TYPE_CHECKING:
-    from bot.games.layer import GameLayer
+    from bot.core.layer import GameLayer
     from bot.storage.records import HistoryRow
 
 PAGE_SIZE = 5

@@ -15,10 +15,10 @@ import discord
 
 from bot.errors import BotError
 from bot.i18n import t
-from bot.views.common import GameButton, games, reply, update
+from bot.ui.common import GameButton, games, reply, update
 
 if TYPE_CHECKING:
-    from bot.games.layer import GameLayer
+    from bot.core.layer import GameLayer
     from bot.storage.records import GameRecord
 
 log = logging.getLogger(__name__)

@@ -1,4 +1,4 @@
-"""The registered games, loaded once: ``kinds()`` maps each game's name to its :class:`~bot.games.base.GameKind`.
+"""The registered games, loaded once: ``kinds()`` maps each game's name to its :class:`~bot.core.kind.GameKind`.
 
 A game package is registered by :data:`bot.games.GAMES` (or ``$TABLEBOT_EXTRA_GAMES`` for tests). Loading a
 package imports its ``kind`` module (``KIND``) and merges its catalogues (:func:`bot.i18n.add_game_catalogues`);
@@ -11,12 +11,15 @@ import importlib
 import logging
 from typing import TYPE_CHECKING
 
-from bot.errors import BotError, OneOf
+from bot.core.kind import START_COMMANDS, start_hint
+from bot.errors import BotError
 from bot.games import game_packages
 from bot.i18n import add_game_catalogues
 
 if TYPE_CHECKING:
-    from bot.games.base import GameKind
+    from bot.core.kind import GameKind
+
+__all__ = ["FAILED", "kind", "kinds", "register", "start_hint"]
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +43,8 @@ def register(package: str) -> GameKind | None:
     kind.package = package
     add_game_catalogues(package)
     _KINDS[kind.name] = kind
+    if kind.start_command and kind.start_command not in START_COMMANDS:
+        START_COMMANDS.append(kind.start_command)
     return kind
 
 
@@ -56,8 +61,3 @@ def kind(name: str) -> GameKind:
     if found is None:
         raise BotError("err.no_such_kind", game=name)
     return found
-
-
-def start_hint() -> OneOf:
-    """How to open a game of each registered kind: ``"`/a challenge` or `/b new`"`` in the reader's language."""
-    return OneOf(tuple(f"`{k.start_command}`" for k in kinds().values() if k.start_command))

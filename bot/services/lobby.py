@@ -13,26 +13,27 @@ Texts are the game's: ``<prefix>.<event>`` keys when the game has them, else the
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.core import clock as clocks
+from bot.core.changes import Change, Committed
+from bot.core.envelope import Envelope, Seat
+from bot.core.kind import GameKind, Snapshot, not_player
+from bot.core.respond import reply, update
 from bot.errors import BotError
 from bot.first_response import InteractionGone, is_dead
-from bot.games import access
-from bot.games import clock as clocks
-from bot.games.base import GameKind, Snapshot, not_player
-from bot.games.challenges import refuse_duplicate, undo_if_duplicate
-from bot.games.envelope import Envelope, Seat
-from bot.games.layer import Change, Committed
 from bot.i18n import has, t
+from bot.services import access
+from bot.services.challenges import refuse_duplicate, undo_if_duplicate
 from bot.storage import Effect, Owed
-from bot.views.common import reply, update
 from engine.protocol import GameState
 
 if TYPE_CHECKING:
-    from bot.games.layer import GameLayer
+    from bot.core.layer import GameLayer
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +64,15 @@ class Lobby:
     def __init__(self, layer: GameLayer) -> None:
         self.layer = layer
         layer.outbox.subscribe("lobby", self.lobby_effect)
+        self.seating_view: Callable[..., discord.ui.View | None] | None = None
+        """The layer's seating buttons (``bot.ui.components.seating_view``), given by the wiring root."""
+
+    def view_of(self, snap: Snapshot) -> discord.ui.View | None:
+        """The components of a challenge or lobby message: the kind's own, else the layer's seating buttons."""
+        view = snap.kind.lobby_view(snap)
+        if view is None and self.seating_view is not None:
+            view = self.seating_view(snap.kind, snap.id, locale=snap.locale)
+        return view
 
     # -- opening -----------------------------------------------------------------------------------------------
     async def _thread(self, interaction: discord.Interaction, title: str) -> discord.Thread:
@@ -84,7 +94,7 @@ class Lobby:
         when the channel is busy (also when another game takes it between the check and the create). A
         challenge of the AI starts at once (its first board answers the command); otherwise the challenge or
         lobby message is posted and stored. ``clock``: the time-control preset chosen (``None``: the guild's
-        default, ``bot/games/clock.py``); an unstarted challenge or lobby expires after the guild's set-up expiry.
+        default, ``bot/core/clock.py``); an unstarted challenge or lobby expires after the guild's set-up expiry.
 
         ``start``: start at once whatever the seats (a rematch every player agreed to).
 
@@ -139,7 +149,7 @@ class Lobby:
                                     interaction=None if thread is not None else interaction)
             self.layer.ai.notify(snap)
             return snap
-        view = kind.lobby_view(snap)
+        view = self.view_of(snap)
         if thread is not None:
             posted = await (thread.send(kind.lobby_text(snap), view=view) if view is not None
                             else thread.send(kind.lobby_text(snap)))
@@ -159,7 +169,7 @@ class Lobby:
         if record is None or record.status != "lobby" or LOBBY_KEY in record.messages:
             return
         snap = self.layer.snapshot(record)
-        view = snap.kind.lobby_view(snap)
+        view = self.view_of(snap)
         posted = await self.layer.publisher.delivery.send(record, snap.kind.lobby_text(snap), view=view)
         await self.layer.storage.set_message(record.id, LOBBY_KEY, posted.id)
 
@@ -167,7 +177,7 @@ class Lobby:
     async def _show(self, interaction: discord.Interaction, snap: Snapshot, content: str, *, live: bool) -> None:
         """Show the changed lobby: the clicked lobby message is edited in place; after a command the stored
         one is edited through the channel. ``live=False`` removes its components."""
-        view = snap.kind.lobby_view(snap) if live else None
+        view = self.view_of(snap) if live else None
         if is_component(interaction) and not is_dead(interaction):
             try:
                 await update(interaction, content=content, view=view)

@@ -1,0 +1,33 @@
+"""What the core and the services need of the bot that runs them (:class:`Host`), so that they import no module
+above them: ``bot.app.TableBot`` is one; a test or another front end can be another."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from typing import Any, Protocol
+
+import discord
+
+from bot.storage import Storage
+
+
+class Host(Protocol):
+    """The bot as the core sees it."""
+
+    storage: Storage
+    config: Any
+    user: discord.ClientUser | None
+
+    def spawn(self, coro: Coroutine[Any, Any, Any], *, name: str) -> asyncio.Task[Any]:
+        """Run ``coro`` as a task the bot tracks (and cancels when it closes)."""
+        ...
+
+    def is_closed(self) -> bool: ...
+
+    def owns(self, guild_id: int) -> bool:
+        """True when this process serves the guild's shard."""
+        ...
+
+    def get_partial_messageable(self, id: int, *, guild_id: int | None = None,
+                                type: discord.ChannelType | None = None) -> discord.PartialMessageable: ...

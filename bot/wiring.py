@@ -1,0 +1,35 @@
+"""The one wiring root: builds the game layer's services around its core and hands the services the UI pieces
+they show (services never import the UI; the UI and the games reach the services through the layer).
+
+Order matters where the services subscribe to the core: the publisher before the AI scheduler, so a commit's
+board is out before an AI seat acts on it (``GameLayer.on_shown``), and stale boards are re-posted before
+awaited AI seats resume (``GameLayer.on_ready_hooks``).
+"""
+
+from __future__ import annotations
+
+from bot.core.layer import GameLayer
+from bot.services.ai import AIScheduler
+from bot.services.fairshare import FairShare
+from bot.services.lobby import Lobby
+from bot.services.publish import Publisher
+from bot.services.records import Records
+from bot.services.timers import Timers
+from bot.ui.claim import claim_view
+from bot.ui.components import seating_view
+from bot.ui.record_views import result_view
+
+
+def wire(layer: GameLayer) -> GameLayer:
+    """Attach every service to ``layer`` (``layer.publisher``, ``ai``, ``lobby``, ``records``, ``timers``,
+    ``fair``) and return it."""
+    layer.fair = FairShare()
+    layer.publisher = Publisher(layer)
+    layer.publisher.result_view = result_view
+    layer.ai = AIScheduler(layer)
+    layer.lobby = Lobby(layer)
+    layer.lobby.seating_view = seating_view
+    layer.records = Records(layer)
+    layer.timers = Timers(layer)
+    layer.timers.claim_view = claim_view
+    return layer
