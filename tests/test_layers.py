@@ -102,3 +102,45 @@ def test_render_files_naming_games_only_shrink() -> None:
     for name in RENDER_NAMING_GAMES:
         path = ROOT / "render" / name
         assert path.exists() and _mentions(path, names), f"render/{name} no longer names a game: drop it from the list"
+
+
+# -- the shape of bot/: core at the bottom, services above it, UI on top, one wiring root (issue 20) ---------------
+LAYERS = ("core", "services", "ui")
+"""``bot/<layer>/``, bottom first: a module may import its own layer and the ones below, never one above; the game
+plug-ins (``bot/games/<game>/``), the commands (``bot/cogs``), ``bot/app.py`` and ``bot/wiring.py`` sit on top."""
+ABOVE_ALL = ("bot.games.", "bot.cogs", "bot.app", "bot.wiring")
+"""(``bot.games`` itself, the package's ``__init__``, only names the game packages and imports nothing: the registry
+reads it.)"""
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    """Every module ``path`` imports (top level, in functions, under ``TYPE_CHECKING``), with its line."""
+    import ast
+
+    out = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.append((node.lineno, node.module))
+    return out
+
+
+def test_no_module_of_bot_imports_a_layer_above_its_own() -> None:
+    bad = []
+    for level, layer in enumerate(LAYERS):
+        above = tuple(f"bot.{upper}" for upper in LAYERS[level + 1:]) + ABOVE_ALL
+        for path in sorted((ROOT / "bot" / layer).rglob("*.py")):
+            bad += [f"{path.relative_to(ROOT)}:{n}: {mod}" for n, mod in _imports(path)
+                    if (mod + ".").startswith(above) and mod != "bot.games"]
+    assert bad == [], "imports pointing up:\n" + "\n".join(bad)
+
+
+def test_the_layers_below_the_ui_import_no_discord_ui_of_the_games() -> None:
+    """The storage, the engine and render know nothing of the layers of bot/ (they sit below it)."""
+    bad = []
+    for folder in ("bot/storage", "engine", "render"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            bad += [f"{path.relative_to(ROOT)}:{n}: {mod}" for n, mod in _imports(path)
+                    if mod.startswith(("bot.core", "bot.services", "bot.ui", "bot.games", "bot.app"))]
+    assert bad == [], "\n".join(bad)
