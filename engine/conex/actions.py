@@ -22,6 +22,7 @@ from typing import ClassVar, Union
 
 from engine.conex.geometry import normalize_angle
 from engine.errors import InvalidInputError
+from engine.protocol import Forfeit, Timeout, parse_shared_action
 
 MAX_COORD_CM = 1000.0
 
@@ -208,3 +209,14 @@ class Action:
             "'lightning 7' or 'discard 31'",
             text=text,
         )
+
+
+GameAction = AnyAction | Forfeit | Timeout
+"""Every action a CONEX ``Game`` accepts: the CONEX actions plus the shared ``Forfeit`` and ``Timeout``."""
+
+
+def parse_action(text: str, seat: int) -> GameAction:
+    """The action for ``text`` by ``seat``: ``"forfeit"``, ``"timeout"`` or a CONEX action's text
+    (``Action.parse``). Raises ``InvalidInputError`` quoting the bad text."""
+    shared = parse_shared_action(text, seat)
+    return shared if shared is not None else Action.parse(text, seat)
