@@ -12,8 +12,8 @@ Internal representation (kept small and fast for the AI search):
 * an action is an int code (see :attr:`Move.code`): ``size*9 + t`` for placements (9..35) and
   ``36 + 9*src + dst`` for moves (tile indices 0..8).
 
-:meth:`Round.play` always validates. The search uses the unchecked :meth:`Round._apply` /
-:meth:`Round._undo` pair and :meth:`Round._legal_codes`, and :meth:`Round.key` as a hashable key.
+:meth:`Round.play` always validates. The search uses the unchecked :meth:`Round.apply_code` /
+:meth:`Round.undo_code` pair and :meth:`Round.legal_codes`, and :meth:`Round.key` as a hashable key.
 """
 
 from __future__ import annotations
@@ -74,9 +74,13 @@ class Round:
 
     Raises:
         InvalidInputError: unknown layout name or ``first`` not 0/1.
+
+    The search's raw view (read it, change it only through :meth:`apply_code`/:meth:`undo_code`): ``stacks``
+    (9 tuples of chip codes ``player << 2 | size``, bottom to top), ``reserves`` (``[[_, S, M, L], [...]]``),
+    ``codes`` (the action codes played, :data:`MOVE_BY_CODE`), ``adjacency`` (0-based tile neighbours).
     """
 
-    __slots__ = ("_first", "_history", "_layout", "_legal", "_nbrs", "_res", "_stacks", "_turn")
+    __slots__ = ("_first", "_layout", "_legal", "_turn", "adjacency", "codes", "reserves", "stacks")
 
     def __init__(self, layout: Layout | str, first: int = 0) -> None:
         if isinstance(layout, str):
@@ -86,23 +90,23 @@ class Round:
         if first not in (0, 1) or isinstance(first, bool):
             raise InvalidInputError(f"first must be player 0 or 1, not {first!r}", rule="C1")
         self._layout: Layout = layout
-        self._nbrs: tuple[tuple[int, ...], ...] = layout._nbrs
+        self.adjacency: tuple[tuple[int, ...], ...] = layout.adjacency
         self._first: int = first
-        self._stacks: list[tuple[int, ...]] = [()] * TILES
-        self._res: list[list[int]] = [[0, CHIPS_PER_SIZE, CHIPS_PER_SIZE, CHIPS_PER_SIZE] for _ in range(2)]
+        self.stacks: list[tuple[int, ...]] = [()] * TILES
+        self.reserves: list[list[int]] = [[0, CHIPS_PER_SIZE, CHIPS_PER_SIZE, CHIPS_PER_SIZE] for _ in range(2)]
         self._turn: int = first
-        self._history: list[int] = []
+        self.codes: list[int] = []
         self._legal: list[int] | None = None
 
     # -- fast internals (unchecked; for the search) -------------------------------------------
-    def _legal_codes(self) -> list[int]:
+    def legal_codes(self) -> list[int]:
         """Legal action codes of the player to move (cached until the position changes)."""
         cached = self._legal
         if cached is not None:
             return cached
         p = self._turn
-        stacks = self._stacks
-        res = self._res[p]
+        stacks = self.stacks
+        res = self.reserves[p]
         out: list[int] = []
         sizes = [s for s in (1, 2, 3) if res[s]]
         if sizes:
@@ -110,7 +114,7 @@ class Round:
                 if not stacks[t]:
                     for s in sizes:
                         out.append(s * 9 + t)
-        nbrs = self._nbrs
+        nbrs = self.adjacency
         for t in range(TILES):
             st = stacks[t]
             if len(st) == 1 and (st[0] >> 2) == p:
@@ -126,32 +130,32 @@ class Round:
         self._legal = out
         return out
 
-    def _apply(self, code: int) -> None:
+    def apply_code(self, code: int) -> None:
         """Play action ``code`` for the player to move, without any check."""
         p = self._turn
         if code < 36:
             s, t = divmod(code, 9)
-            self._stacks[t] = ((p << 2) | s,)
-            self._res[p][s] -= 1
+            self.stacks[t] = ((p << 2) | s,)
+            self.reserves[p][s] -= 1
         else:
             src, dst = divmod(code - 36, 9)
-            stacks = self._stacks
+            stacks = self.stacks
             stacks[dst] = (*stacks[dst], stacks[src][0])
             stacks[src] = ()
         self._turn = 1 - p
-        self._history.append(code)
+        self.codes.append(code)
         self._legal = None
 
-    def _undo(self) -> None:
-        """Take back the last action (inverse of :meth:`_apply`)."""
-        code = self._history.pop()
+    def undo_code(self) -> None:
+        """Take back the last action (inverse of :meth:`apply_code`)."""
+        code = self.codes.pop()
         p = 1 - self._turn
         self._turn = p
-        stacks = self._stacks
+        stacks = self.stacks
         if code < 36:
             s, t = divmod(code, 9)
             stacks[t] = ()
-            self._res[p][s] += 1
+            self.reserves[p][s] += 1
         else:
             src, dst = divmod(code - 36, 9)
             ds = stacks[dst]
@@ -161,18 +165,18 @@ class Round:
 
     def key(self) -> tuple[tuple[tuple[int, ...], ...], int]:
         """Hashable position key: ``(stacks, player to move)`` (reserves follow from the stacks, C2)."""
-        return (tuple(self._stacks), self._turn)
+        return (tuple(self.stacks), self._turn)
 
     def copy(self) -> Round:
         """An independent copy (same layout, position and history)."""
         other = Round.__new__(Round)
         other._layout = self._layout
-        other._nbrs = self._nbrs
+        other.adjacency = self.adjacency
         other._first = self._first
-        other._stacks = list(self._stacks)
-        other._res = [list(self._res[0]), list(self._res[1])]
+        other.stacks = list(self.stacks)
+        other.reserves = [list(self.reserves[0]), list(self.reserves[1])]
         other._turn = self._turn
-        other._history = list(self._history)
+        other.codes = list(self.codes)
         other._legal = self._legal
         return other
 
@@ -195,14 +199,14 @@ class Round:
     @property
     def is_over(self) -> bool:
         """True when the player to move has no legal action (E1)."""
-        return not self._legal_codes()
+        return not self.legal_codes()
 
     def legal_moves(self) -> list[Move]:
         """Every legal action of the player to move (T1-T5, K1-K5): placements first, then moves.
 
         Empty once the round is over (E1).
         """
-        return [MOVE_BY_CODE[c] for c in self._legal_codes()]  # type: ignore[misc]
+        return [MOVE_BY_CODE[c] for c in self.legal_codes()]  # type: ignore[misc]
 
     def is_legal(self, move: Move | str) -> bool:
         """Whether ``move`` (a :class:`Move` or notation) is legal now. Never raises for bad text."""
@@ -210,17 +214,17 @@ class Round:
             m = Move.parse(move)
         except RuleError:
             return False
-        return m.code in self._legal_codes()
+        return m.code in self.legal_codes()
 
     @property
     def history(self) -> list[Move]:
         """The actions played so far, in order (a new list)."""
-        return [MOVE_BY_CODE[c] for c in self._history]  # type: ignore[misc]
+        return [MOVE_BY_CODE[c] for c in self.codes]  # type: ignore[misc]
 
     @property
     def last_move(self) -> Move | None:
         """The last action played, or ``None`` at the start."""
-        return MOVE_BY_CODE[self._history[-1]] if self._history else None
+        return MOVE_BY_CODE[self.codes[-1]] if self.codes else None
 
     def _tile_index(self, n: int) -> int:
         if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= TILES:
@@ -232,24 +236,24 @@ class Round:
 
         Raises InvalidInputError for a tile number outside 1..9.
         """
-        return tuple((c >> 2, Size(c & 3)) for c in self._stacks[self._tile_index(n)])
+        return tuple((c >> 2, Size(c & 3)) for c in self.stacks[self._tile_index(n)])
 
     def tiles(self) -> list[tuple[tuple[int, Size], ...]]:
         """All 9 tiles (index 0 is tile 1), each as :meth:`tile` returns it."""
-        return [tuple((c >> 2, Size(c & 3)) for c in st) for st in self._stacks]
+        return [tuple((c >> 2, Size(c & 3)) for c in st) for st in self.stacks]
 
     def is_blocked(self, n: int) -> bool:
         """True when tile ``n`` holds 2 or more chips: none of them can move again (T4)."""
-        return len(self._stacks[self._tile_index(n)]) >= 2
+        return len(self.stacks[self._tile_index(n)]) >= 2
 
     def is_swallow(self, n: int) -> bool:
         """True when tile ``n`` holds exactly a small under an opponent's large (K4; not a tower, S1)."""
-        st = self._stacks[self._tile_index(n)]
+        st = self.stacks[self._tile_index(n)]
         return len(st) == 2 and (st[0] & 3) == 1
 
     def tower_owner(self, n: int) -> int | None:
         """The player owning the tower on tile ``n`` (top chip, S2), or ``None`` if it is no tower (S1)."""
-        st = self._stacks[self._tile_index(n)]
+        st = self.stacks[self._tile_index(n)]
         if len(st) < 2 or (len(st) == 2 and (st[0] & 3) == 1):
             return None
         return st[-1] >> 2
@@ -257,7 +261,7 @@ class Round:
     def score(self) -> tuple[int, int]:
         """Towers owned by player 0 and player 1 (S1, S2). Final once :attr:`is_over` (E2); running before (S3)."""
         sc = [0, 0]
-        for st in self._stacks:
+        for st in self.stacks:
             n = len(st)
             if n >= 2 and not (n == 2 and (st[0] & 3) == 1):
                 sc[st[-1] >> 2] += 1
@@ -267,7 +271,7 @@ class Round:
         """Chips still in ``player``'s reserve by size (C2): ``{Size.SMALL: n, Size.MEDIUM: n, Size.LARGE: n}``."""
         if player not in (0, 1):
             raise InvalidInputError(f"player must be 0 or 1, not {player!r}")
-        r = self._res[player]
+        r = self.reserves[player]
         return {Size.SMALL: r[1], Size.MEDIUM: r[2], Size.LARGE: r[3]}
 
     @property
@@ -302,7 +306,7 @@ class Round:
         p = self._turn
         if player is not None and player != p:
             raise NotYourTurnError("it is not your turn: wait for your opponent's action", player=player, turn=p)
-        stacks = self._stacks
+        stacks = self.stacks
         if m.size is not None:
             t = m.tile - 1  # type: ignore[operator]
             if stacks[t]:
@@ -311,7 +315,7 @@ class Round:
                     "reserve go only onto empty tiles",
                     rule="T2", tile=m.tile,
                 )
-            if not self._res[p][m.size]:
+            if not self.reserves[p][m.size]:
                 raise IllegalMoveError(
                     f"you have no {m.size.word} chip left in your reserve", rule="C2", size=m.size.letter
                 )
@@ -331,7 +335,7 @@ class Round:
                 f"the chip on tile {m.src} is your opponent's: you may only move your own chips",
                 rule="T1", tile=m.src,
             )
-        if dst not in self._nbrs[src]:
+        if dst not in self.adjacency[src]:
             raise IllegalMoveError(
                 f"tiles {m.src} and {m.dst} are not adjacent: a chip moves only to a neighbouring tile",
                 rule="T1", src=m.src, dst=m.dst,
@@ -383,13 +387,13 @@ class Round:
         :meth:`check`.
         """
         m = self.check(move, player)
-        self._apply(m.code)
+        self.apply_code(m.code)
         return m
 
     # -- notation and storage -----------------------------------------------------------------
     def record(self) -> str:
         """The round's record (section 8): ``"rombo: L5 M4 4-5"`` (coordinates for a custom layout)."""
-        moves = " ".join(str(MOVE_BY_CODE[c]) for c in self._history)
+        moves = " ".join(str(MOVE_BY_CODE[c]) for c in self.codes)
         return f"{self._layout.to_text()}:" + (f" {moves}" if moves else "")
 
     @classmethod
@@ -422,10 +426,10 @@ class Round:
             "version": STATE_VERSION,
             "layout": self._layout.to_dict(),
             "first": self._first,
-            "moves": [str(MOVE_BY_CODE[c]) for c in self._history],
+            "moves": [str(MOVE_BY_CODE[c]) for c in self.codes],
             "to_move": self._turn,
-            "tiles": [[[c >> 2, "SML"[(c & 3) - 1]] for c in st] for st in self._stacks],
-            "reserves": [{"S": r[1], "M": r[2], "L": r[3]} for r in self._res],
+            "tiles": [[[c >> 2, "SML"[(c & 3) - 1]] for c in st] for st in self.stacks],
+            "reserves": [{"S": r[1], "M": r[2], "L": r[3]} for r in self.reserves],
             "score": list(self.score()),
             "over": self.is_over,
         }
