@@ -88,6 +88,12 @@ class Layout:
         Coordinates are written ``"(0,0) (1,0) (2,0) ..."`` (spaces and commas between the pairs
         are optional). Raises :class:`InvalidInputError` quoting the bad token, or saying why the
         cells do not form a layout.
+
+        >>> rombo = Layout.parse("Rombo")
+        >>> rombo.name, rombo.neighbours(5), rombo.adjacent(1, 2)
+        ('rombo', (2, 3, 4, 6, 7, 8), True)
+        >>> Layout.parse("(0,0) (1,0) (2,0) (0,1) (1,1) (2,1) (0,2) (1,2) (2,2)") is rombo
+        True
         """
         if not isinstance(text, str):
             raise InvalidInputError(f"a layout must be text, not {type(text).__name__}")

@@ -1,4 +1,5 @@
-"""A Constructo match: two rounds, layout choice, totals, draw, resignation and timeout (rules M1-M3, C1).
+"""A Constructo match: two rounds, layout choice, totals, draw, resignation and timeout (docs/rules/constructo.md:
+M1-M3, C1).
 
 :class:`Match` implements the game protocol (:class:`engine.protocol.GameState`, ``game = "constructo"``); the
 stored format (version 2) is documented in ``docs/interfaces.md`` (section engine/constructo).

@@ -1,6 +1,6 @@
 """One Constructo round: stacks, reserves, legal actions, play, end and scoring.
 
-Rules implemented (``rules/constructo.md``): C1-C4 (players, chips, layout, numbering), T1-T5 (a
+Rules implemented (``docs/rules/constructo.md``): C1-C4 (players, chips, layout, numbering), T1-T5 (a
 turn), K1-K5 (stacking), S1-S3 (towers and scoring), E1-E2 (end of a round) and the notation of
 section 8 (a round's record).
 
