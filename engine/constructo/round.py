@@ -2,7 +2,8 @@
 
 Rules implemented (``docs/rules/constructo.md``): C1-C4 (players, chips, layout, numbering), T1-T5 (a
 turn), K1-K5 (stacking), S1-S3 (towers and scoring), E1-E2 (end of a round) and the notation of
-section 8 (a round's record).
+section 8 (a round's record). The stacking rules as such (which stacks K1-K5 can build) and the structural checks of a
+stored position are in ``engine/constructo/stacks.py``.
 
 Internal representation (kept small and fast for the AI search):
 
@@ -22,48 +23,13 @@ from typing import Any
 
 from engine.constructo.layout import TILES, Layout
 from engine.constructo.move import MOVE_BY_CODE, Move, Size
+from engine.constructo.stacks import CHIPS_PER_SIZE, SIZE_WORD, can_stack, stack_is_possible, validate_position
 from engine.errors import IllegalMoveError, InvalidInputError, NotYourTurnError, RuleError, StateError
 
 __all__ = ["CHIPS_PER_SIZE", "STATE_VERSION", "Round", "stack_is_possible"]
 
 STATE_VERSION = 1
 """Version written by :meth:`Round.to_dict` (a round's format; the match has its own, ``Match.STATE_VERSION``)."""
-
-CHIPS_PER_SIZE = 3
-"""Each player owns 3 chips of each size (C2)."""
-
-_SIZE_WORD = ("", "small", "medium", "large")
-
-
-def _can_stack(size: int, dst: tuple[int, ...]) -> bool:
-    """Whether a lone chip of ``size`` may land on the non-empty stack ``dst`` (K1, K2, K4; K3/K5 otherwise).
-
-    Ownership (top chip must be the opponent's) is checked by the caller.
-    """
-    top = dst[-1] & 3
-    if size == 2:
-        return top == 3  # K1 (a swallowing large counts as a plain large: K4)
-    if size == 1:
-        return top == 2  # K2
-    return top == 1 and len(dst) == 1  # K4 swallow
-
-
-def stack_is_possible(stack: tuple[tuple[int, int], ...] | list[Any]) -> bool:
-    """True when the stack ``[(player, size), ...]`` (bottom to top) can arise under K1-K5.
-
-    Each chip above the bottom must belong to the other player than the chip below it and
-    must be a legal landing (K1 medium on large, K2 small on medium, K4 large swallowing a lone
-    small). Sizes are ints 1..3 or :class:`Size`.
-    """
-    chips: tuple[int, ...] = ()
-    for player, size in stack:
-        size = int(size)
-        if chips:
-            if (chips[-1] >> 2) == player or not _can_stack(size, chips):
-                return False
-        chips = (*chips, (player << 2) | size)
-    return True
-
 
 class Round:
     """A Constructo round on a layout, players ``0`` and ``1`` (C1), ``first`` to move.
@@ -353,7 +319,7 @@ class Round:
             raise IllegalMoveError(
                 f"a chip never goes onto its own colour ({what})", rule="K5", tile=m.dst
             )
-        if _can_stack(size, d_st):
+        if can_stack(size, d_st):
             return m
         if size == 1 and tsize == 3:
             raise IllegalMoveError(
@@ -370,7 +336,7 @@ class Round:
                 rule="K3", tile=m.dst,
             )
         raise IllegalMoveError(
-            f"a {_SIZE_WORD[size]} chip may not go onto a {_SIZE_WORD[tsize]} one ({what}); only medium onto "
+            f"a {SIZE_WORD[size]} chip may not go onto a {SIZE_WORD[tsize]} one ({what}); only medium onto "
             "large (K1), small onto medium (K2) and large onto a lone small (K4) are allowed",
             rule="K5", tile=m.dst,
         )
@@ -378,7 +344,7 @@ class Round:
     @staticmethod
     def _describe(chip: int, viewer: int) -> str:
         whose = "your" if (chip >> 2) == viewer else "your opponent's"
-        return f"{whose} {_SIZE_WORD[chip & 3]}"
+        return f"{whose} {SIZE_WORD[chip & 3]}"
 
     def play(self, move: Move | str, player: int | None = None) -> Move:
         """Validate and play one action (a :class:`Move` or notation like ``"L5"``, ``"3-4"``).
@@ -459,7 +425,7 @@ class Round:
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
             raise StateError("'moves' must be a list of actions in notation")
         if "tiles" in d or "reserves" in d or "to_move" in d:
-            _validate_position(d, first)
+            validate_position(d, first)
         rnd = cls(layout, first)
         for i, token in enumerate(moves, start=1):
             try:
@@ -474,63 +440,4 @@ class Round:
 
     def __repr__(self) -> str:
         return f"Round({self.record()!r}, first={self._first})"
-
-
-def _validate_position(d: dict[str, Any], first: int) -> None:
-    """Structural checks of stored ``tiles`` / ``reserves`` / ``to_move`` (raises StateError)."""
-    tiles = d.get("tiles")
-    counts = [[0, 0, 0, 0], [0, 0, 0, 0]]
-    actions = 0
-    if tiles is not None:
-        if not isinstance(tiles, list) or len(tiles) != TILES:
-            raise StateError("'tiles' must be a list of 9 stacks")
-        for n, st in enumerate(tiles, start=1):
-            if not isinstance(st, list) or len(st) > 4:
-                raise StateError(f"tile {n}: a stack is a list of at most 4 chips")
-            parsed: list[tuple[int, int]] = []
-            for chip in st:
-                if (
-                    not isinstance(chip, list) or len(chip) != 2 or chip[0] not in (0, 1) or isinstance(chip[0], bool)
-                    or chip[1] not in ("S", "M", "L")
-                ):
-                    raise StateError(f"tile {n}: bad chip {chip!r} (expected [player 0|1, 'S'|'M'|'L'])")
-                size = "SML".index(chip[1]) + 1
-                parsed.append((chip[0], size))
-                counts[chip[0]][size] += 1
-            if not stack_is_possible(parsed):
-                raise StateError(f"tile {n}: impossible stack {st!r} (the stacking rules K1-K5 cannot build it)")
-            if parsed:
-                actions += 2 * len(parsed) - 1  # one placement per chip, one move per chip above the bottom
-        for p in (0, 1):
-            for size in (1, 2, 3):
-                if counts[p][size] > CHIPS_PER_SIZE:
-                    raise StateError(
-                        f"player {p} has {counts[p][size]} {_SIZE_WORD[size]} chips on the board; each player owns "
-                        f"only {CHIPS_PER_SIZE} (C2)"
-                    )
-    reserves = d.get("reserves")
-    if reserves is not None:
-        if not isinstance(reserves, list) or len(reserves) != 2:
-            raise StateError("'reserves' must list the two players' reserves")
-        for p, r in enumerate(reserves):
-            if not isinstance(r, dict) or set(r) != {"S", "M", "L"}:
-                raise StateError(f"reserve of player {p} must be {{'S': n, 'M': n, 'L': n}}")
-            for letter, n in r.items():
-                size = "SML".index(letter) + 1
-                if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-                    raise StateError(f"reserve of player {p}: bad count {n!r} of {_SIZE_WORD[size]} chips")
-                if tiles is not None and n + counts[p][size] != CHIPS_PER_SIZE:
-                    raise StateError(
-                        f"player {p} has {n} {_SIZE_WORD[size]} chips in reserve and {counts[p][size]} on the board: "
-                        f"the total must be {CHIPS_PER_SIZE} (C2)"
-                    )
-    to_move = d.get("to_move")
-    if "to_move" in d:
-        if to_move not in (0, 1) or isinstance(to_move, bool):
-            raise StateError(f"bad 'to_move' {to_move!r}: must be 0 or 1")
-        if tiles is not None and to_move != first ^ (actions & 1):
-            raise StateError(
-                f"bad turn: after {actions} actions with player {first} first, player {first ^ (actions & 1)} "
-                f"is to move, not player {to_move} (T1)"
-            )
 
