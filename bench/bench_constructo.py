@@ -18,7 +18,7 @@ from engine.constructo import LAYOUTS, Round
 
 
 def bench_rounds(layout: str, seconds: float, checked: bool) -> tuple[float, float]:
-    """Random full rounds per second (public validated play(), or the search's _apply path)."""
+    """Random full rounds per second (public validated play(), or the search's apply_code path)."""
     rng = random.Random(1)
     rounds = actions = 0
     start = time.perf_counter()
@@ -29,11 +29,11 @@ def bench_rounds(layout: str, seconds: float, checked: bool) -> tuple[float, flo
                 rnd.play(rng.choice(rnd.legal_moves()))
                 actions += 1
         else:
-            codes = rnd._legal_codes()
+            codes = rnd.legal_codes()
             while codes:
-                rnd._apply(rng.choice(codes))
+                rnd.apply_code(rng.choice(codes))
                 actions += 1
-                codes = rnd._legal_codes()
+                codes = rnd.legal_codes()
         rounds += 1
     elapsed = time.perf_counter() - start
     return rounds / elapsed, actions / rounds
@@ -67,7 +67,7 @@ def main() -> None:
     rps, avg = bench_rounds(args.layout, args.seconds, checked=True)
     print(f"random full rounds/s (validated play + legal_moves): {rps:,.0f}  (avg {avg:.1f} actions/round)")
     rps, avg = bench_rounds(args.layout, args.seconds, checked=False)
-    print(f"random full rounds/s (search path _apply/_legal_codes): {rps:,.0f}")
+    print(f"random full rounds/s (search path apply_code/legal_codes): {rps:,.0f}")
     print(f"legal_moves() calls/s: {bench_legal(args.layout, args.seconds):,.0f}")
 
 

@@ -1,7 +1,7 @@
 """Errors shared by both engines.
 
 Every refusal carries a machine-readable rule code (``rule``) taken from
-``rules/constructo.md`` or ``rules/conex.md`` (e.g. ``"K3"``, ``"P2"``), an English
+``docs/rules/constructo.md`` or ``docs/rules/conex.md`` (e.g. ``"K3"``, ``"P2"``), an English
 ``message`` a player can act on, and ``details`` (a dict of the facts behind it) so the bot
 can translate it in one place. All are ``ValueError`` subclasses.
 """

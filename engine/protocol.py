@@ -82,6 +82,12 @@ class Outcome:
             shared first draws; CONEX E3: every tied leader wins, everyone else loses).
         scores: per seat final score (points, towers over the match...), or ``None`` for scoreless games.
         forfeited: seats that left (forfeit/timeout); they are ranked after every seat still in play.
+
+    >>> o = Outcome(((1,), (0, 2)), "E1", (Result.LOSS, Result.WIN, Result.LOSS), (10, 41, 10))
+    >>> o.winners, o.place_of(0), o.place_of(2)
+    ((1,), 2, 2)
+    >>> Outcome.from_dict(o.to_dict()) == o
+    True
     """
 
     ranking: tuple[tuple[int, ...], ...]
@@ -187,7 +193,11 @@ class Timeout:
 
 
 def parse_shared_action(text: str, player: int) -> Forfeit | Timeout | None:
-    """``Forfeit``/``Timeout`` for the texts ``"forfeit"``/``"timeout"`` (any case, spaces), else ``None``."""
+    """``Forfeit``/``Timeout`` for the texts ``"forfeit"``/``"timeout"`` (any case, spaces), else ``None``.
+
+    >>> parse_shared_action(" Forfeit ", 1), parse_shared_action("timeout", 0), parse_shared_action("M5", 0)
+    (Forfeit(player=1), Timeout(player=0), None)
+    """
     if not isinstance(text, str):
         raise InvalidInputError(f"an action must be text, not {text!r}")
     word = text.strip().lower()

@@ -2,7 +2,7 @@
 placement and a card removed by a lightning), with its text twin; hands (:mod:`render.conex_hand`) and hint
 previews (:mod:`render.conex_hints`) are re-exported here.
 
-Conventions (rules/conex.md): table units are mm internally, the pictures speak **cm** (G1): origin at the
+Conventions (docs/rules/conex.md): table units are mm internally, the pictures speak **cm** (G1): origin at the
 board centre, x to the right, y down, rotations clockwise. Cards are drawn in play order, later ones over
 earlier ones (G6), each with its background colour, its CONEX corners (colour and value) and its number (the
 id players type as ``target``). Colours are the Okabe–Ito yellow, vermillion, bluish green and reddish purple,

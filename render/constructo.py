@@ -1,6 +1,6 @@
 """Constructo images: the board of a match (:func:`render_board`) and the layouts sheet, with text twins.
 
-Drawing conventions (rules/constructo.md):
+Drawing conventions (docs/rules/constructo.md):
 
 - Tiles are pointy-top hexagons at their layout cells (C3), numbered 1..9 as printed (C4), auto-fitted.
 - Each stack is drawn **side-on**, bottom chip at the bottom: a bar per chip, its width by size
@@ -114,7 +114,8 @@ def _last_mover(rnd: Any) -> int | None:
     hist = list(rnd.history)
     if not hist:
         return None
-    return (rnd.first + len(hist) - 1) % 2
+    first: int = rnd.first
+    return (first + len(hist) - 1) % 2
 
 
 def tower_counts(rnd: Any) -> tuple[int, int]:

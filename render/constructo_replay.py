@@ -2,7 +2,7 @@
 
 Frames are the board image (:func:`render.constructo.render_board`: stacks side-on, the last action highlighted by
 a ring around the placed tile or the move arrow, reserves, towers, round and match scores) scaled to the replay's
-width. Captions and the move list use the notation of rules/constructo.md section 8 (``L5``, ``3-4``; a round's
+width. Captions and the move list use the notation of docs/rules/constructo.md section 8 (``L5``, ``3-4``; a round's
 record ``rombo: L5 M4 4-5``, which ``Round.from_record`` reads back).
 """
 

@@ -1,4 +1,4 @@
-"""Pointy-top hexagon geometry for Constructo layouts (rule C3 of rules/constructo.md).
+"""Pointy-top hexagon geometry for Constructo layouts (rule C3 of docs/rules/constructo.md).
 
 Axial cells ``(q, r)`` map to pixel centres ``x = R*sqrt(3)*(q + r/2)``, ``y = 1.5*R*r`` (y down), where ``R``
 is the hexagon's circumradius in px. :func:`fit` chooses ``R`` and an offset so a whole layout fits a box.

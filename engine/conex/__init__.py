@@ -1,5 +1,9 @@
-"""CONEX: the pure rules engine (rules/conex.md). Units: cm in actions and messages, mm inside; y down;
-rotations clockwise as drawn.
+"""CONEX: the pure rules engine (binding rulings: docs/rules/conex.md; rule codes as written there). Units: cm in
+actions and messages, mm inside; y down; rotations clockwise as drawn.
+
+Layers, imports pointing down only: :mod:`engine.conex.game` (``Game``, the thin front) → the rules as functions
+over a position (``checks``, ``turns``, ``state``, ``finder``/``finder_explain``) → :mod:`engine.conex.position`
+(``Position``: the state and its queries) → values and geometry (``table``, ``deck``, ``actions``, ``geometry``).
 
 Public API (docs/interfaces.md, section engine/conex): :class:`Game` (the game protocol's state, also exported as
 ``GameState``), its actions ``Place``, ``Draw``, ``Pass``, ``Lightning``, ``Discard`` and the shared ``Forfeit``,
@@ -8,10 +12,11 @@ Public API (docs/interfaces.md, section engine/conex): :class:`Game` (the game p
 in ``engine.conex.geometry`` (``posed_card``, ``BOARD_SQUARES``).
 """
 
-from engine.conex.actions import Action, AnyAction, Discard, Draw, Lightning, Pass, Place
+from engine.conex.actions import Action, AnyAction, Discard, Draw, GameAction, Lightning, Pass, Place
 from engine.conex.deck import COLOR_NAMES, COLORS, Card, Corner, load_deck
-from engine.conex.game import DIE_FACES, Game, GameAction
+from engine.conex.game import Game
 from engine.conex.geometry import BOARD_SQUARES, posed_card
+from engine.conex.position import DIE_FACES, Position
 from engine.conex.table import TableCard
 from engine.protocol import Forfeit, Timeout
 
@@ -36,6 +41,7 @@ __all__ = [
     "Lightning",
     "Pass",
     "Place",
+    "Position",
     "TableCard",
     "Timeout",
     "load_deck",

@@ -22,6 +22,7 @@ from typing import ClassVar, Union
 
 from engine.conex.geometry import normalize_angle
 from engine.errors import InvalidInputError
+from engine.protocol import Forfeit, Timeout, parse_shared_action
 
 MAX_COORD_CM = 1000.0
 
@@ -61,6 +62,17 @@ class Place:
 
     ``rotation`` is degrees clockwise (normalised to [0, 360)) or ``None`` (the engine picks the best legal
     rotation at that point and records the result). ``double=True`` uses the 2x star (V3).
+
+    >>> p = Place(0, 12, 2, 3.5, -10, 450)
+    >>> p
+    Place(player=0, card=12, corner=2, x=3.5, y=-10.0, rotation=90.0, double=False)
+    >>> str(p), p.x_mm
+    ('place 12 c2 at 3.5,-10.0 r90', 35.0)
+    >>> Action.parse(str(p), 0) == p
+    True
+    >>> Place(0, 12, 2, float("nan"), 0)
+    Traceback (most recent call last):
+    engine.errors.InvalidInputError: Input: x must be a finite number, not nan
     """
 
     player: int
@@ -90,10 +102,12 @@ class Place:
 
     @property
     def x_mm(self) -> float:
+        """``x`` in mm (the engine's unit)."""
         return self.x * 10.0
 
     @property
     def y_mm(self) -> float:
+        """``y`` in mm (the engine's unit)."""
         return self.y * 10.0
 
     def __str__(self) -> str:
@@ -183,6 +197,11 @@ class Action:
     def parse(text: str, player: int) -> AnyAction:
         """Parse an action's text (see the module docstring) for seat ``player``.
 
+        >>> Action.parse("Lightning #7", 1)
+        Lightning(player=1, card=7)
+        >>> Action.parse("place 3 c1 at (0, 2.5) x2", 2)
+        Place(player=2, card=3, corner=1, x=0.0, y=2.5, rotation=None, double=True)
+
         Raises:
             InvalidInputError: the text is not an action or holds a bad number (NaN, inf, > 10 m).
         """
@@ -208,3 +227,18 @@ class Action:
             "'lightning 7' or 'discard 31'",
             text=text,
         )
+
+
+GameAction = AnyAction | Forfeit | Timeout
+"""Every action a CONEX ``Game`` accepts: the CONEX actions plus the shared ``Forfeit`` and ``Timeout``."""
+
+
+def parse_action(text: str, seat: int) -> GameAction:
+    """The action for ``text`` by ``seat``: ``"forfeit"``, ``"timeout"`` or a CONEX action's text
+    (``Action.parse``). Raises ``InvalidInputError`` quoting the bad text.
+
+    >>> parse_action("draw", 1), parse_action("timeout", 2), parse_action("discard 31", 0)
+    (Draw(player=1), Timeout(player=2), Discard(player=0, card=31))
+    """
+    shared = parse_shared_action(text, seat)
+    return shared if shared is not None else Action.parse(text, seat)

@@ -29,64 +29,39 @@ Policy, one decision:
 Returned actions always pass ``game.check``. Errors: ``IllegalActionError`` rule ``E1`` if the game is over;
 ``NotYourTurnError`` when it is not ``player``'s turn and no discard is pending for them; ``InvalidInputError``
 for a bad seat.
+
+The model the policy reasons with (``Weights``, the per-decision ``Context``, the point estimates and the simulation
+copies built from the view) lives in ``engine/conex/ai_model.py``; this module is the search and the entry points.
 """
 
 from __future__ import annotations
 
-import copy
 import math
-import pickle
 import random
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.conex.actions import AnyAction, Discard, Draw, Lightning, Pass, Place
-from engine.conex.deck import COLORS, Card, load_deck
+from engine.conex.ai_model import (
+    DECK,
+    DEFAULT_WEIGHTS,
+    Context,
+    Threat,
+    Weights,
+    deep_copy,
+    die_value,
+    dominated,
+    keep_value,
+    open_colours,
+    probe_cards,
+    sim_from_view,
+    targets_by_area,
+)
 from engine.conex.game import Game
 from engine.errors import IllegalActionError, NotYourTurnError, RuleError
 
 __all__ = ["DEFAULT_WEIGHTS", "Decision", "Weights", "choose_action", "decide", "first_fit", "keep_value"]
-
-_DECK: dict[int, Card] = {c.id: c for c in load_deck()}
-
-
-@dataclass(frozen=True)
-class Weights:
-    """Tuning of the policy, in points.
-
-    Attributes:
-        threat_next: weight of the next opponent's expected extra reply (points they may gain) per point.
-        threat_later: the same for each later opponent still to play.
-        keep: cost per point of ``keep_value`` of the card spent (a strong card has future worth).
-        hold_2x: worth of keeping a usable 2x star for later (use it now when the placement's points exceed it).
-        hold_lightning: worth of keeping a usable lightning star.
-        discard_hurt: worth to us of each other player's forced discard after a lightning (X3).
-        draw_base, draw_per_missing: worth of drawing two cards: base + per card below ``full_hand``.
-        full_hand: hand size from which more cards add little.
-        star_2x, star_lightning: worth of taking a star on a die roll (X1); the die value is computed from these.
-        deny: extra worth of a star taken from an opponent (they lose it).
-        points_per_turn, horizon_rounds: the leader's expected points per turn; with fewer than ``horizon_rounds``
-            rounds left (E1) the worth of holding stars, of new stars and of drawing shrinks linearly to 0.
-    """
-
-    threat_next: float = 0.6
-    threat_later: float = 0.3
-    keep: float = 0.15
-    hold_2x: float = 4.5
-    hold_lightning: float = 1.0
-    discard_hurt: float = 0.4
-    draw_base: float = 0.6
-    draw_per_missing: float = 0.6
-    full_hand: int = 4
-    star_2x: float = 2.5
-    star_lightning: float = 1.0
-    deny: float = 1.0
-    points_per_turn: float = 3.0
-    horizon_rounds: float = 3.0
-
-
-DEFAULT_WEIGHTS = Weights()
 
 
 @dataclass
@@ -103,196 +78,6 @@ class Decision:
     details: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass
-class _Ctx:
-    """Per-decision facts drawn from ``view_for(player)`` only."""
-
-    me: int
-    players: int
-    goal: int
-    scores: list[int]
-    hand: list[int]
-    hand_counts: list[int]
-    unseen: list[int]
-    pile: int
-    goal_reached: bool
-    stars: dict[str, int | None]
-    star_usable_2x: bool
-    w: Weights
-    rng: random.Random
-    deadline: float
-    max_calls: int
-    calls: int = 0
-    opp_2x: set[int] = field(default_factory=set)
-    dead: dict[tuple[str, int | str], tuple[float, float]] = field(default_factory=dict)
-    horizon: float = 1.0  # 1 = many rounds left; falls to 0 as the leader nears the goal (E1)
-    left: frozenset[int] = frozenset()  # forfeited seats: they get no more turns
-
-    def out_of_budget(self) -> bool:
-        return self.calls >= self.max_calls or time.perf_counter() > self.deadline
-
-
-# --- estimates ------------------------------------------------------------------------------------------------
-
-
-def _card_score(card: Card, open_colours: frozenset[str], plus2_colours: frozenset[str]) -> int:
-    """Best points this card scores on the open targets (V1 + V2), 0 if none of its corners fits a colour."""
-    best = 0
-    for k in card.corners:
-        if k.color in open_colours:
-            best = max(best, k.value + (2 if k.color in plus2_colours else 0))
-    return best
-
-
-def _expected_max(scores: list[int], hand: int) -> float:
-    """E[max] of ``hand`` values drawn without replacement from ``scores`` (hypergeometric, exact)."""
-    n = len(scores)
-    if hand <= 0 or n == 0:
-        return 0.0
-    hand = min(hand, n)
-    total = math.comb(n, hand)
-    out = 0.0
-    for v in range(1, max(scores) + 1):
-        below = sum(1 for s in scores if s < v)
-        out += 1.0 - math.comb(below, hand) / total
-    return out
-
-
-class _Threat:
-    """Expected best reply of an opponent holding ``h`` unseen cards, given the open colours (memoised)."""
-
-    def __init__(self, unseen: list[int]) -> None:
-        self.cards = [_DECK[i] for i in unseen]
-        self.memo: dict[tuple[frozenset[str], frozenset[str], int], float] = {}
-
-    def value(self, open_colours: frozenset[str], plus2: frozenset[str], hand: int) -> float:
-        key = (open_colours, plus2, hand)
-        got = self.memo.get(key)
-        if got is None:
-            got = _expected_max([_card_score(c, open_colours, plus2) for c in self.cards], hand)
-            self.memo[key] = got
-        return got
-
-
-def keep_value(
-    card: Card, open_colours: frozenset[str] = frozenset(COLORS), plus2: frozenset[str] = frozenset()
-) -> float:
-    """Worth (points) of keeping ``card`` in hand: its best corner on the open colours (a closed colour counts
-    half), +2 where a +2 target is open, plus 1.5 for a die card (X1). Used for discards (X3) and as the cost of
-    spending a card."""
-    best = 0.0
-    for k in card.corners:
-        v = k.value + (2 if k.color in plus2 else 0)
-        best = max(best, v if k.color in open_colours else v * 0.5)
-    if card.action == "die":
-        best += 1.5
-    return best
-
-
-def _die_value(ctx: _Ctx) -> float:
-    """X1: expected worth of rolling the die (1/6 one card, 1/6 two cards, 1/3 lightning, 1/3 2x)."""
-    w = ctx.w
-    v = (1 / 6) * 0.5 + (1 / 6) * 1.0
-    for star, worth in (("2x", w.star_2x * ctx.horizon), ("lightning", w.star_lightning * ctx.horizon)):
-        holder = ctx.stars[star]
-        if holder == ctx.me:
-            gain = 0.3 * worth  # already ours: a re-roll only resets X2
-        elif holder is not None:
-            gain = worth + w.deny
-        else:
-            gain = worth
-        v += (2 / 6) * gain
-    return v
-
-
-# --- simulation copies (built from the view only) ------------------------------------------------------------
-
-
-def _probe_cards(unseen: list[int]) -> dict[str, tuple[int, int]]:
-    """For each colour, an unseen (card id, corner index) with the smallest corner of that colour (most places
-    fit it): the probe that tells whether an opponent could place a corner of that colour somewhere."""
-    out: dict[str, tuple[int, int]] = {}
-    best: dict[str, float] = {}
-    for cid in unseen:
-        for k in _DECK[cid].corners:
-            size = k.legs_mm[0] * k.legs_mm[1]
-            if k.color not in best or size < best[k.color]:
-                best[k.color] = size
-                out[k.color] = (cid, k.index)
-    return out
-
-
-def _sim_from_view(game: Game, view: dict[str, Any], me: int, probes: list[int]) -> Game:
-    """A shallow copy of ``game`` holding only what ``view`` shows: ``me`` holds their hand plus ``probes``, the
-    other hands are empty and every other unseen card is in the pile (in id order: the AI never draws in it).
-
-    The table is shared with ``game`` (the finder only reads it and fills its cache): never ``play`` on the
-    result; ``_deep`` gives a copy that may be played on."""
-    sim = copy.copy(game)
-    hands: list[list[int]] = [[] for _ in range(view["setup"]["players"])]
-    hands[me] = list(view["hands"][me]) + list(probes)
-    on_table = {t["card"] for t in view["table"]}
-    taken = set(hands[me]) | on_table
-    sim.hands = hands
-    sim.pile = [i for i in sorted(_DECK) if i not in taken]
-    sim.seed = 0
-    sim.pending_discards = set()
-    sim.history = []
-    return sim
-
-
-PROBE_TARGETS = 3  # per colour: the largest visible targets probed for an opponent's reply
-
-
-def _targets_by_area(sim: Game, colour: str) -> list[tuple[int | str, float]]:
-    """``targets_for(colour)`` as ``(target, visible main area mm²)``, largest first (the likeliest to take a
-    corner), ties newest first."""
-    got = [(t, float(a.area)) for t, a in sim.board.targets_for(colour)]
-    return sorted(got, key=lambda ta: -ta[1])
-
-
-def _deep(sim: Game) -> Game:
-    """An independent copy of ``sim`` (table geometry included) to play hypothetical actions on."""
-    out: Game = pickle.loads(pickle.dumps(sim))
-    return out
-
-
-def _open_colours(
-    sim: Game, me: int, probes: dict[str, tuple[int, int]], ctx: _Ctx
-) -> tuple[frozenset[str], frozenset[str]]:
-    """Colours with an open target (the colour's probe corner fits on one of its ``PROBE_TARGETS`` largest
-    targets) and colours of open +2 targets (P1-P4). Probe failures go to ``ctx.dead``."""
-    open_c: set[str] = set()
-    plus2: set[str] = set()
-    board = sim.board
-    for colour, (cid, corner) in probes.items():
-        targets = _targets_by_area(sim, colour)
-        plus_targets = [t for t, _ in targets if t != "board" and board.get(int(t)).card.action == "plus2"]
-        others = [t for t, _ in targets if t not in plus_targets][:PROBE_TARGETS]
-        for t in plus_targets + others:
-            if colour in open_c and t not in plus_targets:
-                break
-            if ctx.out_of_budget():
-                break
-            ctx.calls += 1
-            if sim.find_placements(me, cid, corner, t, limit=1):
-                open_c.add(colour)
-                if t in plus_targets:
-                    plus2.add(colour)
-                    break
-            else:
-                ctx.dead[(colour, t)] = _DECK[cid].corner(corner).legs_mm
-    return frozenset(open_c), frozenset(plus2)
-
-
-def _dominated(ctx: _Ctx, colour: str, target: int | str, legs: tuple[float, float]) -> bool:
-    """A probe corner with legs no longer than ``legs`` found no pose on ``target``: skip it (search saving)."""
-    dead = ctx.dead.get((colour, target))
-    if dead is None:
-        return False
-    return min(dead) <= min(legs) and max(dead) <= max(legs)
-
-
 # --- the placement search -------------------------------------------------------------------------------------
 
 
@@ -304,7 +89,7 @@ class _Best:
     note: str
 
 
-def _opponents_to_play(ctx: _Ctx, reaches_goal: bool) -> list[int]:
+def _opponents_to_play(ctx: Context, reaches_goal: bool) -> list[int]:
     """Seats still getting a turn after ``me``, in order (E1: once the goal is reached the round completes)."""
     seats = [(ctx.me + k) % ctx.players for k in range(1, ctx.players) if (ctx.me + k) % ctx.players not in ctx.left]
     if ctx.goal_reached or reaches_goal:
@@ -313,23 +98,23 @@ def _opponents_to_play(ctx: _Ctx, reaches_goal: bool) -> list[int]:
 
 
 def _best_placement(
-    sim: Game, ctx: _Ctx, open_c: frozenset[str], plus2: frozenset[str], threat: _Threat, floor: float
+    sim: Game, ctx: Context, open_c: frozenset[str], plus2: frozenset[str], threat: Threat, floor: float
 ) -> _Best:
     """The best (card, corner, target) triple with a legal pose, by ``value`` (see the module docstring); the
     search stops at triples worth less than ``floor`` (drawing is better: no need to know whether they fit)."""
     w = ctx.w
     board = sim.board
-    die_v = _die_value(ctx)
+    die_v = die_value(ctx)
     base_threat: dict[int, float] = {}
     triples: list[tuple[float, float, int, int, int | str, int, bool]] = []
     order = 0
     for cid in ctx.hand:
-        card = _DECK[cid]
+        card = DECK[cid]
         new_open = open_c | {card.color}
         new_plus = plus2 | ({card.color} if card.action == "plus2" else set())
         for k in card.corners:
-            for tgt, area in _targets_by_area(sim, k.color):
-                if area < 0.5 * k.legs_mm[0] * k.legs_mm[1] or _dominated(ctx, k.color, tgt, k.legs_mm):
+            for tgt, area in targets_by_area(sim, k.color):
+                if area < 0.5 * k.legs_mm[0] * k.legs_mm[1] or dominated(ctx, k.color, tgt, k.legs_mm):
                     continue
                 on_plus = tgt != "board" and board.get(int(tgt)).card.action == "plus2"
                 pts = k.value + (2 if on_plus else 0)
@@ -370,14 +155,14 @@ def _best_placement(
             continue
         p = found[0]
         place = Place(ctx.me, p.card, p.corner, p.x, p.y, p.rotation, double)
-        k = _DECK[cid].corner(corner)
+        k = DECK[cid].corner(corner)
         on_plus = tgt != "board" and board.get(int(tgt)).card.action == "plus2"
         pts = (k.value + (2 if on_plus else 0)) * (2 if double else 1)
         return _Best(value, place, pts, f"card {cid} c{corner} on {tgt}")
     return _Best(-math.inf, None, 0, "nothing fits")
 
 
-def _draw_value(ctx: _Ctx) -> float:
+def _draw_value(ctx: Context) -> float:
     if ctx.pile == 0:
         return -math.inf
     if ctx.goal_reached:
@@ -392,7 +177,7 @@ def _draw_value(ctx: _Ctx) -> float:
 LIGHTNING_SLACK = 2.5  # points: above the most that relief + discards - holding can add to a lightning's gain
 
 
-def _lightning_candidates(sim: Game, ctx: _Ctx) -> list[int]:
+def _lightning_candidates(sim: Game, ctx: Context) -> list[int]:
     """Free table cards worth simulating a lightning on: free +2 cards (strip a threat) and free cards lying on a
     +2 card (uncover it, X4), newest first, at most 2."""
     board = sim.board
@@ -434,9 +219,9 @@ def decide(
     me = player
     hand = list(view["hands"][me])
     on_table = {t["card"] for t in view["table"]}
-    unseen = [i for i in sorted(_DECK) if i not in on_table and i not in hand]
+    unseen = [i for i in sorted(DECK) if i not in on_table and i not in hand]
     stars = {s: v["holder"] for s, v in view["stars"].items()}
-    ctx = _Ctx(
+    ctx = Context(
         me=me,
         players=view["setup"]["players"],
         goal=view["setup"]["goal"],
@@ -459,8 +244,8 @@ def decide(
     ctx.left = frozenset(view["forfeited"])
 
     if me in view["pending_discards"] and hand:  # X3
-        worst = min(hand, key=lambda i: (keep_value(_DECK[i]), i))
-        return Decision(Discard(me, worst), -keep_value(_DECK[worst]), "discard the least useful card")
+        worst = min(hand, key=lambda i: (keep_value(DECK[i]), i))
+        return Decision(Discard(me, worst), -keep_value(DECK[worst]), "discard the least useful card")
     if me != view["current_player"]:
         raise NotYourTurnError(
             f"it is seat {view['current_player'] + 1}'s turn, not seat {me + 1}'s, and no discard is pending",
@@ -468,11 +253,11 @@ def decide(
             current=view["current_player"],
         )
 
-    probes = _probe_cards(unseen)
+    probes = probe_cards(unseen)
     probe_ids = sorted({cid for cid, _ in probes.values()})
-    sim = _sim_from_view(game, view, me, probe_ids)
-    threat = _Threat(unseen)
-    open_c, plus2 = _open_colours(sim, me, probes, ctx)
+    sim = sim_from_view(game, view, me, probe_ids)
+    threat = Threat(unseen)
+    open_c, plus2 = open_colours(sim, me, probes, ctx)
     probe_calls = ctx.calls
     draw_v = _draw_value(ctx)
     fallback = draw_v if ctx.pile > 0 else 0.0  # the worth of drawing, or of passing (A3)
@@ -488,13 +273,13 @@ def decide(
         for cid in _lightning_candidates(sim, ctx):
             if ctx.out_of_budget():
                 break
-            after = _deep(sim)
+            after = deep_copy(sim)
             try:
                 after.play(Lightning(me, cid))
             except RuleError:
                 continue
             ctx.dead = {}  # the table changed: earlier probe failures no longer hold
-            a_open, a_plus = _open_colours(after, me, probes, ctx)
+            a_open, a_plus = open_colours(after, me, probes, ctx)
             # stop well below the current best: a lightning costing more than LIGHTNING_SLACK is never worth it
             a_best = _best_placement(after, ctx, a_open, a_plus, threat, max(floor, base - LIGHTNING_SLACK))
             # threat already on the table, before vs after, for each opponent still to play

@@ -1,22 +1,18 @@
-"""Checking a CONEX action against the rules without changing anything (rules/conex.md sections 4, 5, 7, 8, plus
+"""Checking a CONEX action against the rules without changing anything (docs/rules/conex.md sections 4, 5, 7, 8, plus
 forfeits and timeouts). ``Game.check`` calls :func:`check`; the rule codes are those of the refusals below."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.conex import finder
-from engine.conex.actions import Discard, Draw, Lightning, Pass, Place
+from engine.conex.actions import Discard, Draw, GameAction, Lightning, Pass, Place
 from engine.conex.geometry import centre_for_corner
+from engine.conex.position import Position
 from engine.conex.table import Verdict
 from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError
 from engine.protocol import Forfeit, Timeout
 
-if TYPE_CHECKING:
-    from engine.conex.game import Game, GameAction
 
-
-def check(g: Game, action: GameAction) -> GameAction:
+def check(g: Position, action: GameAction) -> GameAction:
     """Validate ``action`` without changing anything; returns it resolved (a ``Place`` with
     ``rotation=None`` gets the best legal rotation at its point).
 
@@ -29,7 +25,7 @@ def check(g: Game, action: GameAction) -> GameAction:
         raise InvalidInputError(f"not a CONEX action: {action!r}")
     if g.is_over:
         raise IllegalActionError("the game is over", rule="E1", reason=g.end_reason)
-    p = g._seat(action.player)
+    p = g.seat(action.player)
     if p in g.forfeited:
         raise IllegalActionError(f"seat {p + 1} has left the game", rule="Forfeited", player=p)
     if isinstance(action, Forfeit):
@@ -69,8 +65,10 @@ def check(g: Game, action: GameAction) -> GameAction:
     resolved, _ = check_place(g, action)
     return resolved
 
-def check_place(g: Game, place: Place) -> tuple[Place, Verdict]:
-    card = g._card(place.card)
+def check_place(g: Position, place: Place) -> tuple[Place, Verdict]:
+    """``place`` resolved (best rotation when ``rotation`` is None) and the table's verdict. Raises ``Input`` for an
+    unknown card or corner, P5 (not in hand), V3/X2 (the 2x star), then the table's P4, P1, P2, P3."""
+    card = g.card(place.card)
     p = place.player
     if place.card not in g.hands[p]:
         where = "on the table" if place.card in g.board else "not in your hand"
@@ -98,14 +96,14 @@ def check_place(g: Game, place: Place) -> tuple[Place, Verdict]:
     verdict = g.board.check_pose(card, place.corner, cx, cy, place.rotation)
     return place, verdict
 
-def _check_discard(g: Game, p: int, card_id: int) -> None:
-    g._card(card_id)
+def _check_discard(g: Position, p: int, card_id: int) -> None:
+    g.card(card_id)
     if p not in g.pending_discards:
         raise IllegalActionError("you have no discard to make", rule="X3", player=p)
     if card_id not in g.hands[p]:
         raise IllegalActionError(f"card {card_id} is not in your hand", rule="X3", card=card_id)
 
-def _check_lightning(g: Game, p: int, card_id: int) -> None:
+def _check_lightning(g: Position, p: int, card_id: int) -> None:
     if g.star_holder["lightning"] != p:
         raise IllegalActionError("you do not hold the lightning star", rule="X3", player=p, star="lightning")
     if not g.can_lightning(p):
@@ -117,7 +115,7 @@ def _check_lightning(g: Game, p: int, card_id: int) -> None:
         raise IllegalActionError(
             "lightning can be used only at the start or the end of your own turn", rule="X3", player=p
         )
-    g._card(card_id)
+    g.card(card_id)
     if card_id not in g.board:
         raise IllegalActionError(f"card #{card_id} is not on the table", rule="X3", card=card_id)
     if not g.board.is_free(card_id):

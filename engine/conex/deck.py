@@ -1,6 +1,6 @@
 """The CONEX deck: ``Card`` and ``Corner`` loaded from ``data/conex_deck.json``.
 
-Implements rulings D1-D4 and G4 of rules/conex.md. All lengths are millimetres in the card's local frame:
+Implements rulings D1-D4 and G4 of docs/rules/conex.md. All lengths are millimetres in the card's local frame:
 origin at the card centre, x to the right, y down, the card portrait (60 x 90 mm) at rotation 0.
 """
 
@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from shapely.geometry import Polygon
 
@@ -93,7 +94,7 @@ class Card:
         return f"#{self.id} ({COLOR_NAMES[self.color]}{kind})"
 
 
-def _corner_from(d: dict) -> Corner:
+def _corner_from(d: dict[str, Any]) -> Corner:
     position = d["position"]
     lx, ly = float(d["legs_mm"][0]), float(d["legs_mm"][1])
     cx, cy, sx, sy = _CORNER_XY[position]
@@ -101,7 +102,7 @@ def _corner_from(d: dict) -> Corner:
     return Corner(int(d["index"]), position, (lx, ly), d["color"], int(d["value"]), shape)
 
 
-def deck_from_dict(data: dict) -> list[Card]:
+def deck_from_dict(data: dict[str, Any]) -> list[Card]:
     """Build the deck from the JSON dict (the schema's shape); raises ``StateError`` if it breaks D1/D2/G4 basics.
 
     The full rule set D1-D3 and G4 is checked against the file by the test suite; this is the loader's guard.

@@ -25,31 +25,29 @@ hand share it. Deterministic: the same state gives the same list.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
 
 from engine.conex.actions import Place
 from engine.conex.deck import Card, Corner
+from engine.conex.finder_explain import no_pose_error, no_rotation_error
 from engine.conex.finder_geom import TargetGeom
 from engine.conex.finder_search import edge_candidates, lattice_any, lattice_search, sealed
 from engine.conex.geometry import centre_for_corner
+from engine.conex.position import Position
 from engine.conex.table import Table, Target
 from engine.errors import IllegalActionError, InvalidInputError
-
-if TYPE_CHECKING:
-    from engine.conex.game import Game
 
 _Found = tuple[int, float, int, int, Corner, Target, float, float, float]  # pts, clearance, order, i, c, tgt, x, y, r
 _Pair = tuple[int, int, Corner, Target]  # points, order, corner, target
 
 
-def validate(game: Game, player: int, card_id: int, corner: int | None, target: int | str | None) -> Card:
+def validate(game: Position, player: int, card_id: int, corner: int | None, target: int | str | None) -> Card:
     """The card, after checking the request: a seat, a card in that seat's hand (P5), a corner it has, a target on
     the table. Raises ``InvalidInputError`` or ``IllegalActionError`` (P5)."""
-    game._seat(player)
-    card = game._card(card_id)
+    game.seat(player)
+    card = game.card(card_id)
     if card_id not in game.hands[player]:
         raise IllegalActionError(f"card {card_id} is not in seat {player + 1}'s hand", rule="P5", card=card_id)
     if corner is not None and corner not in [c.index for c in card.corners]:
@@ -110,7 +108,7 @@ def _lattice_found(table: Table, pair: _Pair, want: int) -> list[_Found]:
 
 
 def find_placements(
-    game: Game, player: int, card_id: int, corner: int | None, target: int | str | None, limit: int
+    game: Position, player: int, card_id: int, corner: int | None, target: int | str | None, limit: int
 ) -> list[Place]:
     """See ``Game.find_placements``."""
     card = validate(game, player, card_id, corner, target)
@@ -149,7 +147,7 @@ def find_placements(
     return chosen
 
 
-def has_pose(game: Game, player: int, card: Card, corner: Corner, target: Target) -> bool:
+def has_pose(game: Position, player: int, card: Card, corner: Corner, target: Target) -> bool:
     """Whether the finder finds a legal pose of ``corner`` on ``target`` (no validation; for ``targets_for``)."""
     table = game.board
     pair = (pair_points(table, corner, target), 0, corner, target)
@@ -159,7 +157,7 @@ def has_pose(game: Game, player: int, card: Card, corner: Corner, target: Target
     return bool(_select(table, player, card, found, 1, {}))
 
 
-def targets_for(game: Game, player: int, card_id: int, corner: int) -> list[Target]:
+def targets_for(game: Position, player: int, card_id: int, corner: int) -> list[Target]:
     """See ``Game.targets_for``."""
     card = validate(game, player, card_id, corner, None)
     c = card.corner(corner)
@@ -210,7 +208,7 @@ def _select(
 ROTATION_STEP_DEG = 1  # best_rotation tries every whole degree
 
 
-def best_rotation(game: Game, card: Card, corner_index: int, x_mm: float, y_mm: float) -> float:
+def best_rotation(game: Position, card: Card, corner_index: int, x_mm: float, y_mm: float) -> float:
     """The best legal rotation (whole degrees) for ``corner_index`` of ``card`` with its centroid at ``(x_mm,
     y_mm)``: every whole degree is tried on every target whose grown visible area holds the point, and the legal
     one with the most clearance wins (ties: the smallest angle). So a rotation is found whenever one at whole-degree
@@ -218,8 +216,6 @@ def best_rotation(game: Game, card: Card, corner_index: int, x_mm: float, y_mm: 
 
     Raises ``IllegalActionError`` when none is: the rule and details of the most common reason among the
     rotations (``finder_explain.no_rotation_error``)."""
-    from engine.conex.finder_explain import no_rotation_error
-
     table = game.board
     corner = card.corner(corner_index)
     rots = np.arange(0.0, 360.0, ROTATION_STEP_DEG)
@@ -245,4 +241,14 @@ def best_rotation(game: Game, card: Card, corner_index: int, x_mm: float, y_mm: 
     raise no_rotation_error(game, card, corner_index, x_mm, y_mm)
 
 
-__all__ = ["ROTATION_STEP_DEG", "best_rotation", "find_placements", "targets_for"]
+def auto_fit(game: Position, player: int, card_id: int, corner: int, target: int | str) -> Place:
+    """See ``Game.auto_fit``: the best pose of ``corner`` on ``target``, else the ``IllegalActionError`` of
+    ``finder_explain.no_pose_error`` (why none exists)."""
+    card = validate(game, player, card_id, corner, target)
+    found = find_placements(game, player, card_id, corner, target, 1)
+    if found:
+        return found[0]
+    raise no_pose_error(game, card, card.corner(corner), target)  # type: ignore[arg-type]
+
+
+__all__ = ["ROTATION_STEP_DEG", "auto_fit", "best_rotation", "find_placements", "targets_for", "validate"]

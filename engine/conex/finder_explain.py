@@ -1,4 +1,5 @@
-"""Why the CONEX finder found nothing: the errors of ``auto_fit`` and of a ``place`` without a rotation.
+"""Why the CONEX finder found nothing: the errors of ``auto_fit`` and of a ``place`` without a rotation
+(``engine/conex/finder.py`` raises them; this module does not import it).
 
 A specific pose that fails is explained by the check itself (``Table.check_pose``: P1 colour or not on the target,
 P2 touches card #n / the board at gap g mm, P3 touches corner k of card #n, P4 off the table edge by d cm, each
@@ -23,21 +24,17 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import shapely
 
-from engine.conex.actions import Place
 from engine.conex.deck import COLOR_NAMES, Card, Corner
-from engine.conex.finder import find_placements, validate
 from engine.conex.finder_geom import TargetGeom
 from engine.conex.geometry import centre_for_corner, posed_batch
+from engine.conex.position import Position
 from engine.conex.table import Target
 from engine.errors import IllegalActionError
-
-if TYPE_CHECKING:
-    from engine.conex.game import Game
 
 SAMPLE_STEP_MM = 3.0
 SAMPLE_ROT_DEG = 10.0
@@ -59,7 +56,7 @@ def _blocker(exc: IllegalActionError) -> _Key:
     return (("rule", exc.rule), ("reason", d.get("reason", "")))
 
 
-def tally(game: Game, card: Card, corner: Corner, poses: list[tuple[float, float, float]]) -> list[dict[str, Any]]:
+def tally(game: Position, card: Card, corner: Corner, poses: list[tuple[float, float, float]]) -> list[dict[str, Any]]:
     """The blockers of ``poses`` (corner centroid mm, rotation) by the real check, most common first (ties in
     first-seen order), each a dict with ``rule``, what it names and ``share`` (0-1, two decimals). Legal poses are
     not counted."""
@@ -134,7 +131,7 @@ def _sample(geom: TargetGeom, corner: Corner) -> list[tuple[float, float, float]
     return list(zip(px.tolist(), py.tolist(), pr.tolist(), strict=True))
 
 
-def no_pose_error(game: Game, card: Card, corner: Corner, target: Target) -> IllegalActionError:
+def no_pose_error(game: Position, card: Card, corner: Corner, target: Target) -> IllegalActionError:
     """The error for "no legal pose of ``corner`` on ``target``" with the reason (see the module docstring)."""
     table = game.board
     head = f"no legal pose for corner {corner.index} of card {card.id} on {_on(target)}"
@@ -182,16 +179,7 @@ def no_pose_error(game: Game, card: Card, corner: Corner, target: Target) -> Ill
     )
 
 
-def auto_fit(game: Game, player: int, card_id: int, corner: int, target: int | str) -> Place:
-    """See ``Game.auto_fit``."""
-    card = validate(game, player, card_id, corner, target)
-    found = find_placements(game, player, card_id, corner, target, 1)
-    if found:
-        return found[0]
-    raise no_pose_error(game, card, card.corner(corner), target)  # type: ignore[arg-type]
-
-
-def no_rotation_error(game: Game, card: Card, corner_index: int, x_mm: float, y_mm: float) -> IllegalActionError:
+def no_rotation_error(game: Position, card: Card, corner_index: int, x_mm: float, y_mm: float) -> IllegalActionError:
     """The error for a ``place`` without rotation when no whole-degree rotation is legal at ``(x_mm, y_mm)``: the
     tally over every ``ROTATION_SAMPLE_DEG`` degrees (see the module docstring; ``at_cm`` instead of ``target``).
     When the point is on no area of the corner's colour, the check's own P1 error (what lies there) is kept."""
@@ -237,4 +225,4 @@ def no_rotation_error(game: Game, card: Card, corner_index: int, x_mm: float, y_
     )
 
 
-__all__ = ["auto_fit", "blocker_text", "no_pose_error", "no_rotation_error", "tally"]
+__all__ = ["blocker_text", "no_pose_error", "no_rotation_error", "tally"]

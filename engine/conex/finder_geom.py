@@ -244,7 +244,8 @@ class Rasters:
 
     def flat_offset(self, dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
         """Flat index offsets of whole-mm shifts in the raster arrays."""
-        return dy * self.free.shape[1] + dx
+        out: np.ndarray = dy * self.free.shape[1] + dx
+        return out
 
     def disc_shifts(self, corner: Corner, rots: np.ndarray) -> np.ndarray:
         """``(len(rots), 3, 2)`` whole-mm offsets ``(dx, dy)`` from a corner centroid to the three disc centres."""

@@ -186,7 +186,7 @@ def lattice_candidates(
     if rotations is None:
         geom.extra[key] = got
         geom.extra[("lattice-any", *key[1:])] = bool(len(got[0]))
-    return got  # type: ignore[return-value]
+    return got
 
 
 def lattice_any(geom: TargetGeom, corner: Corner) -> bool:

@@ -1,10 +1,13 @@
-"""The CONEX game state: set-up, turns, checks, forfeits and timeouts, end (rules/conex.md sections 3, 4, 6-8).
+"""The CONEX game: the thin front of the engine (docs/rules/conex.md; rule codes U1-U3, A1-A3, P1-P5, V1-V3, X1-X3,
+E1-E3 as written there).
 
-``Game`` implements the game protocol (:class:`engine.protocol.GameState`, ``game = "conex"``). It is pure and
-deterministic: all chance comes from the setup's ``seed`` (the shuffle, die rolls, random discards; see
-``engine/conex/fair.py``), so a game replays exactly from its setup + history. What each action does lives in
-``engine/conex/turns.py``; the placement finder in ``engine/conex/finder.py``; serialisation in
-``engine/conex/state.py`` (format: docs/conex-state.md).
+``Game`` implements the game protocol (:class:`engine.protocol.GameState`, ``game = "conex"``) over a
+:class:`~engine.conex.position.Position` (the state and its queries). It holds no rule of its own: checks live in
+``engine/conex/checks.py``, what each action does in ``engine/conex/turns.py``, the placement finder in
+``engine/conex/finder.py``, serialisation in ``engine/conex/state.py`` (format: docs/conex-state.md); each is a
+set of functions over a ``Position`` and none imports this module. It is pure and deterministic: all chance comes
+from the setup's ``seed`` (the shuffle, die rolls, random discards; see ``engine/conex/fair.py``), so a game
+replays exactly from its setup + history.
 """
 
 from __future__ import annotations
@@ -13,116 +16,29 @@ import pickle
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from engine.conex import checks, finder, finder_explain, state, turns
-from engine.conex.actions import Action, AnyAction, Discard, Draw, Lightning, Pass, Place
-from engine.conex.deck import Card, load_deck
-from engine.conex.fair import deal
-from engine.conex.geometry import TABLE_SIZES_MM
-from engine.conex.table import Table, TableCard, Target, Verdict
-from engine.errors import InvalidInputError, RuleError
-from engine.protocol import Applied, Event, Forfeit, Outcome, Timeout, parse_shared_action
+from engine.conex import checks, finder, state, turns
+from engine.conex.actions import Discard, Draw, GameAction, Lightning, Pass, Place, parse_action
+from engine.conex.position import DIE_FACES, Position
+from engine.conex.table import Target, Verdict
+from engine.errors import RuleError
+from engine.protocol import Applied, Event, Forfeit, Timeout
 
-DIE_FACES: tuple[str, ...] = ("card", "two cards", "lightning", "lightning", "2x", "2x")  # X1
-STARS: tuple[str, ...] = ("2x", "lightning")
-HAND_SIZE = 5  # U2
-MIN_GOAL, MAX_GOAL, DEFAULT_GOAL = 20, 100, 40  # U3
-DEFAULT_TIMEOUT_FORFEIT = 3
-MAX_SEED_BITS = 256
-
-GameAction = AnyAction | Forfeit | Timeout
-"""Every action a :class:`Game` accepts: the CONEX actions plus the shared ``Forfeit`` and ``Timeout``."""
-
-_SETUP_KEYS = ("players", "seed", "table", "goal", "bots", "timeout_forfeit")
+__all__ = ["DIE_FACES", "Game", "GameAction"]
 
 
-class Game:
+class Game(Position):
     """A CONEX game for 2-4 seats (0-based; seat 0 starts and keeps the start-player marker, U1).
 
     Build with :meth:`new`, :meth:`from_dict` or :meth:`replay`; change only through :meth:`apply` (or
     :meth:`play`, which returns just the resolved action). Errors: ``NotYourTurnError``, ``InvalidInputError``
     (rule ``Input``), ``IllegalActionError`` with the rule code (A2, A3, P1-P5, V3, X2, X3, E1, ``Forfeited``).
+    The state and its queries (hands, board, scores, outcome, ...) are :class:`Position`'s.
     """
 
     game: ClassVar[str] = "conex"
     STATE_VERSION: ClassVar[int] = 2
-    MIN_PLAYERS: ClassVar[int] = 2
-    MAX_PLAYERS: ClassVar[int] = 4
-
-    def __init__(
-        self, players: int, seed: int, table: str, goal: int, bots: Sequence[int] = (),
-        timeout_forfeit: int = DEFAULT_TIMEOUT_FORFEIT,
-    ) -> None:
-        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
-            raise InvalidInputError(f"U1: CONEX is for 2-4 players, not {players!r}", players=players)
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed.bit_length() > MAX_SEED_BITS:
-            raise InvalidInputError(f"the seed must be a whole number of at most {MAX_SEED_BITS} bits", seed=seed)
-        if table not in TABLE_SIZES_MM:
-            raise InvalidInputError(
-                f"G2: table size must be one of {', '.join(TABLE_SIZES_MM)}, not {table!r}", table=table
-            )
-        if isinstance(goal, bool) or not isinstance(goal, int) or not MIN_GOAL <= goal <= MAX_GOAL:
-            raise InvalidInputError(f"U3: the goal must be {MIN_GOAL}-{MAX_GOAL} points, not {goal!r}", goal=goal)
-        if isinstance(bots, str | bytes) or not all(
-            isinstance(b, int) and not isinstance(b, bool) and 0 <= b < players for b in bots
-        ) or len(set(bots)) != len(bots):
-            raise InvalidInputError(f"bots must be distinct seats 0..{players - 1}, not {bots!r}", bots=bots)
-        if isinstance(timeout_forfeit, bool) or not isinstance(timeout_forfeit, int) or timeout_forfeit < 1:
-            raise InvalidInputError(
-                f"timeout_forfeit must be a whole number >= 1, not {timeout_forfeit!r}", timeout_forfeit=timeout_forfeit
-            )
-        self.players = players
-        self.seed = seed
-        self.table_size = table
-        self.goal = goal
-        self.bots: tuple[int, ...] = tuple(sorted(bots))
-        self.timeout_forfeit = timeout_forfeit
-        self.deck: dict[int, Card] = {c.id: c for c in load_deck()}
-        self.hands: list[list[int]] = [[] for _ in range(players)]
-        self.pile: list[int] = []  # index 0 is the top
-        self.board = Table(table)
-        self.scores: list[int] = [0] * players
-        self.to_play = 0  # the seat whose turn it is (or was, once over); ``current_player`` is None once over
-        self.turn = 0  # number of turns completed; the turn in progress has this number
-        self.star_holder: dict[str, int | None] = dict.fromkeys(STARS)
-        self.star_since: dict[str, int | None] = dict.fromkeys(STARS)  # the turn a star was taken (X2)
-        self.pending_discards: set[int] = set()
-        self.passes = 0  # consecutive passes (E2); a forfeited seat's skipped turn counts as one
-        self.goal_reached = False
-        self.end_reason: str | None = None  # "E1" | "E2-pass" | "E2-empty" | "forfeit" once over
-        self.rolls = 0  # die rolls used (the die is re-derived from seed + this counter)
-        self.window: tuple[int, int] | None = None  # (seat, turn): that seat may still use lightning (end of turn)
-        self.forfeited: set[int] = set()
-        self.timeouts: list[int] = [0] * players  # consecutive timeouts per seat (reset when the seat acts)
-        self.history: list[tuple[int, str]] = []
 
     # --- construction ----------------------------------------------------------------------------------------
-
-    @classmethod
-    def new(cls, setup: dict[str, Any] | None = None, /, **options: Any) -> Game:
-        """A fresh game from ``setup`` (and/or the same keys as keyword options, which win):
-
-        ``players`` (2-4, U1), ``seed`` (a whole number, required: the bot draws it from ``secrets``; the
-        engine never makes one up), ``table`` (``"small" | "medium" | "large"``, default medium, G2), ``goal``
-        (20-100, default 40, U3), ``bots`` (seats played by a program, default none: the game ends at once when
-        only they are left), ``timeout_forfeit`` (consecutive timeouts that forfeit a seat, default 3).
-
-        The deal is :func:`engine.conex.fair.deal` (U2). Raises ``InvalidInputError`` for a bad or unknown option.
-        """
-        if setup is not None and not isinstance(setup, dict):
-            raise InvalidInputError(f"a CONEX setup is a dict of options, not {setup!r}")
-        opts = {**(setup or {}), **options}
-        unknown = set(opts) - set(_SETUP_KEYS)
-        if unknown:
-            raise InvalidInputError(f"unknown CONEX setup options {sorted(unknown)}", options=sorted(unknown))
-        for key in ("players", "seed"):
-            if key not in opts:
-                raise InvalidInputError(f"a CONEX setup needs {key!r}", option=key)
-        g = cls(
-            opts["players"], opts["seed"], opts.get("table", "medium"), opts.get("goal", DEFAULT_GOAL),
-            list(opts.get("bots", ())), opts.get("timeout_forfeit", DEFAULT_TIMEOUT_FORFEIT),
-        )
-        g.hands, g.pile = deal(g.seed, g.players)
-        return g
 
     @classmethod
     def replay(cls, setup: dict[str, Any], history: Sequence[tuple[int, str]]) -> Game:
@@ -143,9 +59,10 @@ class Game:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Game:
         """Load a state written by ``to_dict`` (version 2) or by the bot before the game protocol (version 1,
-        migrated; see docs/conex-state.md). Raises ``StateError`` for an unknown version, broken card
-        conservation, a bad seat or turn, malformed numbers or a stored outcome that disagrees."""
-        return state.from_dict(cls, d)
+        migrated by replaying its history through :meth:`apply`; see docs/conex-state.md). Raises ``StateError``
+        for an unknown version, broken card conservation, a bad seat or turn, malformed numbers or a stored
+        outcome that disagrees."""
+        return state.from_dict(cls, d, cls.apply)
 
     def copy(self) -> Game:
         """An independent copy (table geometry included), for AI search and what-if checks."""
@@ -157,116 +74,12 @@ class Game:
         other hands as counts, others' discards masked (docs/conex-state.md)."""
         return state.view_for(self, seat)
 
-    # --- protocol queries ------------------------------------------------------------------------------------
-
-    @property
-    def setup(self) -> dict[str, Any]:
-        """``{"players", "seed", "table", "goal", "bots", "timeout_forfeit"}``: ``replay(setup, history)``
-        rebuilds this game."""
-        return {
-            "players": self.players, "seed": self.seed, "table": self.table_size, "goal": self.goal,
-            "bots": list(self.bots), "timeout_forfeit": self.timeout_forfeit,
-        }
-
-    @property
-    def num_players(self) -> int:
-        """Seats in the game, forfeited ones included."""
-        return self.players
-
-    @property
-    def is_over(self) -> bool:
-        """True once the game ended (E1, E2, or too few seats left after forfeits)."""
-        return self.end_reason is not None
-
-    @property
-    def current_player(self) -> int | None:
-        """The seat to make the next main action, ``None`` once over."""
-        return None if self.is_over else self.to_play
-
-    def awaiting(self) -> tuple[int, ...]:
-        """The seat to play plus every seat owing an X3 discard, in seat order; ``()`` once over."""
-        if self.is_over:
-            return ()
-        return tuple(sorted(self.pending_discards | {self.to_play}))
-
-    @property
-    def in_play(self) -> list[int]:
-        """Seats that have not forfeited, in seat order."""
-        return [s for s in range(self.players) if s not in self.forfeited]
-
-    @property
-    def outcome(self) -> Outcome | None:
-        """E3 once over: seats in play by score (ties share a group), forfeited seats after them; every tied
-        leader wins, everyone else loses. ``reason`` = :attr:`end_reason`. ``None`` while the game runs."""
-        return turns.outcome_of(self) if self.is_over else None
-
-    def standings(self) -> tuple[tuple[int, ...], ...]:
-        """The E3 ranking groups as they stand (best first; ties share a group; forfeited seats last): the
-        outcome's ranking once over."""
-        return turns.standings(self)
-
-    @property
-    def winners(self) -> list[int]:
-        """E3: the seats that won (all tied leaders in play); empty while the game runs."""
-        outcome = self.outcome
-        return list(outcome.winners) if outcome is not None else []
-
-    def hand(self, player: int) -> list[Card]:
-        """Seat ``player``'s cards, in the order received."""
-        return [self.deck[i] for i in self.hands[self._seat(player)]]
-
-    @property
-    def draw_pile(self) -> list[Card]:
-        """The draw pile, top first (engine-private: views show only its size)."""
-        return [self.deck[i] for i in self.pile]
-
-    @property
-    def table(self) -> list[TableCard]:
-        """Cards on the table in play order (G6: later cards lie on top)."""
-        return list(self.board.cards)
-
-    @property
-    def stars(self) -> dict[str, int | None]:
-        """``{"2x": holder, "lightning": holder}``; ``None`` = in the supply."""
-        return dict(self.star_holder)
-
-    @property
-    def table_size_mm(self) -> tuple[float, float]:
-        return TABLE_SIZES_MM[self.table_size]
-
-    def star_usable(self, player: int, star: str) -> bool:
-        """X2: ``player`` holds ``star`` and took it before the turn now in progress began."""
-        since = self.star_since[star]
-        return self.star_holder[star] == player and since is not None and since < self.turn
-
-    def can_lightning(self, player: int) -> bool:
-        """X3: ``player`` may use the lightning star now (start of their turn, or the end of the turn they just
-        finished while the next player has not acted), holding it since an earlier turn (X2)."""
-        if self.is_over or self.star_holder["lightning"] != player:
-            return False
-        since = self.star_since["lightning"]
-        assert since is not None
-        if player == self.to_play and since < self.turn:
-            return True
-        return self.window is not None and self.window[0] == player and since < self.window[1]
-
-    def _seat(self, player: object) -> int:
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.players:
-            raise InvalidInputError(f"no seat {player!r} in a {self.players}-player game", player=player)
-        return player
-
-    def _card(self, card_id: object) -> Card:
-        if isinstance(card_id, bool) or not isinstance(card_id, int) or card_id not in self.deck:
-            raise InvalidInputError(f"there is no card {card_id!r} (cards are numbered 1-52)", card=card_id)
-        return self.deck[card_id]
-
     # --- actions ---------------------------------------------------------------------------------------------
 
     def parse_action(self, text: str, seat: int) -> GameAction:
         """The action for ``text`` by ``seat``: ``"forfeit"``, ``"timeout"`` or a CONEX action's text
         (``Action.parse``). Raises ``InvalidInputError`` quoting the bad text."""
-        shared = parse_shared_action(text, seat)
-        return shared if shared is not None else Action.parse(text, seat)
+        return parse_action(text, seat)
 
     def legal_actions(self, seat: int) -> list[GameAction]:
         """``seat``'s legal actions now, without the shared ``Forfeit``/``Timeout``: a seat owing a discard
@@ -299,7 +112,9 @@ class Game:
         :func:`engine.conex.checks.check`."""
         return checks.check(self, action)
 
-    def _check_place(self, place: Place) -> tuple[Place, Verdict]:
+    def check_place(self, place: Place) -> tuple[Place, Verdict]:
+        """``place`` (by the seat to play, turn order already checked) resolved, and the table's verdict on it (its
+        target). Raises like :meth:`check` for the place-specific rules (P1-P5, V3, X2, ``Input``)."""
         return checks.check_place(self, place)
 
     def points_for(self, place: Place) -> int:
@@ -308,7 +123,7 @@ class Game:
         Raises the same errors as ``check``.
         """
         self.check(place)
-        resolved, verdict = self._check_place(place)
+        resolved, verdict = self.check_place(place)
         return turns.points(self, resolved, verdict)
 
     def apply(self, action: GameAction) -> Applied:
@@ -324,7 +139,7 @@ class Game:
         else:
             self.timeouts[p] = 0
             if isinstance(resolved, Place):
-                _, verdict = self._check_place(resolved)
+                _, verdict = self.check_place(resolved)
                 turns.place(self, resolved, verdict, events)
             elif isinstance(resolved, Draw):
                 turns.draw_turn(self, p, events)
@@ -362,7 +177,7 @@ class Game:
         """The single best legal pose of ``corner`` of ``card_id`` on ``target``; if none, raises
         ``IllegalActionError`` ("no legal pose for corner 2 of card 31 on card #7: ...") saying why, with the
         rule and machine-readable details of ``engine/conex/finder_explain.py``."""
-        return finder_explain.auto_fit(self, player, card_id, corner, target)
+        return finder.auto_fit(self, player, card_id, corner, target)
 
     def targets_for(self, player: int, card_id: int, corner: int) -> list[Target]:
         """The targets (table card ids, ``"board"``) where ``corner`` of ``card_id`` from ``player``'s hand can
@@ -375,10 +190,3 @@ class Game:
         """For each card in ``player``'s hand, how many distinct legal placements the finder offers, capped at
         ``cap`` (for the hand image)."""
         return {cid: len(finder.find_placements(self, player, cid, None, None, cap)) for cid in self.hands[player]}
-
-    def __repr__(self) -> str:
-        return (
-            f"<conex.Game players={self.players} turn={self.turn} to_play={self.to_play} scores={self.scores} "
-            f"pile={len(self.pile)} table={len(self.board.cards)} forfeited={sorted(self.forfeited)} "
-            f"over={self.end_reason}>"
-        )

@@ -1,4 +1,4 @@
-"""CONEX table geometry with shapely 2 (rulings G1-G7 of rules/conex.md).
+"""CONEX table geometry with shapely 2 (rulings G1-G7 of docs/rules/conex.md).
 
 Units: millimetres (floats) on the table; origin at the centre of the scoring board, x to the right, y down;
 rotations in degrees **clockwise as drawn** (with y down, shapely's positive angle is clockwise on screen).
@@ -64,7 +64,11 @@ def table_rect(size: str) -> Polygon:
 
 
 def normalize_angle(rotation_deg: float) -> float:
-    """Rotation in [0, 360) degrees, with -0.0 turned into 0.0 (G1: any angle is allowed)."""
+    """Rotation in [0, 360) degrees, with -0.0 turned into 0.0 (G1: any angle is allowed).
+
+    >>> normalize_angle(-90), normalize_angle(-0.0), normalize_angle(725)
+    (270.0, 0.0, 5.0)
+    """
     r = math.fmod(float(rotation_deg), 360.0)
     if r < 0:
         r += 360.0
@@ -138,4 +142,5 @@ def posed_batch(corner: Corner, xs: np.ndarray, ys: np.ndarray, angles_deg: np.n
 
 def polygons(coords: np.ndarray) -> np.ndarray:
     """Shapely polygons from an ``(n, k, 2)`` coordinate array (rings closed by shapely)."""
-    return shapely.polygons(coords)
+    out: np.ndarray = shapely.polygons(coords)
+    return out

@@ -16,7 +16,11 @@ _LETTER_RE = re.compile(r"^[A-Za-z]{1,3}$")
 
 def hand_letter(index: int) -> str:
     """The letter of the card at 0-based ``index`` in a hand: 0 -> ``"A"``, 25 -> ``"Z"``, 26 -> ``"AA"``,
-    27 -> ``"AB"``, 52 -> ``"BA"``. Raises ``ValueError`` for a negative index."""
+    27 -> ``"AB"``, 52 -> ``"BA"``. Raises ``ValueError`` for a negative index.
+
+    >>> [hand_letter(i) for i in (0, 25, 26, 52)]
+    ['A', 'Z', 'AA', 'BA']
+    """
     if index < 0:
         raise ValueError(f"a hand index is >= 0, not {index}")
     out = ""
@@ -29,7 +33,11 @@ def hand_letter(index: int) -> str:
 
 def hand_index(text: str) -> int | None:
     """The 0-based hand index of a letter reference (``"A"`` -> 0, ``"ab"`` -> 27, case-insensitive), or
-    ``None`` when ``text`` is not 1-3 letters. The inverse of :func:`hand_letter`."""
+    ``None`` when ``text`` is not 1-3 letters. The inverse of :func:`hand_letter`.
+
+    >>> hand_index("ab"), hand_index(hand_letter(40)), hand_index("7")
+    (27, 40, None)
+    """
     text = text.strip()
     if not _LETTER_RE.match(text):
         return None
@@ -40,7 +48,11 @@ def hand_index(text: str) -> int | None:
 
 
 def legal_label(count: int, cap: int = LEGAL_CAP) -> str:
-    """``"9+ legal"`` at or above ``cap`` (the finder stopped counting), ``"3 legal"``, ``"no legal spot"``."""
+    """``"9+ legal"`` at or above ``cap`` (the finder stopped counting), ``"3 legal"``, ``"no legal spot"``.
+
+    >>> legal_label(12), legal_label(3), legal_label(0)
+    ('9+ legal', '3 legal', 'no legal spot')
+    """
     if count <= 0:
         return "no legal spot"
     return f"{cap}+ legal" if count >= cap else f"{count} legal"

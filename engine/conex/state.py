@@ -1,21 +1,32 @@
-"""Serialising a CONEX ``Game``: ``to_dict`` (version 2), ``from_dict`` (version 2, and version 1 migrated) and
-``view_for`` (hidden information stripped). The format is documented in docs/conex-state.md."""
+"""Serialising a CONEX :class:`~engine.conex.position.Position`: ``to_dict`` (version 2), ``from_dict`` (version 2,
+and version 1 migrated) and ``view_for`` (hidden information stripped). The format is documented in
+docs/conex-state.md. Functions over a ``Position`` (the game's class is passed in): this module does not import
+``engine.conex.game``."""
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from engine.conex.actions import Draw, Pass, Place
+from engine.conex.actions import Draw, GameAction, Pass, Place, parse_action
 from engine.conex.deck import DECK_SIZE
 from engine.conex.geometry import normalize_angle, posed_card
+from engine.conex.position import (
+    END_REASONS,
+    REASON_ALL_PASSED,
+    REASON_EMPTY,
+    REASON_FORFEIT,
+    REASON_GOAL,
+    Position,
+)
 from engine.conex.table import TableCard
-from engine.conex.turns import END_REASONS, REASON_ALL_PASSED, REASON_EMPTY, REASON_FORFEIT, REASON_GOAL
 from engine.errors import InvalidInputError, RuleError, StateError
 from engine.protocol import Forfeit
 
-if TYPE_CHECKING:
-    from engine.conex.game import Game
+P = TypeVar("P", bound=Position)
+Apply = Callable[[P, GameAction], object]
+"""How the caller applies one action to a position (``Game.apply``); used to replay a version-1 history."""
 
 VERSION = 2
 
@@ -24,7 +35,7 @@ _REPLAY_KEYS = ("hands", "draw_pile", "table", "scores", "stars", "pending_disca
 _RUNNING_KEYS = ("current_player", "turn", "passes", "window")
 
 
-def to_dict(g: Game) -> dict[str, Any]:
+def to_dict(g: Position) -> dict[str, Any]:
     """Full state, JSON-ready (ints, floats, strings, lists, dicts, None)."""
     outcome = g.outcome
     return {
@@ -63,10 +74,10 @@ def to_dict(g: Game) -> dict[str, Any]:
     }
 
 
-def view_for(g: Game, seat: int | None) -> dict[str, Any]:
+def view_for(g: Position, seat: int | None) -> dict[str, Any]:
     """``to_dict`` as ``seat`` (``None``: a spectator) may see it: no seed (it would reveal the pile), the pile as
     a count, other hands as ``None`` with ``hand_counts``, others' discards masked as ``"discard ?"``."""
-    viewer = None if seat is None else g._seat(seat)
+    viewer = None if seat is None else g.seat(seat)
     d = to_dict(g)
     d["setup"] = {k: v for k, v in d["setup"].items() if k != "seed"}
     d["draw_pile"] = len(g.pile)
@@ -108,14 +119,15 @@ def _seats(v: Any, n: int, what: str) -> set[int]:
     return set(v)
 
 
-def from_dict(cls: type[Game], d: dict[str, Any]) -> Game:
-    """Build a ``Game`` from ``d`` (docs/conex-state.md). Raises ``StateError`` on anything inconsistent."""
+def from_dict(cls: type[P], d: dict[str, Any], apply: Apply[P]) -> P:
+    """Build a ``cls`` (a ``Position`` class, e.g. ``Game``) from ``d`` (docs/conex-state.md); ``apply`` replays a
+    version-1 history. Raises ``StateError`` on anything inconsistent."""
     if not isinstance(d, dict):
         raise StateError("a CONEX state must be a JSON object")
     if d.get("game", "conex") != "conex":
         raise StateError(f"not a CONEX state: game = {d.get('game')!r}")
     if d.get("version") == 1:
-        return _from_v1(cls, d)
+        return _from_v1(cls, d, apply)
     if d.get("version") != VERSION:
         raise StateError(f"unknown CONEX state version {d.get('version')!r} (this engine reads 1 and {VERSION})")
     setup = d.get("setup")
@@ -158,7 +170,7 @@ def from_dict(cls: type[Game], d: dict[str, Any]) -> Game:
     return g
 
 
-def _new(cls: type[Game], setup: dict[str, Any], *, deal: bool) -> Game:
+def _new(cls: type[P], setup: dict[str, Any], *, deal: bool) -> P:
     try:
         g = cls.new(setup)
     except InvalidInputError as exc:
@@ -179,7 +191,7 @@ def _history(history: Any) -> list[tuple[int, str]]:
     return [(int(p), t) for p, t in history]
 
 
-def _load_position(g: Game, d: dict[str, Any]) -> None:
+def _load_position(g: Position, d: dict[str, Any]) -> None:
     """Hands, pile, table, scores, turn, stars, pending discards, passes, goal, rolls and window (both versions)."""
     n = g.players
 
@@ -287,7 +299,7 @@ def _v1_reason(text: Any) -> str | None:
     raise StateError(f"unknown version-1 end_reason {text!r}", field="end_reason")
 
 
-def _from_v1(cls: type[Game], d: dict[str, Any]) -> Game:
+def _from_v1(cls: type[P], d: dict[str, Any], apply: Apply[P]) -> P:
     """Version 1: the setup was flat (``seed``, ``players``, ``table_size``, ``goal``), forfeits lived in the bot
     (pass them as ``"forfeited"``, and the AI seats as ``"bots"``), ``end_reason`` was English and the history
     had no forfeits. The history is rebuilt by replaying it with each forfeit inserted where the seat's turn was
@@ -306,7 +318,7 @@ def _from_v1(cls: type[Game], d: dict[str, Any]) -> Game:
         to_play = _int(d, "current_player", 0, n - 1, 0)
         snap.to_play = to_play
     snap.history = _history(d.get("history", []))
-    replayed = _v1_replay(cls, setup, snap.history, snap.forfeited)
+    replayed = _v1_replay(cls, setup, snap.history, snap.forfeited, apply)
     if replayed is not None and _same_position(replayed, snap):
         return replayed
     if replayed is not None:
@@ -314,30 +326,30 @@ def _from_v1(cls: type[Game], d: dict[str, Any]) -> Game:
     return snap
 
 
-def _v1_replay(cls: type[Game], setup: dict[str, Any], history: list[tuple[int, str]],
-               forfeited: set[int]) -> Game | None:
+def _v1_replay(cls: type[P], setup: dict[str, Any], history: list[tuple[int, str]],
+               forfeited: set[int], apply: Apply[P]) -> P | None:
     """Replay a version-1 history, inserting each forfeit just before the first main action that skips the
     seat's turn, the rest at the end. ``None`` if the history does not replay."""
     g = cls.new(setup)
     waiting = set(forfeited)
     try:
         for seat, text in history:
-            action = g.parse_action(text, seat)
+            action = parse_action(text, seat)
             while (
                 isinstance(action, Place | Draw | Pass) and not g.is_over and g.to_play != seat and g.to_play in waiting
             ):
                 waiting.discard(g.to_play)
-                g.apply(Forfeit(g.to_play))
-            g.apply(action)
+                apply(g, Forfeit(g.to_play))
+            apply(g, action)
         for s in sorted(waiting):
             if not g.is_over:
-                g.apply(Forfeit(s))
+                apply(g, Forfeit(s))
     except RuleError:
         return None
     return g
 
 
-def _same_position(a: Game, b: Game) -> bool:
+def _same_position(a: Position, b: Position) -> bool:
     da, db = to_dict(a), to_dict(b)
     keys = _REPLAY_KEYS + (() if a.is_over and b.is_over else _RUNNING_KEYS)
     return all(da[k] == db[k] for k in keys)

@@ -1,6 +1,6 @@
 """The CONEX table: cards in play order and their **visible** areas, kept incrementally (G5, G6).
 
-Also the placement check P1-P4 (rules/conex.md section 5) for one posed card. Units: mm, y down.
+Also the placement check P1-P4 (docs/rules/conex.md section 5) for one posed card. Units: mm, y down.
 
 Incremental upkeep: placing a card subtracts its rectangle from the visible areas of the earlier cards (and the
 board) whose bounds it meets — nothing else is recomputed. Removing a (free) card (X3/X4) rebuilds only the
@@ -245,7 +245,7 @@ class Table:
 
     def check_pose(self, card: Card, corner_index: int, x_mm: float, y_mm: float, rotation: float) -> Verdict:
         """Check a pose of ``card`` (centre at ``(x_mm, y_mm)``, rotation clockwise) placed with corner
-        ``corner_index`` against P4, P1, P2, P3 in that order (rules/conex.md section 5).
+        ``corner_index`` against P4, P1, P2, P3 in that order (docs/rules/conex.md section 5).
 
         Returns the ``Verdict`` (target) when legal. Raises ``IllegalActionError`` with ``.rule`` the first failed
         rule and ``.details`` (machine-readable, for translations) holding ``card``, ``corner`` and ``reason``:
@@ -353,7 +353,7 @@ class Table:
             got = shapely.union_all([BOARD] + [tc.rect for tc in self.cards])
             shapely.prepare(got)
             self.cache["covered"] = got
-        return got  # type: ignore[return-value]
+        return got
 
     def track(self) -> BaseGeometry:
         """The visible part of the board outside the colour squares (the score track; cached)."""
@@ -361,7 +361,7 @@ class Table:
         if got is None:
             got = polygonal(self.vis_board.difference(shapely.union_all(list(self.vis_squares.values()))))
             self.cache["track"] = got
-        return got  # type: ignore[return-value]
+        return got
 
     def _p2_p3(self, card: Card, rect: Polygon, target: Target) -> None:
         tree, pieces, owners = self.tree()

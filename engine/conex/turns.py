@@ -1,6 +1,6 @@
-"""What each CONEX action does to a :class:`~engine.conex.game.Game` once ``Game.check`` accepted it (rules/conex.md
-sections 4, 6-8), plus forfeits, timeouts, the end of a turn and the outcome (E3). Called only by
-``Game.apply``; every function appends its typed events (``engine/conex/events.py``) to ``events``.
+"""What each CONEX action does to a :class:`~engine.conex.position.Position` once ``Game.check`` accepted it
+(docs/rules/conex.md sections 4, 6-8), plus forfeits, timeouts, the end of a turn and the outcome (E3). Called only
+by ``Game.apply``; every function appends its typed events (``engine/conex/events.py``) to ``events``.
 
 Randomness (all derived from the setup's seed, so a game replays exactly; see ``engine/conex/fair.py``): die roll
 *n* (0-based) uses ``random.Random(f"conex-die:{seed}:{n}")``; a timed-out discard uses
@@ -10,7 +10,6 @@ Randomness (all derived from the setup's seed, so a game replays exactly; see ``
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 from engine.conex.actions import Lightning, Place
 from engine.conex.events import (
@@ -29,24 +28,20 @@ from engine.conex.events import (
     TurnSkipped,
 )
 from engine.conex.geometry import centre_for_corner, posed_card
+from engine.conex.position import (
+    DIE_FACES,
+    END_REASONS,
+    REASON_ALL_PASSED,
+    REASON_EMPTY,
+    REASON_FORFEIT,
+    REASON_GOAL,
+    Position,
+)
 from engine.conex.table import TableCard, Verdict
-from engine.protocol import Event, GameOver, Outcome, Result, TurnStarted
-
-if TYPE_CHECKING:
-    from engine.conex.game import Game
-
-REASON_GOAL = "E1"
-"""The goal was reached and the round completed."""
-REASON_ALL_PASSED = "E2-pass"
-"""Every seat passed in one go-round (a forfeited seat's skipped turn counts as a pass)."""
-REASON_EMPTY = "E2-empty"
-"""All hands and the draw pile are empty."""
-REASON_FORFEIT = "forfeit"
-"""Fewer than two seats, or only ``bots`` seats, are left after a forfeit."""
-END_REASONS: tuple[str, ...] = (REASON_GOAL, REASON_ALL_PASSED, REASON_EMPTY, REASON_FORFEIT)
+from engine.protocol import Event, GameOver, Outcome, TurnStarted
 
 
-def points(g: Game, place: Place, verdict: Verdict) -> int:
+def points(g: Position, place: Place, verdict: Verdict) -> int:
     """V1 corner value, +2 on a +2 card (V2), doubled with the 2x star (V3)."""
     pts = g.deck[place.card].corner(place.corner).value  # V1
     if verdict.target_card is not None and verdict.target_card.action == "plus2":
@@ -54,7 +49,7 @@ def points(g: Game, place: Place, verdict: Verdict) -> int:
     return pts * 2 if place.double else pts  # V3
 
 
-def place(g: Game, action: Place, verdict: Verdict, events: list[Event]) -> None:
+def place(g: Position, action: Place, verdict: Verdict, events: list[Event]) -> None:
     """A1: lay the card, score it (V1-V3), roll after a die card (X1), note the goal (E1), end the turn."""
     card = g.deck[action.card]
     assert action.rotation is not None
@@ -84,11 +79,9 @@ def place(g: Game, action: Place, verdict: Verdict, events: list[Event]) -> None
     end_turn(g, events)
 
 
-def _roll(g: Game, player: int, events: list[Event]) -> None:
+def _roll(g: Position, player: int, events: list[Event]) -> None:
     """X1: roll the seeded die; draw, or take a star. Re-rolling a star the player already holds changes nothing
     (X2's "won this turn" clock keeps running from when it was first taken)."""
-    from engine.conex.game import DIE_FACES
-
     rng = random.Random(f"conex-die:{g.seed}:{g.rolls}")
     g.rolls += 1
     face = DIE_FACES[rng.randrange(len(DIE_FACES))]
@@ -103,28 +96,28 @@ def _roll(g: Game, player: int, events: list[Event]) -> None:
     events.append(StarTaken(face, player, prev))
 
 
-def _draw(g: Game, player: int, n: int, events: list[Event]) -> None:
+def _draw(g: Position, player: int, n: int, events: list[Event]) -> None:
     got = g.pile[:n]
     del g.pile[:n]
     g.hands[player].extend(got)
     events.append(Drew(player, len(got), tuple(got)))
 
 
-def draw_turn(g: Game, player: int, events: list[Event]) -> None:
+def draw_turn(g: Position, player: int, events: list[Event]) -> None:
     """A2: draw two cards (one if only one is left), end the turn."""
     g.passes = 0
     _draw(g, player, 2, events)
     end_turn(g, events)
 
 
-def pass_turn(g: Game, player: int, events: list[Event]) -> None:
+def pass_turn(g: Position, player: int, events: list[Event]) -> None:
     """A3: pass, end the turn."""
     g.passes += 1
     events.append(Passed(player))
     end_turn(g, events)
 
 
-def lightning(g: Game, action: Lightning, events: list[Event]) -> None:
+def lightning(g: Position, action: Lightning, events: list[Event]) -> None:
     """X3: the free card goes to the bottom of the pile, the star to the supply; every other seat in play holding
     cards owes a discard. The turn does not end (lightning is used at its start or end)."""
     removed = g.board.get(action.card)
@@ -140,7 +133,7 @@ def lightning(g: Game, action: Lightning, events: list[Event]) -> None:
         events.append(DiscardsPending(tuple(sorted(pending))))
 
 
-def discard(g: Game, player: int, card: int, events: list[Event], *, at_random: bool = False) -> None:
+def discard(g: Position, player: int, card: int, events: list[Event], *, at_random: bool = False) -> None:
     """X3: ``card`` from ``player``'s hand to the bottom of the pile; the discard is made."""
     g.hands[player].remove(card)
     g.pile.append(card)
@@ -148,7 +141,7 @@ def discard(g: Game, player: int, card: int, events: list[Event], *, at_random: 
     events.append(Discarded(player, card, at_random))
 
 
-def forfeit(g: Game, seat: int, events: list[Event], *, by_timeout: bool = False) -> None:
+def forfeit(g: Position, seat: int, events: list[Event], *, by_timeout: bool = False) -> None:
     """The seat leaves: hand to the bottom of the pile, stars to the supply, pending discard dropped, score 0,
     ranked last. The game ends at once when fewer than two seats, or only ``bots`` seats, remain in play;
     otherwise, if it was the seat's turn, that turn is skipped (a pass for E2)."""
@@ -172,7 +165,7 @@ def forfeit(g: Game, seat: int, events: list[Event], *, by_timeout: bool = False
         _advance(g, events)
 
 
-def timeout(g: Game, seat: int, events: list[Event]) -> None:
+def timeout(g: Position, seat: int, events: list[Event]) -> None:
     """The seat (awaited) ran out of time: the ``timeout_forfeit``-th consecutive timeout forfeits it; else its
     owed X3 discard is made at random (seeded), else its turn is skipped (a draw, or a pass on an empty pile)."""
     count = g.timeouts[seat] + 1
@@ -191,13 +184,13 @@ def timeout(g: Game, seat: int, events: list[Event]) -> None:
         pass_turn(g, seat, events)
 
 
-def end_turn(g: Game, events: list[Event]) -> None:
+def end_turn(g: Position, events: list[Event]) -> None:
     """The seat to play finished its turn: it may still use lightning until the next seat acts (X3 window)."""
     g.window = (g.to_play, g.turn)
     _advance(g, events)
 
 
-def _advance(g: Game, events: list[Event]) -> None:
+def _advance(g: Position, events: list[Event]) -> None:
     """Turn to the next seat, skipping forfeited seats (each skip a pass for E2), ending the game when E1/E2 say
     so. A skipped seat never acts, so it leaves the X3 window of the seat that really finished open."""
     window = g.window
@@ -216,7 +209,7 @@ def _advance(g: Game, events: list[Event]) -> None:
     events.append(TurnStarted(g.to_play))
 
 
-def _end_reason(g: Game) -> str | None:
+def _end_reason(g: Position) -> str | None:
     if g.passes >= g.players:
         return REASON_ALL_PASSED
     if not g.pile and not any(g.hands):
@@ -226,7 +219,7 @@ def _end_reason(g: Game) -> str | None:
     return None
 
 
-def _finish(g: Game, reason: str, events: list[Event]) -> None:
+def _finish(g: Position, reason: str, events: list[Event]) -> None:
     g.end_reason = reason
     g.window = None
     g.pending_discards.clear()
@@ -234,19 +227,19 @@ def _finish(g: Game, reason: str, events: list[Event]) -> None:
     events.append(GameOver(outcome))
 
 
-def standings(g: Game) -> tuple[tuple[int, ...], ...]:
-    """E3 ranking groups now: seats in play by score (ties share a group), then forfeited seats (by score)."""
-    groups: list[tuple[int, ...]] = []
-    for pool in (g.in_play, sorted(g.forfeited)):
-        for score in sorted({g.scores[s] for s in pool}, reverse=True):
-            groups.append(tuple(s for s in pool if g.scores[s] == score))
-    return tuple(groups)
+def standings(g: Position) -> tuple[tuple[int, ...], ...]:
+    """E3 ranking groups now (``Position.standings``)."""
+    return g.standings()
 
 
-def outcome_of(g: Game) -> Outcome:
-    """E3 ranking of a finished game (see ``Game.outcome``)."""
-    groups = standings(g)
-    leaders = set(groups[0]) - g.forfeited
-    results = tuple(Result.WIN if s in leaders else Result.LOSS for s in range(g.players))
-    assert g.end_reason is not None
-    return Outcome(groups, g.end_reason, results, tuple(g.scores), tuple(sorted(g.forfeited)))
+def outcome_of(g: Position) -> Outcome:
+    """E3 ranking of a finished game (``Position.outcome``)."""
+    outcome = g.outcome
+    assert outcome is not None
+    return outcome
+
+
+__all__ = [
+    "END_REASONS", "REASON_ALL_PASSED", "REASON_EMPTY", "REASON_FORFEIT", "REASON_GOAL", "discard", "draw_turn",
+    "end_turn", "forfeit", "lightning", "outcome_of", "pass_turn", "place", "points", "standings", "timeout",
+]

@@ -1,26 +1,52 @@
-"""What lies under a shape on the CONEX table, for P1 refusals (rules/conex.md P1, G6): machine-readable for
-translations, and in English."""
+"""What lies under a shape on the CONEX table, for P1 refusals (docs/rules/conex.md P1, G6): machine-readable for
+translations, and in English. Below ``engine/conex/table.py`` (which calls it): it reads a table through the
+:class:`Layers` protocol and does not import it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 from shapely.geometry.base import BaseGeometry
 
-from engine.conex.deck import COLOR_NAMES
-
-if TYPE_CHECKING:
-    from engine.conex.table import Table
+from engine.conex.deck import COLOR_NAMES, Card
 
 
-def what_is_under(table: Table, shape: BaseGeometry) -> list[dict[str, object]]:
+class Laid(Protocol):
+    """A card on the table as :func:`what_is_under` reads it (``engine.conex.table.TableCard``)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def card(self) -> Card: ...
+    @property
+    def rect(self) -> BaseGeometry: ...
+
+
+class Layers(Protocol):
+    """The visible layers of a table (``engine.conex.table.Table``): cards in play order, each card's visible main
+    area and CONEX corners, the visible board squares, the score track and the covered area (shapely, mm)."""
+
+    @property
+    def cards(self) -> Sequence[Laid]: ...
+    @property
+    def vis_main(self) -> Mapping[int, BaseGeometry]: ...
+    @property
+    def vis_corners(self) -> Mapping[int, Sequence[BaseGeometry]]: ...
+    @property
+    def vis_squares(self) -> Mapping[str, BaseGeometry]: ...
+    def track(self) -> BaseGeometry: ...
+    def covered(self) -> BaseGeometry: ...
+
+
+def what_is_under(table: Layers, shape: BaseGeometry) -> list[dict[str, object]]:
     """The visible things under ``shape`` (more than 0.01 mm² of overlap; newest cards first): ``{"kind": "card",
     "id", "color"}`` (a visible main area), ``{"kind": "corner", "id"}`` (a CONEX corner of that card),
     ``{"kind": "square", "color"}`` (a board square), ``{"kind": "track"}`` (the board's score track),
     ``{"kind": "table"}`` (the bare table)."""
 
     def under(geom: BaseGeometry) -> bool:
-        return shape.intersects(geom) and shape.intersection(geom).area > 0.01
+        return bool(shape.intersects(geom) and shape.intersection(geom).area > 0.01)
 
     found: list[dict[str, object]] = []
     bx0, by0, bx1, by1 = shape.bounds
@@ -60,4 +86,4 @@ def describe_under(under: list[dict[str, object]]) -> str:
     return ", ".join(words) if words else "nothing visible"
 
 
-__all__ = ["describe_under", "what_is_under"]
+__all__ = ["Laid", "Layers", "describe_under", "what_is_under"]

@@ -1,4 +1,4 @@
-"""Constructo: the pure rules engine (``rules/constructo.md``).
+"""Constructo: the pure rules engine (``docs/rules/constructo.md``).
 
 Public surface (see ``docs/interfaces.md``): :class:`Match` (the game protocol's state, also exported as
 ``GameState``), its actions :class:`Move`, :class:`ChooseLayout` and the shared ``Forfeit``/``Timeout``

@@ -26,6 +26,10 @@ class ChooseLayout:
 
     ``layout`` may be given as text (a name or 9 coordinates, :meth:`Layout.parse`); it is stored as a
     :class:`Layout`. Text form ``"layout rombo"`` / ``"layout (0,0) (1,0) ..."``. Raises InvalidInputError.
+
+    >>> choice = ChooseLayout(1, "rombo")
+    >>> choice.layout.name, choice.player
+    ('rombo', 1)
     """
 
     player: int
@@ -53,6 +57,13 @@ def parse_action(text: str, player: int) -> MatchAction:
     """The action for ``text`` (see the module docstring) made by ``player``.
 
     Raises InvalidInputError (rule ``Input``, or ``T5`` for ``"pass"``) quoting the bad text.
+
+    >>> parse_action("M5", 0)
+    Move('M5', player=0)
+    >>> parse_action("resign", 1)
+    Forfeit(player=1)
+    >>> str(parse_action("layout rombo", 1))
+    'layout rombo'
     """
     shared = parse_shared_action(text, player)
     if shared is not None:

@@ -60,9 +60,9 @@ def _gain(rnd: Round, code: int) -> int:
     if code < 36:
         return 0
     p = rnd.current_player
-    rnd._apply(code)
+    rnd.apply_code(code)
     a, b = rnd.score()
-    rnd._undo()
+    rnd.undo_code()
     a0, b0 = rnd.score()
     return (a - b - a0 + b0) * (1 if p == 0 else -1)
 
@@ -106,7 +106,7 @@ def choose_move(
 
 
 def _easy(rnd: Round, rng: random.Random) -> Move:
-    codes = list(rnd._legal_codes())
+    codes = list(rnd.legal_codes())
     scoring = [c for c in codes if c >= 36 and _gain(rnd.copy(), c) > 0]
     if scoring and rng.random() < 0.3:
         return MOVE_BY_CODE[rng.choice(scoring)]  # type: ignore[return-value]
@@ -119,20 +119,20 @@ def _medium(rnd: Round, rng: random.Random) -> Move:
     sign = 1 if p == 0 else -1
     best: list[int] = []
     best_val = -_INF
-    for code in list(work._legal_codes()):
-        work._apply(code)
-        replies = list(work._legal_codes())
+    for code in list(work.legal_codes()):
+        work.apply_code(code)
+        replies = list(work.legal_codes())
         if not replies:
             a, b = work.score()
             val = (a - b) * sign * 10  # the round ends: final
         else:
             val = _INF
             for r in replies:
-                work._apply(r)
+                work.apply_code(r)
                 a, b = work.score()
                 val = min(val, (a - b) * sign * 10)
-                work._undo()
-        work._undo()
+                work.undo_code()
+        work.undo_code()
         if val > best_val:
             best_val, best = val, [code]
         elif val == best_val:

@@ -218,11 +218,11 @@ def analyse_round(
     if max_nodes is None:
         max_nodes = DEFAULT_NODES_CORE if _core.core_available() else DEFAULT_NODES_PYTHON
     deadline = start + budget_s if budget_s is not None and budget_s > 0 else None
-    codes = list(rnd._history)
+    codes = list(rnd.codes)
     positions = [Round(rnd.layout, rnd.first)]
     for code in codes:
         nxt = positions[-1].copy()
-        nxt._apply(code)
+        nxt.apply_code(code)
         positions.append(nxt)
     valuer = _Valuer(rnd, max_nodes, deadline, seed)
     values: list[tuple[int, bool, int]] = [(0, True, -1)] * len(positions)
@@ -243,7 +243,7 @@ def analyse_round(
             loss = max(loss, 0)
         move, best_move = MOVE_BY_CODE[code], MOVE_BY_CODE[best]
         assert move is not None and best_move is not None
-        forced = len(positions[i]._legal_codes()) == 1
+        forced = len(positions[i].legal_codes()) == 1
         moves.append(MoveAnalysis(
             index=i, player=positions[i].current_player, move=move, value_before=before, value_after=after,
             exact=exact, best=best_move, loss=loss, code=_classify(loss, forced),

@@ -71,7 +71,7 @@ def new_core(rnd: Round, tt_bits: int = 18, symmetry: bool = True) -> Any:
     if _csearch is None:
         raise RuntimeError("the compiled search core is not available")
     autos = automorphisms(rnd.layout) if symmetry else (tuple(range(9)),)
-    return _csearch.Core([list(n) for n in rnd._nbrs], [list(p) for p in autos], tt_bits)
+    return _csearch.Core([list(n) for n in rnd.adjacency], [list(p) for p in autos], tt_bits)
 
 
 class CoreSearcher:

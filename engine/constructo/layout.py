@@ -44,6 +44,7 @@ class Layout:
     Attributes:
         cells: the 9 axial ``(q, r)`` cells in tile order: tile ``n`` (1..9) is ``cells[n - 1]``.
         name: the layout's name for the named layouts (``"rombo"``...), ``None`` for a custom one.
+        adjacency: derived: ``adjacency[i]`` = the 0-based indices of tile ``i + 1``'s neighbours (C4).
 
     Build custom layouts with :meth:`from_cells` or :meth:`parse` (both validate); the constructor
     expects already-sorted, valid cells and validates them too.
@@ -51,7 +52,7 @@ class Layout:
 
     cells: tuple[tuple[int, int], ...]
     name: str | None = None
-    _nbrs: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False, hash=False)
+    adjacency: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         cells = _validated_cells(self.cells)
@@ -65,7 +66,7 @@ class Layout:
         nbrs = []
         for q, r in cells:
             nbrs.append(tuple(sorted(index[(q + dq, r + dr)] for dq, dr in DIRECTIONS if (q + dq, r + dr) in index)))
-        object.__setattr__(self, "_nbrs", tuple(nbrs))
+        object.__setattr__(self, "adjacency", tuple(nbrs))
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -87,6 +88,12 @@ class Layout:
         Coordinates are written ``"(0,0) (1,0) (2,0) ..."`` (spaces and commas between the pairs
         are optional). Raises :class:`InvalidInputError` quoting the bad token, or saying why the
         cells do not form a layout.
+
+        >>> rombo = Layout.parse("Rombo")
+        >>> rombo.name, rombo.neighbours(5), rombo.adjacent(1, 2)
+        ('rombo', (2, 3, 4, 6, 7, 8), True)
+        >>> Layout.parse("(0,0) (1,0) (2,0) (0,1) (1,1) (2,1) (0,2) (1,2) (2,2)") is rombo
+        True
         """
         if not isinstance(text, str):
             raise InvalidInputError(f"a layout must be text, not {type(text).__name__}")
@@ -132,11 +139,11 @@ class Layout:
         """
         if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= TILES:
             raise InvalidInputError(f"tile {n!r} does not exist: tiles are numbered 1-9", tile=n)
-        return tuple(i + 1 for i in self._nbrs[n - 1])
+        return tuple(i + 1 for i in self.adjacency[n - 1])
 
     def adjacent(self, a: int, b: int) -> bool:
         """True when tiles ``a`` and ``b`` (1..9) share an edge (C3)."""
-        return (b - 1) in self._nbrs[a - 1] if 1 <= a <= TILES and 1 <= b <= TILES else False
+        return (b - 1) in self.adjacency[a - 1] if 1 <= a <= TILES and 1 <= b <= TILES else False
 
     def to_text(self) -> str:
         """The layout as notation: its name, or its 9 cells ``"(0,0) (1,0) ..."`` in tile order."""

@@ -1,4 +1,5 @@
-"""A Constructo match: two rounds, layout choice, totals, draw, resignation and timeout (rules M1-M3, C1).
+"""A Constructo match: two rounds, layout choice, totals, draw, resignation and timeout (docs/rules/constructo.md:
+M1-M3, C1).
 
 :class:`Match` implements the game protocol (:class:`engine.protocol.GameState`, ``game = "constructo"``); the
 stored format (version 2) is documented in ``docs/interfaces.md`` (section engine/constructo).
@@ -15,7 +16,7 @@ from engine.constructo.events import ChipMoved, ChipPlaced, LayoutChosen, Resign
 from engine.constructo.layout import LAYOUTS, Layout
 from engine.constructo.move import Move
 from engine.constructo.round import Round
-from engine.errors import IllegalMoveError, InvalidInputError, NotYourTurnError, RuleError
+from engine.errors import IllegalMoveError, InvalidInputError, NotYourTurnError, RuleError, StateError
 from engine.protocol import Applied, Event, Forfeit, GameOver, Outcome, Result, Timeout, TurnStarted
 
 __all__ = ["Match", "Phase"]
@@ -320,12 +321,12 @@ class Match:
             rnd = self.rounds[-1]
             if resolved.is_place:
                 assert resolved.size is not None and resolved.tile is not None
-                rnd._apply(resolved.code)
+                rnd.apply_code(resolved.code)
                 events.append(ChipPlaced(resolved.player, resolved.size, resolved.tile))
             else:
                 assert resolved.src is not None and resolved.dst is not None
                 size = rnd.tile(resolved.src)[0][1]
-                rnd._apply(resolved.code)
+                rnd.apply_code(resolved.code)
                 events.append(
                     ChipMoved(
                         resolved.player, size, resolved.src, resolved.dst, rnd.is_swallow(resolved.dst),
@@ -398,7 +399,13 @@ class Match:
             StateError: unknown version; a history the rules refuse; redundant fields that disagree; for
                 version 1 every refusal of the old loader (rounds, starters, resignation).
         """
-        return match_state.from_dict(cls, d)
+        setup, history, version = match_state.setup_and_history(d, cls.game, cls.STATE_VERSION)
+        try:
+            match = cls.replay(setup, history)
+        except RuleError as err:
+            raise StateError(f"the stored match does not replay: {err.message}") from err
+        match_state.check_stored(d, version, match.to_dict())
+        return match
 
     def __repr__(self) -> str:
         return f"Match(first={self._first}, rounds={[r.record() for r in self.rounds]!r}, phase={self.phase!r})"

@@ -1,19 +1,22 @@
 """Loading a stored Constructo match: version 2 (setup + history replayed, redundant fields checked) and version 1
-(the bot before the game protocol; its history rebuilt from the rounds). The format is in docs/interfaces.md."""
+(the bot before the game protocol; its history rebuilt from the rounds). The format is in docs/interfaces.md.
+
+Below ``engine/constructo/match.py``: ``Match.from_dict`` reads the stored setup and history with
+:func:`setup_and_history`, replays them itself and checks the redundant fields with :func:`check_stored`; this
+module never imports ``match``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.constructo.round import Round
 from engine.errors import RuleError, StateError
 
-if TYPE_CHECKING:
-    from engine.constructo.match import Match
 
+def setup_and_history(d: Any, game: str, version_now: int) -> tuple[Any, list[tuple[int, str]], int]:
+    """``(setup, history, version)`` of a stored match ``d`` of ``game`` in version 1 or ``version_now``.
 
-def from_dict(cls: type[Match], d: Any) -> Match:
-    """``Match.from_dict``: see its docstring."""
+    Raises ``StateError`` for a non-object, an unknown version, another game or a malformed setup or history."""
     if not isinstance(d, dict):
         raise StateError("a stored match must be an object")
     version = d.get("version")
@@ -21,8 +24,8 @@ def from_dict(cls: type[Match], d: Any) -> Match:
     history: Any
     if version == 1:
         setup, history = _v1_setup_and_history(d)
-    elif version == cls.STATE_VERSION:
-        if d.get("game", cls.game) != cls.game:
+    elif version == version_now:
+        if d.get("game", game) != game:
             raise StateError(f"not a Constructo state: game = {d.get('game')!r}")
         setup, history = d.get("setup"), d.get("history")
         if not isinstance(setup, dict):
@@ -34,18 +37,18 @@ def from_dict(cls: type[Match], d: Any) -> Match:
             raise StateError("'history' must be a list of [player 0|1, action text]")
     else:
         raise StateError(
-            f"unknown match state version {version!r} (this engine reads 1 and {cls.STATE_VERSION})"
+            f"unknown match state version {version!r} (this engine reads 1 and {version_now})"
         )
-    try:
-        match = cls.replay(setup, [(int(p), t) for p, t in history])
-    except RuleError as err:
-        raise StateError(f"the stored match does not replay: {err.message}") from err
-    stored = match.to_dict()
+    return setup, [(int(p), t) for p, t in history], version
+
+
+def check_stored(d: dict[str, Any], version: int, replayed: dict[str, Any]) -> None:
+    """Compare the redundant fields of stored ``d`` (version 1: phase, totals; later: phase, rounds, totals,
+    outcome) with ``replayed`` (the replayed match's ``to_dict()``). Raises ``StateError`` on a disagreement."""
     checked = ("phase", "totals") if version == 1 else ("phase", "rounds", "totals", "outcome")
     for key in checked:
-        if key in d and d[key] != stored[key]:
-            raise StateError(f"stored {key!r} {d[key]!r} disagrees with the replayed match ({stored[key]!r})")
-    return match
+        if key in d and d[key] != replayed[key]:
+            raise StateError(f"stored {key!r} {d[key]!r} disagrees with the replayed match ({replayed[key]!r})")
 
 
 def _v1_setup_and_history(d: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[int, str]]]:

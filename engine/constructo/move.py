@@ -18,7 +18,13 @@ _TILES = 9
 
 
 class Size(IntEnum):
-    """Chip size (C2): ``SMALL=1``, ``MEDIUM=2``, ``LARGE=3``."""
+    """Chip size (C2): ``SMALL=1``, ``MEDIUM=2``, ``LARGE=3``.
+
+    >>> Size.parse("m")
+    <Size.MEDIUM: 2>
+    >>> Size.LARGE.letter, Size.SMALL.word
+    ('L', 'small')
+    """
 
     SMALL = 1
     MEDIUM = 2
@@ -86,6 +92,18 @@ class Move:
 
     Build with :meth:`place`, :meth:`step` or :meth:`parse`, then :meth:`by` to name the player;
     ``str(move)`` is the notation (without the player).
+
+    >>> Move.parse("M5")
+    Move('M5')
+    >>> Move.parse("3-4").by(1)
+    Move('3-4', player=1)
+    >>> str(Move.place("l", 5)), Move.parse("M5").is_place, Move.step(3, 4).src
+    ('L5', True, 3)
+    >>> Move.from_code(Move.parse("3-4").code) == Move.step(3, 4)
+    True
+    >>> Move.parse("pass")
+    Traceback (most recent call last):
+    engine.errors.InvalidInputError: T5: passing is not allowed; every turn takes exactly one action
     """
 
     size: Size | None = None

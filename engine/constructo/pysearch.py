@@ -46,11 +46,11 @@ class PySearcher:
     """
 
     def __init__(self, rnd: Round, root_codes: list[int], max_nodes: int | None, deadline: float | None) -> None:
-        self.board = [STACK_ID[st] for st in rnd._stacks]
-        r0, r1 = rnd._res
+        self.board = [STACK_ID[st] for st in rnd.stacks]
+        r0, r1 = rnd.reserves
         self.res = [0, r0[1], r0[2], r0[3], 0, r1[1], r1[2], r1[3]]
         self.turn = rnd.current_player
-        self.nbrs = rnd._nbrs
+        self.nbrs = rnd.adjacency
         self.key = sum(i * _POW[t] for t, i in enumerate(self.board)) + self.turn * _TURN
         self.score = sum(TOWER[i] for i in self.board)
         self.max_nodes = max_nodes
@@ -261,6 +261,6 @@ class PySearcher:
 
 def shuffled_codes(rnd: Round, seed: int) -> list[int]:
     """The root actions of ``rnd`` in the order a search with ``seed`` tries them (ties go to the earliest)."""
-    codes = list(rnd._legal_codes())
+    codes = list(rnd.legal_codes())
     random.Random(seed).shuffle(codes)
     return codes

@@ -1,8 +1,9 @@
 """One Constructo round: stacks, reserves, legal actions, play, end and scoring.
 
-Rules implemented (``rules/constructo.md``): C1-C4 (players, chips, layout, numbering), T1-T5 (a
+Rules implemented (``docs/rules/constructo.md``): C1-C4 (players, chips, layout, numbering), T1-T5 (a
 turn), K1-K5 (stacking), S1-S3 (towers and scoring), E1-E2 (end of a round) and the notation of
-section 8 (a round's record).
+section 8 (a round's record). The stacking rules as such (which stacks K1-K5 can build) and the structural checks of a
+stored position are in ``engine/constructo/stacks.py``.
 
 Internal representation (kept small and fast for the AI search):
 
@@ -12,8 +13,8 @@ Internal representation (kept small and fast for the AI search):
 * an action is an int code (see :attr:`Move.code`): ``size*9 + t`` for placements (9..35) and
   ``36 + 9*src + dst`` for moves (tile indices 0..8).
 
-:meth:`Round.play` always validates. The search uses the unchecked :meth:`Round._apply` /
-:meth:`Round._undo` pair and :meth:`Round._legal_codes`, and :meth:`Round.key` as a hashable key.
+:meth:`Round.play` always validates. The search uses the unchecked :meth:`Round.apply_code` /
+:meth:`Round.undo_code` pair and :meth:`Round.legal_codes`, and :meth:`Round.key` as a hashable key.
 """
 
 from __future__ import annotations
@@ -22,48 +23,13 @@ from typing import Any
 
 from engine.constructo.layout import TILES, Layout
 from engine.constructo.move import MOVE_BY_CODE, Move, Size
+from engine.constructo.stacks import CHIPS_PER_SIZE, SIZE_WORD, can_stack, stack_is_possible, validate_position
 from engine.errors import IllegalMoveError, InvalidInputError, NotYourTurnError, RuleError, StateError
 
 __all__ = ["CHIPS_PER_SIZE", "STATE_VERSION", "Round", "stack_is_possible"]
 
 STATE_VERSION = 1
 """Version written by :meth:`Round.to_dict` (a round's format; the match has its own, ``Match.STATE_VERSION``)."""
-
-CHIPS_PER_SIZE = 3
-"""Each player owns 3 chips of each size (C2)."""
-
-_SIZE_WORD = ("", "small", "medium", "large")
-
-
-def _can_stack(size: int, dst: tuple[int, ...]) -> bool:
-    """Whether a lone chip of ``size`` may land on the non-empty stack ``dst`` (K1, K2, K4; K3/K5 otherwise).
-
-    Ownership (top chip must be the opponent's) is checked by the caller.
-    """
-    top = dst[-1] & 3
-    if size == 2:
-        return top == 3  # K1 (a swallowing large counts as a plain large: K4)
-    if size == 1:
-        return top == 2  # K2
-    return top == 1 and len(dst) == 1  # K4 swallow
-
-
-def stack_is_possible(stack: tuple[tuple[int, int], ...] | list[Any]) -> bool:
-    """True when the stack ``[(player, size), ...]`` (bottom to top) can arise under K1-K5.
-
-    Each chip above the bottom must belong to the other player than the chip below it and
-    must be a legal landing (K1 medium on large, K2 small on medium, K4 large swallowing a lone
-    small). Sizes are ints 1..3 or :class:`Size`.
-    """
-    chips: tuple[int, ...] = ()
-    for player, size in stack:
-        size = int(size)
-        if chips:
-            if (chips[-1] >> 2) == player or not _can_stack(size, chips):
-                return False
-        chips = (*chips, (player << 2) | size)
-    return True
-
 
 class Round:
     """A Constructo round on a layout, players ``0`` and ``1`` (C1), ``first`` to move.
@@ -74,9 +40,13 @@ class Round:
 
     Raises:
         InvalidInputError: unknown layout name or ``first`` not 0/1.
+
+    The search's raw view (read it, change it only through :meth:`apply_code`/:meth:`undo_code`): ``stacks``
+    (9 tuples of chip codes ``player << 2 | size``, bottom to top), ``reserves`` (``[[_, S, M, L], [...]]``),
+    ``codes`` (the action codes played, :data:`MOVE_BY_CODE`), ``adjacency`` (0-based tile neighbours).
     """
 
-    __slots__ = ("_first", "_history", "_layout", "_legal", "_nbrs", "_res", "_stacks", "_turn")
+    __slots__ = ("_first", "_layout", "_legal", "_turn", "adjacency", "codes", "reserves", "stacks")
 
     def __init__(self, layout: Layout | str, first: int = 0) -> None:
         if isinstance(layout, str):
@@ -86,23 +56,23 @@ class Round:
         if first not in (0, 1) or isinstance(first, bool):
             raise InvalidInputError(f"first must be player 0 or 1, not {first!r}", rule="C1")
         self._layout: Layout = layout
-        self._nbrs: tuple[tuple[int, ...], ...] = layout._nbrs
+        self.adjacency: tuple[tuple[int, ...], ...] = layout.adjacency
         self._first: int = first
-        self._stacks: list[tuple[int, ...]] = [()] * TILES
-        self._res: list[list[int]] = [[0, CHIPS_PER_SIZE, CHIPS_PER_SIZE, CHIPS_PER_SIZE] for _ in range(2)]
+        self.stacks: list[tuple[int, ...]] = [()] * TILES
+        self.reserves: list[list[int]] = [[0, CHIPS_PER_SIZE, CHIPS_PER_SIZE, CHIPS_PER_SIZE] for _ in range(2)]
         self._turn: int = first
-        self._history: list[int] = []
+        self.codes: list[int] = []
         self._legal: list[int] | None = None
 
     # -- fast internals (unchecked; for the search) -------------------------------------------
-    def _legal_codes(self) -> list[int]:
+    def legal_codes(self) -> list[int]:
         """Legal action codes of the player to move (cached until the position changes)."""
         cached = self._legal
         if cached is not None:
             return cached
         p = self._turn
-        stacks = self._stacks
-        res = self._res[p]
+        stacks = self.stacks
+        res = self.reserves[p]
         out: list[int] = []
         sizes = [s for s in (1, 2, 3) if res[s]]
         if sizes:
@@ -110,7 +80,7 @@ class Round:
                 if not stacks[t]:
                     for s in sizes:
                         out.append(s * 9 + t)
-        nbrs = self._nbrs
+        nbrs = self.adjacency
         for t in range(TILES):
             st = stacks[t]
             if len(st) == 1 and (st[0] >> 2) == p:
@@ -126,32 +96,32 @@ class Round:
         self._legal = out
         return out
 
-    def _apply(self, code: int) -> None:
+    def apply_code(self, code: int) -> None:
         """Play action ``code`` for the player to move, without any check."""
         p = self._turn
         if code < 36:
             s, t = divmod(code, 9)
-            self._stacks[t] = ((p << 2) | s,)
-            self._res[p][s] -= 1
+            self.stacks[t] = ((p << 2) | s,)
+            self.reserves[p][s] -= 1
         else:
             src, dst = divmod(code - 36, 9)
-            stacks = self._stacks
+            stacks = self.stacks
             stacks[dst] = (*stacks[dst], stacks[src][0])
             stacks[src] = ()
         self._turn = 1 - p
-        self._history.append(code)
+        self.codes.append(code)
         self._legal = None
 
-    def _undo(self) -> None:
-        """Take back the last action (inverse of :meth:`_apply`)."""
-        code = self._history.pop()
+    def undo_code(self) -> None:
+        """Take back the last action (inverse of :meth:`apply_code`)."""
+        code = self.codes.pop()
         p = 1 - self._turn
         self._turn = p
-        stacks = self._stacks
+        stacks = self.stacks
         if code < 36:
             s, t = divmod(code, 9)
             stacks[t] = ()
-            self._res[p][s] += 1
+            self.reserves[p][s] += 1
         else:
             src, dst = divmod(code - 36, 9)
             ds = stacks[dst]
@@ -161,18 +131,18 @@ class Round:
 
     def key(self) -> tuple[tuple[tuple[int, ...], ...], int]:
         """Hashable position key: ``(stacks, player to move)`` (reserves follow from the stacks, C2)."""
-        return (tuple(self._stacks), self._turn)
+        return (tuple(self.stacks), self._turn)
 
     def copy(self) -> Round:
         """An independent copy (same layout, position and history)."""
         other = Round.__new__(Round)
         other._layout = self._layout
-        other._nbrs = self._nbrs
+        other.adjacency = self.adjacency
         other._first = self._first
-        other._stacks = list(self._stacks)
-        other._res = [list(self._res[0]), list(self._res[1])]
+        other.stacks = list(self.stacks)
+        other.reserves = [list(self.reserves[0]), list(self.reserves[1])]
         other._turn = self._turn
-        other._history = list(self._history)
+        other.codes = list(self.codes)
         other._legal = self._legal
         return other
 
@@ -195,14 +165,14 @@ class Round:
     @property
     def is_over(self) -> bool:
         """True when the player to move has no legal action (E1)."""
-        return not self._legal_codes()
+        return not self.legal_codes()
 
     def legal_moves(self) -> list[Move]:
         """Every legal action of the player to move (T1-T5, K1-K5): placements first, then moves.
 
         Empty once the round is over (E1).
         """
-        return [MOVE_BY_CODE[c] for c in self._legal_codes()]  # type: ignore[misc]
+        return [MOVE_BY_CODE[c] for c in self.legal_codes()]  # type: ignore[misc]
 
     def is_legal(self, move: Move | str) -> bool:
         """Whether ``move`` (a :class:`Move` or notation) is legal now. Never raises for bad text."""
@@ -210,17 +180,17 @@ class Round:
             m = Move.parse(move)
         except RuleError:
             return False
-        return m.code in self._legal_codes()
+        return m.code in self.legal_codes()
 
     @property
     def history(self) -> list[Move]:
         """The actions played so far, in order (a new list)."""
-        return [MOVE_BY_CODE[c] for c in self._history]  # type: ignore[misc]
+        return [MOVE_BY_CODE[c] for c in self.codes]  # type: ignore[misc]
 
     @property
     def last_move(self) -> Move | None:
         """The last action played, or ``None`` at the start."""
-        return MOVE_BY_CODE[self._history[-1]] if self._history else None
+        return MOVE_BY_CODE[self.codes[-1]] if self.codes else None
 
     def _tile_index(self, n: int) -> int:
         if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= TILES:
@@ -232,24 +202,24 @@ class Round:
 
         Raises InvalidInputError for a tile number outside 1..9.
         """
-        return tuple((c >> 2, Size(c & 3)) for c in self._stacks[self._tile_index(n)])
+        return tuple((c >> 2, Size(c & 3)) for c in self.stacks[self._tile_index(n)])
 
     def tiles(self) -> list[tuple[tuple[int, Size], ...]]:
         """All 9 tiles (index 0 is tile 1), each as :meth:`tile` returns it."""
-        return [tuple((c >> 2, Size(c & 3)) for c in st) for st in self._stacks]
+        return [tuple((c >> 2, Size(c & 3)) for c in st) for st in self.stacks]
 
     def is_blocked(self, n: int) -> bool:
         """True when tile ``n`` holds 2 or more chips: none of them can move again (T4)."""
-        return len(self._stacks[self._tile_index(n)]) >= 2
+        return len(self.stacks[self._tile_index(n)]) >= 2
 
     def is_swallow(self, n: int) -> bool:
         """True when tile ``n`` holds exactly a small under an opponent's large (K4; not a tower, S1)."""
-        st = self._stacks[self._tile_index(n)]
+        st = self.stacks[self._tile_index(n)]
         return len(st) == 2 and (st[0] & 3) == 1
 
     def tower_owner(self, n: int) -> int | None:
         """The player owning the tower on tile ``n`` (top chip, S2), or ``None`` if it is no tower (S1)."""
-        st = self._stacks[self._tile_index(n)]
+        st = self.stacks[self._tile_index(n)]
         if len(st) < 2 or (len(st) == 2 and (st[0] & 3) == 1):
             return None
         return st[-1] >> 2
@@ -257,7 +227,7 @@ class Round:
     def score(self) -> tuple[int, int]:
         """Towers owned by player 0 and player 1 (S1, S2). Final once :attr:`is_over` (E2); running before (S3)."""
         sc = [0, 0]
-        for st in self._stacks:
+        for st in self.stacks:
             n = len(st)
             if n >= 2 and not (n == 2 and (st[0] & 3) == 1):
                 sc[st[-1] >> 2] += 1
@@ -267,7 +237,7 @@ class Round:
         """Chips still in ``player``'s reserve by size (C2): ``{Size.SMALL: n, Size.MEDIUM: n, Size.LARGE: n}``."""
         if player not in (0, 1):
             raise InvalidInputError(f"player must be 0 or 1, not {player!r}")
-        r = self._res[player]
+        r = self.reserves[player]
         return {Size.SMALL: r[1], Size.MEDIUM: r[2], Size.LARGE: r[3]}
 
     @property
@@ -302,7 +272,7 @@ class Round:
         p = self._turn
         if player is not None and player != p:
             raise NotYourTurnError("it is not your turn: wait for your opponent's action", player=player, turn=p)
-        stacks = self._stacks
+        stacks = self.stacks
         if m.size is not None:
             t = m.tile - 1  # type: ignore[operator]
             if stacks[t]:
@@ -311,7 +281,7 @@ class Round:
                     "reserve go only onto empty tiles",
                     rule="T2", tile=m.tile,
                 )
-            if not self._res[p][m.size]:
+            if not self.reserves[p][m.size]:
                 raise IllegalMoveError(
                     f"you have no {m.size.word} chip left in your reserve", rule="C2", size=m.size.letter
                 )
@@ -331,7 +301,7 @@ class Round:
                 f"the chip on tile {m.src} is your opponent's: you may only move your own chips",
                 rule="T1", tile=m.src,
             )
-        if dst not in self._nbrs[src]:
+        if dst not in self.adjacency[src]:
             raise IllegalMoveError(
                 f"tiles {m.src} and {m.dst} are not adjacent: a chip moves only to a neighbouring tile",
                 rule="T1", src=m.src, dst=m.dst,
@@ -349,7 +319,7 @@ class Round:
             raise IllegalMoveError(
                 f"a chip never goes onto its own colour ({what})", rule="K5", tile=m.dst
             )
-        if _can_stack(size, d_st):
+        if can_stack(size, d_st):
             return m
         if size == 1 and tsize == 3:
             raise IllegalMoveError(
@@ -366,7 +336,7 @@ class Round:
                 rule="K3", tile=m.dst,
             )
         raise IllegalMoveError(
-            f"a {_SIZE_WORD[size]} chip may not go onto a {_SIZE_WORD[tsize]} one ({what}); only medium onto "
+            f"a {SIZE_WORD[size]} chip may not go onto a {SIZE_WORD[tsize]} one ({what}); only medium onto "
             "large (K1), small onto medium (K2) and large onto a lone small (K4) are allowed",
             rule="K5", tile=m.dst,
         )
@@ -374,7 +344,7 @@ class Round:
     @staticmethod
     def _describe(chip: int, viewer: int) -> str:
         whose = "your" if (chip >> 2) == viewer else "your opponent's"
-        return f"{whose} {_SIZE_WORD[chip & 3]}"
+        return f"{whose} {SIZE_WORD[chip & 3]}"
 
     def play(self, move: Move | str, player: int | None = None) -> Move:
         """Validate and play one action (a :class:`Move` or notation like ``"L5"``, ``"3-4"``).
@@ -383,13 +353,13 @@ class Round:
         :meth:`check`.
         """
         m = self.check(move, player)
-        self._apply(m.code)
+        self.apply_code(m.code)
         return m
 
     # -- notation and storage -----------------------------------------------------------------
     def record(self) -> str:
         """The round's record (section 8): ``"rombo: L5 M4 4-5"`` (coordinates for a custom layout)."""
-        moves = " ".join(str(MOVE_BY_CODE[c]) for c in self._history)
+        moves = " ".join(str(MOVE_BY_CODE[c]) for c in self.codes)
         return f"{self._layout.to_text()}:" + (f" {moves}" if moves else "")
 
     @classmethod
@@ -422,10 +392,10 @@ class Round:
             "version": STATE_VERSION,
             "layout": self._layout.to_dict(),
             "first": self._first,
-            "moves": [str(MOVE_BY_CODE[c]) for c in self._history],
+            "moves": [str(MOVE_BY_CODE[c]) for c in self.codes],
             "to_move": self._turn,
-            "tiles": [[[c >> 2, "SML"[(c & 3) - 1]] for c in st] for st in self._stacks],
-            "reserves": [{"S": r[1], "M": r[2], "L": r[3]} for r in self._res],
+            "tiles": [[[c >> 2, "SML"[(c & 3) - 1]] for c in st] for st in self.stacks],
+            "reserves": [{"S": r[1], "M": r[2], "L": r[3]} for r in self.reserves],
             "score": list(self.score()),
             "over": self.is_over,
         }
@@ -455,7 +425,7 @@ class Round:
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
             raise StateError("'moves' must be a list of actions in notation")
         if "tiles" in d or "reserves" in d or "to_move" in d:
-            _validate_position(d, first)
+            validate_position(d, first)
         rnd = cls(layout, first)
         for i, token in enumerate(moves, start=1):
             try:
@@ -470,63 +440,4 @@ class Round:
 
     def __repr__(self) -> str:
         return f"Round({self.record()!r}, first={self._first})"
-
-
-def _validate_position(d: dict[str, Any], first: int) -> None:
-    """Structural checks of stored ``tiles`` / ``reserves`` / ``to_move`` (raises StateError)."""
-    tiles = d.get("tiles")
-    counts = [[0, 0, 0, 0], [0, 0, 0, 0]]
-    actions = 0
-    if tiles is not None:
-        if not isinstance(tiles, list) or len(tiles) != TILES:
-            raise StateError("'tiles' must be a list of 9 stacks")
-        for n, st in enumerate(tiles, start=1):
-            if not isinstance(st, list) or len(st) > 4:
-                raise StateError(f"tile {n}: a stack is a list of at most 4 chips")
-            parsed: list[tuple[int, int]] = []
-            for chip in st:
-                if (
-                    not isinstance(chip, list) or len(chip) != 2 or chip[0] not in (0, 1) or isinstance(chip[0], bool)
-                    or chip[1] not in ("S", "M", "L")
-                ):
-                    raise StateError(f"tile {n}: bad chip {chip!r} (expected [player 0|1, 'S'|'M'|'L'])")
-                size = "SML".index(chip[1]) + 1
-                parsed.append((chip[0], size))
-                counts[chip[0]][size] += 1
-            if not stack_is_possible(parsed):
-                raise StateError(f"tile {n}: impossible stack {st!r} (the stacking rules K1-K5 cannot build it)")
-            if parsed:
-                actions += 2 * len(parsed) - 1  # one placement per chip, one move per chip above the bottom
-        for p in (0, 1):
-            for size in (1, 2, 3):
-                if counts[p][size] > CHIPS_PER_SIZE:
-                    raise StateError(
-                        f"player {p} has {counts[p][size]} {_SIZE_WORD[size]} chips on the board; each player owns "
-                        f"only {CHIPS_PER_SIZE} (C2)"
-                    )
-    reserves = d.get("reserves")
-    if reserves is not None:
-        if not isinstance(reserves, list) or len(reserves) != 2:
-            raise StateError("'reserves' must list the two players' reserves")
-        for p, r in enumerate(reserves):
-            if not isinstance(r, dict) or set(r) != {"S", "M", "L"}:
-                raise StateError(f"reserve of player {p} must be {{'S': n, 'M': n, 'L': n}}")
-            for letter, n in r.items():
-                size = "SML".index(letter) + 1
-                if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-                    raise StateError(f"reserve of player {p}: bad count {n!r} of {_SIZE_WORD[size]} chips")
-                if tiles is not None and n + counts[p][size] != CHIPS_PER_SIZE:
-                    raise StateError(
-                        f"player {p} has {n} {_SIZE_WORD[size]} chips in reserve and {counts[p][size]} on the board: "
-                        f"the total must be {CHIPS_PER_SIZE} (C2)"
-                    )
-    to_move = d.get("to_move")
-    if "to_move" in d:
-        if to_move not in (0, 1) or isinstance(to_move, bool):
-            raise StateError(f"bad 'to_move' {to_move!r}: must be 0 or 1")
-        if tiles is not None and to_move != first ^ (actions & 1):
-            raise StateError(
-                f"bad turn: after {actions} actions with player {first} first, player {first ^ (actions & 1)} "
-                f"is to move, not player {to_move} (T1)"
-            )
 

@@ -51,7 +51,7 @@ def automorphisms(layout: Layout) -> tuple[tuple[int, ...], ...]:
     ``rombo`` has 4, ``flor`` 4, ``cinta`` 2, ``corona`` 18 (its tiles are adjacent as in a 9-cycle, so every
     rotation and reflection of the cycle counts, not only the 6 of the drawn ring).
     """
-    return _automorphisms(layout._nbrs)
+    return _automorphisms(layout.adjacency)
 
 
 def canonical_stacks(

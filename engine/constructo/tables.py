@@ -65,18 +65,18 @@ SWAP: list[int] = [STACK_ID[tuple(c ^ 4 for c in st)] for st in STACKS]
 
 def board_of(rnd: Round) -> list[int]:
     """The 9 stack ids of ``rnd`` (index = tile - 1)."""
-    return [STACK_ID[st] for st in rnd._stacks]
+    return [STACK_ID[st] for st in rnd.stacks]
 
 
 def reserves_of(rnd: Round) -> list[int]:
     """Reserves as 8 counts indexed by chip ``(player << 2) | size`` (0 and 4 unused, C2)."""
-    r0, r1 = rnd._res
+    r0, r1 = rnd.reserves
     return [0, r0[1], r0[2], r0[3], 0, r1[1], r1[2], r1[3]]
 
 
 def max_plies_left(rnd: Round) -> int:
     """An upper bound on the actions left in the round: every chip is placed once (18 placements) and moves at
     most once (a moved chip lands on a stack of 2+ and is blocked for good, T4), so a round has at most 36."""
-    placed = sum(len(st) for st in rnd._stacks)
-    moved = sum(len(st) - 1 for st in rnd._stacks if st)
+    placed = sum(len(st) for st in rnd.stacks)
+    moved = sum(len(st) - 1 for st in rnd.stacks if st)
     return max(0, 2 * 2 * 3 * CHIPS_PER_SIZE - placed - moved)

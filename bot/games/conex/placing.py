@@ -103,7 +103,7 @@ class Hint:
 
 def _scored(game: Game, place: Place, double: bool) -> Hint:
     """``place`` with its points and target (the placement check only: no turn check, so a seat may plan)."""
-    resolved, verdict = game._check_place(place)
+    resolved, verdict = game.check_place(place)
     points = turns.points(game, resolved, verdict)
     return Hint(resolved, points, verdict.target, points * 2 if double else None)
 

@@ -1,7 +1,7 @@
 """Differential tests: the compiled search core against the Python engine (the rules are defined once).
 
 Random positions from random play (named and random custom layouts): the core's legal actions are the rules'
-(``Round._legal_codes``), its horizon heuristic and its depth-limited values are the pure-Python search's, its
+(``Round.legal_codes``), its horizon heuristic and its depth-limited values are the pure-Python search's, its
 solved values are the Python solver's, and symmetric positions (a layout automorphism plus a colour swap) share
 one table key.
 """
@@ -109,7 +109,7 @@ def test_core_solves_like_the_python_solver(seed: int, plies: int) -> None:
 def transformed(rnd: Round, perm: tuple[int, ...], swap: bool) -> tuple[list[int], list[int], int]:
     """The position moved by the automorphism ``perm`` (tile t goes to perm[t]), colours swapped if asked."""
     stacks = [()] * 9
-    for t, st_ in enumerate(rnd._stacks):
+    for t, st_ in enumerate(rnd.stacks):
         stacks[perm[t]] = tuple(c ^ 4 for c in st_) if swap else st_
     res = reserves_of(rnd)
     if swap:
@@ -127,9 +127,9 @@ def test_symmetric_positions_share_one_key_and_one_value(rnd: Round, pick: int, 
     assert core.key(board, res, turn) == core.key(board_of(rnd), reserves_of(rnd), rnd.current_player)
     # the Python reference canonical form agrees, and the transformed position is really a position of the layout
     moved = [()] * 9
-    for t, st_ in enumerate(rnd._stacks):
+    for t, st_ in enumerate(rnd.stacks):
         moved[perm[t]] = tuple(c ^ 4 for c in st_) if swap else st_
-    assert canonical_stacks(rnd.layout, moved, turn) == canonical_stacks(rnd.layout, rnd._stacks, rnd.current_player)
+    assert canonical_stacks(rnd.layout, moved, turn) == canonical_stacks(rnd.layout, rnd.stacks, rnd.current_player)
 
 
 def play_on(layout: Layout, seed: int, plies: int) -> Round:
@@ -151,8 +151,8 @@ def test_core_keys_are_equal_exactly_for_equivalent_positions(name: str, s1: int
     same_key = core.key(board_of(a), reserves_of(a), a.current_player) == core.key(
         board_of(b), reserves_of(b), b.current_player
     )
-    same_form = canonical_stacks(a.layout, a._stacks, a.current_player) == canonical_stacks(
-        b.layout, b._stacks, b.current_player
+    same_form = canonical_stacks(a.layout, a.stacks, a.current_player) == canonical_stacks(
+        b.layout, b.stacks, b.current_player
     )
     assert same_key == same_form
 
@@ -166,7 +166,7 @@ def test_automorphisms_of_the_named_layouts() -> None:
         for perm in autos:
             for a in range(9):
                 for b in range(9):
-                    assert (b in layout._nbrs[a]) == (perm[b] in layout._nbrs[perm[a]])
+                    assert (b in layout.adjacency[a]) == (perm[b] in layout.adjacency[perm[a]])
 
 
 def test_pure_python_fallback_when_the_core_is_disabled() -> None:

@@ -96,14 +96,14 @@ def engine_perft(rnd: Round, depth: int) -> int:
 
 
 def fast_perft(rnd: Round, depth: int) -> int:
-    """The engine's unchecked search path (_apply/_undo), which the AI relies on."""
+    """The engine's unchecked search path (apply_code/undo_code), which the AI relies on."""
     if depth == 0:
         return 1
     total = 0
-    for code in list(rnd._legal_codes()):
-        rnd._apply(code)
+    for code in list(rnd.legal_codes()):
+        rnd.apply_code(code)
         total += fast_perft(rnd, depth - 1)
-        rnd._undo()
+        rnd.undo_code()
     return total
 
 
@@ -130,7 +130,7 @@ def test_perft_depth_1_to_3_matches_naive_reference(record: str) -> None:
         expected = naive_perft(naive, depth)
         assert engine_perft(rnd, depth) == expected, (record, depth)
         assert fast_perft(rnd, depth) == expected, (record, depth)
-    assert rnd.key() == key_before  # _apply/_undo restored the position
+    assert rnd.key() == key_before  # apply_code/undo_code restored the position
 
 
 def test_perft_empty_rombo_known_first_level() -> None:

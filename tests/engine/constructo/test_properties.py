@@ -74,11 +74,11 @@ def test_apply_undo_restores_every_position(seed: int, name: str) -> None:
     rnd = Round(LAYOUTS[name])
     keys = [rnd.key()]
     while not rnd.is_over:
-        rnd._apply(rng.choice(rnd._legal_codes()))
+        rnd.apply_code(rng.choice(rnd.legal_codes()))
         keys.append(rnd.key())
-    while rnd._history:
+    while rnd.codes:
         assert rnd.key() == keys.pop()
-        rnd._undo()
+        rnd.undo_code()
     assert rnd.key() == keys.pop() and rnd.reserve(0) == rnd.reserve(1)
 
 
