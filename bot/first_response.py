@@ -82,7 +82,7 @@ def is_dead(interaction: discord.Interaction) -> bool:
     return bool(interaction.extras.get("dead"))
 
 
-class GuardedResponse(InteractionResponse):  # type: ignore[type-arg]
+class GuardedResponse(InteractionResponse):
     """An ``InteractionResponse`` whose responding methods are serialised by one lock (see the module)."""
 
     __slots__ = ("lock", "responded")

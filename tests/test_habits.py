@@ -1,5 +1,5 @@
 """Habits that hold (issue 20, Deliver 7), run by the README's one test command: ``ruff check`` is clean,
-``mypy --strict`` is clean on engine/ and render/, the engine's value objects carry doctest examples that pass,
+``mypy --strict`` is clean on engine/, render/ and bot/core/, the engine's value objects carry doctest examples that pass,
 and the binding rulings in ``docs/rules/`` are the shared ones."""
 
 import doctest
@@ -37,8 +37,8 @@ def test_ruff_check_is_clean() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_mypy_strict_is_clean_on_engine_and_render() -> None:
-    done = _run("mypy", "--strict", "engine", "render")
+def test_mypy_strict_is_clean_on_engine_render_and_the_core() -> None:
+    done = _run("mypy", "--strict", "engine", "render", "bot/core")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Success" in done.stdout
 

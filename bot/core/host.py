@@ -17,7 +17,9 @@ class Host(Protocol):
 
     storage: Storage
     config: Any
-    user: discord.ClientUser | None
+
+    @property
+    def user(self) -> discord.ClientUser | None: ...
 
     def spawn(self, coro: Coroutine[Any, Any, Any], *, name: str) -> asyncio.Task[Any]:
         """Run ``coro`` as a task the bot tracks (and cancels when it closes)."""
@@ -27,6 +29,10 @@ class Host(Protocol):
 
     def owns(self, guild_id: int) -> bool:
         """True when this process serves the guild's shard."""
+        ...
+
+    def get_channel(self, id: int, /) -> Any:
+        """The cached channel (or thread) ``id``, or ``None``."""
         ...
 
     def get_partial_messageable(self, id: int, *, guild_id: int | None = None,

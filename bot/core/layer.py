@@ -46,7 +46,8 @@ from bot.storage.errors import (
     InvalidDataError,
     VersionConflictError,
 )
-from bot.storage.records import GameRecord, GameResult
+from bot.storage.records import GameRecord
+from bot.storage.results import GameResult
 from engine.errors import RuleError
 from engine.protocol import Applied, GameState, Timeout
 

@@ -10,12 +10,15 @@ messages of a thread) do.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.errors import BotError
 from bot.i18n import t
+
+if TYPE_CHECKING:
+    from bot.core.host import Host
 
 THREAD_TYPES = (discord.ChannelType.public_thread, discord.ChannelType.private_thread,
                 discord.ChannelType.news_thread)
@@ -64,7 +67,7 @@ def require(interaction: discord.Interaction, *, extra: tuple[str, ...] = ()) ->
         raise BotError("err.missing_perms", rule="Permissions", perms=Perms(lacking))
 
 
-def channel_missing(bot: discord.Client, channel_id: int) -> Perms | None:
+def channel_missing(bot: Host | discord.Client, channel_id: int) -> Perms | None:
     """What the bot lacks in ``channel_id`` by its cached permissions (``None`` when nothing is known to lack)."""
     channel = bot.get_channel(channel_id)
     guild = getattr(channel, "guild", None)

@@ -57,7 +57,8 @@ class ActionLogMixin(Connection):
             state = initial
             for entry in log:
                 state = step(state, entry)
-            return json.loads(json.dumps(state))
+            copied: dict[str, Any] = json.loads(json.dumps(state))
+            return copied
 
         replayed = await asyncio.to_thread(fold)
         if replayed != stored:
