@@ -1,0 +1,410 @@
+"""Conformance of every REST request to Discord's own OpenAPI specification (``devserver/spec/openapi.json``).
+
+``Conformance.check(method, path, query, body)`` finds the operation (path template + method) a request below
+``/api/v10`` means and validates its path and query parameters and its body (JSON, or a multipart request's
+``payload_json`` with its ``files[n]`` parts) against the spec's JSON Schemas (OpenAPI 3.1 = JSON Schema 2020-12),
+with ``jsonschema`` over a ``referencing`` registry holding the whole spec, so every ``#/components/...`` ``$ref``
+resolves as written. It returns a ``SpecCheck``: the ``operation_id`` and the ``problems`` (``SpecProblem``), each
+with the HTTP answer Discord gives for it (404 unknown route, 405 wrong method, 400/50035 Invalid Form Body).
+
+The spec is loaded once per process (``load_spec``) and amended only by ``EXCEPTIONS``: places where Discord's
+documentation (which wins over the spec, per the spec's own README) and the real API accept what the spec does
+not. Each exception names the JSON pointer it replaces and why; ``devserver/spec/README.md`` lists them too.
+Raises nothing on a bad request: problems are data. ``SpecError`` only if the vendored spec itself is unusable.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match, by_relevance
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+SPEC_URI = "urn:discord-api-spec:v10"
+METHODS = ("get", "put", "post", "patch", "delete")
+MAX_PROBLEMS = 10
+NO_BODY = object()  # the request carried no body at all (distinct from an empty JSON object)
+
+# Discord-style error codes (the ``_errors[].code`` of a 50035 answer) for the JSON Schema keyword that failed.
+ERROR_CODES = {
+    "type": "BASE_TYPE_BAD_TYPE", "required": "BASE_TYPE_REQUIRED", "maxLength": "BASE_TYPE_MAX_LENGTH",
+    "minLength": "BASE_TYPE_MIN_LENGTH", "maxItems": "BASE_TYPE_MAX_LENGTH", "minItems": "BASE_TYPE_MIN_LENGTH",
+    "maximum": "NUMBER_TYPE_MAX", "minimum": "NUMBER_TYPE_MIN", "exclusiveMaximum": "NUMBER_TYPE_MAX",
+    "exclusiveMinimum": "NUMBER_TYPE_MIN", "enum": "BASE_TYPE_CHOICES", "const": "BASE_TYPE_CHOICES",
+    "pattern": "STRING_TYPE_REGEX", "maxProperties": "BASE_TYPE_MAX_LENGTH", "oneOf": "UNION_TYPE_CHOICES",
+    "anyOf": "UNION_TYPE_CHOICES", "additionalProperties": "BASE_TYPE_UNKNOWN_FIELD",
+}
+
+
+class SpecError(RuntimeError):
+    """The vendored spec cannot be loaded or an exception no longer applies to it (the spec was updated)."""
+
+
+@dataclass(frozen=True)
+class SpecException:
+    """A documented difference between the spec and what Discord accepts: the schema at ``pointer`` (a JSON
+    pointer into the spec), which must still equal ``replaces`` (else ``SpecError``: the spec changed, review
+    the exception), becomes ``schema``; ``reason`` says where Discord documents or shows it."""
+
+    pointer: str
+    replaces: dict[str, Any]
+    schema: dict[str, Any]
+    reason: str
+
+
+SNOWFLAKE = {"type": "string", "pattern": "^(0|[1-9][0-9]*)$", "format": "snowflake"}  # the spec's SnowflakeType
+
+EXCEPTIONS: tuple[SpecException, ...] = (
+    SpecException(
+        "/components/schemas/SnowflakeType",
+        SNOWFLAKE,
+        {"anyOf": [SNOWFLAKE, {"type": "integer", "minimum": 0, "maximum": 2**64 - 1}]},
+        "A snowflake may be sent as a JSON integer: Discord's API accepts it (its documentation only promises "
+        "strings in what it RETURNS), and discord.py sends integers, e.g. create_dm's recipient_id and the ids "
+        "of the attachments an edit keeps. Discord's documentation also gives a NEW attachment's id as the "
+        "integer index n of its files[n] part (Uploading Files), listed as a known difference in the spec's "
+        "README; this exception covers it.",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class SpecProblem:
+    """One way a request breaks the spec.
+
+    ``where``: ``"route"`` (no such path), ``"method"`` (path known, method not), ``"path"``/``"query"``
+    (a parameter; ``at`` = (name, ...)), ``"content_type"``, or ``"body"`` (``at`` = the path into the JSON
+    body, list indexes as ints). ``code``: Discord-style error code; ``message``: English; ``schema_path``: the
+    failing keyword's location in the spec (JSON pointer), for the report.
+    """
+
+    where: str
+    at: tuple[str | int, ...]
+    code: str
+    message: str
+    schema_path: str = ""
+
+
+@dataclass
+class SpecCheck:
+    """The outcome for one request: ``operation_id`` (None when no operation matched), ``template`` (the spec's
+    path template), ``problems`` (empty = conformant). ``status``/``code``: what Discord answers when not ok."""
+
+    operation_id: str | None
+    template: str | None
+    problems: list[SpecProblem] = field(default_factory=list)
+    params: dict[str, str] = field(default_factory=dict)  # path parameters by the spec's names
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def status(self) -> int:
+        wheres = {p.where for p in self.problems}
+        return 404 if "route" in wheres else 405 if "method" in wheres else 400
+
+    @property
+    def code(self) -> int:
+        return 0 if self.status in (404, 405) else 50035
+
+    def summary(self) -> str:
+        """One line per problem: ``body 0.options.0.max_value: 9007199254740992 is greater than ...``."""
+        return "; ".join(f"{p.where} {'.'.join(map(str, p.at)) or '-'}: {p.message}" for p in self.problems)
+
+    def form_errors(self) -> dict[str, Any]:
+        """Discord's nested ``errors`` object of a 50035 answer (parameters nested under their name)."""
+        errors: dict[str, Any] = {}
+        for p in self.problems:
+            node = errors
+            for key in p.at:
+                node = node.setdefault(str(key), {})
+            node.setdefault("_errors", []).append({"code": p.code, "message": p.message})
+        return errors
+
+
+@dataclass
+class SpecStats:
+    """What a server checked: ``checked`` requests, ``failed`` of them, ``seconds`` spent validating (wall
+    clock, the event loop's), and ``by_operation``: checked requests per ``operationId``."""
+
+    checked: int = 0
+    failed: int = 0
+    seconds: float = 0.0
+    by_operation: dict[str, int] = field(default_factory=dict)
+
+    def add(self, check: SpecCheck, seconds: float) -> None:
+        self.checked += 1
+        self.failed += not check.ok
+        self.seconds += seconds
+        key = check.operation_id or "(no operation)"
+        self.by_operation[key] = self.by_operation.get(key, 0) + 1
+
+    def merge(self, other: SpecStats) -> None:
+        """Add ``other``'s counts (totals over several servers)."""
+        self.checked += other.checked
+        self.failed += other.failed
+        self.seconds += other.seconds
+        for key, n in other.by_operation.items():
+            self.by_operation[key] = self.by_operation.get(key, 0) + n
+
+
+@dataclass(frozen=True)
+class _Operation:
+    method: str
+    template: str
+    operation_id: str
+    params: tuple[tuple[str, str, bool, str], ...]  # (name, "path"|"query", required, JSON pointer to its schema)
+    body_required: bool
+    body: dict[str, str]  # content type -> JSON pointer to its schema
+
+
+def _escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def _pointer_get(doc: Any, pointer: str) -> Any:
+    node = doc
+    for raw in pointer.lstrip("/").split("/"):
+        key = raw.replace("~1", "/").replace("~0", "~")
+        node = node[int(key)] if isinstance(node, list) else node[key]
+    return node
+
+
+def _apply(doc: Any, exc: SpecException) -> None:
+    head, _, last = exc.pointer.rpartition("/")
+    try:
+        parent = _pointer_get(doc, head) if head else doc
+    except (KeyError, IndexError, ValueError) as err:
+        raise SpecError(f"spec exception {exc.pointer} no longer matches the spec: {err!r} missing") from err
+    key = last.replace("~1", "/").replace("~0", "~")
+    if parent.get(key) != exc.replaces:
+        raise SpecError(f"spec exception {exc.pointer} no longer matches the spec: {parent.get(key)!r}")
+    parent[key] = exc.schema
+
+
+def load_spec(raw: dict[str, Any] | None = None,
+              exceptions: Iterable[SpecException] = EXCEPTIONS) -> dict[str, Any]:
+    """The vendored spec (``devserver/spec/openapi.json``, or ``raw``) with ``exceptions`` applied (a copy)."""
+    fresh = raw is None
+    if raw is None:
+        try:
+            raw = json.loads(resources.files("devserver").joinpath("spec", "openapi.json").read_text("utf-8"))
+        except (OSError, ValueError) as exc:
+            raise SpecError(f"cannot read devserver/spec/openapi.json: {exc}") from exc
+    spec = raw if fresh else copy.deepcopy(raw)
+    for exc in exceptions:
+        _apply(spec, exc)
+    return spec
+
+
+class Conformance:
+    """Validator of requests against one OpenAPI document (default: the vendored spec with ``EXCEPTIONS``).
+
+    Not thread-safe (a validator cache); share it within one event loop. ``default_conformance()`` gives the
+    per-process instance over the vendored spec.
+    """
+
+    def __init__(self, spec: dict[str, Any] | None = None) -> None:
+        self.spec = spec if spec is not None else load_spec()
+        resource = Resource.from_contents(self.spec, default_specification=DRAFT202012)
+        self._registry: Registry[Any] = Registry().with_resource(SPEC_URI, resource)
+        self._validators: dict[str, Draft202012Validator] = {}
+        self._routes: list[tuple[tuple[str, ...], str, dict[str, _Operation]]] = []
+        for template, item in self.spec["paths"].items():
+            shared = item.get("parameters", [])
+            ops = {}
+            for method in METHODS:
+                if method in item:
+                    ops[method.upper()] = self._operation(method.upper(), template, item[method], shared)
+            self._routes.append((tuple(template.strip("/").split("/")), template, ops))
+        # literal segments win: /commands/permissions over /commands/{command_id}
+        self._routes.sort(key=lambda r: r[1].count("{"))
+
+    def _operation(self, method: str, template: str, op: dict[str, Any], shared: list[Any]) -> _Operation:
+        base = f"/paths/{_escape(template)}"
+        params: dict[tuple[str, str], tuple[str, str, bool, str]] = {}
+        for where, plist in (("", shared), (f"/{method.lower()}", op.get("parameters", []))):
+            for i, prm in enumerate(plist):
+                if prm.get("in") in ("path", "query"):
+                    pointer = f"{base}{where}/parameters/{i}/schema"
+                    params[(prm["name"], prm["in"])] = (prm["name"], prm["in"], bool(prm.get("required")), pointer)
+        body = op.get("requestBody") or {}
+        content = {ctype: f"{base}/{method.lower()}/requestBody/content/{_escape(ctype)}/schema"
+                   for ctype in body.get("content", {})}
+        return _Operation(method, template, op.get("operationId", f"{method} {template}"), tuple(params.values()),
+                          bool(body.get("required")), content)
+
+    # ------------------------------------------------------------------ lookup
+    def match(self, method: str, path: str) -> tuple[str | None, dict[str, str], dict[str, _Operation]]:
+        """(spec path template, path parameters, operations by method) for ``path`` (below ``/api/v10``);
+        (None, {}, {}) when no template matches."""
+        parts = path.strip("/").split("/")
+        for segments, template, ops in self._routes:
+            if len(segments) != len(parts):
+                continue
+            values = {}
+            for seg, part in zip(segments, parts, strict=True):
+                if seg.startswith("{") and seg.endswith("}") and part:
+                    values[seg[1:-1]] = part
+                elif seg != part:
+                    break
+            else:
+                return template, values, ops
+        return None, {}, {}
+
+    def validator(self, pointer: str) -> Draft202012Validator:
+        """The (cached) validator of the schema at ``pointer`` inside the spec."""
+        v = self._validators.get(pointer)
+        if v is None:
+            v = Draft202012Validator({"$ref": f"{SPEC_URI}#{pointer}"}, registry=self._registry)
+            self._validators[pointer] = v
+        return v
+
+    # ------------------------------------------------------------------ checking
+    def check(self, method: str, path: str, query: Mapping[str, list[str]] | None = None, body: Any = NO_BODY,
+              content_type: str = "application/json", files: Iterable[int] = ()) -> SpecCheck:
+        """Validate one request. ``path`` below ``/api/v10`` (decoded); ``query``: name -> values as sent;
+        ``body``: the parsed JSON (a multipart request's ``payload_json``) or ``NO_BODY``; ``content_type``:
+        ``application/json`` or ``multipart/form-data``; ``files``: the indexes n of its ``files[n]`` parts."""
+        template, path_values, ops = self.match(method, path)
+        if template is None:
+            return SpecCheck(None, None, [SpecProblem("route", (), "UNKNOWN_ROUTE",
+                                                      f"no operation of the spec has the path {path}")])
+        op = ops.get(method)
+        if op is None:
+            return SpecCheck(None, template, [SpecProblem(
+                "method", (), "METHOD_NOT_ALLOWED",
+                f"{template} has no {method} operation (only {', '.join(sorted(ops)) or 'none'})")])
+        result = SpecCheck(op.operation_id, template, params=path_values)
+        query = query or {}
+        for name, where, required, pointer in op.params:
+            values = [path_values[name]] if where == "path" else list(query.get(name, []))
+            if not values:
+                if required:
+                    result.problems.append(SpecProblem(where, (name,), "BASE_TYPE_REQUIRED",
+                                                       f"the {where} parameter {name} is required"))
+                continue
+            problem = self._check_param(name, where, values, pointer)
+            if problem is not None:
+                result.problems.append(problem)
+        result.problems.extend(self._check_body(op, body, content_type, files))
+        del result.problems[MAX_PROBLEMS:]
+        return result
+
+    def _check_param(self, name: str, where: str, values: list[str], pointer: str) -> SpecProblem | None:
+        """A parameter arrives as text; it conforms if one reading of it (integer, number, boolean, text; a
+        repeated or single value as an array) is valid, as Discord coerces query and path values."""
+        v = self.validator(pointer)
+        if len(values) > 1:
+            readings: list[Any] = [[_coerce(x) for x in values], values]
+        else:
+            readings = [*_readings(values[0]), *([r] for r in _readings(values[0]))]
+        for reading in readings:
+            if v.is_valid(reading):
+                return None
+        err = best_match(v.iter_errors(readings[0]))
+        message = _message(err) if err is not None else "invalid"
+        return SpecProblem(where, (name,), "NUMBER_TYPE_COERCE" if where == "path" else _code(err),
+                           f"value {values[0]!r} of {name}: {message}", _schema_path(pointer, err))
+
+    def _check_body(self, op: _Operation, body: Any, content_type: str, files: Iterable[int]) -> list[SpecProblem]:
+        if body is NO_BODY:
+            if op.body_required:
+                return [SpecProblem("body", (), "BASE_TYPE_REQUIRED", f"{op.operation_id} requires a body")]
+            return []
+        if not op.body:
+            return [SpecProblem("body", (), "BASE_TYPE_UNKNOWN_FIELD",
+                                f"{op.operation_id} takes no body ({op.method} {op.template})")]
+        ctype = content_type.split(";")[0].strip().lower()
+        pointer = op.body.get(ctype)
+        if pointer is None:
+            return [SpecProblem("content_type", (), "CONTENT_TYPE_INVALID",
+                                f"{op.operation_id} accepts {', '.join(op.body)}, not {ctype}")]
+        if ctype.startswith("multipart/") and isinstance(body, dict):
+            body = {**body, **{f"files[{n}]": f"<file {n}>" for n in files}}
+        problems = []
+        for err in self.validator(pointer).iter_errors(body):
+            leaf = _leaf(err)
+            problems.append(SpecProblem("body", tuple(leaf.absolute_path), _code(leaf), _message(leaf),
+                                        _schema_path(pointer, leaf)))
+            if len(problems) >= MAX_PROBLEMS:
+                break
+        return problems
+
+
+@lru_cache(maxsize=1)
+def default_conformance() -> Conformance:
+    """The per-process validator over the vendored spec with ``EXCEPTIONS`` (built on first use)."""
+    return Conformance()
+
+
+def _wrong_kind(err: ValidationError) -> bool:
+    """True when ``err`` (inside a oneOf/anyOf branch) says the branch is for another kind of value: the value's
+    JSON type, or its ``type`` discriminator (components, options, callbacks are unions over ``type``)."""
+    path = list(err.relative_path)
+    return (not path and err.validator == "type") or path == ["type"]
+
+
+def _leaf(err: ValidationError) -> ValidationError:
+    """The precise error under a union: descend into the branch meant for this kind of value (the one whose
+    ``type`` matched), taking its most relevant error; the union error itself when no branch fits the kind."""
+    key = by_relevance()
+    while err.context:
+        branches: dict[Any, list[ValidationError]] = {}
+        for sub in err.context:
+            branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+        fitting = [errs for errs in branches.values() if not any(_wrong_kind(e) for e in errs)]
+        if not fitting:
+            return err
+        err = max(min(fitting, key=len), key=key)
+    return err
+
+
+def _message(err: ValidationError, limit: int = 300) -> str:
+    """``err.message`` without a long value's dump: sizes for the length keywords, the value cut short."""
+    kw, bound, value = err.validator, err.validator_value, err.instance
+    if kw in ("maxItems", "minItems", "maxLength", "minLength", "maxProperties") and hasattr(value, "__len__"):
+        unit = "characters" if isinstance(value, str) else "items"
+        return f"{len(value)} {unit}, {'at most' if kw.startswith('max') else 'at least'} {bound} allowed"
+    text = err.message
+    shown = repr(value)
+    if len(shown) > 80 and shown in text:
+        text = text.replace(shown, shown[:60] + "…")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _readings(raw: str) -> list[Any]:
+    out: list[Any] = []
+    if re.fullmatch(r"-?\d+", raw):
+        out.append(int(raw))
+    elif re.fullmatch(r"-?\d+(\.\d+)?([eE][-+]?\d+)?", raw):
+        out.append(float(raw))
+    if raw.lower() in ("true", "false", "1", "0"):
+        out.append(raw.lower() in ("true", "1"))
+    out.append(raw)
+    return out
+
+
+def _coerce(raw: str) -> Any:
+    return _readings(raw)[0]
+
+
+def _code(err: ValidationError | None) -> str:
+    return ERROR_CODES.get(str(err.validator), "BASE_TYPE_INVALID") if err is not None else "BASE_TYPE_INVALID"
+
+
+def _schema_path(pointer: str, err: ValidationError | None) -> str:
+    """Where the failing keyword sits: the operation's schema pointer, then the keyword path (through $refs)."""
+    if err is None:
+        return pointer
+    return pointer + "/" + "/".join(str(p) for p in err.absolute_schema_path)
