@@ -192,9 +192,66 @@ def _apply(doc: Any, exc: SpecException) -> None:
     parent[key] = exc.schema
 
 
-def load_spec(raw: dict[str, Any] | None = None,
-              exceptions: Iterable[SpecException] = EXCEPTIONS) -> dict[str, Any]:
-    """The vendored spec (``devserver/spec/openapi.json``, or ``raw``) with ``exceptions`` applied (a copy)."""
+def _resolve(spec: dict[str, Any], node: Any) -> Any:
+    seen = 0
+    while isinstance(node, dict) and set(node) == {"$ref"} and node["$ref"].startswith("#/") and seen < 20:
+        cur: Any = spec
+        for key in node["$ref"][2:].split("/"):
+            cur = cur[key.replace("~1", "/").replace("~0", "~")]
+        node, seen = cur, seen + 1
+    return node
+
+
+def _kinds(spec: dict[str, Any], branch: Any) -> list[Any] | None:
+    """The ``type`` discriminator values of a union branch: an object schema requiring ``type`` whose schema
+    is an ``enum``/``const``; None when the branch is not of that form."""
+    b = _resolve(spec, branch)
+    if not isinstance(b, dict) or b.get("type") != "object" or "type" not in (b.get("required") or []):
+        return None
+    t = _resolve(spec, (b.get("properties") or {}).get("type"))
+    if not isinstance(t, dict):
+        return None
+    if "const" in t:
+        return [t["const"]]
+    vals = t.get("enum")
+    return list(vals) if isinstance(vals, list) and vals else None
+
+
+def discriminate(spec: dict[str, Any]) -> int:
+    """Rewrite, in place, every ``oneOf``/``anyOf`` whose branches are object schemas each requiring a ``type``
+    from its own ``enum``/``const`` (disjoint between branches) into ``if type in K_i then branch_i`` clauses plus
+    ``type`` in the union of the K_i. Equivalent for every instance (the branches are mutually exclusive by
+    ``type``; each requires ``type: object``), but only the branch meant for the value is validated: about 3x
+    less work on the command tree, and an error names the failing field instead of "not valid under any of the
+    given schemas". Returns the number of unions rewritten."""
+    count = 0
+    def walk(node: Any) -> None:
+        nonlocal count
+        if isinstance(node, dict):
+            for kw in ("oneOf", "anyOf"):
+                branches = node.get(kw)
+                if isinstance(branches, list) and len(branches) >= 2 and set(node) <= {kw, "description", "title"}:
+                    kinds = [_kinds(spec, b) for b in branches]
+                    flat = [v for k in kinds if k for v in k]
+                    if all(kinds) and len(flat) == len(set(map(repr, flat))):
+                        del node[kw]
+                        node.update({"type": "object", "required": ["type"], "properties": {"type": {"enum": flat}},
+                                     "allOf": [{"if": {"properties": {"type": {"enum": k}}}, "then": b}
+                                               for k, b in zip(kinds, branches, strict=True)]})
+                        count += 1
+            for v in list(node.values()):
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+    walk(spec)
+    return count
+
+
+def load_spec(raw: dict[str, Any] | None = None, exceptions: Iterable[SpecException] = EXCEPTIONS, *,
+              fast: bool = True) -> dict[str, Any]:
+    """The vendored spec (``devserver/spec/openapi.json``, or ``raw``) with ``exceptions`` applied (a copy),
+    its ``type``-discriminated unions rewritten by ``discriminate`` (unless ``fast=False``)."""
     fresh = raw is None
     if raw is None:
         try:
@@ -204,6 +261,8 @@ def load_spec(raw: dict[str, Any] | None = None,
     spec = raw if fresh else copy.deepcopy(raw)
     for exc in exceptions:
         _apply(spec, exc)
+    if fast:
+        discriminate(spec)
     return spec
 
 
