@@ -1,0 +1,232 @@
+"""The devserver's check of every request against Discord's OpenAPI spec (``devserver/conformance.py``): the
+vendored spec and its documented exceptions, operation lookup, parameters, bodies (JSON and multipart), the
+discriminated-union rewrite, and the answers a real client gets (through the tiny discord.py bot)."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from importlib import resources
+from typing import Any
+
+import discord
+import pytest
+
+from devserver import DevServer
+from devserver.conformance import (
+    EXCEPTIONS,
+    SNOWFLAKE,
+    Conformance,
+    SpecError,
+    SpecException,
+    default_conformance,
+    discriminate,
+    load_spec,
+)
+from tests.devserver.conftest import TinyBot, png_bytes
+
+SPEC_SHA256 = "8c1d0707ccdf8e380a86dfba04058820a66435c1b69d5ed82e04dd8c0520dd73"
+COMMANDS = "/applications/1/guilds/2/commands"
+
+
+def raw_spec() -> dict[str, Any]:
+    return json.loads(resources.files("devserver").joinpath("spec", "openapi.json").read_text("utf-8"))
+
+
+def command(max_value: int = 10, option_type: int = 4) -> dict[str, Any]:
+    return {"name": "replay", "description": "Replay a game", "type": 1,
+            "options": [{"type": option_type, "name": "game", "description": "Game number", "required": True,
+                         "min_value": 1, "max_value": max_value}]}
+
+
+def message() -> dict[str, Any]:
+    row = {"type": 1, "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": "go"},
+                                     {"type": 2, "style": 5, "label": "Rules", "url": "https://example.org"}]}
+    select = {"type": 1, "components": [{"type": 3, "custom_id": "pick",
+                                         "options": [{"label": "a", "value": "a"}]}]}
+    return {"content": "board", "embeds": [{"title": "t", "image": {"url": "attachment://board.png"}}],
+            "components": [row, select], "attachments": [{"id": 0, "filename": "board.png"}],
+            "allowed_mentions": {"parse": [], "users": ["12345"]}}
+
+
+# ---------------------------------------------------------------------------------------------- the spec itself
+
+def test_the_vendored_spec_ships_unchanged_with_its_licence() -> None:
+    folder = resources.files("devserver").joinpath("spec")
+    assert hashlib.sha256(folder.joinpath("openapi.json").read_bytes()).hexdigest() == SPEC_SHA256
+    licence = folder.joinpath("LICENSE").read_text()
+    assert "MIT License" in licence and "Copyright 2023 Discord" in licence
+    readme = folder.joinpath("README.md").read_text()
+    assert SPEC_SHA256 in readme and "Documented exceptions" in readme
+
+
+def test_every_exception_still_matches_the_spec_text_it_replaces() -> None:
+    spec = load_spec(raw_spec())
+    assert spec["components"]["schemas"]["SnowflakeType"] == EXCEPTIONS[0].schema
+    assert raw_spec()["components"]["schemas"]["SnowflakeType"] == SNOWFLAKE
+    stale = SpecException("/components/schemas/SnowflakeType", {"type": "string"}, {}, "stale")
+    with pytest.raises(SpecError, match="no longer matches"):
+        load_spec(raw_spec(), (stale,))
+    with pytest.raises(SpecError, match="no longer matches"):
+        load_spec(raw_spec(), (SpecException("/components/schemas/NoSuchSchema/x", {}, {}, "gone"),))
+
+
+# ---------------------------------------------------------------------------------------------- operations
+
+def test_unknown_route_and_method_are_answered_like_discord() -> None:
+    c = default_conformance()
+    unknown = c.check("GET", "/channels/1/no-such-thing")
+    assert (unknown.ok, unknown.status, unknown.code, unknown.problems[0].where) == (False, 404, 0, "route")
+    wrong = c.check("DELETE", "/channels/1/messages")
+    assert (wrong.status, wrong.template, wrong.problems[0].where) == (405, "/channels/{channel_id}/messages", "method")
+
+
+def test_literal_segments_win_over_parameters() -> None:
+    c = default_conformance()
+    assert c.check("GET", "/applications/1/guilds/2/commands/permissions").operation_id == (
+        "list_guild_application_command_permissions")
+    assert c.check("GET", "/applications/1/guilds/2/commands/3").operation_id == "get_guild_application_command"
+    assert c.check("GET", "/users/@me").operation_id == "get_my_user"
+
+
+def test_parameters_are_read_as_discord_coerces_them() -> None:
+    c = default_conformance()
+    assert c.check("GET", "/channels/123/messages", {"limit": ["50"], "before": ["99"]}).ok
+    too_many = c.check("GET", "/channels/123/messages", {"limit": ["500"]})
+    assert [(p.where, p.at, p.code) for p in too_many.problems] == [("query", ("limit",), "NUMBER_TYPE_MAX")]
+    assert "500 is greater than the maximum of 100" in too_many.problems[0].message
+    not_id = c.check("GET", "/channels/abc/messages")
+    assert not_id.status == 400 and not_id.problems[0].at == ("channel_id",)
+    assert c.check("GET", COMMANDS, {"with_localizations": ["true"]}).ok
+    assert not c.check("GET", COMMANDS, {"with_localizations": ["maybe"]}).ok
+
+
+# ---------------------------------------------------------------------------------------------- bodies
+
+def test_command_tree_integer_range_is_the_spec_int53() -> None:
+    c = default_conformance()
+    assert c.check("PUT", COMMANDS, body=[command(2**53 - 1)]).ok
+    over = c.check("PUT", COMMANDS, body=[command(2**53)])
+    (problem,) = over.problems
+    assert (over.status, over.code, over.operation_id) == (400, 50035, "bulk_set_guild_application_commands")
+    assert problem.at == (0, "options", 0, "max_value") and problem.code == "NUMBER_TYPE_MAX"
+    assert over.form_errors() == {"0": {"options": {"0": {"max_value": {"_errors": [
+        {"code": "NUMBER_TYPE_MAX", "message": "9007199254740992 is greater than the maximum of 9007199254740991"}]}}}}}
+    assert problem.schema_path.startswith("/paths/~1applications~1{application_id}~1guilds~1{guild_id}~1commands/put")
+
+
+def test_a_wrong_union_member_names_the_field() -> None:
+    """Options and components are unions over ``type``: the error is the field of the member meant."""
+    c = default_conformance()
+    bad_type = c.check("PUT", COMMANDS, body=[command(option_type=99)])
+    assert [(p.at, p.code) for p in bad_type.problems] == [((0, "options", 0, "type"), "BASE_TYPE_CHOICES")]
+    body = message()
+    body["components"][0]["components"][0]["label"] = "x" * 81
+    long_label = c.check("POST", "/channels/1/messages", body=body)
+    assert [p.at for p in long_label.problems] == [("components", 0, "components", 0, "label")]
+    assert long_label.problems[0].message == "81 characters, at most 80 allowed"
+
+
+def test_the_union_rewrite_keeps_every_verdict() -> None:
+    """``discriminate`` only skips branches that cannot match: valid and invalid bodies get the same verdict
+    from the spec as published (exceptions applied) and from the rewritten one."""
+    raw = Conformance(load_spec(raw_spec(), fast=False))
+    fast = default_conformance()
+    spec = load_spec(raw_spec(), fast=False)
+    assert discriminate(spec) > 30 and discriminate(spec) == 0  # idempotent: nothing left to rewrite
+    bodies: list[tuple[str, str, Any]] = [("PUT", COMMANDS, [command()]), ("PUT", COMMANDS, [command(2**53)]),
+                                          ("PUT", COMMANDS, [command(option_type=99)]),
+                                          ("POST", "/channels/1/messages", message())]
+    for key, value in (("type", 42), ("style", 9), ("custom_id", "z" * 101), ("label", "y" * 81)):
+        broken = message()
+        broken["components"][0]["components"][0][key] = value
+        bodies.append(("POST", "/channels/1/messages", broken))
+    callback = {"type": 8, "data": {"choices": [{"name": str(i), "value": i} for i in range(26)]}}
+    bodies += [("POST", "/interactions/1/tok/callback", callback),
+               ("POST", "/interactions/1/tok/callback", {"type": 4, "data": {"content": "hi", "flags": 64}})]
+    verdicts = [(raw.check(m, p, body=b).ok, fast.check(m, p, body=b).ok) for m, p, b in bodies]
+    assert all(a == b for a, b in verdicts), verdicts
+    assert [a for a, _ in verdicts] == [True, False, False, True, False, False, False, False, False, True]
+
+
+def test_body_presence_and_content_type_are_checked() -> None:
+    c = default_conformance()
+    assert c.check("PUT", "/applications/1/commands").problems[0].code == "BASE_TYPE_REQUIRED"
+    assert c.check("POST", "/channels/1/typing", body={"x": 1}).problems[0].where == "body"
+    assert c.check("POST", "/channels/1/typing").ok
+    plain = c.check("POST", "/channels/1/messages", body={"content": "x"}, content_type="text/plain")
+    assert plain.problems[0].where == "content_type"
+
+
+def test_multipart_payload_json_is_checked_with_its_files() -> None:
+    c = default_conformance()
+    good = c.check("POST", "/channels/1/messages", body=message(), content_type="multipart/form-data", files=[0])
+    assert good.ok, good.summary()
+    body = message()
+    body["embeds"] = [{"title": "t"}] * 11
+    too_many = c.check("POST", "/channels/1/messages", body=body, content_type="multipart/form-data", files=[0])
+    assert [p.at for p in too_many.problems] == [("embeds",)]
+
+
+def test_snowflakes_as_integers_are_the_documented_exception() -> None:
+    c = default_conformance()
+    kept = {"attachments": [{"id": 1577351257897566234}, {"id": 0, "filename": "new.png"}]}
+    assert c.check("PATCH", "/channels/1/messages/2", body=kept).ok
+    assert c.check("POST", "/users/@me/channels", body={"recipient_id": 1323802873036800011}).ok
+    assert not c.check("POST", "/users/@me/channels", body={"recipient_id": -1}).ok
+    assert not c.check("POST", "/users/@me/channels", body={"recipient_id": "01"}).ok
+    strict = Conformance(load_spec(raw_spec(), ()))
+    assert not strict.check("POST", "/users/@me/channels", body={"recipient_id": 1323802873036800011}).ok
+
+
+# ---------------------------------------------------------------------------------------------- through the server
+
+async def test_a_breaking_request_is_answered_like_discord_and_recorded(server: DevServer, bot: TinyBot) -> None:
+    channel_id = server.channel("general").id
+    route = discord.http.Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
+    checked = server.spec_stats.checked
+    with pytest.raises(discord.HTTPException) as info:
+        await bot.http.request(route, json={"content": "x", "embeds": [{"title": "t" * 300}]})
+    assert info.value.status == 400 and info.value.code == 50035
+    assert "embeds.0.title" in str(info.value) and "300 characters, at most 256 allowed" in str(info.value)
+    (v,) = server.violations
+    assert v.kind == "spec" and v.route == f"POST /channels/{channel_id}/messages" and v.status == 400
+    assert v.details.operation_id == "create_message" and v.details.problems[0].at == ("embeds", 0, "title")
+    assert server.messages("general") == []
+    assert server.spec_stats.checked == checked + 1 and server.spec_stats.failed == 1
+    assert server.errors[-1].note == "breaks Discord's spec"
+
+
+async def test_record_mode_serves_the_request_and_off_checks_nothing(server: DevServer, bot: TinyBot) -> None:
+    channel = bot.get_channel(server.channel("general").id)
+    assert isinstance(channel, discord.TextChannel)
+    route = discord.http.Route("POST", "/channels/{channel_id}/messages", channel_id=channel.id)
+    server.conformance = "record"
+    await bot.http.request(route, json={"content": "x", "allowed_mentions": {"parse": ["nobody"]}})
+    assert [v.kind for v in server.violations] == ["spec"] and len(server.messages("general")) == 1
+    server.conformance = "off"
+    checked = server.spec_stats.checked
+    await channel.send("fine", file=discord.File(io.BytesIO(png_bytes()), "board.png"))
+    assert server.spec_stats.checked == checked and len(server.violations) == 1
+
+
+async def test_a_whole_discord_py_session_conforms(server: DevServer, bot: TinyBot) -> None:
+    """Login, command sync, a message with a file and components, an edit keeping the file, a DM: every request
+    the unmodified discord.py client sends is checked, and none breaks the spec (exceptions included)."""
+    channel = bot.get_channel(server.channel("general").id)
+    assert isinstance(channel, discord.TextChannel)
+    msg = await channel.send("board", file=discord.File(io.BytesIO(png_bytes()), "board.png"))
+    await msg.edit(content="board 2", attachments=msg.attachments)
+    user = await bot.fetch_user(server.users["bob"].id)
+    await user.send("hello")
+    assert server.violations == []
+    ops = server.spec_stats.by_operation
+    assert {"create_message", "update_message", "create_dm"} <= set(ops), ops
+    assert server.spec_stats.checked >= 6 and server.spec_stats.failed == 0
+
+
+def test_a_bad_conformance_mode_is_refused() -> None:
+    with pytest.raises(ValueError, match="conformance"):
+        DevServer(conformance="strict")
+
