@@ -32,6 +32,7 @@ from referencing.jsonschema import DRAFT202012
 SPEC_URI = "urn:discord-api-spec:v10"
 METHODS = ("get", "put", "post", "patch", "delete")
 MAX_PROBLEMS = 10
+MEMO_SIZE = 256  # bodies whose verdict is kept (validation is pure: same schema + same JSON = same problems)
 NO_BODY = object()  # the request carried no body at all (distinct from an empty JSON object)
 
 # Discord-style error codes (the ``_errors[].code`` of a 50035 answer) for the JSON Schema keyword that failed.
@@ -141,11 +142,13 @@ class SpecStats:
     failed: int = 0
     seconds: float = 0.0
     by_operation: dict[str, int] = field(default_factory=dict)
+    slowest: tuple[float, str] = (0.0, "")  # (seconds, operationId) of the longest single check
 
     def add(self, check: SpecCheck, seconds: float) -> None:
         self.checked += 1
         self.failed += not check.ok
         self.seconds += seconds
+        self.slowest = max(self.slowest, (seconds, check.operation_id or "(no operation)"))
         key = check.operation_id or "(no operation)"
         self.by_operation[key] = self.by_operation.get(key, 0) + 1
 
@@ -154,6 +157,7 @@ class SpecStats:
         self.checked += other.checked
         self.failed += other.failed
         self.seconds += other.seconds
+        self.slowest = max(self.slowest, other.slowest)
         for key, n in other.by_operation.items():
             self.by_operation[key] = self.by_operation.get(key, 0) + n
 
@@ -278,6 +282,7 @@ class Conformance:
         resource = Resource.from_contents(self.spec, default_specification=DRAFT202012)
         self._registry: Registry[Any] = Registry().with_resource(SPEC_URI, resource)
         self._validators: dict[str, Draft202012Validator] = {}
+        self._memo: dict[tuple[str, str], tuple[SpecProblem, ...]] = {}  # (schema pointer, body JSON) -> problems
         self._routes: list[tuple[tuple[str, ...], str, dict[str, _Operation]]] = []
         for template, item in self.spec["paths"].items():
             shared = item.get("parameters", [])
@@ -391,6 +396,10 @@ class Conformance:
                                 f"{op.operation_id} accepts {', '.join(op.body)}, not {ctype}")]
         if ctype.startswith("multipart/") and isinstance(body, dict):
             body = {**body, **{f"files[{n}]": f"<file {n}>" for n in files}}
+        key = (pointer, json.dumps(body, sort_keys=True, separators=(",", ":")))
+        known = self._memo.get(key)
+        if known is not None:  # the same body again (the bot's command tree at each start): same verdict
+            return list(known)
         problems = []
         for err in self.validator(pointer).iter_errors(body):
             leaf = _leaf(err)
@@ -398,6 +407,9 @@ class Conformance:
                                         _schema_path(pointer, leaf)))
             if len(problems) >= MAX_PROBLEMS:
                 break
+        if len(self._memo) >= MEMO_SIZE:
+            del self._memo[next(iter(self._memo))]
+        self._memo[key] = tuple(problems)
         return problems
 
 

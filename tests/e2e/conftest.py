@@ -64,7 +64,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if t.checked:
         terminalreporter.write_line(
             f"Discord spec conformance: {t.checked} requests checked ({len(t.by_operation)} operations), "
-            f"{t.failed} refused, {1000 * t.seconds / t.checked:.2f} ms validation per request")
+            f"{t.failed} refused, {1000 * t.seconds / t.checked:.2f} ms validation per request "
+            f"(slowest {1000 * t.slowest[0]:.0f} ms, {t.slowest[1]})")
 
 
 def spec_violations_report(server: DevServer) -> str | None:
