@@ -234,7 +234,8 @@ def discriminate(spec: dict[str, Any]) -> int:
         if isinstance(node, dict):
             for kw in ("oneOf", "anyOf"):
                 branches = node.get(kw)
-                if isinstance(branches, list) and len(branches) >= 2 and set(node) <= {kw, "description", "title"}:
+                notes = {k for k in node if k.startswith("x-")} | {kw, "description", "title"}
+                if isinstance(branches, list) and len(branches) >= 2 and set(node) <= notes:
                     kinds = [_kinds(spec, b) for b in branches]
                     flat = [v for k in kinds if k for v in k]
                     if all(kinds) and len(flat) == len(set(map(repr, flat))):
