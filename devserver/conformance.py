@@ -10,7 +10,8 @@ with the HTTP answer Discord gives for it (404 unknown route, 405 wrong method, 
 The spec is loaded once per process (``load_spec``) and amended only by ``EXCEPTIONS``: places where Discord's
 documentation (which wins over the spec, per the spec's own README) and the real API accept what the spec does
 not. Each exception names the JSON pointer it replaces and why; ``devserver/spec/README.md`` lists them too.
-Raises nothing on a bad request: problems are data. ``SpecError`` only if the vendored spec itself is unusable.
+Raises nothing on a bad request: problems are data. ``SpecError`` only if the vendored spec itself is unusable or
+jsonschema/referencing (the ``test`` extra) are not installed.
 """
 
 from __future__ import annotations
@@ -24,10 +25,15 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match, by_relevance
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
+try:  # test/dev dependencies (pyproject's "test" extra), not the bot's
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError, best_match, by_relevance
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+except ImportError as _missing:  # pragma: no cover - only without the test extra
+    MISSING: ImportError | None = _missing
+else:
+    MISSING = None
 
 SPEC_URI = "urn:discord-api-spec:v10"
 METHODS = ("get", "put", "post", "patch", "delete")
@@ -279,6 +285,9 @@ class Conformance:
     """
 
     def __init__(self, spec: dict[str, Any] | None = None) -> None:
+        if MISSING is not None:
+            raise SpecError(f"checking requests against Discord's spec needs jsonschema and referencing "
+                            f"(pip install -e '.[test]'): {MISSING}")
         self.spec = spec if spec is not None else load_spec()
         resource = Resource.from_contents(self.spec, default_specification=DRAFT202012)
         self._registry: Registry[Any] = Registry().with_resource(SPEC_URI, resource)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from devserver.conformance import NO_BODY
+from devserver.conformance import NO_BODY, default_conformance
 from devserver.limits import Problem, form_error_body
 from devserver.models import ErrorRecord
 
@@ -169,6 +169,8 @@ class RestApi:
         s = self.server
         if s.conformance == "off":
             return
+        if s.spec is None:  # created with conformance="off", switched on later
+            s.spec = default_conformance()
         payload, files, present = await read_body_once(request)
         started = time.perf_counter()
         check = s.spec.check(method, path, {k: request.query.getall(k) for k in request.query},

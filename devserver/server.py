@@ -82,7 +82,8 @@ class DevServer(Directory, Controls):
         conformance: every REST request is checked against Discord's OpenAPI spec (``conformance.py``;
             ``spec_stats`` counts them). ``"enforce"`` (default): a request breaking it is recorded as a ``spec``
             violation and answered as Discord would (404, 405 or 400/50035); ``"record"``: recorded, then served
-            anyway; ``"off"``: not checked.
+            anyway; ``"off"``: not checked. Anything but ``"off"`` raises ``conformance.SpecError`` when
+            jsonschema/referencing (the ``test`` extra) are not installed.
     """
 
     def __init__(self, *, host: str = "127.0.0.1", port: int = 0, token: str | None = None,
@@ -90,10 +91,10 @@ class DevServer(Directory, Controls):
                  conformance: str = "enforce") -> None:
         if conformance not in ("enforce", "record", "off"):
             raise ValueError(f"conformance must be 'enforce', 'record' or 'off', not {conformance!r}")
+        self.spec_stats = SpecStats()
         self.host, self.port, self.token = host, port, token
         self.conformance = conformance
-        self.spec: Conformance = default_conformance()
-        self.spec_stats = SpecStats()
+        self.spec: Conformance | None = None if conformance == "off" else default_conformance()
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.recommended_shards = shards
         self.clock = Clock()
