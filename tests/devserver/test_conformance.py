@@ -13,7 +13,7 @@ from typing import Any
 import discord
 import pytest
 
-from devserver import DevServer
+from devserver import DevServer, conformance
 from devserver.conformance import (
     EXCEPTIONS,
     SNOWFLAKE,
@@ -128,26 +128,42 @@ def test_a_wrong_union_member_names_the_field() -> None:
     assert long_label.problems[0].message == "81 characters, at most 80 allowed"
 
 
-def test_the_union_rewrite_keeps_every_verdict() -> None:
-    """``discriminate`` only skips branches that cannot match: valid and invalid bodies get the same verdict
-    from the spec as published (exceptions applied) and from the rewritten one."""
-    raw = Conformance(load_spec(raw_spec(), fast=False))
-    fast = default_conformance()
-    spec = load_spec(raw_spec(), fast=False)
-    assert discriminate(spec) > 30 and discriminate(spec) == 0  # idempotent: nothing left to rewrite
-    bodies: list[tuple[str, str, Any]] = [("PUT", COMMANDS, [command()]), ("PUT", COMMANDS, [command(2**53)]),
-                                          ("PUT", COMMANDS, [command(option_type=99)]),
-                                          ("POST", "/channels/1/messages", message())]
+def verdict_cases() -> list[tuple[str, str, Any, bool]]:
+    """(method, path, body, valid per the published spec) for the verdict comparisons below."""
+    cases: list[tuple[str, str, Any, bool]] = [
+        ("PUT", COMMANDS, [command()], True), ("PUT", COMMANDS, [command(2**53)], False),
+        ("PUT", COMMANDS, [command(option_type=99)], False), ("POST", "/channels/1/messages", message(), True)]
     for key, value in (("type", 42), ("style", 9), ("custom_id", "z" * 101), ("label", "y" * 81)):
         broken = message()
         broken["components"][0]["components"][0][key] = value
-        bodies.append(("POST", "/channels/1/messages", broken))
-    callback = {"type": 8, "data": {"choices": [{"name": str(i), "value": i} for i in range(26)]}}
-    bodies += [("POST", "/interactions/1/tok/callback", callback),
-               ("POST", "/interactions/1/tok/callback", {"type": 4, "data": {"content": "hi", "flags": 64}})]
-    verdicts = [(raw.check(m, p, body=b).ok, fast.check(m, p, body=b).ok) for m, p, b in bodies]
-    assert all(a == b for a, b in verdicts), verdicts
-    assert [a for a, _ in verdicts] == [True, False, False, True, False, False, False, False, False, True]
+        cases.append(("POST", "/channels/1/messages", broken, False))
+    choices = {"type": 8, "data": {"choices": [{"name": str(i), "value": i} for i in range(26)]}}
+    cases += [("POST", "/interactions/1/tok/callback", choices, False),
+              ("POST", "/interactions/1/tok/callback", {"type": 4, "data": {"content": "hi", "flags": 64}}, True)]
+    return cases
+
+
+def test_the_union_rewrite_keeps_every_verdict() -> None:
+    """``discriminate`` only skips branches that cannot match: valid and invalid bodies get the same verdict
+    from the spec as published (exceptions applied) and from the rewritten one."""
+    published = Conformance(load_spec(raw_spec(), fast=False), compiled=False)
+    rewritten = Conformance(load_spec(raw_spec()), compiled=False)
+    spec = load_spec(raw_spec(), fast=False)
+    assert discriminate(spec) > 30 and discriminate(spec) == 0  # idempotent: nothing left to rewrite
+    for method, path, body, valid in verdict_cases():
+        assert published.check(method, path, body=body).ok is valid, (path, body)
+        assert rewritten.check(method, path, body=body).ok is valid, (path, body)
+
+
+def test_the_compiled_validator_agrees_with_jsonschema() -> None:
+    """jsonschema-rs (the fast path for valid bodies) gives jsonschema's verdict on every case."""
+    if conformance.jsonschema_rs is None:
+        pytest.skip("jsonschema-rs is not installed")
+    c = default_conformance()
+    for method, path, body, valid in verdict_cases():
+        _, _, ops = c.match(method, path)
+        assert c.fast_valid(ops[method].body["application/json"], body) is valid, (path, body)
+        assert c.check(method, path, body=body).ok is valid
 
 
 def test_body_presence_and_content_type_are_checked() -> None:
