@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from devserver import DevServer
-from devserver.conformance import SpecStats
+from devserver.conformance import SpecStats, default_conformance
 from devserver.process import REPO, BotExited, BotProcess
 
 E2E_TOKEN = "e2e-bot-token"
@@ -65,7 +65,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(
             f"Discord spec conformance: {t.checked} requests checked ({len(t.by_operation)} operations), "
             f"{t.failed} refused, {1000 * t.seconds / t.checked:.2f} ms validation per request "
-            f"(slowest {1000 * t.slowest[0]:.0f} ms, {t.slowest[1]})")
+            f"(slowest {1000 * t.slowest[0]:.0f} ms, {t.slowest[1]}); validators disagreed on "
+            f"{default_conformance().disagreements}")
 
 
 def spec_violations_report(server: DevServer) -> str | None:
