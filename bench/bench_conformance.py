@@ -26,7 +26,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.storage import Storage
-from devserver.conformance import Conformance, load_spec
+from devserver.conformance import Conformance
+from devserver.openapi import load_spec
 from tests.bot.conftest import make_bot
 from tests.bot.fakediscord import FakeDiscord
 from tests.devserver.test_conformance import message

@@ -15,7 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from devserver.conformance import SpecError
+from devserver.openapi import SpecError
 from devserver.console import Console
 from devserver.process import BotExited, BotProcess
 from devserver.server import DevServer

@@ -14,16 +14,8 @@ import discord
 import pytest
 
 from devserver import DevServer, conformance
-from devserver.conformance import (
-    EXCEPTIONS,
-    SNOWFLAKE,
-    Conformance,
-    SpecError,
-    SpecException,
-    default_conformance,
-    discriminate,
-    load_spec,
-)
+from devserver.conformance import Conformance, default_conformance
+from devserver.openapi import EXCEPTIONS, SNOWFLAKE, SpecError, SpecException, discriminate, load_spec
 from tests.devserver.conftest import TinyBot, png_bytes
 
 SPEC_SHA256 = "8c1d0707ccdf8e380a86dfba04058820a66435c1b69d5ed82e04dd8c0520dd73"
