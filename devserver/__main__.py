@@ -15,8 +15,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from devserver.openapi import SpecError
 from devserver.console import Console
+from devserver.openapi import SpecError
 from devserver.process import BotExited, BotProcess
 from devserver.server import DevServer
 

@@ -75,7 +75,8 @@ async def read_body(request: web.Request) -> tuple[dict[str, Any], list[Uploaded
     """The JSON payload (``payload_json`` for multipart) and the uploaded ``files[n]`` parts.
 
     The body is read once per request (``RestApi.handle`` reads it before the handler, for the spec check) and
-    kept on the request; an empty or absent body is ``{}``. Raises ``ApiError`` 400/50109 for invalid JSON."""
+    kept on the request; an empty or absent body is ``{}``. Raises ``ApiError`` 400/50109 for invalid JSON (the
+    body, or a multipart request's ``payload_json``)."""
     payload, files, _ = await read_body_once(request)
     return payload, files
 
@@ -94,7 +95,10 @@ async def read_body_once(request: web.Request) -> tuple[Any, list[UploadedFile],
         async for part in reader:
             name = getattr(part, "name", None) or ""
             if name == "payload_json":
-                payload = json.loads(await part.text())  # type: ignore[union-attr]
+                try:
+                    payload = json.loads(await part.text())  # type: ignore[union-attr]
+                except ValueError as exc:
+                    raise ApiError(400, 50109, "The request body contains invalid JSON.") from exc
             elif name.startswith("files["):
                 data = bytes(await part.read())  # type: ignore[union-attr]
                 ctype = part.headers.get("Content-Type", "application/octet-stream")

@@ -82,7 +82,7 @@ class DevServer(Directory, Controls):
         conformance: every REST request is checked against Discord's OpenAPI spec (``conformance.py``;
             ``spec_stats`` counts them). ``"enforce"`` (default): a request breaking it is recorded as a ``spec``
             violation and answered as Discord would (404, 405 or 400/50035); ``"record"``: recorded, then served
-            anyway; ``"off"``: not checked. Anything but ``"off"`` raises ``conformance.SpecError`` when
+            anyway; ``"off"``: not checked. Anything but ``"off"`` raises ``openapi.SpecError`` when
             jsonschema/referencing (the ``test`` extra) are not installed.
     """
 
