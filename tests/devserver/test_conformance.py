@@ -10,6 +10,7 @@ import json
 from importlib import resources
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 
@@ -238,3 +239,14 @@ def test_a_bad_conformance_mode_is_refused() -> None:
     with pytest.raises(ValueError, match="conformance"):
         DevServer(conformance="strict")
 
+
+
+async def test_a_multipart_payload_json_that_is_not_json_is_refused(server: DevServer) -> None:
+    form = aiohttp.FormData()
+    form.add_field("payload_json", "{not json", content_type="application/json")
+    form.add_field("files[0]", png_bytes(), filename="a.png", content_type="image/png")
+    url = f"{server.api_base}/channels/{server.channel('general').id}/messages"
+    async with aiohttp.ClientSession() as session, session.post(
+            url, data=form, headers={"Authorization": "Bot test-token"}) as resp:
+        assert resp.status == 400 and (await resp.json())["code"] == 50109
+    assert server.messages("general") == [] and server.spec_stats.checked == 0
