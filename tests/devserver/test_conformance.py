@@ -250,3 +250,19 @@ async def test_a_multipart_payload_json_that_is_not_json_is_refused(server: DevS
             url, data=form, headers={"Authorization": "Bot test-token"}) as resp:
         assert resp.status == 400 and (await resp.json())["code"] == 50109
     assert server.messages("general") == [] and server.spec_stats.checked == 0
+
+
+async def test_the_e2e_teardown_report_names_each_breaking_request(server: DevServer, bot: TinyBot) -> None:
+    """What fails an end-to-end test (``tests/e2e/conftest.py``): nothing without a spec violation, then each
+    breaking request's route and problem."""
+    from tests.e2e.conftest import spec_violations_report
+
+    assert spec_violations_report(server) is None
+    route = discord.http.Route("PUT", "/applications/{app}/guilds/{guild}/commands", app=server.application_id,
+                               guild=server.guild_id)
+    with pytest.raises(discord.HTTPException):
+        await bot.http.request(route, json=[command(2**53)])
+    report = spec_violations_report(server)
+    assert report is not None and "1 request(s)" in report
+    assert f"PUT /applications/{server.application_id}/guilds/{server.guild_id}/commands -> 400" in report
+    assert "0.options.0.max_value: 9007199254740992 is greater than the maximum of 9007199254740991" in report
