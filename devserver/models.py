@@ -293,7 +293,8 @@ class Violation:
     ``"unknown_message"`` (10008), ``"unknown_interaction"``, ``"followup_before_response"``,
     ``"dead_interaction_response"`` (a first response tried again after Discord answered 10062: still 10062),
     ``"global_rate_limit"`` (over 50 requests/s outside the interaction endpoints), ``"rate_limited"`` (past a
-    route bucket), ``"daily_command_creates"`` (30034), ``"heartbeat_late"`` (a blocked event loop).
+    route bucket), ``"daily_command_creates"`` (30034), ``"heartbeat_late"`` (a blocked event loop), ``"spec"``
+    (the request breaks Discord's OpenAPI spec: ``details`` is the ``conformance.SpecCheck``).
     """
 
     kind: str

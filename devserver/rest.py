@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from devserver.conformance import NO_BODY, default_conformance
 from devserver.limits import Problem, form_error_body
 from devserver.models import ErrorRecord
 
@@ -67,16 +68,37 @@ def invalid_form(problems: list[Problem]) -> ApiError:
     return ApiError(400, 50035, body["message"], body["errors"])
 
 
+BODY_KEY = web.RequestKey("devserver.body", tuple)
+
+
 async def read_body(request: web.Request) -> tuple[dict[str, Any], list[UploadedFile]]:
-    """The JSON payload (``payload_json`` for multipart) and the uploaded ``files[n]`` parts."""
+    """The JSON payload (``payload_json`` for multipart) and the uploaded ``files[n]`` parts.
+
+    The body is read once per request (``RestApi.handle`` reads it before the handler, for the spec check) and
+    kept on the request; an empty or absent body is ``{}``. Raises ``ApiError`` 400/50109 for invalid JSON (the
+    body, or a multipart request's ``payload_json``)."""
+    payload, files, _ = await read_body_once(request)
+    return payload, files
+
+
+async def read_body_once(request: web.Request) -> tuple[Any, list[UploadedFile], bool]:
+    """(payload, files, present): ``read_body`` plus whether the request carried a body at all."""
+    cached = request.get(BODY_KEY)
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
     files: list[UploadedFile] = []
-    payload: dict[str, Any] = {}
+    payload: Any = {}
+    present = False
     if request.content_type.startswith("multipart/"):
+        present = True
         reader = await request.multipart()
         async for part in reader:
             name = getattr(part, "name", None) or ""
             if name == "payload_json":
-                payload = json.loads(await part.text())  # type: ignore[union-attr]
+                try:
+                    payload = json.loads(await part.text())  # type: ignore[union-attr]
+                except ValueError as exc:
+                    raise ApiError(400, 50109, "The request body contains invalid JSON.") from exc
             elif name.startswith("files["):
                 data = bytes(await part.read())  # type: ignore[union-attr]
                 ctype = part.headers.get("Content-Type", "application/octet-stream")
@@ -84,11 +106,13 @@ async def read_body(request: web.Request) -> tuple[dict[str, Any], list[Uploaded
     elif request.can_read_body:
         text = await request.text()
         if text:
+            present = True
             try:
                 payload = json.loads(text)
             except ValueError as exc:
                 raise ApiError(400, 50109, "The request body contains invalid JSON.") from exc
-    return payload, files
+    request[BODY_KEY] = (payload, files, present)
+    return payload, files, present
 
 
 class RestApi:
@@ -132,6 +156,7 @@ class RestApi:
             limited = self._rate_limit(method, path, route, limit_headers)
             if limited is not None:
                 return self._done(method, path, template, limited)
+            await self._conform(request, method, path, route)
             if matched is None:
                 raise ApiError(404, 0, f"404: Not Found (the devserver has no route for {route})")
             resp = await matched[1](s, request, **matched[2])
@@ -140,6 +165,33 @@ class RestApi:
             resp = json_response(err.body(), err.status)
         resp.headers.update(limit_headers)
         return self._done(method, path, template, resp)
+
+    async def _conform(self, request: web.Request, method: str, path: str, route: str) -> None:
+        """Check the request against Discord's OpenAPI spec (``conformance.py``), after auth and rate limits
+        as Discord does. A request that breaks it is recorded as a ``spec`` violation and, unless the server's
+        ``conformance`` is ``"record"``, answered as Discord would (404, 405 or 400/50035 with the errors)."""
+        s = self.server
+        if s.conformance == "off":
+            return
+        if s.spec is None:  # created with conformance="off", switched on later
+            s.spec = default_conformance()
+        payload, files, present = await read_body_once(request)
+        started = time.perf_counter()
+        check = s.spec.check(method, path, {k: request.query.getall(k) for k in request.query},
+                             payload if present else NO_BODY, request.content_type, [f[0] for f in files])
+        s.spec_stats.add(check, time.perf_counter() - started)
+        if check.ok:
+            return
+        token = check.params.get("interaction_token") or check.params.get("webhook_token")
+        it = s.interaction_by_token(token) if token else None
+        s.violate("spec", f"{check.operation_id or route}: {check.summary()}", route, check.status, check.code,
+                  check, interaction=it)
+        if s.conformance == "enforce":
+            if check.status == 404:
+                raise ApiError(404, 0, "404: Not Found", note="not in Discord's spec")
+            if check.status == 405:
+                raise ApiError(405, 0, "405: Method Not Allowed", note="not in Discord's spec")
+            raise ApiError(400, 50035, "Invalid Form Body", check.form_errors(), note="breaks Discord's spec")
 
     def _done(self, method: str, path: str, template: str, resp: web.StreamResponse) -> web.StreamResponse:
         self.server.record_request(method, path, resp.status, template)

@@ -23,6 +23,7 @@ from typing import Any
 from aiohttp import web
 
 from devserver.accounting import RequestCounts, RequestRecord, is_interaction_endpoint
+from devserver.conformance import Conformance, SpecStats, default_conformance
 from devserver.controls import Controls
 from devserver.directory import CHANNEL_NAMES, GUILD_BASE_TS, Directory
 from devserver.models import (
@@ -78,11 +79,22 @@ class DevServer(Directory, Controls):
             (``ratelimit.py``); off by default (the global limit is then only recorded as a violation).
         shards: the shard count ``GET /gateway/bot`` recommends (discord.py's ``AutoShardedClient`` without a
             ``shard_count`` uses it).
+        conformance: every REST request is checked against Discord's OpenAPI spec (``conformance.py``;
+            ``spec_stats`` counts them). ``"enforce"`` (default): a request breaking it is recorded as a ``spec``
+            violation and answered as Discord would (404, 405 or 400/50035); ``"record"``: recorded, then served
+            anyway; ``"off"``: not checked. Anything but ``"off"`` raises ``openapi.SpecError`` when
+            jsonschema/referencing (the ``test`` extra) are not installed.
     """
 
     def __init__(self, *, host: str = "127.0.0.1", port: int = 0, token: str | None = None,
-                 heartbeat_interval_ms: int = 41250, rate_limits: bool = False, shards: int = 1) -> None:
+                 heartbeat_interval_ms: int = 41250, rate_limits: bool = False, shards: int = 1,
+                 conformance: str = "enforce") -> None:
+        if conformance not in ("enforce", "record", "off"):
+            raise ValueError(f"conformance must be 'enforce', 'record' or 'off', not {conformance!r}")
+        self.spec_stats = SpecStats()
         self.host, self.port, self.token = host, port, token
+        self.conformance = conformance
+        self.spec: Conformance | None = None if conformance == "off" else default_conformance()
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.recommended_shards = shards
         self.clock = Clock()

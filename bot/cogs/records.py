@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from bot.app import TableBot
 
 AUTOCOMPLETE_GAMES = 25
+MAX_INTEGER_OPTION = 2**53 - 1  # Discord's INTEGER option range is ±(2^53 - 1) (Int53Type in its OpenAPI spec)
 
 
 class RecordsCog(commands.Cog, name="records"):
@@ -55,7 +56,7 @@ class RecordsCog(commands.Cog, name="records"):
     @app_commands.describe(game="Game number (your recent games are suggested)",
                            private="Only you see the replay (default: the channel sees it)")
     @app_commands.guild_only()
-    async def replay(self, interaction: discord.Interaction, game: app_commands.Range[int, 1, 2**53],
+    async def replay(self, interaction: discord.Interaction, game: app_commands.Range[int, 1, MAX_INTEGER_OPTION],
                      private: bool = False) -> None:
         await record_views.send_replay(interaction, game, ephemeral=private)
 

@@ -116,7 +116,11 @@ async def test_oversize_upload_is_refused(server: DevServer, bot: TinyBot) -> No
     assert [v.kind for v in server.violations] == ["file_too_large"]
 
 
-async def test_too_many_buttons_in_a_row_is_refused(server: DevServer, bot: TinyBot) -> None:
+@pytest.mark.parametrize("conformance", ["enforce", "record"])
+async def test_too_many_buttons_in_a_row_is_refused(server: DevServer, bot: TinyBot, conformance: str) -> None:
+    """Discord's spec (components[].components maxItems 5) refuses it first; with the spec check only
+    recording, the devserver's own limit (limits.py) refuses it too."""
+    server.conformance = conformance
     channel_id = server.channel("general").id
     row = {"type": 1, "components": [{"type": 2, "style": 1, "label": f"b{i}", "custom_id": f"b{i}"}
                                      for i in range(6)]}
@@ -125,12 +129,22 @@ async def test_too_many_buttons_in_a_row_is_refused(server: DevServer, bot: Tiny
         await bot.http.request(route, json={"content": "x", "components": [row]})
     assert info.value.status == 400 and info.value.code == 50035
     assert server.messages("general") == []
-    assert [v.kind for v in server.violations] == ["invalid_form"]
-    assert server.errors[-1].body["errors"]["components"]["0"]["components"]["_errors"][0]["code"] == (
-        "COMPONENT_LAYOUT_WIDTH_EXCEEDED")
+    errors = server.errors[-1].body["errors"]["components"]["0"]["components"]["_errors"]
+    if conformance == "enforce":
+        assert [v.kind for v in server.violations] == ["spec"]
+        assert errors[0] == {"code": "BASE_TYPE_MAX_LENGTH", "message": "6 items, at most 5 allowed"}
+    else:
+        assert [v.kind for v in server.violations] == ["spec", "invalid_form"]
+        assert errors[0]["code"] == "COMPONENT_LAYOUT_WIDTH_EXCEEDED"
 
 
-async def test_more_than_25_autocomplete_choices_is_refused(server: DevServer, bot: TinyBot) -> None:
+@pytest.mark.parametrize("conformance", ["enforce", "record"])
+async def test_more_than_25_autocomplete_choices_is_refused(server: DevServer, bot: TinyBot, conformance: str) -> None:
+    server.conformance = conformance
     assert await server.as_user("alice").autocomplete("game place", "tile", "all") == []  # what the user sees
-    assert [v.kind for v in server.violations] == ["invalid_form"]
-    assert "30 choices" in server.violations[0].message
+    kinds = ["spec"] if conformance == "enforce" else ["spec", "invalid_form"]
+    assert [v.kind for v in server.violations] == kinds
+    assert server.violations[0].details.problems[0].at == ("data", "choices")
+    assert "30 items, at most 25 allowed" in server.violations[0].message
+    if conformance == "record":
+        assert "30 choices" in server.violations[1].message

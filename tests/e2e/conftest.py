@@ -8,6 +8,12 @@ gateway and its commands are synced, and can ``kill()`` it (SIGKILL) and ``resta
 (see ``devserver.client``); ``devserver.violations`` lists every Discord rule the bot broke,
 ``devserver.errors`` every error reply.
 
+Conformance: the devserver checks every REST request the bot sends against Discord's OpenAPI spec
+(``devserver/conformance.py``) and answers one that breaks it as Discord would (400/50035). The ``devserver``
+fixture then **fails the test** (an error at teardown naming each request and problem) when the bot caused any
+``spec`` violation; a test needs nothing to get this. The session's totals (requests checked, refused,
+validation time) are printed in the terminal summary of a single-process run.
+
 Example::
 
     async def test_help(devserver, bot_process):
@@ -23,6 +29,7 @@ from pathlib import Path
 import pytest
 
 from devserver import DevServer
+from devserver.conformance import SpecStats, default_conformance
 from devserver.process import REPO, BotExited, BotProcess
 
 E2E_TOKEN = "e2e-bot-token"
@@ -49,16 +56,44 @@ def bot_entry_missing() -> str | None:
     return None
 
 
+SPEC_TOTALS = SpecStats()  # every e2e server's spec checks in this process
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    t = SPEC_TOTALS
+    if t.checked:
+        terminalreporter.write_line(
+            f"Discord spec conformance: {t.checked} requests checked ({len(t.by_operation)} operations), "
+            f"{t.failed} refused, {1000 * t.seconds / t.checked:.2f} ms validation per request "
+            f"(slowest {1000 * t.slowest[0]:.0f} ms, {t.slowest[1]}); validators disagreed on "
+            f"{default_conformance().disagreements}")
+
+
+def spec_violations_report(server: DevServer) -> str | None:
+    """Why the test fails for conformance: every ``spec`` violation (route and problems), or None."""
+    found = [v for v in server.violations if v.kind == "spec"]
+    if not found:
+        return None
+    lines = [f"the bot sent {len(found)} request(s) that break Discord's OpenAPI spec (devserver/spec/README.md):"]
+    lines += [f"  {v.route} -> {v.status}: {v.message}" for v in found[:10]]
+    return "\n".join(lines)
+
+
 @pytest.fixture
 async def devserver(request: pytest.FixtureRequest) -> AsyncIterator[DevServer]:
     """A fresh DevServer on a free 127.0.0.1 port (accepts only the e2e token). Options come from a
     ``@pytest.mark.devserver(rate_limits=True, heartbeat_interval_ms=2000)`` marker: Discord-like 429 buckets, and
-    late heartbeats (a blocked event loop) recorded as violations."""
+    late heartbeats (a blocked event loop) recorded as violations. At teardown the test fails if the bot sent any
+    request breaking Discord's OpenAPI spec (``spec`` violations)."""
     marker = request.node.get_closest_marker("devserver")
     options = dict(marker.kwargs) if marker else {}
     server = await DevServer(token=E2E_TOKEN, **options).start()
     yield server
     await server.stop()
+    SPEC_TOTALS.merge(server.spec_stats)
+    report = spec_violations_report(server)
+    if report:
+        pytest.fail(report, pytrace=False)
 
 
 @pytest.fixture

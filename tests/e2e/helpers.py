@@ -33,7 +33,7 @@ from devserver.result import InteractionResult
 from engine.conex import Game
 from engine.constructo import Match
 
-from .conftest import E2E_TOKEN, bot_entry_missing
+from .conftest import E2E_TOKEN, SPEC_TOTALS, bot_entry_missing, spec_violations_report
 
 MIN_LONG_SIDE_PX = 800  # boards, cards and hands are 800 px wide (phone first, issue 14); tables ~1016
 ANSWER_TIMEOUT_S = 20.0
@@ -151,7 +151,8 @@ async def bot_env(tmp: Path, *, start: bool = True, extra_env: dict[str, str] | 
                   **server_options: Any) -> AsyncIterator[BotEnv]:
     """Start a DevServer (``server_options``, e.g. ``rate_limits=True``) and, with ``start``, the real bot on
     ``tmp/data`` (``extra_env``: more environment for it, e.g. ``TABLEBOT_EXTRA_GAMES``); stop both on exit. Skips
-    the module when the bot cannot run yet."""
+    the module when the bot cannot run yet. Like the ``devserver`` fixture, fails the test when the bot sent a
+    request breaking Discord's OpenAPI spec (checked after a body that raised nothing)."""
     import pytest
 
     reason = bot_entry_missing()
@@ -166,6 +167,10 @@ async def bot_env(tmp: Path, *, start: bool = True, extra_env: dict[str, str] | 
     finally:
         await proc.stop()
         await server.stop()
+        SPEC_TOTALS.merge(server.spec_stats)
+    report = spec_violations_report(server)
+    if report:
+        pytest.fail(report, pytrace=False)
 
 
 async def answered(res: InteractionResult, timeout: float = ANSWER_TIMEOUT_S, **kw: Any) -> InteractionResult:  # noqa: ASYNC109
