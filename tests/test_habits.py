@@ -1,6 +1,6 @@
 """Habits that hold (issue 20, Deliver 7), run by the README's one test command: ``ruff check`` is clean,
-``mypy --strict`` is clean on engine/, render/ and bot/core/, the engine's value objects carry doctest examples that pass,
-and the binding rulings in ``docs/rules/`` are the shared ones."""
+``mypy --strict`` is clean on engine/, render/ and bot/core/, the engine's value objects carry doctest examples that
+pass, and the binding rulings in ``docs/rules/`` are the shared ones."""
 
 import doctest
 import importlib
