@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import metrics
 from bot.first_response import InteractionGone, is_dead
 from bot.games import access
 from bot.games.base import Picture, Snapshot
@@ -163,8 +164,11 @@ class Publisher:
         """
         inflight = self._inflight.setdefault(snap.id, [])
         inflight.append(snap.version)
+        started = time.monotonic()
         try:
-            return await self._publish(snap, headline, interaction, pictures)
+            msg = await self._publish(snap, headline, interaction, pictures)
+            metrics.board_posted(snap.record.kind, time.monotonic() - started, interaction is not None)
+            return msg
         finally:
             inflight.remove(snap.version)
             if not inflight:
