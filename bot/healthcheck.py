@@ -70,11 +70,13 @@ def probe(data_dir: Path, *, now: float | None = None, max_age_s: float = MAX_AG
 
 
 def data_dir_from(env: Mapping[str, str]) -> Path:
-    """``DATA_DIR`` as the bot reads it (``bot.config``)."""
+    """``DATA_DIR`` as the bot reads it (``bot.config``, imported only when ``DATA_DIR`` is unset)."""
+    text = env.get("DATA_DIR", "").strip()
+    if text:
+        return Path(text).expanduser()
     from bot.config import default_data_dir
 
-    text = env.get("DATA_DIR", "").strip()
-    return Path(text).expanduser() if text else default_data_dir(env)
+    return default_data_dir(env)
 
 
 def main(env: Mapping[str, str] | None = None) -> int:
