@@ -347,7 +347,7 @@ def configure_logging(config: Config, *, handler: logging.Handler | None = None)
     for h in root.handlers:
         if not any(isinstance(f, RedactingFilter) for f in h.filters):
             h.addFilter(redactor)
-        h.setLevel(config.log_level)
+    handler.setLevel(config.log_level)  # discord.http's WARNINGs exist whatever the level (429s are counted)
     root.setLevel(config.log_level)
     from bot.metrics import install_rate_limit_counter
 
