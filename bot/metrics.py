@@ -206,9 +206,9 @@ def count_429(url: str, scope: str = "route") -> None:
 
 class RateLimitCounter(logging.Filter):
     """Counts Discord's 429s from discord.py's own rate-limit log lines (``discord.http``: "We are being rate
-    limited. %s %s responded with 429..." and "Global rate limit has been hit..."): discord.py handles 429s inside
-    ``HTTPClient.request`` and this log call is its only outward trace. Attach to the ``discord.http`` logger;
-    never drops a record."""
+    limited. %s %s responded with 429..." and "Global rate limit has been hit..."; ``discord.webhook.async_``:
+    "Webhook ID %s is rate limited..."): discord.py handles 429s inside ``HTTPClient.request`` and
+    ``AsyncWebhookAdapter.request`` and these log calls are their only outward trace. Never drops a record."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -222,21 +222,30 @@ class RateLimitCounter(logging.Filter):
                 count_429(self._last_url)
             elif record.msg.startswith("Global rate limit has been hit"):
                 count_429(self._last_url, "global")
+            elif record.msg.startswith("Webhook ID %s is rate limited"):  # interaction followups and edits
+                RATE_LIMITED.labels("webhook", "route").inc()
         return True
 
 
 def install_rate_limit_counter() -> RateLimitCounter:
-    """Attach :class:`RateLimitCounter` to the ``discord.http`` logger (idempotent) and make sure its WARNING
-    records are created whatever ``LOG_LEVEL`` is (handlers still filter by ``LOG_LEVEL``)."""
-    logger = logging.getLogger("discord.http")
-    for f in logger.filters:
-        if isinstance(f, RateLimitCounter):
-            return f
-    counter_filter = RateLimitCounter()
-    logger.addFilter(counter_filter)
-    if logger.getEffectiveLevel() > logging.WARNING:
-        logger.setLevel(logging.WARNING)
-    return counter_filter
+    """Attach :class:`RateLimitCounter` to the loggers of discord.py's two HTTP clients, ``discord.http`` (the bot's
+    REST calls) and ``discord.webhook.async_`` (interaction followups and edits), idempotently, and make sure their
+    WARNING records are created whatever ``LOG_LEVEL`` is (handlers still filter by ``LOG_LEVEL``)."""
+    found = None
+    for name in RATE_LIMIT_LOGGERS:
+        logger = logging.getLogger(name)
+        mine = next((f for f in logger.filters if isinstance(f, RateLimitCounter)), None)
+        if mine is None:
+            mine = RateLimitCounter()
+            logger.addFilter(mine)
+        if logger.getEffectiveLevel() > logging.WARNING:
+            logger.setLevel(logging.WARNING)
+        found = found or mine
+    assert found is not None
+    return found
+
+
+RATE_LIMIT_LOGGERS = ("discord.http", "discord.webhook.async_")
 
 
 def instrument_storage(storage: Any) -> None:

@@ -99,6 +99,9 @@ def test_429s_are_counted_from_discord_py_s_rate_limit_log_lines() -> None:
     logger.warning("Global rate limit has been hit. Retrying in %.2f seconds.", 0.5)
     logger.warning("some other warning %s", "x")
     assert sample("tablebot_discord_rate_limited_total", route_class="webhook", scope="route") == before + 1
+    logging.getLogger("discord.webhook.async_").warning("Webhook ID %s is rate limited. Retrying in %.2f seconds.",
+                                                       1, 0.5)
+    assert sample("tablebot_discord_rate_limited_total", route_class="webhook", scope="route") == before + 2
     assert sample("tablebot_discord_rate_limited_total", route_class="webhook", scope="global") == glob + 1
 
 
