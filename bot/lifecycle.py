@@ -40,8 +40,9 @@ import discord
 from bot.i18n import t
 
 log = logging.getLogger(__name__)
-LONG_LIVED = ("heartbeat",)
-"""Background task names a drain does not wait for (plus any name starting with ``daemon:``)."""
+LONG_LIVED = ("heartbeat", "cpu-warm-up")
+"""Background task names a drain does not wait for (plus any name starting with ``daemon:``): loops, and warming
+the CPU workers (no player waits for it)."""
 
 
 class Drainer:
