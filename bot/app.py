@@ -107,6 +107,7 @@ class TableBot(commands.Bot):
         self.games = GameLayer(self)
         metrics.instrument_storage(self.storage)
         metrics.instrument_pools(self.games.pools)
+        self.games.on_committed.append(metrics.count_committed)
         self.spawn(self.games.pools.warm(), name="cpu-warm-up")
         for kind in self.games.kinds.values():
             self.add_dynamic_items(*seating_items(kind), *kind.dynamic_items)

@@ -165,6 +165,12 @@ def action_committed(kind: str, n: int = 1) -> None:
     ACTIONS.labels(kind).inc(n)
 
 
+def count_committed(committed: Any) -> None:
+    """``GameLayer.on_committed`` hook: count the committed changes of a ``Committed`` (its ``snap.record.kind``,
+    its ``changes``)."""
+    action_committed(committed.snap.record.kind, len(committed.changes))
+
+
 def first_response(interaction_type: str, elapsed_s: float, by: str = "handler") -> None:
     """An interaction of ``interaction_type`` got its first response ``elapsed_s`` seconds after it arrived;
     ``by`` is ``handler`` or ``guard`` (the first-response guard's deferral)."""

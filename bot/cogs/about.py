@@ -69,7 +69,9 @@ class AboutCog(commands.Cog, name="about"):
         mine = bot.config.shard_ids
         shards = (t("about.shards_some", locale, ids=", ".join(map(str, mine)), count=shard_count)
                   if mine is not None and len(mine) < shard_count else t("about.shards_all", locale, count=shard_count))
-        return t("about.text", locale, version=version(), uptime=duration(time.time() - bot.started_at, locale),
+        games = ", ".join(kind.title for kind in bot.games.kinds.values())
+        return t("about.text", locale, version=version(), games=games,
+                 uptime=duration(time.time() - bot.started_at, locale),
                  servers=len(bot.guilds), shards=shards, invite=invite_url(bot.application_id or 0))
 
     @app_commands.command(name="about", description="What this bot is, how long it has run, and how to invite it")

@@ -29,7 +29,6 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from bot import metrics
 from bot.errors import BotError
 from bot.games import clock as clocks
 from bot.games import registry
@@ -314,7 +313,6 @@ class GameLayer:
                 if n:
                     raise _Partial(record, tuple(changes[:n]), refusal) from err
                 raise refusal from err
-            metrics.action_committed(before.kind)
             status = change.status or ("finished" if change.result is not None else record.status)
             record = replace(
                 record, state=state, version=version, status=status,

@@ -2,7 +2,7 @@
 
 MESSAGES: dict[str, str] = {
     "about.text": (
-        "**Table games bot** {version}: Constructo and CONEX.\n"
+        "**Table games bot** {version}: {games}.\n"
         "Running for {uptime}, in {servers} server(s); {shards}.\n"
         "Invite it to another server: <{invite}>"
     ),

@@ -2,12 +2,12 @@
 
 MESSAGES: dict[str, str] = {
     "about.text": (
-        "**Bot de juegos de mesa** {version}: Constructo y CONEX.\n"
+        "**Bot de juegos de mesa** {version}: {games}.\n"
         "En marcha desde hace {uptime}, en {servers} servidor(es); {shards}.\n"
         "Invítalo a otro servidor: <{invite}>"
     ),
-    "about.shards_all": "{count} shard(s)",
-    "about.shards_some": "este proceso lleva los shards {ids} de {count}",
+    "about.shards_all": "{count} fragmento(s) de conexión (shards)",
+    "about.shards_some": "este proceso lleva los fragmentos (shards) {ids} de {count}",
     "about.days_hours": "{d} d {h} h",
     "about.hours_minutes": "{h} h {m} min",
     "about.minutes": "{m} min",
