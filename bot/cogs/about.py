@@ -1,8 +1,9 @@
 """``/about``: what is running (version, uptime, servers, shards) and the link to invite the bot elsewhere.
 
 The invite link asks for the scopes ``bot`` and ``applications.commands`` and the permissions integer
-:data:`INVITE_PERMISSIONS`: what the games need in a channel and its threads (``bot.games.access``): View Channel,
-Send Messages, Send Messages in Threads, Create Public Threads, Embed Links, Attach Files, Read Message History.
+:data:`INVITE_PERMISSIONS`: exactly what the games check in a channel and its threads (``bot.games.access``): View
+Channel, Send Messages, Send Messages in Threads, Create Public Threads (a busy channel's game opens in a thread),
+Attach Files (boards are pictures). No embeds are sent and no message is read back, so nothing more is asked.
 """
 
 from __future__ import annotations
@@ -22,10 +23,9 @@ if TYPE_CHECKING:
     from bot.app import TableBot
 
 INVITE_PERMISSIONS = discord.Permissions(
-    view_channel=True, send_messages=True, send_messages_in_threads=True, create_public_threads=True,
-    embed_links=True, attach_files=True, read_message_history=True,
+    view_channel=True, send_messages=True, send_messages_in_threads=True, create_public_threads=True, attach_files=True,
 ).value
-"""309237763072: the permissions the invite link asks for (see the module docstring)."""
+"""309237681152: the permissions the invite link asks for (see the module docstring)."""
 INVITE_SCOPES = ("bot", "applications.commands")
 INVITE_URL = "https://discord.com/oauth2/authorize?client_id={client_id}&scope=bot+applications.commands" \
              "&permissions={permissions}"

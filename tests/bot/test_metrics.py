@@ -230,3 +230,17 @@ def test_json_lines_have_time_level_logger_message_and_extras() -> None:
     assert first["level"] == "INFO" and first["logger"] == "bot.test" and first["message"] == "game 7 moved"
     assert first["game_id"] == 7 and first["time"].endswith("Z") and first["time"][10] == "T"
     assert "ValueError: boom" in lines[1]["exc_info"] and TOKEN not in json.dumps(lines[1])
+
+
+# -- /about -------------------------------------------------------------------------------------------------------
+def test_the_invite_asks_exactly_for_the_permissions_the_games_check() -> None:
+    import discord
+
+    from bot.cogs.about import INVITE_PERMISSIONS, invite_url
+    from bot.games import access
+
+    needed = {*access.CHANNEL_NEEDS, *access.THREAD_NEEDS, *access.THREAD_FALLBACK_NEEDS}
+    asked = discord.Permissions(INVITE_PERMISSIONS)
+    assert asked == discord.Permissions(**dict.fromkeys(needed, True))
+    assert invite_url(42) == ("https://discord.com/oauth2/authorize?client_id=42&scope=bot+applications.commands"
+                              f"&permissions={INVITE_PERMISSIONS}")

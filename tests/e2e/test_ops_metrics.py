@@ -25,7 +25,7 @@ from .helpers import BotEnv, answered, bot_env
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 REDACTED = "[REDACTED-TOKEN]"
-PERMISSIONS = 309237763072  # View Channel, Send Messages (+ in Threads), Create Public Threads, Embed, Attach, History
+PERMISSIONS = 309237681152  # View Channel, Send Messages (+ in Threads), Create Public Threads, Attach Files
 
 
 def free_port() -> int:
