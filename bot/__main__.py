@@ -141,6 +141,21 @@ async def _run(config: Config) -> None:
         closed = await drainer.close_storage(storage) if drainer is not None else (await storage.close()) or True
         if closed:
             log.info("storage closed")
+        if drainer is not None and drainer.deadline is not None:
+            _exit_after_stop()
+
+
+def _exit_after_stop() -> None:
+    """End a stopped bot now (exit 0): storage is closed, so nothing is left to save, and the interpreter's own
+    teardown would wait for the CPU workers' current jobs and worker threads (seconds under load), past the
+    orchestrator's grace period. The workers end by themselves once the bot is gone (``bot.games.cpu``)."""
+    import os
+
+    log.info("stopped")
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(ExitCode.OK)
 
 
 def healthcheck(config: Config, *, now: float | None = None) -> int:

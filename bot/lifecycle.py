@@ -14,7 +14,8 @@
    the client is doing**: sleeping in its reconnect back-off (minutes during an outage), connecting to an
    unreachable gateway, logging in. discord.py's connect loop only looks at ``is_closed()`` after its sleep,
    so awaiting it would outlive any grace period: the client task is cancelled instead.
-4. ``close_storage(storage)``: waits for the write in progress and checkpoints the SQLite ``-wal``.
+4. ``close_storage(storage)``: waits for the write in progress and checkpoints the SQLite ``-wal``; ``python -m
+   bot`` then exits at once (``bot.__main__._exit_after_stop``).
 
 The whole stop fits in ``timeout_s`` (``DRAIN_TIMEOUT``, default 8 s, under Docker's 10 s): in-flight work
 gets ``timeout_s`` minus :func:`reserve_s` (for closing the gateway and storage); closing the client is
