@@ -41,7 +41,7 @@ LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 2.5, 3.0, 5.0, 10.
 STORAGE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 SCRAPE_REFRESH_TIMEOUT_S = 2.0
 
-_metrics: dict[str, Any] = {}
+_metrics: dict[str, tuple[Any, tuple[str, ...]]] = {}
 _scrape_hooks: list[Callable[[], Any]] = []
 
 
@@ -51,14 +51,14 @@ def _full(name: str) -> str:
 
 def _get(kind: type, name: str, doc: str, labels: Sequence[str], **kwargs: Any) -> Any:
     full = _full(name)
-    existing = _metrics.get(full)
-    if existing is not None:
-        if not isinstance(existing, kind) or tuple(existing._labelnames) != tuple(labels):
+    if full in _metrics:
+        existing, known = _metrics[full]
+        if not isinstance(existing, kind) or known != tuple(labels):
             raise ValueError(f"metric {full} is already registered as a {type(existing).__name__} with labels "
-                             f"{existing._labelnames}")
+                             f"{known}")
         return existing
     metric = kind(full, doc, labelnames=tuple(labels), registry=REGISTRY, **kwargs)
-    _metrics[full] = metric
+    _metrics[full] = (metric, tuple(labels))
     return metric
 
 
