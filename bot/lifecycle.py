@@ -172,11 +172,14 @@ class Drainer:
             await asyncio.wait([main, stopped], return_when=asyncio.FIRST_COMPLETED)
         finally:
             stopped.cancel()
-        if not self.stopped.is_set() and main.done():  # the client ended by itself (an error, a fatal close code)
+        if not self.draining:  # the client ended by itself (an error, a fatal close code): no stop began
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.bot.close(), CLIENT_CLOSE_S)
             main.result()
             return
+        if not self.stopped.is_set():  # the client noticed the stop's close first: let the stop finish closing
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stopped.wait(), max(0.0, self.left()))
         if not main.done():
             done, _ = await asyncio.wait([main], timeout=max(0.0, min(CLIENT_END_S, self.left())))
             if not done:
