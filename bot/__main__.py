@@ -185,8 +185,15 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+_JSON_LOGS = False
+"""Set once ``LOG_FORMAT=json`` logging is configured: the failure line is then a JSON log record too."""
+
+
 def _fail(code: ExitCode, text: str) -> int:
-    print(text.replace("\n", " "), file=sys.stderr)
+    if _JSON_LOGS:
+        log.critical(text.replace("\n", " "), extra={"exit_code": int(code)})
+    else:
+        print(text.replace("\n", " "), file=sys.stderr)
     return int(code)
 
 
@@ -248,6 +255,8 @@ def main(argv: list[str] | None = None) -> int:
         except OSError as err:
             return _fail(ExitCode.DATABASE_CORRUPT, f"{command}: {err}")
     configure_logging(config)
+    global _JSON_LOGS
+    _JSON_LOGS = config.log_format == "json"
     apply_endpoints(config)
     try:
         asyncio.run(_run(config))

@@ -349,6 +349,7 @@ def configure_logging(config: Config, *, handler: logging.Handler | None = None)
             h.addFilter(redactor)
     handler.setLevel(config.log_level)  # discord.http's WARNINGs exist whatever the level (429s are counted)
     root.setLevel(config.log_level)
+    logging.captureWarnings(True)  # Python's warnings become log records (JSON lines too)
     from bot.metrics import install_rate_limit_counter
 
     install_rate_limit_counter()

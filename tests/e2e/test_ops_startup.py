@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -40,7 +41,7 @@ async def test_unreachable_postgresql_is_retried_for_database_wait_s_then_exit_8
                                                                                  tmp_path: Path) -> None:
     url = f"postgresql://tablebot:{PASSWORD}@127.0.0.1:{closed_port()}/tablebot"
     proc = BotProcess(devserver, tmp_path / "data", tmp_path / "bot.log", token=E2E_TOKEN,
-                      extra_env={"DATABASE_URL": url, "DATABASE_WAIT_S": "3"})
+                      extra_env={"DATABASE_URL": url, "DATABASE_WAIT_S": "3", "LOG_FORMAT": "json"})
     started = time.monotonic()
     await proc.start(wait=False)
     assert proc.proc is not None
@@ -52,6 +53,8 @@ async def test_unreachable_postgresql_is_retried_for_database_wait_s_then_exit_8
     assert log.count("trying again in") >= 2, log
     assert PASSWORD not in log
     assert devserver.identify_count == 0, "never connects to Discord without its database"
+    records = [json.loads(line) for line in log.splitlines() if line.strip() and not line.startswith("=====")]
+    assert records[-1]["level"] == "CRITICAL" and records[-1]["exit_code"] == 8, records[-1]  # JSON to the end
 
 
 async def test_sigterm_while_waiting_for_postgresql_exits_0_at_once(devserver: DevServer, tmp_path: Path) -> None:
