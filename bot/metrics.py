@@ -159,6 +159,18 @@ DRAINING = gauge("draining", "1 once a stop (SIGTERM) has begun.")
 START_TIME.set(time.time())
 
 
+def _version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("tablebot")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+BUILD.labels(_version()).set(1)
+
+
 # -- hooks called from the bot's seams ----------------------------------------------------------------------------
 def action_committed(kind: str, n: int = 1) -> None:
     """``n`` actions of a ``kind`` game were committed (one call per commit, from the game layer)."""

@@ -60,6 +60,12 @@ def test_a_gauge_read_at_scrape_and_an_async_scrape_hook() -> None:
         metrics.remove_scrape_hook(refresh)
 
 
+def test_build_info_names_the_installed_version() -> None:
+    from importlib import metadata
+
+    assert sample("tablebot_build_info", version=metadata.version("tablebot")) == 1
+
+
 def test_a_late_scrape_hook_does_not_hold_the_scrape(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(metrics, "SCRAPE_REFRESH_TIMEOUT_S", 0.2)
 
@@ -72,7 +78,7 @@ def test_a_late_scrape_hook_does_not_hold_the_scrape(monkeypatch: pytest.MonkeyP
         body, _ = asyncio.run(metrics.render())
     finally:
         metrics.remove_scrape_hook(stuck)
-    assert b"tablebot_build_info" in body or b"tablebot_start_time_seconds" in body
+    assert b"tablebot_build_info{" in body and b"tablebot_start_time_seconds" in body
     assert sample("tablebot_scrape_hook_timeouts_total") == before + 1
 
 
