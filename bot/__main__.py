@@ -4,7 +4,9 @@ Commands:
 
 - (none): run the bot until SIGTERM/SIGINT, which drain in-flight interactions, close storage and
   checkpoint (``bot.lifecycle``). Storage is opened and checked **before** connecting to Discord.
-- ``healthcheck``: 0 if the running bot touched ``DATA_DIR/heartbeat`` within 120 s, else 1.
+- ``healthcheck``: 0 if the running bot's heartbeat (``DATA_DIR/heartbeat``: connected and storage answering,
+  rewritten every 10 s) is fresh and was written by the running process, else 1 (:mod:`bot.healthcheck`; imports
+  no discord, so it is cheap).
 - ``check-db``: open the database as the bot would (lock, integrity, migrations), print what it holds.
 - ``backup PATH [--force]``: consistent copy of the SQLite database while the bot runs.
 - ``restore PATH``: put a backup in place (the bot must be stopped; the replaced file is kept aside).
@@ -17,12 +19,20 @@ Exit codes: ``bot.exitcodes.ExitCode`` (0 ok, 1 unhealthy, 2 configuration, 3 to
 
 from __future__ import annotations
 
+import sys
+
+if __name__ == "__main__" and sys.argv[1:2] == ["healthcheck"]:  # the exec probe: stdlib only, no discord import
+    from bot.healthcheck import main as _probe
+
+    raise SystemExit(_probe())
+
 import argparse
 import asyncio
 import logging
-import sys
+import signal
 import time
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import discord
@@ -33,8 +43,6 @@ from bot.storage.errors import StorageError
 
 log = logging.getLogger("bot")
 
-HEALTHCHECK_MAX_AGE_S = 120.0
-
 
 class _StorageOpenFailed(Exception):
     """Storage could not be opened at start-up (wraps the ``StorageError`` or ``OSError``)."""
@@ -44,43 +52,120 @@ class _StorageOpenFailed(Exception):
         self.err = err
 
 
-async def _run(config: Config) -> None:
-    from bot.app import make_bot
-    from bot.lifecycle import Drainer
-    from bot.storage import Storage
+class _HealthPortFailed(Exception):
+    """``HEALTH_PORT`` could not be bound (in use, not allowed)."""
 
-    try:
-        storage = await Storage.open(config.storage_target, pool_size=config.database_pool_size)
-    except (StorageError, OSError) as err:
+
+async def _open_storage(config: Config, stop: asyncio.Event) -> Any:
+    """Open storage; an unreachable PostgreSQL is retried with back-off (1, 2, 4... at most 10 s apart) for up to
+    ``DATABASE_WAIT_S`` seconds. Returns ``None`` if ``stop`` (SIGTERM) is set meanwhile. Raises
+    ``_StorageOpenFailed``."""
+    from bot.storage import DatabaseUnavailableError, Storage
+
+    deadline = time.monotonic() + config.database_wait_s
+    delay, attempt = 1.0, 0
+    while True:
+        attempt += 1
+        opening = asyncio.ensure_future(Storage.open(config.storage_target, pool_size=config.database_pool_size))
+        stopping = asyncio.ensure_future(stop.wait())
+        await asyncio.wait([opening, stopping], return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        if not opening.done():
+            opening.cancel()
+            await asyncio.gather(opening, return_exceptions=True)
+            return None
+        try:
+            return opening.result()
+        except DatabaseUnavailableError as err:
+            left = deadline - time.monotonic()
+            if not config.uses_postgresql or left <= 0:
+                if attempt > 1:
+                    log.error("PostgreSQL still unreachable after %d attempts in %.0f s (DATABASE_WAIT_S)",
+                              attempt, config.database_wait_s)
+                raise _StorageOpenFailed(err) from err
+            wait = min(delay, left)
+            log.warning("%s; attempt %d, trying again in %.0f s (giving up in %.0f s, DATABASE_WAIT_S)",
+                        err.message, attempt, wait, left)
+            try:
+                await asyncio.wait_for(stop.wait(), wait)
+                return None
+            except TimeoutError:
+                pass
+            delay = min(delay * 2, 10.0)
+        except (StorageError, OSError) as err:
+            raise _StorageOpenFailed(err) from err
+
+
+async def _run(config: Config) -> None:
+    from bot import metrics
+    from bot.app import make_bot
+    from bot.health import Health
+    from bot.lifecycle import Drainer
+
+    loop = asyncio.get_running_loop()
+    early_stop = asyncio.Event()  # SIGTERM before the bot exists (waiting for PostgreSQL): stop cleanly
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, early_stop.set)
+    try:  # PostgreSQL too: the heartbeat file lives there
+        config.data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
         raise _StorageOpenFailed(err) from err
+    storage = await _open_storage(config, early_stop)
+    if storage is None:
+        log.info("stopped before start-up finished")
+        return
     log.info("storage: %s (%s, schema %d)", storage.backend.description, storage.dialect, storage.schema_version)
+    metrics.instrument_storage(storage)
+    drainer: Drainer | None = None
+    health: Health | None = None
     try:
         bot = make_bot(config, storage=storage)
         if config.shard_ids is not None:
             log.info("shards %s of %d", ",".join(map(str, config.shard_ids)), config.shard_count)
-        drainer = Drainer(bot, config.drain_timeout_s)
+        health = Health(bot, storage, config.data_dir, config.shard_ids)
+        bot.health = health
+        drainer = Drainer(bot, config.drain_timeout_s, watchdog=True)
+        drainer.on_stop = health.stop
         drainer.install()
         drainer.handle_signals()
-        async with bot:
-            await bot.start(config.token)
+        if early_stop.is_set():
+            drainer.request_stop("SIGTERM")
+        try:
+            await health.start(config.health_port, config.health_host)
+        except OSError as err:
+            raise _HealthPortFailed(f"HEALTH_PORT {config.health_port} on {config.health_host}: {err}") from err
+        await drainer.run(bot.start(config.token))
     finally:
-        await storage.close()
-        log.info("storage closed")
+        if health is not None:
+            await health.close()
+        closed = await drainer.close_storage(storage) if drainer is not None else (await storage.close()) or True
+        if closed:
+            log.info("storage closed")
+        if drainer is not None and drainer.deadline is not None:
+            _exit_after_stop()
+
+
+def _exit_after_stop() -> None:
+    """End a stopped bot now (exit 0): storage is closed, so nothing is left to save, and the interpreter's own
+    teardown would wait for the CPU workers' current jobs and worker threads (seconds under load), past the
+    orchestrator's grace period. The workers end by themselves once the bot is gone (``bot.core.cpu``)."""
+    import os
+
+    log.info("stopped")
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(ExitCode.OK)
 
 
 def healthcheck(config: Config, *, now: float | None = None) -> int:
-    """0 if the running bot wrote its heartbeat file (``DATA_DIR/heartbeat``) within 120 s, else 1."""
-    path = config.data_dir / "heartbeat"
-    try:
-        age = (time.time() if now is None else now) - path.stat().st_mtime
-    except OSError:
-        print(f"unhealthy: no heartbeat file at {path}", file=sys.stderr)
-        return ExitCode.UNHEALTHY
-    if age > HEALTHCHECK_MAX_AGE_S:
-        print(f"unhealthy: last heartbeat {age:.0f} s ago", file=sys.stderr)
-        return ExitCode.UNHEALTHY
-    print(f"healthy: last heartbeat {age:.0f} s ago")
-    return ExitCode.OK
+    """``python -m bot healthcheck`` (:mod:`bot.healthcheck`): 0 if the running bot's heartbeat is fresh and its
+    own, else 1."""
+    from bot.healthcheck import probe
+
+    code, message = probe(config.data_dir, now=now)
+    print(message, file=sys.stdout if code == 0 else sys.stderr)
+    return code
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -100,8 +185,15 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+_JSON_LOGS = False
+"""Set once ``LOG_FORMAT=json`` logging is configured: the failure line is then a JSON log record too."""
+
+
 def _fail(code: ExitCode, text: str) -> int:
-    print(text.replace("\n", " "), file=sys.stderr)
+    if _JSON_LOGS:
+        log.critical(text.replace("\n", " "), extra={"exit_code": int(code)})
+    else:
+        print(text.replace("\n", " "), file=sys.stderr)
     return int(code)
 
 
@@ -150,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(sys.argv[1:] if argv is None else argv)  # bad arguments: argparse exits 2
     command = args.command or "run"
     try:
-        config = Config.from_env(require_token=command in ("run", "healthcheck"))
+        config = Config.from_env(require_token=command == "run")
     except ConfigError as err:
         return _fail(ExitCode.CONFIG, f"Configuration error: {err}")
     if command == "healthcheck":
@@ -163,9 +255,13 @@ def main(argv: list[str] | None = None) -> int:
         except OSError as err:
             return _fail(ExitCode.DATABASE_CORRUPT, f"{command}: {err}")
     configure_logging(config)
+    global _JSON_LOGS
+    _JSON_LOGS = config.log_format == "json"
     apply_endpoints(config)
     try:
         asyncio.run(_run(config))
+    except _HealthPortFailed as err:
+        return _fail(ExitCode.CONFIG, f"Configuration error: {err}")
     except _StorageOpenFailed as failure:
         cause = failure.err  # one line on stderr, nothing else: the operator reads exactly what to do
         if isinstance(cause, StorageError):

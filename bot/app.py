@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+import time
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import metrics
 from bot.config import Config
 from bot.core.layer import GameLayer
 from bot.first_response import FirstResponseGuard
@@ -31,12 +33,15 @@ from bot.ui.common import refuse
 from bot.ui.components import seating_items
 from bot.wiring import wire
 
+if TYPE_CHECKING:
+    from bot.health import Health
+
 log = logging.getLogger(__name__)
 
-SHARED_EXTENSIONS: tuple[str, ...] = ("bot.cogs.shared", "bot.cogs.records", "bot.cogs.settings", "bot.cogs.unstuck")
+SHARED_EXTENSIONS: tuple[str, ...] = ("bot.cogs.shared", "bot.cogs.records", "bot.cogs.settings", "bot.cogs.unstuck",
+                                       "bot.cogs.about")
 """Cogs of every game (``/leaderboard``, ``/stats``, ``/help``, ``/abort``; ``/history``, ``/replay``; ``/settings``;
 ``/abandon``, ``/games``, leaving a guild), loaded after the games' own."""
-HEARTBEAT_EVERY_S = 30.0
 
 
 def extensions(layer: GameLayer) -> list[str]:
@@ -91,6 +96,8 @@ class TableBot(commands.Bot):
         self.background: set[asyncio.Task[Any]] = set()
         self.failed_extensions: list[str] = []
         self.first_response = FirstResponseGuard()
+        self.health: Health | None = None  # set by ``python -m bot`` (bot.health): gateway state, /readyz
+        self.started_at = time.time()
 
     # -- startup -------------------------------------------------------------------------------
     async def setup_hook(self) -> None:
@@ -100,6 +107,10 @@ class TableBot(commands.Bot):
         await self.tree.set_translator(CatalogueTranslator())
         self.games = wire(GameLayer(self))
         self.storage.use_clock(self.games.clock.now)  # stored times and due times on the bot's one clock
+        metrics.instrument_storage(self.storage)
+        metrics.instrument_pools(self.games.pools)
+        self.games.on_committed.append(metrics.count_committed)
+        self._outbox_scrape = metrics.instrument_outbox(self.games)
         self.spawn(self.games.pools.warm(), name="cpu-warm-up")
         for kind in self.games.kinds.values():
             self.add_dynamic_items(*seating_items(kind), *kind.dynamic_items)
@@ -112,18 +123,6 @@ class TableBot(commands.Bot):
                 self.failed_extensions.append(name)
         if self.sync_enabled:
             await self.sync_commands()
-        self.spawn(self._heartbeat(), name="heartbeat")
-
-    async def _heartbeat(self) -> None:
-        """Touch ``DATA_DIR/heartbeat`` every 30 s while connected (``python -m bot healthcheck``)."""
-        path = self.config.data_dir / "heartbeat"
-        while not self.is_closed():
-            if self.is_ready():
-                try:
-                    await asyncio.to_thread(path.touch)
-                except OSError as err:
-                    log.warning("could not write the heartbeat file %s: %s", path, err)
-            await asyncio.sleep(HEARTBEAT_EVERY_S)
 
     def spawn(self, coro: Any, *, name: str) -> asyncio.Task[Any]:
         """Run ``coro`` in the background, keeping a reference and logging its failure."""
@@ -142,6 +141,8 @@ class TableBot(commands.Bot):
         # Runs inside the gateway parser, before any handler task of the interaction starts.
         if event_name == "interaction" and args:
             self.first_response.attach(args[0])
+        if self.health is not None:
+            self.health.on_event(event_name, args)
         super().dispatch(event_name, *args, **kwargs)
 
     # -- command sync --------------------------------------------------------------------------
@@ -190,6 +191,8 @@ class TableBot(commands.Bot):
     # -- shutdown ------------------------------------------------------------------------------
     async def close(self) -> None:
         self.first_response.close()
+        if getattr(self, "_outbox_scrape", None) is not None:
+            metrics.remove_scrape_hook(self._outbox_scrape)
         if self.games is not None:
             self.games.outbox.close()
             self.games.publisher.close()

@@ -19,6 +19,10 @@ Variables (see README "Configuration"):
 - ``CPU_WORKERS``: processes drawing boards and searching placements (default: the machine's cores; ``0``: threads
   of the bot's own process). ``AI_WORKERS``: processes for AI searches, analyses and replays, at a lower OS
   priority (default: half of ``CPU_WORKERS``, at least 1).
+- ``HEALTH_PORT``: TCP port of the health and metrics server (``/livez``, ``/readyz``, ``/metrics``); unset: no
+  server. ``HEALTH_HOST``: its address (default ``0.0.0.0``).
+- ``DATABASE_WAIT_S``: seconds to keep retrying an unreachable PostgreSQL at start-up (default 60; 0: fail at once).
+- ``LOG_FORMAT``: ``text`` (default) or ``json`` (one JSON object per line: time, level, logger, message, extras).
 - ``SHARD_COUNT`` / ``SHARD_IDS``: Discord shards. ``SHARD_COUNT=4 SHARD_IDS=0,1`` makes this process run shards 0
   and 1 of 4 (another process runs 2,3; all on one PostgreSQL). Unset: one process, Discord's recommended count.
 """
@@ -27,6 +31,8 @@ from __future__ import annotations
 
 import logging
 import os
+import re
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +40,8 @@ from pathlib import Path
 LOG_LEVELS: tuple[str, ...] = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 DB_FILENAME = "tablebot.sqlite3"
 DEFAULT_DRAIN_TIMEOUT_S = 8.0
+DEFAULT_DATABASE_WAIT_S = 60.0
+LOG_FORMATS: tuple[str, ...] = ("text", "json")
 MAX_DRAIN_TIMEOUT_S = 300.0
 REDACTED = "[REDACTED-TOKEN]"
 
@@ -71,6 +79,10 @@ class Config:
     ai_workers: int | None = None
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    health_port: int | None = None
+    health_host: str = "0.0.0.0"
+    database_wait_s: float = DEFAULT_DATABASE_WAIT_S
+    log_format: str = "text"
 
     def owns_guild(self, guild_id: int | None) -> bool:
         """True if this process runs the shard of ``guild_id`` (``(guild_id >> 22) % SHARD_COUNT`` in
@@ -108,8 +120,8 @@ class Config:
         Raises:
             ConfigError: ``DISCORD_TOKEN`` missing/blank/containing spaces, ``DEV_GUILD_ID`` not a
                 positive integer, ``LOG_LEVEL`` unknown, an endpoint URL with the wrong scheme,
-                ``DATABASE_URL`` with an unknown scheme, ``DATABASE_POOL_SIZE`` or ``DRAIN_TIMEOUT`` out
-                of range.
+                ``DATABASE_URL`` with an unknown scheme, ``DATABASE_POOL_SIZE``, ``DRAIN_TIMEOUT``,
+                ``HEALTH_PORT`` or ``DATABASE_WAIT_S`` out of range, ``LOG_FORMAT`` unknown.
         """
         env = os.environ if env is None else env
         token = env.get("DISCORD_TOKEN", "").strip()
@@ -139,6 +151,9 @@ class Config:
             raise ConfigError("DISCORD_API_BASE", f"must start with http:// or https://, not {api_base!r}")
         gateway = env.get("DISCORD_GATEWAY_URL", "").strip() or None
         shards = _shards(env)
+        log_format = env.get("LOG_FORMAT", "").strip().lower() or "text"
+        if log_format not in LOG_FORMATS:
+            raise ConfigError("LOG_FORMAT", f"must be text or json, not {log_format!r}")
         if gateway and not gateway.startswith(("ws://", "wss://")):
             raise ConfigError("DISCORD_GATEWAY_URL", f"must start with ws:// or wss://, not {gateway!r}")
         return cls(
@@ -155,6 +170,10 @@ class Config:
             ai_workers=_int_in(env, "AI_WORKERS", 0, 1, 256) or None,
             shard_count=shards[0],
             shard_ids=shards[1],
+            health_port=_int_in(env, "HEALTH_PORT", 0, 1, 65535) or None,
+            health_host=env.get("HEALTH_HOST", "").strip() or "0.0.0.0",
+            database_wait_s=_float_in(env, "DATABASE_WAIT_S", DEFAULT_DATABASE_WAIT_S, 0.0, 3600.0),
+            log_format=log_format,
         )
 
 
@@ -243,11 +262,21 @@ def apply_endpoints(config: Config) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.gateway_url)
 
 
+TOKEN_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"(/(?:webhooks|interactions)/\d+/)[A-Za-z0-9_.:\-]+"), r"\1" + REDACTED),
+    (re.compile(r"""(['"]token['"]\s*:\s*['"])[^'"]+"""), r"\1" + REDACTED),
+)
+"""Secrets by shape: interaction and webhook tokens in URLs (``/interactions/<id>/<token>/callback``,
+``/webhooks/<application>/<token>/...``, which discord.py logs at DEBUG, and at WARNING with a 429) and the
+``token`` field of gateway payloads (``INTERACTION_CREATE``, logged at DEBUG)."""
+
+
 class RedactingFilter(logging.Filter):
-    """A logging filter that replaces every occurrence of the given secrets with ``[REDACTED-TOKEN]``.
+    """A logging filter that replaces the given secrets (the bot token, the database password) and every
+    interaction or webhook token (:data:`TOKEN_PATTERNS`) with ``[REDACTED-TOKEN]``.
 
     It rewrites the formatted message (``msg % args``) and any exception text of the record, so
-    the token cannot leak through arguments or tracebacks. Attach it to handlers (filters on a
+    a token cannot leak through arguments or tracebacks. Attach it to handlers (filters on a
     logger do not see records propagated from child loggers).
     """
 
@@ -258,11 +287,12 @@ class RedactingFilter(logging.Filter):
     def _clean(self, text: str) -> str:
         for secret in self.secrets:
             text = text.replace(secret, REDACTED)
+        if "token" in text or "/webhooks/" in text or "/interactions/" in text:
+            for pattern, replacement in TOKEN_PATTERNS:
+                text = pattern.sub(replacement, text)
         return text
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if not self.secrets:
-            return True
         try:
             message = record.getMessage()
         except Exception:  # a malformed record: keep the raw template only
@@ -280,8 +310,26 @@ class RedactingFilter(logging.Filter):
         return True
 
 
+def json_formatter() -> logging.Formatter:
+    """One JSON object per line (python-json-logger): ``time`` (ISO 8601, UTC), ``level``, ``logger``,
+    ``message``, any ``extra=`` fields, and ``exc_info`` with a traceback."""
+    from pythonjsonlogger.json import JsonFormatter
+
+    formatter: logging.Formatter = JsonFormatter(
+        "%(asctime)s %(levelname)s %(name)s %(message)s",
+        rename_fields={"asctime": "time", "levelname": "level", "name": "logger"},
+        timestamp=False,
+    )
+    formatter.converter = time.gmtime  # type: ignore[assignment]
+    formatter.default_time_format = "%Y-%m-%dT%H:%M:%S"
+    formatter.default_msec_format = "%s.%03dZ"
+    return formatter
+
+
 def configure_logging(config: Config, *, handler: logging.Handler | None = None) -> logging.Handler:
-    """Set up root logging at ``config.log_level`` with the token redacted from every record.
+    """Set up root logging at ``config.log_level`` (``LOG_FORMAT``: text or JSON lines) with secrets redacted
+    from every record at every level (:class:`RedactingFilter`), and count Discord's 429s
+    (:func:`bot.metrics.install_rate_limit_counter`).
 
     Returns the handler used (a stderr ``StreamHandler`` unless one is given). Handlers already on
     the root logger also get the redacting filter.
@@ -289,13 +337,20 @@ def configure_logging(config: Config, *, handler: logging.Handler | None = None)
     root = logging.getLogger()
     if handler is None:
         handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s"))
+        if config.log_format == "json":
+            handler.setFormatter(json_formatter())
+        else:
+            handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s"))
     redactor = RedactingFilter(config.token, *database_password(config.database_url))
     if handler not in root.handlers:
         root.addHandler(handler)
     for h in root.handlers:
         if not any(isinstance(f, RedactingFilter) for f in h.filters):
             h.addFilter(redactor)
+    handler.setLevel(config.log_level)  # discord.http's WARNINGs exist whatever the level (429s are counted)
     root.setLevel(config.log_level)
-    logging.getLogger("discord.http").setLevel(max(logging.INFO, logging.getLevelName(config.log_level)))
+    logging.captureWarnings(True)  # Python's warnings become log records (JSON lines too)
+    from bot.metrics import install_rate_limit_counter
+
+    install_rate_limit_counter()
     return handler

@@ -27,6 +27,8 @@ from typing import Any
 import discord
 from discord.interactions import InteractionResponse
 
+from bot import metrics
+
 log = logging.getLogger(__name__)
 
 FIRST_RESPONSE_BUDGET_S = 2.2
@@ -85,12 +87,13 @@ def is_dead(interaction: discord.Interaction) -> bool:
 class GuardedResponse(InteractionResponse):
     """An ``InteractionResponse`` whose responding methods are serialised by one lock (see the module)."""
 
-    __slots__ = ("lock", "responded")
+    __slots__ = ("lock", "received", "responded")
 
     def __init__(self, parent: discord.Interaction) -> None:
         super().__init__(parent)
         self.lock = asyncio.Lock()
         self.responded = asyncio.Event()
+        self.received = time.monotonic()
 
 
 def _guarded(name: str) -> Any:
@@ -106,6 +109,8 @@ def _guarded(name: str) -> Any:
                 self._parent.extras["dead"] = True
                 raise
             finally:
+                if self.is_done() and not self.responded.is_set():  # metrics: first-response latency
+                    metrics.first_response(self._parent.type.name, time.monotonic() - self.received)
                 if self.is_done() or is_dead(self._parent):
                     self.responded.set()
 
@@ -165,6 +170,8 @@ class FirstResponseGuard:
                 log.info("the first-response guard could not answer interaction %s: %s", interaction.id, err)
                 return
         self.answered += 1
+        metrics.first_response(interaction.type.name, time.monotonic() - response.received, "guard")
+        response.responded.set()
         log.info("interaction %s (%s) answered by the first-response guard after %.1f s", interaction.id,
                  interaction.type.name, delay)
 

@@ -84,6 +84,10 @@ class Outbox:
         self.stats = _Stats()
         self.backoff_s: tuple[float, ...] = BACKOFF_S
         self.give_up_after = GIVE_UP_AFTER
+        self.on_settled: list[Callable[[str, str, float], None]] = []
+        """Observers of every settled effect: ``(kind, result, lag_s)`` with ``result`` one of ``done`` (a worker
+        ran it), ``inline`` (its committing process did it), ``later``, ``failed``, ``dropped``; ``lag_s``: seconds
+        since it was owed (0 for ``inline``). Metrics subscribe here."""
         self._poked = asyncio.Event()
         self._task: asyncio.Task[Any] | None = None
         self._games: dict[int, asyncio.Task[None]] = {}
@@ -108,7 +112,8 @@ class Outbox:
         """The committing process did the work of ``(game_id, version, kind)`` (and of older versions unless
         ``up_to=False``) itself. A failure here is harmless: the handler finds the work done and forgets it."""
         try:
-            await self._storage().complete_effects(game_id, version, kind, up_to=up_to)
+            if await self._storage().complete_effects(game_id, version, kind, up_to=up_to):
+                self._settled(kind, "inline", 0.0)
         except Exception as err:  # the database is away: a worker finds the work done later
             log.info("could not mark effect %s of game %s v%s done: %s", kind, game_id, version, err)
 
@@ -194,14 +199,17 @@ class Outbox:
             await handler(effect)
         except Later as later:
             await storage.defer_effect(effect.id, due_at=self._now() + later.delay_s, error=None)
+            self._settled(effect.kind, "later", self._now() - effect.created_at)
             return
         except Drop as drop:
             self.stats.dropped += 1
+            self._settled(effect.kind, "dropped", self._now() - effect.created_at)
             log.warning("effect %s of game %s v%s dropped: %s", effect.kind, effect.game_id, effect.version, drop)
         except asyncio.CancelledError:
             raise
         except Exception as err:
             self.stats.failed += 1
+            self._settled(effect.kind, "failed", self._now() - effect.created_at)
             if effect.attempts + 1 >= self.give_up_after:
                 log.error("effect %s of game %s v%s failed %d times; given up: %s", effect.kind, effect.game_id,
                           effect.version, effect.attempts + 1, err)
@@ -213,7 +221,15 @@ class Outbox:
                 return
         else:
             self.stats.ran += 1
+            self._settled(effect.kind, "done", self._now() - effect.created_at)
         await storage.complete_effect(effect.id)
+
+    def _settled(self, kind: str, result: str, lag_s: float) -> None:
+        for observer in self.on_settled:
+            try:
+                observer(kind, result, lag_s)
+            except Exception:
+                log.exception("an observer of settled effects failed")
 
     async def _settle_safely(self, effect: Effect) -> None:
         try:

@@ -64,7 +64,8 @@ MESSAGES: dict[str, str] = {
     "help.head": "**Board games on Discord**\n",
     "help.tail": (
         "**Everything**: `/leaderboard`, `/stats`, `/history` (finished games), `/replay` (a finished game's replay "
-        "and record), `/help`, `/abandon` (end a game every player agrees to end; not rated), **Rematch** on a "
+        "and record), `/help`, `/about` (version, invite link), `/abandon` (end a game every player agrees to "
+        "end; not rated), **Rematch** on a "
         "result card; admins (Manage Server): `/abort`, `/games`, `/settings` (the clock of new games, the expiry "
         "of challenges and lobbies)."
     ),

@@ -45,7 +45,8 @@ MESSAGES: dict[str, str] = {
     "ui.abort_confirm": "Sí, anularla",
     "help.tail": (
         "**Para todo**: `/leaderboard`, `/stats`, `/history` (partidas terminadas), `/replay` (la repetición y "
-        "el registro de una partida terminada), `/help`, `/abandon` (anula una partida si todos los jugadores "
+        "el registro de una partida terminada), `/help`, `/about` (versión, enlace de invitación), `/abandon` "
+        "(anula una partida si todos los jugadores "
         "aceptan; no puntúa), **Revancha** en la tarjeta de resultado; administradores (Gestionar servidor): "
         "`/abort`, `/games`, `/settings` (el reloj de las partidas nuevas, la caducidad de retos y salas)."
     ),

@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import metrics
 from bot.core.clock import running, stamp
 from bot.core.kind import Picture, Snapshot
 from bot.core.outbox import Drop, Later
@@ -189,8 +191,11 @@ class Publisher:
         """
         inflight = self._inflight.setdefault(snap.id, [])
         inflight.append(snap.version)
+        started = time.monotonic()
         try:
-            return await self._publish(snap, headline, interaction, pictures)
+            msg = await self._publish(snap, headline, interaction, pictures)
+            metrics.board_posted(snap.record.kind, time.monotonic() - started, interaction is not None)
+            return msg
         finally:
             inflight.remove(snap.version)
             if not inflight:

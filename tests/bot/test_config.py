@@ -189,10 +189,15 @@ web.run_app(app, host="127.0.0.1", port=int(sys.argv[1]), print=None)
 
 
 def test_healthcheck_reads_the_heartbeat_age(tmp_path: Path) -> None:
+    import json
+    import os
+
+    from bot.healthcheck import proc_start_ticks
+
     cfg = Config(token="t", data_dir=tmp_path)
     assert healthcheck(cfg) == 1  # no heartbeat yet
-    (tmp_path / "heartbeat").touch()
-    mtime = (tmp_path / "heartbeat").stat().st_mtime
-    assert healthcheck(cfg, now=mtime + 10) == 0
-    assert healthcheck(cfg, now=mtime + 500) == 1
-
+    written = 1_700_000_000.0
+    (tmp_path / "heartbeat").write_text(json.dumps(
+        {"pid": os.getpid(), "proc_start": proc_start_ticks(os.getpid()), "written": written}))
+    assert healthcheck(cfg, now=written + 10) == 0
+    assert healthcheck(cfg, now=written + 500) == 1

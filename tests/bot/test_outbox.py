@@ -272,3 +272,37 @@ async def test_expired_interactions_are_forgotten(
     await driver.command("constructo place", BOB, tile=3, size="large")
     assert delivery.remembered == 1, "only the fresh interaction is remembered"
     assert (await storage.get_game(game)) is not None
+
+
+async def test_the_outbox_is_measured_settled_effects_and_what_is_pending(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot import metrics
+
+    def value(text: str, name: str) -> float:
+        found = [float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith(name)]
+        return sum(found)
+
+    before = value((await metrics.render())[0].decode(), 'tablebot_effects_settled_total{kind="board",result="done"}')
+    bot.games.publisher.grace_s = 0.0
+    game = await start(driver, fake, storage)
+
+    async def gone(*args: Any, **kwargs: Any) -> None:
+        return None  # the committing process does not post the board: a worker must
+
+    monkeypatch.setattr(bot.games, "after_commit", gone)
+    await driver.command("constructo place", ALICE, tile=5, size="large")
+    text = (await metrics.render())[0].decode()
+    assert value(text, "tablebot_effects_pending") >= 1 and value(text, "tablebot_effect_oldest_age_seconds") >= 0
+    bot.games.outbox.start()
+
+    async def shown() -> bool:
+        got = await storage.get_game(game)
+        return got is not None and got.messages.get(BOARD_VERSION_KEY) == got.version
+
+    await until(shown, "the board from the worker")
+    await bot.games.outbox.idle()
+    text = (await metrics.render())[0].decode()
+    assert value(text, 'tablebot_effects_settled_total{kind="board",result="done"}') == before + 1
+    assert value(text, "tablebot_effects_pending") == 0
+    assert value(text, 'tablebot_effect_lag_seconds_count{kind="board"}') >= 1
