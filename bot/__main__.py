@@ -3,7 +3,9 @@
 Commands:
 
 - (none): run the bot until SIGTERM/SIGINT, which drain in-flight interactions, close storage and
-  checkpoint (``bot.lifecycle``). Storage is opened and checked **before** connecting to Discord.
+  checkpoint (``bot.lifecycle``). Storage is opened and checked **before** connecting to Discord; on
+  PostgreSQL the process then takes its shards' lease (``bot.lease``), waiting as standby while another
+  process serves them.
 - ``healthcheck``: 0 if the running bot touched ``DATA_DIR/heartbeat`` within 120 s, else 1.
 - ``check-db``: open the database as the bot would (lock, integrity, migrations), print what it holds.
 - ``backup PATH [--force]``: consistent copy of the SQLite database while the bot runs.
@@ -12,7 +14,8 @@ Commands:
 
 Exit codes: ``bot.exitcodes.ExitCode`` (0 ok, 1 unhealthy, 2 configuration, 3 token rejected,
 4 Discord unreachable, 5 database corrupt/unreadable, 6 database mismatch, 7 database locked,
-8 PostgreSQL unavailable, 9 database incompatible, 10 refused). Every failure prints one line on stderr.
+8 PostgreSQL unavailable, 9 database incompatible, 10 refused, 11 crashed, 12 shard lease lost: restart me).
+Every failure prints one line on stderr.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import discord
 
 from bot.config import Config, ConfigError, apply_endpoints, configure_logging
 from bot.exitcodes import ExitCode, for_storage_error
+from bot.lease import ShardLease, lease_for
 from bot.storage.errors import StorageError
 
 log = logging.getLogger("bot")
@@ -44,6 +48,14 @@ class _StorageOpenFailed(Exception):
         self.err = err
 
 
+class _LeaseLost(Exception):
+    """The shard lease was lost while serving (``bot.lease``): the bot stopped at once."""
+
+    def __init__(self, lease: ShardLease) -> None:
+        super().__init__(lease.lost)
+        self.lease = lease
+
+
 async def _run(config: Config) -> None:
     from bot.app import make_bot
     from bot.lifecycle import Drainer
@@ -54,6 +66,8 @@ async def _run(config: Config) -> None:
     except (StorageError, OSError) as err:
         raise _StorageOpenFailed(err) from err
     log.info("storage: %s (%s, schema %d)", storage.backend.description, storage.dialect, storage.schema_version)
+    lease = lease_for(config, storage)  # None on SQLite: its file lock admits one process
+    watch: asyncio.Task[None] | None = None
     try:
         bot = make_bot(config, storage=storage)
         if config.shard_ids is not None:
@@ -61,9 +75,20 @@ async def _run(config: Config) -> None:
         drainer = Drainer(bot, config.drain_timeout_s)
         drainer.install()
         drainer.handle_signals()
+        if lease is not None:  # PostgreSQL: one process per shard; standby (no Discord request) until free
+            if not await lease.acquire(stop=drainer.stopped):
+                return  # SIGTERM/SIGINT while standing by
+            bot.lease = lease
+            watch = asyncio.get_running_loop().create_task(lease.watch(bot.close), name="lease-watch")
         async with bot:
             await bot.start(config.token)
+        if lease is not None and lease.lost:
+            raise _LeaseLost(lease)
     finally:
+        if watch is not None:
+            watch.cancel()
+        if lease is not None:
+            await lease.close()
         await storage.close()
         log.info("storage closed")
 
@@ -171,6 +196,9 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(cause, StorageError):
             return _fail(for_storage_error(cause), f"Database error ({cause.rule}): {cause.message}")
         return _fail(ExitCode.DATABASE_CORRUPT, f"Database error: cannot use {config.storage_target}: {cause}")
+    except _LeaseLost as lost:
+        return _fail(ExitCode.LEASE_LOST, f"Stopped serving shards {lost.lease.label}: {lost.lease.lost}, so another "
+                     "process may serve them now. Start the bot again: it waits as standby while they are taken.")
     except discord.LoginFailure:
         log.error("Discord rejected DISCORD_TOKEN: copy the bot token again from the developer portal (Bot tab).")
         return _fail(ExitCode.TOKEN_REJECTED, "Discord rejected DISCORD_TOKEN (login failed): check the token and "
