@@ -14,7 +14,9 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 
@@ -25,7 +27,7 @@ from devserver.process import BotProcess
 from tests.storage.conftest import pg_unavailable, pg_url
 
 from .conftest import E2E_TOKEN
-from .helpers import answered, check_log_sequence
+from .helpers import answered, check_log_sequence, replay_constructo
 from .test_shards import commits_of, games
 
 __all__ = ["pg_unavailable", "pg_url"]  # the storage tests' fixtures: a fresh schema of its own per test
@@ -56,6 +58,27 @@ async def lease_backend(url: str) -> int:
         await conn.close()
     assert len(pids) == 1, f"one process holds the lease, not {pids}"
     return int(pids[0][0])
+
+
+async def stored_until(url: str, game_id: int, predicate: Callable[[dict[str, Any]], bool], what: str,
+                       timeout: float = 30) -> dict[str, Any]:  # noqa: ASYNC109
+    """Poll the stored game ``game_id`` (every 50 ms, at most ``timeout`` s) until ``predicate`` holds; return it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        game = (await games(url))[game_id]
+        if predicate(game):
+            return game
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{what}: game {game_id} is stored as {game}")
+        await asyncio.sleep(0.05)
+
+
+async def a_placement(url: str, game_id: int) -> dict[str, Any]:
+    """Options of ``/constructo place`` for a legal placement of the player to move in the stored game."""
+    game = (await games(url))[game_id]
+    match = replay_constructo(game["state"], game["players"], game["log"])
+    move = next(m for m in match.legal_actions(match.current_player) if getattr(m, "size", None) is not None)
+    return {"tile": move.tile, "size": move.size.name.lower()}
 
 
 def board_posts(server: DevServer, channel_id: int) -> list[str]:
@@ -97,25 +120,26 @@ async def test_a_standby_for_the_same_shard_takes_over_after_a_sigkill(
         stored = await games(pg_url)
         human = next(i for i, g in stored.items() if len(g["log"]) == 2)  # accept + L5
         ai_game = next(i for i in stored if i != human)
-        await answered(await carol.slash("constructo place", tile=5, size="small"))
-        await server.wait_until(lambda: commits_of(first, ai_game)[-1:] == ["2"], 20, "the AI's move")
+        await answered(await carol.slash("constructo place", **await a_placement(pg_url, ai_game)))
+        await stored_until(pg_url, ai_game, lambda g: g["board_version"] == 1, "carol's board recorded")
 
         before_kill = server.identify_count
         assert before_kill == identified + 1, "only the shard-1 process identified while the standby waited"
         assert "connected as" not in standby.log()
         killed = time.monotonic()
-        await first.kill()  # the AI's board may or may not be out: the new server must post it once either way
+        await first.kill()  # while the AI thinks about its answer: the new server must play and post it, once
         await standby.wait_ready(before_kill, timeout=TAKEOVER_LIMIT_S)
         takeover_s = time.monotonic() - killed
-        print(f"takeover after SIGKILL: {takeover_s:.2f} s")
+        print(f"takeover after SIGKILL: {takeover_s:.2f} s (AI answer committed before the kill: "
+              f"{commits_of(first, ai_game)[-1:] == ['2']})")
         assert re.search(r"lease taken for shards 0 after [\d.]+ s as standby", standby.log()), standby.log(3000)
 
         res = await answered(await bob.slash("constructo place", tile=4, size="medium"))
         assert not res.ephemeral, res.text
-        res = await answered(await carol.slash("constructo place", tile=9, size="small"))
+        await stored_until(pg_url, ai_game, lambda g: g["version"] == g["board_version"] == 2, "the AI's answer")
+        res = await answered(await carol.slash("constructo place", **await a_placement(pg_url, ai_game)))
         assert not res.ephemeral, res.text
-        await server.wait_until(lambda: commits_of(standby, ai_game).count("4") == 1, 20, "the AI's second move")
-        await server.wait_until(lambda: len(board_posts(server, carol.channel.id)) >= 4, 20, "the AI's board")
+        await stored_until(pg_url, ai_game, lambda g: g["version"] == g["board_version"] == 4, "the AI's 2nd answer")
     finally:
         for proc in (first, standby, other):
             await proc.stop()
