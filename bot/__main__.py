@@ -76,7 +76,8 @@ async def _run(config: Config) -> None:
         drainer.install()
         drainer.handle_signals()
         if lease is not None:  # PostgreSQL: one process per shard; standby (no Discord request) until free
-            if not await lease.acquire(stop=drainer.stopped):
+            config.data_dir.mkdir(parents=True, exist_ok=True)
+            if not await lease.acquire(stop=drainer.stopped, heartbeat=config.data_dir / "heartbeat"):
                 return  # SIGTERM/SIGINT while standing by
             bot.lease = lease
             watch = asyncio.get_running_loop().create_task(lease.watch(bot.close), name="lease-watch")
@@ -87,10 +88,12 @@ async def _run(config: Config) -> None:
     finally:
         if watch is not None:
             watch.cancel()
-        if lease is not None:
-            await lease.close()
-        await storage.close()
-        log.info("storage closed")
+        try:
+            await storage.close()
+            log.info("storage closed")
+        finally:
+            if lease is not None:  # released last: a standby takes over once this process's last write is done
+                await lease.close()
 
 
 def healthcheck(config: Config, *, now: float | None = None) -> int:

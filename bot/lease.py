@@ -17,7 +17,8 @@ at a time. Before it contacts Discord, a process on PostgreSQL takes a :class:`S
   tries again every :data:`POLL_S` seconds (no request to Discord, no gateway session), and goes on to
   connect as soon as it holds them. PostgreSQL drops a session's locks when the session ends, so when
   the holder dies (SIGKILL, crash, machine lost) a standby takes over within about a second plus its
-  start-up. A standby whose own connection breaks reconnects and keeps waiting.
+  start-up. A standby whose own connection breaks reconnects and keeps waiting. A standby is healthy: it
+  touches the heartbeat file (``python -m bot healthcheck``) while the database answers its polls.
 - **Holding.** While serving, :meth:`ShardLease.watch` checks the lease every :data:`CHECK_EVERY_S`
   seconds (its locks are still granted to its session, answered within :data:`CHECK_TIMEOUT_S`) and
   also hears at once when asyncpg sees the connection close. A lease it cannot confirm may already be
@@ -37,6 +38,7 @@ import logging
 import time
 import zlib
 from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import asyncpg
@@ -57,6 +59,8 @@ CHECK_EVERY_S = 2.0
 CHECK_TIMEOUT_S = 3.0
 """A check not answered within this many seconds counts as a lost lease."""
 CONNECT_TIMEOUT_S = 10.0
+HEARTBEAT_EVERY_S = 30.0
+"""Seconds between two touches of the heartbeat file by a standby (the serving bot's own period)."""
 KEEPALIVE = {"tcp_keepalives_idle": "5", "tcp_keepalives_interval": "2", "tcp_keepalives_count": "3"}
 """Server-side keepalives of the lease session: a holder cut off by the network loses its locks after ~11 s."""
 APPLICATION_NAME = "tablebot lease"
@@ -149,14 +153,17 @@ class ShardLease:
         self.held = True
         return True
 
-    async def acquire(self, stop: asyncio.Event | None = None) -> bool:
+    async def acquire(self, stop: asyncio.Event | None = None, *, heartbeat: Path | None = None) -> bool:
         """Take the lease, waiting as a standby (every :data:`POLL_S` s) while another process holds a key.
 
         Returns True once held, False if ``stop`` was set first (SIGTERM while standing by). A standby whose
-        connection breaks reconnects (logged once per outage) and keeps waiting."""
+        connection breaks reconnects (logged once per outage) and keeps waiting. ``heartbeat`` (the bot's
+        ``DATA_DIR/heartbeat``) is touched every :data:`HEARTBEAT_EVERY_S` s while the database answers, so
+        ``python -m bot healthcheck`` reports a working standby healthy (and one cut off from it unhealthy)."""
         started = time.monotonic()
         told = False
         broken = False
+        touched = float("-inf")
         while stop is None or not stop.is_set():
             try:
                 if self._conn is None or self._conn.is_closed():
@@ -170,6 +177,12 @@ class ShardLease:
                         log.info("lease held for shards %s (namespace %d)", self.label, self.namespace)
                     return True
                 broken = False
+                if heartbeat is not None and time.monotonic() - touched >= HEARTBEAT_EVERY_S:
+                    touched = time.monotonic()
+                    try:
+                        await asyncio.to_thread(heartbeat.touch)
+                    except OSError as err:
+                        log.warning("could not write the heartbeat file %s: %s", heartbeat, err)
                 if not told:
                     log.warning("standby for shards %s: another process serves them; taking over when it stops",
                                 self.label)

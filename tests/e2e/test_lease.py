@@ -202,6 +202,7 @@ async def test_a_holder_whose_lease_connection_is_cut_exits_and_a_standby_serves
         requests, identified = len(server.requests), server.identify_count
         await late.start(wait=False)
         await wait_for_log(late, "standby for shards all", server)
+        assert (late.data_dir / "heartbeat").exists(), "a working standby is healthy (python -m bot healthcheck)"
         await late.stop()
         assert late.proc is not None and late.proc.returncode == ExitCode.OK, late.log(3000)
         assert server.identify_count == identified and "connected as" not in late.log()
