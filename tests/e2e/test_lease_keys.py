@@ -1,0 +1,94 @@
+"""The shard lease's keys and checks (``bot/lease.py``) against a real PostgreSQL, without a bot process: which
+processes exclude each other (same shard, unsharded vs sharded), that a failed attempt keeps nothing, that
+installations do not collide, and that a held lease whose locks are gone is reported lost by the periodic check.
+Each test uses a namespace of its own (advisory locks are database-wide)."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+
+import pytest
+
+from bot.lease import CHECK_EVERY_S, CHECK_TIMEOUT_S, ShardLease, namespace_of
+from tests.storage.conftest import pg_unavailable, pg_url
+
+__all__ = ["pg_unavailable", "pg_url"]
+
+Make = Callable[..., Awaitable[ShardLease]]
+
+
+@pytest.fixture
+async def leases(pg_url: str) -> AsyncIterator[Make]:
+    """``make(shards, installation=None)``: a connected lease of a fresh installation (or the given one)."""
+    installation = str(uuid.uuid4())
+    made: list[ShardLease] = []
+
+    async def make(shards: Sequence[int] | None, other_installation: str | None = None) -> ShardLease:
+        lease = ShardLease(pg_url, namespace_of(other_installation or installation), shards)
+        await lease.connect()
+        made.append(lease)
+        return lease
+
+    yield make
+    for lease in made:
+        await lease.close()
+
+
+async def test_one_process_per_shard_and_unsharded_excludes_sharded(leases: Make) -> None:
+    unsharded = await leases(None)
+    assert await unsharded.try_acquire() and unsharded.held
+    shard0, shard1, second_unsharded = await leases([0]), await leases([1]), await leases(None)
+    assert not await shard0.try_acquire() and not shard0.held, "an unsharded process serves shard 0 too"
+    assert not await second_unsharded.try_acquire()
+    await unsharded.close()
+    assert await shard0.try_acquire() and await shard1.try_acquire(), "different shards serve side by side"
+    assert not await second_unsharded.try_acquire(), "an unsharded process never serves beside sharded ones"
+    again0 = await leases([0])
+    assert not await again0.try_acquire(), "one process per shard"
+
+
+async def test_a_failed_attempt_keeps_nothing_and_installations_do_not_collide(leases: Make) -> None:
+    shard1 = await leases([1])
+    assert await shard1.try_acquire()
+    both = await leases([1, 2])
+    assert not await both.try_acquire(), "shard 1 is taken"
+    shard2 = await leases([2])
+    assert await shard2.try_acquire(), "the failed attempt on 1,2 released shard 2 (and the shared key)"
+    elsewhere = await leases(None, other_installation=str(uuid.uuid4()))
+    assert await elsewhere.try_acquire(), "another installation on the same database has keys of its own"
+
+
+async def test_a_standby_takes_over_when_the_holder_session_ends(leases: Make) -> None:
+    holder, standby = await leases([0]), await leases([0])
+    assert await holder.acquire()
+    stop = asyncio.Event()
+    waiting = asyncio.create_task(standby.acquire(stop))
+    await holder.close()  # the holder's session ends, as when its process dies
+    assert await asyncio.wait_for(waiting, 10) is True and standby.held
+
+
+async def test_a_standby_stops_waiting_when_asked(leases: Make) -> None:
+    holder, standby = await leases(None), await leases(None)
+    assert await holder.acquire()
+    stop = asyncio.Event()
+    waiting = asyncio.create_task(standby.acquire(stop))
+    stop.set()
+    assert await asyncio.wait_for(waiting, 5) is False and not standby.held
+
+
+async def test_a_lease_whose_locks_are_gone_is_lost_at_the_next_check(leases: Make) -> None:
+    lease = await leases([3])
+    assert await lease.acquire() and await lease.check()
+    lost = asyncio.Event()
+
+    async def on_lost() -> None:
+        lost.set()
+
+    watching = asyncio.create_task(lease.watch(on_lost))
+    assert lease._conn is not None
+    await lease._conn.execute("SELECT pg_advisory_unlock_all()")  # the session lives on, its locks do not
+    await asyncio.wait_for(lost.wait(), CHECK_EVERY_S + CHECK_TIMEOUT_S + 5)
+    await watching
+    assert not lease.held and lease.lost is not None and "could not be confirmed" in lease.lost
