@@ -6,8 +6,10 @@ Each test uses a namespace of its own (advisory locks are database-wide)."""
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -92,3 +94,72 @@ async def test_a_lease_whose_locks_are_gone_is_lost_at_the_next_check(leases: Ma
     await asyncio.wait_for(lost.wait(), CHECK_EVERY_S + CHECK_TIMEOUT_S + 5)
     await watching
     assert not lease.held and lease.lost is not None and "could not be confirmed" in lease.lost
+
+
+class Proxy:
+    """A TCP relay to PostgreSQL that can go silent (``pause``): the holder's end of a network partition."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.target = (host, port)
+        self.flowing = asyncio.Event()
+        self.flowing.set()
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.server: asyncio.Server | None = None
+
+    async def start(self) -> int:
+        self.server = await asyncio.start_server(self._client, "127.0.0.1", 0)
+        return int(self.server.sockets[0].getsockname()[1])
+
+    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection(*self.target)
+        for src, dst in ((reader, up_writer), (up_reader, writer)):
+            task = asyncio.create_task(self._pipe(src, dst))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+
+    async def _pipe(self, src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+        try:
+            while data := await src.read(65536):
+                await self.flowing.wait()  # paused: bytes are held, neither side hears from the other
+                dst.write(data)
+                await dst.drain()
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            dst.close()
+
+    async def stop(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()
+        if self.server is not None:
+            self.server.close()
+
+
+async def test_a_holder_cut_off_from_postgresql_gives_up_its_lease_within_the_check_limits(pg_url: str) -> None:
+    """A partition (no FIN, no answer): the check's query times out and the lease is reported lost within
+    CHECK_EVERY_S + CHECK_TIMEOUT_S, before PostgreSQL's keepalives (~11 s) could free the locks for a standby."""
+    url = urlsplit(pg_url)
+    proxy = Proxy(url.hostname or "127.0.0.1", url.port or 5432)
+    port = await proxy.start()
+    through = urlunsplit(url._replace(netloc=f"{url.username}@127.0.0.1:{port}" if url.username
+                                      else f"127.0.0.1:{port}"))
+    lease = ShardLease(through, namespace_of(str(uuid.uuid4())), [0])
+    try:
+        assert await lease.acquire()
+        lost = asyncio.Event()
+
+        async def on_lost() -> None:
+            lost.set()
+
+        watching = asyncio.create_task(lease.watch(on_lost))
+        proxy.flowing.clear()
+        cut = time.monotonic()
+        await asyncio.wait_for(lost.wait(), CHECK_EVERY_S + CHECK_TIMEOUT_S + 5)
+        gave_up_s = time.monotonic() - cut
+        print(f"lease given up {gave_up_s:.2f} s after the partition")
+        await watching
+        assert lease.lost is not None and "could not be confirmed" in lease.lost
+        assert gave_up_s <= CHECK_EVERY_S + CHECK_TIMEOUT_S + 1, gave_up_s
+    finally:
+        await lease.close()
+        await proxy.stop()
