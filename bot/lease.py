@@ -24,8 +24,8 @@ at a time. Before it contacts Discord, a process on PostgreSQL takes a :class:`S
   also hears at once when asyncpg sees the connection close. A lease it cannot confirm may already be
   another process's: the caller then stops serving at once (closes the gateway, cancels background work)
   and exits with ``ExitCode.LEASE_LOST`` ("restart me"; the restarted process waits as standby if the
-  shards are taken). The session's TCP keepalives are shortened (:data:`KEEPALIVE`), so PostgreSQL
-  releases the locks of a holder cut off by the network (~11 s) only after the holder itself has
+  shards are taken). The session's TCP keepalives and user timeout are shortened (:data:`KEEPALIVE`), so
+  PostgreSQL releases the locks of a holder cut off by the network (~11 s) only after the holder itself has
   stopped (at most :data:`CHECK_EVERY_S` + :data:`CHECK_TIMEOUT_S` = 5 s).
 
 SQLite needs none of this: its file lock (``tablebot.sqlite3.lock``) already admits one process.
@@ -61,8 +61,10 @@ CHECK_TIMEOUT_S = 3.0
 CONNECT_TIMEOUT_S = 10.0
 HEARTBEAT_EVERY_S = 30.0
 """Seconds between two touches of the heartbeat file by a standby (the serving bot's own period)."""
-KEEPALIVE = {"tcp_keepalives_idle": "5", "tcp_keepalives_interval": "2", "tcp_keepalives_count": "3"}
-"""Server-side keepalives of the lease session: a holder cut off by the network loses its locks after ~11 s."""
+KEEPALIVE = {"tcp_keepalives_idle": "5", "tcp_keepalives_interval": "2", "tcp_keepalives_count": "3",
+             "tcp_user_timeout": "11000"}
+"""Server-side TCP settings of the lease session (PostgreSQL >= 12; ignored on a Unix socket): a holder cut off by
+the network loses its locks after ~11 s, idle (keepalive probes) or with an answer unacknowledged (user timeout)."""
 APPLICATION_NAME = "tablebot lease"
 _CONNECTION_ERRORS = (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
 
@@ -126,15 +128,20 @@ class ShardLease:
     async def connect(self) -> None:
         """Open the lease's own connection. Raises ``DatabaseUnavailableError`` when PostgreSQL does not answer."""
         try:
-            self._conn = await asyncpg.connect(
-                self.url, timeout=CONNECT_TIMEOUT_S,
-                server_settings={"application_name": APPLICATION_NAME, **KEEPALIVE})
+            conn = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT_S,
+                                         server_settings={"application_name": APPLICATION_NAME})
         except _CONNECTION_ERRORS as exc:
             where = redact_url(self.url)
             raise DatabaseUnavailableError(
                 f"cannot connect to PostgreSQL at {where} for the shard lease: {type(exc).__name__}: "
                 f"{str(exc) or 'no answer'}", url=where) from exc
-        self._conn.add_termination_listener(self._terminated)
+        self._conn = conn  # a failure below leaves it to acquire(), which drops it and tries again
+        conn.add_termination_listener(self._terminated)
+        for name, value in KEEPALIVE.items():
+            try:
+                await conn.execute(f"SET {name} = {value}")
+            except asyncpg.PostgresError as err:  # an older server: keep its defaults, the lease still works
+                log.info("lease connection: %s not set (%s)", name, err)
 
     async def try_acquire(self) -> bool:
         """One attempt to take every key at once (none kept on failure). True when all are held."""

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from bot.lease import CHECK_EVERY_S, CHECK_TIMEOUT_S, ShardLease, namespace_of
+from bot.lease import APPLICATION_NAME, CHECK_EVERY_S, CHECK_TIMEOUT_S, KEEPALIVE, ShardLease, namespace_of
 from tests.storage.conftest import pg_unavailable, pg_url
 
 __all__ = ["pg_unavailable", "pg_url"]
@@ -163,3 +163,11 @@ async def test_a_holder_cut_off_from_postgresql_gives_up_its_lease_within_the_ch
     finally:
         await lease.close()
         await proxy.stop()
+
+
+async def test_the_lease_session_is_named_and_has_short_tcp_timeouts(leases: Make) -> None:
+    """PostgreSQL must notice a vanished holder in ~11 s (KEEPALIVE), and an operator can find the session."""
+    lease = await leases([0])
+    assert lease._conn is not None
+    shown = {name: await lease._conn.fetchval(f"SHOW {name}") for name in (*KEEPALIVE, "application_name")}
+    assert shown == {**KEEPALIVE, "application_name": APPLICATION_NAME}
