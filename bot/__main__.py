@@ -81,8 +81,13 @@ async def _run(config: Config) -> None:
                 return  # SIGTERM/SIGINT while standing by
             bot.lease = lease
             watch = asyncio.get_running_loop().create_task(lease.watch(bot.close), name="lease-watch")
-        async with bot:
-            await bot.start(config.token)
+        try:
+            async with bot:
+                await bot.start(config.token)
+        except Exception as err:  # e.g. discord.py failing on the gateway closed under it: the lease is the cause
+            if lease is not None and lease.lost:
+                raise _LeaseLost(lease) from err
+            raise
         if lease is not None and lease.lost:
             raise _LeaseLost(lease)
     finally:
