@@ -11,8 +11,11 @@ at a time. Before it contacts Discord, a process on PostgreSQL takes a :class:`S
   is spelled. A sharded process (``SHARD_COUNT``/``SHARD_IDS``) takes ``(namespace, shard_id)``
   exclusively for each of its shards **and** ``(namespace, ALL_SHARDS)`` shared; an unsharded process
   serves every shard and takes ``(namespace, ALL_SHARDS)`` exclusively: two unsharded processes, or one
-  unsharded and one sharded, never serve at once. All of a process's keys are taken together or not at
-  all (a partial hold is released), so two processes with overlapping shard sets cannot block each other.
+  unsharded and one sharded, never serve at once. A sharded process also holds its ``SHARD_COUNT`` (shared,
+  under :func:`count_namespace`) and does not serve while a process with another count holds one: shard
+  numbers of different counts cover different guilds (a resharding half done). All of a process's keys are
+  taken together or not at all (a partial hold is released), so two processes with overlapping shard sets
+  cannot block each other.
 - **Standby.** A process that cannot take every key waits: it logs ``standby for shards ...`` once,
   tries again every :data:`POLL_S` seconds (no request to Discord, no gateway session), and goes on to
   connect as soon as it holds them. PostgreSQL drops a session's locks when the session ends, so when
@@ -81,7 +84,13 @@ def lease_for(config: Config, storage: Storage) -> ShardLease | None:
     if storage.dialect != "postgresql" or not config.database_url:
         return None
     shards = config.shard_ids if config.shard_count is not None else None
-    return ShardLease(config.database_url, namespace_of(storage.installation_id), shards)
+    return ShardLease(config.database_url, namespace_of(storage.installation_id), shards,
+                      shard_count=config.shard_count)
+
+
+def count_namespace(namespace: int) -> int:
+    """The first key of the ``SHARD_COUNT`` locks of the installation whose lease namespace is ``namespace``."""
+    return zlib.crc32(f"tablebot-lease-count:{namespace}".encode()) & 0x7FFFFFFF
 
 
 def describe_shards(shards: Sequence[int] | None) -> str:
@@ -97,6 +106,8 @@ class ShardLease:
             database-wide, the namespace separates installations).
         namespace: :func:`namespace_of` the installation.
         shards: the process's ``SHARD_IDS``, or ``None`` unsharded (every shard).
+        shard_count: the process's ``SHARD_COUNT`` (sharded): also held, shared, under :func:`count_namespace`;
+            a process never serves while one with another count holds its own (resharding half done).
 
     Attributes:
         held: True while this process holds every key (the state to export as a metric, e.g.
@@ -104,10 +115,14 @@ class ShardLease:
         lost: why a held lease was lost (``None`` while held or never held).
     """
 
-    def __init__(self, url: str, namespace: int, shards: Sequence[int] | None) -> None:
+    def __init__(self, url: str, namespace: int, shards: Sequence[int] | None, *,
+                 shard_count: int | None = None) -> None:
         self.url = url
         self.namespace = namespace
         self.shards: tuple[int, ...] | None = tuple(shards) if shards is not None else None
+        self.shard_count = shard_count if shards is not None else None
+        self.waiting_for = ""
+        """Why the last attempt failed (empty once held)."""
         self.held = False
         self.lost: str | None = None
         self.waited_s = 0.0
@@ -115,11 +130,15 @@ class ShardLease:
         self._lost = asyncio.Event()
 
     @property
-    def keys(self) -> list[tuple[int, bool]]:
-        """``(second key, shared)`` of every lock this process needs, :data:`ALL_SHARDS` first."""
+    def keys(self) -> list[tuple[int, int, bool]]:
+        """``(first key, second key, shared)`` of every lock this process needs: :data:`ALL_SHARDS`, then each
+        shard, then (with a ``shard_count``) the count under :func:`count_namespace`."""
         if self.shards is None:
-            return [(ALL_SHARDS, False)]
-        return [(ALL_SHARDS, True), *((shard, False) for shard in self.shards)]
+            return [(self.namespace, ALL_SHARDS, False)]
+        keys = [(self.namespace, ALL_SHARDS, True), *((self.namespace, shard, False) for shard in self.shards)]
+        if self.shard_count is not None:
+            keys.append((count_namespace(self.namespace), self.shard_count, True))
+        return keys
 
     @property
     def label(self) -> str:
@@ -144,21 +163,38 @@ class ShardLease:
                 log.info("lease connection: %s not set (%s)", name, err)
 
     async def try_acquire(self) -> bool:
-        """One attempt to take every key at once (none kept on failure). True when all are held."""
+        """One attempt to take every key at once (none kept on failure). True when all are held; else
+        ``waiting_for`` says why (another process serves a shard, or runs with another ``SHARD_COUNT``)."""
         conn = self._conn
         assert conn is not None, "connect() first"
-        taken: list[tuple[int, bool]] = []
-        for key, shared in self.keys:
+        taken: list[tuple[int, int, bool]] = []
+        for first, second, shared in self.keys:
             fn = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
-            if await conn.fetchval(f"SELECT {fn}($1::int, $2::int)", self.namespace, key):
-                taken.append((key, shared))
-                continue
-            for got, got_shared in taken:
-                unlock = "pg_advisory_unlock_shared" if got_shared else "pg_advisory_unlock"
-                await conn.fetchval(f"SELECT {unlock}($1::int, $2::int)", self.namespace, got)
-            return False
-        self.held = True
-        return True
+            if not await conn.fetchval(f"SELECT {fn}($1::int, $2::int)", first, second):
+                self.waiting_for = "another process serves them"
+                break
+            taken.append((first, second, shared))
+        else:
+            others = await self._other_counts(conn)
+            if not others:
+                self.held, self.waiting_for = True, ""
+                return True
+            self.waiting_for = (f"a process with SHARD_COUNT={','.join(map(str, others))} runs on this database "
+                                f"(this one has {self.shard_count}; every process must use the same)")
+        for first, second, shared in taken:
+            unlock = "pg_advisory_unlock_shared" if shared else "pg_advisory_unlock"
+            await conn.fetchval(f"SELECT {unlock}($1::int, $2::int)", first, second)
+        return False
+
+    async def _other_counts(self, conn: asyncpg.Connection) -> list[int]:
+        """The ``SHARD_COUNT`` of other processes of this installation, when it differs from ours."""
+        if self.shard_count is None:
+            return []
+        rows = await conn.fetch(
+            "SELECT DISTINCT objid::bigint AS count FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            " AND objsubid = 2 AND classid = $1::bigint::oid AND objid <> $2::bigint::oid ORDER BY 1",
+            count_namespace(self.namespace), self.shard_count)
+        return [int(r["count"]) for r in rows]
 
     async def acquire(self, stop: asyncio.Event | None = None, *, heartbeat: Path | None = None) -> bool:
         """Take the lease, waiting as a standby (every :data:`POLL_S` s) while another process holds a key.
@@ -168,7 +204,7 @@ class ShardLease:
         ``DATA_DIR/heartbeat``) is touched every :data:`HEARTBEAT_EVERY_S` s while the database answers, so
         ``python -m bot healthcheck`` reports a working standby healthy (and one cut off from it unhealthy)."""
         started = time.monotonic()
-        told = False
+        told = ""  # the reason last logged
         broken = False
         touched = float("-inf")
         while stop is None or not stop.is_set():
@@ -190,10 +226,10 @@ class ShardLease:
                         await asyncio.to_thread(heartbeat.touch)
                     except OSError as err:
                         log.warning("could not write the heartbeat file %s: %s", heartbeat, err)
-                if not told:
-                    log.warning("standby for shards %s: another process serves them; taking over when it stops",
-                                self.label)
-                    told = True
+                if told != self.waiting_for:
+                    log.warning("standby for shards %s: %s; taking over when that stops", self.label,
+                                self.waiting_for)
+                    told = self.waiting_for
             except (DatabaseUnavailableError, *_CONNECTION_ERRORS) as err:
                 if not broken:
                     log.warning("standby for shards %s: the lease connection failed (%s); retrying", self.label,

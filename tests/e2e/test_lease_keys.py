@@ -171,3 +171,30 @@ async def test_the_lease_session_is_named_and_has_short_tcp_timeouts(leases: Mak
     assert lease._conn is not None
     shown = {name: await lease._conn.fetchval(f"SHOW {name}") for name in (*KEEPALIVE, "application_name")}
     assert shown == {**KEEPALIVE, "application_name": APPLICATION_NAME}
+
+
+async def test_processes_with_different_shard_counts_never_serve_together(pg_url: str) -> None:
+    """Shard 1 of 2 and shard 1 (or 3) of 4 cover overlapping guilds: whoever holds first serves, the other waits."""
+    namespace = namespace_of(str(uuid.uuid4()))
+    made: list[ShardLease] = []
+
+    async def lease(shards: list[int], count: int) -> ShardLease:
+        made.append(ShardLease(pg_url, namespace, shards, shard_count=count))
+        await made[-1].connect()
+        return made[-1]
+
+    try:
+        of_two = await lease([1], 2)
+        assert await of_two.try_acquire()
+        of_four = await lease([3], 4)
+        assert not await of_four.try_acquire() and "SHARD_COUNT=2" in of_four.waiting_for
+        assert await (await lease([0], 2)).try_acquire(), "the same count: other shards serve beside it"
+        waiting = asyncio.create_task(of_four.acquire())
+        for held in made[:1] + made[2:]:
+            await held.close()
+        assert await asyncio.wait_for(waiting, 10) is True, "once every count-2 process is gone, count 4 serves"
+        again_two = await lease([0], 2)
+        assert not await again_two.try_acquire() and "SHARD_COUNT=4" in again_two.waiting_for
+    finally:
+        for held in made:
+            await held.close()
