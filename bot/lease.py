@@ -12,8 +12,8 @@ at a time. Before it contacts Discord, a process on PostgreSQL takes a :class:`S
   exclusively for each of its shards **and** ``(namespace, ALL_SHARDS)`` shared; an unsharded process
   serves every shard and takes ``(namespace, ALL_SHARDS)`` exclusively: two unsharded processes, or one
   unsharded and one sharded, never serve at once. A sharded process also holds its ``SHARD_COUNT`` (shared,
-  under :func:`count_namespace`) and does not serve while a process with another count holds one: shard
-  numbers of different counts cover different guilds (a resharding half done). All of a process's keys are
+  under :func:`count_namespace`) and does not serve while a process with another count holds one: shards
+  of two counts cover overlapping sets of guilds (a resharding half done). All of a process's keys are
   taken together or not at all (a partial hold is released), so two processes with overlapping shard sets
   cannot block each other.
 - **Standby.** A process that cannot take every key waits: it logs ``standby for shards ...`` once,
