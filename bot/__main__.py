@@ -3,7 +3,9 @@
 Commands:
 
 - (none): run the bot until SIGTERM/SIGINT, which drain in-flight interactions, close storage and
-  checkpoint (``bot.lifecycle``). Storage is opened and checked **before** connecting to Discord.
+  checkpoint (``bot.lifecycle``). Storage is opened and checked **before** connecting to Discord; on
+  PostgreSQL the process then takes its shards' lease (``bot.lease``), waiting as standby while another
+  process serves them.
 - ``healthcheck``: 0 if the running bot's heartbeat (``DATA_DIR/heartbeat``: connected and storage answering,
   rewritten every 10 s) is fresh and was written by the running process, else 1 (:mod:`bot.healthcheck`; imports
   no discord, so it is cheap).
@@ -14,7 +16,8 @@ Commands:
 
 Exit codes: ``bot.exitcodes.ExitCode`` (0 ok, 1 unhealthy, 2 configuration, 3 token rejected,
 4 Discord unreachable, 5 database corrupt/unreadable, 6 database mismatch, 7 database locked,
-8 PostgreSQL unavailable, 9 database incompatible, 10 refused). Every failure prints one line on stderr.
+8 PostgreSQL unavailable, 9 database incompatible, 10 refused, 11 crashed, 12 shard lease lost: restart me).
+Every failure prints one line on stderr.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ import discord
 
 from bot.config import Config, ConfigError, apply_endpoints, configure_logging
 from bot.exitcodes import ExitCode, for_storage_error
+from bot.lease import ShardLease, lease_for
 from bot.storage.errors import StorageError
 
 log = logging.getLogger("bot")
@@ -50,6 +54,14 @@ class _StorageOpenFailed(Exception):
     def __init__(self, err: BaseException) -> None:
         super().__init__(str(err))
         self.err = err
+
+
+class _LeaseLost(Exception):
+    """The shard lease was lost while serving (``bot.lease``): the bot stopped at once."""
+
+    def __init__(self, lease: ShardLease) -> None:
+        super().__init__(lease.lost)
+        self.lease = lease
 
 
 class _HealthPortFailed(Exception):
@@ -118,6 +130,8 @@ async def _run(config: Config) -> None:
     metrics.instrument_storage(storage)
     drainer: Drainer | None = None
     health: Health | None = None
+    lease = lease_for(config, storage)  # None on SQLite: its file lock admits one process
+    watch: asyncio.Task[None] | None = None
     try:
         bot = make_bot(config, storage=storage)
         if config.shard_ids is not None:
@@ -130,17 +144,35 @@ async def _run(config: Config) -> None:
         drainer.handle_signals()
         if early_stop.is_set():
             drainer.request_stop("SIGTERM")
+        if lease is not None:  # PostgreSQL: one process per shard; standby (no Discord request) until free
+            if not await lease.acquire(stop=drainer.stopped, heartbeat=health.write_heartbeat):
+                return  # SIGTERM/SIGINT while standing by
+            bot.lease = lease
+            watch = loop.create_task(lease.watch(bot.close), name="lease-watch")
         try:
             await health.start(config.health_port, config.health_host)
         except OSError as err:
             raise _HealthPortFailed(f"HEALTH_PORT {config.health_port} on {config.health_host}: {err}") from err
-        await drainer.run(bot.start(config.token))
+        try:
+            await drainer.run(bot.start(config.token))
+        except Exception as err:  # e.g. discord.py failing on the gateway closed under it: the lease is the cause
+            if lease is not None and lease.lost:
+                raise _LeaseLost(lease) from err
+            raise
+        if lease is not None and lease.lost:
+            raise _LeaseLost(lease)
     finally:
+        if watch is not None:
+            watch.cancel()
         if health is not None:
             await health.close()
-        closed = await drainer.close_storage(storage) if drainer is not None else (await storage.close()) or True
-        if closed:
-            log.info("storage closed")
+        try:
+            closed = await drainer.close_storage(storage) if drainer is not None else (await storage.close()) or True
+            if closed:
+                log.info("storage closed")
+        finally:
+            if lease is not None:  # released last: a standby takes over once this process's last write is done
+                await lease.close()
         if drainer is not None and drainer.deadline is not None:
             _exit_after_stop()
 
@@ -267,6 +299,9 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(cause, StorageError):
             return _fail(for_storage_error(cause), f"Database error ({cause.rule}): {cause.message}")
         return _fail(ExitCode.DATABASE_CORRUPT, f"Database error: cannot use {config.storage_target}: {cause}")
+    except _LeaseLost as lost:
+        return _fail(ExitCode.LEASE_LOST, f"Stopped serving shards {lost.lease.label}: {lost.lease.lost}, so another "
+                     "process may serve them now. Start the bot again: it waits as standby while they are taken.")
     except discord.LoginFailure:
         log.error("Discord rejected DISCORD_TOKEN: copy the bot token again from the developer portal (Bot tab).")
         return _fail(ExitCode.TOKEN_REJECTED, "Discord rejected DISCORD_TOKEN (login failed): check the token and "

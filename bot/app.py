@@ -26,6 +26,7 @@ from bot.config import Config
 from bot.core.layer import GameLayer
 from bot.first_response import FirstResponseGuard
 from bot.i18n import CatalogueTranslator
+from bot.lease import ShardLease
 from bot.storage import Storage
 from bot.sync import same_commands
 from bot.ui.claim import ClaimButton
@@ -98,6 +99,7 @@ class TableBot(commands.Bot):
         self.first_response = FirstResponseGuard()
         self.health: Health | None = None  # set by ``python -m bot`` (bot.health): gateway state, /readyz
         self.started_at = time.time()
+        self.lease: ShardLease | None = None  # PostgreSQL: set by ``python -m bot`` before connecting (bot.lease)
 
     # -- startup -------------------------------------------------------------------------------
     async def setup_hook(self) -> None:
@@ -202,6 +204,12 @@ class TableBot(commands.Bot):
         await super().close()
         if self.storage is not None and self._given_storage is None:
             await self.storage.close()
+
+    @property
+    def lease_held(self) -> bool:
+        """True while this process may serve its shards: it holds its PostgreSQL shard lease (``bot.lease``), or
+        has none to hold (SQLite: the file lock admitted it). False once the lease is lost (the bot is stopping)."""
+        return self.lease is None or self.lease.held
 
     def owns(self, guild_id: int | None) -> bool:
         """True if this process runs the shard of ``guild_id`` (always, unsharded): background work (board

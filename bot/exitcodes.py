@@ -49,6 +49,10 @@ class ExitCode(IntEnum):
     CRASHED = 11
     """An unexpected error ended the bot (a bug, or a failure nothing above names): one line on stderr, the
     traceback in the log. Never 1, which ``healthcheck`` owns."""
+    LEASE_LOST = 12
+    """PostgreSQL: the process lost its shard lease while serving (the lease connection closed or went silent,
+    ``bot.lease``), so another process may serve its shards now: it stopped at once. Restart it (it waits as
+    standby while the shards are taken)."""
 
 
 def for_storage_error(err: StorageError) -> ExitCode:

@@ -130,6 +130,10 @@ class Health:
     def heartbeat_path(self) -> Path:
         return self.data_dir / HEARTBEAT_FILE
 
+    def write_heartbeat(self) -> None:
+        """Write the heartbeat file now (the loop does it while ready; a standby calls it while it waits)."""
+        self._write_heartbeat()
+
     def _write_heartbeat(self) -> None:
         body = json.dumps({"pid": os.getpid(), "proc_start": proc_start_ticks(os.getpid()), "written": time.time()})
         tmp = self.heartbeat_path.with_name(HEARTBEAT_FILE + ".tmp")
