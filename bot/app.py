@@ -113,6 +113,8 @@ class TableBot(commands.Bot):
         metrics.instrument_pools(self.games.pools)
         self.games.on_committed.append(metrics.count_committed)
         self._outbox_scrape = metrics.instrument_outbox(self.games)
+        metrics.gauge("lease_held", "1 while this process holds its shards' lease (PostgreSQL; 1 on SQLite: its file "
+                      "lock admits one process)", fn=lambda: 1.0 if self.lease_held else 0.0)
         self.spawn(self.games.pools.warm(), name="cpu-warm-up")
         for kind in self.games.kinds.values():
             self.add_dynamic_items(*seating_items(kind), *kind.dynamic_items)
