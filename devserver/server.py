@@ -119,6 +119,9 @@ class DevServer(Directory, Controls):
         self.command_creates: list[tuple[float, str | None, int]] = []  # (day, guild id, new command names)
         self.interactions: dict[int, Interaction] = {}
         self.violations: list[Violation] = []
+        self.nonces: dict[tuple[int, str], tuple[Any, float]] = {}
+        """Channel messages created with ``enforce_nonce``, by (channel, nonce): Discord returns them again."""
+        self.nonce_hits = 0
         self.errors: list[ErrorRecord] = []
         self.requests: list[tuple[str, str, int]] = []  # (method, path, status)
         self.request_log: list[RequestRecord] = []

@@ -109,13 +109,15 @@ class Delivery:
     async def send(
         self, record: GameRecord, content: str, *, files: list[discord.File] | None = None,
         view: discord.ui.View | None = None, interaction: discord.Interaction | None = None,
-        deferred: bool = False, carry: bool = True,
+        deferred: bool = False, carry: bool = True, nonce: str | None = None,
     ) -> discord.Message:
         """Post a public game message: ``interaction``'s deferred response edited in (``deferred``), else a
         followup of the answered ``interaction``, else a channel message; also a channel message when the
         interaction is dead (Discord refused its first response, 10062). Without an interaction, a followup of the
-        channel's fresh interaction while the channel is usable (``carry=False``: straight to the channel). Raises
-        ``discord.HTTPException``, and :class:`GuildGone` (no request) in a guild the bot was removed from."""
+        channel's fresh interaction while the channel is usable (``carry=False``: straight to the channel). A channel
+        message carries ``nonce`` (enforced: Discord returns the message already posted with it in the past few
+        minutes instead of a second one; a webhook message has no such key). Raises ``discord.HTTPException``, and
+        :class:`GuildGone` (no request) in a guild the bot was removed from."""
         if record.guild_id in self.removed:
             raise GuildGone(record.guild_id)
         files = files or []
@@ -150,6 +152,8 @@ class Delivery:
                 for f in files:
                     f.reset()
         self.channel_requests += 1
+        if nonce is not None:  # Discord returns the message already posted with it (the past few minutes)
+            kwargs["nonce"] = nonce[:25]
         return await self.channel(record).send(content, files=files, **kwargs)
 
     async def _answer(self, content: str, files: list[discord.File], view: discord.ui.View | None,

@@ -170,7 +170,8 @@ class Lobby:
             return
         snap = self.layer.snapshot(record)
         view = self.view_of(snap)
-        posted = await self.layer.publisher.delivery.send(record, snap.kind.lobby_text(snap), view=view)
+        posted = await self.layer.publisher.delivery.send(record, snap.kind.lobby_text(snap), view=view,
+                                                          nonce=f"l{record.id}")
         await self.layer.storage.set_message(record.id, LOBBY_KEY, posted.id)
 
     # -- the lobby message -----------------------------------------------------------------------------------

@@ -75,6 +75,12 @@ def board_version(record: GameRecord) -> int | None:
     return record.messages.get(BOARD_VERSION_KEY)
 
 
+def board_nonce(record: GameRecord) -> str:
+    """The nonce of the board of ``record``'s version as a channel message (``b<game>.<version>``): a second post of
+    the same board (a recovery after a crash between posting and recording) gets the first one back."""
+    return f"b{record.id}.{record.version}"[:25]
+
+
 def board_stale(record: GameRecord) -> bool:
     """True when the game should show a board (``active``/``finished``) and its stored board is missing or
     older than ``record.version`` (a post failed, or the process died in between)."""
@@ -230,7 +236,7 @@ class Publisher:
         try:
             try:
                 msg = await self.delivery.send(record, content, files=files, view=view, interaction=interaction,
-                                               deferred=deferred)
+                                               deferred=deferred, nonce=board_nonce(record))
             except discord.Forbidden as err:  # 403: the bot may not post (or attach) in the game's channel
                 msg = await self._undeliverable(record, content, files, view, snap, err)
             except discord.HTTPException as err:
@@ -241,7 +247,8 @@ class Publisher:
                          interaction.id, record.id, err)
                 for f in files:
                     f.reset()
-                msg = await self.delivery.send(record, content, files=files, view=view, carry=False)
+                msg = await self.delivery.send(record, content, files=files, view=view, carry=False,
+                                               nonce=board_nonce(record))
                 if deferred:  # our own "thinking" message, never a component's message
                     await self._drop_thinking(interaction)
         except GuildGone:  # removed from the guild: no retry either

@@ -7,6 +7,7 @@ Discord.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from aiohttp import web
@@ -20,6 +21,9 @@ from devserver.rest import ApiError, Route, json_response, no_content, read_body
 if TYPE_CHECKING:
     from devserver.server import DevServer
 
+NONCE_WINDOW_S = 300.0
+"""How long Discord enforces a message nonce ("the past few minutes")."""
+
 
 async def post_message(s: DevServer, request: web.Request, channel_id: str) -> web.Response:
     """``POST /channels/{id}/messages``: needs View Channel, Send Messages (in Threads), Attach Files for files."""
@@ -30,7 +34,15 @@ async def post_message(s: DevServer, request: web.Request, channel_id: str) -> w
     check_message(s, payload, files, f"POST {request.path}")
     if int(payload.get("flags") or 0) & EPHEMERAL:
         payload["flags"] = int(payload["flags"]) & ~EPHEMERAL  # Discord ignores ephemeral outside interactions
+    nonce = payload.get("nonce")
+    if nonce is not None and payload.get("enforce_nonce"):  # Discord: the same author's message with this nonce
+        earlier = s.nonces.get((channel.id, str(nonce)))   # in the past few minutes is returned, none created
+        if earlier is not None and time.monotonic() - earlier[1] < NONCE_WINDOW_S and not earlier[0].deleted:
+            s.nonce_hits += 1
+            return json_response(earlier[0].to_payload(s.base_url))
     msg = create_message(s, channel.id, payload, files, visible_to=channel.recipient.id if channel.recipient else None)
+    if nonce is not None and payload.get("enforce_nonce"):
+        s.nonces[(channel.id, str(nonce))] = (msg, time.monotonic())
     await announce(s, "MESSAGE_CREATE", msg)
     return json_response(msg.to_payload(s.base_url))
 

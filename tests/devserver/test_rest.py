@@ -80,3 +80,17 @@ async def test_unknown_route_is_404_and_recorded(server: DevServer, bot: TinyBot
         await bot.http.request(discord.http.Route("GET", "/guilds/{guild_id}/emojis", guild_id=server.guild_id))
     assert server.errors[-1].status == 404 and "no route for GET /guilds/" in server.errors[-1].body["message"]
     assert ("GET", f"/guilds/{server.guild_id}/emojis", 404) in server.requests
+
+
+async def test_an_enforced_nonce_returns_the_message_already_posted(server: DevServer, bot: TinyBot) -> None:
+    """Discord: with ``enforce_nonce``, a second message of the same author and nonce within a few minutes is not
+    created; the first is returned (the bot's board posts rely on it after a crash)."""
+    channel = bot.get_channel(server.channel("games-2").id)
+    assert isinstance(channel, discord.TextChannel)
+    first = await channel.send("board v5", nonce="b12.5")  # discord.py sends enforce_nonce with a nonce
+    again = await channel.send("board v5", nonce="b12.5")
+    other = await channel.send("board v6", nonce="b12.6")
+    plain = await channel.send("no nonce")
+    assert again.id == first.id and other.id != first.id and plain.id not in (first.id, other.id)
+    assert [m.content for m in server.messages("games-2")] == ["board v5", "board v6", "no nonce"]
+    assert server.nonce_hits == 1
