@@ -79,7 +79,7 @@ class TableBot(commands.Bot):
             intents=intents,
             help_command=None,
             tree_cls=GameTree,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            allowed_mentions=discord.AllowedMentions.none(),  # pings only where stated (bot.views.mentions)
             **client_options,
         )
         self.config = config

@@ -28,6 +28,7 @@ from bot.games.envelope import Envelope, Seat
 from bot.games.layer import Change, Committed
 from bot.i18n import has, t
 from bot.views.common import reply, update
+from bot.views.mentions import ping
 from engine.protocol import GameState
 
 if TYPE_CHECKING:
@@ -135,12 +136,13 @@ class Lobby:
             self.layer.ai.notify(snap)
             return snap
         view = kind.lobby_view(snap)
+        challenged = [invited] if invited is not None else []  # a challenge pings the challenged user only
         if thread is not None:
-            posted = await (thread.send(kind.lobby_text(snap), view=view) if view is not None
-                            else thread.send(kind.lobby_text(snap)))
+            said = {"view": view} if view is not None else {}
+            posted = await thread.send(kind.lobby_text(snap), allowed_mentions=ping(challenged), **said)
         else:
             posted = await publisher.delivery.send(snap.record, kind.lobby_text(snap), view=view,
-                                                   interaction=interaction)
+                                                   interaction=interaction, mentions=challenged)
         await self.layer.storage.set_message(snap.id, LOBBY_KEY, posted.id)
         if thread is not None:
             await reply(interaction, opened)

@@ -24,6 +24,7 @@ from bot.games.base import not_player
 from bot.games.layer import Change
 from bot.i18n import t
 from bot.views.common import GameButton, games, reply, update
+from bot.views.mentions import ping
 from engine.errors import RuleError
 from engine.protocol import Forfeit
 
@@ -78,9 +79,9 @@ async def agree(interaction: discord.Interaction, game_id: int) -> None:
             text = t("abort.offer", loc, name=proposer, agreed=len(deal.votes), total=len(voters),
                      waiting=mentions(waiting))
             if is_click:
-                await update(interaction, content=text, view=view(game_id, loc))
+                await update(interaction, content=text, view=view(game_id, loc), allowed_mentions=ping(waiting))
                 return
-            await reply(interaction, text, view=view(game_id, loc))
+            await reply(interaction, text, view=view(game_id, loc), allowed_mentions=ping(waiting))
             message = await interaction.original_response()
             older = deal.data.get("message")
             deal.data["message"] = message.id

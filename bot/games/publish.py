@@ -27,6 +27,7 @@ from bot.games.delivery import Delivery, GuildGone
 from bot.games.results import rating_line
 from bot.i18n import t
 from bot.views.common import defer, png_file
+from bot.views.mentions import board_pings, ping
 
 if TYPE_CHECKING:
     from bot.games.layer import GameLayer
@@ -196,10 +197,11 @@ class Publisher:
         self, record: GameRecord, content: str, files: list[discord.File], view: discord.ui.View | None,
         interaction: discord.Interaction | None, *, deferred: bool = False, snap: Snapshot | None = None,
     ) -> discord.Message:
+        pings = board_pings(snap) if snap is not None else []  # whom the board notifies (bot.views.mentions)
         try:
             try:
                 msg = await self.delivery.send(record, content, files=files, view=view, interaction=interaction,
-                                               deferred=deferred)
+                                               deferred=deferred, mentions=pings)
             except discord.Forbidden as err:  # 403: the bot may not post (or attach) in the game's channel
                 msg = await self._undeliverable(record, content, files, view, snap, err)
             except discord.HTTPException as err:
@@ -210,7 +212,7 @@ class Publisher:
                          interaction.id, record.id, err)
                 for f in files:
                     f.reset()
-                msg = await self.delivery.send(record, content, files=files, view=view, carry=False)
+                msg = await self.delivery.send(record, content, files=files, view=view, carry=False, mentions=pings)
                 if deferred:  # our own "thinking" message, never a component's message
                     await self._drop_thinking(interaction)
         except GuildGone:  # removed from the guild: no retry either
@@ -257,13 +259,16 @@ class Publisher:
             text = "\n".join(p.fallback() for p in snap.kind.board_pictures(snap))
             board = f"{content}\n{t('pub.text_board', loc)}\n{text}"[:2000]
             channel = self.delivery.channel(record)
-            return await (channel.send(board, view=view) if view is not None else channel.send(board))
+            pinged = ping(board_pings(snap))
+            return await (channel.send(board, view=view, allowed_mentions=pinged) if view is not None
+                          else channel.send(board, allowed_mentions=pinged))
         recent = self._recent.get(record.id)
         if recent is not None and time.monotonic() - recent[1] < TOKEN_LIFE_S and not is_dead(recent[0]):
             note = t("pub.not_posted", loc, perms=perms or access.Perms(("send_messages",)))
             for f in files:
                 f.reset()
             kwargs: dict[str, Any] = {"view": view} if view is not None else {}
+            kwargs["allowed_mentions"] = ping(board_pings(snap) if snap is not None else [])
             try:
                 return await recent[0].followup.send(f"{note}\n{content}"[:2000], files=files, wait=True, **kwargs)
             except discord.HTTPException as again:
@@ -309,7 +314,7 @@ class Publisher:
             actions = await self.layer.storage.actions(game_id, after_seq=max(record.version - 1, 0))
             headline = snap.kind.last_headline(snap, actions[-1] if actions else None)
             content, files, view = await self.payload(snap, headline)
-            await self._post(record, content, files, view, None)
+            await self._post(record, content, files, view, None, snap=snap)
         self.layer.ai.notify(snap)
         return True
 

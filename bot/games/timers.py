@@ -36,6 +36,7 @@ from bot.games.delivery import GuildGone
 from bot.i18n import t
 from bot.storage.records import GameRecord
 from bot.views.common import GameButton, games
+from bot.views.mentions import human_ids
 from engine.errors import RuleError
 
 if TYPE_CHECKING:
@@ -194,7 +195,7 @@ class Timers:
         its deadline: at most one reminder per turn, no request every 30 s until then)."""
         text = t("clk.remind", snap.locale, who=snap.who(seat), game=snap.kind.title, when=clocks.stamp(deadline))
         try:
-            await self.layer.publisher.delivery.send(snap.record, text)
+            await self.layer.publisher.delivery.send(snap.record, text, mentions=human_ids(snap, [seat]))
         except (discord.HTTPException, GuildGone) as err:
             log.warning("game %s: the reminder could not be posted (%s); not retried", snap.id, err)
             return
@@ -207,7 +208,8 @@ class Timers:
                  others=", ".join(others))
         view = discord.ui.View(timeout=None)
         view.add_item(ClaimButton(snap.id, locale=snap.locale))
-        msg = await self.layer.publisher.delivery.send(snap.record, text, view=view)
+        claimers = human_ids(snap, [s for s in range(len(snap.players)) if s != seat])
+        msg = await self.layer.publisher.delivery.send(snap.record, text, view=view, mentions=claimers)
         # Recorded and checked under the game's lock: a move either committed before (its version is seen here) or
         # reads the game after (its commit sees the claim and strips it), never in between.
         async with self.layer.lock(snap.id):
