@@ -20,7 +20,7 @@ import discord
 
 from bot.errors import BotError
 from bot.first_response import InteractionGone, is_dead
-from bot.games import access
+from bot.games import access, caps
 from bot.games import clock as clocks
 from bot.games.base import GameKind, Snapshot, not_player
 from bot.games.challenges import refuse_duplicate, undo_if_duplicate
@@ -69,6 +69,7 @@ class Lobby:
         lacking = access.missing(interaction.app_permissions, thread=True, extra=access.THREAD_FALLBACK_NEEDS)
         if not isinstance(channel, discord.TextChannel) or lacking:
             raise BotError("err.channel_busy_no_thread", perms=access.Perms(lacking or ("create_public_threads",)))
+        await caps.check_thread(self.layer, interaction)  # issue 22: threads per server
         return await channel.create_thread(name=title[:100], type=discord.ChannelType.public_thread,
                                            auto_archive_duration=1440)
 
@@ -85,10 +86,11 @@ class Lobby:
 
         ``start``: start at once whatever the seats (a rematch every player agreed to).
 
-        Raises ``BotError`` (``err.channel_busy_no_thread``, ``err.duplicate_challenge``) and whatever the kind's
-        setup refuses.
+        Raises ``BotError`` (``err.channel_busy_no_thread``, ``err.duplicate_challenge``, ``cap.member``,
+        ``cap.server``, ``cap.threads``: ``bot/games/caps.py``) and whatever the kind's setup refuses.
         """
         access.require(interaction)  # before anything is stored: a game the bot could not show never starts
+        await caps.check_open(self.layer, interaction)  # issue 22: open games per member and per server
         loc = interaction.guild_locale.value if interaction.guild_locale else None
         if invited is not None:
             await refuse_duplicate(self.layer, kind, interaction.guild_id or 0, players)
@@ -216,8 +218,9 @@ class Lobby:
             raise BotError(key(snap.kind, "host_only"), host=snap.env.host)
 
     async def join(self, interaction: discord.Interaction, game_id: int) -> Committed:
-        """Take the next seat. Refused: already seated, full."""
+        """Take the next seat. Refused: already seated, full, the member's open games at their cap."""
         user = interaction.user
+        await caps.check_join(self.layer, interaction)
 
         def step(snap: Snapshot) -> Change:
             if user.id in snap.players:

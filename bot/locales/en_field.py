@@ -13,4 +13,22 @@ MESSAGES: dict[str, str] = {
         "I cannot reach my database right now, so nothing was read or saved: your action was not applied. "
         "Try again in a moment."
     ),
+    "cap.member": (
+        "You have {count} open games in this server (limit {limit}): finish or /abandon one first. "
+        "Nothing was opened."
+    ),
+    "cap.server": (
+        "This server already has {count} open games (limit {limit}, set by its admins with /settings): wait until "
+        "one ends. Nothing was opened."
+    ),
+    "cap.threads": (
+        "This channel is busy and this server already has {count} games in threads I opened (limit {limit}): "
+        "play in a free channel or finish a game first. Nothing was opened."
+    ),
+    "settings.caps": (
+        "Open games: at most {member} per member and {server} in the server; at most {threads} in threads I open."
+    ),
+    "settings.bad_cap": "That limit must be {min}-{max}, not {value}. Nothing was changed.",
 }
+
+COMMANDS: dict[str, str] = {}

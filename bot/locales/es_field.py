@@ -13,4 +13,30 @@ MESSAGES: dict[str, str] = {
         "No puedo acceder a mi base de datos ahora mismo, así que no leí ni guardé nada: tu acción no se aplicó. "
         "Inténtalo de nuevo en un momento."
     ),
+    "cap.member": (
+        "Tienes {count} partidas abiertas en este servidor (límite {limit}): termina o abandona (/abandon) una "
+        "antes. No se abrió nada."
+    ),
+    "cap.server": (
+        "Este servidor ya tiene {count} partidas abiertas (límite {limit}, fijado por sus administradores con "
+        "/settings): espera a que termine alguna. No se abrió nada."
+    ),
+    "cap.threads": (
+        "Este canal está ocupado y este servidor ya tiene {count} partidas en hilos que abrí (límite {limit}): "
+        "juega en un canal libre o termina antes una partida. No se abrió nada."
+    ),
+    "settings.caps": (
+        "Partidas abiertas: como mucho {member} por miembro y {server} en el servidor; como mucho {threads} en "
+        "hilos que yo abra."
+    ),
+    "settings.bad_cap": "Ese límite debe estar entre {min} y {max}, no {value}. No se cambió nada.",
+}
+
+COMMANDS: dict[str, str] = {
+    "Open games one member may have here (1-100; default 5)":
+        "Partidas abiertas que puede tener un miembro aquí (1-100; por defecto 5)",
+    "Open games this server may have at once (1-1000; default 50)":
+        "Partidas abiertas a la vez en este servidor (1-1000; por defecto 50)",
+    "Open games the bot may put in new threads here (0-500; default 20)":
+        "Partidas que el bot puede poner en hilos nuevos aquí (0-500; por defecto 20)",
 }
