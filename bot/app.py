@@ -28,6 +28,7 @@ from bot.games.timers import ClaimButton
 from bot.i18n import CatalogueTranslator
 from bot.storage import Storage
 from bot.sync import same_commands
+from bot.views import forged, payloads
 from bot.views.common import refuse
 
 log = logging.getLogger(__name__)
@@ -44,7 +45,21 @@ def extensions(layer: GameLayer) -> list[str]:
 
 
 class GameTree(app_commands.CommandTree):
-    """Command tree whose error handler answers every failed command exactly once, ephemerally."""
+    """Command tree whose error handler answers every failed command exactly once, ephemerally; options a client
+    forged are refused before any command runs (:mod:`bot.views.payloads`)."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        refusal = payloads.problem(self, interaction)
+        if refusal is None:
+            return True
+        log.info("command %r of user %s refused: forged option (%s)", (interaction.data or {}).get("name"),
+                 interaction.user.id, refusal.kwargs.get("option"))
+        if interaction.type == discord.InteractionType.autocomplete:
+            if not interaction.response.is_done():
+                await interaction.response.autocomplete([])
+        else:
+            await refuse(interaction, refusal)
+        return False
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError, /) -> None:
         original: BaseException = error
@@ -54,6 +69,10 @@ class GameTree(app_commands.CommandTree):
             from bot.errors import BotError
 
             original = BotError("err.bad_option", value=str(error.value)[:100])
+        elif isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+            from bot.errors import BotError
+
+            original = BotError("err.unknown_command")
         elif isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
             from bot.errors import BotError
 
@@ -90,6 +109,7 @@ class TableBot(commands.Bot):
         self.background: set[asyncio.Task[Any]] = set()
         self.failed_extensions: list[str] = []
         self.first_response = FirstResponseGuard()
+        self.dynamic_classes: list[type[discord.ui.DynamicItem[Any]]] = []
 
     # -- startup -------------------------------------------------------------------------------
     async def setup_hook(self) -> None:
@@ -140,7 +160,14 @@ class TableBot(commands.Bot):
         # Runs inside the gateway parser, before any handler task of the interaction starts.
         if event_name == "interaction" and args:
             self.first_response.attach(args[0])
+            forged.screen(self, args[0])  # a component no handler takes: answered privately (issue 22)
         super().dispatch(event_name, *args, **kwargs)
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        """Register persistent components, each hardened against forged custom ids (:mod:`bot.views.forged`)."""
+        hardened = [forged.harden(i) for i in items]
+        self.dynamic_classes.extend(hardened)
+        super().add_dynamic_items(*hardened)
 
     # -- command sync --------------------------------------------------------------------------
     def sync_target(self) -> discord.Object | None:

@@ -13,6 +13,22 @@ MESSAGES: dict[str, str] = {
         "I cannot reach my database right now, so nothing was read or saved: your action was not applied. "
         "Try again in a moment."
     ),
+    "err.forged_component": (
+        "This button or menu carries values I never put on it, so I did not act on it: nothing was changed. "
+        "Use the buttons on the game's latest message."
+    ),
+    "err.unknown_component": (
+        "This button or menu is not one of mine (or no longer exists): nothing was changed. "
+        "Use the buttons on the game's latest message, or the game's commands."
+    ),
+    "err.bad_payload": (
+        "The option {option} does not hold a value this command takes (is your Discord app up to date?): "
+        "nothing was changed."
+    ),
+    "err.unresolved": "I cannot find the {option} you gave in this server: nothing was changed.",
+    "err.unknown_command": (
+        "I do not know this command (any more): nothing was changed. Type / to see my commands."
+    ),
     "cap.member": (
         "You have {count} open games in this server (limit {limit}): finish or /abandon one first. "
         "Nothing was opened."

@@ -13,6 +13,22 @@ MESSAGES: dict[str, str] = {
         "No puedo acceder a mi base de datos ahora mismo, así que no leí ni guardé nada: tu acción no se aplicó. "
         "Inténtalo de nuevo en un momento."
     ),
+    "err.forged_component": (
+        "Este botón o menú lleva valores que yo nunca le puse, así que no hice nada: no se cambió nada. "
+        "Usa los botones del último mensaje de la partida."
+    ),
+    "err.unknown_component": (
+        "Este botón o menú no es mío (o ya no existe): no se cambió nada. "
+        "Usa los botones del último mensaje de la partida, o los comandos del juego."
+    ),
+    "err.bad_payload": (
+        "La opción {option} no tiene un valor que este comando acepte (¿está al día tu aplicación de Discord?): "
+        "no se cambió nada."
+    ),
+    "err.unresolved": "No encuentro en este servidor el {option} que indicaste: no se cambió nada.",
+    "err.unknown_command": (
+        "No conozco este comando (o ya no existe): no se cambió nada. Escribe / para ver mis comandos."
+    ),
     "cap.member": (
         "Tienes {count} partidas abiertas en este servidor (límite {limit}): termina o abandona (/abandon) una "
         "antes. No se abrió nada."
