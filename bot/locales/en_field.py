@@ -29,6 +29,10 @@ MESSAGES: dict[str, str] = {
     "err.unknown_command": (
         "I do not know this command (any more): nothing was changed. Type / to see my commands."
     ),
+    "games.head_page": "**Open games in this server: {n}** · page {page} of {pages}",
+    "ui.page_prev": "◀ Previous",
+    "ui.page_next": "Next ▶",
+    "lb.page": "Page {page}",
     "cap.member": (
         "You have {count} open games in this server (limit {limit}): finish or /abandon one first. "
         "Nothing was opened."

@@ -29,6 +29,10 @@ MESSAGES: dict[str, str] = {
     "err.unknown_command": (
         "No conozco este comando (o ya no existe): no se cambió nada. Escribe / para ver mis comandos."
     ),
+    "games.head_page": "**Partidas abiertas en este servidor: {n}** · página {page} de {pages}",
+    "ui.page_prev": "◀ Anterior",
+    "ui.page_next": "Siguiente ▶",
+    "lb.page": "Página {page}",
     "cap.member": (
         "Tienes {count} partidas abiertas en este servidor (límite {limit}): termina o abandona (/abandon) una "
         "antes. No se abrió nada."

@@ -24,6 +24,7 @@ import discord
 from bot.errors import BotError, describe, storage_failure
 from bot.i18n import t
 from bot.storage.errors import StorageError
+from bot.views.paging import clip
 from engine.errors import RuleError
 
 if TYPE_CHECKING:
@@ -65,11 +66,11 @@ async def reply(
 
     Returns the followup message (``None`` for an initial response: use
     ``interaction.original_response()`` if its id is needed). Content longer than Discord's 2000
-    characters is cut with an ellipsis.
+    characters keeps its whole lines that fit, then a line "…" (``bot.views.paging.clip``).
     """
     kwargs: dict[str, Any] = {"ephemeral": ephemeral}
     if content is not None:
-        kwargs["content"] = content if len(content) <= 2000 else content[:1999] + "…"
+        kwargs["content"] = clip(content)  # never cut mid-line (bot.views.paging)
     if files:
         kwargs["files"] = files
     if view is not None:
