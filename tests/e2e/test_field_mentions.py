@@ -2,13 +2,15 @@
 it does not mean to. Players named ``@everyone``, ``<@carol>`` and ``<@&Moderator> @here`` challenge, play and offer
 an abort through the real bot process; the devserver applies Discord's ``allowed_mentions`` rules to every message
 (``Message.pinged_users/roles/everyone``): only the challenged user, the player to move and the players whose
-agreement is awaited are notified; nobody else, no role, never ``@everyone``/``@here``.
+agreement is awaited are notified; nobody else, no role, never ``@everyone``/``@here``. On a short test clock, the
+reminder notifies the late player only and the claim message the players who may claim only.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -22,7 +24,9 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
-    async with bot_env(Path(tmp_path_factory.mktemp("mentions"))) as e:
+    # a short test clock (as tests/e2e/test_clocks.py): a live move lasts 2.4 s, its reminder comes at 1.8 s
+    async with bot_env(Path(tmp_path_factory.mktemp("mentions")), extra_env={"TABLEBOT_CLOCK_SCALE": "0.008"}) as e:
+        await e.server.wait_until(lambda: "connected as" in e.proc.log(), 20, "the bot's READY")
         yield e
 
 
@@ -81,5 +85,32 @@ async def test_names_with_mentions_ping_nobody_but_the_intended(env: BotEnv) -> 
         assert carol.id not in msg.pinged_users, msg.content
         assert msg.allowed_mentions is not None, f"no allowed_mentions on {msg.content!r}"
     assert fake_role.id not in {u for m in server.all_messages() for u in m.pinged_users if m.id == lobby.id}
+    assert env.violations_since(mark) == [], env.log_tail()
+    env.assert_alive()
+
+
+async def test_reminder_and_claim_ping_exactly_whom_they_name(env: BotEnv) -> None:
+    server = env.server
+    mark = env.mark()
+    late = add_user(env, "m_late", "@here", 4)
+    waiting = add_user(env, "m_wait", f"<@&{server.guild().mod_role_id}>", 5)
+    first, second = server.as_user("m_late", "games-2"), server.as_user("m_wait", "games-2")
+    res = await answered(await first.slash("constructo challenge", opponent=str(waiting.id), clock="live"))
+    await answered(await second.click(res.message, "Accept"), followups=1)
+    game = env.latest_game("constructo", server.channel("games-2").id)
+    mover = game.players[game.match.current_player]
+    other = waiting.id if mover == late.id else late.id
+    channel = server.channel("games-2").id
+
+    def find(mark_: str) -> list[Any]:
+        return [m for m in server.messages(channel) if m.content.startswith(mark_)]
+
+    await server.wait_until(lambda: find("⏰"), 20, "the reminder")
+    reminder = find("⏰")[0]
+    assert reminder.pinged_users == [mover] and not reminder.pinged_everyone and reminder.pinged_roles == []
+    await server.wait_until(lambda: [m for m in find("⌛") if "claim" in m.content], 20, "the claim message")
+    claim = next(m for m in find("⌛") if "claim" in m.content)
+    assert claim.pinged_users == [other], (claim.content, claim.pinged_users)
+    assert not claim.pinged_everyone and claim.pinged_roles == []
     assert env.violations_since(mark) == [], env.log_tail()
     env.assert_alive()
