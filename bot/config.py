@@ -19,6 +19,8 @@ Variables (see README "Configuration"):
 - ``CPU_WORKERS``: processes drawing boards and searching placements (default: the machine's cores; ``0``: threads
   of the bot's own process). ``AI_WORKERS``: processes for AI searches, analyses and replays, at a lower OS
   priority (default: half of ``CPU_WORKERS``, at least 1).
+- ``GAMES_PER_MEMBER`` / ``GAMES_PER_SERVER`` / ``GAME_THREADS``: the caps on open games of a server without its own
+  ``/settings`` (default 5, 50, 20; ``bot/games/caps.py``).
 - ``SHARD_COUNT`` / ``SHARD_IDS``: Discord shards. ``SHARD_COUNT=4 SHARD_IDS=0,1`` makes this process run shards 0
   and 1 of 4 (another process runs 2,3; all on one PostgreSQL). Unset: one process, Discord's recommended count.
 """
@@ -36,6 +38,8 @@ DB_FILENAME = "tablebot.sqlite3"
 DEFAULT_DRAIN_TIMEOUT_S = 8.0
 MAX_DRAIN_TIMEOUT_S = 300.0
 REDACTED = "[REDACTED-TOKEN]"
+DEFAULT_GAME_CAPS = (5, 50, 20)
+"""Open games per member, per server, and in threads the bot opened, for a server without its own ``/settings``."""
 
 
 class ConfigError(Exception):
@@ -71,6 +75,7 @@ class Config:
     ai_workers: int | None = None
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    game_caps: tuple[int, int, int] = DEFAULT_GAME_CAPS
 
     def owns_guild(self, guild_id: int | None) -> bool:
         """True if this process runs the shard of ``guild_id`` (``(guild_id >> 22) % SHARD_COUNT`` in
@@ -155,6 +160,9 @@ class Config:
             ai_workers=_int_in(env, "AI_WORKERS", 0, 1, 256) or None,
             shard_count=shards[0],
             shard_ids=shards[1],
+            game_caps=(_int_in(env, "GAMES_PER_MEMBER", DEFAULT_GAME_CAPS[0], 1, 1_000_000),
+                       _int_in(env, "GAMES_PER_SERVER", DEFAULT_GAME_CAPS[1], 1, 10_000_000),
+                       _int_in(env, "GAME_THREADS", DEFAULT_GAME_CAPS[2], 0, 10_000_000)),
         )
 
 

@@ -77,7 +77,7 @@ class SettingsCog(commands.Cog, name="settings"):
         preset = clocks.preset_of(None, current)
         text = t("settings.show", loc, clock=f"`{preset}` ({t(f'clk.preset_{preset}', loc)})",
                  minutes=clocks.expiry_minutes(current))
-        caps_now = caps.limits(current)
+        caps_now = caps.limits(current, caps.operator_caps(self.bot.games))
         text += "\n" + t("settings.caps", loc, member=caps_now[caps.SETTING_MEMBER],
                           server=caps_now[caps.SETTING_SERVER], threads=caps_now[caps.SETTING_THREADS])
         if changes:

@@ -3,7 +3,8 @@
 A member may have at most ``games_per_member`` open games in a server (default :data:`DEFAULT_MEMBER`), a server
 at most ``games_per_server`` (default :data:`DEFAULT_SERVER`), and at most ``threads`` of them in threads the bot
 opened because the channel was busy (default :data:`DEFAULT_THREADS`). Admins change them with ``/settings``
-(guild settings :data:`SETTING_MEMBER`, :data:`SETTING_SERVER`, :data:`SETTING_THREADS`).
+(guild settings :data:`SETTING_MEMBER`, :data:`SETTING_SERVER`, :data:`SETTING_THREADS`); the operator changes the
+defaults with ``GAMES_PER_MEMBER``, ``GAMES_PER_SERVER``, ``GAME_THREADS`` (``Config.game_caps``).
 
 What counts (``Storage.open_games``): every ``active`` game a member sits in (AI games included) and every set-up
 they host or joined; a challenge counts for its challenger only until it is accepted, so nobody can fill another
@@ -36,12 +37,14 @@ RANGES = {SETTING_MEMBER: (1, 100), SETTING_SERVER: (1, 1000), SETTING_THREADS: 
 DEFAULTS = {SETTING_MEMBER: DEFAULT_MEMBER, SETTING_SERVER: DEFAULT_SERVER, SETTING_THREADS: DEFAULT_THREADS}
 
 
-def limits(settings: dict[str, Any]) -> dict[str, int]:
+def limits(settings: dict[str, Any], defaults: tuple[int, int, int] | None = None) -> dict[str, int]:
     """The caps in force for a guild's ``settings`` (``Storage.get_guild_settings``): each stored value if it is an
-    integer in its range, else the default. Keys :data:`SETTING_MEMBER`, :data:`SETTING_SERVER`,
-    :data:`SETTING_THREADS`."""
+    integer in its range, else the default (``defaults``: the operator's ``GAMES_PER_MEMBER``, ``GAMES_PER_SERVER``,
+    ``GAME_THREADS``, ``Config.game_caps``; else :data:`DEFAULTS`). Keys :data:`SETTING_MEMBER`,
+    :data:`SETTING_SERVER`, :data:`SETTING_THREADS`."""
+    base = dict(zip(DEFAULTS, defaults, strict=True)) if defaults is not None else DEFAULTS
     out = {}
-    for name, default in DEFAULTS.items():
+    for name, default in base.items():
         value = settings.get(name)
         low, high = RANGES[name]
         ok = isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
@@ -52,7 +55,14 @@ def limits(settings: dict[str, Any]) -> dict[str, int]:
 async def _counts(layer: GameLayer, guild_id: int, user_id: int) -> tuple[OpenGames, dict[str, int]]:
     invited = [k.name for k in layer.kinds.values() if k.seating.mode == "challenge"]
     counts = await layer.storage.open_games(guild_id, user_id, invited_kinds=invited)
-    return counts, limits(await layer.storage.get_guild_settings(guild_id))
+    return counts, limits(await layer.storage.get_guild_settings(guild_id), operator_caps(layer))
+
+
+def operator_caps(layer: GameLayer) -> tuple[int, int, int] | None:
+    """The operator's defaults (``Config.game_caps``, from the environment), if the bot has a config."""
+    config = getattr(layer.bot, "config", None)
+    caps = getattr(config, "game_caps", None)
+    return tuple(caps) if caps is not None else None  # type: ignore[return-value]
 
 
 async def check_open(layer: GameLayer, interaction: discord.Interaction) -> None:

@@ -13,7 +13,7 @@ MESSAGES: dict[str, str] = {
         "the channel's settings (Edit Channel → Permissions), then try again."
     ),
     "storage.Busy": (
-        "My database stayed locked by another process for too long: your action was not applied. "
+        "My database is busy: another process kept it locked too long, so your action was not applied. "
         "Try again in a moment."
     ),
     "pub.not_posted": "I could not post this in the channel (missing {perms}), so here it is:",

@@ -34,3 +34,14 @@ def test_limits_take_stored_values_in_range_else_defaults() -> None:
     got = caps.limits({"games_per_member": 7, "games_per_server": 0, "threads": True})
     assert got == {"games_per_member": 7, "games_per_server": 50, "threads": 20}
     assert caps.limits({"threads": 0})["threads"] == 0
+
+
+def test_operator_defaults_come_from_the_environment() -> None:
+    from bot.config import Config
+
+    base = {"DISCORD_TOKEN": "t0ken", "DATA_DIR": "/tmp/x"}
+    assert Config.from_env(base).game_caps == (5, 50, 20)
+    env = {**base, "GAMES_PER_MEMBER": "8", "GAMES_PER_SERVER": "400", "GAME_THREADS": "0"}
+    assert Config.from_env(env).game_caps == (8, 400, 0)
+    assert caps.limits({}, (8, 400, 0)) == {"games_per_member": 8, "games_per_server": 400, "threads": 0}
+    assert caps.limits({"threads": 3}, (8, 400, 0))["threads"] == 3

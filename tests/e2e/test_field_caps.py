@@ -22,7 +22,9 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
-    async with bot_env(Path(tmp_path_factory.mktemp("caps"))) as e:
+    # the harness lifts the caps for other tests (devserver/process.py): empty values restore the bot's defaults
+    defaults = {"GAMES_PER_MEMBER": "", "GAMES_PER_SERVER": "", "GAME_THREADS": ""}
+    async with bot_env(Path(tmp_path_factory.mktemp("caps")), extra_env=defaults) as e:
         yield e
 
 
