@@ -220,7 +220,8 @@ class Lobby:
     async def join(self, interaction: discord.Interaction, game_id: int) -> Committed:
         """Take the next seat. Refused: already seated, full, the member's open games at their cap."""
         user = interaction.user
-        await caps.check_join(self.layer, interaction)
+        if user.id not in (await self.layer.record(game_id)).players:  # one already seated hears "already in"
+            await caps.check_join(self.layer, interaction)
 
         def step(snap: Snapshot) -> Change:
             if user.id in snap.players:
