@@ -70,6 +70,9 @@ async def test_storage_failures_are_named_and_change_nothing(env: BotEnv) -> Non
             after = env.game(game.id)
             assert (after.version, after.status, after.state) == (before.version, before.status, before.state)
             assert public() == shown, f"a public message was posted under {fault}: {got!r}"
+        # autocomplete: no suggestions, answered, no traceback
+        assert await mover.autocomplete("replay", "game", "") == []
+        assert await mover.autocomplete("constructo place", "tile", "", size="small") == [] or fault != "gone"
         # Spanish: the same facts in the player's language
         server.user("carol").locale = "es-ES"
         got = await answered(await carol.in_channel("general").slash("constructo challenge", opponent="alice"))
