@@ -52,8 +52,9 @@ class GameTree(app_commands.CommandTree):
         refusal = payloads.problem(self, interaction)
         if refusal is None:
             return True
-        log.info("command %r of user %s refused: forged option (%s)", (interaction.data or {}).get("name"),
-                 interaction.user.id, refusal.kwargs.get("option"))
+        data: dict[str, Any] = dict(interaction.data or {})
+        log.info("command %r of user %s refused: forged option (%s)", data.get("name"), interaction.user.id,
+                 refusal.kwargs.get("option"))
         if interaction.type == discord.InteractionType.autocomplete:
             if not interaction.response.is_done():
                 await interaction.response.autocomplete([])

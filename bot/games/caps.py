@@ -43,12 +43,12 @@ def limits(settings: dict[str, Any], defaults: tuple[int, int, int] | None = Non
     ``GAME_THREADS``, ``Config.game_caps``; else :data:`DEFAULTS`). Keys :data:`SETTING_MEMBER`,
     :data:`SETTING_SERVER`, :data:`SETTING_THREADS`."""
     base = dict(zip(DEFAULTS, defaults, strict=True)) if defaults is not None else DEFAULTS
-    out = {}
+    out: dict[str, int] = {}
     for name, default in base.items():
         value = settings.get(name)
         low, high = RANGES[name]
         ok = isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
-        out[name] = value if ok else default
+        out[name] = value if ok and isinstance(value, int) else default
     return out
 
 

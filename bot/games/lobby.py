@@ -140,8 +140,9 @@ class Lobby:
         view = kind.lobby_view(snap)
         challenged = [invited] if invited is not None else []  # a challenge pings the challenged user only
         if thread is not None:
-            said = {"view": view} if view is not None else {}
-            posted = await thread.send(kind.lobby_text(snap), allowed_mentions=ping(challenged), **said)
+            pinged = ping(challenged)
+            posted = await (thread.send(kind.lobby_text(snap), view=view, allowed_mentions=pinged) if view is not None
+                            else thread.send(kind.lobby_text(snap), allowed_mentions=pinged))
         else:
             posted = await publisher.delivery.send(snap.record, kind.lobby_text(snap), view=view,
                                                    interaction=interaction, mentions=challenged)
