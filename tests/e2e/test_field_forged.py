@@ -150,6 +150,12 @@ async def test_forged_components_and_options_are_refused_privately(env: BotEnv) 
     await g.check(raw_command(alice, "replay", [{"name": "game", "type": 4, "value": "abc"}]))
     await g.check(raw_command(alice, "replay", [{"name": "game", "type": 4, "value": 2**70}]))
     await g.check(raw_command(alice, "replay", [{"name": "game", "type": 3, "value": "1; DROP TABLE games"}]))
+    mod = server.as_user("mod")
+    await g.check(raw_command(mod, "settings", [{"name": "games_per_member", "type": 4, "value": 0}]), "1-100")
+    await g.check(raw_command(mod, "settings", [{"name": "threads", "type": 4, "value": 10**6}]), "0-500")
+    await g.check(raw_command(mod, "settings", [{"name": "clock", "type": 3, "value": "forever"}]))
+    with env.db() as conn:
+        assert conn.execute("SELECT count(*) FROM guild_settings").fetchone()[0] == 0, "a forged setting was stored"
     auto = await raw_command(alice, "replay", [{"name": "game", "type": 4, "value": "zz" * 60, "focused": True}],
                              itype=4)
     await auto.wait(10)
