@@ -24,6 +24,7 @@ from bot.games.agreements import agreement, humans, mentions
 from bot.games.base import not_player
 from bot.i18n import t
 from bot.views.common import GameButton, games, reply
+from bot.views.mentions import ping
 
 if TYPE_CHECKING:
     from bot.games.base import Snapshot
@@ -75,7 +76,7 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
             view = discord.ui.View(timeout=None)
             view.add_item(RematchButton(game_id, locale=loc.value))
             await reply(interaction, t("rematch.offer", loc, name=user.display_name, first=names[first],
-                                       waiting=mentions(waiting)), view=view)
+                                       waiting=mentions(waiting)), view=view, allowed_mentions=ping(waiting))
             posted = await interaction.original_response()
             deal.data["notes"] = [*deal.data.get("notes", []), posted.id]
             await deal.save()

@@ -7,7 +7,7 @@ user-controlled strings (display names, nicknames, option values such as ``@ever
 - a board: the human seats the game waits for (:func:`board_pings`); a finished game's last board: its human
   players (the result concerns them);
 - a challenge: the challenged user; a reminder: the player to move; a claim: the players who may claim;
-- an abort offer: the players whose agreement is awaited.
+- an abort offer and a rematch offer: the players whose agreement is awaited.
 """
 
 from __future__ import annotations

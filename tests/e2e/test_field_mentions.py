@@ -3,7 +3,8 @@ it does not mean to. Players named ``@everyone``, ``<@carol>`` and ``<@&Moderato
 an abort through the real bot process; the devserver applies Discord's ``allowed_mentions`` rules to every message
 (``Message.pinged_users/roles/everyone``): only the challenged user, the player to move and the players whose
 agreement is awaited are notified; nobody else, no role, never ``@everyone``/``@here``. On a short test clock, the
-reminder notifies the late player only and the claim message the players who may claim only.
+reminder notifies the late player only, the claim message the players who may claim, the result card no role and
+nobody else, and a rematch offer the player whose click is awaited.
 """
 
 from __future__ import annotations
@@ -112,5 +113,18 @@ async def test_reminder_and_claim_ping_exactly_whom_they_name(env: BotEnv) -> No
     claim = next(m for m in find("⌛") if "claim" in m.content)
     assert claim.pinged_users == [other], (claim.content, claim.pinged_users)
     assert not claim.pinged_everyone and claim.pinged_roles == []
+
+    # the win claimed: the result card (names: "<@&role>" and "@here" as text) may notify its players only, no role;
+    # a rematch offer notifies only the player whose click is awaited
+    users = {late.id: first, waiting.id: second}
+    won = await answered(await users[other].click(claim, "Claim the win"))
+    card = won.message if won.message is not None and won.message.images else won.followups[-1]
+    assert env.game(game.id).status == "finished"
+    assert f"<@&{server.guild().mod_role_id}>" in card.content and "@here" in card.content
+    assert set(card.pinged_users) <= {late.id, waiting.id} and card.pinged_roles == [] and not card.pinged_everyone
+    offer = await answered(await users[mover].click(card, "Rematch"))
+    assert offer.message is not None and not offer.message.ephemeral
+    assert offer.message.pinged_users == [other], (offer.message.content, offer.message.pinged_users)
+    assert all(not m.pinged_everyone and not m.pinged_roles for m in server.messages(channel))
     assert env.violations_since(mark) == [], env.log_tail()
     env.assert_alive()
