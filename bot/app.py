@@ -36,6 +36,7 @@ from bot.wiring import wire
 
 if TYPE_CHECKING:
     from bot.health import Health
+from bot.ui import forged, payloads
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +52,22 @@ def extensions(layer: GameLayer) -> list[str]:
 
 
 class GameTree(app_commands.CommandTree):
-    """Command tree whose error handler answers every failed command exactly once, ephemerally."""
+    """Command tree whose error handler answers every failed command exactly once, ephemerally; options a client
+    forged are refused before any command runs (:mod:`bot.ui.payloads`)."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        refusal = payloads.problem(self, interaction)
+        if refusal is None:
+            return True
+        data: dict[str, Any] = dict(interaction.data or {})
+        log.info("command %r of user %s refused: forged option (%s)", data.get("name"), interaction.user.id,
+                 refusal.kwargs.get("option"))
+        if interaction.type == discord.InteractionType.autocomplete:
+            if not interaction.response.is_done():
+                await interaction.response.autocomplete([])
+        else:
+            await refuse(interaction, refusal)
+        return False
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError, /) -> None:
         original: BaseException = error
@@ -61,6 +77,10 @@ class GameTree(app_commands.CommandTree):
             from bot.errors import BotError
 
             original = BotError("err.bad_option", value=str(error.value)[:100])
+        elif isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+            from bot.errors import BotError
+
+            original = BotError("err.unknown_command")
         elif isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
             from bot.errors import BotError
 
@@ -86,7 +106,7 @@ class TableBot(commands.Bot):
             intents=intents,
             help_command=None,
             tree_cls=GameTree,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            allowed_mentions=discord.AllowedMentions.none(),  # pings only where stated (bot.core.mentions)
             **client_options,
         )
         self.config = config
@@ -100,6 +120,7 @@ class TableBot(commands.Bot):
         self.health: Health | None = None  # set by ``python -m bot`` (bot.health): gateway state, /readyz
         self.started_at = time.time()
         self.lease: ShardLease | None = None  # PostgreSQL: set by ``python -m bot`` before connecting (bot.lease)
+        self.dynamic_classes: list[type[discord.ui.DynamicItem[Any]]] = []
 
     # -- startup -------------------------------------------------------------------------------
     async def setup_hook(self) -> None:
@@ -147,7 +168,14 @@ class TableBot(commands.Bot):
             self.first_response.attach(args[0])
         if self.health is not None:
             self.health.on_event(event_name, args)
+            forged.screen(self, args[0])  # a component no handler takes: answered privately (issue 22)
         super().dispatch(event_name, *args, **kwargs)
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        """Register persistent components, each hardened against forged custom ids (:mod:`bot.ui.forged`)."""
+        hardened = [forged.harden(i) for i in items]
+        self.dynamic_classes.extend(hardened)
+        super().add_dynamic_items(*hardened)
 
     # -- command sync --------------------------------------------------------------------------
     def sync_target(self) -> discord.Object | None:

@@ -23,6 +23,8 @@ Variables (see README "Configuration"):
   server. ``HEALTH_HOST``: its address (default ``0.0.0.0``).
 - ``DATABASE_WAIT_S``: seconds to keep retrying an unreachable PostgreSQL at start-up (default 60; 0: fail at once).
 - ``LOG_FORMAT``: ``text`` (default) or ``json`` (one JSON object per line: time, level, logger, message, extras).
+- ``GAMES_PER_MEMBER`` / ``GAMES_PER_SERVER`` / ``GAME_THREADS``: the caps on open games of a server without its own
+  ``/settings`` (default 5, 50, 20; ``bot/services/caps.py``).
 - ``SHARD_COUNT`` / ``SHARD_IDS``: Discord shards. ``SHARD_COUNT=4 SHARD_IDS=0,1`` makes this process run shards 0
   and 1 of 4 (another process runs 2,3; all on one PostgreSQL). Unset: one process, Discord's recommended count.
 """
@@ -44,6 +46,8 @@ DEFAULT_DATABASE_WAIT_S = 60.0
 LOG_FORMATS: tuple[str, ...] = ("text", "json")
 MAX_DRAIN_TIMEOUT_S = 300.0
 REDACTED = "[REDACTED-TOKEN]"
+DEFAULT_GAME_CAPS = (5, 50, 20)
+"""Open games per member, per server, and in threads the bot opened, for a server without its own ``/settings``."""
 
 
 class ConfigError(Exception):
@@ -83,6 +87,7 @@ class Config:
     health_host: str = "0.0.0.0"
     database_wait_s: float = DEFAULT_DATABASE_WAIT_S
     log_format: str = "text"
+    game_caps: tuple[int, int, int] = DEFAULT_GAME_CAPS
 
     def owns_guild(self, guild_id: int | None) -> bool:
         """True if this process runs the shard of ``guild_id`` (``(guild_id >> 22) % SHARD_COUNT`` in
@@ -174,6 +179,9 @@ class Config:
             health_host=env.get("HEALTH_HOST", "").strip() or "0.0.0.0",
             database_wait_s=_float_in(env, "DATABASE_WAIT_S", DEFAULT_DATABASE_WAIT_S, 0.0, 3600.0),
             log_format=log_format,
+            game_caps=(_int_in(env, "GAMES_PER_MEMBER", DEFAULT_GAME_CAPS[0], 1, 1_000_000),
+                       _int_in(env, "GAMES_PER_SERVER", DEFAULT_GAME_CAPS[1], 1, 10_000_000),
+                       _int_in(env, "GAME_THREADS", DEFAULT_GAME_CAPS[2], 0, 10_000_000)),
         )
 
 

@@ -5,7 +5,11 @@ Three families reach :func:`describe`:
 - :class:`BotError`: refusals of the Discord layer and the game layer (not a player, stale
   button, channel busy...), carrying an i18n key and its arguments;
 - ``engine.errors.RuleError`` (engine refusals, rule codes like ``K3``, ``P2``, ``NotYourTurn``);
-- ``bot.storage.errors.StorageError`` (``VersionConflict``, ``GameClosed``...).
+- ``bot.storage.errors.StorageError`` (``VersionConflict``, ``GameClosed``...);
+
+and the database failures the bot can recognise (:func:`storage_failure`: disk full, read-only data, database gone or
+unreachable, locked too long), from SQLite, PostgreSQL or the operating system, get a plain answer naming what
+happened and that nothing was applied (``storage.full|readonly|gone|Busy``).
 
 A rulebook code (``K3``, ``P2``, ``X3``: a letter and a number) stays visible in the message, so players can look
 it up in the game's rules; the program's own names (``NotYourTurn``, ``Input``, ``VersionConflict``...) never
@@ -14,7 +18,9 @@ reach a player (:func:`shown_rule`).
 
 from __future__ import annotations
 
+import errno
 import re
+import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,6 +76,57 @@ def _with_rule(rule: str | None, text: str, locale: str | discord.Locale | None)
     return t("err.with_rule", locale, rule=code, text=text) if code else text[:1].upper() + text[1:]
 
 
+STORAGE_FAILURES = ("full", "readonly", "gone", "busy")
+_PG_STATES = {"53100": "full", "53000": "full", "25006": "readonly", "55P03": "busy", "40P01": "busy",
+              "57014": "busy", "57P01": "gone", "57P02": "gone", "57P03": "gone", "3D000": "gone"}
+_STORAGE_RULES = {"Busy": "busy", "DatabaseLocked": "busy", "Closed": "gone", "DatabaseUnavailable": "gone"}
+
+
+def _failure_of(err: BaseException) -> str | None:
+    if isinstance(err, StorageError):
+        return _STORAGE_RULES.get(str(getattr(err, "rule", "")))
+    if isinstance(err, sqlite3.Error):
+        text = str(err).lower()
+        if "disk is full" in text or "database or disk is full" in text:
+            return "full"
+        if "readonly" in text or "read-only" in text:
+            return "readonly"
+        if "locked" in text or "busy" in text:
+            return "busy"
+        if "unable to open" in text or "disk i/o error" in text or "is not a database" in text:
+            return "gone"
+        return None
+    if type(err).__module__.split(".")[0] == "asyncpg":
+        state = str(getattr(err, "sqlstate", "") or "")
+        if state in _PG_STATES:
+            return _PG_STATES[state]
+        if state.startswith("08") or "Connection" in type(err).__name__ or type(err).__name__ == "InterfaceError":
+            return "gone"
+        return None
+    if isinstance(err, OSError) and err.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "full"
+    if isinstance(err, OSError) and err.errno == errno.EROFS:
+        return "readonly"
+    return None
+
+
+def storage_failure(err: BaseException) -> str | None:
+    """What went wrong with the database, if ``err`` (or an exception it was raised from) is a failure the bot can
+    name: ``"full"`` (disk full: SQLite ``SQLITE_FULL``, PostgreSQL 53100, ``ENOSPC``), ``"readonly"`` (read-only
+    file or server: ``SQLITE_READONLY``, 25006, ``EROFS``), ``"gone"`` (the file cannot be opened, I/O error, the
+    server unreachable or shut down: class 08, 57P0x, asyncpg's connection errors, a closed storage) or ``"busy"``
+    (locked too long: ``SQLITE_BUSY``, the backend's ``Busy``, 55P03 / 40P01 / 57014); else ``None``."""
+    seen: set[int] = set()
+    current: BaseException | None = err
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        found = _failure_of(current)
+        if found is not None:
+            return found
+        current = current.__cause__ or current.__context__
+    return None
+
+
 def describe(err: BaseException, locale: str | discord.Locale | None = None) -> str:
     """A short, specific message for ``err`` in ``locale`` (English fallback), rule code included.
 
@@ -77,6 +134,8 @@ def describe(err: BaseException, locale: str | discord.Locale | None = None) -> 
     - ``RuleError`` -> ``rule.<code>.<details["reason"]>`` or ``rule.<code>`` from the catalogue when the language
       has it (formatted with ``err.details``), else the engine's own English ``message``; a rulebook code as
       ``"**<code>** — ..."``.
+    - a recognised database failure (:func:`storage_failure`) -> ``storage.full|readonly|gone|Busy``: what
+      happened and that nothing was applied.
     - ``StorageError`` -> ``storage.<code>`` from the catalogue, else its message.
     - anything else -> a generic "something went wrong" (details go to the log, never to users).
     """
@@ -89,6 +148,9 @@ def describe(err: BaseException, locale: str | discord.Locale | None = None) -> 
         key = next((k for k in keys if has(k, locale)), None)
         text = t(key, locale, **{**err.details, "message": err.message}) if key else err.message
         return _with_rule(err.rule, text, locale)
+    failure = storage_failure(err)
+    if failure is not None:
+        return t("storage.Busy" if failure == "busy" else f"storage.{failure}", locale)
     if isinstance(err, StorageError):
         rule = getattr(err, "rule", "Storage")
         key = f"storage.{rule}"

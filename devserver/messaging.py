@@ -8,6 +8,7 @@ uploads over 10 MiB, 400 code 50006 for an empty message) and recorded as the bo
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from devserver.limits import validate_message
@@ -46,6 +47,35 @@ def check_message(s: DevServer, payload: dict[str, Any], files: list[UploadedFil
         raise err
 
 
+_USER = re.compile(r"<@!?([0-9]{1,20})>")
+_ROLE = re.compile(r"<@&([0-9]{1,20})>")
+
+
+def record_pings(msg: Message, payload: dict[str, Any]) -> None:
+    """Record on ``msg`` whom its content notifies under Discord's ``allowed_mentions`` rules (Message resource,
+    "Allowed mentions object"): absent, every user, role and ``@everyone``/``@here`` mention in the content pings;
+    present, only the ``parse`` types and the listed ``users``/``roles``. Counted on the create and on every edit
+    that sets content (stricter than Discord, which notifies on an edit only when it fills a deferred response)."""
+    allowed = payload.get("allowed_mentions")
+    if isinstance(allowed, dict) or "allowed_mentions" in payload:
+        msg.allowed_mentions = allowed
+    content = str(payload.get("content") or "")
+    if not content:
+        return
+    rules = msg.allowed_mentions if isinstance(msg.allowed_mentions, dict) else None
+    parse = set(rules.get("parse") or []) if rules is not None else {"users", "roles", "everyone"}
+    users = {int(u) for u in (rules or {}).get("users") or []}
+    roles = {int(r) for r in (rules or {}).get("roles") or []}
+    for uid in map(int, _USER.findall(content)):
+        if ("users" in parse or uid in users) and uid not in msg.pinged_users:
+            msg.pinged_users.append(uid)
+    for rid in map(int, _ROLE.findall(content)):
+        if ("roles" in parse or rid in roles) and rid not in msg.pinged_roles:
+            msg.pinged_roles.append(rid)
+    if "everyone" in parse and ("@everyone" in content or "@here" in content):
+        msg.pinged_everyone = True
+
+
 def create_message(s: DevServer, channel_id: int, payload: dict[str, Any], files: list[UploadedFile], *,
                    it: Interaction | None = None, visible_to: int | None = None, mtype: int = 0) -> Message:
     """Store a new message by the bot (through interaction ``it`` if given: ephemeral flag honoured)."""
@@ -61,6 +91,7 @@ def create_message(s: DevServer, channel_id: int, payload: dict[str, Any], files
             msg.visible_to = it.user.id
     elif visible_to is not None:
         msg.visible_to = visible_to
+    record_pings(msg, payload)
     return s.add_message(msg)
 
 
@@ -79,6 +110,7 @@ def edit_message(s: DevServer, msg: Message, payload: dict[str, Any], files: lis
     if "flags" in payload and payload["flags"] is not None:
         msg.flags = (msg.flags & EPHEMERAL) | (int(payload["flags"]) & ~EPHEMERAL)
     msg.flags &= ~LOADING
+    record_pings(msg, payload)
     msg.edited_timestamp = iso_now()
     msg.edits += 1
     s.notify()

@@ -230,6 +230,10 @@ class Message:
     deleted: bool = False
     deleted_by: int | None = None  # who deleted it (the bot's id, or a moderator's)
     edits: int = 0
+    allowed_mentions: dict[str, Any] | None = None  # as last sent (None: the field was absent)
+    pinged_users: list[int] = field(default_factory=list)  # whom the message notified (Discord's rules, see messaging)
+    pinged_roles: list[int] = field(default_factory=list)
+    pinged_everyone: bool = False  # @everyone or @here notified
 
     @property
     def ephemeral(self) -> bool:

@@ -75,6 +75,10 @@ class BotProcess:
         if self.shards is not None:
             env.update({"SHARD_COUNT": str(self.shards[1]), "SHARD_IDS": ",".join(map(str, self.shards[0]))})
         env.setdefault("LOG_LEVEL", "INFO")
+        # test and bench runs open many games per member in one guild: caps out of the way unless a test sets them
+        # (an empty value in ``extra_env`` restores the bot's own defaults, bot/services/caps.py)
+        for name in ("GAMES_PER_MEMBER", "GAMES_PER_SERVER", "GAME_THREADS"):
+            env.setdefault(name, "100000")
         env.update(self.extra_env)
         return env
 

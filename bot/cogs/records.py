@@ -10,6 +10,7 @@ registered here.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 from datetime import UTC
 from typing import TYPE_CHECKING
@@ -18,13 +19,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import BotError
+from bot.errors import BotError, storage_failure
 from bot.i18n import t
 from bot.ui import history, record_views
 from bot.ui.common import reply
 
 if TYPE_CHECKING:
     from bot.app import TableBot
+
+log = logging.getLogger(__name__)
 
 AUTOCOMPLETE_GAMES = 25
 MAX_INTEGER_OPTION = 2**53 - 1  # Discord's INTEGER option range is ±(2^53 - 1) (Int53Type in its OpenAPI spec)
@@ -65,8 +68,15 @@ class RecordsCog(commands.Cog, name="records"):
                                  current: str | int) -> list[app_commands.Choice[int]]:
         """The caller's recent finished games here (newest first), filtered by the digits typed."""
         typed = str(current or "").strip().lstrip("#")
-        rows = await self.bot.storage.finished_games(interaction.guild_id or 0, interaction.user.id,
-                                                     limit=AUTOCOMPLETE_GAMES)
+        try:
+            rows = await self.bot.storage.finished_games(interaction.guild_id or 0, interaction.user.id,
+                                                         limit=AUTOCOMPLETE_GAMES)
+        except Exception as err:  # no suggestions rather than a traceback (a storage failure is one line)
+            failure = storage_failure(err)
+            if failure is None:
+                raise
+            log.warning("storage failure (%s) in /replay's autocomplete: %s", failure, err)
+            return []
         titles = history.titles_of(self.bot.games)
         out = []
         for row in rows:

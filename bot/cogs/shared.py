@@ -10,17 +10,19 @@ message the game stored (board, lobby) loses its components.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core.paging import clip, pages
 from bot.errors import BotError
 from bot.i18n import t
 from bot.services.publish import render_png
-from bot.ui.common import defer, png_file, reply
+from bot.ui.common import defer, fill, png_file, reply, report_errors, update
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -84,13 +86,25 @@ class SharedCog(commands.Cog, name="shared"):
     @app_commands.describe(game="Which game")
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+        self._title(game)
+        await defer(interaction)
+        content, files, view = await self.leaderboard_page(interaction, game, 0)
+        await reply(interaction, content, files=files, view=view, allowed_mentions=discord.AllowedMentions.none())
+
+    async def leaderboard_page(self, interaction: discord.Interaction, game: str, page: int
+                               ) -> tuple[str, list[discord.File], discord.ui.View | None]:
+        """Page ``page`` (0-based) of the leaderboard of ``game``: :data:`LEADERBOARD_SIZE` players as text (whole
+        lines, within 2,000 characters) and as a picture, with Previous / Next (``lb:pg:<game>:<page>:p|n``) when
+        there is more than one page. An empty page (past the end, or nobody rated) is one sentence."""
         from render.results import leaderboard_text, render_leaderboard
 
         game_title = self._title(game)
-        await defer(interaction)
         guild = interaction.guild
-        title = t("lb.title", interaction.locale, game=game_title, guild=guild.name if guild else "")
-        rows = await self.bot.storage.leaderboard(interaction.guild_id or 0, game, limit=LEADERBOARD_SIZE)
+        loc = interaction.locale
+        title = t("lb.title", loc, game=game_title, guild=guild.name if guild else "")
+        rows = await self.bot.storage.leaderboard(interaction.guild_id or 0, game, limit=LEADERBOARD_SIZE + 1,
+                                                  offset=page * LEADERBOARD_SIZE)
+        more, rows = len(rows) > LEADERBOARD_SIZE, rows[:LEADERBOARD_SIZE]
         by_place = self._by_place(game)
         table = []
         for r in rows:
@@ -100,19 +114,18 @@ class SharedCog(commands.Cog, name="shared"):
             else:
                 counts = (r.wins, r.losses, r.draws)
             table.append((r.rank, await self.display_name(guild, r.user_id), r.display, *counts))
-        columns = place_columns(interaction.locale) if by_place else wdl_columns(interaction.locale)
+        columns = place_columns(loc) if by_place else wdl_columns(loc)
         if not table:  # nobody rated yet: one sentence, no empty picture
-            await reply(interaction, t("lb.empty", interaction.locale, game=game_title),
-                        allowed_mentions=discord.AllowedMentions.none())
-            return
+            return t("lb.empty", loc, game=game_title), [], None
         png = await self.bot.games.cpu(render_png, render_leaderboard, table, title=title, columns=columns)
         text = leaderboard_text(table, title=title, columns=columns)
-        await reply(
-            interaction,
-            f"```\n{text[:1950]}\n```",
-            files=[png_file(png, f"leaderboard-{game}.png")],
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        view = None
+        if page > 0 or more:
+            text = f"{text}\n{t('lb.page', loc, page=page + 1)}"
+            view = discord.ui.View(timeout=None)
+            view.add_item(LeaderboardPage(game, page - 1, "p", disabled=page == 0, locale=loc.value))
+            view.add_item(LeaderboardPage(game, page + 1, "n", disabled=not more, locale=loc.value))
+        return f"```\n{clip(text, 1990)}\n```", [png_file(png, f"leaderboard-{game}.png")], view
 
     @app_commands.command(name="stats", description="Ratings and results of a player (you by default)")
     @app_commands.describe(user="Whose stats")
@@ -142,7 +155,10 @@ class SharedCog(commands.Cog, name="shared"):
     async def help(self, interaction: discord.Interaction) -> None:
         loc = interaction.locale
         sections = "".join(t(f"{kind.prefix}.help", loc) for kind in self.bot.games.kinds.values())
-        await reply(interaction, t("help.head", loc) + sections + t("help.tail", loc), ephemeral=True)
+        text = t("help.head", loc) + sections + t("help.tail", loc)
+        # several private messages of whole lines when the games' sections outgrow one (2,000 characters)
+        for part in pages(text.split("\n")):
+            await reply(interaction, "\n".join(part), ephemeral=True)
 
     @app_commands.command(name="abort", description="Admins: end this channel's game (not rated)")
     @app_commands.guild_only()
@@ -161,6 +177,40 @@ class SharedCog(commands.Cog, name="shared"):
         await games.publisher.strip_all(committed.snap.record)
 
 
+class LeaderboardPage(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                      template=r"lb:pg:(?P<game>[a-z][a-z0-9_]{0,31}):(?P<page>[0-9]{1,3}):(?P<d>[pn])"):
+    """Previous / Next page of a leaderboard. On the public leaderboard it answers the clicker privately with that
+    page; on such a private page it turns the page in place."""
+
+    def __init__(self, game: str, page: int, way: str, *, disabled: bool = False, locale: str | None = None) -> None:
+        self.game, self.page = game, max(0, page)
+        label = t("ui.page_prev" if way == "p" else "ui.page_next", locale)
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
+                                           custom_id=f"lb:pg:{game}:{self.page}:{way}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> LeaderboardPage:
+        return cls(match["game"], int(match["page"]), match["d"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            cog = interaction.client.get_cog("shared")  # type: ignore[attr-defined]
+            assert isinstance(cog, SharedCog)
+            none = discord.AllowedMentions.none()
+            message = interaction.message
+            if message is not None and message.flags.ephemeral:
+                content, files, view = await cog.leaderboard_page(interaction, self.game, self.page)
+                await update(interaction, content=content, attachments=files, view=view, allowed_mentions=none)
+                return
+            await defer(interaction, ephemeral=True)
+            content, files, view = await cog.leaderboard_page(interaction, self.game, self.page)
+            await fill(interaction, content, ephemeral=True, files=files, view=view, allowed_mentions=none)
+
+        await report_errors(interaction, work)
+
+
 async def setup(bot: TableBot) -> None:
     """Extension entry point: ``bot.load_extension("bot.cogs.shared")``."""
     await bot.add_cog(SharedCog(bot))
+    bot.add_dynamic_items(LeaderboardPage)

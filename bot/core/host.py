@@ -21,6 +21,11 @@ class Host(Protocol):
     @property
     def user(self) -> discord.ClientUser | None: ...
 
+    @property
+    def persistent_views(self) -> Any:
+        """discord.py's persistent views of the bot."""
+        ...
+
     def spawn(self, coro: Coroutine[Any, Any, Any], *, name: str) -> asyncio.Task[Any]:
         """Run ``coro`` as a task the bot tracks (and cancels when it closes)."""
         ...

@@ -17,6 +17,7 @@ from typing import Any
 
 import discord
 
+from bot.core.paging import clip
 from bot.first_response import InteractionGone, is_dead
 
 log = logging.getLogger(__name__)
@@ -41,11 +42,11 @@ async def reply(
 
     Returns the followup message (``None`` for an initial response: use
     ``interaction.original_response()`` if its id is needed). Content longer than Discord's 2000
-    characters is cut with an ellipsis.
+    characters keeps its whole lines that fit, then a line "…" (``bot.core.paging.clip``).
     """
     kwargs: dict[str, Any] = {"ephemeral": ephemeral}
     if content is not None:
-        kwargs["content"] = content if len(content) <= 2000 else content[:1999] + "…"
+        kwargs["content"] = clip(content)  # never cut mid-line (bot.core.paging)
     if files:
         kwargs["files"] = files
     if view is not None:

@@ -12,7 +12,10 @@ MESSAGES: dict[str, str] = {
         "I cannot run a game in this channel: I am missing {perms} here. A server admin can grant them to me in "
         "the channel's settings (Edit Channel → Permissions), then try again."
     ),
-    "storage.Busy": "My database is busy right now (another process holds it); try again in a moment.",
+    "storage.Busy": (
+        "My database is busy: another process kept it locked too long, so your action was not applied. "
+        "Try again in a moment."
+    ),
     "pub.not_posted": "I could not post this in the channel (missing {perms}), so here it is:",
     "pub.blocked": (
         "⚠ I could not post this game's boards in the channel (missing {perms}): until a server admin grants it, "

@@ -16,7 +16,8 @@ MESSAGES: dict[str, str] = {
         "canal (un administrador del servidor puede concederme {perms})."
     ),
     "storage.Busy": (
-        "Mi base de datos está ocupada ahora mismo (otro proceso la retiene); inténtalo de nuevo en un momento."
+        "Mi base de datos está ocupada: otro proceso la tuvo bloqueada demasiado tiempo y tu acción no se aplicó. "
+        "Inténtalo de nuevo en un momento."
     ),
     "pub.not_posted": "No pude publicar esto en el canal (me falta {perms}), así que aquí lo tienes:",
     "pub.blocked": (

@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.core.mentions import ping
 from bot.core.respond import settle_loading
 from bot.first_response import InteractionGone, is_dead, token_fresh
 from bot.services import access
@@ -110,18 +112,22 @@ class Delivery:
         self, record: GameRecord, content: str, *, files: list[discord.File] | None = None,
         view: discord.ui.View | None = None, interaction: discord.Interaction | None = None,
         deferred: bool = False, carry: bool = True, nonce: str | None = None,
+        mentions: Collection[int] = (),
     ) -> discord.Message:
         """Post a public game message: ``interaction``'s deferred response edited in (``deferred``), else a
         followup of the answered ``interaction``, else a channel message; also a channel message when the
         interaction is dead (Discord refused its first response, 10062). Without an interaction, a followup of the
         channel's fresh interaction while the channel is usable (``carry=False``: straight to the channel). A channel
         message carries ``nonce`` (enforced: Discord returns the message already posted with it in the past few
-        minutes instead of a second one; a webhook message has no such key). Raises ``discord.HTTPException``, and
+        minutes instead of a second one; a webhook message has no such key). ``mentions``: the user ids
+        the message may notify (none by default: ``bot.core.mentions``). Raises ``discord.HTTPException``, and
         :class:`GuildGone` (no request) in a guild the bot was removed from."""
         if record.guild_id in self.removed:
             raise GuildGone(record.guild_id)
         files = files or []
         kwargs: dict[str, Any] = {"view": view} if view is not None else {}
+        if mentions:
+            kwargs["allowed_mentions"] = ping(mentions)
         if interaction is not None:
             try:
                 msg, original = await self._answer(content, files, view, kwargs, interaction, deferred)
@@ -164,7 +170,8 @@ class Delivery:
             raise InteractionGone(interaction)
         if deferred or interaction.extras.get("loading") == "public":
             interaction.extras.pop("loading", None)
-            return await interaction.edit_original_response(content=content, attachments=files, view=view), True
+            return await interaction.edit_original_response(content=content, attachments=files, view=view,
+                                                            allowed_mentions=kwargs.get("allowed_mentions")), True
         if interaction.response.is_done():
             await settle_loading(interaction, False)
             return await interaction.followup.send(content, files=files, wait=True, **kwargs), False
@@ -175,7 +182,8 @@ class Delivery:
         return await interaction.original_response(), True
 
     async def edit(
-        self, record: GameRecord, message_id: int, *, content: str | None = None, view: Any = _UNSET
+        self, record: GameRecord, message_id: int, *, content: str | None = None, view: Any = _UNSET,
+        mentions: Collection[int] = (),
     ) -> bool:
         """Edit a stored message of the game (``view=None`` strips its components). Returns False (logged) when
         Discord refuses (the message is gone, no permission...) and, without a request, in a removed guild."""
@@ -186,6 +194,8 @@ class Delivery:
             kwargs["content"] = content
         if view is not _UNSET:
             kwargs["view"] = view
+        if mentions:
+            kwargs["allowed_mentions"] = ping(mentions)
         sender = self._sender(message_id)
         if sender is not None:
             interaction, original = sender

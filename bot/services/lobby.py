@@ -23,11 +23,12 @@ from bot.core import clock as clocks
 from bot.core.changes import Change, Committed
 from bot.core.envelope import Envelope, Seat
 from bot.core.kind import GameKind, Snapshot, not_player
+from bot.core.mentions import ping
 from bot.core.respond import reply, update
 from bot.errors import BotError
 from bot.first_response import InteractionGone, is_dead
 from bot.i18n import has, t
-from bot.services import access
+from bot.services import access, caps
 from bot.services.challenges import refuse_duplicate, undo_if_duplicate
 from bot.storage import Effect, Owed
 from engine.protocol import GameState
@@ -82,6 +83,7 @@ class Lobby:
         lacking = access.missing(interaction.app_permissions, thread=True, extra=access.THREAD_FALLBACK_NEEDS)
         if not isinstance(channel, discord.TextChannel) or lacking:
             raise BotError("err.channel_busy_no_thread", perms=access.Perms(lacking or ("create_public_threads",)))
+        await caps.check_thread(self.layer, interaction)  # issue 22: threads per server
         return await channel.create_thread(name=title[:100], type=discord.ChannelType.public_thread,
                                            auto_archive_duration=1440)
 
@@ -98,10 +100,11 @@ class Lobby:
 
         ``start``: start at once whatever the seats (a rematch every player agreed to).
 
-        Raises ``BotError`` (``err.channel_busy_no_thread``, ``err.duplicate_challenge``) and whatever the kind's
-        setup refuses.
+        Raises ``BotError`` (``err.channel_busy_no_thread``, ``err.duplicate_challenge``, ``cap.member``,
+        ``cap.server``, ``cap.threads``: ``bot/services/caps.py``) and whatever the kind's setup refuses.
         """
         access.require(interaction)  # before anything is stored: a game the bot could not show never starts
+        await caps.check_open(self.layer, interaction)  # issue 22: open games per member and per server
         loc = interaction.guild_locale.value if interaction.guild_locale else None
         if invited is not None:
             await refuse_duplicate(self.layer, kind, interaction.guild_id or 0, players)
@@ -150,12 +153,14 @@ class Lobby:
             self.layer.ai.notify(snap)
             return snap
         view = self.view_of(snap)
+        challenged = [invited] if invited is not None else []  # a challenge pings the challenged user only
         if thread is not None:
-            posted = await (thread.send(kind.lobby_text(snap), view=view) if view is not None
-                            else thread.send(kind.lobby_text(snap)))
+            pinged = ping(challenged)
+            posted = await (thread.send(kind.lobby_text(snap), view=view, allowed_mentions=pinged) if view is not None
+                            else thread.send(kind.lobby_text(snap), allowed_mentions=pinged))
         else:
             posted = await publisher.delivery.send(snap.record, kind.lobby_text(snap), view=view,
-                                                   interaction=interaction)
+                                                   interaction=interaction, mentions=challenged)
         await self.layer.storage.set_message(snap.id, LOBBY_KEY, posted.id)
         await self.layer.outbox.done(snap.id, 0, "lobby")
         if thread is not None:
@@ -242,8 +247,10 @@ class Lobby:
             raise BotError(key(snap.kind, "host_only"), host=snap.env.host)
 
     async def join(self, interaction: discord.Interaction, game_id: int) -> Committed:
-        """Take the next seat. Refused: already seated, full."""
+        """Take the next seat. Refused: already seated, full, the member's open games at their cap."""
         user = interaction.user
+        if user.id not in (await self.layer.record(game_id)).players:  # one already seated hears "already in"
+            await caps.check_join(self.layer, interaction)
 
         def step(snap: Snapshot) -> Change:
             if user.id in snap.players:

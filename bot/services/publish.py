@@ -28,6 +28,7 @@ import discord
 from bot import metrics
 from bot.core.clock import running, stamp
 from bot.core.kind import Picture, Snapshot
+from bot.core.mentions import board_pings, ping
 from bot.core.outbox import Drop, Later
 from bot.core.respond import defer, png_file
 from bot.core.results import rating_line
@@ -233,10 +234,12 @@ class Publisher:
         self, record: GameRecord, content: str, files: list[discord.File], view: discord.ui.View | None,
         interaction: discord.Interaction | None, *, deferred: bool = False, snap: Snapshot | None = None,
     ) -> discord.Message:
+        pings = board_pings(snap) if snap is not None else []  # whom the board notifies (bot.core.mentions)
         try:
             try:
                 msg = await self.delivery.send(record, content, files=files, view=view, interaction=interaction,
-                                               deferred=deferred, nonce=board_nonce(record))
+                                               deferred=deferred, nonce=board_nonce(record),
+                                               mentions=pings)
             except discord.Forbidden as err:  # 403: the bot may not post (or attach) in the game's channel
                 msg = await self._undeliverable(record, content, files, view, snap, err)
             except discord.HTTPException as err:
@@ -248,7 +251,7 @@ class Publisher:
                 for f in files:
                     f.reset()
                 msg = await self.delivery.send(record, content, files=files, view=view, carry=False,
-                                               nonce=board_nonce(record))
+                                               nonce=board_nonce(record), mentions=pings)
                 if deferred:  # our own "thinking" message, never a component's message
                     await self._drop_thinking(interaction)
         except GuildGone:  # removed from the guild: no retry either
@@ -295,13 +298,16 @@ class Publisher:
             text = "\n".join(p.fallback() for p in snap.kind.board_pictures(snap))
             board = f"{content}\n{t('pub.text_board', loc)}\n{text}"[:2000]
             channel = self.delivery.channel(record)
-            return await (channel.send(board, view=view) if view is not None else channel.send(board))
+            pinged = ping(board_pings(snap))
+            return await (channel.send(board, view=view, allowed_mentions=pinged) if view is not None
+                          else channel.send(board, allowed_mentions=pinged))
         recent = self._recent.get(record.id)
         if recent is not None and token_fresh(recent) and not is_dead(recent):
             note = t("pub.not_posted", loc, perms=perms or access.Perms(("send_messages",)))
             for f in files:
                 f.reset()
             kwargs: dict[str, Any] = {"view": view} if view is not None else {}
+            kwargs["allowed_mentions"] = ping(board_pings(snap) if snap is not None else [])
             try:
                 return await recent.followup.send(f"{note}\n{content}"[:2000], files=files, wait=True, **kwargs)
             except discord.HTTPException as again:
@@ -350,7 +356,7 @@ class Publisher:
             actions = await self.layer.storage.actions(game_id, after_seq=max(record.version - 1, 0))
             headline = snap.kind.last_headline(snap, actions[-1] if actions else None)
             content, files, view = await self.payload(snap, headline)
-            await self._post(record, content, files, view, None)
+            await self._post(record, content, files, view, None, snap=snap)
         self.layer.ai.notify(snap)
         return True
 

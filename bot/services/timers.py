@@ -32,6 +32,7 @@ import discord
 from bot.core import clock as clocks
 from bot.core.changes import Change, Committed
 from bot.core.kind import Snapshot, not_player
+from bot.core.mentions import human_ids
 from bot.errors import BotError
 from bot.i18n import t
 from bot.services.delivery import GuildGone
@@ -198,7 +199,7 @@ class Timers:
         its deadline: at most one reminder per turn, no request every 30 s until then)."""
         text = t("clk.remind", snap.locale, who=snap.who(seat), game=snap.kind.title, when=clocks.stamp(deadline))
         try:
-            await self.layer.publisher.delivery.send(snap.record, text)
+            await self.layer.publisher.delivery.send(snap.record, text, mentions=human_ids(snap, [seat]))
         except (discord.HTTPException, GuildGone) as err:
             log.warning("game %s: the reminder could not be posted (%s); not retried", snap.id, err)
             return
@@ -210,7 +211,8 @@ class Timers:
         text = t("clk.claimable", snap.locale, name=snap.names[seat], when=clocks.stamp(deadline),
                  others=", ".join(others))
         view = self.claim_view(snap) if self.claim_view is not None else None
-        msg = await self.layer.publisher.delivery.send(snap.record, text, view=view)
+        claimers = human_ids(snap, [s for s in range(len(snap.players)) if s != seat])
+        msg = await self.layer.publisher.delivery.send(snap.record, text, view=view, mentions=claimers)
         # Recorded and checked under the game's lock: a move either committed before (its version is seen here) or
         # reads the game after (its commit sees the claim and strips it), never in between.
         async with self.layer.lock(snap.id):

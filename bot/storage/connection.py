@@ -134,7 +134,7 @@ class Connection:
     # ------------------------------------------------------------------ plumbing
     async def _write(self, body: Callable[[Tx], Awaitable[T]]) -> T:
         if self._delay is not None:
-            await self._delay.wait()
+            await self._delay.wait(write=True)
         return await self.backend.transaction(body)
 
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:

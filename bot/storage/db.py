@@ -13,11 +13,12 @@ from __future__ import annotations
 from .effects import EffectsMixin
 from .guilds import GuildsMixin
 from .history import HistoryMixin
+from .limits import LimitsMixin
 from .log import ActionLogMixin
 from .players import PlayersMixin
 
 
-class Storage(GuildsMixin, ActionLogMixin, HistoryMixin, PlayersMixin, EffectsMixin):
+class Storage(GuildsMixin, ActionLogMixin, HistoryMixin, PlayersMixin, EffectsMixin, LimitsMixin):
     """Async persistence for games, the action log, ratings, stats, history, settings, preferences, meta.
 
     Open with ``await Storage.open(path_or_url)``; close with ``await storage.close()`` (or use

@@ -9,13 +9,15 @@ Everything is answered privately to the admin; the permission is checked again o
 from __future__ import annotations
 
 import logging
+import re
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.core import paging
 from bot.errors import BotError
 from bot.i18n import t
-from bot.ui.common import GameButton, games, reply, update
+from bot.ui.common import GameButton, games, reply, report_errors, update
 
 if TYPE_CHECKING:
     from bot.core.layer import GameLayer
@@ -23,8 +25,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-MAX_LISTED = 20
-"""Games listed (and abort buttons: 4 rows of 5); the rest are counted."""
+PER_PAGE = 20
+"""Games per page of ``/games``: their Abort buttons fill 4 rows of 5; the 5th row holds Previous / Next."""
 
 
 def _check(interaction: discord.Interaction) -> None:
@@ -56,29 +58,52 @@ def describe(layer: GameLayer, record: GameRecord, loc: Any) -> str:
              players=names, state=state)
 
 
-async def listing(interaction: discord.Interaction) -> None:
-    """``/games``: the guild's open games with their abort buttons, privately."""
+async def listing(interaction: discord.Interaction, page: int = 0) -> None:
+    """``/games``: the guild's open games, privately, page ``page`` (0-based, clamped): at most :data:`PER_PAGE`
+    games and 2,000 characters of whole lines, an **Abort #id** button per listed game (each beside its line's
+    ``#id``) and Previous / Next (``ga:pg:<page>``). A page button edits the listing in place."""
     _check(interaction)
     layer = games(interaction)
     loc = interaction.locale
     records = [r for r in await layer.storage.list_active_games(guild_id=interaction.guild_id or 0)
                if r.kind in layer.kinds]
     if not records:
-        await reply(interaction, t("games.none", loc), ephemeral=True)
+        await _show(interaction, t("games.none", loc), None)
         return
-    lines = [t("games.head", loc, n=len(records))]
-    view = discord.ui.View(timeout=None)
-    for record in records[:MAX_LISTED]:
+    lines: list[tuple[int, str]] = []
+    for record in records:
         try:
-            lines.append(describe(layer, record, loc))
+            lines.append((record.id, describe(layer, record, loc)))
         except Exception:  # one broken game must not hide the others (it can still be aborted)
             log.exception("could not describe game %s", record.id)
-            lines.append(t("games.broken", loc, game_id=record.id, channel=f"<#{record.channel_id}>"))
-        view.add_item(AbortAskButton(record.id, locale=loc.value))
-    if len(records) > MAX_LISTED:
-        lines.append(t("games.more", loc, n=len(records) - MAX_LISTED))
-    await reply(interaction, "\n".join(lines)[:2000], ephemeral=True, view=view,
-                allowed_mentions=discord.AllowedMentions.none())
+            lines.append((record.id, t("games.broken", loc, game_id=record.id, channel=f"<#{record.channel_id}>")))
+    head_room = len(t("games.head_page", loc, n=len(records), page=999, pages=999)) + 1
+    packed = paging.pages([text for _gid, text in lines], head_room=head_room, per_page=PER_PAGE)
+    page = max(0, min(page, len(packed) - 1))
+    start = sum(len(p) for p in packed[:page])
+    shown = lines[start:start + len(packed[page])]
+    head = (t("games.head", loc, n=len(records)) if len(packed) == 1
+            else t("games.head_page", loc, n=len(records), page=page + 1, pages=len(packed)))
+    view = discord.ui.View(timeout=None)
+    for game_id, _text in shown:
+        view.add_item(AbortAskButton(game_id, locale=loc.value))
+    if len(packed) > 1:
+        prev = PageButton(page - 1, "ui.page_prev", locale=loc.value)
+        prev.item.disabled = page == 0
+        nxt = PageButton(page + 1, "ui.page_next", locale=loc.value)
+        nxt.item.disabled = page >= len(packed) - 1
+        view.add_item(prev)
+        view.add_item(nxt)
+    await _show(interaction, "\n".join([head, *(text for _gid, text in shown)]), view)
+
+
+async def _show(interaction: discord.Interaction, content: str, view: discord.ui.View | None) -> None:
+    """The listing: a new private answer to ``/games``, or the clicked listing edited in place by a page button."""
+    none = discord.AllowedMentions.none()
+    if interaction.type == discord.InteractionType.component:
+        await update(interaction, content=content, view=view, allowed_mentions=none)
+    else:
+        await reply(interaction, content, ephemeral=True, view=view, allowed_mentions=none)
 
 
 async def ask(interaction: discord.Interaction, game_id: int) -> None:
@@ -136,4 +161,22 @@ class AbortConfirmButton(GameButton, template=r"ga:ok:(?P<game>[0-9]+)"):
         await confirm(interaction, self.game_id)
 
 
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (AbortAskButton, AbortConfirmButton)
+class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ga:pg:(?P<page>[0-9]{1,4}):(?P<d>[pn])"):
+    """Previous / Next page of ``/games`` (``ga:pg:<page>:p|n``; the page is clamped to the listing as it is now)."""
+
+    def __init__(self, page: int, label_key: str, *, locale: str | None = None) -> None:
+        self.page = max(0, page)
+        way = "p" if label_key == "ui.page_prev" else "n"
+        super().__init__(discord.ui.Button(label=t(label_key, locale), style=discord.ButtonStyle.secondary,
+                                           custom_id=f"ga:pg:{self.page}:{way}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> PageButton:
+        return cls(int(match["page"]), "ui.page_prev" if match["d"] == "p" else "ui.page_next")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await report_errors(interaction, lambda: listing(interaction, self.page))
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (AbortAskButton, AbortConfirmButton, PageButton)

@@ -23,7 +23,7 @@ import discord
 
 from bot.core.changes import COMMITTED
 from bot.core.respond import defer, fill, png_file, reply, settle_loading, update
-from bot.errors import BotError, describe
+from bot.errors import BotError, describe, storage_failure
 from bot.i18n import t
 from bot.storage.errors import StorageError
 from engine.errors import RuleError
@@ -40,8 +40,9 @@ USER_ERRORS: tuple[type[BaseException], ...] = (BotError, RuleError, StorageErro
 
 
 def is_user_error(err: BaseException) -> bool:
-    """True for refusals meant for the user (BotError, RuleError, StorageError)."""
-    return isinstance(err, USER_ERRORS)
+    """True for refusals meant for the user (BotError, RuleError, StorageError) and for the database failures the
+    bot can name (``bot.errors.storage_failure``: disk full, read-only, gone, locked too long)."""
+    return isinstance(err, USER_ERRORS) or storage_failure(err) is not None
 
 
 def games(interaction: discord.Interaction) -> GameLayer:
@@ -55,13 +56,17 @@ async def refuse(interaction: discord.Interaction, err: BaseException) -> None:
     logged with their traceback and shown as a generic message."""
     text = describe(err, interaction.locale)
     committed = COMMITTED.get()
-    if not is_user_error(err) and committed is not None:  # never "nothing was changed" after a commit
-        text = t("err.after_commit", interaction.locale)
+    failure = storage_failure(err)
+    if committed is not None and (failure is not None or not is_user_error(err)):
+        text = t("err.after_commit", interaction.locale)  # never "nothing was changed/applied" after a commit
     if interaction.extras.get("dead") or isinstance(err, _gone()):
         # Discord refused the interaction's first response (10062): nothing can reach the user through it now
         log.info("interaction %s is dead; not answered (%s: %s)", interaction.id, type(err).__name__, err)
         return
-    if isinstance(err, discord.HTTPException) and not is_user_error(err):
+    if failure is not None:  # the operator's business: one line, no traceback
+        log.warning("storage failure (%s) in interaction %s (committed: %s): %s: %s", failure, interaction.id,
+                    committed, type(err).__name__, err)
+    elif isinstance(err, discord.HTTPException) and not is_user_error(err):
         log.warning("Discord refused a request in an interaction (%s; committed: %s)", err, committed)
     elif not is_user_error(err):
         log.error("unexpected error in an interaction (committed: %s)", committed, exc_info=err)

@@ -20,6 +20,7 @@ import discord
 
 from bot.core.changes import Change
 from bot.core.kind import not_player
+from bot.core.mentions import ping
 from bot.errors import BotError
 from bot.i18n import t
 from bot.services.agreements import agreement, humans, mentions
@@ -79,9 +80,9 @@ async def agree(interaction: discord.Interaction, game_id: int) -> None:
             text = t("abort.offer", loc, name=proposer, agreed=len(deal.votes), total=len(voters),
                      waiting=mentions(waiting))
             if is_click:
-                await update(interaction, content=text, view=view(game_id, loc))
+                await update(interaction, content=text, view=view(game_id, loc), allowed_mentions=ping(waiting))
                 return
-            await reply(interaction, text, view=view(game_id, loc))
+            await reply(interaction, text, view=view(game_id, loc), allowed_mentions=ping(waiting))
             message = await interaction.original_response()
             older = deal.data.get("message")
             deal.data["message"] = message.id

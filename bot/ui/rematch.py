@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.core.kind import not_player
+from bot.core.mentions import ping
 from bot.errors import BotError
 from bot.i18n import t
 from bot.services.agreements import agreement, humans, mentions
@@ -75,7 +76,7 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
             view = discord.ui.View(timeout=None)
             view.add_item(RematchButton(game_id, locale=loc.value))
             await reply(interaction, t("rematch.offer", loc, name=user.display_name, first=names[first],
-                                       waiting=mentions(waiting)), view=view)
+                                       waiting=mentions(waiting)), view=view, allowed_mentions=ping(waiting))
             posted = await interaction.original_response()
             deal.data["notes"] = [*deal.data.get("notes", []), posted.id]
             await deal.save()

@@ -89,7 +89,7 @@ def test_a_second_bot_on_the_same_file_exits_7(data_dir: Path, holder: subproces
 
 
 def test_postgresql_not_answering_exits_8(data_dir: Path) -> None:
-    out = bot(data_dir, DATABASE_URL="postgresql://postgres:secret@127.0.0.1:1/test")
+    out = bot(data_dir, DATABASE_URL="postgresql://postgres:secret@127.0.0.1:1/test", DATABASE_WAIT_S="0")  # no wait
     assert out.returncode == ExitCode.DATABASE_UNAVAILABLE == 8
     line = one_line(out)
     assert "cannot connect to PostgreSQL" in line and "secret" not in line and "***" in line

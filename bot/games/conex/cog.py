@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot.core.clock import CLOCK_HELP
 from bot.core.envelope import Seat
 from bot.core.kind import Snapshot
-from bot.errors import BotError
+from bot.errors import BotError, storage_failure
 from bot.games.conex import private
 from bot.games.conex.fairness import deal_public
 from bot.games.conex.kind import KIND
@@ -98,8 +98,12 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
                 return None
             snap = self.games.snapshot(record)
             return game_of(snap), record.players.index(interaction.user.id), snap.env.extra
-        except Exception:
-            log.exception("autocomplete could not load the game of channel %s", interaction.channel_id)
+        except Exception as err:
+            failure = storage_failure(err)
+            if failure is not None:  # the operator's business: one line, no traceback (issue 22)
+                log.warning("storage failure (%s) in an autocomplete: %s", failure, err)
+            else:
+                log.exception("autocomplete could not load the game of channel %s", interaction.channel_id)
             return None
 
     # -- lobby -----------------------------------------------------------------------------------------------

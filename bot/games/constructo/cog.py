@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from bot.core.clock import CLOCK_HELP
 from bot.core.envelope import Seat
-from bot.errors import BotError
+from bot.errors import BotError, storage_failure
 from bot.games.constructo.kind import KIND
 from bot.games.constructo.narration import match_of
 from bot.games.constructo.payload import legal_placements, legal_steps
@@ -88,8 +88,12 @@ class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo
                 return None
             snap = self.games.snapshot(record)
             return match_of(snap), record.players.index(interaction.user.id)
-        except Exception:
-            log.exception("autocomplete could not load the game of channel %s", interaction.channel_id)
+        except Exception as err:
+            failure = storage_failure(err)
+            if failure is not None:  # the operator's business: one line, no traceback (issue 22)
+                log.warning("storage failure (%s) in an autocomplete: %s", failure, err)
+            else:
+                log.exception("autocomplete could not load the game of channel %s", interaction.channel_id)
             return None
 
     # -- challenge -------------------------------------------------------------------------------------------
