@@ -102,7 +102,7 @@ class TableBot(commands.Bot):
         self.storage.use_clock(self.games.clock.now)  # stored times and due times on the bot's one clock
         self.spawn(self.games.pools.warm(), name="cpu-warm-up")
         for kind in self.games.kinds.values():
-            self.add_dynamic_items(*seating_items(kind), *kind.dynamic_items)
+            self.add_dynamic_items(*seating_items(kind), *kind.components.dynamic_items)
         self.add_dynamic_items(ClaimButton)
         for name in extensions(self.games):
             try:

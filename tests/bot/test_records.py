@@ -330,5 +330,5 @@ def test_conex_seeds_are_128_bits_from_secrets(monkeypatch: Any) -> None:
 
     asked: list[int] = []
     monkeypatch.setattr(conex_kind.secrets, "randbits", lambda k: asked.append(k) or 2**127 + 5)
-    setup = conex_kind.ConexKind().engine_setup(Envelope(engine=None), [ALICE, BOB])
+    setup = conex_kind.ConexRules().engine_setup(Envelope(engine=None), [ALICE, BOB])
     assert asked == [128] and setup["seed"] == 2**127 + 5

@@ -114,7 +114,7 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
         """Open a lobby here (in a new thread when the channel is busy); the lobby message is stored."""
         loc = interaction.guild_locale.value if interaction.guild_locale else None
         me = interaction.user
-        options = KIND.validate_options({"table": table, "goal": goal})
+        options = KIND.rules.validate_options({"table": table, "goal": goal})
         await self.games.lobby.open(interaction, KIND, options=options, seats=[Seat.of(me.display_name)],
                                     players=[me.id], title=t("cn.thread_title", loc, host=me.display_name),
                                     clock=clock)
@@ -169,7 +169,7 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
             place, target = await self.games.cpu(resolve_place, game, seat, **kwargs,
                                                  letters=letters_of(snap.env.extra, game, seat))
         except RuleError as err:
-            raise KIND.refine(snap, game, err) from err
+            raise KIND.rules.refine(snap, game, err) from err
         return await self.games.act(snap.id, user_id, place, request={"target": target}, base=snap)
 
     @place.autocomplete("card")

@@ -13,7 +13,7 @@ Custom ids (all <= 100 characters, unique per message):
   ``cn:hp:<game>:<version>:<card>:<corner>:<x>:<y>:<rotation>`` (play hint n: the exact placement, x/y in cm;
   a hint from an older version is refused as stale).
 
-Registered with ``bot.add_dynamic_items`` by the game layer (``GameKind.dynamic_items``); every click goes to the
+Registered with ``bot.add_dynamic_items`` by the game layer (``kind.components.dynamic_items``); every click goes to the
 game layer (``interaction.client.games``) or to the private answers of ``private.py``; state is always reloaded.
 """
 

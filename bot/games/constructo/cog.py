@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot.core.clock import CLOCK_HELP
 from bot.core.envelope import Seat
 from bot.errors import BotError
-from bot.games.constructo.kind import KIND
+from bot.games.constructo.kind import KIND, check_level
 from bot.games.constructo.narration import match_of
 from bot.games.constructo.payload import legal_placements, legal_steps
 from bot.games.constructo.views import check_tile, layout_choices, resign_request
@@ -111,10 +111,10 @@ class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo
         vs_ai = opponent.id == self.games.bot_user_id
         if opponent.bot and not vs_ai:
             raise BotError("err.bot_opponent")
-        options = KIND.validate_options({"layout": layout})
-        lvl = KIND.check_level(level)
+        options = KIND.rules.validate_options({"layout": layout})
+        lvl = check_level(level)
         if vs_ai:
-            seats = [Seat.of(me.display_name), Seat.of(KIND.ai_seat_name(lvl, 1, loc), lvl)]
+            seats = [Seat.of(me.display_name), Seat.of(KIND.narration.ai_seat_name(lvl, 1, loc), lvl)]
         else:
             seats = [Seat.of(me.display_name), Seat.of(opponent.display_name)]
         title = t("cx.thread_title", loc, a=me.display_name, b=seats[1].name)

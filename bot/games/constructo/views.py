@@ -14,7 +14,7 @@ Custom ids (all <= 100 characters, unique per message):
 
 ``<version>`` is the stored game version the board was drawn at: a click on an older board is
 refused ("this board is out of date") instead of playing on a position the player did not see.
-The classes are registered with ``bot.add_dynamic_items`` by the game layer (``GameKind.dynamic_items``), so they
+The classes are registered with ``bot.add_dynamic_items`` by the game layer (``kind.components.dynamic_items``), so they
 work across restarts; every click goes to the game layer (``interaction.client.games``), which reloads the game.
 """
 

@@ -35,8 +35,8 @@ class NimCog(commands.GroupCog, name="nim", group_name="nim", group_description=
         vs_ai = opponent.id == games.bot_user_id
         if opponent.bot and not vs_ai:
             raise BotError("err.bot_opponent")
-        options = KIND.validate_options({"heaps": heaps})
-        second = Seat.of(KIND.ai_seat_name("perfect", 1, loc), "perfect") if vs_ai else Seat.of(opponent.display_name)
+        options = KIND.rules.validate_options({"heaps": heaps})
+        second = Seat.of(KIND.narration.ai_seat_name("perfect", 1, loc), "perfect") if vs_ai else Seat.of(opponent.display_name)
         await games.lobby.open(interaction, KIND, options=options, seats=[Seat.of(me.display_name), second],
                                players=[me.id, opponent.id], invited=None if vs_ai else opponent.id,
                                title=t("nm.thread_title", loc, a=me.display_name, b=second.name))
