@@ -349,8 +349,6 @@ class GameKind:
     timeout_claim: bool = False
     package: str = ""
 
-    PARTS: ClassVar[tuple[str, ...]] = ("rules", "narration", "pictures", "components")
-
     def __post_init__(self) -> None:
         if getattr(self.engine, "game", None) != self.name:
             raise ValueError(f"the engine of game {self.name!r} is {self.engine!r}, whose game is not {self.name!r}")
