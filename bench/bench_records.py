@@ -44,6 +44,8 @@ class _Layer:
     async def cpu(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
         return await asyncio.to_thread(fn, *args, **kwargs)
 
+    cpu_background = cpu  # the replay's lane (a thread here too)
+
 
 def snapshot(game_id: int, state: Any) -> Snapshot:
     now = datetime.now(UTC)

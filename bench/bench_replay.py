@@ -34,6 +34,8 @@ from engine.conex import Discard, Game, Lightning, Timeout  # noqa: E402
 from engine.conex.ai import choose_action, first_fit  # noqa: E402
 from engine.constructo import LAYOUTS, ChooseLayout, Match  # noqa: E402
 from engine.record import export_record  # noqa: E402
+from render.conex_replay import REPLAY as CONEX_REPLAY  # noqa: E402
+from render.constructo_replay import REPLAY as CONSTRUCTO_REPLAY  # noqa: E402
 from render.replay import move_list_pages, render_replay  # noqa: E402
 
 NAMES = ["Alice", "Bob", "Carol", "Dave"]
@@ -93,17 +95,18 @@ def conex_stress(seed: int) -> Game:
 
 def measure(label: str, state: Any, runs: int) -> dict[str, Any]:
     rec = json.loads(json.dumps(export_record(state, names=NAMES[: state.num_players])))
+    renderer = CONEX_REPLAY if isinstance(state, Game) else CONSTRUCTO_REPLAY
     walls, cpus, data = [], [], b""
     for _ in range(runs):
         t0, c0 = time.perf_counter(), time.process_time()
-        data = render_replay(rec)
+        data = render_replay(rec, renderer)
         walls.append(time.perf_counter() - t0)
         cpus.append(time.process_time() - c0)
     im = Image.open(io.BytesIO(data))
     return {
         "case": label, "actions": len(rec["history"]), "frames": im.n_frames, "size": f"{im.width}x{im.height}",
         "gif_kb": round(len(data) / 1024), "wall_s": statistics.median(walls), "cpu_s": statistics.median(cpus),
-        "json_kb": round(len(json.dumps(rec)) / 1024, 1), "pages": len(move_list_pages(rec)),
+        "json_kb": round(len(json.dumps(rec)) / 1024, 1), "pages": len(move_list_pages(rec, renderer)),
     }
 
 

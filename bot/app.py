@@ -138,7 +138,7 @@ class TableBot(commands.Bot):
                       "lock admits one process)", fn=lambda: 1.0 if self.lease_held else 0.0)
         self.spawn(self.games.pools.warm(), name="cpu-warm-up")
         for kind in self.games.kinds.values():
-            self.add_dynamic_items(*seating_items(kind), *kind.dynamic_items)
+            self.add_dynamic_items(*seating_items(kind), *kind.components.dynamic_items)
         self.add_dynamic_items(ClaimButton)
         for name in extensions(self.games):
             try:

@@ -2,9 +2,9 @@
 
 Everything above ``engine/`` (storage, the bot's game layer, AI scheduling, clocks, replays, ratings) talks to a
 game only through this interface, so adding a game means writing a state class that satisfies :class:`GameState`
-plus its actions and events. Each game package ``engine/<game>/`` exports its state class as ``GameState`` (so
-``importlib.import_module(f"engine.{name}").GameState`` finds it); the bot registers games in one list. Nothing
-here knows a specific game.
+plus its actions and events. Nothing finds a state class by its package name: the bot's plug-in of a game names it
+(``kind.engine``) and registers it with the record loader (:func:`engine.record.register_game`); the bot registers
+games in one list. Nothing here knows a specific game.
 
 Vocabulary
 ----------

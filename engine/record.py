@@ -16,18 +16,16 @@ record whose history does not replay, or whose outcome disagrees with the replay
 ``state_version`` is the ``STATE_VERSION`` of the engine that wrote the record: a record from a newer engine is
 refused, an older one is replayed (action texts are stable across state versions).
 
-The game class is found by name: ``importlib.import_module(f"engine.{game}").GameState``, the name validated against
-:data:`GAME_NAME` and required to be a package directly under ``engine`` whose ``GameState.game`` is that name, so a
-record can never make the loader import anything else.
+The game class is never found by importing a name the record holds: the caller passes the state classes a record
+may be of (``games=``), or the record's game is looked up in :data:`GAMES`, the registry the bot fills from each
+game's plug-in (``kind.engine``, :func:`register_game`). A record can therefore never make the loader import anything.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +34,7 @@ from engine.protocol import Event, Outcome
 
 __all__ = [
     "FORMAT",
+    "GAMES",
     "GAME_NAME",
     "MAX_ACTIONS",
     "VERSION",
@@ -45,6 +44,7 @@ __all__ = [
     "game_class",
     "load_record",
     "parse_record",
+    "register_game",
     "replay_steps",
     "verify_final",
 ]
@@ -54,7 +54,10 @@ FORMAT = "tablebot-record"
 VERSION = 1
 """The record format version this module writes and reads."""
 GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
-"""A game's registry name (``engine/<name>/`` package); matched in full."""
+"""A game's registry name (its state class's ``game``); matched in full."""
+GAMES: dict[str, type] = {}
+"""The state classes records are read with by default, by game name: filled by :func:`register_game` (the bot's
+registry registers each game's ``kind.engine``)."""
 MAX_ACTIONS = 10_000
 """Most history entries a record may hold (a long CONEX game has ~150; refusing more bounds a replay's cost)."""
 MAX_ACTION_CHARS = 200
@@ -110,24 +113,37 @@ class Step:
     state: Any
 
 
-def game_class(name: object) -> type:
-    """The ``GameState`` class of the game called ``name`` (``engine.<name>.GameState``).
+def register_game(cls: type) -> type:
+    """Add the ``GameState`` class ``cls`` to :data:`GAMES` under its ``game`` name (idempotent); returns ``cls``.
 
     Raises:
-        StateError: ``name`` is not a string matching :data:`GAME_NAME`, there is no package ``engine.<name>``, or it
-            exports no ``GameState`` whose ``game`` is ``name``. Nothing outside ``engine.<name>`` is imported.
+        ValueError: ``cls.game`` is not a name matching :data:`GAME_NAME`, ``cls`` lacks ``STATE_VERSION``/``new``/
+            ``parse_action``, or another class is registered under that name.
+    """
+    name = getattr(cls, "game", None)
+    if not isinstance(name, str) or not GAME_NAME.fullmatch(name):
+        raise ValueError(f"a game's state class needs a name like 'conex' in .game, not {name!r}")
+    if not all(hasattr(cls, a) for a in ("STATE_VERSION", "new", "parse_action")):
+        raise ValueError(f"{cls!r} is not a GameState (STATE_VERSION, new, parse_action)")
+    if GAMES.setdefault(name, cls) is not cls:
+        raise ValueError(f"another state class is registered as {name!r}: {GAMES[name]!r}")
+    return cls
+
+
+def game_class(name: object, games: Iterable[type] | None = None) -> type:
+    """The ``GameState`` class of the game called ``name``: the one of ``games`` whose ``game`` is ``name``, or
+    (``games`` omitted) the one registered in :data:`GAMES`.
+
+    Raises:
+        StateError: ``name`` is not a string matching :data:`GAME_NAME`, or no such class is given/registered
+            (``field="game"``). Nothing is imported.
     """
     if not isinstance(name, str) or not GAME_NAME.fullmatch(name):
         raise StateError(f"a record's game must be a name like 'conex', not {name!r}", field="game")
-    try:
-        spec = importlib.util.find_spec(f"engine.{name}")
-    except (ImportError, ValueError):
-        spec = None
-    if spec is None or spec.submodule_search_locations is None:  # a module such as engine.protocol is no game
+    known = GAMES if games is None else {getattr(cls, "game", None): cls for cls in games}
+    cls = known.get(name)
+    if cls is None:
         raise StateError(f"there is no game called {name!r}", field="game", game=name)
-    cls = getattr(importlib.import_module(f"engine.{name}"), "GameState", None)
-    if not isinstance(cls, type) or getattr(cls, "game", None) != name:
-        raise StateError(f"engine.{name} is not a game", field="game", game=name)
     return cls
 
 
@@ -177,8 +193,9 @@ def _refuse(message: str, **details: Any) -> StateError:
     return StateError(message, **details)
 
 
-def parse_record(d: object) -> Record:
+def parse_record(d: object, games: Iterable[type] | None = None) -> Record:
     """Check a record's shape (format, version, game, types and bounds of every field) without replaying it.
+    ``games``: the state classes the record may be of (default: the registered ones, :data:`GAMES`).
 
     Raises:
         StateError: not a dict; wrong ``format`` or ``version``; unknown game; ``state_version`` newer than the
@@ -193,7 +210,7 @@ def parse_record(d: object) -> Record:
     if type(d.get("version")) is not int or d["version"] != VERSION:
         raise _refuse(f"record version {d.get('version')!r} is not supported (this engine reads {VERSION})",
                       field="version")
-    cls = game_class(d.get("game"))
+    cls = game_class(d.get("game"), games)
     sv = d.get("state_version")
     if type(sv) is not int or not 1 <= sv <= cls.STATE_VERSION:  # type: ignore[attr-defined]
         raise _refuse(f"state_version {sv!r}: this engine knows versions 1..{cls.STATE_VERSION}",  # type: ignore[attr-defined]
@@ -250,9 +267,10 @@ def replay_steps(state_cls: type, setup: Mapping[str, Any], history: Sequence[tu
         yield Step(i + 1, seat, text, applied.action, tuple(applied.events), state)
 
 
-def load_record(d: object) -> Any:
+def load_record(d: object, games: Iterable[type] | None = None) -> Any:
     """The finished (or exported unfinished) game a record describes, rebuilt by replaying its history through the
-    game's rules (``GameState.replay`` semantics: every action validated).
+    game's rules (``GameState.replay`` semantics: every action validated). ``games``: the state classes the record
+    may be of (e.g. ``[kind.engine]``; default: the registered ones, :data:`GAMES`).
 
     Returns:
         the game's ``GameState`` after the last action; its ``to_dict()`` equals the exported game's.
@@ -263,7 +281,7 @@ def load_record(d: object) -> Any:
             outcome for a game the replay leaves running, or none for a game the replay ends, or different
             ranking, reason, results, scores or forfeits).
     """
-    rec = parse_record(d)
+    rec = parse_record(d, games)
     state: Any = None
     for step in replay_steps(rec.state_cls, rec.setup, rec.history):
         state = step.state

@@ -21,6 +21,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.conex import Game
 from engine.conex.deck import card_by_id
 from engine.conex.events import (
     CardRemoved,
@@ -43,8 +44,9 @@ from engine.record import Record, Step
 from render.common import draw_text, ellipsize, min_font_px, text_width, theme_of
 from render.conex_scene import REMOVED_INK, draw_scene, paste_plot
 from render.conex_view import View, fit_bounds, window_view
+from render.replay import ReplayRenderer
 
-__all__ = ["EXTRA_COLOURS", "PAD", "caption", "frame_view", "move_lines", "plot_top", "prepare", "score_key"]
+__all__ = ["EXTRA_COLOURS", "PAD", "REPLAY", "caption", "frame_view", "move_lines", "plot_top", "prepare", "score_key"]
 
 PAD = 10
 EXTRA_COLOURS = (REMOVED_INK, "#FFFFFF", "#000000")
@@ -285,3 +287,7 @@ def move_lines(rec: Record, steps: Iterable[Step], names: Sequence[str], *, comp
         lines.append(" ".join(tokens[i:i + 10]))
     lines.append(_result(final, names))
     return lines
+
+
+REPLAY = ReplayRenderer(Game, prepare, caption, score_key, move_lines, EXTRA_COLOURS)
+"""The game's replay renderer (named by its plug-in: ``kind.replay``)."""

@@ -13,11 +13,13 @@ from typing import Any
 
 from PIL import Image
 
+from engine.constructo import Match
 from engine.constructo.events import ChipMoved, ChipPlaced, LayoutChosen, Resigned, RoundOver, TimedOut
 from engine.record import Record, Step
 from render.constructo import player_tags, render_board, tower_counts
+from render.replay import ReplayRenderer
 
-__all__ = ["caption", "move_lines", "prepare", "score_key"]
+__all__ = ["REPLAY", "caption", "move_lines", "prepare", "score_key"]
 
 
 def prepare(final: Any, steps: Sequence[Step], *, names: Sequence[str], width: int,
@@ -117,3 +119,7 @@ def move_lines(rec: Record, steps: Iterable[Step], names: Sequence[str], *, comp
         lines.append(f"{names[final.timed_out]} ran out of time.")
     lines.append(_result_line(final, names))
     return lines
+
+
+REPLAY = ReplayRenderer(Match, prepare, caption, score_key, move_lines)
+"""The game's replay renderer (named by its plug-in: ``kind.replay``)."""

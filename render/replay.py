@@ -16,15 +16,17 @@ first frame and animates WebP only in recent clients (README design notes). Boun
 
 Pure and picklable: ``render_replay(record_dict, names=..., ...) -> bytes`` can run in a process pool.
 
-Per-game hooks live in ``render/<game>_replay.py`` (found by the record's validated game name) and provide:
+A game takes part through a :class:`ReplayRenderer` its plug-in names (``kind.replay``; e.g.
+``render/<game>_replay.py: REPLAY``), passed to every function here (never looked up by the record's game name):
 
+- ``engine``: the game's ``GameState`` class (the record is replayed with it; a record of another game is refused);
 - ``prepare(final, steps, *, names, width, theme) -> Callable[[Step], Image]``: a painter drawing the frame body
   (``width`` px wide, RGB) for a live :class:`engine.record.Step`; ``final`` is the game at its end and ``steps``
   every step's events (``state`` is ``None`` in them), e.g. to fix one camera for the whole replay;
 - ``caption(step, names) -> (seat | None, text)``: what the step did (the seat's name is put before it);
 - ``score_key(state) -> Hashable``: a frame whose key differs from the previous one's is never dropped;
 - ``move_lines(record, steps, names, *, compact) -> list[str]``: the move list (``steps`` = the live replay);
-- optionally ``EXTRA_COLOURS``: colours the shared palette must hold even if the first and last frames lack them.
+- ``extra_colours``: colours the shared palette must hold even if the first and last frames lack them.
 
 Text twins: :func:`move_list_text` (fits one Discord message) and :func:`move_list_pages` (the full list in
 messages of at most ``limit`` characters).
@@ -32,16 +34,15 @@ messages of at most ``limit`` characters).
 
 from __future__ import annotations
 
-import importlib
 import io
 import math
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from engine.record import GAME_NAME, Record, Step, parse_record, replay_steps, verify_final
+from engine.record import Record, Step, parse_record, replay_steps, verify_final
 from render.common import draw_text, ellipsize, min_font_px, note_paste, seat_names, text_width, theme_of
 
 __all__ = [
@@ -50,6 +51,7 @@ __all__ = [
     "MAX_FRAMES",
     "REPLAY_FILENAME",
     "REPLAY_MIME",
+    "ReplayRenderer",
     "caption_height",
     "frame_durations",
     "frame_indices",
@@ -80,20 +82,38 @@ BAR_H = 5
 # ----------------------------------------------------------------------------------------------
 # hooks and records
 # ----------------------------------------------------------------------------------------------
-def _hooks(game: str) -> Any:
-    if not GAME_NAME.fullmatch(game):
-        raise ValueError(f"bad game name {game!r}")
-    try:
-        return importlib.import_module(f"render.{game}_replay")
-    except ModuleNotFoundError:
-        raise ValueError(f"no replay images for {game!r} (render/{game}_replay.py is missing)") from None
+@dataclass(frozen=True)
+class ReplayRenderer:
+    """One game's replay hooks (see the module docstring for each one's shapes). Its fields are module-level
+    functions and a class, so the renderer pickles by reference and runs in a worker process.
+
+    Attributes:
+        engine: the game's ``GameState`` class (``engine.record.replay_steps`` replays the record with it).
+        prepare: ``prepare(final, steps, *, names, width, theme) -> paint(step) -> RGB image``.
+        caption: ``caption(step, names) -> (seat | None, text)``.
+        score_key: ``score_key(state) -> Hashable``.
+        move_lines: ``move_lines(record, steps, names, *, compact) -> list[str]``.
+        extra_colours: colours (``"#RRGGBB"``) the shared palette must hold.
+    """
+
+    engine: type
+    prepare: Callable[..., Callable[[Step], Image.Image]]
+    caption: Callable[[Step, Sequence[str]], tuple[int | None, str]]
+    score_key: Callable[[Any], Hashable]
+    move_lines: Callable[..., list[str]]
+    extra_colours: tuple[str, ...] = ()
+
+    def parse(self, record: Mapping[str, Any]) -> Record:
+        """``engine.record.parse_record`` of a record of this game. Raises ``StateError`` (also for a record of
+        another game: ``field="game"``)."""
+        return parse_record(record, (self.engine,))
 
 
 def _names(rec: Record, names: Sequence[str] | None, seats: int) -> list[str]:
     return seat_names(names if names is not None else rec.players, seats)
 
 
-def _scan(rec: Record, hooks: Any) -> tuple[list[Step], set[int], Any]:
+def _scan(rec: Record, hooks: ReplayRenderer) -> tuple[list[Step], set[int], Any]:
     """First pass: every step's events (state dropped), the indices where the score key changed, the final state
     (checked against the record's players and outcome)."""
     steps: list[Step] = []
@@ -183,12 +203,13 @@ def _caption_band(width: int, index: int, total: int, seat: int | None, text: st
 class _Frames:
     """Draws frames (caption band + the hook's body) for one record."""
 
-    def __init__(self, record: Mapping[str, Any], names: Sequence[str] | None, width: int, theme: str) -> None:
+    def __init__(self, record: Mapping[str, Any], renderer: ReplayRenderer, names: Sequence[str] | None, width: int,
+                 theme: str) -> None:
         theme_of(theme)
         if not 240 <= width <= 1600:
             raise ValueError(f"width must be 240..1600 px, not {width}")
-        self.rec = parse_record(record)
-        self.hooks = _hooks(self.rec.game)
+        self.rec = renderer.parse(record)
+        self.hooks = renderer
         self.steps, self.scored, self.final = _scan(self.rec, self.hooks)
         self.total = len(self.rec.history)
         self.names = _names(self.rec, names, self.final.num_players)
@@ -210,12 +231,12 @@ class _Frames:
         return img
 
 
-def replay_frame(record: Mapping[str, Any], index: int, *, names: Sequence[str] | None = None,
-                 theme: str = "dark", width: int = DEFAULT_WIDTH) -> Image.Image:
+def replay_frame(record: Mapping[str, Any], renderer: ReplayRenderer, index: int, *,
+                 names: Sequence[str] | None = None, theme: str = "dark", width: int = DEFAULT_WIDTH) -> Image.Image:
     """Frame ``index`` (0 = the start, k = after action k) of :func:`render_replay`'s animation as an RGB image,
     drawn from a fresh replay (a still "position after move k"). Raises like :func:`render_replay`, and
     ``IndexError`` for an index outside ``0..actions``."""
-    frames = _Frames(record, names, width, theme)
+    frames = _Frames(record, renderer, names, width, theme)
     if not 0 <= index <= frames.total:
         raise IndexError(f"frame {index} of a replay with {frames.total} actions")
     for step in frames.live():
@@ -261,6 +282,7 @@ def _encode(frames: Sequence[Image.Image], durations: Sequence[int], palette: Im
 
 def render_replay(
     record: Mapping[str, Any],
+    renderer: ReplayRenderer,
     *,
     names: Sequence[str] | None = None,
     theme: str = "dark",
@@ -279,6 +301,7 @@ def render_replay(
 
     Args:
         record: the record dict (validated and replayed here: nothing in it is trusted).
+        renderer: the game's :class:`ReplayRenderer` (its plug-in's ``kind.replay``).
         names: display names by seat (default: the record's ``players``).
         theme: ``"dark"`` or ``"light"``.
         width: frame width in px (240..1600; labels keep 9 px capitals at 400 px wide only from the default up).
@@ -292,10 +315,11 @@ def render_replay(
         the GIF file's bytes (:data:`REPLAY_MIME`).
 
     Raises:
-        StateError: the record is malformed, does not replay, or its outcome disagrees with the replay.
-        ValueError: no replay hooks for the game, an unknown theme, a width outside 240..1600, ``max_frames < 2``.
+        StateError: the record is malformed, is of another game than ``renderer``'s, does not replay, or its outcome
+            disagrees with the replay.
+        ValueError: an unknown theme, a width outside 240..1600, ``max_frames < 2``.
     """
-    frames = _Frames(record, names, width, theme)
+    frames = _Frames(record, renderer, names, width, theme)
     keep = frame_indices(frames.total, frames.scored, max_frames)
     wanted = set(keep)
     drawn: dict[int, Image.Image] = {}
@@ -307,7 +331,7 @@ def render_replay(
         rgb = frames.draw(step)
         if palette is None:
             last_rgb = _last_frame(frames)
-            extra = tuple(getattr(frames.hooks, "EXTRA_COLOURS", ()))
+            extra = frames.hooks.extra_colours
             palette = _palette([rgb, last_rgb], extra)
         drawn[step.index] = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
     assert palette is not None and last_rgb is not None
@@ -367,31 +391,31 @@ def split_pages(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> list[str]:
     return pages
 
 
-def _move_lines(record: Mapping[str, Any], names: Sequence[str] | None, compact: bool) -> list[str]:
-    rec = parse_record(record)
-    hooks = _hooks(rec.game)
+def _move_lines(record: Mapping[str, Any], hooks: ReplayRenderer, names: Sequence[str] | None,
+                compact: bool) -> list[str]:
+    rec = hooks.parse(record)
     seats = rec.state_cls.new(dict(rec.setup)).num_players  # type: ignore[attr-defined]
     steps = replay_steps(rec.state_cls, rec.setup, rec.history)
     lines: list[str] = hooks.move_lines(rec, steps, _names(rec, names, seats), compact=compact)
     return lines
 
 
-def move_list_pages(record: Mapping[str, Any], *, names: Sequence[str] | None = None,
+def move_list_pages(record: Mapping[str, Any], renderer: ReplayRenderer, *, names: Sequence[str] | None = None,
                     limit: int = MESSAGE_LIMIT) -> list[str]:
     """The full move list of ``record`` (one line per action, or per round for Constructo, in its notation) split
     into messages of at most ``limit`` characters (:func:`split_pages`). Raises like :func:`render_replay`."""
-    return split_pages(_move_lines(record, names, compact=False), limit)
+    return split_pages(_move_lines(record, renderer, names, compact=False), limit)
 
 
-def move_list_text(record: Mapping[str, Any], *, names: Sequence[str] | None = None,
+def move_list_text(record: Mapping[str, Any], renderer: ReplayRenderer, *, names: Sequence[str] | None = None,
                    limit: int = MESSAGE_LIMIT) -> str:
     """The move list of ``record`` as one message of at most ``limit`` characters: the full list if it fits, else
     the game's compact form (CONEX: one short token per action), else the compact form cut at a line with a last
     line saying how many lines were left out (the full list: :func:`move_list_pages` or the JSON record)."""
-    full = "\n".join(_move_lines(record, names, compact=False))
+    full = "\n".join(_move_lines(record, renderer, names, compact=False))
     if len(full) <= limit:
         return full
-    lines = _move_lines(record, names, compact=True)
+    lines = _move_lines(record, renderer, names, compact=True)
     text = "\n".join(lines)
     if len(text) <= limit:
         return text

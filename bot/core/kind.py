@@ -1,16 +1,28 @@
 """The plug-in interface of a game (:class:`GameKind`) and the one loaded game (:class:`Snapshot`).
 
-A game plugs into the layer with one ``GameKind`` subclass (``bot/games/<name>/kind.py: KIND``). The layer does
+A game plugs into the layer with one :class:`GameKind` (``bot/games/<name>/kind.py: KIND``). The layer does
 everything that is the same for every game (load, lock, check/apply through ``engine.protocol``, version-checked
-commit, results and ratings, seats and lobbies, board publishing and recovery, AI scheduling); the kind supplies
-only what is the game's own: its engine class, options, seating rules, texts, board payload and AI.
+commit, results and ratings, seats and lobbies, board publishing and recovery, AI scheduling, records and replays);
+the kind names only what is the game's own, split by job into four small parts it composes:
+
+- :class:`Rules` (``kind.rules``): the engine adapter: options, setup, parsing, actions applied first, checks and
+  bookkeeping around an engine action, refusals reworded, rematch seating, stored-state migration, the AI function;
+- :class:`Narration` (``kind.narration``): every text of a game: headlines, status line, lobby text, AI seat names,
+  the "no game here" refusal;
+- :class:`Pictures` (``kind.pictures``): the board's images, the result card, whether a commit changed the picture;
+- :class:`Components` (``kind.components``): the Discord components: the board's, the lobby's, the record's, the
+  persistent component classes, the lobby's Leave once the game runs;
+
+and, instead of naming conventions, the game's engine class (``kind.engine``: ``engine.record`` replays its records
+with it) and its replay renderer (``kind.replay``: a :class:`render.replay.ReplayRenderer`, ``None`` = records
+only).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Literal
 
 from bot.core.envelope import Envelope
 from bot.errors import BotError, OneOf
@@ -21,6 +33,7 @@ if TYPE_CHECKING:
     import discord
 
     from bot.storage.records import ActionRecord, GameRecord
+    from render.replay import ReplayRenderer
 
 
 START_COMMANDS: list[str] = []
@@ -135,60 +148,43 @@ class Snapshot:
         return self.state
 
 
-class GameKind:
-    """One game's plug-in (subclass it; set the class attributes, override what the game needs).
+class Rules:
+    """The engine adapter of one game (``kind.rules``). Override what the game needs; the layer calls:
 
-    Class attributes: ``name`` (the registry and storage kind), ``title`` (shown to players), ``state_cls``
-    (the engine's ``GameState`` class), ``prefix`` (custom-id prefix of the game's components), ``seating``,
-    ``start_command`` (how a player opens a game, e.g. ``"/<name> new"``), ``dynamic_items`` (the game's
-    persistent component classes, registered by the layer), ``board_key`` (the message key of the board).
+    - :meth:`validate_options` when a game is opened (its cog, and a rematch), :meth:`engine_setup` when it starts
+      (``kind.engine.new(setup)``), :meth:`rematch_seating` for a rematch;
+    - per action, under the game's lock (``GameLayer.act``): :meth:`parse`, :meth:`before`, the engine's ``apply``
+      (a ``RuleError`` goes through :meth:`refine`), :meth:`check_applied`, :meth:`after`, then the commit;
+    - :meth:`migrate` when a stored game predates envelope version 2;
+    - :attr:`ai_function` (through the CPU seam) when an AI seat is to act.
     """
 
-    name: ClassVar[str] = ""
-    title: ClassVar[str] = ""
-    state_cls: ClassVar[Any] = None
-    prefix: ClassVar[str] = ""
-    seating: ClassVar[Seating] = Seating("challenge", 2, 2)
-    start_command: ClassVar[str] = ""
-    dynamic_items: ClassVar[tuple[type[Any], ...]] = ()
-    seat_rule: ClassVar[str | None] = None
-    """The rule code shown with seat refusals (full, too few), if the game's rules number them."""
-    timeout_claim: ClassVar[bool] = False
-    """When a player's clock runs out: ``True`` = the other players may claim the win (a button; the game waits
-    until someone does), ``False`` = the layer applies the engine's ``Timeout`` at once (``bot/services/timers.py``)."""
-    package: str = ""
-    """The import path of the game's package (set when the registry loads it)."""
-
-    # -- seats and options -------------------------------------------------------------------------------
-    def no_game_here(self) -> BotError:
-        """The refusal of a command of this game in a channel without one."""
-        return BotError("err.no_game_here", game=self.title)
+    kind: GameKind
+    """The kind this part belongs to (set when the kind is made)."""
+    ai_function: Callable[..., str] | None = None
+    """``ai_function(state, seat, level, seed) -> action text``: a module-level function (it runs in a worker)
+    given a copy of the state. ``None``: the game has no AI."""
 
     def validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        """The options of a new game, checked and normalised (raise ``InvalidInputError``/``BotError``)."""
+        """The options of a new game, checked and normalised (JSON-ready: stored in the envelope). Raises
+        ``InvalidInputError``/``BotError``. Default: unchanged."""
         return dict(options)
 
     def engine_setup(self, env: Envelope, players: Sequence[int]) -> dict[str, Any]:
-        """The engine ``setup`` of a game about to start with these seats (``state_cls.new(setup)``)."""
+        """The engine ``setup`` of a game about to start with these seats (``kind.engine.new(setup)``)."""
         raise NotImplementedError
 
-    def ai_seat_name(self, level: str, index: int, locale: str | None) -> str:
-        """The display name of an AI seat (``index``: 1 for the first AI seat)."""
-        return t("ai.seat", locale, n=index)
-
-    # -- actions -----------------------------------------------------------------------------------------
     def parse(self, snap: Snapshot, seat: int, action: Any) -> Any:
-        """The engine action for ``action`` (text or an action object) by ``seat``."""
+        """The engine action for ``action`` (text, or an action object whose ``player`` is replaced) by ``seat``.
+        Raises the engine's ``InvalidInputError`` for unreadable text."""
         state = snap.require_state()
         if isinstance(action, str):
             return state.parse_action(action, seat)
-        from dataclasses import replace
-
         return replace(action, player=seat)
 
     def before(self, snap: Snapshot, state: GameState, seat: int | None, action: Any, now: float) -> list[Any]:
         """Engine actions the layer applies (and commits, one each) before ``action`` in the same step, e.g. a
-        rule's overdue timeouts. Default: none."""
+        rule's overdue timeouts (``now``: epoch seconds of the bot's clock). Default: none."""
         return []
 
     def check_applied(self, snap: Snapshot, action: Any, events: Sequence[Event], request: dict[str, Any]) -> None:
@@ -196,8 +192,13 @@ class GameKind:
         raising; nothing is committed then. Default: accept."""
 
     def after(self, env: Envelope, state: GameState, events: Sequence[Event], now: float) -> Envelope:
-        """The envelope after an engine action (e.g. start or stop the kind's timers in ``extra``)."""
+        """The envelope after an engine action (e.g. start or stop the kind's timers in ``extra``). Default:
+        unchanged."""
         return env
+
+    def refine(self, snap: Snapshot, state: GameState, err: Exception) -> Exception:
+        """An engine refusal reworded for people (e.g. naming the player to act). Default: unchanged."""
+        return err
 
     def rematch_seating(self, players: Sequence[int], seats: Sequence[Any],
                         options: dict[str, Any]) -> tuple[list[int], list[Any], dict[str, Any]]:
@@ -205,21 +206,22 @@ class GameKind:
         old game is the last of the new one)."""
         return [*players[1:], *players[:1]], [*seats[1:], *seats[:1]], dict(options)
 
-    def picture_changed(self, committed: Any) -> bool:
-        """False when the commit changed nothing the board picture shows (e.g. a discard from a hand): the new
-        board message then carries its text and buttons without a second identical image. Default: True."""
-        return True
+    def migrate(self, record: GameRecord) -> Envelope:
+        """The version-2 envelope of a record saved before it (raise ``StateError`` if it cannot be read)."""
+        raise NotImplementedError
 
-    def refine(self, snap: Snapshot, state: GameState, err: Exception) -> Exception:
-        """An engine refusal reworded for people (e.g. naming the player to act). Default: unchanged."""
-        return err
 
-    # -- AI ----------------------------------------------------------------------------------------------
-    ai_function: ClassVar[Callable[..., str] | None] = None
-    """``ai_function(state, seat, level, seed) -> action text``: a module-level function (it runs in a worker)
-    given a copy of the state. ``None``: the game has no AI."""
+class Narration:
+    """Every text of one game (``kind.narration``), in the reader's language (``snap.locale``). The layer calls
+    :meth:`narrate` after a commit (the headline of the new board), :meth:`started_text` when the game starts,
+    :meth:`board_headline` for a board shown on request, :meth:`last_headline` for a board recovered after a
+    restart, :meth:`status_line` under every board and record, :meth:`lobby_text` for the challenge/lobby message,
+    :meth:`ai_seat_name` when an AI seat is added, :meth:`no_game_here` when a command finds no game of this kind.
+    Every method returns one message part (``str``, Discord markdown) or a ``BotError`` to raise."""
 
-    # -- texts -------------------------------------------------------------------------------------------
+    kind: GameKind
+    """The kind this part belongs to (set when the kind is made)."""
+
     def narrate(self, snap: Snapshot, actions: Sequence[tuple[int, str]], events: Sequence[Event]) -> str:
         """The headline of committed engine actions (``(seat, text)`` in order) and their events."""
         raise NotImplementedError
@@ -244,17 +246,56 @@ class GameKind:
         """The text of the challenge or lobby message."""
         raise NotImplementedError
 
-    # -- board -------------------------------------------------------------------------------------------
+    def ai_seat_name(self, level: str, index: int, locale: str | None) -> str:
+        """The display name of an AI seat (``index``: 1 for the first AI seat)."""
+        return t("ai.seat", locale, n=index)
+
+    def no_game_here(self) -> BotError:
+        """The refusal of a command of this game in a channel without one."""
+        return BotError("err.no_game_here", game=self.kind.title)
+
+
+class Pictures:
+    """The images of one game (``kind.pictures``), drawn off the event loop by the publisher (``Picture.draw``
+    through the CPU seam). The publisher calls :meth:`board_pictures` for every board, :meth:`result_picture` once
+    the game is over, and :meth:`picture_changed` to skip an identical image after a commit."""
+
+    kind: GameKind
+    """The kind this part belongs to (set when the kind is made)."""
+
     def board_pictures(self, snap: Snapshot) -> list[Picture]:
-        """The images of the board message (drawn off the event loop)."""
+        """The images of the board message."""
         raise NotImplementedError
 
     def result_picture(self, snap: Snapshot) -> Picture | None:
-        """The result card of a finished game, or ``None``."""
+        """The result card of a finished game, or ``None`` (the default)."""
         return None
 
+    def picture_changed(self, committed: Any) -> bool:
+        """False when the commit (a ``Committed``) changed nothing the board picture shows (e.g. a discard from a
+        hand): the new board message then carries its text and buttons without a second identical image. Default:
+        True."""
+        return True
+
+
+class Components:
+    """The Discord components of one game (``kind.components``). The bot registers :attr:`dynamic_items` at start
+    (persistent across restarts); the publisher puts :meth:`board_view` under a running game's board; the lobby
+    service puts :meth:`lobby_view` under the challenge/lobby message; the record views add :meth:`record_items`
+    to a finished game's record; the lobby's Leave calls :meth:`leave_running` once the game runs."""
+
+    kind: GameKind
+    """The kind this part belongs to (set when the kind is made)."""
+    dynamic_items: tuple[type[Any], ...] = ()
+    """The game's persistent component classes (``discord.ui.DynamicItem`` subclasses)."""
+
     def board_view(self, snap: Snapshot) -> discord.ui.View | None:
-        """The components under the board (``None``: none)."""
+        """The components under the board (``None``, the default: none)."""
+        return None
+
+    def lobby_view(self, snap: Snapshot) -> discord.ui.View | None:
+        """The components under the challenge or lobby message; ``None`` (the default): the layer's seating buttons
+        (``bot/ui/components.py``, given to the lobby service by the wiring root)."""
         return None
 
     def record_items(self, snap: Snapshot, locale: str | None) -> list[discord.ui.Item[Any]]:
@@ -263,16 +304,55 @@ class GameKind:
         an analysis. Default: none."""
         return []
 
-    def lobby_view(self, snap: Snapshot) -> discord.ui.View | None:
-        """The components under the challenge or lobby message; ``None`` (the default): the layer's seating buttons
-        (``bot/ui/components.py``, given to the lobby service by the wiring root)."""
-        return None
-
     async def leave_running(self, interaction: discord.Interaction, game_id: int) -> None:
         """A lobby's Leave clicked once the game runs (default: refused; a game may offer its forfeit)."""
         raise BotError("err.wrong_phase", status="active")
 
-    # -- stored states -----------------------------------------------------------------------------------
-    def migrate(self, record: GameRecord) -> Envelope:
-        """The version-2 envelope of a record saved before it (raise ``StateError`` if it cannot be read)."""
-        raise NotImplementedError
+
+@dataclass(eq=False)
+class GameKind:
+    """One game's plug-in: what it is called, its engine, and the four parts it is made of (module docstring).
+
+    Attributes:
+        name: the registry and storage kind; equal to ``engine.game``.
+        title: shown to players.
+        engine: the game's ``GameState`` class (``engine.protocol``): games start with ``engine.new(setup)``, load
+            with ``engine.from_dict``, and their records are replayed with it (``engine.record``).
+        prefix: the custom-id prefix of the game's components and of its message keys (``"cx"``).
+        start_command: how a player opens a game (``"/<name> new"``), named in refusals.
+        rules, narration, pictures, components: the parts (each bound to this kind: ``part.kind``).
+        seating: how seats are taken.
+        replay: the game's :class:`render.replay.ReplayRenderer` (animated replay and move list); ``None``: its
+            finished games get their record only.
+        seat_rule: the rule code shown with seat refusals (full, too few), if the game's rules number them.
+        timeout_claim: when a player's clock runs out: ``True`` = the other players may claim the win (a button;
+            the game waits until someone does), ``False`` = the layer applies the engine's ``Timeout`` at once
+            (``bot/services/timers.py``).
+        package: the import path of the game's package (set when the registry loads it).
+
+    Raises:
+        ValueError: ``engine.game`` is not ``name``, or ``replay.engine`` is not ``engine``.
+    """
+
+    name: str
+    title: str
+    engine: Any
+    prefix: str
+    start_command: str
+    rules: Rules
+    narration: Narration
+    pictures: Pictures
+    components: Components = field(default_factory=Components)
+    seating: Seating = Seating("challenge", 2, 2)
+    replay: ReplayRenderer | None = None
+    seat_rule: str | None = None
+    timeout_claim: bool = False
+    package: str = ""
+
+    def __post_init__(self) -> None:
+        if getattr(self.engine, "game", None) != self.name:
+            raise ValueError(f"the engine of game {self.name!r} is {self.engine!r}, whose game is not {self.name!r}")
+        if self.replay is not None and self.replay.engine is not self.engine:
+            raise ValueError(f"the replay renderer of {self.name!r} replays {self.replay.engine!r}, not its engine")
+        for part in (self.rules, self.narration, self.pictures, self.components):
+            part.kind = self

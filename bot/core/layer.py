@@ -152,7 +152,9 @@ class GameLayer:
 
     def envelope(self, record: GameRecord) -> Envelope:
         """The envelope of ``record`` (migrated if saved before version 2; cheap: no engine load)."""
-        return Envelope.from_dict(record.state) if is_current(record.state) else self.kind_of(record).migrate(record)
+        if is_current(record.state):
+            return Envelope.from_dict(record.state)
+        return self.kind_of(record).rules.migrate(record)
 
     def snapshot(self, record: GameRecord) -> Snapshot:
         """The game of ``record`` with its envelope (migrated if saved before version 2) and engine state (the
@@ -161,7 +163,7 @@ class GameLayer:
         env = self.envelope(record)
         state = None
         if env.engine is not None:
-            state = kind.state_cls.from_dict(env.engine)
+            state = kind.engine.from_dict(env.engine)
             self.loads += 1
         return Snapshot(kind, record, env, state)
 
@@ -175,7 +177,7 @@ class GameLayer:
         record = await self.storage.active_game_in_channel(channel_id)
         if record is None or record.kind not in self.kinds or (kind is not None and record.kind != kind.name):
             if kind is not None:
-                raise kind.no_game_here()
+                raise kind.narration.no_game_here()
             raise BotError("err.no_game_in_channel")
         return record
 
@@ -198,7 +200,7 @@ class GameLayer:
         now = datetime.now(UTC)
         draft = GameRecord(0, kind.name, guild_id, channel_id, status, env.to_dict(), 0, list(players), {}, now, now,
                            wake_at=wake_at)
-        state = kind.state_cls.from_dict(env.engine) if env.engine is not None else None
+        state = kind.engine.from_dict(env.engine) if env.engine is not None else None
         owed = [*self.outbox.owed(Snapshot(kind, draft, env, state), None), *owed]
         try:
             game_id = await self.storage.create_game(
@@ -336,7 +338,7 @@ class GameLayer:
         """The :class:`Change` of one applied engine action: the envelope with the state now, the action text,
         the acting seat's user id, and the result once the game is over."""
         now = self.clock.now()
-        env = snap.kind.after(env, state, applied.events, now).with_(engine=state.to_dict())
+        env = snap.kind.rules.after(env, state, applied.events, now).with_(engine=state.to_dict())
         timed_out = applied.action.player if isinstance(applied.action, Timeout) else None
         env, wake = clocks.after_action(env, state, applied.events, now, snap.is_ai, timed_out)
         players = snap.players
@@ -367,18 +369,18 @@ class GameLayer:
             seat = snap.seat_of(user_id)
             kind = snap.kind
             try:
-                parsed = kind.parse(snap, seat, action)
+                parsed = kind.rules.parse(snap, seat, action)
                 now = self.clock.now()
                 changes: list[Change] = []
                 env = snap.env
-                for pre in kind.before(snap, state, seat, parsed, now):
+                for pre in kind.rules.before(snap, state, seat, parsed, now):
                     applied = state.apply(pre)
                     changes.append(self.engine_change(snap, env, state, applied, pre.player))
                     env = changes[-1].env
                 applied = state.apply(parsed)
             except RuleError as err:
-                raise kind.refine(snap, state, err) from err
-            kind.check_applied(snap, applied.action, applied.events, request or {})
+                raise kind.rules.refine(snap, state, err) from err
+            kind.rules.check_applied(snap, applied.action, applied.events, request or {})
             changes.append(self.engine_change(snap, env, state, applied, seat))
             return changes
 
@@ -399,7 +401,7 @@ class GameLayer:
     def headline(committed: Committed) -> str:
         """The kind's narration of what ``committed`` did."""
         snap = committed.snap
-        return snap.kind.narrate(snap, committed.actions, committed.events)
+        return snap.kind.narration.narrate(snap, committed.actions, committed.events)
 
     async def after_commit(self, committed: Committed, headline: str, interaction: Any = None) -> None:
         """Show a commit: every ``on_shown`` subscriber in order (the publisher posts its board, answering

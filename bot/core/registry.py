@@ -1,7 +1,8 @@
 """The registered games, loaded once: ``kinds()`` maps each game's name to its :class:`~bot.core.kind.GameKind`.
 
 A game package is registered by :data:`bot.games.GAMES` (or ``$TABLEBOT_EXTRA_GAMES`` for tests). Loading a
-package imports its ``kind`` module (``KIND``) and merges its catalogues (:func:`bot.i18n.add_game_catalogues`);
+package imports its ``kind`` module (``KIND``), merges its catalogues (:func:`bot.i18n.add_game_catalogues`) and
+registers the engine the kind names (``kind.engine``) with the record loader (:func:`engine.record.register_game`);
 a package that fails to load is logged and left out, so one broken game never takes the others down.
 """
 
@@ -15,6 +16,7 @@ from bot.core.kind import START_COMMANDS, start_hint
 from bot.errors import BotError
 from bot.games import game_packages
 from bot.i18n import add_game_catalogues
+from engine.record import register_game
 
 if TYPE_CHECKING:
     from bot.core.kind import GameKind
@@ -36,6 +38,7 @@ def register(package: str) -> GameKind | None:
     _LOADED.add(package)
     try:
         kind: GameKind = importlib.import_module(f"{package}.kind").KIND
+        register_game(kind.engine)
     except Exception:
         log.exception("game package %s failed to load; its commands are unavailable", package)
         FAILED.append(package)

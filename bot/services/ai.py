@@ -3,7 +3,7 @@
 :meth:`AIScheduler.notify` is given every snapshot whose board is out (a player's action, an AI move, a start, a
 recovered board, the resume pass after READY). If an AI seat is in ``state.awaiting()`` and no AI task runs for
 that game, one starts; a running task picks up the newest snapshot itself, so a second notify never starts a
-second search. The task: search off the loop (``kind.ai_function`` through ``layer.cpu`` on a copy of the state)
+second search. The task: search off the loop (``kind.rules.ai_function`` through ``layer.cpu`` on a copy of the state)
 -> commit through the same path as a player's action, checked against the version searched -> publish -> repeat
 while an AI seat is awaited. A version that moved on meanwhile (another seat acted) is searched again once;
 ``duplicates`` counts searches of a (game, version) already searched (0 is the target; the bench reads it).
@@ -39,7 +39,7 @@ def ai_seat(snap: Snapshot) -> int | None:
     """The AI seat to act in ``snap``: an awaited AI seat owing something out of turn first (e.g. a discard),
     then the AI seat to play; ``None`` if no AI seat is awaited (or the game is not running)."""
     state = snap.state
-    if state is None or snap.status != "active" or state.is_over or snap.kind.ai_function is None:
+    if state is None or snap.status != "active" or state.is_over or snap.kind.rules.ai_function is None:
         return None
     seats = [s for s in state.awaiting() if snap.is_ai(s)]
     if not seats:
@@ -128,7 +128,7 @@ class AIScheduler:
                 if self._latest[game_id].version < committed.snap.version:
                     self._latest[game_id] = committed.snap
                 kind = committed.snap.kind
-                headline = kind.narrate(committed.snap, committed.actions, committed.events)
+                headline = kind.narration.narrate(committed.snap, committed.actions, committed.events)
                 await self.layer.publisher.publish(committed.snap, headline=headline)
         finally:
             self._tasks.pop(game_id, None)
@@ -144,7 +144,7 @@ class AIScheduler:
         state = snap.require_state()
         level = snap.env.seats[seat].ai or snap.kind.seating.default_level
         seed = snap.id * 1000 + snap.version
-        fn = snap.kind.ai_function
+        fn = snap.kind.rules.ai_function
         assert fn is not None
         text: str = await self.layer.cpu_background(fn, state.copy(), seat, level, seed)
         return text
@@ -156,7 +156,7 @@ class AIScheduler:
         count = 0
         for record in await self.layer.storage.list_active_games():
             kind = self.layer.kinds.get(record.kind)
-            if (kind is None or kind.ai_function is None or record.status != "active" or board_stale(record)
+            if (kind is None or kind.rules.ai_function is None or record.status != "active" or board_stale(record)
                     or record.id in self._tasks or not self.layer.owns(record)):
                 continue
             try:

@@ -70,7 +70,7 @@ class Lobby:
 
     def view_of(self, snap: Snapshot) -> discord.ui.View | None:
         """The components of a challenge or lobby message: the kind's own, else the layer's seating buttons."""
-        view = snap.kind.lobby_view(snap)
+        view = snap.kind.components.lobby_view(snap)
         if view is None and self.seating_view is not None:
             view = self.seating_view(snap.kind, snap.id, locale=snap.locale)
         return view
@@ -119,7 +119,7 @@ class Lobby:
         status = "lobby"
         wake: float | None = now + timing.span(60.0 * clocks.expiry_minutes(settings))
         if starts:
-            state = kind.state_cls.new(kind.engine_setup(env, players))
+            state = kind.engine.new(kind.rules.engine_setup(env, players))
             env, started = clocks.start_turn(env.with_(engine=state.to_dict()), state, now,
                                              lambda s: seats[s].ai is not None)
             wake = None if started is clocks.UNCHANGED else started
@@ -148,7 +148,7 @@ class Lobby:
         if starts:
             if thread is not None:
                 await reply(interaction, opened)
-            await publisher.publish(snap, headline=kind.started_text(snap),
+            await publisher.publish(snap, headline=kind.narration.started_text(snap),
                                     interaction=None if thread is not None else interaction)
             self.layer.ai.notify(snap)
             return snap
@@ -156,10 +156,11 @@ class Lobby:
         challenged = [invited] if invited is not None else []  # a challenge pings the challenged user only
         if thread is not None:
             pinged = ping(challenged)
-            posted = await (thread.send(kind.lobby_text(snap), view=view, allowed_mentions=pinged) if view is not None
-                            else thread.send(kind.lobby_text(snap), allowed_mentions=pinged))
+            said = kind.narration.lobby_text(snap)
+            posted = await (thread.send(said, view=view, allowed_mentions=pinged) if view is not None
+                            else thread.send(said, allowed_mentions=pinged))
         else:
-            posted = await publisher.delivery.send(snap.record, kind.lobby_text(snap), view=view,
+            posted = await publisher.delivery.send(snap.record, kind.narration.lobby_text(snap), view=view,
                                                    interaction=interaction, mentions=challenged)
         await self.layer.storage.set_message(snap.id, LOBBY_KEY, posted.id)
         await self.layer.outbox.done(snap.id, 0, "lobby")
@@ -175,7 +176,7 @@ class Lobby:
             return
         snap = self.layer.snapshot(record)
         view = self.view_of(snap)
-        posted = await self.layer.publisher.delivery.send(record, snap.kind.lobby_text(snap), view=view,
+        posted = await self.layer.publisher.delivery.send(record, snap.kind.narration.lobby_text(snap), view=view,
                                                           nonce=f"l{record.id}")
         await self.layer.storage.set_message(record.id, LOBBY_KEY, posted.id)
 
@@ -201,7 +202,7 @@ class Lobby:
                          **kw: Any) -> Committed:
         committed = await self._transact(game_id, step)
         snap = committed.snap
-        await self._show(interaction, snap, snap.kind.lobby_text(snap), live=True)
+        await self._show(interaction, snap, snap.kind.narration.lobby_text(snap), live=True)
         if not is_component(interaction):
             await reply(interaction, text(snap.kind, event, snap.locale, n=len(snap.players), **kw))
         return committed
@@ -272,14 +273,14 @@ class Lobby:
             kind = snap.kind
             uid = self._ai_id(kind, snap.players)
             index = -uid if uid < 0 else sum(1 for s in snap.env.seats if s.ai) + 1
-            name = kind.ai_seat_name(level or kind.seating.default_level, index, snap.locale)
+            name = kind.narration.ai_seat_name(level or kind.seating.default_level, index, snap.locale)
             names.append(name)
             env = snap.env.with_(seats=[*snap.env.seats, Seat.of(name, level or kind.seating.default_level)])
             return Change(env, "add bot", interaction.user.id, players=[*snap.players, uid])
 
         committed = await self._transact(game_id, step)
         snap = committed.snap
-        await self._show(interaction, snap, snap.kind.lobby_text(snap), live=True)
+        await self._show(interaction, snap, snap.kind.narration.lobby_text(snap), live=True)
         if not is_component(interaction):
             await reply(interaction, text(snap.kind, "joined", snap.locale, name=names[0], n=len(snap.players)))
         return committed
@@ -298,7 +299,7 @@ class Lobby:
         user = interaction.user
         record = await self.layer.record(game_id)
         if record.status == "active":
-            await self.layer.kind_of(record).leave_running(interaction, game_id)
+            await self.layer.kind_of(record).components.leave_running(interaction, game_id)
             return None
 
         def step(snap: Snapshot) -> Change:
@@ -317,7 +318,7 @@ class Lobby:
             if not is_component(interaction):
                 await reply(interaction, closed)
             return committed
-        await self._show(interaction, snap, snap.kind.lobby_text(snap), live=True)
+        await self._show(interaction, snap, snap.kind.narration.lobby_text(snap), live=True)
         if not is_component(interaction):
             await reply(interaction, text(snap.kind, "left", loc, name=user.display_name))
         return committed
@@ -329,9 +330,9 @@ class Lobby:
         if len(snap.players) < kind.seating.min_seats:
             raise BotError(key(kind, "too_few"), rule=kind.seat_rule, min=kind.seating.min_seats,
                            max=kind.seating.max_seats)
-        state = kind.state_cls.new(kind.engine_setup(snap.env, snap.players))
+        state = kind.engine.new(kind.rules.engine_setup(snap.env, snap.players))
         made.append(state)
-        env = kind.after(snap.env, state, (), self.layer.clock.now())  # the kind's bookkeeping of the first state
+        env = kind.rules.after(snap.env, state, (), self.layer.clock.now())  # the kind's bookkeeping of the first state
         env, wake = clocks.start_turn(env.with_(engine=state.to_dict()), state, self.layer.clock.now(), snap.is_ai)
         return Change(env, action, actor, status="active", wake_at=None if wake is clocks.UNCHANGED else wake)
 
@@ -352,8 +353,8 @@ class Lobby:
 
         committed = self._started(await self._transact(game_id, step), made)
         snap = committed.snap
-        started = snap.kind.started_text(snap)
-        await self._show(interaction, snap, f"{snap.kind.lobby_text(snap)}\n{started}", live=False)
+        started = snap.kind.narration.started_text(snap)
+        await self._show(interaction, snap, f"{snap.kind.narration.lobby_text(snap)}\n{started}", live=False)
         await self.layer.after_commit(committed, started, interaction)
         return committed
 
@@ -376,7 +377,7 @@ class Lobby:
         accepted = text(snap.kind, "accepted", snap.locale, challenger=names[0], opponent=names[1])
         await self._show(interaction, snap, accepted, live=False)
         here = interaction.channel_id == snap.record.channel_id  # /accept from elsewhere: the board goes there
-        await self.layer.after_commit(committed, snap.kind.started_text(snap), interaction if here else None)
+        await self.layer.after_commit(committed, snap.kind.narration.started_text(snap), interaction if here else None)
         return committed
 
     async def decline(self, interaction: discord.Interaction, game_id: int) -> Committed:

@@ -132,14 +132,15 @@ class Publisher:
     async def shown(self, committed: Any, headline: str, interaction: discord.Interaction | None) -> None:
         """A commit to show (the layer's ``on_shown``): post its board, answering ``interaction`` when given; no new
         picture when the commit changed nothing the picture shows (the kind says)."""
-        pictures = committed.finished or committed.snap.kind.picture_changed(committed)
+        pictures = committed.finished or committed.snap.kind.pictures.picture_changed(committed)
         await self.publish(committed.snap, headline=headline, interaction=interaction, pictures=pictures)
 
     async def show_board(self, interaction: discord.Interaction, snap: Snapshot) -> None:
         """Post the game's current board again as the answer to ``interaction`` (``/<game> board``); an AI turn
         left pending is played then (a safety net). Refused past the ``board`` cooldown (``fairshare.py``)."""
         self.layer.fair.check(interaction, "board")
-        await self.publish(snap, headline=snap.kind.board_headline(interaction.locale), interaction=interaction)
+        headline = snap.kind.narration.board_headline(interaction.locale)
+        await self.publish(snap, headline=headline, interaction=interaction)
         self.layer.ai.notify(snap)
 
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -169,14 +170,14 @@ class Publisher:
         False: a commit that changed nothing the picture shows; result card) and components of the board of
         ``snap``."""
         kind = snap.kind
-        content = f"{headline}\n{kind.status_line(snap)}{clock_line(snap)}".strip()
-        view = kind.board_view(snap) if snap.status == "active" else None
+        content = f"{headline}\n{kind.narration.status_line(snap)}{clock_line(snap)}".strip()
+        view = kind.components.board_view(snap) if snap.status == "active" else None
         if snap.status == "finished":
             view = self.result_view(snap) if self.result_view is not None else None  # its record buttons
-        files, fallback = await self.draw(kind.board_pictures(snap) if pictures else [])
+        files, fallback = await self.draw(kind.pictures.board_pictures(snap) if pictures else [])
         content += fallback
         if snap.status == "finished":
-            result = kind.result_picture(snap)
+            result = kind.pictures.result_picture(snap)
             if result is not None:
                 more, fallback = await self.draw([result])
                 files += more
@@ -295,7 +296,7 @@ class Publisher:
         perms = access.channel_missing(self.layer.bot, record.channel_id)
         loc = snap.locale if snap is not None else None
         if perms is not None and perms.flags == ("attach_files",) and files and snap is not None:
-            text = "\n".join(p.fallback() for p in snap.kind.board_pictures(snap))
+            text = "\n".join(p.fallback() for p in snap.kind.pictures.board_pictures(snap))
             board = f"{content}\n{t('pub.text_board', loc)}\n{text}"[:2000]
             channel = self.delivery.channel(record)
             pinged = ping(board_pings(snap))
@@ -354,7 +355,7 @@ class Publisher:
                 return False  # fresh, or its board is being posted right now (a failure schedules a retry)
             snap = self.layer.snapshot(record)
             actions = await self.layer.storage.actions(game_id, after_seq=max(record.version - 1, 0))
-            headline = snap.kind.last_headline(snap, actions[-1] if actions else None)
+            headline = snap.kind.narration.last_headline(snap, actions[-1] if actions else None)
             content, files, view = await self.payload(snap, headline)
             await self._post(record, content, files, view, None, snap=snap)
         self.layer.ai.notify(snap)

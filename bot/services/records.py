@@ -1,6 +1,7 @@
 """Records of finished games (issue 16), for every registered game: the record JSON the engine replays, the animated
-replay and the move list. Game-agnostic: a game takes part through ``engine.record`` (its ``GameState``) and, for
-the replay and the move list, its ``render/<game>_replay.py`` hooks; a game without them still gets its record.
+replay and the move list. Game-agnostic: a game takes part through what its plug-in names: ``kind.engine`` (the
+``GameState`` class its records are replayed with) and, for the replay and the move list, ``kind.replay`` (a
+:class:`render.replay.ReplayRenderer`); a game whose ``replay`` is ``None`` still gets its record.
 
 Visibility: only a **finished** game of the **asking guild** (:meth:`Records.finished`). A running game is refused
 (its setup may hold what players must not see yet, e.g. a shuffle seed), an aborted one has no record, and a game
@@ -31,6 +32,7 @@ from engine.record import export_record
 if TYPE_CHECKING:
     from bot.core.kind import Snapshot
     from bot.core.layer import GameLayer
+    from render.replay import ReplayRenderer
 
 log = logging.getLogger(__name__)
 
@@ -63,34 +65,34 @@ def json_file(snap: Snapshot) -> discord.File:
 
 
 class NoReplay(Exception):
-    """The game has no replay hooks (``render/<game>_replay.py``): only its record can be shown."""
+    """The game's plug-in names no replay renderer (``kind.replay is None``): only its record can be shown."""
 
 
-def _render(record: dict[str, Any], theme: str) -> bytes:
-    """The CPU job of a replay (module level, plain arguments: a process pool can run it)."""
+def _renderer(snap: Snapshot) -> ReplayRenderer | None:
+    """The replay renderer ``snap``'s kind names (``None``: records only)."""
+    return snap.kind.replay
+
+
+def _render(record: dict[str, Any], renderer: ReplayRenderer, theme: str) -> bytes:
+    """The CPU job of a replay (module level; the record is plain data and the renderer pickles by reference, so a
+    process pool can run it)."""
     from render.replay import render_replay
 
-    return render_replay(record, theme=theme)
+    return render_replay(record, renderer, theme=theme)
 
 
-def _pages(record: dict[str, Any], limit: int) -> list[str]:
+def _pages(record: dict[str, Any], renderer: ReplayRenderer, limit: int) -> list[str]:
     """The CPU job of a move list: the full list in messages of at most ``limit`` characters."""
     from render.replay import move_list_pages
 
-    return move_list_pages(record, limit=limit)
+    return move_list_pages(record, renderer, limit=limit)
 
 
-def _text(record: dict[str, Any], limit: int) -> str:
+def _text(record: dict[str, Any], renderer: ReplayRenderer, limit: int) -> str:
     """The CPU job of a one-message move list (full, else compact, else cut with a note)."""
     from render.replay import move_list_text
 
-    return move_list_text(record, limit=limit)
-
-
-def _has_hooks(game: str) -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec(f"render.{game}_replay") is not None
+    return move_list_text(record, renderer, limit=limit)
 
 
 class Records:
@@ -133,10 +135,12 @@ class Records:
         the start, bounded in frames and bytes), rendered off the event loop once and cached.
 
         Raises:
-            NoReplay: the game has no replay hooks.
+            NoReplay: the game's kind names no replay renderer.
             StateError / ValueError: the stored game does not replay (logged by the caller).
         """
-        if not _has_hooks(snap.require_state().game):
+        snap.require_state()
+        renderer = _renderer(snap)
+        if renderer is None:
             raise NoReplay(snap.kind.name)
         key = (snap.id, theme)
         gif = self._gifs.get(key)
@@ -145,16 +149,17 @@ class Records:
             return gif
         pending = self._pending.get(key)
         if pending is None:
-            pending = asyncio.ensure_future(self._render(key, record_of(snap), theme))
+            pending = asyncio.ensure_future(self._render(key, record_of(snap), renderer, theme))
             self._pending[key] = pending
             pending.add_done_callback(lambda _f: self._pending.pop(key, None))
         return await asyncio.shield(pending)
 
-    async def _render(self, key: tuple[int, str], record: dict[str, Any], theme: str) -> bytes:
+    async def _render(self, key: tuple[int, str], record: dict[str, Any], renderer: ReplayRenderer,
+                      theme: str) -> bytes:
         if self._slots is None:
             self._slots = asyncio.Semaphore(MAX_RENDERS)
         async with self._slots:
-            gif: bytes = await self.layer.cpu_background(_render, record, theme)
+            gif: bytes = await self.layer.cpu_background(_render, record, renderer, theme)
         self.renders += 1
         self._keep(key, gif)
         return gif
@@ -174,16 +179,19 @@ class Records:
     # -- move lists --------------------------------------------------------------------------------------------
     async def move_pages(self, snap: Snapshot, limit: int) -> list[str]:
         """The full move list of a finished game in messages of at most ``limit`` characters (off the loop);
-        ``[]`` for a game without replay hooks."""
+        ``[]`` for a game without a replay renderer."""
         return await self._moves(snap, _pages, limit, [])
 
     async def move_text(self, snap: Snapshot, limit: int) -> str:
         """The move list in one message of at most ``limit`` characters (compact or cut when long); ``""`` for a
-        game without replay hooks."""
+        game without a replay renderer."""
         return await self._moves(snap, _text, limit, "")
 
-    async def _moves(self, snap: Snapshot, job: Callable[[dict[str, Any], int], Any], limit: int, empty: Any) -> Any:
-        if not _has_hooks(snap.require_state().game):
+    async def _moves(self, snap: Snapshot, job: Callable[[dict[str, Any], ReplayRenderer, int], Any], limit: int,
+                     empty: Any) -> Any:
+        snap.require_state()
+        renderer = _renderer(snap)
+        if renderer is None:
             return empty
-        work: Awaitable[Any] = self.layer.cpu(job, record_of(snap), limit)
+        work: Awaitable[Any] = self.layer.cpu(job, record_of(snap), renderer, limit)
         return await work

@@ -1,5 +1,6 @@
-"""The UI's answers to interactions: refusals, error reports, the persistent button base (the answering helpers
-themselves live in :mod:`bot.core.respond`, re-exported here): exactly one initial response on every path.
+"""The UI's answers to interactions: refusals, error reports, the bases every game's UI is built on
+(:class:`GameButton`, :class:`GameSelect`, :class:`GameCog`; the answering helpers themselves live in
+:mod:`bot.core.respond`, re-exported here): exactly one initial response on every path.
 
 - :func:`reply` sends the initial response if none was sent yet, else a followup (so a handler
   that deferred, or an error raised after a defer, still answers exactly once more, never twice
@@ -16,10 +17,11 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import discord
+from discord.ext import commands
 
 from bot.core.changes import COMMITTED
 from bot.core.respond import defer, fill, png_file, reply, settle_loading, update
@@ -29,10 +31,12 @@ from bot.storage.errors import StorageError
 from engine.errors import RuleError
 
 if TYPE_CHECKING:
+    from bot.core.kind import GameKind, Snapshot
     from bot.core.layer import GameLayer
+    from bot.storage.records import GameRecord
 
-__all__ = ["GameButton", "defer", "fill", "games", "png_file", "refuse", "reply", "report_errors", "settle_loading",
-           "update"]
+__all__ = ["GameButton", "GameCog", "GameSelect", "defer", "fill", "games", "guild_locale", "png_file", "refuse",
+           "reply", "report_errors", "settle_loading", "update"]
 
 log = logging.getLogger(__name__)
 
@@ -120,3 +124,132 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!x
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await report_errors(interaction, lambda: self.run(interaction))
+
+
+class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"(?!x)x"):
+    """Base of the persistent selects of every game: one choice that becomes one engine action of the chooser.
+
+    Custom id ``<prefix>:<verb>:<game>[:<version>][:<suffix>]`` (at most 100 characters): the game id (the state is
+    reloaded from storage, so it survives restarts), the stored version the message was drawn at (``None``: no
+    version, the choice is valid whatever happened meanwhile) and an optional suffix (e.g. a chip size, a page).
+    Subclasses set ``prefix``, ``verb``, ``placeholder_key``, pass ``template=r"<prefix>:<verb>:(?P<game>[0-9]+)
+    (:(?P<ver>[0-9]+))?..."`` and override :meth:`action` (the engine action for the chosen value; default: the
+    value) and, when the custom id carries more than game and version, :meth:`from_match`. The choice goes to the
+    game layer: ``games(interaction).play(interaction, game_id, action(value), expected_version=version)``: a
+    stale version is refused (``err.stale``), every error ends as an ephemeral answer (:func:`report_errors`).
+    """
+
+    prefix: ClassVar[str] = ""
+    verb: ClassVar[str] = ""
+    placeholder_key: ClassVar[str] = ""
+
+    def __init__(self, game_id: int, version: int | None, options: Sequence[discord.SelectOption] = (), *,
+                 locale: str | None = None, placeholder: str | None = None, suffix: str = "",
+                 row: int | None = None) -> None:
+        self.game_id = game_id
+        self.version = version
+        parts = [self.prefix, self.verb, str(game_id), *([str(version)] if version is not None else []),
+                 *([suffix] if suffix else [])]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=":".join(parts),
+                placeholder=(placeholder if placeholder is not None else t(self.placeholder_key, locale))[:150],
+                options=list(options)[:25],
+                min_values=1,
+                max_values=1,
+                row=row,
+            )
+        )
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        """The select a custom id matched by the class's template names (game and, if present, version)."""
+        ver = match.groupdict().get("ver")
+        return cls(int(match["game"]), int(ver) if ver is not None else None)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls.from_match(match)
+
+    def action(self, value: str) -> Any:
+        """The engine action (text or action object) for the chosen option ``value``; raise ``BotError`` to refuse
+        it. Default: the value itself."""
+        return value
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        value = self.item.values[0] if self.item.values else ""
+        await report_errors(interaction, lambda: games(interaction).play(
+            interaction, self.game_id, self.action(value), expected_version=self.version))
+
+
+def guild_locale(interaction: discord.Interaction) -> str | None:
+    """The guild's language (``"es-ES"``...; ``None`` outside a guild): for public texts such as a thread title."""
+    return interaction.guild_locale.value if interaction.guild_locale else None
+
+
+class GameCog(commands.GroupCog):
+    """Base of every game's command group (``/<game> ...``): subclass it with ``name=``/``group_name=``/
+    ``group_description=`` and set :attr:`kind`. It gives the commands what they all need: the game layer
+    (:attr:`games`), the channel's game of this kind (:meth:`here`, :meth:`running`, :meth:`running_game`), the
+    caller's running game for autocomplete (:meth:`mine`: never raises) and the opponent checks of a challenge
+    (:meth:`vs_ai`). Every refusal is a ``BotError`` answered by the tree's error handler."""
+
+    kind: ClassVar[GameKind]
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def games(self) -> GameLayer:
+        """The bot's game layer (``TableBot.games``)."""
+        layer: GameLayer = self.bot.games  # type: ignore[attr-defined]
+        return layer
+
+    async def here(self, interaction: discord.Interaction) -> GameRecord:
+        """The game of this kind in the interaction's channel (lobby or running). Raises ``BotError``
+        (``narration.no_game_here``)."""
+        return await self.games.channel_record(interaction.channel_id or 0, self.kind)
+
+    async def running(self, interaction: discord.Interaction) -> GameRecord:
+        """The channel's game once it runs. Raises ``BotError("err.not_started")`` while seats are taken."""
+        record = await self.here(interaction)
+        if record.status == "lobby":
+            raise BotError("err.not_started")
+        return record
+
+    async def running_game(self, interaction: discord.Interaction) -> Snapshot:
+        """The running game here, loaded (commands that read the state pass it on as ``base``)."""
+        return self.games.snapshot(await self.running(interaction))
+
+    async def mine(self, interaction: discord.Interaction,
+                   check: Callable[[GameRecord], bool] | None = None) -> tuple[Snapshot, int] | None:
+        """For autocomplete: the caller's running game of this kind here and their seat; ``None`` when there is
+        none, the caller does not play in it, ``check(record)`` is false, or it cannot be loaded (logged): a
+        failing autocomplete would leave the user with an empty list, so this never raises."""
+        try:
+            record = await self.games.storage.active_game_in_channel(interaction.channel_id or 0)
+            if record is None or record.kind != self.kind.name or record.status != "active":
+                return None
+            if interaction.user.id not in record.players or (check is not None and not check(record)):
+                return None
+            return self.games.snapshot(record), record.players.index(interaction.user.id)
+        except Exception as err:
+            failure = storage_failure(err)
+            if failure is not None:  # the operator's business: one line, no traceback (issue 22)
+                log.warning("storage failure (%s) in an autocomplete: %s", failure, err)
+            else:
+                log.exception("autocomplete could not load the game of channel %s", interaction.channel_id)
+            return None
+
+    def vs_ai(self, interaction: discord.Interaction, opponent: discord.abc.User) -> bool:
+        """Whether a challenge of ``opponent`` is one against the AI (the bot itself). Raises ``BotError``:
+        ``err.self_challenge`` (the caller), ``err.bot_opponent`` (another bot)."""
+        if opponent.id == interaction.user.id:
+            raise BotError("err.self_challenge")
+        ai = opponent.id == self.games.bot_user_id
+        if opponent.bot and not ai:
+            raise BotError("err.bot_opponent")
+        return ai

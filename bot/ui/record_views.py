@@ -40,7 +40,7 @@ def header(snap: Snapshot, locale: Any) -> str:
     finished = snap.record.finished_at or snap.record.updated_at
     head = t("rec.head", locale, game_id=snap.id, title=snap.kind.title, players=" vs ".join(snap.names),
              when=f"<t:{int(finished.timestamp())}:f>")
-    status = snap.kind.status_line(snap)
+    status = snap.kind.narration.status_line(snap)
     return f"{head}\n{status}" if status else head
 
 
@@ -52,13 +52,13 @@ def fenced(text: str) -> str:
 def record_items(snap: Snapshot, locale: str | None, *, replay: bool = True,
                  download: bool = True) -> list[discord.ui.Item[Any]]:
     """The record buttons of a finished game, in :data:`RECORD_ROW`: Replay, Download record (each unless
-    false), then the game's own (``kind.record_items``)."""
+    false), then the game's own (``kind.components.record_items``)."""
     items: list[discord.ui.Item[Any]] = []
     if replay:
         items.append(ReplayButton(snap.id, locale=locale))
     if download:
         items.append(DownloadButton(snap.id, locale=locale))
-    items += snap.kind.record_items(snap, locale)
+    items += snap.kind.components.record_items(snap, locale)
     for item in items:
         item.row = RECORD_ROW
     return items

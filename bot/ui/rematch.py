@@ -68,7 +68,7 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
             raise BotError("rematch.already", waiting=mentions(waiting))
         waiting = [u for u in voters if u not in deal.votes]
         kind = layer.kind_of(record)
-        players, seats, options = kind.rematch_seating(record.players, env.seats, env.options)
+        players, seats, options = kind.rules.rematch_seating(record.players, env.seats, env.options)
         first = int(options.get("first", 0))
         names = [s.name for s in seats]
         if waiting:

@@ -304,14 +304,14 @@ def envelope_of(record: GameRecord) -> Envelope:
     """The stored envelope of ``record`` (migrated by its kind when saved before version 2)."""
     if is_current(record.state):
         return Envelope.from_dict(record.state)
-    return registry.kind(record.kind).migrate(record)
+    return registry.kind(record.kind).rules.migrate(record)
 
 
 def state_of(record: GameRecord) -> Any:
     """The engine state stored in ``record`` (``Match`` / ``Game``...), built the way the game layer builds it."""
     env = envelope_of(record)
     assert env.engine is not None, "the game has not started"
-    return registry.kind(record.kind).state_cls.from_dict(env.engine)
+    return registry.kind(record.kind).engine.from_dict(env.engine)
 
 
 match_of = game_of = state_of

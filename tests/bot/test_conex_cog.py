@@ -51,12 +51,12 @@ async def start_game(driver: Driver, fake: FakeDiscord, storage: Storage, bot: T
     for _ in range(bots):
         await driver.click(lobby, "cn:bot:1", ALICE)
     kind: Any = bot.games.kinds["conex"]
-    original = kind.new_seed
-    kind.new_seed = lambda: seed  # a known deal instead of 128 random bits
+    original = kind.rules.new_seed
+    kind.rules.new_seed = lambda: seed  # a known deal instead of 128 random bits
     try:
         await driver.click(lobby, "cn:start:1", ALICE)
     finally:
-        kind.new_seed = original
+        kind.rules.new_seed = original
     record = await record_of(storage)
     assert record.status == "active"
     return record.id

@@ -303,7 +303,7 @@ async def test_overdue_discards_are_made_at_random_before_the_next_action(
     v = (await record_of(storage, gid)).version
     await driver.command("conex draw", ALICE)  # not overdue yet: nothing is discarded for them
     assert game_of(await record_of(storage, gid)).pending_discards == {1, 2}
-    monkeypatch.setattr(bot.games.kinds["conex"], "discard_timeout_s", 0.0)  # every owed discard is overdue now
+    monkeypatch.setattr(bot.games.kinds["conex"].rules, "discard_timeout_s", 0.0)  # every owed discard is overdue now
     # a refused action expires nothing (Alice may not draw again: it is Bob's turn)
     assert refusal(fake, await driver.command("conex draw", ALICE)).startswith("Not your turn")
     assert game_of(await record_of(storage, gid)).pending_discards == {1, 2}
@@ -328,7 +328,7 @@ async def test_an_overdue_player_choosing_their_discard_is_not_preempted(
     bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gid, before = await lightning_used(driver, storage)
-    monkeypatch.setattr(bot.games.kinds["conex"], "discard_timeout_s", 0.0)
+    monkeypatch.setattr(bot.games.kinds["conex"].rules, "discard_timeout_s", 0.0)
     await driver.command("conex discard", CAROL, card="B")
     stored = game_of(await record_of(storage, gid))
     assert stored.pile[-1] == before.hands[2][1]  # Carol's own choice went last, after Bob's random one
@@ -340,7 +340,7 @@ async def test_action_refused_after_overdue_discards_still_shows_them(
     bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gid, _before = await lightning_used(driver, storage)
-    monkeypatch.setattr(bot.games.kinds["conex"], "discard_timeout_s", 0.0)
+    monkeypatch.setattr(bot.games.kinds["conex"].rules, "discard_timeout_s", 0.0)
     original = storage.apply_action
 
     async def racing(game_id: int, expected: int, state: Any, **kw: Any) -> Any:
@@ -367,7 +367,7 @@ async def test_a_stale_click_expires_nothing(
     old = dict(await table_msg(storage, fake, gid))  # as a client still shows it
     (draw,) = [i for i in all_custom_ids(old) if i.startswith("cn:draw:")]
     await driver.command("conex draw", ALICE)  # not overdue yet; Bob (who owes a discard) is to play
-    monkeypatch.setattr(bot.games.kinds["conex"], "discard_timeout_s", 0.0)
+    monkeypatch.setattr(bot.games.kinds["conex"].rules, "discard_timeout_s", 0.0)
     version = (await record_of(storage, gid)).version
     assert "out of date" in refusal(fake, await driver.click(int(old["id"]), draw, BOB, message=old))
     record = await record_of(storage, gid)

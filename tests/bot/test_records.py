@@ -300,10 +300,10 @@ async def test_conex_hand_waits_for_the_table_with_the_commitment(
 
 
 # -- any game, the seed's source ----------------------------------------------------------------------------------
-async def test_a_game_the_layer_never_heard_of_gets_its_record_without_a_replay(
+async def test_a_game_the_layer_never_heard_of_gets_the_replay_its_kind_names_or_its_record_only(
     fake: FakeDiscord, storage: Storage, tmp_path: Any, monkeypatch: Any
 ) -> None:
-    monkeypatch.setenv("TABLEBOT_EXTRA_GAMES", "tests.games.nim")  # the test-only game: no render/nim_replay.py
+    monkeypatch.setenv("TABLEBOT_EXTRA_GAMES", "tests.games.nim")  # the test-only game: its replay in its own folder
     nim_bot = await make_bot(fake, storage, tmp_path)
     try:
         driver = Driver(nim_bot, fake)
@@ -315,9 +315,19 @@ async def test_a_game_the_layer_never_heard_of_gets_its_record_without_a_replay(
         assert all_custom_ids(card) == [f"rm:go:{gid}", f"rc:rp:{gid}", f"rc:dl:{gid}"]
         token = await driver.click(int(card["id"]), f"rc:rp:{gid}", BOB)
         payload, files = answer(fake, token)
-        assert "no animated replay" in payload["content"] and list(files) == [f"game-{gid}.json"]
+        assert sorted(files) == [f"game-{gid}.json", f"replay-{gid}.gif"]
+        assert files[f"replay-{gid}.gif"][:6] == b"GIF89a"
+        assert "1. alice: take 1 from heap 1 (take 1 1)" in payload["content"]  # Nim's own move list
         record = json.loads(files[f"game-{gid}.json"])
         assert record["game"] == "nim" and record["history"] == [[0, "take 1 1"]]
+
+        kind = nim_bot.games.kinds["nim"]
+        monkeypatch.setattr(kind, "replay", None)  # a kind naming no replay renderer: its record only
+        token = await driver.click(int(card["id"]), f"rc:rp:{gid}", BOB)
+        payload, files = answer(fake, token)
+        assert "no animated replay" in payload["content"] and list(files) == [f"game-{gid}.json"]
+        replayed = load_record(json.loads(files[f"game-{gid}.json"]), [kind.engine])
+        assert replayed.is_over and replayed.heaps == [0] and replayed.outcome.winners == (0,)
         token = await driver.command("history", ALICE)
         assert f"`#{gid}` **Nim**" in fake.messages[fake.originals[token]]["content"]
     finally:
@@ -330,5 +340,5 @@ def test_conex_seeds_are_128_bits_from_secrets(monkeypatch: Any) -> None:
 
     asked: list[int] = []
     monkeypatch.setattr(conex_kind.secrets, "randbits", lambda k: asked.append(k) or 2**127 + 5)
-    setup = conex_kind.ConexKind().engine_setup(Envelope(engine=None), [ALICE, BOB])
+    setup = conex_kind.ConexRules().engine_setup(Envelope(engine=None), [ALICE, BOB])
     assert asked == [128] and setup["seed"] == 2**127 + 5

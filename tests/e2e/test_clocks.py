@@ -22,6 +22,8 @@ import pytest
 import pytest_asyncio
 
 from devserver.models import Message
+from engine.conex import Game
+from engine.constructo import Match
 from engine.record import load_record
 
 from .helpers import (
@@ -33,6 +35,9 @@ from .helpers import (
     replay_conex,
     replay_constructo,
 )
+
+ENGINES = (Game, Match)
+"""What the bot's plug-ins name as their engines (``kind.engine``): the records are re-played with them."""
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -168,7 +173,7 @@ async def test_conex_timeouts_skip_turns_then_forfeit_and_finish(env: BotEnv) ->
     files = {a.filename: a.data for m in replay.messages for a in m.attachments}
     record = json.loads(files[f"game-{game.id}.json"])
     assert [a for _seat, a in record["history"]] == ["timeout"] * 5
-    assert load_record(record).to_dict() == row.engine
+    assert load_record(record, ENGINES).to_dict() == row.engine
     assert files[f"replay-{game.id}.gif"][:6] == b"GIF89a"
     assert "time out" in replay.text
     env.assert_alive()

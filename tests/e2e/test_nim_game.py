@@ -1,23 +1,40 @@
 """E2E: the test-only third game, Nim (``tests/games/nim``), played end to end through the real bot process and the
 DevServer. It is registered only with ``TABLEBOT_EXTRA_GAMES=tests.games.nim`` (no line in ``bot/``): challenge,
 Accept, moves by command and by the board's select, the result stored from the engine's ``Outcome`` and rated,
-``/leaderboard game:nim`` ranking the winner first, and a game against the AI. This proves the recipe of
-``docs/adding-a-game.md``: the layer runs a game it has never heard of.
+``/leaderboard game:nim`` ranking the winner first, the result card's **Replay** (an animated GIF drawn by Nim's own
+renderer, ``tests/games/nim/replay.py``, in the bot's CPU workers, and Nim's own move list) and **Download record**
+(the JSON re-plays through Nim's engine to the stored game), and a game against the AI. This proves the recipe of
+``docs/adding-a-game.md``: the layer runs a game it has never heard of, and its kind names its engine and replay.
 """
 
 from __future__ import annotations
 
+import io
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
+from PIL import Image
 
+from engine.record import load_record
 from tests.games.nim.engine import Nim, best_take
 
 from .helpers import BotEnv, answered, assert_png, assert_stripped, bot_env, check_log_sequence, select_with_prefix
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+def as_stored(state: Nim) -> Any:
+    """``state.to_dict()`` as the database holds it (JSON: pairs become lists)."""
+    return json.loads(json.dumps(state.to_dict()))
+
+
+def files_of(messages: list[Any]) -> dict[str, bytes]:
+    """Every attachment of ``messages`` by file name."""
+    return {a.filename: a.data for m in messages for a in m.attachments}
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -73,6 +90,23 @@ async def test_nim_challenge_moves_result_and_leaderboard(env: BotEnv) -> None:
     assert row.result is not None and row.result["ranking"] == [[winner], [loser]] and row.result["rated"]
     ratings = env.ratings("nim")
     assert ratings[winner][2:4] == (1, 0) and ratings[loser][2:4] == (0, 1) and ratings[winner][0] > ratings[loser][0]
+
+    # the result card: Replay (GIF of Nim's own frames, Nim's move list) and Download record, private to the clicker
+    replay = await answered(await server.as_user("carol").click(board, "Replay"), timeout=60)
+    assert replay.ephemeral and f"Game #{game.id}" in replay.text and "no animated replay" not in replay.text
+    history = env.game(game.id).engine["history"]
+    seat, text = history[0]
+    assert f"1. {['Alice', 'Bob'][seat]}: take " in replay.text and f"({text})" in replay.text
+    files = files_of(replay.messages)
+    with Image.open(io.BytesIO(files[f"replay-{game.id}.gif"])) as gif:
+        assert gif.format == "GIF" and gif.n_frames == len(history) + 1  # the start and one frame per take
+    replayed = load_record(json.loads(files[f"game-{game.id}.json"]), [Nim])
+    assert as_stored(replayed) == row.engine
+    download = await answered(await bob.click(board, "Download record"))
+    assert download.ephemeral
+    record = json.loads(files_of(download.messages)[f"game-{game.id}.json"])
+    assert record["game"] == "nim" and record["players"] == ["Alice", "Bob"]
+    assert as_stored(load_record(record, [Nim])) == row.engine  # the record re-plays through the engine
 
     res = await answered(await server.as_user("carol").slash("leaderboard", game="nim"))
     text = res.text

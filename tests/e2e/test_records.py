@@ -26,10 +26,14 @@ import pytest_asyncio
 from PIL import Image
 
 from devserver.models import Message
-from engine.conex import fair
+from engine.conex import Game, fair
+from engine.constructo import Match
 from engine.record import load_record
 
 from .helpers import BotEnv, answered, assert_refusal, bot_env, resign
+
+ENGINES = (Game, Match)
+"""What the bot's plug-ins name as their engines (``kind.engine``): the records are re-played with them."""
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -75,7 +79,7 @@ def check_record(env: BotEnv, game_id: int, files: dict[str, bytes], case: str, 
     """The replay has one frame per action plus the start; the record re-plays to the stored final state."""
     row = env.game(game_id)
     record = json.loads(files[f"game-{game_id}.json"])
-    state = load_record(record)
+    state = load_record(record, ENGINES)
     assert state.to_dict() == row.engine, "the downloaded record re-plays to the stored game"
     gif = files[f"replay-{game_id}.gif"]
     assert gif_frames(gif) == len(record["history"]) + 1
@@ -113,7 +117,7 @@ async def test_constructo_result_card_replay_download_and_analysis(env: BotEnv) 
 
     download = await answered(await alice.click(card, "Download record"))
     assert download.ephemeral
-    assert load_record(json.loads(files_of(download.messages)[f"game-{game.id}.json"])).to_dict() == row.engine
+    assert load_record(json.loads(files_of(download.messages)[f"game-{game.id}.json"]), ENGINES).to_dict() == row.engine
 
     started = time.perf_counter()
     analysis = await answered(await carol.click(card, "Analysis"), timeout=60)

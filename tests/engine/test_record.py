@@ -1,6 +1,6 @@
 """Game records (issue 16, engine/record.py): finished games of both kinds exported to small JSON and replayed to the
-very same state; malformed or tampered records refused with StateError; the game class found by name only among
-engine's game packages."""
+very same state; malformed or tampered records refused with StateError; the game class found only among the classes
+the caller passes or registered (``register_game``), never by importing a name a record holds."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from engine.errors import StateError
 from engine.protocol import Outcome
 from engine.record import (
     FORMAT,
+    GAMES,
     MAX_ACTION_CHARS,
     MAX_ACTIONS,
     VERSION,
@@ -27,22 +28,25 @@ from engine.record import (
     game_class,
     load_record,
     parse_record,
+    register_game,
     replay_steps,
 )
 from tests.engine.record_games import NAMES, conex_game, constructo_match
 
+BOTH = (Game, Match)
+"""The state classes the records of these tests may be of (as the bot passes ``kind.engine``)."""
 COORDS = "(0,0) (1,0) (2,0) (3,0) (4,0) (5,0) (6,0) (7,0) (7,1)"  # a custom layout (no name)
 
 
 def round_trip(state: Any) -> tuple[dict[str, Any], Any]:
     rec = export_record(state, names=NAMES[: state.num_players])
     text = json.dumps(rec)
-    return rec, load_record(json.loads(text))
+    return rec, load_record(json.loads(text), BOTH)
 
 
 def refused(rec: dict[str, Any], field: str | None = None) -> StateError:
     with pytest.raises(StateError) as info:
-        load_record(rec)
+        load_record(rec, BOTH)
     assert info.value.rule == "State"
     if field is not None:
         assert info.value.details.get("field") == field, info.value
@@ -91,8 +95,8 @@ def test_meta_is_stored_as_json_and_ignored_by_the_engine() -> None:
     m = constructo_match(2)
     rec = export_record(m, names=NAMES[:2], meta={"game_id": 17, "finished_at": "2026-01-01T00:00:00Z"})
     assert rec["meta"] == {"game_id": 17, "finished_at": "2026-01-01T00:00:00Z"}
-    assert parse_record(rec).meta["game_id"] == 17
-    assert load_record(rec).to_dict() == m.to_dict()
+    assert parse_record(rec, BOTH).meta["game_id"] == 17
+    assert load_record(rec, [Match]).to_dict() == m.to_dict()
     with pytest.raises(ValueError):
         export_record(m, names=NAMES[:2], meta={"when": object()})
 
@@ -102,7 +106,7 @@ def test_a_running_game_is_exported_only_on_purpose() -> None:
     with pytest.raises(ValueError, match="still running"):
         export_record(g, names=NAMES[:2])
     rec = export_record(g, names=NAMES[:2], unfinished=True)
-    assert rec["outcome"] is None and load_record(rec).to_dict() == g.to_dict()
+    assert rec["outcome"] is None and load_record(rec, [Game]).to_dict() == g.to_dict()
 
 
 def test_names_must_be_one_string_per_seat() -> None:
@@ -185,16 +189,38 @@ def test_a_seat_outside_the_game_is_refused(conex_rec: dict[str, Any], seat: Any
 
 @pytest.mark.parametrize("game", ["Conex", "../conex", "conex.ai", "protocol", "errors", "record", "data", "os",
                                   "chess", "", None, 7, "a" * 33, "conex\n"])
-def test_only_game_packages_under_engine_are_loaded(conex_rec: dict[str, Any], game: Any) -> None:
+def test_a_record_makes_the_loader_import_nothing(conex_rec: dict[str, Any], game: Any) -> None:
     before = set(sys.modules)
     refused({**conex_rec, "game": game}, "game")
-    assert {m for m in set(sys.modules) - before if not m.startswith("engine.")} == set()
+    assert set(sys.modules) - before == set()
     with pytest.raises(StateError):
-        game_class(game)
+        game_class(game, BOTH)
 
 
-def test_game_class_finds_both_engines() -> None:
-    assert game_class("conex") is Game and game_class("constructo") is Match
+def test_the_game_class_is_one_the_caller_passes() -> None:
+    assert game_class("conex", BOTH) is Game and game_class("constructo", BOTH) is Match
+    with pytest.raises(StateError) as info:
+        game_class("conex", [Match])  # a Constructo record loader refuses a CONEX record
+    assert info.value.details["field"] == "game"
+
+
+def test_the_registry_is_filled_by_registration_only(conex_rec: dict[str, Any]) -> None:
+    saved = dict(GAMES)
+    try:
+        GAMES.clear()
+        with pytest.raises(StateError):
+            load_record(conex_rec)  # nothing registered: no game is found by its name
+        assert register_game(Game) is Game and register_game(Game) is Game  # idempotent
+        assert load_record(conex_rec).to_dict() == load_record(conex_rec, BOTH).to_dict()
+        with pytest.raises(ValueError):
+            register_game(type("Fake", (), {"game": "conex", "STATE_VERSION": 1, "new": 0, "parse_action": 0}))
+        with pytest.raises(ValueError):
+            register_game(type("Bad", (), {"game": "Bad Name", "STATE_VERSION": 1, "new": 0, "parse_action": 0}))
+        with pytest.raises(ValueError):
+            register_game(type("NoState", (), {"game": "nostate"}))
+    finally:
+        GAMES.clear()
+        GAMES.update(saved)
 
 
 @pytest.mark.parametrize(

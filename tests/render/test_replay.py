@@ -22,11 +22,14 @@ from engine.constructo.events import ChipMoved, ChipPlaced, LayoutChosen
 from engine.errors import StateError
 from engine.record import export_record, replay_steps
 from render.conex_replay import PAD, frame_view, plot_top
+from render.conex_replay import REPLAY as CONEX_REPLAY
 from render.constructo import board_fit, render_board
+from render.constructo_replay import REPLAY as CONSTRUCTO_REPLAY
 from render.replay import (
     DEFAULT_WIDTH,
     LAST_MS,
     START_MS,
+    ReplayRenderer,
     caption_height,
     frame_durations,
     frame_indices,
@@ -35,6 +38,14 @@ from render.replay import (
 )
 from render.text import MIN_CAP_PX_AT_400, cap_px_at_phone, record_labels
 from tests.engine.record_games import NAMES, conex_game, constructo_match
+
+REPLAYS = {"conex": CONEX_REPLAY, "constructo": CONSTRUCTO_REPLAY}
+"""The renderers the plug-ins name (``kind.replay``), by the records' game."""
+
+
+def of(record: dict[str, Any]) -> ReplayRenderer:
+    """The replay renderer of ``record``'s game."""
+    return REPLAYS[record["game"]]
 
 LONG = ("Maximiliano Alejandro Gutiérrez1", "Александра Владимировна Петрова!", "山田太郎" * 8,
         "🦄🦄 Unicorn Rainbow Sparkle 🌈✨ ok")
@@ -87,7 +98,7 @@ def conex_rec() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def conex_gif(conex_rec: dict[str, Any]) -> bytes:
-    return render_replay(conex_rec)
+    return render_replay(conex_rec, of(conex_rec))
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +108,7 @@ def constructo_rec() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def constructo_gif(constructo_rec: dict[str, Any]) -> bytes:
-    return render_replay(constructo_rec)
+    return render_replay(constructo_rec, of(constructo_rec))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -117,7 +128,7 @@ def test_one_frame_per_action_plus_the_start(kind: str, request: pytest.FixtureR
 def test_a_long_conex_game_stays_far_below_the_upload_limit() -> None:
     g = conex_game(4, 1, goal=100, forfeit_at=None, timeouts=0.0)
     assert len(g.table) >= 45
-    data = render_replay(record_for(g))
+    data = render_replay(record_for(g), CONEX_REPLAY)
     assert Image.open(io.BytesIO(data)).n_frames == len(g.history) + 1
     assert len(data) < 4_000_000  # Discord takes 10 MiB; figures in BENCHMARKS.md
 
@@ -139,14 +150,14 @@ def test_frames_equal_positions_drawn_from_fresh_replays(kind: str, request: pyt
     frames = frames_of(data)
     n = len(rec["history"])
     for k in (0, 1, n // 2, n - 1, n):
-        still = replay_frame(rec, k)
+        still = replay_frame(rec, of(rec), k)
         assert close(frames[k].crop((0, 0, *still.size)), still), k
         if still.height < frames[k].height:  # a shorter board (round 2's layout) is padded with one colour
             pad = frames[k].crop((0, still.height, still.width, frames[k].height))
             assert all(lo == hi for lo, hi in pad.getextrema()), k
     board_moves = ("place", "L", "M", "S")
     k = next(i for i, (_, text) in enumerate(rec["history"]) if i > n // 2 and text.startswith(board_moves))
-    still = replay_frame(rec, k + 1)
+    still = replay_frame(rec, of(rec), k + 1)
     assert not close(frames[k].crop((0, 0, *still.size)), still)  # and not just any frame
 
 
@@ -160,7 +171,7 @@ def test_constructo_first_frame_is_the_start_board(constructo_rec: dict[str, Any
 def test_conex_first_frame_is_the_deal(conex_rec: dict[str, Any]) -> None:
     fresh = Game.new(conex_rec["setup"])
     with record_labels() as log:
-        img = replay_frame(conex_rec, 0)
+        img = replay_frame(conex_rec, of(conex_rec), 0)
     texts = [lb.text for lb in log if lb.image is img]
     assert f"goal {fresh.goal} · draw pile {len(fresh.pile)} · ▶ {NAMES[0]} to play" in texts
     assert [t for t in texts if t.endswith(": 0 pts")] == [f"{n}: 0 pts" for n in NAMES[:3]]
@@ -229,7 +240,7 @@ def test_frame_indices_sample_but_keep_start_end_and_score_changes() -> None:
 
 
 def test_max_frames_samples_a_long_game(conex_rec: dict[str, Any]) -> None:
-    data = render_replay(conex_rec, max_frames=12, width=300)
+    data = render_replay(conex_rec, of(conex_rec), max_frames=12, width=300)
     n = Image.open(io.BytesIO(data)).n_frames
     placements = sum(1 for _, t in conex_rec["history"] if t.startswith("place"))
     assert 12 <= n < len(conex_rec["history"]) + 1
@@ -237,17 +248,17 @@ def test_max_frames_samples_a_long_game(conex_rec: dict[str, Any]) -> None:
 
 
 def test_size_fallback_after_sampling_keeps_only_drawn_frames(conex_rec: dict[str, Any]) -> None:
-    sampled = render_replay(conex_rec, max_frames=30)
+    sampled = render_replay(conex_rec, of(conex_rec), max_frames=30)
     assert Image.open(io.BytesIO(sampled)).n_frames == 30 < len(conex_rec["history"])
     limit = int(len(sampled) * 0.7)
-    data = render_replay(conex_rec, max_frames=30, max_bytes=limit)
+    data = render_replay(conex_rec, of(conex_rec), max_frames=30, max_bytes=limit)
     im = Image.open(io.BytesIO(data))
     assert len(data) <= limit and 2 <= im.n_frames <= 30 and im.width < DEFAULT_WIDTH
 
 
 def test_size_fallback_drops_frames_then_scales(constructo_rec: dict[str, Any], constructo_gif: bytes) -> None:
     limit = len(constructo_gif) // 4
-    data = render_replay(constructo_rec, max_bytes=limit)
+    data = render_replay(constructo_rec, of(constructo_rec), max_bytes=limit)
     assert len(data) <= limit
     frames = frames_of(data)
     assert 2 <= len(frames) < len(constructo_rec["history"]) + 1
@@ -266,7 +277,7 @@ def test_every_label_has_9px_capitals_at_400px_wide(kind: str, request: pytest.F
     names = LONG[: len(rec["players"])]
     for k in (0, n // 2, n):
         with record_labels() as log:
-            img = replay_frame(rec, k, names=names)
+            img = replay_frame(rec, of(rec), k, names=names)
         own = [lb for lb in log if lb.image is img]
         assert any(lb.text.startswith(f"{k}/{n}") for lb in own)
         small = [(lb.text, lb.size) for lb in log if lb.image is not None
@@ -277,29 +288,29 @@ def test_every_label_has_9px_capitals_at_400px_wide(kind: str, request: pytest.F
 
 
 def test_light_theme_and_other_widths(constructo_rec: dict[str, Any]) -> None:
-    img = replay_frame(constructo_rec, 3, theme="light", width=800)
+    img = replay_frame(constructo_rec, of(constructo_rec), 3, theme="light", width=800)
     assert img.width == 800 and img.getpixel((img.width - 2, img.height - 2)) != (30, 31, 34)
     with pytest.raises(ValueError):
-        render_replay(constructo_rec, theme="sepia")
+        render_replay(constructo_rec, of(constructo_rec), theme="sepia")
     with pytest.raises(ValueError):
-        render_replay(constructo_rec, width=100)
+        render_replay(constructo_rec, of(constructo_rec), width=100)
     with pytest.raises(IndexError):
-        replay_frame(constructo_rec, len(constructo_rec["history"]) + 1)
+        replay_frame(constructo_rec, of(constructo_rec), len(constructo_rec["history"]) + 1)
 
 
 def test_a_tampered_record_is_refused(conex_rec: dict[str, Any]) -> None:
     bad = json.loads(json.dumps(conex_rec))
     bad["outcome"]["scores"][0] += 5
     with pytest.raises(StateError):
-        render_replay(bad)
+        render_replay(bad, of(bad))
     bad = json.loads(json.dumps(conex_rec))
     bad["history"][2][1] = "lightning 99"
     with pytest.raises(StateError):
-        render_replay(bad)
+        render_replay(bad, of(bad))
 
 
 def test_renders_in_a_worker_process() -> None:
     rec = record_for(constructo_match(2, end="M3", second=None))
     with ProcessPoolExecutor(max_workers=1) as pool:
-        data = pool.submit(render_replay, rec, width=300).result(timeout=120)
+        data = pool.submit(render_replay, rec, CONSTRUCTO_REPLAY, width=300).result(timeout=120)  # the renderer pickles
     assert Image.open(io.BytesIO(data)).n_frames == len(rec["history"]) + 1

@@ -15,8 +15,18 @@ from PIL import Image
 
 from engine.constructo import Round
 from engine.record import export_record
-from render.replay import frame_indices, move_list_pages, move_list_text, render_replay, split_pages
+from render.conex_replay import REPLAY as CONEX_REPLAY
+from render.constructo_replay import REPLAY as CONSTRUCTO_REPLAY
+from render.replay import ReplayRenderer, frame_indices, move_list_pages, move_list_text, render_replay, split_pages
 from tests.engine.record_games import NAMES, conex_game, constructo_match
+
+REPLAYS = {"conex": CONEX_REPLAY, "constructo": CONSTRUCTO_REPLAY}
+"""The renderers the plug-ins name (``kind.replay``), by the records' game."""
+
+
+def of(record: dict[str, Any]) -> ReplayRenderer:
+    """The replay renderer of ``record``'s game."""
+    return REPLAYS[record["game"]]
 
 COORDS = "(0,0) (1,0) (2,0) (3,0) (4,0) (5,0) (6,0) (7,0) (7,1)"  # a custom layout (no name)
 
@@ -27,7 +37,7 @@ def record_for(state: Any) -> dict[str, Any]:
 
 def test_constructo_move_list_is_the_notation_round_by_round() -> None:
     m = constructo_match(5, end="M2", second="flor", first=1)
-    text = move_list_text(record_for(m))
+    text = move_list_text(record_for(m), CONSTRUCTO_REPLAY)
     lines = text.splitlines()
     assert lines[0] == "Constructo · Alice vs Bob"
     assert lines[1].startswith("Round 1 · rombo · Bob starts · towers ")
@@ -38,16 +48,16 @@ def test_constructo_move_list_is_the_notation_round_by_round() -> None:
     t = m.totals()
     w = m.winner
     assert lines[-1] == (f"Draw {t[0]}–{t[1]} (M2)." if w is None else f"{NAMES[w]} wins {t[w]}–{t[1 - w]} (M2).")
-    assert move_list_pages(record_for(m)) == [text]
+    assert move_list_pages(record_for(m), CONSTRUCTO_REPLAY) == [text]
 
 
 def test_constructo_resignation_timeout_and_custom_layout_are_marked() -> None:
-    resigned = move_list_text(record_for(constructo_match(3, end="M3", second=COORDS))).splitlines()
+    resigned = move_list_text(record_for(constructo_match(3, end="M3", second=COORDS)), CONSTRUCTO_REPLAY).splitlines()
     assert resigned[-2:] == ["Bob resigned (M3).", "Bob resigned: Alice wins (M3)."]
     assert "chose a custom layout and starts" in resigned[3] and resigned[4].startswith("(0,0) (1,0)")
     m = constructo_match(3, end="timeout", second=None)
     late = NAMES[m.timed_out]
-    timed = move_list_text(record_for(m)).splitlines()
+    timed = move_list_text(record_for(m), CONSTRUCTO_REPLAY).splitlines()
     assert timed[-2] == f"{late} ran out of time." and timed[-1].startswith(f"{late} ran out of time: ")
     assert len(m.rounds) == 1 and "(so far)" in timed[1]
 
@@ -55,7 +65,7 @@ def test_constructo_resignation_timeout_and_custom_layout_are_marked() -> None:
 def test_conex_move_list_numbers_every_action() -> None:
     g = conex_game(3, 2)
     rec = record_for(g)
-    pages = move_list_pages(rec, limit=900)
+    pages = move_list_pages(rec, of(rec), limit=900)
     assert len(pages) >= 2 and all(len(p) <= 900 for p in pages)
     lines = "\n".join(pages).splitlines()
     assert lines[0] == "CONEX · 3 players: Alice, Bob, Carol · goal 40 · medium table"
@@ -81,12 +91,12 @@ def test_conex_move_list_numbers_every_action() -> None:
 def test_conex_move_list_text_fits_one_message_in_compact_form() -> None:
     g = conex_game(4, 1, goal=100, forfeit_at=None, timeouts=0.0)
     rec = record_for(g)
-    text = move_list_text(rec)
+    text = move_list_text(rec, of(rec))
     assert len(text) <= 1900
     tokens = [t for ln in text.splitlines()[1:-1] for t in ln.split()]
     assert [int(re.match(r"\d+", t).group()) for t in tokens] == list(range(1, len(g.history) + 1))  # type: ignore[union-attr]
     assert text.splitlines()[0].startswith("CONEX · A Alice · B Bob · C Carol · D Dave")
-    short = move_list_text(rec, limit=400)
+    short = move_list_text(rec, of(rec), limit=400)
     assert len(short) <= 400 and short.splitlines()[-1].startswith("… ") and "more lines" in short
 
 
@@ -118,12 +128,12 @@ def test_conex_replays_never_fail(seed: int, players: int, timeouts: float, forf
 
 def _check(rec: dict[str, Any], max_frames: int) -> None:
     n = len(rec["history"])
-    data = render_replay(rec, width=240, max_frames=max_frames)
+    data = render_replay(rec, of(rec), width=240, max_frames=max_frames)
     frames = Image.open(io.BytesIO(data)).n_frames
     if n + 1 <= max_frames:
         assert frames == n + 1
     else:
         assert min(max_frames, n + 1) <= frames <= n + 1
         assert frames == len(frame_indices(n, (), max_frames)) or frames > max_frames - 1
-    assert len(move_list_text(rec)) <= 1900
-    assert all(len(p) <= 1900 for p in move_list_pages(rec))
+    assert len(move_list_text(rec, of(rec))) <= 1900
+    assert all(len(p) <= 1900 for p in move_list_pages(rec, of(rec)))

@@ -8,17 +8,15 @@ components. Hands are never posted publicly; a finished game's last table also c
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.core.clock import CLOCK_HELP
 from bot.core.envelope import Seat
 from bot.core.kind import Snapshot
-from bot.errors import BotError, storage_failure
+from bot.errors import BotError
 from bot.games.conex import private
 from bot.games.conex.fairness import deal_public
 from bot.games.conex.kind import KIND
@@ -28,17 +26,13 @@ from bot.games.conex.placing import parse_card_ref, parse_target, resolve_place,
 from bot.games.conex.views import card_label, colour_name
 from bot.i18n import t
 from bot.services.publish import render_png
-from bot.storage.records import GameRecord
-from bot.ui.common import defer, fill, png_file, reply
+from bot.ui.common import GameCog, defer, fill, guild_locale, png_file, reply
 from engine.conex import Game
 from engine.errors import RuleError
 
 if TYPE_CHECKING:
     from bot.app import TableBot
     from bot.core.changes import Committed
-    from bot.core.layer import GameLayer
-
-log = logging.getLogger(__name__)
 
 StrChoices = list[app_commands.Choice[str]]
 Coord = app_commands.Range[float, -100.0, 100.0]
@@ -63,48 +57,20 @@ def table_choices(game: Game, current: str, locale: discord.Locale, *, board: bo
 
 
 @app_commands.guild_only()
-class ConexCog(commands.GroupCog, name="conex", group_name="conex",
+class ConexCog(GameCog, name="conex", group_name="conex",
                group_description="Play CONEX: place cards so their corners match colours, score points"):
     """The CONEX commands."""
 
-    def __init__(self, bot: TableBot) -> None:
-        self.bot = bot
-        super().__init__()
-
-    @property
-    def games(self) -> GameLayer:
-        return self.bot.games
-
-    async def _here(self, interaction: discord.Interaction) -> GameRecord:
-        return await self.games.channel_record(interaction.channel_id or 0, KIND)
-
-    async def _running(self, interaction: discord.Interaction) -> GameRecord:
-        record = await self._here(interaction)
-        if record.status == "lobby":
-            raise BotError("err.not_started")
-        return record
-
-    async def _running_game(self, interaction: discord.Interaction) -> Snapshot:
-        """The running game here, loaded (commands that read the state pass it on as ``base``)."""
-        return self.games.snapshot(await self._running(interaction))
+    kind = KIND
 
     async def _mine(self, interaction: discord.Interaction) -> tuple[Game, int, dict[str, Any]] | None:
-        """For autocomplete: the caller's running game here, seat and the envelope's ``extra`` (never raises)."""
-        try:
-            record = await self.bot.storage.active_game_in_channel(interaction.channel_id or 0)
-            if record is None or record.kind != KIND.name or record.status != "active":
-                return None
-            if interaction.user.id not in record.players or not deal_public(record):  # no card before the commitment
-                return None
-            snap = self.games.snapshot(record)
-            return game_of(snap), record.players.index(interaction.user.id), snap.env.extra
-        except Exception as err:
-            failure = storage_failure(err)
-            if failure is not None:  # the operator's business: one line, no traceback (issue 22)
-                log.warning("storage failure (%s) in an autocomplete: %s", failure, err)
-            else:
-                log.exception("autocomplete could not load the game of channel %s", interaction.channel_id)
+        """For autocomplete: the caller's running game here, seat and the envelope's ``extra``, once the deal is
+        public (no card before the commitment; :meth:`GameCog.mine`: never raises)."""
+        found = await self.mine(interaction, deal_public)
+        if found is None:
             return None
+        snap, seat = found
+        return game_of(snap), seat, snap.env.extra
 
     # -- lobby -----------------------------------------------------------------------------------------------
     @app_commands.command(name="new", description="Open a CONEX lobby in this channel (2-4 players)")
@@ -116,33 +82,33 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
         goal: app_commands.Range[int, 20, 100] = 40, clock: Literal["live", "daily", "none"] | None = None,
     ) -> None:
         """Open a lobby here (in a new thread when the channel is busy); the lobby message is stored."""
-        loc = interaction.guild_locale.value if interaction.guild_locale else None
+        loc = guild_locale(interaction)
         me = interaction.user
-        options = KIND.validate_options({"table": table, "goal": goal})
+        options = KIND.rules.validate_options({"table": table, "goal": goal})
         await self.games.lobby.open(interaction, KIND, options=options, seats=[Seat.of(me.display_name)],
                                     players=[me.id], title=t("cn.thread_title", loc, host=me.display_name),
                                     clock=clock)
 
     @app_commands.command(name="join", description="Join this channel's CONEX lobby")
     async def join(self, interaction: discord.Interaction) -> None:
-        await self.games.lobby.join(interaction, (await self._here(interaction)).id)
+        await self.games.lobby.join(interaction, (await self.here(interaction)).id)
 
     @app_commands.command(name="addbot", description="Host: add an AI player to the CONEX lobby")
     async def addbot(self, interaction: discord.Interaction) -> None:
-        await self.games.lobby.add_ai(interaction, (await self._here(interaction)).id)
+        await self.games.lobby.add_ai(interaction, (await self.here(interaction)).id)
 
     @app_commands.command(name="start", description="Host: start this channel's CONEX game")
     async def start(self, interaction: discord.Interaction) -> None:
-        await self.games.lobby.start(interaction, (await self._here(interaction)).id)
+        await self.games.lobby.start(interaction, (await self.here(interaction)).id)
 
     @app_commands.command(name="leave", description="Leave the lobby, or forfeit the running CONEX game")
     async def leave(self, interaction: discord.Interaction) -> None:
-        await private.leave(interaction, (await self._here(interaction)).id)
+        await private.leave(interaction, (await self.here(interaction)).id)
 
     # -- play ------------------------------------------------------------------------------------------------
     @app_commands.command(name="hand", description="See your CONEX hand (only you see it)")
     async def hand(self, interaction: discord.Interaction) -> None:
-        await private.hand(interaction, (await self._running(interaction)).id)
+        await private.hand(interaction, (await self.running(interaction)).id)
 
     @app_commands.command(name="place", description="Place a card from your hand (exact pose or auto-fit)")
     @app_commands.describe(
@@ -159,7 +125,7 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
         x: Coord | None = None, y: Coord | None = None, rotation: Degrees | None = None,
         target: str | None = None, double: bool = False,
     ) -> None:
-        snap = await self._running_game(interaction)
+        snap = await self.running_game(interaction)
         await self.games.perform(interaction, self._place(snap, interaction.user.id, card=card, corner=corner, x=x,
                                                           y=y, rotation=rotation, target=target, double=double))
 
@@ -173,7 +139,7 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
             place, target = await self.games.cpu(resolve_place, game, seat, **kwargs,
                                                  letters=letters_of(snap.env.extra, game, seat))
         except RuleError as err:
-            raise KIND.refine(snap, game, err) from err
+            raise KIND.rules.refine(snap, game, err) from err
         return await self.games.act(snap.id, user_id, place, request={"target": target}, base=snap)
 
     @place.autocomplete("card")
@@ -217,20 +183,20 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
 
     @app_commands.command(name="hints", description="Private preview of good legal placements for your hand")
     async def hints(self, interaction: discord.Interaction) -> None:
-        await private.hints(interaction, (await self._running(interaction)).id)
+        await private.hints(interaction, (await self.running(interaction)).id)
 
     @app_commands.command(name="draw", description="Draw two cards from the draw pile (ends your turn)")
     async def draw(self, interaction: discord.Interaction) -> None:
-        await self.games.play(interaction, (await self._running(interaction)).id, "draw")
+        await self.games.play(interaction, (await self.running(interaction)).id, "draw")
 
     @app_commands.command(name="pass", description="Pass your turn (only when the draw pile is empty)")
     async def pass_(self, interaction: discord.Interaction) -> None:
-        await self.games.play(interaction, (await self._running(interaction)).id, "pass")
+        await self.games.play(interaction, (await self.running(interaction)).id, "pass")
 
     @app_commands.command(name="lightning", description="Use your lightning star: remove a free table card")
     @app_commands.describe(card="Number of a free card on the table")
     async def lightning(self, interaction: discord.Interaction, card: app_commands.Range[int, 1, 52]) -> None:
-        await self.games.play(interaction, (await self._running(interaction)).id, f"lightning {card}")
+        await self.games.play(interaction, (await self.running(interaction)).id, f"lightning {card}")
 
     @lightning.autocomplete("card")
     async def _lightning_autocomplete(self, interaction: discord.Interaction, current: str | int) -> list[Any]:
@@ -244,7 +210,7 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
     @app_commands.command(name="discard", description="Discard a card after a lightning (to the bottom of the pile)")
     @app_commands.describe(card="Your card: hand letter (A, B...) or card number")
     async def discard(self, interaction: discord.Interaction, card: str) -> None:
-        snap = await self._running_game(interaction)
+        snap = await self.running_game(interaction)
         game, seat = game_of(snap), snap.seat_of(interaction.user.id)
         card_id = parse_card_ref(game, seat, card, letters_of(snap.env.extra, game, seat))
         await self.games.play(interaction, snap.id, f"discard {card_id}", base=snap)
@@ -259,7 +225,7 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
     async def board(self, interaction: discord.Interaction, text: bool = False, zoom: str | None = None) -> None:
         from render.conex import render_table, table_text
 
-        snap = await self._running_game(interaction)
+        snap = await self.running_game(interaction)
         game = game_of(snap)
         if text:
             await reply(interaction, f"```\n{table_text(game, names=snap.names, limit=1900)}\n```", ephemeral=True)

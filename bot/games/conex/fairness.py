@@ -8,7 +8,7 @@
 - **Reveal** (end): the result card's status line gives the seed and the exact command that recomputes the deal and
   checks the commitment (:func:`reveal_line`).
 
-The seed is drawn by ``ConexKind.new_seed`` from ``secrets.randbits(128)``; die rolls and random discards derive from
+The seed is drawn by ``ConexRules.new_seed`` from ``secrets.randbits(128)``; die rolls and random discards derive from
 it (``engine/conex/fair.py``), so the commitment covers every chance of the game.
 """
 

@@ -2,10 +2,10 @@
 
 Seats: the lobby's join order (U1); the host is seat 0 and starts. **AI seats use the negative ids** ``-1, -2,
 -3`` in ``players`` (the engine's ``bots``); games with an AI seat are not rated. Options: ``{"table": "small" |
-"medium" | "large", "goal": 20..100}``. Deals use a 128-bit seed from ``secrets`` (:attr:`ConexKind.new_seed`).
+"medium" | "large", "goal": 20..100}``. Deals use a 128-bit seed from ``secrets`` (:attr:`ConexRules.new_seed`).
 
 X3 timeout ("a discard not made within the game's turn time limit is made at random"): when an action arrives more
-than the game's time per move (its clock's ``per_move``; a game without a clock: :attr:`ConexKind.discard_timeout_s`)
+than the game's time per move (its clock's ``per_move``; a game without a clock: :attr:`ConexRules.discard_timeout_s`)
 after the lightning and discards are still owed, each owing seat first gets the engine's ``Timeout(seat)`` (its
 discard made at random; committed and logged as that seat's ``timeout``), then the action, all under one lock, only
 when the action is legal once they are made. A seat choosing its own discard is never pre-empted, nor is a seat whose
@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.core.envelope import Envelope, Seat
-from bot.core.kind import GameKind, Picture, Seating, Snapshot
+from bot.core.kind import Components, GameKind, Narration, Picture, Pictures, Rules, Seating, Snapshot
 from bot.errors import BotError
 from bot.games.conex import letters, narration, payload
 from bot.games.conex.ai import ai_action
@@ -31,30 +31,21 @@ from engine.conex import Discard, Game, Place, Timeout
 from engine.conex.events import CardRemoved, Discarded, DiscardsPending, Drew, Passed, Placed, TimedOut
 from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError, RuleError, StateError
 from engine.protocol import Event, GameState
+from render.conex_replay import REPLAY
 
 TABLE_SIZES: tuple[str, ...] = ("small", "medium", "large")
 DISCARD_TIMEOUT_S = 600.0
 
 
-class ConexKind(GameKind):
-    """See the module docstring."""
+class ConexRules(Rules):
+    """Options (G2, U3), the deal (U2), the X3 timeout, the P1 target check, the bookkeeping in ``extra``,
+    refusals reworded, the AI, migration."""
 
-    name = "conex"
-    title = "CONEX"
-    state_cls = Game
-    prefix = "cn"
-    seating = Seating("lobby", 2, 4, ai_ids="negative", ai_levels=("medium",), default_level="medium")
-    seat_rule = "U1"
-    start_command = "/conex new"
-    dynamic_items = DYNAMIC_ITEMS
     ai_function = staticmethod(ai_action)
 
     def __init__(self) -> None:
         self.discard_timeout_s: float = DISCARD_TIMEOUT_S
         self.new_seed: Callable[[], int] = lambda: secrets.randbits(128)
-
-    def no_game_here(self) -> BotError:
-        return BotError("cn.no_game_here")
 
     # -- options and seats ---------------------------------------------------------------------------------
     def validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
@@ -116,11 +107,6 @@ class ConexKind(GameKind):
             extra.pop("removed", None)
         return env.with_(extra=letters.track(extra, state))  # hand letters kept for the whole game
 
-    def picture_changed(self, committed: Any) -> bool:
-        """A discard (chosen, or at random after a timeout) changes no card on the table: no new table image."""
-        events = committed.events
-        return not events or not all(isinstance(e, Discarded | TimedOut) for e in events)
-
     def refine(self, snap: Snapshot, state: GameState, err: Exception) -> Exception:
         """``NotYourTurn`` names the player to act; ``P5`` "not in seat n's hand" becomes ``cn.not_in_hand``; a
         forfeited seat is told it left."""
@@ -134,42 +120,6 @@ class ConexKind(GameKind):
             return BotError("cn.forfeited")
         return err
 
-    # -- texts ---------------------------------------------------------------------------------------------
-    def narrate(self, snap: Snapshot, actions: Sequence[tuple[int, str]], events: Sequence[Event]) -> str:
-        return narration.events_text(snap, events)
-
-    def started_text(self, snap: Snapshot) -> str:
-        return narration.started(snap)
-
-    def board_headline(self, locale: Any) -> str:
-        return t("cn.board", locale)
-
-    def last_headline(self, snap: Snapshot, last: ActionRecord | None) -> str:
-        return narration.last_headline(snap, last)
-
-    def status_line(self, snap: Snapshot) -> str:
-        return narration.status_line(snap)
-
-    def lobby_text(self, snap: Snapshot) -> str:
-        return narration.lobby_text(snap)
-
-    # -- board ---------------------------------------------------------------------------------------------
-    def board_pictures(self, snap: Snapshot) -> list[Picture]:
-        return payload.table_pictures(snap)
-
-    def result_picture(self, snap: Snapshot) -> Picture | None:
-        return payload.result_picture(snap)
-
-    def board_view(self, snap: Snapshot) -> Any:
-        return payload.table_view(snap)
-
-    async def leave_running(self, interaction: Any, game_id: int) -> None:
-        """Leave clicked on the lobby message of a running game: the private forfeit confirmation."""
-        from bot.games.conex import private
-
-        await private.leave(interaction, game_id)
-
-    # -- stored states -------------------------------------------------------------------------------------
     def migrate(self, record: GameRecord) -> Envelope:
         """A record saved before envelope version 2: ``{"conex": Game.to_dict() | None, "table", "goal", "host",
         "names", "ai": [ids], "discards_since"?, "locale"}`` (before the game protocol also ``"forfeited"``
@@ -193,4 +143,64 @@ class ConexKind(GameKind):
             raise StateError(f"unreadable CONEX game {record.id}: {err}", field="state") from err
 
 
-KIND = ConexKind()
+class ConexNarration(Narration):
+    """The texts of ``narration.py``."""
+
+    def no_game_here(self) -> BotError:
+        return BotError("cn.no_game_here")
+
+    def narrate(self, snap: Snapshot, actions: Sequence[tuple[int, str]], events: Sequence[Event]) -> str:
+        return narration.events_text(snap, events)
+
+    def started_text(self, snap: Snapshot) -> str:
+        return narration.started(snap)
+
+    def board_headline(self, locale: Any) -> str:
+        return t("cn.board", locale)
+
+    def last_headline(self, snap: Snapshot, last: ActionRecord | None) -> str:
+        return narration.last_headline(snap, last)
+
+    def status_line(self, snap: Snapshot) -> str:
+        return narration.status_line(snap)
+
+    def lobby_text(self, snap: Snapshot) -> str:
+        return narration.lobby_text(snap)
+
+
+class ConexPictures(Pictures):
+    """The table and the result card (``payload.py``); no new table image after a discard."""
+
+    def board_pictures(self, snap: Snapshot) -> list[Picture]:
+        return payload.table_pictures(snap)
+
+    def result_picture(self, snap: Snapshot) -> Picture | None:
+        return payload.result_picture(snap)
+
+    def picture_changed(self, committed: Any) -> bool:
+        """A discard (chosen, or at random after a timeout) changes no card on the table: no new table image."""
+        events = committed.events
+        return not events or not all(isinstance(e, Discarded | TimedOut) for e in events)
+
+
+class ConexComponents(Components):
+    """The table's buttons (``views.py``); the lobby's Leave of a running game offers the forfeit."""
+
+    dynamic_items = DYNAMIC_ITEMS
+
+    def board_view(self, snap: Snapshot) -> Any:
+        return payload.table_view(snap)
+
+    async def leave_running(self, interaction: Any, game_id: int) -> None:
+        """Leave clicked on the lobby message of a running game: the private forfeit confirmation."""
+        from bot.games.conex import private
+
+        await private.leave(interaction, game_id)
+
+
+KIND = GameKind(
+    name="conex", title="CONEX", engine=Game, prefix="cn", start_command="/conex new", rules=ConexRules(),
+    narration=ConexNarration(), pictures=ConexPictures(), components=ConexComponents(), replay=REPLAY,
+    seating=Seating("lobby", 2, 4, ai_ids="negative", ai_levels=("medium",), default_level="medium"), seat_rule="U1",
+)
+"""CONEX's plug-in (the module docstring)."""

@@ -122,10 +122,10 @@ async def _hints(interaction: discord.Interaction, layer: Any, ticket: Any, game
         game.check(Draw(seat) if game.draw_pile else Pass(seat))
     except NotYourTurnError as err:
         if seat in game.forfeited or game.is_over:
-            raise snap.kind.refine(snap, game, err) from err
+            raise snap.kind.rules.refine(snap, game, err) from err
         plan = True
     except RuleError as err:
-        raise snap.kind.refine(snap, game, err) from err
+        raise snap.kind.rules.refine(snap, game, err) from err
     await defer(interaction, ephemeral=True)
     await ticket.turn()
     found = await layer.cpu(find_hints, game, seat, plan=plan)

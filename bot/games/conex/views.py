@@ -13,7 +13,7 @@ Custom ids (all <= 100 characters, unique per message):
   ``cn:hp:<game>:<version>:<card>:<corner>:<x>:<y>:<rotation>`` (play hint n: the exact placement, x/y in cm;
   a hint from an older version is refused as stale).
 
-Registered with ``bot.add_dynamic_items`` by the game layer (``GameKind.dynamic_items``); every click goes to the
+Registered with ``bot.add_dynamic_items`` by the game layer (``kind.components.dynamic_items``); every click goes to the
 game layer (``interaction.client.games``) or to the private answers of ``private.py``; state is always reloaded.
 """
 
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import has, t
-from bot.ui.common import GameButton, games, report_errors
+from bot.ui.common import GameButton, GameSelect, games, report_errors
 from engine.conex import COLOR_NAMES, Card, Place
 from engine.conex.actions import fmt_num
 from engine.conex.handref import hand_letter
@@ -127,15 +127,15 @@ class ActionButton(
         )
 
 
-class DiscardSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"cn:dsel:(?P<game>[0-9]+)(?::(?P<page>[0-9]))?"
-):
+class DiscardSelect(GameSelect, template=r"cn:dsel:(?P<game>[0-9]+)(?::(?P<page>[0-9]))?"):
     """X3: choose the card of your hand that goes to the bottom of the draw pile. ``page`` n lists hand cards
-    ``25n`` to ``25n + 24`` (``cards`` is the whole hand; labels keep the hand letters)."""
+    ``25n`` to ``25n + 24`` (``cards`` is the whole hand; labels keep the hand letters). No version: a discard may
+    be made at any time."""
+
+    prefix, verb = "cn", "dsel"
 
     def __init__(self, game_id: int, cards: Sequence[Card] = (), *, page: int = 0, locale: str | None = None,
                  letters: Mapping[int, str] | None = None) -> None:
-        self.game_id = game_id
         self.page = page
         first = page * SELECT_OPTIONS
         chunk = list(cards)[first:first + SELECT_OPTIONS]
@@ -145,29 +145,14 @@ class DiscardSelect(
         if len(cards) > SELECT_OPTIONS and chunk:
             span = f"{names[chunk[0].id]}–{names[chunk[-1].id]}"
             placeholder = t("ui.cn_discard_placeholder_page", locale, span=span)
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"cn:dsel:{game_id}" + (f":{page}" if page else ""),
-                placeholder=placeholder[:150],
-                options=options,
-                min_values=1,
-                max_values=1,
-                row=page,
-            )
-        )
+        super().__init__(game_id, None, options, placeholder=placeholder, suffix=str(page) if page else "", row=page)
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> DiscardSelect:
+    def from_match(cls, match: re.Match[str]) -> DiscardSelect:
         return cls(int(match["game"]), page=int(match["page"] or 0))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            value = self.item.values[0] if self.item.values else ""
-            await games(interaction).play(interaction, self.game_id, f"discard {value}")
-
-        await report_errors(interaction, work)
+    def action(self, value: str) -> str:
+        return f"discard {value}"
 
 
 def hint_custom_id(game_id: int, version: int, place: Place) -> str:

@@ -8,31 +8,25 @@ the previous board only loses its components; old boards stay readable as the ga
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.core.clock import CLOCK_HELP
 from bot.core.envelope import Seat
-from bot.errors import BotError, storage_failure
-from bot.games.constructo.kind import KIND
+from bot.errors import BotError
+from bot.games.constructo.kind import KIND, check_level
 from bot.games.constructo.narration import match_of
 from bot.games.constructo.payload import legal_placements, legal_steps
 from bot.games.constructo.views import check_tile, layout_choices, resign_request
 from bot.i18n import t
 from bot.services import challenges
-from bot.storage.records import GameRecord
-from bot.ui.common import defer, png_file, reply
+from bot.ui.common import GameCog, defer, guild_locale, png_file, reply
 from engine.constructo import LAYOUTS, RECOMMENDED, Match, Size
 
 if TYPE_CHECKING:
     from bot.app import TableBot
-    from bot.core.layer import GameLayer
-
-log = logging.getLogger(__name__)
 
 IntChoices = list[app_commands.Choice[int]]
 StrChoices = list[app_commands.Choice[str]]
@@ -61,40 +55,20 @@ def _numbers(locale: discord.Locale, values: set[int], current: str) -> IntChoic
 
 
 @app_commands.guild_only()
-class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo",
+class ConstructoCog(GameCog, name="constructo", group_name="constructo",
                     group_description="Play Constructo: stack chips on 9 hex tiles, build towers"):
     """The Constructo commands."""
 
+    kind = KIND
+
     def __init__(self, bot: TableBot) -> None:
-        self.bot = bot
         self._layouts_png: bytes | None = None
-        super().__init__()
-
-    @property
-    def games(self) -> GameLayer:
-        return self.bot.games
-
-    async def _here(self, interaction: discord.Interaction) -> GameRecord:
-        return await self.games.channel_record(interaction.channel_id or 0, KIND)
+        super().__init__(bot)
 
     async def _mine(self, interaction: discord.Interaction) -> tuple[Match, int] | None:
-        """For autocomplete: the caller's running match here and seat; ``None`` otherwise (never raises: a
-        failing autocomplete would leave the user with an empty list)."""
-        try:
-            record = await self.bot.storage.active_game_in_channel(interaction.channel_id or 0)
-            if record is None or record.kind != KIND.name or record.status != "active":
-                return None
-            if interaction.user.id not in record.players:
-                return None
-            snap = self.games.snapshot(record)
-            return match_of(snap), record.players.index(interaction.user.id)
-        except Exception as err:
-            failure = storage_failure(err)
-            if failure is not None:  # the operator's business: one line, no traceback (issue 22)
-                log.warning("storage failure (%s) in an autocomplete: %s", failure, err)
-            else:
-                log.exception("autocomplete could not load the game of channel %s", interaction.channel_id)
-            return None
+        """For autocomplete: the caller's running match here and seat (:meth:`GameCog.mine`; never raises)."""
+        found = await self.mine(interaction)
+        return None if found is None else (match_of(found[0]), found[1])
 
     # -- challenge -------------------------------------------------------------------------------------------
     @app_commands.command(name="challenge", description="Challenge someone (or me, the AI) to a Constructo match")
@@ -108,17 +82,13 @@ class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo
         self, interaction: discord.Interaction, opponent: discord.User, layout: str | None = None,
         level: Literal["easy", "medium", "hard"] | None = None, clock: Literal["live", "daily", "none"] | None = None,
     ) -> None:
-        loc = interaction.guild_locale.value if interaction.guild_locale else None
+        loc = guild_locale(interaction)
         me = interaction.user
-        if opponent.id == me.id:
-            raise BotError("err.self_challenge")
-        vs_ai = opponent.id == self.games.bot_user_id
-        if opponent.bot and not vs_ai:
-            raise BotError("err.bot_opponent")
-        options = KIND.validate_options({"layout": layout})
-        lvl = KIND.check_level(level)
+        vs_ai = self.vs_ai(interaction, opponent)
+        options = KIND.rules.validate_options({"layout": layout})
+        lvl = check_level(level)
         if vs_ai:
-            seats = [Seat.of(me.display_name), Seat.of(KIND.ai_seat_name(lvl, 1, loc), lvl)]
+            seats = [Seat.of(me.display_name), Seat.of(KIND.narration.ai_seat_name(lvl, 1, loc), lvl)]
         else:
             seats = [Seat.of(me.display_name), Seat.of(opponent.display_name)]
         title = t("cx.thread_title", loc, a=me.display_name, b=seats[1].name)
@@ -143,7 +113,7 @@ class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo
     @app_commands.command(name="place", description="Place a chip from your reserve on an empty tile")
     @app_commands.describe(tile="Empty tile number (1-9)", size="Chip size: small, medium or large")
     async def place(self, interaction: discord.Interaction, tile: int, size: str) -> None:
-        record = await self._here(interaction)
+        record = await self.here(interaction)
         await self.games.play(interaction, record.id, placement_text(size, tile))
 
     @place.autocomplete("tile")
@@ -185,7 +155,7 @@ class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo
     @app_commands.rename(from_="from")
     @app_commands.describe(from_="Tile of your lone chip", to="Adjacent tile topped by an opponent's chip")
     async def move(self, interaction: discord.Interaction, from_: int, to: int) -> None:
-        record = await self._here(interaction)
+        record = await self.here(interaction)
         await self.games.play(interaction, record.id, f"{check_tile(from_)}-{check_tile(to)}")
 
     @move.autocomplete("from_")
@@ -209,7 +179,7 @@ class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo
     @app_commands.command(name="choose", description="Round 2: choose its layout (if you did not start round 1)")
     @app_commands.describe(layout="A layout name, 'keep', or 9 coordinates like (0,0) (1,0) ...")
     async def choose(self, interaction: discord.Interaction, layout: str) -> None:
-        record = await self._here(interaction)
+        record = await self.here(interaction)
         await self.games.play(interaction, record.id, f"layout {layout.strip() or 'keep'}")
 
     @choose.autocomplete("layout")
@@ -235,7 +205,7 @@ class ConstructoCog(commands.GroupCog, name="constructo", group_name="constructo
 
     @app_commands.command(name="resign", description="Resign your Constructo match in this channel (you lose it)")
     async def resign(self, interaction: discord.Interaction) -> None:
-        record = await self._here(interaction)
+        record = await self.here(interaction)
         if record.status == "lobby":  # a challenge not accepted yet: withdraw / decline it
             await self.games.lobby.decline(interaction, record.id)
             return

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.core.envelope import Envelope, Seat
-from bot.core.kind import GameKind, Picture, Seating, Snapshot
+from bot.core.kind import Components, GameKind, Narration, Picture, Pictures, Rules, Seating, Snapshot
 from bot.errors import BotError
 from bot.games.constructo import narration, payload
 from bot.games.constructo.analysis import AnalysisButton
@@ -20,6 +20,7 @@ from bot.storage.records import ActionRecord, GameRecord
 from engine.constructo import LAYOUTS, ChooseLayout, Layout, Match
 from engine.errors import StateError
 from engine.protocol import Event
+from render.constructo_replay import REPLAY
 
 AI_LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 DEFAULT_LAYOUT = "rombo"
@@ -37,34 +38,25 @@ def ai_action(match: Match, seat: int, level: str, seed: int) -> str:
     return str(ai.choose_move(match, level, seed, AI_BUDGET_S))
 
 
-class ConstructoKind(GameKind):
-    """See the module docstring."""
+def check_level(level: str | None) -> str:
+    """The AI level (default ``medium``). Raises ``BotError("err.bad_level")``."""
+    lvl = (level or DEFAULT_LEVEL).strip().lower()
+    if lvl not in AI_LEVELS:
+        raise BotError("err.bad_level", level=level, levels=", ".join(AI_LEVELS))
+    return lvl
 
-    name = "constructo"
-    title = "Constructo"
-    state_cls = Match
-    prefix = "cx"
-    seating = Seating("challenge", 2, 2, ai_ids="bot", ai_levels=AI_LEVELS, default_level=DEFAULT_LEVEL)
-    start_command = "/constructo challenge"
-    timeout_claim = True
-    dynamic_items = (*DYNAMIC_ITEMS, AnalysisButton)
+
+class ConstructoRules(Rules):
+    """Options (round 1's layout), the setup, rematch seating (C1), the AI, migration."""
+
     ai_function = staticmethod(ai_action)
 
-    # -- options and seats ---------------------------------------------------------------------------------
     def validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """``{"layout": text | None}`` -> ``{"layout": name or coordinates}`` (default ``rombo``). Raises
         ``InvalidInputError`` (rule ``Input``) for a layout the engine cannot read."""
         text = options.get("layout")
         lay = Layout.parse(text) if text is not None and str(text).strip() else LAYOUTS[DEFAULT_LAYOUT]
         return {"layout": lay.to_text()}
-
-    @staticmethod
-    def check_level(level: str | None) -> str:
-        """The AI level (default ``medium``). Raises ``BotError("err.bad_level")``."""
-        lvl = (level or DEFAULT_LEVEL).strip().lower()
-        if lvl not in AI_LEVELS:
-            raise BotError("err.bad_level", level=level, levels=", ".join(AI_LEVELS))
-        return lvl
 
     def engine_setup(self, env: Envelope, players: Sequence[int]) -> dict[str, Any]:
         """The layout and who starts (``options["first"]``: 1 in a rematch whose second player starts)."""
@@ -76,44 +68,6 @@ class ConstructoKind(GameKind):
         player); the other player starts it (``options["first"]`` swapped)."""
         return list(players), list(seats), {**options, "first": 1 - int(options.get("first", 0))}
 
-    def ai_seat_name(self, level: str, index: int, locale: str | None) -> str:
-        word = t(f"ai.level_{level}", locale) if has(f"ai.level_{level}", "en") else level
-        return t("cx.ai_name", locale, level=word)
-
-    # -- texts ---------------------------------------------------------------------------------------------
-    def narrate(self, snap: Snapshot, actions: Sequence[tuple[int, str]], events: Sequence[Event]) -> str:
-        return narration.narrate(snap, actions, events)
-
-    def started_text(self, snap: Snapshot) -> str:
-        return narration.started(snap)
-
-    def board_headline(self, locale: Any) -> str:
-        return t("cx.board", locale)
-
-    def last_headline(self, snap: Snapshot, last: ActionRecord | None) -> str:
-        return narration.last_headline(snap, last)
-
-    def status_line(self, snap: Snapshot) -> str:
-        return narration.status_line(snap)
-
-    def lobby_text(self, snap: Snapshot) -> str:
-        return narration.challenge_text(snap)
-
-    # -- board ---------------------------------------------------------------------------------------------
-    def board_pictures(self, snap: Snapshot) -> list[Picture]:
-        return payload.board_pictures(snap)
-
-    def result_picture(self, snap: Snapshot) -> Picture | None:
-        return payload.result_picture(snap)
-
-    def board_view(self, snap: Snapshot) -> Any:
-        return payload.board_view(snap)
-
-    def record_items(self, snap: Snapshot, locale: str | None) -> list[Any]:
-        """The Analysis button of a finished match (``analysis.py``)."""
-        return [AnalysisButton(snap.id, locale=locale)]
-
-    # -- stored states -------------------------------------------------------------------------------------
     def migrate(self, record: GameRecord) -> Envelope:
         """A record saved before envelope version 2: ``{"match": Match.to_dict() (engine version 1 or 2), "ai":
         {"seat", "level"} | None, "layout", "names", "locale"}``. A pending challenge gets no engine state (it
@@ -138,4 +92,59 @@ class ConstructoKind(GameKind):
         )
 
 
-KIND = ConstructoKind()
+class ConstructoNarration(Narration):
+    """The texts of ``narration.py``; the AI seat is named by its level."""
+
+    def narrate(self, snap: Snapshot, actions: Sequence[tuple[int, str]], events: Sequence[Event]) -> str:
+        return narration.narrate(snap, actions, events)
+
+    def started_text(self, snap: Snapshot) -> str:
+        return narration.started(snap)
+
+    def board_headline(self, locale: Any) -> str:
+        return t("cx.board", locale)
+
+    def last_headline(self, snap: Snapshot, last: ActionRecord | None) -> str:
+        return narration.last_headline(snap, last)
+
+    def status_line(self, snap: Snapshot) -> str:
+        return narration.status_line(snap)
+
+    def lobby_text(self, snap: Snapshot) -> str:
+        return narration.challenge_text(snap)
+
+    def ai_seat_name(self, level: str, index: int, locale: str | None) -> str:
+        word = t(f"ai.level_{level}", locale) if has(f"ai.level_{level}", "en") else level
+        return t("cx.ai_name", locale, level=word)
+
+
+class ConstructoPictures(Pictures):
+    """The board and the result card (``payload.py``)."""
+
+    def board_pictures(self, snap: Snapshot) -> list[Picture]:
+        return payload.board_pictures(snap)
+
+    def result_picture(self, snap: Snapshot) -> Picture | None:
+        return payload.result_picture(snap)
+
+
+class ConstructoComponents(Components):
+    """The board's selects and Resign (``views.py``), the Analysis button of a finished match (``analysis.py``)."""
+
+    dynamic_items = (*DYNAMIC_ITEMS, AnalysisButton)
+
+    def board_view(self, snap: Snapshot) -> Any:
+        return payload.board_view(snap)
+
+    def record_items(self, snap: Snapshot, locale: str | None) -> list[Any]:
+        """The Analysis button of a finished match (``analysis.py``)."""
+        return [AnalysisButton(snap.id, locale=locale)]
+
+
+KIND = GameKind(
+    name="constructo", title="Constructo", engine=Match, prefix="cx", start_command="/constructo challenge",
+    rules=ConstructoRules(), narration=ConstructoNarration(), pictures=ConstructoPictures(),
+    components=ConstructoComponents(), replay=REPLAY, timeout_claim=True,
+    seating=Seating("challenge", 2, 2, ai_ids="bot", ai_levels=AI_LEVELS, default_level=DEFAULT_LEVEL),
+)
+"""Constructo's plug-in (the module docstring)."""

@@ -14,7 +14,7 @@ Custom ids (all <= 100 characters, unique per message):
 
 ``<version>`` is the stored game version the board was drawn at: a click on an older board is
 refused ("this board is out of date") instead of playing on a position the player did not see.
-The classes are registered with ``bot.add_dynamic_items`` by the game layer (``GameKind.dynamic_items``), so they
+The classes are registered with ``bot.add_dynamic_items`` by the game layer (``kind.components.dynamic_items``), so they
 work across restarts; every click goes to the game layer (``interaction.client.games``), which reloads the game.
 """
 
@@ -28,7 +28,7 @@ import discord
 
 from bot.errors import BotError
 from bot.i18n import t
-from bot.ui.common import GameButton, games, reply, report_errors, update
+from bot.ui.common import GameButton, GameSelect, games, reply, update
 from engine.constructo import EXPERIMENTAL, LAYOUTS, RECOMMENDED, Match, Move, Size
 
 
@@ -64,79 +64,36 @@ def check_tile(tile: object) -> int:
     return tile
 
 
-class PlaceSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"cx:pl:(?P<game>[0-9]+):(?P<ver>[0-9]+):(?P<size>[SML])",
-):
+class PlaceSelect(GameSelect, template=r"cx:pl:(?P<game>[0-9]+):(?P<ver>[0-9]+):(?P<size>[SML])"):
     """Place a chip of one size: the options are the empty tiles (rule T1/T2)."""
+
+    prefix, verb = "cx", "pl"
 
     def __init__(
         self, game_id: int, version: int, size: Size, tiles: Sequence[int] = (), *, locale: str | None = None
     ) -> None:
-        self.game_id = game_id
-        self.version = version
         self.size = size
         options = [discord.SelectOption(label=t("ui.tile", locale, tile=n), value=str(n)) for n in tiles[:25]]
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"cx:pl:{game_id}:{version}:{size.letter}",
-                placeholder=t(f"ui.place_{size.word}", locale),
-                options=options,
-                min_values=1,
-                max_values=1,
-            )
-        )
+        super().__init__(game_id, version, options, placeholder=t(f"ui.place_{size.word}", locale),
+                         suffix=size.letter)
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> PlaceSelect:
+    def from_match(cls, match: re.Match[str]) -> PlaceSelect:
         return cls(int(match["game"]), int(match["ver"]), Size.parse(match["size"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            value = self.item.values[0] if self.item.values else ""
-            await games(interaction).play(
-                interaction, self.game_id, f"{self.size.letter}{check_tile(value)}", expected_version=self.version
-            )
-
-        await report_errors(interaction, work)
+    def action(self, value: str) -> str:
+        return f"{self.size.letter}{check_tile(value)}"
 
 
-class MoveSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"cx:mv:(?P<game>[0-9]+):(?P<ver>[0-9]+)"
-):
+class MoveSelect(GameSelect, template=r"cx:mv:(?P<game>[0-9]+):(?P<ver>[0-9]+)"):
     """Move a lone chip onto an adjacent opponent's stack (T1, K1-K4)."""
 
+    prefix, verb, placeholder_key = "cx", "mv", "ui.move_placeholder"
+
     def __init__(self, game_id: int, version: int, moves: Sequence[Move] = (), *, locale: str | None = None) -> None:
-        self.game_id = game_id
-        self.version = version
-        options = [
-            discord.SelectOption(label=t("ui.move_option", locale, src=m.src, dst=m.dst), value=str(m))
-            for m in list(moves)[:25]
-        ]
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"cx:mv:{game_id}:{version}",
-                placeholder=t("ui.move_placeholder", locale),
-                options=options,
-                min_values=1,
-                max_values=1,
-            )
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> MoveSelect:
-        return cls(int(match["game"]), int(match["ver"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            value = self.item.values[0] if self.item.values else ""
-            await games(interaction).play(interaction, self.game_id, value, expected_version=self.version)
-
-        await report_errors(interaction, work)
+        options = [discord.SelectOption(label=t("ui.move_option", locale, src=m.src, dst=m.dst), value=str(m))
+                   for m in list(moves)[:25]]
+        super().__init__(game_id, version, options, locale=locale)
 
 
 def layout_choices() -> list[str]:
@@ -146,16 +103,14 @@ def layout_choices() -> list[str]:
     return names[:24]
 
 
-class LayoutSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"cx:lay:(?P<game>[0-9]+):(?P<ver>[0-9]+)"
-):
+class LayoutSelect(GameSelect, template=r"cx:lay:(?P<game>[0-9]+):(?P<ver>[0-9]+)"):
     """Round 2's layout, for the player who did not start round 1 (M1): keep or a named layout."""
+
+    prefix, verb, placeholder_key = "cx", "lay", "ui.layout_placeholder"
 
     def __init__(
         self, game_id: int, version: int, current: str | None = None, *, locale: str | None = None
     ) -> None:
-        self.game_id = game_id
-        self.version = version
         options = []
         if current is not None:
             options.append(
@@ -169,28 +124,10 @@ class LayoutSelect(
                 )
                 for name in layout_choices()
             ]
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"cx:lay:{game_id}:{version}",
-                placeholder=t("ui.layout_placeholder", locale),
-                options=options,
-                min_values=1,
-                max_values=1,
-            )
-        )
+        super().__init__(game_id, version, options, locale=locale)
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> LayoutSelect:
-        return cls(int(match["game"]), int(match["ver"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            value = self.item.values[0] if self.item.values else ""
-            await games(interaction).play(interaction, self.game_id, f"layout {value}", expected_version=self.version)
-
-        await report_errors(interaction, work)
+    def action(self, value: str) -> str:
+        return f"layout {value}"
 
 
 class ResignButton(GameButton, template=r"cx:res:(?P<game>[0-9]+)"):

@@ -1,4 +1,6 @@
-"""Nim's plug-in (``bot/games/nim/kind.py`` in a shipped game): a challenge of one opponent or the AI."""
+"""Nim's plug-in (``bot/games/nim/kind.py`` in a shipped game): a challenge of one opponent or the AI. It names its
+engine (``Nim``: records replay through it) and its replay renderer (``replay.py``), so its finished games get the
+animated replay, the move list and the downloadable record like the shipped games."""
 
 from __future__ import annotations
 
@@ -6,13 +8,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.core.envelope import Envelope
-from bot.core.kind import GameKind, Picture, Seating, Snapshot
+from bot.core.kind import Components, GameKind, Narration, Picture, Pictures, Rules, Seating, Snapshot
 from bot.i18n import t
 from bot.storage.records import ActionRecord, GameRecord
 from engine.errors import InvalidInputError, StateError
 from engine.protocol import Event
 from tests.games.nim.engine import Left as LeftEvent
 from tests.games.nim.engine import Nim, Took, best_take
+from tests.games.nim.replay import REPLAY
 from tests.games.nim.views import DYNAMIC_ITEMS, take_view
 
 
@@ -31,14 +34,9 @@ def _text(state: Nim, names: list[str]) -> str:
     return f"```\n{heaps_text(state, names=names)}\n```"
 
 
-class NimKind(GameKind):
-    name = "nim"
-    title = "Nim"
-    state_cls = Nim
-    prefix = "nm"
-    seating = Seating("challenge", 2, 2, ai_ids="bot", ai_levels=("perfect",), default_level="perfect")
-    start_command = "/nim challenge"
-    dynamic_items = DYNAMIC_ITEMS
+class NimRules(Rules):
+    """Heap sizes as options; the AI plays the winning move."""
+
     ai_function = staticmethod(ai_take)
 
     def validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
@@ -51,6 +49,13 @@ class NimKind(GameKind):
 
     def engine_setup(self, env: Envelope, players: Sequence[int]) -> dict[str, Any]:
         return {"heaps": list(env.options["heaps"]), "first": 0}
+
+    def migrate(self, record: GameRecord) -> Envelope:
+        raise StateError(f"Nim game {record.id} has no version-2 envelope")
+
+
+class NimNarration(Narration):
+    """Nim's texts (``locales/``)."""
 
     def ai_seat_name(self, level: str, index: int, locale: str | None) -> str:
         return t("nm.ai_name", locale)
@@ -91,6 +96,9 @@ class NimKind(GameKind):
         return t("nm.challenge", snap.locale, opponent=f"<@{snap.env.invited}>", challenger=snap.names[0],
                  heaps=_heaps(snap.env.options["heaps"]))
 
+class NimPictures(Pictures):
+    """One picture of the heaps (``render.py``)."""
+
     def board_pictures(self, snap: Snapshot) -> list[Picture]:
         from tests.games.nim.render import render_heaps
 
@@ -98,6 +106,11 @@ class NimKind(GameKind):
         assert isinstance(state, Nim)
         return [Picture(render_heaps, (state,), f"nim-{snap.id}-{snap.version}.png", lambda: _text(state, names),
                         {"names": names})]
+
+class NimComponents(Components):
+    """The take select (``views.py``)."""
+
+    dynamic_items = DYNAMIC_ITEMS
 
     def board_view(self, snap: Snapshot) -> Any:
         state = snap.require_state()
@@ -107,8 +120,9 @@ class NimKind(GameKind):
             return None
         return take_view(snap.id, snap.version, state.legal_actions(seat), locale=snap.locale)
 
-    def migrate(self, record: GameRecord) -> Envelope:
-        raise StateError(f"Nim game {record.id} has no version-2 envelope")
 
-
-KIND = NimKind()
+KIND = GameKind(
+    name="nim", title="Nim", engine=Nim, prefix="nm", start_command="/nim challenge", rules=NimRules(),
+    narration=NimNarration(), pictures=NimPictures(), components=NimComponents(), replay=REPLAY,
+    seating=Seating("challenge", 2, 2, ai_ids="bot", ai_levels=("perfect",), default_level="perfect"),
+)
