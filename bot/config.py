@@ -35,6 +35,7 @@ LOG_LEVELS: tuple[str, ...] = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 DB_FILENAME = "tablebot.sqlite3"
 DEFAULT_DRAIN_TIMEOUT_S = 8.0
 MAX_DRAIN_TIMEOUT_S = 300.0
+DEFAULT_DEPARTURE_CHECK_S = 300.0
 REDACTED = "[REDACTED-TOKEN]"
 
 
@@ -71,6 +72,10 @@ class Config:
     ai_workers: int | None = None
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    departure_check_s: float = DEFAULT_DEPARTURE_CHECK_S
+    """How often games idle on a seat are checked for a player who left (``DEPARTURE_CHECK``; 0: never)."""
+    record_signing_key: str | None = field(default=None, repr=False)
+    """``RECORD_SIGNING_KEY``: the Ed25519 private key signing downloaded records (else one kept in DATA_DIR)."""
 
     def owns_guild(self, guild_id: int | None) -> bool:
         """True if this process runs the shard of ``guild_id`` (``(guild_id >> 22) % SHARD_COUNT`` in
@@ -155,6 +160,8 @@ class Config:
             ai_workers=_int_in(env, "AI_WORKERS", 0, 1, 256) or None,
             shard_count=shards[0],
             shard_ids=shards[1],
+            departure_check_s=_float_in(env, "DEPARTURE_CHECK", DEFAULT_DEPARTURE_CHECK_S, 0.0, 86400.0),
+            record_signing_key=env.get("RECORD_SIGNING_KEY", "").strip() or None,
         )
 
 

@@ -66,7 +66,9 @@ MESSAGES: dict[str, str] = {
         "**Everything**: `/leaderboard`, `/stats`, `/history` (finished games), `/replay` (a finished game's replay "
         "and record), `/help`, `/abandon` (end a game every player agrees to end; not rated), **Rematch** on a "
         "result card; admins (Manage Server): `/abort`, `/games`, `/settings` (the clock of new games, the expiry "
-        "of challenges and lobbies)."
+        "of challenges and lobbies); an admin who plays in the game needs the others' consent to abort it (as "
+        "`/abandon`). A player who leaves the server or can no longer see the game's channel forfeits their seat: "
+        "in CONEX the others play on (while two remain), in Constructo the opponent wins; rated as a forfeit."
     ),
     "list.or": "{head} or {last}",
     "ai.seat": "AI {n}",
