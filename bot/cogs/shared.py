@@ -3,8 +3,9 @@
 The games come from the game layer (``bot.games.kinds``): ``/leaderboard``'s ``game`` choices, ``/stats``'s lines
 and ``/help``'s sections are built from it. ``/abort`` (Manage Server; hidden from others by default permissions
 and re-checked here) ends the open game of the channel, whatever its kind, in the admin's own guild only; it is
-never rated. It goes through the game layer (lock and version check like every other action); afterwards every
-message the game stored (board, lobby) loses its components.
+never rated. An admin who plays in the running game only proposes it (``/abandon``'s offer, issue 22); an aborted
+CONEX game's message reveals the deal's seed. It goes through the game layer (lock and version check like every
+other action); afterwards every message the game stored (board, lobby) loses its components.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import BotError
+from bot.games import mutual
 from bot.games.publish import render_png
 from bot.i18n import t
 from bot.views.common import defer, png_file, reply
@@ -154,9 +156,14 @@ class SharedCog(commands.Cog, name="shared"):
         if record is None or record.guild_id != interaction.guild_id or record.kind not in self.bot.games.kinds:
             raise BotError("err.no_game_in_channel")
         games = self.bot.games
+        if record.status == "active" and mutual.needs_consent(games.snapshot(record), interaction.user.id):
+            await mutual.agree(interaction, record.id)  # a seated admin: an offer, like /abandon (issue 22)
+            await reply(interaction, t("abort.seated_admin", interaction.locale), ephemeral=True)
+            return
         committed = await games.abort(record.id, by=interaction.user.id, guild_id=interaction.guild_id or 0)
         title = self._title(record.kind)
-        await reply(interaction, t("abort.done", interaction.locale, name=interaction.user.display_name, game=title))
+        await reply(interaction, t("abort.done", interaction.locale, name=interaction.user.display_name, game=title)
+                    + mutual.abort_note(committed.snap, interaction.locale))
         await games.lobby.closed_by_admin(committed, interaction.user.display_name)
         await games.publisher.strip_all(committed.snap.record)
 

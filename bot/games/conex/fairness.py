@@ -6,7 +6,8 @@
   (:func:`deal_public`), and the first recorded table always carries the commitment (a table recovered before any
   was recorded adds it to its headline).
 - **Reveal** (end): the result card's status line gives the seed and the exact command that recomputes the deal and
-  checks the commitment (:func:`reveal_line`).
+  checks the commitment (:func:`reveal_line`). An aborted game that had started reveals it too, in the abort
+  message (:func:`abort_reveal`, issue 22): a re-deal is never free of a trace.
 
 The seed is drawn by ``ConexKind.new_seed`` from ``secrets.randbits(128)``; die rolls and random discards derive from
 it (``engine/conex/fair.py``), so the commitment covers every chance of the game.
@@ -57,3 +58,11 @@ def require_deal_public(snap: Snapshot) -> None:
     """Raises ``BotError("cn.deal_not_public")`` while no table (with the deal's commitment) is posted."""
     if snap.status == "active" and not deal_public(snap.record):
         raise BotError("cn.deal_not_public")
+
+
+def abort_reveal(snap: Snapshot, locale: Any) -> str:
+    """For an aborted game that had started (an engine state exists): ``"\n"`` + the reveal line (seed, commitment,
+    verify command), else ``""`` (a lobby never dealt)."""
+    if snap.state is None:
+        return ""
+    return "\n" + t("abort.reveal", locale, reveal=reveal_line(snap.state, locale))  # type: ignore[arg-type]

@@ -147,6 +147,12 @@ class ConexKind(GameKind):
     def last_headline(self, snap: Snapshot, last: ActionRecord | None) -> str:
         return narration.last_headline(snap, last)
 
+    def reveal_on_abort(self, snap: Snapshot, locale: Any) -> str:
+        """The deal's seed revealed in an abort message (issue 22: every aborted CONEX game reveals its seed)."""
+        from bot.games.conex.fairness import abort_reveal
+
+        return abort_reveal(snap, locale)
+
     def status_line(self, snap: Snapshot) -> str:
         return narration.status_line(snap)
 
