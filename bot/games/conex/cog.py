@@ -19,7 +19,6 @@ from bot.errors import BotError
 from bot.games.base import Snapshot
 from bot.games.clock import CLOCK_HELP
 from bot.games.conex import private
-from bot.games.conex.fairness import deal_public
 from bot.games.conex.kind import KIND
 from bot.games.conex.letters import letters_of
 from bot.games.conex.narration import game_of
@@ -94,7 +93,7 @@ class ConexCog(commands.GroupCog, name="conex", group_name="conex",
             record = await self.bot.storage.active_game_in_channel(interaction.channel_id or 0)
             if record is None or record.kind != KIND.name or record.status != "active":
                 return None
-            if interaction.user.id not in record.players or not deal_public(record):  # no card before the commitment
+            if interaction.user.id not in record.players:  # the start commit fixed the deal and its commitment
                 return None
             snap = self.games.snapshot(record)
             return game_of(snap), record.players.index(interaction.user.id), snap.env.extra

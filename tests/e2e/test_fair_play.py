@@ -75,3 +75,27 @@ async def test_every_aborted_conex_game_reveals_its_seed(env: BotEnv) -> None:
     assert row.status == "aborted"
     assert not res.ephemeral and f"`{row.conex.seed}`" in res.text and fair.commitment(row.conex.seed) in res.text
     env.assert_alive()
+
+
+async def test_my_hand_pressed_as_the_game_starts_is_answered_with_the_commitment(env: BotEnv) -> None:
+    """No window where a true request is refused: the hand opens once the start is committed, and until a table is
+    posted it carries the deal's commitment itself (nobody sees a card before the commitment)."""
+    server = env.server
+    carol, dave = server.as_user("carol", "games-2"), server.as_user("dave", "games-2")
+    lobby = (await answered(await carol.slash("conex new", table="small"))).message
+    await answered(await dave.click(lobby, "Join"))
+    start = await carol.click(lobby, "Start")
+    await server.wait_until(lambda: env.latest_game("conex", server.channel("games-2").id).status == "active", 10,
+                            "the start to be committed")
+    hand = await answered(await dave.slash("conex hand"))  # at once: the table may not be posted yet
+    await answered(start, followups=1)
+    row = env.latest_game("conex", server.channel("games-2").id)
+    assert hand.ephemeral and hand.message.images, f"the hand, not a refusal: {hand.text!r}"
+    assert "not posted yet" not in hand.text
+    commitment = fair.commitment(row.conex.seed)
+    table = start.followups[-1]
+    assert commitment in table.content
+    if commitment not in hand.text:  # the table came first: it was posted before the hand's answer
+        assert table.id < hand.message.id, "a hand without the commitment came before the table"
+    await answered(await server.as_user("mod", "games-2").slash("abort"))
+    env.assert_alive()
