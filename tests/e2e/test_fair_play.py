@@ -1,4 +1,5 @@
-"""E2E: no free re-deal (issue 22, fair play) through the real bot process and the DevServer.
+"""E2E: fair play (issue 22): no free re-deal, My hand at the start, signed records, through the real bot
+process and the DevServer.
 
 An admin (``mod``: Manage Server) seated in a running CONEX game, having seen their hand, cannot end it alone:
 ``/abort`` posts ``/abandon``'s offer and the game runs on until the others agree; ``/games``' Abort refuses. Every
@@ -8,6 +9,10 @@ and the seed matches the commitment posted at the start.
 
 from __future__ import annotations
 
+import asyncio
+import json
+import os
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -17,6 +22,8 @@ import pytest_asyncio
 from engine.conex import fair
 
 from .helpers import BotEnv, answered, assert_refusal, bot_env
+
+REPO = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -98,4 +105,45 @@ async def test_my_hand_pressed_as_the_game_starts_is_answered_with_the_commitmen
     if commitment not in hand.text:  # the table came first: it was posted before the hand's answer
         assert table.id < hand.message.id, "a hand without the commitment came before the table"
     await answered(await server.as_user("mod", "games-2").slash("abort"))
+    env.assert_alive()
+
+
+async def python(*args: str, data_dir: Path) -> tuple[int, str]:
+    """``python <args>`` in the repository with the bot's DATA_DIR (off the loop): exit code and output."""
+    env = {**os.environ, "DATA_DIR": str(data_dir)}
+    env.pop("DISCORD_TOKEN", None)
+    proc = await asyncio.create_subprocess_exec(sys.executable, *args, cwd=REPO, env=env,
+                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+    out, _ = await proc.communicate()
+    return proc.returncode or 0, out.decode()
+
+
+async def test_downloaded_record_is_signed_and_the_documented_command_checks_it(env: BotEnv, tmp_path: Path) -> None:
+    server = env.server
+    alice, bob = server.as_user("alice", "general"), server.as_user("bob", "general")
+    game_id = await conex_game(env, "alice", "bob", "general")
+    mover = env.game(game_id).conex.current_player
+    await answered(await (alice, bob)[mover].slash("conex draw"))
+    leave = await answered(await bob.slash("conex leave"))
+    await answered(await bob.click(leave.message, "Yes, leave the game"))
+    row = env.game(game_id)
+    assert row.status == "finished"
+    card = server.message(row.messages["board"])
+    download = await answered(await alice.click(card, "Download record"))
+    files = {a.filename: a.data for m in download.messages for a in m.attachments}
+    record = json.loads(files[f"game-{game_id}.json"])
+    code, key = await python("-m", "bot", "record-key", data_dir=env.data_dir)  # what the operator publishes
+    key = key.strip()
+    assert code == 0 and key.startswith("ed25519:") and record["signature"]["key"] == key
+    assert record["commitment"]["hash"] == fair.commitment(row.conex.seed)
+    assert key in download.text and "verify-record" in download.text
+    path = tmp_path / f"game-{game_id}.json"
+    path.write_bytes(files[f"game-{game_id}.json"])
+    code, out = await python("-m", "bot", "verify-record", str(path), "--public-key", key, data_dir=tmp_path)
+    assert code == 0 and out.strip().endswith("OK") and fair.commitment(row.conex.seed) in out, out
+    seat, text = record["history"][0]
+    record["history"][0] = [1 - seat, text]  # one action edited
+    path.write_text(json.dumps(record))
+    code, out = await python("-m", "bot", "verify-record", str(path), "--public-key", key, data_dir=tmp_path)
+    assert code == 1 and "REFUSED (signature" in out, out
     env.assert_alive()
