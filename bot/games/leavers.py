@@ -14,9 +14,9 @@ When it is seen (the members intent is privileged and the bot does not ask for i
 - ``CHANNEL_UPDATE`` / ``GUILD_ROLE_UPDATE``: every human seat of the games in that channel (threads follow
   their parent) or guild is checked;
 - when the game needs the player: after every commit, the awaited human seats (and a seat that just timed out)
-  are checked, at most once per :data:`PRESENT_TTL_S` per member; and every ``DEPARTURE_CHECK`` seconds
-  (:class:`Sweeper`) the games idle that long are checked again, so a game whose awaited player left while it
-  was already their turn moves on without any clock.
+  are checked, unless the member was seen (fetched, or acting) within :data:`PRESENT_TTL_S`; and every
+  ``DEPARTURE_CHECK`` seconds (:class:`Sweeper`) the games idle that long are checked again, so a game whose
+  awaited player left while it was already their turn (or right after their own move) moves on without any clock.
 
 A check is one member fetch (``GET /guilds/{g}/members/{u}``: 404 code 10007 means gone) and the channel's
 permissions for that member from the cached guild; any other failure decides nothing (the seat stays).
@@ -47,7 +47,9 @@ RULE = "L1"
 LEFT, HIDDEN = "left", "hidden"
 """Why a seat is gone: the member left the server, or cannot see the game's channel."""
 PRESENT_TTL_S = 120.0
-"""A member seen present is not fetched again for this long by the commit hook (the sweep always fetches)."""
+"""A member seen present (fetched, or acting in the game) is not fetched again for this long by the commit hook;
+the sweep always fetches. So a player who leaves right after their own move is seen by the sweep."""
+MAX_REMEMBERED = 10_000
 UNKNOWN_MEMBER = 10007
 
 _present: dict[tuple[int, int], float] = {}
@@ -140,6 +142,8 @@ def on_commit(layer: GameLayer, committed: Committed) -> None:
     if snap.status != "active" or snap.state is None:
         return
     seats = set(snap.state.awaiting())
+    now = time.monotonic()
+    guild = snap.record.guild_id
     for change in committed.changes:
         if change.seat is None:
             continue
@@ -147,10 +151,14 @@ def on_commit(layer: GameLayer, committed: Committed) -> None:
             seats.add(change.seat)
         else:
             seats.discard(change.seat)  # the one who just acted is here
+            if change.actor is not None and not snap.is_ai(change.seat):
+                _present[(guild, change.actor)] = now
+    if len(_present) > MAX_REMEMBERED:
+        for k in [k for k, seen in _present.items() if now - seen >= PRESENT_TTL_S]:
+            del _present[k]
     seats = {s for s in seats if not snap.is_ai(s)}
     if not seats:
         return
-    now = time.monotonic()
     if all(now - _present.get((snap.record.guild_id, snap.players[s]), -1e9) < PRESENT_TTL_S for s in seats):
         return
     layer.bot.spawn(_checked(layer, snap.id, sorted(seats), fresh=False), name=f"leavers-{snap.id}")
