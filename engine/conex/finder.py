@@ -11,7 +11,8 @@ the points they score (V1 + V2):
    pointing out of it; roomy poses when there are any;
 2. if a pair gets no legal pose that way (none of its edge candidates passes the exact check), the lattice search
    (``finder_search.lattice_search``): every corner position on the 1 mm grid and every rotation on the 5-degree
-   grid, so **a pair gets a pose whenever one exists on that lattice** (bench/bench_finder_recall.py measures this
+   grid, searched whole when its first poses all fail the exact check, so **a pair gets a pose whenever one exists
+   on that lattice** (bench/bench_finder_recall.py measures this
    against a brute force of the real check). Whether a pair is searched never depends on what earlier searches
    left in the caches (issue 22: a pair with an edge pose but no lattice candidate was skipped once another search
    had built the target's rasters, so ``corner=1, target="board"`` and ``targets_for`` missed a pose the
@@ -45,6 +46,7 @@ from engine.errors import IllegalActionError, InvalidInputError
 if TYPE_CHECKING:
     from engine.conex.game import Game
 
+ALL = 1 << 30  # ``want`` for a lattice search that judges every candidate
 _Found = tuple[int, float, int, int, Corner, Target, float, float, float]  # pts, clearance, order, i, c, tgt, x, y, r
 _Pair = tuple[int, int, Corner, Target]  # points, order, corner, target
 
@@ -151,12 +153,20 @@ def find_placements(
         # fewer than ``limit``: every candidate was judged, so a pair without a chosen pose has no legal edge pose
         empty = [pair for pair in searched if (pair[2].index, pair[3]) not in posed
                  and not _lattice_hopeless(table, pair)]
-        more = [f for pair in empty for f in _lattice_found(table, pair, limit)]
-        if more:
-            found.extend(more)
+        more = {id(pair): _lattice_found(table, pair, limit) for pair in empty}
+        if any(more.values()):
+            found.extend(f for got in more.values() for f in got)
             chosen = _select(table, player, card, found, limit, verified, posed)
             if len(chosen) >= limit:
                 return chosen
+            # a pair whose first lattice poses all failed the exact check: the whole lattice (rare)
+            rest = [f for pair in empty if more[id(pair)] and (pair[2].index, pair[3]) not in posed
+                    for f in _lattice_found(table, pair, ALL)]
+            if rest:
+                found.extend(rest)
+                chosen = _select(table, player, card, found, limit, verified, posed)
+                if len(chosen) >= limit:
+                    return chosen
     return chosen
 
 
@@ -171,7 +181,10 @@ def has_pose(game: Game, player: int, card: Card, corner: Corner, target: Target
         return True
     if _lattice_hopeless(table, pair):
         return False
-    return bool(_select(table, player, card, _lattice_found(table, pair, 1), 1, verified))
+    first = _lattice_found(table, pair, 1)
+    if _select(table, player, card, first, 1, verified):
+        return True
+    return bool(first) and bool(_select(table, player, card, _lattice_found(table, pair, ALL), 1, verified))
 
 
 def targets_for(game: Game, player: int, card_id: int, corner: int) -> list[Target]:

@@ -109,3 +109,30 @@ def test_a_pose_two_pairs_propose_is_judged_for_each_pairs_target(position: Game
     found = [(99, 30.0, 0, 0, c, others[0], x, y, r),  # proposed first for another target: not legal there
              (1, 30.0, 1, 0, c, tgt, x, y, r)]  # the same pose for its own target: legal
     assert finder._select(g.board, p, card, found, 2, {}) == [place]
+
+
+def test_a_lattice_whose_first_poses_fail_the_exact_check_is_searched_whole(position: Game, monkeypatch) -> None:
+    """The lattice filter may admit a pose the exact check refuses; when its first poses all fail, the whole
+    lattice is searched (here: edge candidates withheld, and the first lattice answer replaced by a refused pose)."""
+    p = position.current_player
+    real = finder._lattice_found
+    monkeypatch.setattr(finder, "_edge_found", lambda table, pair: [])
+
+    def first_refused(table, pair, want):
+        got = real(table, pair, want)
+        if want == finder.ALL or not got:
+            return got
+        pts, cl, order, i, c, tgt, x, y, r = got[0]
+        return [(pts, cl, order, i, c, tgt, x + 5000.0, y, r)]  # 5 m away: off every table
+
+    monkeypatch.setattr(finder, "_lattice_found", first_refused)
+    checked = 0
+    for cid, corner, tgt in pairs(position)[:12]:
+        g = pickle.loads(pickle.dumps(position))
+        c = g.deck[cid].corner(corner)
+        if not real(g.board, (0, 0, c, tgt), 1):
+            continue
+        checked += 1
+        assert g.find_placements(p, cid, corner, tgt, limit=1), (cid, corner, tgt)
+        assert tgt in g.targets_for(p, cid, corner), (cid, corner, tgt)
+    assert checked
