@@ -214,11 +214,38 @@ def _parser() -> argparse.ArgumentParser:
     migrate = sub.add_parser("migrate-db", help="copy an installation into an empty database")
     migrate.add_argument("--from", dest="source", required=True, help="sqlite:///path or postgresql://...")
     migrate.add_argument("--to", dest="target", required=True, help="sqlite:///path or postgresql://...")
+    sub.add_parser("record-key", help="print the public key that signs downloaded records (to publish)")
+    verify = sub.add_parser("verify-record", help="check a downloaded record: signature, deal commitment, replay")
+    verify.add_argument("path", type=Path)
+    verify.add_argument("--public-key", help="the operator's published key (default: this installation's key)")
     return parser
 
 
 _JSON_LOGS = False
 """Set once ``LOG_FORMAT=json`` logging is configured: the failure line is then a JSON log record too."""
+def _record_command(args: argparse.Namespace, config: Config) -> int:
+    """``record-key`` and ``verify-record`` (``bot/signing.py``): exit 0, 1 for a refused record, 2 (configuration)
+    for a key that cannot be used."""
+    from bot import signing
+
+    try:
+        if args.command == "record-key":
+            print(signing.public_text(signing.load_key(config.data_dir, config.record_signing_key)))
+            return ExitCode.OK
+        verified = signing.verify_file(args.path, args.public_key, config.data_dir, config.record_signing_key)
+    except signing.SigningKeyError as err:
+        return _fail(ExitCode.CONFIG, f"{args.command}: {err}")
+    except signing.RecordRefused as err:
+        print(f"REFUSED ({err})")
+        return 1
+    state = verified.state
+    print(f"signature: OK ({verified.key})")
+    if verified.commitment:
+        print(f"commitment: OK ({verified.commitment} = SHA-256 of the revealed seed)")
+    print(f"replay: OK ({len(state.history)} actions through the rules, outcome "
+          f"{state.outcome.reason if state.outcome else 'none (unfinished)'})")
+    print("OK")
+    return ExitCode.OK
 
 
 def _fail(code: ExitCode, text: str) -> int:
@@ -279,6 +306,8 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(ExitCode.CONFIG, f"Configuration error: {err}")
     if command == "healthcheck":
         return healthcheck(config)
+    if command in ("record-key", "verify-record"):
+        return _record_command(args, config)
     if command != "run":
         try:
             return _storage_command(args, config)
@@ -290,6 +319,12 @@ def main(argv: list[str] | None = None) -> int:
     global _JSON_LOGS
     _JSON_LOGS = config.log_format == "json"
     apply_endpoints(config)
+    from bot import signing
+
+    try:  # downloaded records are signed with this key (issue 22)
+        signing.install(signing.load_key(config.data_dir, config.record_signing_key))
+    except signing.SigningKeyError as err:
+        return _fail(ExitCode.CONFIG, f"Configuration error: {err}")
     try:
         asyncio.run(_run(config))
     except _HealthPortFailed as err:

@@ -45,6 +45,7 @@ DEFAULT_DRAIN_TIMEOUT_S = 8.0
 DEFAULT_DATABASE_WAIT_S = 60.0
 LOG_FORMATS: tuple[str, ...] = ("text", "json")
 MAX_DRAIN_TIMEOUT_S = 300.0
+DEFAULT_DEPARTURE_CHECK_S = 300.0
 REDACTED = "[REDACTED-TOKEN]"
 DEFAULT_GAME_CAPS = (5, 50, 20)
 """Open games per member, per server, and in threads the bot opened, for a server without its own ``/settings``."""
@@ -88,6 +89,10 @@ class Config:
     database_wait_s: float = DEFAULT_DATABASE_WAIT_S
     log_format: str = "text"
     game_caps: tuple[int, int, int] = DEFAULT_GAME_CAPS
+    departure_check_s: float = DEFAULT_DEPARTURE_CHECK_S
+    """How often games idle on a seat are checked for a player who left (``DEPARTURE_CHECK``; 0: never)."""
+    record_signing_key: str | None = field(default=None, repr=False)
+    """``RECORD_SIGNING_KEY``: the Ed25519 private key signing downloaded records (else one kept in DATA_DIR)."""
 
     def owns_guild(self, guild_id: int | None) -> bool:
         """True if this process runs the shard of ``guild_id`` (``(guild_id >> 22) % SHARD_COUNT`` in
@@ -182,6 +187,8 @@ class Config:
             game_caps=(_int_in(env, "GAMES_PER_MEMBER", DEFAULT_GAME_CAPS[0], 1, 1_000_000),
                        _int_in(env, "GAMES_PER_SERVER", DEFAULT_GAME_CAPS[1], 1, 10_000_000),
                        _int_in(env, "GAME_THREADS", DEFAULT_GAME_CAPS[2], 0, 10_000_000)),
+            departure_check_s=_float_in(env, "DEPARTURE_CHECK", DEFAULT_DEPARTURE_CHECK_S, 0.0, 86400.0),
+            record_signing_key=env.get("RECORD_SIGNING_KEY", "").strip() or None,
         )
 
 

@@ -58,6 +58,8 @@ class DevUser:
         if guild is not None and not guild.bot_member:
             raise CommandUsageError(f"the bot is not in {guild.name!r} any more (removed): its commands and "
                                     "buttons are gone")
+        if guild is not None and self.user.id in guild.departed:
+            raise CommandUsageError(f"{self.user.name} left {guild.name!r}: they see nothing there any more")
 
     def messages(self) -> list[Message]:
         """The messages this user sees in their current channel (others' ephemeral ones hidden)."""

@@ -5,6 +5,10 @@
   interactions carry the new ``app_permissions``.
 - ``remove_bot`` / ``add_bot``: the bot kicked from a guild (GUILD_DELETE without ``unavailable``) or invited
   (GUILD_CREATE).
+- ``remove_member``: a user leaves a guild (GUILD_MEMBER_REMOVE, only to sessions with the privileged
+  GUILD_MEMBERS intent, as on Discord); ``GET .../members/{user}`` then answers 404 code 10007.
+- ``set_user_permissions``: a user's own permission overwrite in a channel (e.g. ``deny=["view_channel"]``),
+  sent as CHANNEL_UPDATE.
 - ``delete_message``: a moderator deletes a message (MESSAGE_DELETE).
 - ``inject_interaction_failure``: Discord rejects the first response of the next matching interactions (10062),
   or delivers them late.
@@ -32,6 +36,7 @@ from devserver.permissions import (
 if TYPE_CHECKING:
     from devserver.gateway import Gateway
 
+INTENT_GUILD_MEMBERS = 1 << 1
 INTENT_GUILD_MESSAGES = 1 << 9
 INTENT_DIRECT_MESSAGES = 1 << 12
 
@@ -136,6 +141,34 @@ class Controls:
             await self.gateway.dispatch("GUILD_CREATE", data, session=session)
         self.notify()
         return g
+
+    async def remove_member(self, user: User | str | int, guild: Guild | str | int | None = None) -> Guild:
+        """``user`` leaves ``guild`` (default guild): GUILD_MEMBER_REMOVE ``{"guild_id", "user"}`` goes to sessions
+        holding the GUILD_MEMBERS intent only (privileged, as on Discord); afterwards the member fetch answers 404
+        code 10007 "Unknown Member" and the user can no longer use the bot there (``CommandUsageError``)."""
+        g = self.guild(guild)
+        u = user if isinstance(user, User) else self.user(user)
+        g.departed.add(u.id)
+        await self.dispatch("GUILD_MEMBER_REMOVE", {"guild_id": str(g.id), "user": u.to_payload()}, guild_id=g.id,
+                            intent=INTENT_GUILD_MEMBERS)
+        self.notify()
+        return g
+
+    async def set_user_permissions(self, where: Channel | str | int, user: User | str | int, *,
+                                   allow: Iterable[str] = (), deny: Iterable[str] = ()) -> None:
+        """A user's own overwrite in the text channel ``where`` (replacing it; both empty: removed), sent as
+        CHANNEL_UPDATE as when an admin edits the channel. Threads follow their parent (``ValueError``)."""
+        ch = where if isinstance(where, Channel) else self.channel(where)
+        if ch.is_thread or ch.guild_id is None:
+            raise ValueError(f"#{ch.name}: overwrites belong to a guild text channel (a thread follows its parent)")
+        u = user if isinstance(user, User) else self.user(user)
+        allow_bits, deny_bits = bits(allow), bits(deny)
+        if allow_bits or deny_bits:
+            ch.overwrites[u.id] = (MEMBER_OVERWRITE, allow_bits, deny_bits)
+        else:
+            ch.overwrites.pop(u.id, None)
+        await self.dispatch("CHANNEL_UPDATE", ch.to_payload(), guild_id=ch.guild_id)
+        self.notify()
 
     # ------------------------------------------------------------------ moderation
     async def delete_message(self, message: Message | int, *, by: str | int = "mod") -> Message:

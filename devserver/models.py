@@ -111,6 +111,7 @@ class Guild:
     bot_permissions: int = BOT_PERMISSIONS
     bot_member: bool = True
     locale: str = "en-US"  # preferred_locale, sent as the interaction's ``guild_locale``
+    departed: set[int] = field(default_factory=set)  # user ids that left (``remove_member``): member fetch is 10007
 
     def shard(self, count: int) -> int:
         """The shard id owning this guild when the bot runs ``count`` shards."""

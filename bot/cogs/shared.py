@@ -3,8 +3,10 @@
 The games come from the game layer (``bot.games.kinds``): ``/leaderboard``'s ``game`` choices, ``/stats``'s lines
 and ``/help``'s sections are built from it. ``/abort`` (Manage Server; hidden from others by default permissions
 and re-checked here) ends the open game of the channel, whatever its kind, in the admin's own guild only; it is
-never rated. It goes through the game layer (lock and version check like every other action); afterwards every
-message the game stored (board, lobby) loses its components.
+never rated. An admin who plays in the running game only proposes it (``/abandon``'s offer, issue 22); an aborted
+game that hides a deal reveals it in its message (its kind's ``narration.reveal_on_abort``). It goes through the
+game layer (lock and version check like every
+other action); afterwards every message the game stored (board, lobby) loses its components.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from bot.core.paging import clip, pages
 from bot.errors import BotError
 from bot.i18n import t
 from bot.services.publish import render_png
+from bot.ui import mutual
 from bot.ui.common import defer, fill, png_file, reply, report_errors, update
 
 if TYPE_CHECKING:
@@ -170,9 +173,14 @@ class SharedCog(commands.Cog, name="shared"):
         if record is None or record.guild_id != interaction.guild_id or record.kind not in self.bot.games.kinds:
             raise BotError("err.no_game_in_channel")
         games = self.bot.games
+        if record.status == "active" and mutual.needs_consent(games.snapshot(record), interaction.user.id):
+            await mutual.agree(interaction, record.id)  # a seated admin: an offer, like /abandon (issue 22)
+            await reply(interaction, t("abort.seated_admin", interaction.locale), ephemeral=True)
+            return
         committed = await games.abort(record.id, by=interaction.user.id, guild_id=interaction.guild_id or 0)
         title = self._title(record.kind)
-        await reply(interaction, t("abort.done", interaction.locale, name=interaction.user.display_name, game=title))
+        await reply(interaction, t("abort.done", interaction.locale, name=interaction.user.display_name, game=title)
+                    + mutual.abort_note(committed.snap, interaction.locale))
         await games.lobby.closed_by_admin(committed, interaction.user.display_name)
         await games.publisher.strip_all(committed.snap.record)
 

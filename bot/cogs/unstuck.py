@@ -1,6 +1,8 @@
 """Games that never get stuck (issue 12), the commands and events every game shares: the bot removed from a
-server (``on_guild_remove``, :mod:`bot.services.departure`), mutual abort (``/abandon``, :mod:`bot.ui.mutual`),
-the result card's Rematch (:mod:`bot.ui.rematch`) and the admins' ``/games`` (:mod:`bot.ui.admin`).
+server (``on_guild_remove``, :mod:`bot.services.departure`), players who leave (rule L1, :mod:`bot.services.leavers`:
+member removal, channel and role updates, a check when the game needs the player), mutual abort (``/abandon``,
+:mod:`bot.ui.mutual`), the result card's Rematch (:mod:`bot.ui.rematch`) and the admins' ``/games``
+(:mod:`bot.ui.admin`).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services import departure
+from bot.services import departure, leavers
 from bot.ui import admin, mutual, rematch
 
 if TYPE_CHECKING:
@@ -27,6 +29,7 @@ class UnstuckCog(commands.Cog, name="unstuck"):
 
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
+        self.sweeper = leavers.Sweeper(bot.games, getattr(bot.config, "departure_check_s", 0.0))
 
     @app_commands.command(name="abandon",
                           description="Propose to abort this channel's game: every player must agree; not rated")
@@ -55,9 +58,30 @@ class UnstuckCog(commands.Cog, name="unstuck"):
     async def on_guild_join(self, guild: discord.Guild) -> None:
         departure.guild_joined(self.bot.games, guild.id)
 
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        self.sweeper.start()  # once: games idle on a seat are checked for players who left (L1)
+
+    @commands.Cog.listener()
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        """Only with the (privileged) members intent: the member's running games lose that seat (L1)."""
+        await leavers.member_removed(self.bot.games, payload.guild_id, payload.user.id)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_update(self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel) -> None:
+        """A channel's overwrites changed: players who can no longer see a game there forfeit their seat (L1)."""
+        if before.overwrites != after.overwrites:
+            await leavers.channel_changed(self.bot.games, after.guild.id, after.id)
+
+    @commands.Cog.listener()
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        if before.permissions != after.permissions:
+            await leavers.channel_changed(self.bot.games, after.guild.id, None)
+
 
 async def setup(bot: TableBot) -> None:
     """Extension entry point: ``bot.load_extension("bot.cogs.unstuck")``."""
     bot.add_dynamic_items(*mutual.DYNAMIC_ITEMS, *rematch.DYNAMIC_ITEMS, *admin.DYNAMIC_ITEMS)
     bot.games.on_committed.append(partial(mutual.on_commit, bot.games))
+    bot.games.on_committed.append(partial(leavers.on_commit, bot.games))
     await bot.add_cog(UnstuckCog(bot))

@@ -36,6 +36,10 @@ class Host(Protocol):
         """True when this process serves the guild's shard."""
         ...
 
+    def get_guild(self, id: int, /) -> Any:
+        """The cached guild ``id``, or ``None``."""
+        ...
+
     def get_channel(self, id: int, /) -> Any:
         """The cached channel (or thread) ``id``, or ``None``."""
         ...

@@ -210,6 +210,12 @@ class Rules:
         """The version-2 envelope of a record saved before it (raise ``StateError`` if it cannot be read)."""
         raise NotImplementedError
 
+    def deal_commitment(self, setup: dict[str, Any]) -> dict[str, str] | None:
+        """The commitment to a hidden deal a signed record of this game carries (``bot/signing.py``: what players
+        were shown before any hand), from the record's engine ``setup``; ``None`` (the default): no hidden deal.
+        Raises ``ValueError`` for a setup it cannot commit to."""
+        return None
+
 
 class Narration:
     """Every text of one game (``kind.narration``), in the reader's language (``snap.locale``). The layer calls
@@ -253,6 +259,11 @@ class Narration:
     def no_game_here(self) -> BotError:
         """The refusal of a command of this game in a channel without one."""
         return BotError("err.no_game_here", game=self.kind.title)
+
+    def reveal_on_abort(self, snap: Snapshot, locale: Any) -> str:
+        """What an abort message of ``snap`` reveals for fairness (issue 22: a game that hides a deal reveals it
+        when aborted, so an abort is never a free re-deal); empty by default."""
+        return ""
 
 
 class Pictures:

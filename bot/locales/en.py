@@ -67,7 +67,9 @@ MESSAGES: dict[str, str] = {
         "and record), `/help`, `/about` (version, invite link), `/abandon` (end a game every player agrees to "
         "end; not rated), **Rematch** on a "
         "result card; admins (Manage Server): `/abort`, `/games`, `/settings` (the clock of new games, the expiry "
-        "of challenges and lobbies)."
+        "of challenges and lobbies); an admin who plays in the game needs the others' consent to abort it (as "
+        "`/abandon`). A player who leaves the server or can no longer see the game's channel forfeits their seat: "
+        "the others play on while two remain, else the opponent wins; rated as a forfeit."
     ),
     "list.or": "{head} or {last}",
     "ai.seat": "AI {n}",

@@ -48,7 +48,10 @@ MESSAGES: dict[str, str] = {
         "el registro de una partida terminada), `/help`, `/about` (versión, enlace de invitación), `/abandon` "
         "(anula una partida si todos los jugadores "
         "aceptan; no puntúa), **Revancha** en la tarjeta de resultado; administradores (Gestionar servidor): "
-        "`/abort`, `/games`, `/settings` (el reloj de las partidas nuevas, la caducidad de retos y salas)."
+        "`/abort`, `/games`, `/settings` (el reloj de las partidas nuevas, la caducidad de retos y salas); un "
+        "admin que juega en la partida necesita que los demás acepten anularla (como `/abandon`). Quien se va del "
+        "servidor o deja de ver el canal de la partida pierde su asiento: "
+        "los demás siguen mientras queden dos, si no gana el rival; puntúa como abandono."
     ),
 }
 

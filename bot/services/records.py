@@ -60,8 +60,10 @@ def record_json(record: dict[str, Any]) -> bytes:
 
 
 def json_file(snap: Snapshot) -> discord.File:
-    """A fresh attachment ``game-<id>.json`` holding the record of ``snap``."""
-    return discord.File(io.BytesIO(record_json(record_of(snap))), filename=JSON_FILENAME.format(game=snap.id))
+    """A fresh attachment ``game-<id>.json`` holding the record of ``snap``, signed (``bot/signing.py``)."""
+    from bot.signing import sign
+
+    return discord.File(io.BytesIO(record_json(sign(record_of(snap)))), filename=JSON_FILENAME.format(game=snap.id))
 
 
 class NoReplay(Exception):

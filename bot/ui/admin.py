@@ -18,6 +18,7 @@ from bot.core import paging
 from bot.errors import BotError
 from bot.i18n import t
 from bot.ui.common import GameButton, games, reply, report_errors, update
+from bot.ui.mutual import abort_note, needs_consent
 
 if TYPE_CHECKING:
     from bot.core.layer import GameLayer
@@ -126,6 +127,9 @@ async def confirm(interaction: discord.Interaction, game_id: int) -> None:
     _check(interaction)
     layer = games(interaction)
     user = interaction.user
+    record = await layer.record(game_id)
+    if record.status == "active" and needs_consent(layer.snapshot(record), user.id):
+        raise BotError("abort.seated_admin_games")  # a seated admin asks the others (issue 22)
     committed = await layer.abort(game_id, by=user.id, guild_id=interaction.guild_id or 0)
     record = committed.snap.record
     title = committed.snap.kind.title
@@ -134,7 +138,7 @@ async def confirm(interaction: discord.Interaction, game_id: int) -> None:
     await layer.publisher.strip_all(record)
     try:
         await layer.publisher.delivery.send(record, t("abort.done", committed.snap.locale, name=user.display_name,
-                                                      game=title))
+                                                      game=title) + abort_note(committed.snap, committed.snap.locale))
     except Exception as err:  # the channel may be gone: the abort stands
         log.info("could not tell the channel of game %s about its abort: %s", game_id, err)
 

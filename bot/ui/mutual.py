@@ -8,6 +8,10 @@ timeout), it no longer stands, as a draw offer on a chess server: that action ed
 its button (:func:`on_commit`, message key ``abort_offer``); a click on an offer a client still shows is refused
 (``abort.stale``); ``/abandon`` then starts a new offer counted from one.
 
+An admin (Manage Server) who holds a seat in play needs the others' consent like anyone (issue 22): ``/abort`` then
+posts this offer instead of aborting (:func:`needs_consent`), and ``/games``' Abort refuses. Every abort message of a
+game that hides a deal reveals it (:func:`abort_note`: the kind's ``narration.reveal_on_abort``).
+
 Custom id: ``ma:ok:<game>`` (persistent). Votes: :mod:`bot.services.agreements` (``abort_votes:<game>``).
 """
 
@@ -99,7 +103,7 @@ async def agree(interaction: discord.Interaction, game_id: int) -> None:
         message_id = deal.data.get("message")
         await deal.clear()
     title = committed.snap.kind.title
-    text = t("abort.agreed", loc, game=title)
+    text = t("abort.agreed", loc, game=title) + abort_note(committed.snap, loc)
     if is_click:
         await update(interaction, content=text, view=None)
     else:
@@ -107,6 +111,21 @@ async def agree(interaction: discord.Interaction, game_id: int) -> None:
         if message_id:
             await layer.publisher.delivery.edit(committed.snap.record, int(message_id), content=text, view=None)
     await layer.publisher.strip_all(committed.snap.record)
+
+
+def needs_consent(snap: Snapshot, user_id: int) -> bool:
+    """True when ``user_id`` holds a human seat still in play of the running game ``snap`` and another human seat
+    is in play: then even an admin's abort is only an offer the others must agree to (issue 22)."""
+    if snap.status != "active" or user_id not in snap.players:
+        return False
+    in_play = [u for u in humans(snap.record, snap.env) if not _left(snap.state, snap.players.index(u))]
+    return user_id in in_play and len(in_play) > 1
+
+
+def abort_note(snap: Snapshot, locale: Any) -> str:
+    """What an abort message adds for the game's fairness: the kind's ``narration.reveal_on_abort`` (e.g. a hidden
+    deal's seed, with ``"\n"`` first), else ``""``."""
+    return snap.kind.narration.reveal_on_abort(snap, locale)
 
 
 def on_commit(layer: GameLayer, committed: Committed) -> None:

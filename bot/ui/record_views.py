@@ -126,9 +126,15 @@ async def send_record(interaction: discord.Interaction, game_id: int) -> None:
 
 async def send_json(interaction: discord.Interaction, game_id: int) -> None:
     """Answer privately with the record JSON of finished game ``game_id`` (``game-<id>.json``)."""
+    from bot import signing
+
     snap = await games(interaction).records.finished(game_id, interaction.guild_id)
-    await reply(interaction, t("rec.json", interaction.locale, game_id=snap.id), ephemeral=True,
-                files=[json_file(snap)])
+    text = t("rec.json", interaction.locale, game_id=snap.id)
+    key = signing.installed()
+    if key is not None:  # how to check it (issue 22): the key to compare with the operator's published one
+        command = f"python -m bot verify-record game-{snap.id}.json --public-key {signing.public_text(key)}"
+        text += "\n" + t("rec.signed_by", interaction.locale, key=signing.public_text(key), command=command)
+    await reply(interaction, text, ephemeral=True, files=[json_file(snap)])
 
 
 class ReplayButton(GameButton, template=r"rc:rp:(?P<game>[0-9]+)"):

@@ -57,13 +57,16 @@ async def guild_member(s: DevServer, request: web.Request, guild_id: str, user_i
         user = s.user(int(user_id))
     except (KeyError, ValueError) as exc:
         raise ApiError(404, 10007, "Unknown Member") from exc
+    if user.id in guild.departed:
+        raise ApiError(404, 10007, "Unknown Member")
     return json_response(user.member_payload(guild.member_roles(user)))
 
 
 async def guild_members(s: DevServer, request: web.Request, guild_id: str) -> web.Response:
     guild = guild_for_bot(s, guild_id)
     limit = int(request.query.get("limit", "1"))
-    members = [u.member_payload(guild.member_roles(u)) for u in (*s.users.values(), s.bot_user)]
+    members = [u.member_payload(guild.member_roles(u)) for u in (*s.users.values(), s.bot_user)
+               if u.id not in guild.departed]
     return json_response(members[:limit])
 
 

@@ -19,7 +19,8 @@ def check(g: Position, action: GameAction) -> GameAction:
     Order of checks: game over (E1), seat (``Input``), a forfeited seat (``Forfeited``); ``Forfeit`` is then
     legal; ``Timeout`` needs the seat in :meth:`awaiting` (``NotYourTurn``); discards and lightning (X3, X2);
     turn (``NotYourTurn``), pending discard (X3), A2/A3; for a place unknown card/corner (``Input``), card
-    in hand (P5), star use (V3, X2), then P4, P1, P2, P3.
+    in hand (P5), star use (V3, X2), then the pose: P1, P2, P3, P4, the first that fails named (the ruling's
+    order, ``Table.check_pose``). P5 comes before the pose: a pose is judged only for a card the player may play.
     """
     if not isinstance(action, Place | Draw | Pass | Lightning | Discard | Forfeit | Timeout):
         raise InvalidInputError(f"not a CONEX action: {action!r}")

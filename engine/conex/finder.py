@@ -6,12 +6,17 @@ areas of table cards of the corner's colour (newest first) and that colour's boa
 the points they score (V1 + V2):
 
 0. a pair is skipped when its target is sealed (no point of its outline is 1 mm clear of everything forbidden, so
-   no card can leave it) or, once the target's rasters exist, when the lattice has no candidate for it;
+   no card can leave it);
 1. the quick edge candidates (``finder_search.edge_candidates``): poses crossing the target's exposed outline,
    pointing out of it; roomy poses when there are any;
-2. if a pair gets no legal pose that way, the lattice search (``finder_search.lattice_search``): every corner
-   position on the 1 mm grid and every rotation on the 5-degree grid, so **a pair gets a pose whenever one exists
-   on that lattice** (bench/bench_finder_recall.py measures this against a brute force of the real check);
+2. if a pair gets no legal pose that way (none of its edge candidates passes the exact check), the lattice search
+   (``finder_search.lattice_search``): every corner position on the 1 mm grid and every rotation on the 5-degree
+   grid, searched whole when its first poses all fail the exact check, so **a pair gets a pose whenever one exists
+   on that lattice** (bench/bench_finder_recall.py measures this
+   against a brute force of the real check). Whether a pair is searched never depends on what earlier searches
+   left in the caches (issue 22: a pair with an edge pose but no lattice candidate was skipped once another search
+   had built the target's rasters, so ``corner=1, target="board"`` and ``targets_for`` missed a pose the
+   unrestricted search had found);
 3. every candidate is judged with ``TargetGeom.evaluate`` (vectorised P4/P1/P2/P3);
 4. ranking: points, then clearance (distance to the nearest forbidden thing or the table edge, capped at 3 cm, to
    0.5 mm), then candidate order; near-duplicates (same corner and target, within 2 cm and 45 degrees) are
@@ -39,6 +44,7 @@ from engine.conex.position import Position
 from engine.conex.table import Table, Target
 from engine.errors import IllegalActionError, InvalidInputError
 
+ALL = 1 << 30  # ``want`` for a lattice search that judges every candidate
 _Found = tuple[int, float, int, int, Corner, Target, float, float, float]  # pts, clearance, order, i, c, tgt, x, y, r
 _Pair = tuple[int, int, Corner, Target]  # points, order, corner, target
 
@@ -77,14 +83,19 @@ def _pairs(table: Table, card: Card, corner: int | None, target: Target | None) 
 
 
 def _hopeless(table: Table, pair: _Pair) -> bool:
-    """True when the target is ``sealed`` (no card fits on it at all), or when its rasters are already built
-    (another pair on it needed the lattice) and the lattice has no candidate for this corner: no lattice pose is
-    legal, and the pair is skipped without trying its edge candidates (a pose legal only between the 5-degree steps
-    is given up: the finder's promise is the lattice). Never builds rasters for this: that would cost more than it
-    saves."""
+    """True when the target is ``sealed`` (no card fits on it at all). Only that: the edge candidates of every other
+    pair are always tried, whatever rasters earlier searches built (a pose legal only between the lattice's
+    5-degree steps is still found by its edges, the same in every call; issue 22)."""
+    _, _, c, tgt = pair
+    return sealed(TargetGeom.get(table, tgt, c.color))
+
+
+def _lattice_hopeless(table: Table, pair: _Pair) -> bool:
+    """True when the target's rasters already exist and hold no lattice candidate for the corner: the lattice
+    search would find nothing (a shortcut for that step only; never builds rasters)."""
     _, _, c, tgt = pair
     geom = TargetGeom.get(table, tgt, c.color)
-    return sealed(geom) or (geom.has_rasters and not lattice_any(geom, c))
+    return geom.has_rasters and not lattice_any(geom, c)
 
 
 def _edge_found(table: Table, pair: _Pair) -> list[_Found]:
@@ -117,7 +128,7 @@ def find_placements(
     table = game.board
     pairs = _pairs(table, card, corner, target)  # type: ignore[arg-type]
     found: list[_Found] = []
-    verified: dict[tuple[int, float, float, float], bool] = {}
+    verified: dict[tuple[int, float, float, float], Target | None] = {}
     chosen: list[Place] = []
     k = 0
     while k < len(pairs):
@@ -127,23 +138,33 @@ def find_placements(
         while k < len(pairs) and pairs[k][0] == pts:
             tier.append(pairs[k])
             k += 1
-        empty = []
+        searched = []
         for pair in tier:
             if _hopeless(table, pair):
                 continue
-            got = _edge_found(table, pair)
-            found.extend(got)
-            if not got:
-                empty.append(pair)
-        chosen = _select(table, player, card, found, limit, verified)
+            found.extend(_edge_found(table, pair))
+            searched.append(pair)
+        posed: set[tuple[int, Target]] = set()
+        chosen = _select(table, player, card, found, limit, verified, posed)
         if len(chosen) >= limit:
             return chosen
-        more = [f for pair in empty for f in _lattice_found(table, pair, limit)]
-        if more:
-            found.extend(more)
-            chosen = _select(table, player, card, found, limit, verified)
+        # fewer than ``limit``: every candidate was judged, so a pair without a chosen pose has no legal edge pose
+        empty = [pair for pair in searched if (pair[2].index, pair[3]) not in posed
+                 and not _lattice_hopeless(table, pair)]
+        more = {id(pair): _lattice_found(table, pair, limit) for pair in empty}
+        if any(more.values()):
+            found.extend(f for got in more.values() for f in got)
+            chosen = _select(table, player, card, found, limit, verified, posed)
             if len(chosen) >= limit:
                 return chosen
+            # a pair whose first lattice poses all failed the exact check: the whole lattice (rare)
+            rest = [f for pair in empty if more[id(pair)] and (pair[2].index, pair[3]) not in posed
+                    for f in _lattice_found(table, pair, ALL)]
+            if rest:
+                found.extend(rest)
+                chosen = _select(table, player, card, found, limit, verified, posed)
+                if len(chosen) >= limit:
+                    return chosen
     return chosen
 
 
@@ -153,8 +174,15 @@ def has_pose(game: Position, player: int, card: Card, corner: Corner, target: Ta
     pair = (pair_points(table, corner, target), 0, corner, target)
     if _hopeless(table, pair):
         return False
-    found = _edge_found(table, pair) or _lattice_found(table, pair, 1)
-    return bool(_select(table, player, card, found, 1, {}))
+    verified: dict[tuple[int, float, float, float], Target | None] = {}
+    if _select(table, player, card, _edge_found(table, pair), 1, verified):
+        return True
+    if _lattice_hopeless(table, pair):
+        return False
+    first = _lattice_found(table, pair, 1)
+    if _select(table, player, card, first, 1, verified):
+        return True
+    return bool(first) and bool(_select(table, player, card, _lattice_found(table, pair, ALL), 1, verified))
 
 
 def targets_for(game: Position, player: int, card_id: int, corner: int) -> list[Target]:
@@ -171,11 +199,14 @@ def _select(
     card: Card,
     found: list[_Found],
     limit: int,
-    verified: dict[tuple[int, float, float, float], bool],
+    verified: dict[tuple[int, float, float, float], Target | None],
+    posed: set[tuple[int, Target]] | None = None,
 ) -> list[Place]:
     """The best ``limit`` of ``found``: points, then clearance (to 0.5 mm), then candidate order; skipping a pose
     within 2 cm and 45 degrees of a chosen one on the same corner and target; each re-checked exactly (results
-    remembered in ``verified``)."""
+    remembered in ``verified``: the target the pose lands on, ``None`` when illegal, keyed by corner and pose, so a
+    pose two pairs propose is judged for each pair's own target). ``posed`` collects the ``(corner index,
+    target)`` of every chosen pose."""
     found.sort(key=lambda f: (-f[0], -round(f[1] * 2) / 2, f[2], f[3]))
     chosen: list[tuple[Corner, Target, float, float, float]] = []
     out: list[Place] = []
@@ -193,13 +224,15 @@ def _select(
         if key not in verified:
             try:
                 cx, cy = centre_for_corner(c, place.x_mm, place.y_mm, r)
-                verified[key] = table.check_pose(card, c.index, cx, cy, r).target == tgt
+                verified[key] = table.check_pose(card, c.index, cx, cy, r).target
             except IllegalActionError:  # the filter is lenient only by micrometres
-                verified[key] = False
-        if not verified[key]:
+                verified[key] = None
+        if verified[key] != tgt:
             continue
         chosen.append((c, tgt, x, y, r))
         out.append(place)
+        if posed is not None:
+            posed.add((c.index, tgt))
         if len(out) >= limit:
             break
     return out

@@ -152,7 +152,8 @@ class TargetGeom:
         """Indices of the legal poses among ``(x, y, r)`` (corner centroid mm, rotation degrees) and their
         clearance in mm (distance to the nearest forbidden thing or table edge, capped at 30 mm; zeros when
         ``clearance`` is false). ``lattice=True`` is for poses the lattice rasters already passed (their disc
-        and table tests are skipped).
+        test is skipped; the exact table test is not: the rasters keep the discs on the table, not the rectangle's
+        corners, issue 22).
 
         Tests, cheapest first: the three disc centres outside ``core`` (P2/P3); rectangle off the table (P4,
         exact); rectangle corners, then mid-edges, in ``touch`` (P2/P3); triangle vertices off ``grown`` (P1);
@@ -171,15 +172,12 @@ class TargetGeom:
         rect_c, tri_c, _ = posed_batch(corner, x[idx], y[idx], r[idx])
         rx, ry = rect_c[:, :, 0].T, rect_c[:, :, 1].T  # (4, n) each: one row per rectangle corner
         x0, y0, x1, y1 = self.table_bounds
-        if lattice:
-            ok = np.ones(len(idx), dtype=bool)
-        else:
-            ok = (
-                (np.minimum.reduce(rx) >= x0 - LIES_ON_MM)
-                & (np.maximum.reduce(rx) <= x1 + LIES_ON_MM)
-                & (np.minimum.reduce(ry) >= y0 - LIES_ON_MM)
-                & (np.maximum.reduce(ry) <= y1 + LIES_ON_MM)
-            )
+        ok = (
+            (np.minimum.reduce(rx) >= x0 - LIES_ON_MM)
+            & (np.maximum.reduce(rx) <= x1 + LIES_ON_MM)
+            & (np.minimum.reduce(ry) >= y0 - LIES_ON_MM)
+            & (np.maximum.reduce(ry) <= y1 + LIES_ON_MM)
+        )
         if not self.empty:
             for k in range(4):  # the corners, then the mid-edges, in ``touch``
                 ok[ok] = ~shapely.contains_xy(self.touch, rx[k, ok], ry[k, ok])

@@ -245,7 +245,9 @@ class Table:
 
     def check_pose(self, card: Card, corner_index: int, x_mm: float, y_mm: float, rotation: float) -> Verdict:
         """Check a pose of ``card`` (centre at ``(x_mm, y_mm)``, rotation clockwise) placed with corner
-        ``corner_index`` against P4, P1, P2, P3 in that order (docs/rules/conex.md section 5).
+        ``corner_index`` against P1, P2, P3, P4: a refusal names the first failed rule in the ruling's order
+        (docs/rules/conex.md section 5; issue 22). The cheap P4 test runs first, but a pose off the table is still
+        checked against P1-P3 before P4 is named.
 
         Returns the ``Verdict`` (target) when legal. Raises ``IllegalActionError`` with ``.rule`` the first failed
         rule and ``.details`` (machine-readable, for translations) holding ``card``, ``corner`` and ``reason``:
@@ -266,7 +268,7 @@ class Table:
         corner = card.corner(corner_index)
         tri = posed.corners[card.corners.index(corner)]
         who = f"card {card.id}"
-        # P4: the rectangle lies on the table (grown by 0.5 mm)
+        # P4: the rectangle lies on the table (grown by 0.5 mm); named only after P1-P3 hold
         minx, miny, maxx, maxy = posed.rect.bounds
         tminx, tminy, tmaxx, tmaxy = self.area.bounds
         if (
@@ -275,6 +277,7 @@ class Table:
             or maxx > tmaxx + LIES_ON_MM
             or maxy > tmaxy + LIES_ON_MM
         ):
+            self._p2_p3(card, posed.rect, self._p1(card, corner, tri))  # P1, P2, P3 fail first if they fail
             sides = {"left": tminx - minx, "top": tminy - miny, "right": maxx - tmaxx, "bottom": maxy - tmaxy}
             edge = max(sides, key=lambda k: sides[k])
             over = sides[edge]

@@ -260,7 +260,8 @@ async def test_place_refusals_change_nothing(
         (ALICE, {"card": "A", "corner": 1, "target": "12 and more"}, "is not a target"),
         (ALICE, {"card": "A", "corner": 1, "target": "31"}, "not on the table"),  # not on the table
         (ALICE, {"card": "A", "corner": 1, "x": 20.0, "y": 20.0, "rotation": 0.0}, "**P1** — "),
-        (ALICE, {"card": "A", "corner": 1, "x": 49.0, "y": 34.0, "rotation": 0.0}, "**P4** — "),
+        # off the table too, but its corner lies on the bare table: P1 fails first in the ruling's order (issue 22)
+        (ALICE, {"card": "A", "corner": 1, "x": 49.0, "y": 34.0, "rotation": 0.0}, "**P1** — "),
         (ALICE, {"card": "A", "corner": 1, "x": 0.0, "y": 0.0, "double": True}, "**V3** — "),
     ]
     for uid, options, expected in cases:

@@ -282,21 +282,25 @@ async def test_conex_commitment_is_posted_before_any_hand_and_the_revealed_seed_
     assert conex_cli.main(tampered) == 1 and "MISMATCH" in capsys.readouterr().out
 
 
-async def test_conex_hand_waits_for_the_table_with_the_commitment(
+async def test_conex_hand_before_the_table_is_answered_with_the_commitment_first(
     bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
 ) -> None:
+    """Issue 22: no window where a true request is refused; no card is ever shown before the commitment."""
     from engine.conex import Game
 
     game = Game.new(players=2, seed=99, table="medium", goal=40)
     gid = await put_game(storage, game, [ALICE, BOB])  # committed, but its table never posted (a crash between)
-    text = refusal(fake, await driver.command("conex hand", ALICE))
-    assert "commitment is not posted yet" in text
-    assert await driver.autocomplete("conex place", ALICE, "card", card="") == []
+    token = await driver.command("conex hand", ALICE)
+    text = fake.visible_text(token)
+    assert f"#{game.hand(0)[0].id}" in text and fair.commitment(99) in text
+    assert text.index(fair.commitment(99)) < text.index(f"#{game.hand(0)[0].id}"), "the commitment comes first"
+    assert await driver.autocomplete("conex place", ALICE, "card", card="") != []
     await bot.games.on_ready()  # the recovery posts the table: with the commitment, since none was recorded
     table = await board(storage, fake, gid)
     assert fair.commitment(99) in table["content"]
     token = await driver.command("conex hand", ALICE)
     assert f"#{game.hand(0)[0].id}" in fake.visible_text(token)
+    assert fair.commitment(99) not in fake.visible_text(token), "once the table is posted, the hand is the hand"
 
 
 # -- any game, the seed's source ----------------------------------------------------------------------------------

@@ -18,7 +18,6 @@ from bot.core.envelope import Seat
 from bot.core.kind import Snapshot
 from bot.errors import BotError
 from bot.games.conex import private
-from bot.games.conex.fairness import deal_public
 from bot.games.conex.kind import KIND
 from bot.games.conex.letters import letters_of
 from bot.games.conex.narration import game_of
@@ -64,9 +63,9 @@ class ConexCog(GameCog, name="conex", group_name="conex",
     kind = KIND
 
     async def _mine(self, interaction: discord.Interaction) -> tuple[Game, int, dict[str, Any]] | None:
-        """For autocomplete: the caller's running game here, seat and the envelope's ``extra``, once the deal is
-        public (no card before the commitment; :meth:`GameCog.mine`: never raises)."""
-        found = await self.mine(interaction, deal_public)
+        """For autocomplete: the caller's running game here, seat and the envelope's ``extra`` (the start commit fixed
+        the deal and its commitment; :meth:`GameCog.mine`: never raises)."""
+        found = await self.mine(interaction)
         if found is None:
             return None
         snap, seat = found

@@ -1,12 +1,14 @@
 """CONEX's provably fair deals at the table (issue 16.3; the scheme is ``engine/conex/fair.py``).
 
-- **Commitment** (start): the first table message carries the SHA-256 commitment of the deal's seed and the deck
-  version (:func:`commitment_line`, in the start headline and in the lobby message's last edit). Nobody sees a card
-  before it: My hand, Hints and the hand's autocomplete are refused until a table of the game is recorded
-  (:func:`deal_public`), and the first recorded table always carries the commitment (a table recovered before any
-  was recorded adds it to its headline).
+- **Commitment** (start): the seed, hence its SHA-256 commitment (with the deck version), is fixed by the start
+  commit itself; the first table message carries the commitment (:func:`commitment_line`, in the start headline
+  and in the lobby message's last edit; a table recovered before any was recorded adds it to its headline). Nobody
+  sees a card before it: My hand and Hints open as soon as the start commit exists (issue 22: no window where a
+  true request is refused) and, while no table is recorded yet (:func:`deal_public`), carry the commitment line
+  themselves (:func:`commitment_first`).
 - **Reveal** (end): the result card's status line gives the seed and the exact command that recomputes the deal and
-  checks the commitment (:func:`reveal_line`).
+  checks the commitment (:func:`reveal_line`). An aborted game that had started reveals it too, in the abort
+  message (:func:`abort_reveal`, issue 22): a re-deal is never free of a trace.
 
 The seed is drawn by ``ConexRules.new_seed`` from ``secrets.randbits(128)``; die rolls and random discards derive from
 it (``engine/conex/fair.py``), so the commitment covers every chance of the game.
@@ -16,7 +18,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bot.errors import BotError
 from bot.i18n import t
 from bot.services.publish import board_version
 from engine.conex import Game, fair
@@ -53,7 +54,17 @@ def deal_public(record: GameRecord) -> bool:
     return board_version(record) is not None
 
 
-def require_deal_public(snap: Snapshot) -> None:
-    """Raises ``BotError("cn.deal_not_public")`` while no table (with the deal's commitment) is posted."""
-    if snap.status == "active" and not deal_public(snap.record):
-        raise BotError("cn.deal_not_public")
+def commitment_first(snap: Snapshot, locale: Any) -> str:
+    """``commitment line + "\n"`` while no table of the running game is recorded yet (a private answer showing
+    cards then shows the commitment first), else ``""``."""
+    if snap.status != "active" or snap.state is None or deal_public(snap.record):
+        return ""
+    return commitment_line(snap.state, locale) + "\n"  # type: ignore[arg-type]
+
+
+def abort_reveal(snap: Snapshot, locale: Any) -> str:
+    """For an aborted game that had started (an engine state exists): ``"\n"`` + the reveal line (seed, commitment,
+    verify command), else ``""`` (a lobby never dealt)."""
+    if snap.state is None:
+        return ""
+    return "\n" + t("abort.reveal", locale, reveal=reveal_line(snap.state, locale))  # type: ignore[arg-type]

@@ -24,10 +24,11 @@ from bot.core.kind import Components, GameKind, Narration, Picture, Pictures, Ru
 from bot.errors import BotError
 from bot.games.conex import letters, narration, payload
 from bot.games.conex.ai import ai_action
+from bot.games.conex.fairness import abort_reveal
 from bot.games.conex.views import DYNAMIC_ITEMS
 from bot.i18n import t
 from bot.storage.records import ActionRecord, GameRecord
-from engine.conex import Discard, Game, Place, Timeout
+from engine.conex import Discard, Game, Place, Timeout, fair
 from engine.conex.events import CardRemoved, Discarded, DiscardsPending, Drew, Passed, Placed, TimedOut
 from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError, RuleError, StateError
 from engine.protocol import Event, GameState
@@ -120,6 +121,14 @@ class ConexRules(Rules):
             return BotError("cn.forfeited")
         return err
 
+    def deal_commitment(self, setup: dict[str, Any]) -> dict[str, str] | None:
+        """The deal's commitment (U2: scheme, deck version, SHA-256 of the setup's seed, ``engine/conex/fair.py``).
+        Raises ``ValueError`` for a setup without a whole-number seed."""
+        seed = setup.get("seed")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"the setup needs its seed, not {seed!r:.40}")
+        return {"scheme": fair.COMMITMENT_SCHEME, "deck": fair.deck_version(), "hash": fair.commitment(seed)}
+
     def migrate(self, record: GameRecord) -> Envelope:
         """A record saved before envelope version 2: ``{"conex": Game.to_dict() | None, "table", "goal", "host",
         "names", "ai": [ids], "discards_since"?, "locale"}`` (before the game protocol also ``"forfeited"``
@@ -166,6 +175,10 @@ class ConexNarration(Narration):
 
     def lobby_text(self, snap: Snapshot) -> str:
         return narration.lobby_text(snap)
+
+    def reveal_on_abort(self, snap: Snapshot, locale: Any) -> str:
+        """The deal's seed revealed in an abort message (issue 22: every aborted CONEX game reveals its seed)."""
+        return abort_reveal(snap, locale)
 
 
 class ConexPictures(Pictures):

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.errors import BotError
-from bot.games.conex.fairness import require_deal_public
+from bot.games.conex.fairness import commitment_first
 from bot.games.conex.letters import letters_of
 from bot.games.conex.narration import game_of
 from bot.games.conex.placing import cm, legal_counts
@@ -62,12 +62,11 @@ async def _hand(interaction: discord.Interaction, layer: Any, ticket: Any, game_
     snap = await layer.load(game_id)
     seat = snap.seat_of(interaction.user.id)
     game = game_of(snap)
-    require_deal_public(snap)
     await defer(interaction, ephemeral=True)
     await ticket.turn()
     counts = await layer.cpu(legal_counts, game, seat)
     letters = letters_of(snap.env.extra, game, seat)
-    text = hand_text(game, seat, legal_counts=counts, letters=letters)
+    text = commitment_first(snap, interaction.locale) + hand_text(game, seat, legal_counts=counts, letters=letters)
     if not game.hands[seat]:  # an empty hand: its text, no blank picture
         await fill(interaction, text, ephemeral=True)
         return
@@ -116,7 +115,6 @@ async def _hints(interaction: discord.Interaction, layer: Any, ticket: Any, game
     snap = await layer.load(game_id)
     seat = snap.seat_of(interaction.user.id)
     game = game_of(snap)
-    require_deal_public(snap)
     plan = False
     try:  # pending discard / over / left: refused before any work; not your turn: hints to plan, read only
         game.check(Draw(seat) if game.draw_pile else Pass(seat))
@@ -135,7 +133,7 @@ async def _hints(interaction: discord.Interaction, layer: Any, ticket: Any, game
         return
     labels, lines = hint_texts(game, seat, found, letters_of(snap.env.extra, game, seat), loc)
     png = await layer.cpu(render_png, render_hints, game, found, labels=labels)
-    head = t("cn.hints_off_turn" if plan else "cn.hints", loc)
+    head = commitment_first(snap, loc) + t("cn.hints_off_turn" if plan else "cn.hints", loc)
     content = head + "\n" + "\n".join(lines)
     kwargs: dict[str, Any] = {} if plan else {"view": hints_view(snap.id, snap.version, found, locale=loc.value)}
     first, *more = split_text(content)

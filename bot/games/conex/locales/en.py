@@ -126,5 +126,4 @@ MESSAGES.update({
         "The seed is revealed at the end so anyone can check the deal, the die rolls and the random discards."
     ),
     "cn.reveal": "🔓 Deal seed: `{seed}` (commitment `{hash}`). Check it: `{command}`",
-    "cn.deal_not_public": "The table with the deal's commitment is not posted yet: try again in a moment.",
 })

@@ -213,5 +213,4 @@ MESSAGES.update({
         "La semilla se revela al final para que cualquiera compruebe el reparto, los dados y los descartes al azar."
     ),
     "cn.reveal": "🔓 Semilla del reparto: `{seed}` (compromiso `{hash}`). Compruébalo: `{command}`",
-    "cn.deal_not_public": "La mesa con el compromiso del reparto aún no está publicada: inténtalo en un momento.",
 })
