@@ -166,9 +166,9 @@ class TableBot(commands.Bot):
         # Runs inside the gateway parser, before any handler task of the interaction starts.
         if event_name == "interaction" and args:
             self.first_response.attach(args[0])
+            forged.screen(self, args[0])  # a component no handler takes: answered privately (issue 22)
         if self.health is not None:
             self.health.on_event(event_name, args)
-            forged.screen(self, args[0])  # a component no handler takes: answered privately (issue 22)
         super().dispatch(event_name, *args, **kwargs)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
