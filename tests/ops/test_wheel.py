@@ -100,4 +100,5 @@ def test_wheel_installed_non_editable_loads_data_and_draws(tmp_path: Path) -> No
     assert seen["devserver"] is False
     if shutil.which("cc") or shutil.which("gcc"):
         assert seen["core"] == "c", "the optional C search core was not built into the wheel"
-    _run([python, "-m", "bot", "--help"], cwd=elsewhere)
+    helped = _run([python, "-m", "bot", "--help"], cwd=elsewhere).stdout
+    assert "DISCORD_TOKEN" in helped and "migrate-db" in helped
