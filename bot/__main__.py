@@ -48,6 +48,7 @@ ENVIRONMENT: tuple[tuple[str, str], ...] = (
                  "~/.local/share/tablebot; /data in the image)"),
     ("DATABASE_URL", "unset: DATA_DIR/tablebot.sqlite3; sqlite:///relative/file.sqlite3 (from the current "
                      "directory), sqlite:////absolute/file.sqlite3, or postgresql://user:password@host:5432/db"),
+    ("PGPASSWORD", "the PostgreSQL password when DATABASE_URL has none (read by asyncpg; no URL-encoding needed)"),
     ("DATABASE_POOL_SIZE", "PostgreSQL connections per process, 1-200 (default 10)"),
     ("DRAIN_TIMEOUT", "seconds a stopping bot waits for interactions in flight, 0-300 (default 8)"),
     ("CPU_WORKERS", "board and search processes; 0 = threads (default: the CPUs this process may use: affinity "
