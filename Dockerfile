@@ -1,7 +1,7 @@
 # Self-hosting image: README "Run the bot" (docker run) and docker-compose.yml (PostgreSQL, shards).
 # Two stages. `build`: the locked dependencies first (requirements.lock, hashes checked), then the bot's own
 # wheel from its sources, with gcc for the Constructo AI's optional C search core; a source edit re-runs only
-# the last two steps, a lock change the dependency step. The runtime stage copies the finished venv only (no
+# the source steps, a lock change the dependency step. Few steps: each costs a full copy on some storage drivers. The runtime stage copies the finished venv only (no
 # compiler, no sources, no pip cache). Regenerate the lock: README "Operating the bot" > "The image".
 FROM python:3.11-slim AS build
 
@@ -11,15 +11,18 @@ RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
     && rm -rf /var/lib/apt/lists/*
 RUN python -m venv /opt/tablebot
 COPY requirements.lock /tmp/requirements.lock
-RUN /opt/tablebot/bin/pip install --no-deps --require-hashes -r /tmp/requirements.lock
+# Optional extra CA certificates (PEM text) for a TLS-intercepting proxy between this build and PyPI: trusted by
+# pip in this stage only, never copied into the runtime image (tools/docker_check.sh passes the host's own).
+ARG EXTRA_CA_CERTS=""
+RUN printf '%s\n' "$EXTRA_CA_CERTS" | cat /etc/ssl/certs/ca-certificates.crt - > /tmp/ca.pem \
+    && PIP_CERT=/tmp/ca.pem /opt/tablebot/bin/pip install --no-deps --require-hashes -r /tmp/requirements.lock \
+    && rm /tmp/ca.pem
 
-WORKDIR /src
-COPY pyproject.toml setup.py README.md ./
-COPY engine ./engine
-COPY render ./render
-COPY bot ./bot
-# A regular (non-editable) install: the data files (layouts, deck, fonts) travel inside the engine package.
-RUN /opt/tablebot/bin/pip install --no-deps --no-index --no-build-isolation . \
+# The sources: .dockerignore lets in only pyproject.toml, setup.py, README.md, requirements.lock, engine/,
+# render/ and bot/ (no tests, host builds, venvs or .env). A regular (non-editable) install: the data files
+# (layouts, deck, fonts) travel inside the engine package.
+COPY . /src
+RUN cd /src && /opt/tablebot/bin/pip install --no-deps --no-index --no-build-isolation . \
     && cd / && /opt/tablebot/bin/python -c "import engine.constructo.core as c; assert c.CORE == 'c', c.CORE" \
     && /opt/tablebot/bin/python -m compileall -q /opt/tablebot
 
@@ -45,7 +48,6 @@ WORKDIR /data
 VOLUME ["/data"]
 # The bot touches $DATA_DIR/heartbeat every 30 s while connected to Discord.
 HEALTHCHECK --interval=60s --timeout=10s --start-period=60s --retries=3 CMD ["python", "-m", "bot", "healthcheck"]
-# `docker stop` sends SIGTERM: the bot drains in-flight interactions (DRAIN_TIMEOUT s), closes and
-# checkpoints storage, exits 0. Keep docker's stop timeout (10 s default) above DRAIN_TIMEOUT.
-STOPSIGNAL SIGTERM
+# `docker stop` sends SIGTERM (the default STOPSIGNAL): the bot drains in-flight interactions (DRAIN_TIMEOUT s),
+# closes and checkpoints storage, exits 0. Keep docker's stop timeout (10 s default) above DRAIN_TIMEOUT.
 CMD ["python", "-m", "bot"]

@@ -12,8 +12,10 @@ mount owned by the image's uid 10001 as ``/data``, and a 5-s health interval. Th
 - ``docker stop`` mid-game (SIGTERM right after a move is clicked): exit code, seconds, whether the move was
   answered; started again, the game goes on from the stored state.
 
-``--database-url`` runs it all on PostgreSQL instead of the SQLite file in ``/data``. Exit status 0 only if
-every check passed. Not a test (needs Docker): ``bash tools/docker_check.sh`` runs it.
+``--database-url`` runs it all on PostgreSQL instead of the SQLite file in ``/data``. ``--local PYTHON`` runs
+``PYTHON -m bot`` as a plain process instead of the image (e.g. the wheel installed into a fresh venv; the stops
+are then SIGTERM) and skips the Docker-only checks. Exit status 0 only if every check passed. Not a test:
+``bash tools/docker_check.sh`` runs it.
 """
 
 from __future__ import annotations
@@ -94,8 +96,21 @@ async def latest_board(server: DevServer, channel_id: int) -> Message:
     return boards[-1]
 
 
+LOCAL: dict[str, Any] = {}  # --local: the python, env, cwd and the running process
+
+
+async def start_local() -> None:
+    log = open(LOCAL["cwd"] / "bot.log", "ab")  # noqa: ASYNC230 (a local file; the child writes it)
+    LOCAL["proc"] = await asyncio.create_subprocess_exec(LOCAL["python"], "-m", "bot", cwd=LOCAL["cwd"],
+                                                         env=LOCAL["env"], stdout=log, stderr=log)
+
+
 async def stop_timed(name: str) -> tuple[int, float]:
     t0 = time.monotonic()
+    if LOCAL:
+        LOCAL["proc"].terminate()
+        code = await asyncio.wait_for(LOCAL["proc"].wait(), 30)
+        return code, time.monotonic() - t0
     await sh("docker", "stop", "-t", "10", name)
     seconds = time.monotonic() - t0
     code = int((await sh("docker", "inspect", "-f", "{{.State.ExitCode}}", name))[1])
@@ -105,7 +120,10 @@ async def stop_timed(name: str) -> tuple[int, float]:
 async def reconnect(server: DevServer, name: str) -> float:
     before = server.identify_count
     t0 = time.monotonic()
-    await sh("docker", "start", name)
+    if LOCAL:
+        await start_local()
+    else:
+        await sh("docker", "start", name)
     await server.wait_until(lambda: server.identify_count > before and server.bot_connected, 120,
                             "the restarted container's IDENTIFY")
     return time.monotonic() - t0
@@ -116,7 +134,8 @@ async def main(args: argparse.Namespace) -> int:
     work = Path(tempfile.mkdtemp(prefix="docker_check_play."))
     data = work / "data"
     data.mkdir()
-    os.chown(data, UID, UID)  # README: a bind mount must be writable by the image's uid
+    if not args.local:
+        os.chown(data, UID, UID)  # README: a bind mount must be writable by the image's uid
     server = await DevServer(token=TOKEN).start()
     print(f"devserver on {server.base_url}; data {data}", flush=True)
     env_file = work / "bot.env"
@@ -124,35 +143,26 @@ async def main(args: argparse.Namespace) -> int:
     if args.database_url:
         env["DATABASE_URL"] = args.database_url
     env_file.write_text("".join(f"{k}={v}\n" for k, v in env.items()))
-    await sh("docker", "rm", "-f", name, check=False)
+    if args.local:
+        keep = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "DEV_GUILD"))}
+        LOCAL.update(python=args.local, cwd=work, env={**keep, **env, "DATA_DIR": str(data)})
+    else:
+        await sh("docker", "rm", "-f", name, check=False)
     try:
         t0 = time.monotonic()
-        await sh("docker", "run", "-d", "--name", name, "--network", "host", "--env-file", str(env_file),
-                 "-v", f"{data}:/data", "--health-interval", "5s", "--health-start-period", "60s",
-                 "--health-retries", "3", image)
+        if args.local:
+            await start_local()
+        else:
+            await sh("docker", "run", "-d", "--name", name, "--network", "host", "--env-file", str(env_file),
+                     "-v", f"{data}:/data", "--health-interval", "5s", "--health-start-period", "60s",
+                     "--health-retries", "3", image)
         await server.wait_for_bot(timeout=180, synced=True)
         report("start to commands synced (s)", round(time.monotonic() - t0, 1))
-        healthy = await wait_for(lambda: _is(name, "healthy"), 120, "health status healthy")
-        report("start to Docker health 'healthy' (s)", round(time.monotonic() - t0, 1), healthy >= 0)
-        p0 = time.monotonic()
-        code, text = await sh("docker", "exec", name, "python", "-m", "bot", "healthcheck", check=False)
-        report("exec probe `python -m bot healthcheck`", f"exit {code} in {time.monotonic() - p0:.2f} s ({text})",
-               code == 0)
-        cpu = "from bot.config import default_cpu_workers as d; print(d())"
-        _, inside = await sh("docker", "exec", name, "python", "-c", cpu)
-        _, half = await sh("docker", "run", "--rm", "--network", "none", "--cpus", "0.5", image, "python", "-c", cpu)
-        _, one = await sh("docker", "run", "--rm", "--network", "none", "--cpuset-cpus", "0", image, "python", "-c",
-                          cpu)
-        report("default CPU_WORKERS (unlimited / --cpus=0.5 / --cpuset-cpus=0)", f"{inside} / {half} / {one}",
-               half == "1" and one == "1" and int(inside) == len(os.sched_getaffinity(0)))
-        _, user = await sh("docker", "exec", name, "id", "-u")
-        report("container user", user, user == str(UID))
-        rootdir = work / "root-owned"
-        rootdir.mkdir()
-        code, text = await sh("docker", "run", "--rm", "--network", "host", "--env-file", str(env_file),
-                              "-e", "DATABASE_URL=", "-v", f"{rootdir}:/data", image, check=False)
-        report("bind mount not writable by uid 10001: exit code, message", f"{code}, {text.splitlines()[-1][:160]}",
-               code == 5)
+        if args.local:
+            where = (await sh(args.local, "-c", "import bot; print(bot.__file__)"))[1]
+            report("bot package used", where, "site-packages" in where)
+        else:
+            await docker_only_checks(name, image, work, env_file)
 
         alice, bob = server.as_user("alice"), server.as_user("bob")
         res = await (await alice.slash("constructo challenge", opponent="bob")).wait(30)
@@ -193,13 +203,47 @@ async def main(args: argparse.Namespace) -> int:
             report("files in the bind mount", ", ".join(files), "tablebot.sqlite3" in files)
     except Exception as err:  # a check that could not run is a failure, with the container's log
         report("run", f"{type(err).__name__}: {err}", False)
-        _, logs = await sh("docker", "logs", "--tail", "40", name, check=False)
-        print(logs)
+        if LOCAL:
+            print((work / "bot.log").read_text(errors="replace")[-3000:])
+        else:
+            print((await sh("docker", "logs", "--tail", "40", name, check=False))[1])
     finally:
-        await sh("docker", "rm", "-f", name, check=False)
+        if LOCAL:
+            proc = LOCAL.get("proc")
+            if proc is not None and proc.returncode is None:
+                proc.terminate()
+                await proc.wait()
+        else:
+            await sh("docker", "rm", "-f", name, check=False)
         await server.stop()
     print(json.dumps({"failures": FAILURES}))
     return 1 if FAILURES else 0
+
+
+async def docker_only_checks(name: str, image: str, work: Path, env_file: Path) -> None:
+    t0 = time.monotonic()
+    healthy = await wait_for(lambda: _is(name, "healthy"), 120, "health status healthy")
+    report("then to Docker health 'healthy' (s)", round(time.monotonic() - t0, 1), healthy >= 0)
+    p0 = time.monotonic()
+    code, text = await sh("docker", "exec", name, "python", "-m", "bot", "healthcheck", check=False)
+    report("exec probe `python -m bot healthcheck`", f"exit {code} in {time.monotonic() - p0:.2f} s ({text})",
+           code == 0)
+    cpu = "from bot.config import default_cpu_workers as d; print(d())"
+    _, inside = await sh("docker", "exec", name, "python", "-c", cpu)
+    _, half = await sh("docker", "run", "--rm", "--network", "none", "--cpus", "0.5", image, "python", "-c", cpu)
+    _, one = await sh("docker", "run", "--rm", "--network", "none", "--cpuset-cpus", "0", image, "python", "-c",
+                      cpu)
+    report("default CPU_WORKERS (unlimited / --cpus=0.5 / --cpuset-cpus=0)", f"{inside} / {half} / {one}",
+           half == "1" and one == "1" and int(inside) == len(os.sched_getaffinity(0)))
+    _, user = await sh("docker", "exec", name, "id", "-u")
+    report("container user", user, user == str(UID))
+    rootdir = work / "root-owned"
+    rootdir.mkdir()
+    code, text = await sh("docker", "run", "--rm", "--network", "host", "--env-file", str(env_file),
+                          "-e", "DATABASE_URL=", "-e", "DISCORD_TOKEN=wrong-token", "-v", f"{rootdir}:/data", image,
+                          check=False)
+    report("bind mount not writable by uid 10001: exit code, message", f"{code}, {text.splitlines()[-1][:160]}",
+           code == 5)
 
 
 async def _is(name: str, status: str) -> bool:
@@ -211,4 +255,5 @@ if __name__ == "__main__":
     parser.add_argument("--image", default="tablebot:check")
     parser.add_argument("--name", default="tablebot-check")
     parser.add_argument("--database-url", default="")
+    parser.add_argument("--local", default="", help="run PYTHON -m bot instead of the image")
     raise SystemExit(asyncio.run(main(parser.parse_args())))
