@@ -46,8 +46,8 @@ def report(name: str, value: Any, ok: bool = True) -> None:
         FAILURES.append(name)
 
 
-async def sh(*args: str, check: bool = True) -> tuple[int, str]:
-    proc = await asyncio.create_subprocess_exec(*args, stdout=asyncio.subprocess.PIPE,
+async def sh(*args: str, check: bool = True, cwd: Path | None = None) -> tuple[int, str]:
+    proc = await asyncio.create_subprocess_exec(*args, stdout=asyncio.subprocess.PIPE, cwd=cwd,
                                                 stderr=asyncio.subprocess.STDOUT)
     out, _ = await proc.communicate()
     text = out.decode(errors="replace").strip()
@@ -91,12 +91,16 @@ async def move(server: DevServer, board: Message, *, wait: bool = True) -> tuple
 
 
 async def latest_board(server: DevServer, channel_id: int) -> Message:
-    boards = [m for m in server.channel("games").messages if place_selects(m)]
+    boards = [m for m in server.messages("games", visible_to=None) if place_selects(m)]
     assert boards, "no board with placement selects in #games"
     return boards[-1]
 
 
 LOCAL: dict[str, Any] = {}  # --local: the python, env, cwd and the running process
+
+
+def stop_word() -> str:
+    return "SIGTERM" if LOCAL else "docker stop"
 
 
 async def start_local() -> None:
@@ -159,7 +163,7 @@ async def main(args: argparse.Namespace) -> int:
         await server.wait_for_bot(timeout=180, synced=True)
         report("start to commands synced (s)", round(time.monotonic() - t0, 1))
         if args.local:
-            where = (await sh(args.local, "-c", "import bot; print(bot.__file__)"))[1]
+            where = (await sh(args.local, "-c", "import bot; print(bot.__file__)", cwd=work))[1]
             report("bot package used", where, "site-packages" in where)
         else:
             await docker_only_checks(name, image, work, env_file)
@@ -177,7 +181,7 @@ async def main(args: argparse.Namespace) -> int:
         report("Constructo moves played (alice vs bob, board selects)", moves, True)
         await asyncio.sleep(2)  # idle: nothing in flight
         code, seconds = await stop_timed(name)
-        report("docker stop, idle: exit code, seconds", f"{code}, {seconds:.1f}", code == 0 and seconds < 10)
+        report(f"{stop_word()}, idle: exit code, seconds", f"{code}, {seconds:.1f}", code == 0 and seconds < 10)
         report("restart to reconnected (s)", round(await reconnect(server, name), 1))
         board = await latest_board(server, 0)
         board, _res = await move(server, board)
@@ -188,7 +192,7 @@ async def main(args: argparse.Namespace) -> int:
         await pending.wait(30)
         code, seconds = await stop
         answered = not pending.failed and pending.response_type is not None
-        report("docker stop mid-move: exit code, seconds", f"{code}, {seconds:.1f}", code == 0 and seconds < 10)
+        report(f"{stop_word()} mid-move: exit code, seconds", f"{code}, {seconds:.1f}", code == 0 and seconds < 10)
         report("the move in flight during the stop", "answered" if answered else f"not answered ({pending!r})",
                answered)
         await reconnect(server, name)
@@ -196,7 +200,7 @@ async def main(args: argparse.Namespace) -> int:
         board, _res = await move(server, board)
         report("move after the mid-move stop", "answered, game goes on", True)
         code, seconds = await stop_timed(name)
-        report("final docker stop: exit code, seconds", f"{code}, {seconds:.1f}", code == 0)
+        report(f"final {stop_word()}: exit code, seconds", f"{code}, {seconds:.1f}", code == 0)
         report("Discord rule violations seen by the devserver", len(server.violations), not server.violations)
         if not args.database_url:
             files = sorted(p.name for p in data.iterdir())
