@@ -39,8 +39,6 @@ ENV PATH=/opt/tablebot/bin:$PATH \
 RUN groupadd --system --gid 10001 tablebot \
     && useradd --system --uid 10001 --gid 10001 --home-dir /data --no-create-home --shell /usr/sbin/nologin tablebot \
     && mkdir -p /data && chown 10001:10001 /data
-COPY --from=build /opt/tablebot /opt/tablebot
-
 USER 10001:10001
 WORKDIR /data
 # SQLite database (default), its guard and lock files, and the heartbeat. Back it up with
@@ -51,3 +49,5 @@ HEALTHCHECK --interval=60s --timeout=10s --start-period=60s --retries=3 CMD ["py
 # `docker stop` sends SIGTERM (the default STOPSIGNAL): the bot drains in-flight interactions (DRAIN_TIMEOUT s),
 # closes and checkpoints storage, exits 0. Keep docker's stop timeout (10 s default) above DRAIN_TIMEOUT.
 CMD ["python", "-m", "bot"]
+# Last, so that a source edit re-runs only this step of the runtime stage.
+COPY --from=build /opt/tablebot /opt/tablebot
