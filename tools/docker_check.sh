@@ -76,11 +76,13 @@ build() {  # build <log>: prints seconds
 }
 say "building $IMAGE (log $WORK/build1.log) ..."
 B1=$(build "$WORK/build1.log")
+[[ "$B1" =~ ^[0-9]+$ ]] || { echo "$B1"; say "the build failed"; exit 1; }
 note "build: $B1 s ($(grep -c 'Using cache' "$WORK/build1.log") of $(grep -c '^Step ' "$WORK/build1.log") steps from cache)"
 echo "# docker_check: a one-line edit" >> "$CTX/bot/__init__.py"
 B2=$(build "$WORK/build2.log")
+[[ "$B2" =~ ^[0-9]+$ ]] || { echo "$B2"; say "the rebuild failed"; exit 1; }
 CACHED=$(grep -c 'Using cache' "$WORK/build2.log"); STEPS=$(grep -c '^Step ' "$WORK/build2.log")
-FIRST_RUN=$(grep -B1 -m1 'Running in' "$WORK/build2.log" | head -1)
+FIRST_RUN=$(grep -B1 -m1 'Running in' "$WORK/build2.log" | head -1 | cut -c1-60)
 note "rebuild after a source edit: $B2 s ($CACHED of $STEPS steps from cache; first step run: ${FIRST_RUN:-none})"
 SIZE=$(docker image inspect -f '{{.Size}}' "$IMAGE")
 note "image size: $((SIZE / 1000000)) MB ($IMAGE; base $BASE: $(( $(docker image inspect -f '{{.Size}}' "$BASE") / 1000000 )) MB)"

@@ -115,9 +115,14 @@ async def stop_timed(name: str) -> tuple[int, float]:
         LOCAL["proc"].terminate()
         code = await asyncio.wait_for(LOCAL["proc"].wait(), 30)
         return code, time.monotonic() - t0
+    running = (await sh("docker", "inspect", "-f", "{{.State.Running}}", name))[1]
+    assert running == "true", f"the container was not running before the stop: {running}"
     await sh("docker", "stop", "-t", "10", name)
     seconds = time.monotonic() - t0
     code = int((await sh("docker", "inspect", "-f", "{{.State.ExitCode}}", name))[1])
+    _, logs = await sh("docker", "logs", "--tail", "4", name)
+    closed = [line for line in logs.splitlines() if "storage closed" in line or "SIGTERM" in line]
+    print("       " + "\n       ".join(closed[-2:]), flush=True)
     return code, seconds
 
 
@@ -130,6 +135,7 @@ async def reconnect(server: DevServer, name: str) -> float:
         await sh("docker", "start", name)
     await server.wait_until(lambda: server.identify_count > before and server.bot_connected, 120,
                             "the restarted container's IDENTIFY")
+    print(f"       IDENTIFY #{server.identify_count}", flush=True)
     return time.monotonic() - t0
 
 
