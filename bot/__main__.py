@@ -50,7 +50,7 @@ ENVIRONMENT: tuple[tuple[str, str], ...] = (
                      "directory), sqlite:////absolute/file.sqlite3, or postgresql://user:password@host:5432/db"),
     ("PGPASSWORD", "the PostgreSQL password when DATABASE_URL has none (read by asyncpg; no URL-encoding needed)"),
     ("DATABASE_POOL_SIZE", "PostgreSQL connections per process, 1-200 (default 10)"),
-    ("DRAIN_TIMEOUT", "seconds a stopping bot waits for interactions in flight, 0-300 (default 8)"),
+    ("DRAIN_TIMEOUT", "seconds a stop takes at most, draining interactions in flight, 0-300 (default 8)"),
     ("CPU_WORKERS", "board and search processes; 0 = threads (default: the CPUs this process may use: affinity "
                     "and the container's CPU quota)"),
     ("AI_WORKERS", "AI/analysis processes at a lower priority (default: half of CPU_WORKERS, at least 1)"),
@@ -58,6 +58,11 @@ ENVIRONMENT: tuple[tuple[str, str], ...] = (
     ("SHARD_IDS", "the shards this process runs, e.g. 0,1 (default: all SHARD_COUNT)"),
     ("DEV_GUILD_ID", "sync commands to this one server only (instant), instead of globally"),
     ("LOG_LEVEL", "DEBUG, INFO, WARNING, ERROR or CRITICAL (default INFO)"),
+    ("LOG_FORMAT", "text or json (one JSON object per line; tokens redacted at every level; default text)"),
+    ("HEALTH_PORT", "port of the HTTP health server: /livez, /readyz, /metrics (default: no server)"),
+    ("HEALTH_HOST", "address the health server listens on (default 0.0.0.0)"),
+    ("DATABASE_WAIT_S", "seconds to keep retrying an unreachable PostgreSQL at start-up before exit 8, 0-3600 "
+                        "(default 60)"),
     ("DISCORD_API_BASE", "REST base of a Discord-compatible server, e.g. http://127.0.0.1:8080/api/v10"),
     ("DISCORD_GATEWAY_URL", "its gateway, e.g. ws://127.0.0.1:8080/gateway (set both or neither)"),
     ("TABLEBOT_CLOCK_SCALE", "tests only: multiply every game clock (default 1)"),
