@@ -87,7 +87,7 @@ note "rebuild after a source edit: $B2 s ($CACHED of $STEPS steps from cache; fi
 SIZE=$(docker image inspect -f '{{.Size}}' "$IMAGE")
 note "image size: $((SIZE / 1000000)) MB ($IMAGE; base $BASE: $(( $(docker image inspect -f '{{.Size}}' "$BASE") / 1000000 )) MB)"
 note "image user: $(docker image inspect -f '{{.Config.User}}' "$IMAGE")"
-LOCKED=$(grep -E '^[a-z0-9._-]+==' requirements.lock | sed 's/ .*//' | tr 'A-Z_.' 'a-z--' | sort)
+LOCKED=$(grep -E '^[a-z0-9._-]+==' "$CTX/requirements.lock" | sed 's/ .*//' | tr 'A-Z_.' 'a-z--' | sort)
 INSTALLED=$(docker run --rm --network none "$IMAGE" python -m pip list --format=freeze 2>/dev/null | tr 'A-Z_.' 'a-z--' \
             | grep -v '^pip==\|^tablebot==' | sort)
 if [ "$LOCKED" = "$INSTALLED" ]; then note "installed packages == requirements.lock pins ($(echo "$LOCKED" | wc -l) packages)"
@@ -124,7 +124,7 @@ if [ ${#COMPOSE[@]} -gt 0 ]; then
     printf 'DISCORD_TOKEN=x\nPOSTGRES_PASSWORD=p@ss:w/rd#%%1\n' > "$CDIR/.env"
     ONE=$(cd "$CDIR" && "${COMPOSE[@]}" config 2>&1 | grep -c 'PGPASSWORD: p@ss:w/rd#%1')
     TWO=$(cd "$CDIR" && "${COMPOSE[@]}" -f docker-compose.yml -f docker-compose.shards.yml config 2>&1 \
-          | grep -A0 "SHARD_" | tr -d ' ' | sort | uniq -c | tr '\n' ' ')
+          | grep "SHARD_" | tr -d " '" | sort | uniq -c | tr -s ' \n' ' ')
     note "compose config ok (${COMPOSE[*]}): password passed verbatim as PGPASSWORD: $ONE service(s); shards: $TWO"
     note "compose up is not run here: the postgres:16-alpine image cannot be pulled (no registry); the bot image" \
          "was run on the host's PostgreSQL instead, with the environment the compose file gives it"
