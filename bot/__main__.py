@@ -12,7 +12,13 @@ Commands:
 - ``check-db``: open the database as the bot would (lock, integrity, migrations), print what it holds.
 - ``backup PATH [--force]``: consistent copy of the SQLite database while the bot runs.
 - ``restore PATH``: put a backup in place (the bot must be stopped; the replaced file is kept aside).
-- ``migrate-db --from URL --to URL``: copy an installation into an empty database (e.g. to PostgreSQL).
+- ``migrate-db --from URL --to URL``: copy an installation into an empty database (e.g. to PostgreSQL). A
+  ``--from`` SQLite file that does not exist is refused (exit 2), never created empty.
+
+``python -m bot --help`` lists the commands and every environment variable (``ENVIRONMENT``). A relative
+``sqlite:///data/x.sqlite3`` is resolved against the current directory (as SQLAlchemy does; ``/data`` in the
+image). A ``DEV_GUILD_ID`` Discord does not know (404 Unknown Guild, or 403 Missing Access: the bot is not in
+that server) stops the bot with exit 2 and a line saying so.
 
 Exit codes: ``bot.exitcodes.ExitCode`` (0 ok, 1 unhealthy, 2 configuration, 3 token rejected,
 4 Discord unreachable, 5 database corrupt/unreadable, 6 database mismatch, 7 database locked,
@@ -33,6 +39,8 @@ import argparse
 import asyncio
 import logging
 import signal
+import sys
+import textwrap
 import time
 from pathlib import Path
 from typing import Any
@@ -46,6 +54,44 @@ from bot.lease import ShardLease, lease_for
 from bot.storage.errors import StorageError
 
 log = logging.getLogger("bot")
+
+ENVIRONMENT: tuple[tuple[str, str], ...] = (
+    ("DISCORD_TOKEN", "the bot token (required to run; the storage commands need none)"),
+    ("DATA_DIR", "folder of the SQLite database and the heartbeat file (default $XDG_DATA_HOME/tablebot or "
+                 "~/.local/share/tablebot; /data in the image)"),
+    ("DATABASE_URL", "unset: DATA_DIR/tablebot.sqlite3; sqlite:///relative/file.sqlite3 (from the current "
+                     "directory), sqlite:////absolute/file.sqlite3, or postgresql://user:password@host:5432/db"),
+    ("PGPASSWORD", "the PostgreSQL password when DATABASE_URL has none (read by asyncpg; no URL-encoding needed)"),
+    ("DATABASE_POOL_SIZE", "PostgreSQL connections per process, 1-200 (default 10)"),
+    ("DRAIN_TIMEOUT", "seconds a stop takes at most, draining interactions in flight, 0-300 (default 8)"),
+    ("CPU_WORKERS", "board and search processes; 0 = threads (default: the CPUs this process may use: affinity "
+                    "and the container's CPU quota)"),
+    ("AI_WORKERS", "AI/analysis processes at a lower priority (default: half of CPU_WORKERS, at least 1)"),
+    ("SHARD_COUNT", "total Discord shards of every process (unset: one process, Discord's count)"),
+    ("SHARD_IDS", "the shards this process runs, e.g. 0,1 (default: all SHARD_COUNT)"),
+    ("DEV_GUILD_ID", "sync commands to this one server only (instant), instead of globally"),
+    ("LOG_LEVEL", "DEBUG, INFO, WARNING, ERROR or CRITICAL (default INFO)"),
+    ("LOG_FORMAT", "text or json (one JSON object per line; tokens redacted at every level; default text)"),
+    ("HEALTH_PORT", "port of the HTTP health server: /livez, /readyz, /metrics (default: no server)"),
+    ("HEALTH_HOST", "address the health server listens on (default 0.0.0.0)"),
+    ("DATABASE_WAIT_S", "seconds to keep retrying an unreachable PostgreSQL at start-up before exit 8, 0-3600 "
+                        "(default 60)"),
+    ("GAMES_PER_MEMBER", "open games one member may have in a server without its own /settings (default 5)"),
+    ("GAMES_PER_SERVER", "open games of a server without its own /settings (default 50)"),
+    ("GAME_THREADS", "games in threads the bot opened, per server without its own /settings (default 20)"),
+    ("DEPARTURE_CHECK", "seconds between checks of games idle on a player who may have left (rule L1; 0: never; "
+                        "default 300)"),
+    ("RECORD_SIGNING_KEY", "Ed25519 private key signing downloaded records (64 hex digits or base64 of 32 bytes; "
+                           "default: one created in DATA_DIR/record-signing.key)"),
+    ("DISCORD_API_BASE", "REST base of a Discord-compatible server, e.g. http://127.0.0.1:8080/api/v10"),
+    ("DISCORD_GATEWAY_URL", "its gateway, e.g. ws://127.0.0.1:8080/gateway (set both or neither)"),
+    ("TABLEBOT_CLOCK_SCALE", "tests only: multiply every game clock (default 1)"),
+    ("TABLEBOT_CLOCK_OFFSET_S", "tests only: shift the bot's clock by seconds (default 0)"),
+    ("TABLEBOT_EXTRA_GAMES", "tests only: more game packages to load, comma-separated (e.g. tests.games.nim)"),
+    ("TABLEBOT_STORAGE_STALL_FILE", "tests only: storage calls stall while this file exists (fault injection)"),
+    ("XDG_DATA_HOME", "where the default DATA_DIR goes when DATA_DIR is unset"),
+)
+"""Every environment variable the bot reads, with its meaning (``--help``; README "Configuration")."""
 
 
 class _StorageOpenFailed(Exception):
@@ -201,8 +247,15 @@ def healthcheck(config: Config, *, now: float | None = None) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m bot", description="Board games for Discord.")
-    sub = parser.add_subparsers(dest="command")
+    epilog = "environment variables:\n" + "\n".join(
+        textwrap.fill(text, 110, initial_indent=f"  {name:<29}", subsequent_indent=" " * 31)
+        for name, text in ENVIRONMENT)
+    codes = ", ".join(f"{code.value} {code.name.lower().replace('_', ' ')}" for code in ExitCode)
+    epilog += "\n\n" + textwrap.fill(f"exit codes: {codes} (README \"Exit codes\").", 110)
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Board games for Discord: Constructo and "
+                                     "CONEX. Without a command: run the bot.", epilog=epilog,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", title="commands", metavar="COMMAND")
     sub.add_parser("run", help="run the bot (the default)")
     sub.add_parser("healthcheck", help="exit 0 if the running bot is connected, 1 if not")
     sub.add_parser("check-db", help="open and check the database as the bot would, print what it holds")
@@ -261,6 +314,9 @@ def _storage_command(args: argparse.Namespace, config: Config) -> int:
     from bot.storage.copy import copy_database
 
     if args.command == "migrate-db":
+        missing = _missing_sqlite_source(args.source)
+        if missing is not None:
+            return _fail(ExitCode.CONFIG, missing)
         copied = asyncio.run(copy_database(args.source, args.target))
         print(f"copied {redact_url(args.source)} -> {redact_url(args.target)}: "
               + ", ".join(f"{table} {n}" for table, n in copied.items()))
@@ -279,6 +335,34 @@ def _storage_command(args: argparse.Namespace, config: Config) -> int:
     aside = f"; the replaced database was moved to {moved}" if moved else ""
     print(f"restored {args.path} to {snap.path} ({snap.games} games, {snap.actions} actions){aside}")
     return ExitCode.OK
+
+
+def _missing_sqlite_source(source: str) -> str | None:
+    """Why ``migrate-db --from`` cannot be read (a SQLite file that does not exist), or None. Opening it would
+    create an empty database and "copy" nothing."""
+    from bot.storage.backend import parse_target
+    from bot.storage.errors import InvalidDataError
+
+    try:
+        path = parse_target(source).path
+    except InvalidDataError:
+        return None  # copy_database names the bad URL itself
+    if path is None or path.is_file():
+        return None
+    where = path if path.is_absolute() else Path.cwd() / path
+    hint = "" if path.is_absolute() else (f" (a relative sqlite:/// path is read from the current directory, "
+                                          f"{Path.cwd()})")
+    return (f"migrate-db: --from {source}: no database file at {where}{hint}; nothing was copied. Point --from at "
+            "the bot's existing database file (DATA_DIR/tablebot.sqlite3).")
+
+
+def _unknown_dev_guild(err: discord.HTTPException, config: Config) -> bool:
+    """True if ``err`` is Discord refusing the command sync to ``DEV_GUILD_ID``: 404 Unknown Guild (10004) or
+    403 Missing Access (50001, the bot is not in that server)."""
+    if not config.dev_guild_id or (err.status, err.code) not in ((404, 10004), (403, 50001)):
+        return False
+    url = str(getattr(err.response, "url", ""))
+    return f"/guilds/{config.dev_guild_id}/" in url
 
 
 async def _check_db(config: Config) -> int:
@@ -346,14 +430,26 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(ExitCode.DISCORD_UNREACHABLE, f"Cannot reach Discord at {discord.http.Route.BASE} "
                      f"({type(err).__name__}): check the network, DNS and proxy settings (or DISCORD_API_BASE), "
                      "then run again.")
+    except discord.HTTPException as err:
+        if _unknown_dev_guild(err, config):
+            log.error("DEV_GUILD_ID %s is not a server this bot is in: %s", config.dev_guild_id, err)
+            return _fail(ExitCode.CONFIG, f"Configuration error: DEV_GUILD_ID {config.dev_guild_id} is not a server "
+                         f"this bot is in (Discord: {err.status} {err.text or 'Unknown Guild'}): invite the bot "
+                         "to that server, or fix or unset DEV_GUILD_ID.")
+        return _crashed(err, config)
     except KeyboardInterrupt:
         return ExitCode.OK
     except Exception as err:  # anything unnamed above (e.g. discord.py failing inside a lost gateway connection)
-        log.exception("the bot stopped on an unexpected error")
-        return _fail(ExitCode.CRASHED, f"The bot stopped on an unexpected error ({type(err).__name__}: {err}); "
-                     "the traceback is in the log above. If DISCORD_API_BASE points at a local server, set "
-                     "DISCORD_GATEWAY_URL too.")
+        return _crashed(err, config)
     return ExitCode.OK
+
+
+def _crashed(err: Exception, config: Config) -> int:
+    log.exception("the bot stopped on an unexpected error", exc_info=err)
+    hint = (" DISCORD_API_BASE points at another server but DISCORD_GATEWAY_URL is unset: set it too."
+            if config.api_base and not config.gateway_url else "")
+    return _fail(ExitCode.CRASHED, f"The bot stopped on an unexpected error ({type(err).__name__}: {err}); "
+                 f"the traceback is in the log above.{hint}")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,8 @@ Variables (see README "Configuration"):
 - ``LOG_LEVEL``: ``DEBUG``, ``INFO``, ``WARNING``, ``ERROR`` or ``CRITICAL`` (default ``INFO``).
 - ``DISCORD_API_BASE``: REST base including the version, e.g. ``http://127.0.0.1:8080/api/v10``.
 - ``DISCORD_GATEWAY_URL``: gateway websocket URL, e.g. ``ws://127.0.0.1:8080/gateway``.
-- ``CPU_WORKERS``: processes drawing boards and searching placements (default: the machine's cores; ``0``: threads
+- ``CPU_WORKERS``: processes drawing boards and searching placements (default: the CPUs this process may use,
+  :func:`default_cpu_workers`: its CPU affinity lowered to a container's cgroup CPU quota; ``0``: threads
   of the bot's own process). ``AI_WORKERS``: processes for AI searches, analyses and replays, at a lower OS
   priority (default: half of ``CPU_WORKERS``, at least 1).
 - ``HEALTH_PORT``: TCP port of the health and metrics server (``/livez``, ``/readyz``, ``/metrics``); unset: no
@@ -176,7 +177,7 @@ class Config:
             database_url=_database_url(env),
             database_pool_size=_int_in(env, "DATABASE_POOL_SIZE", 10, 1, 200),
             drain_timeout_s=_float_in(env, "DRAIN_TIMEOUT", DEFAULT_DRAIN_TIMEOUT_S, 0.0, MAX_DRAIN_TIMEOUT_S),
-            cpu_workers=_int_in(env, "CPU_WORKERS", os.cpu_count() or 1, 0, 256),
+            cpu_workers=_int_in(env, "CPU_WORKERS", default_cpu_workers(), 0, 256),
             ai_workers=_int_in(env, "AI_WORKERS", 0, 1, 256) or None,
             shard_count=shards[0],
             shard_ids=shards[1],
@@ -190,6 +191,86 @@ class Config:
             departure_check_s=_float_in(env, "DEPARTURE_CHECK", DEFAULT_DEPARTURE_CHECK_S, 0.0, 86400.0),
             record_signing_key=env.get("RECORD_SIGNING_KEY", "").strip() or None,
         )
+
+
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+PROC_SELF_CGROUP = Path("/proc/self/cgroup")
+
+
+def default_cpu_workers(*, cgroup_root: Path = CGROUP_ROOT, proc_cgroup: Path = PROC_SELF_CGROUP,
+                        affinity: int | None = None) -> int:
+    """The default ``CPU_WORKERS``: how many CPUs this process may really use, at least 1.
+
+    The count of CPUs in the process's affinity mask (``os.sched_getaffinity``: a container's cpuset,
+    ``taskset``), lowered to a CPU quota, rounded up: cgroup v2 ``cpu.max`` (``"50000 100000"`` = 0.5 CPU; ``max``
+    = none) or cgroup v1 ``cpu.cfs_quota_us`` / ``cpu.cfs_period_us`` (``-1`` = none), read for the process's own
+    cgroup (``/proc/self/cgroup``) and each parent up to ``cgroup_root``, the smallest quota winning; a
+    container's namespaced ``cgroup_root`` itself is read too. ``docker run --cpus=0.5`` gives 1, ``--cpus=2.5``
+    gives 3, ``--cpuset-cpus=0,1`` gives at most 2. Unreadable or malformed files count as no quota (never
+    raises). ``affinity`` overrides the mask's size (tests).
+    """
+    cpus = affinity if affinity is not None else _affinity_count()
+    quota = _cgroup_quota(cgroup_root, proc_cgroup)
+    if quota is not None:
+        cpus = min(cpus, max(1, -(-quota[0] // quota[1])))  # ceil(quota / period)
+    return max(1, cpus)
+
+
+def _affinity_count() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
+
+
+def _cgroup_quota(root: Path, proc_cgroup: Path) -> tuple[int, int] | None:
+    """The smallest ``(quota_us, period_us)`` (by ratio) over the process's cgroups (v2 and v1), or None."""
+    try:
+        lines = proc_cgroup.read_text().splitlines()
+    except OSError:
+        lines = []
+    candidates: list[Path] = []
+    for line in lines:
+        parts = line.split(":", 2)
+        if len(parts) != 3:
+            continue
+        _, controllers, path = parts
+        rel = path.strip().lstrip("/")
+        if parts[0] == "0" and controllers == "":  # cgroup v2 (unified)
+            bases = [root, root / "unified"]
+        elif "cpu" in controllers.split(","):
+            bases = [root / controllers, root / "cpu", root / "cpu,cpuacct"]
+        else:
+            continue
+        for base in bases:
+            here = base / rel if rel else base
+            while True:
+                candidates.append(here)
+                if here == base or base not in here.parents:
+                    break
+                here = here.parent
+    candidates += [root, root / "cpu", root / "cpu,cpuacct"]
+    best: tuple[int, int] | None = None
+    for folder in dict.fromkeys(candidates):
+        found = _read_quota(folder)
+        if found is not None and (best is None or found[0] * best[1] < best[0] * found[1]):
+            best = found
+    return best
+
+
+def _read_quota(folder: Path) -> tuple[int, int] | None:
+    try:
+        text = (folder / "cpu.max").read_text().split()
+        if len(text) == 2 and text[0] != "max" and int(text[0]) > 0 and int(text[1]) > 0:
+            return int(text[0]), int(text[1])
+    except (OSError, ValueError):
+        pass
+    try:
+        quota = int((folder / "cpu.cfs_quota_us").read_text())
+        period = int((folder / "cpu.cfs_period_us").read_text())
+    except (OSError, ValueError):
+        return None
+    return (quota, period) if quota > 0 and period > 0 else None
 
 
 def database_password(url: str | None) -> tuple[str, ...]:

@@ -1,7 +1,7 @@
 """Shared drawing kit for every image: themes, the Okabe–Ito palette and small helpers; text measuring and
 drawing (font fallback, fitting, legibility) live in :mod:`render.text` and are re-exported here.
 
-Pure: the only I/O is reading the shipped fonts in ``data/fonts/`` (cached after first use).
+Pure: the only I/O is reading the shipped fonts in ``engine/data/fonts/`` (cached after first use).
 All coordinates are pixels (floats allowed), origin top-left, y down, as in Pillow.
 """
 

@@ -5,8 +5,8 @@ whose ``cmap`` (read with fontTools) has it: Noto Sans Arabic, Hebrew, Thai, Dev
 subset of Noto Sans CJK JP (Chinese, Japanese, Korean and fullwidth forms), a subset of Noto Sans Math (styled
 letters such as "𝓐"), Noto Sans Symbols 1 and 2, and Noto Color Emoji (single-code-point emoji; a character
 followed by U+FE0F and every code point from U+1F000 goes to the emoji font first). A character no font has is
-drawn as U+FFFD "�", never as an empty box. The fonts live in ``data/fonts/`` (SIL OFL 1.1, rebuilt by
-``tools/build_fonts.py``; see ``data/fonts/README.md``).
+drawn as U+FFFD "�", never as an empty box. The fonts live in ``engine/data/fonts/`` (SIL OFL 1.1, rebuilt by
+``tools/build_fonts.py``; see ``engine/data/fonts/README.md``).
 
 :func:`split_runs` cuts a string into runs of one face each; :mod:`render.text` measures and draws run by run.
 Pure apart from reading the font files once (cached, thread-safe).

@@ -1,7 +1,7 @@
-"""Rebuild the fallback fonts shipped in ``data/fonts/`` from Debian's Noto packages (reproducible).
+"""Rebuild the fallback fonts shipped in ``engine/data/fonts/`` from Debian's Noto packages (reproducible).
 
 The images' text uses DejaVu Sans first, then a fallback chain of Noto fonts (SIL OFL 1.1) so that every
-player name renders: see ``render/fonts.py`` (``CHAIN``) and ``data/fonts/README.md``. Large fonts are
+player name renders: see ``render/fonts.py`` (``CHAIN``) and ``engine/data/fonts/README.md``. Large fonts are
 subset with fontTools so the repository and the Docker image stay small:
 
 - Noto Sans CJK JP Regular: kana, Bopomofo, Hangul (all 11,172 syllables and the jamo), CJK symbols and
@@ -22,7 +22,7 @@ Input: the font files of the Debian packages ``fonts-noto-core fonts-noto-cjk fo
 (then ``--src <dir>/usr/share/fonts``).
 
 Run: ``.venv/bin/python tools/build_fonts.py [--src DIR]`` (about 2 minutes: the CJK subset). Writes the fonts
-and ``data/fonts/MANIFEST.txt`` (file, bytes, SHA-256 of input and output).
+and ``engine/data/fonts/MANIFEST.txt`` (file, bytes, SHA-256 of input and output).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from fontTools import subset
 from fontTools.ttLib import TTFont
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "data" / "fonts"
+OUT = ROOT / "engine" / "data" / "fonts"
 
 COPIED = [
     "NotoSansArabic-Regular.ttf", "NotoSansArabic-Bold.ttf",

@@ -1,4 +1,4 @@
-"""Generate the project's own 52-card CONEX deck, deterministically, into ``data/conex_deck.json``.
+"""Generate the project's own 52-card CONEX deck, deterministically, into ``engine/data/conex_deck.json``.
 
 Implements rulings D1-D3 and G4 of rules/conex.md:
 
@@ -25,7 +25,7 @@ COLORS = ("Y", "R", "T", "P")
 POSITIONS = ("tl", "tr", "br", "bl")
 CARD_W_MM = 60
 CARD_H_MM = 90
-OUT = Path(__file__).resolve().parent.parent / "data" / "conex_deck.json"
+OUT = Path(__file__).resolve().parent.parent / "engine" / "data" / "conex_deck.json"
 SEED = 20171  # fixed: the deck never changes unless this file changes
 
 # leg length ranges (mm) by corner value: higher value, smaller corner
@@ -155,7 +155,7 @@ def main(argv: list[str]) -> int:
     text = to_text(deck)
     if "--check" in argv:
         same = OUT.read_text() == text
-        print("up to date" if same else "data/conex_deck.json differs from the generator")
+        print("up to date" if same else "engine/data/conex_deck.json differs from the generator")
         return 0 if same else 1
     OUT.write_text(text)
     print(f"wrote {OUT} ({len(deck['cards'])} cards); {_balance_report(deck)}")

@@ -1,4 +1,4 @@
-"""The CONEX deck: ``Card`` and ``Corner`` loaded from ``data/conex_deck.json``.
+"""The CONEX deck: ``Card`` and ``Corner`` loaded from ``engine/data/conex_deck.json``.
 
 Implements rulings D1-D4 and G4 of docs/rules/conex.md. All lengths are millimetres in the card's local frame:
 origin at the card centre, x to the right, y down, the card portrait (60 x 90 mm) at rotation 0.
@@ -138,7 +138,7 @@ def _load(path: Path) -> tuple[Card, ...]:
 
 
 def load_deck(path: Path | None = None) -> list[Card]:
-    """The 52 cards from ``data/conex_deck.json`` (or ``path``), sorted by id; cached (cards are immutable).
+    """The 52 cards from ``engine/data/conex_deck.json`` (or ``path``), sorted by id; cached (cards are immutable).
 
     Raises:
         StateError: the file breaks the deck rules (D1, D2, G4).

@@ -16,7 +16,7 @@ every value above is the same on every machine and Python version that keeps the
 **Commitment** (shown at the start, before any card is dealt to anyone; the seed is revealed at the end):
 ``SHA-256`` (lower-case hex) of the UTF-8 text ``"conex-deal:v1:deck=<deck_version>:seed=<seed in decimal>"``
 where ``deck_version`` is :func:`deck_version` (the first 16 hex digits of the SHA-256 of the deck file
-``data/conex_deck.json`` in canonical JSON: keys sorted, no spaces, UTF-8). A changed deck changes every
+``engine/data/conex_deck.json`` in canonical JSON: keys sorted, no spaces, UTF-8). A changed deck changes every
 commitment. Check one with ``python -m engine.conex verify <seed> <hash>``.
 """
 
@@ -41,7 +41,7 @@ HAND_SIZE = 5  # U2
 
 @cache
 def deck_version() -> str:
-    """16 hex digits naming the deck: the start of the SHA-256 of ``data/conex_deck.json`` in canonical JSON."""
+    """16 hex digits naming the deck: the start of the SHA-256 of ``engine/data/conex_deck.json`` in canonical JSON."""
     with (DATA_DIR / "conex_deck.json").open(encoding="utf-8") as fh:
         data = json.load(fh)
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

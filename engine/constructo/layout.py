@@ -5,7 +5,7 @@ edge-connected, with ``|q| <= 8`` and ``|r| <= 8``. Tiles are numbered 1..9 in r
 sorted by ``r`` then ``q`` (C4). Two tiles are adjacent when their cells differ by one of the six
 axial directions (C3).
 
-The six named layouts of the rulings are loaded from ``data/constructo_layouts.json``.
+The six named layouts of the rulings are loaded from ``engine/data/constructo_layouts.json``.
 """
 
 from __future__ import annotations
@@ -229,7 +229,7 @@ def _validated_cells(cells: Any) -> tuple[tuple[int, int], ...]:
 def _load() -> tuple[dict[str, Layout], tuple[str, ...], tuple[str, ...]]:
     raw = json.loads((DATA_DIR / "constructo_layouts.json").read_text(encoding="utf-8"))
     if raw.get("version") != 1:
-        raise RuntimeError("data/constructo_layouts.json: unsupported version")
+        raise RuntimeError("constructo_layouts.json: unsupported version")
     layouts: dict[str, Layout] = {}
     rec: list[str] = []
     exp: list[str] = []

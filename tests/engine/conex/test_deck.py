@@ -17,8 +17,8 @@ from engine.conex.deck import deck_from_dict
 from engine.errors import StateError
 
 ROOT = Path(__file__).resolve().parents[3]
-DECK = json.loads((ROOT / "data" / "conex_deck.json").read_text())
-SCHEMA = json.loads((ROOT / "data" / "conex_deck.schema.json").read_text())
+DECK = json.loads((ROOT / "engine" / "data" / "conex_deck.json").read_text())
+SCHEMA = json.loads((ROOT / "engine" / "data" / "conex_deck.schema.json").read_text())
 COLOURS = ("Y", "R", "T", "P")
 CORNER_XY = {"tl": (-30, -45, 1, 1), "tr": (30, -45, -1, 1), "br": (30, 45, -1, -1), "bl": (-30, 45, 1, -1)}
 
