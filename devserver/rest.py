@@ -119,6 +119,10 @@ class RestApi:
         route = f"{method} {path}"
         matched = self.match(method, path)
         template = matched[0] if matched else route
+        has_files = request.content_type.startswith("multipart/")
+        for hook in [h for h in s.request_hooks if h.matches(method, path, has_files)]:
+            hook.hits += 1
+            hook.action(method, path)
         inj = next((i for i in s.injections if i.matches(method, path)), None)
         if inj is not None:
             inj.hits += 1
