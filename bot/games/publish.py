@@ -111,6 +111,9 @@ class Publisher:
         self.blocked: dict[int, access.Perms] = {}
         """Games whose channel refused a board (403) and what the bot lacks there; said to the next who acts."""
         self._inflight: dict[int, list[int]] = {}
+        self._unrecorded: dict[int, tuple[int, int]] = {}
+        """Boards posted whose recording failed (the database went away): game -> (version, message id); the
+        ``board`` effect records them instead of posting them again."""
 
     def owed(self, snap: Snapshot, _change: Any) -> list[Owed]:
         """The rule of the outbox: every commit after which the game shows a board owes that board."""
@@ -232,12 +235,21 @@ class Publisher:
                         record.version, err)
             await self.failed(record.id)
             raise
-        strip = await self.record_board(record.id, msg.id, record.version)
-        await self.layer.outbox.done(record.id, record.version, "board")
+        try:
+            await self._recorded(record, msg.id, record.version)
+        except Exception as err:  # the board is out but the database went away: recorded by the outbox, not re-posted
+            self._unrecorded[record.id] = (record.version, msg.id)
+            log.warning("the board of game %s v%s is posted (message %s) but could not be recorded (%s); the outbox "
+                        "records it", record.id, record.version, msg.id, err)
+        return msg
+
+    async def _recorded(self, record: GameRecord, message_id: int, version: int) -> None:
+        """Record a posted board (under :meth:`lock`), mark its ``board`` effect done and strip the previous one."""
+        strip = await self.record_board(record.id, message_id, version)
+        await self.layer.outbox.done(record.id, version, "board")
         if strip is not None:
             await self.delivery.edit(record, strip, view=None)
-            await self.layer.outbox.done(record.id, record.version, "strip", up_to=False)
-        return msg
+            await self.layer.outbox.done(record.id, version, "strip", up_to=False)
 
     def _forget_old(self) -> None:
         """Drop the fallback interactions whose tokens expired (a finished game's is never stored)."""
@@ -365,11 +377,23 @@ class Publisher:
         posted (the guild left, the channel deleted), and what Discord raised (then it is tried again later)."""
         record = await self.layer.storage.get_game(effect.game_id)
         if record is None or not board_stale(record):
+            self._unrecorded.pop(effect.game_id, None)
             return
         if record.kind not in self.layer.kinds or record.guild_id in self.delivery.removed:
             raise Drop(f"game {record.id} cannot show a board here")
         if max(self._inflight.get(record.id, ()), default=-1) >= record.version:
             raise Later(3.0)
+        posted = self._unrecorded.pop(record.id, None)
+        if posted is not None and posted[0] <= record.version:  # posted already: record it, never post it twice
+            try:
+                async with self.lock(record.id):
+                    await self._recorded(record, posted[1], posted[0])
+            except Exception:
+                self._unrecorded[record.id] = posted
+                raise
+            record = await self.layer.storage.get_game(effect.game_id)
+            if record is None or not board_stale(record):
+                return
         try:
             await self.recover(record.id)
         except GuildGone as err:
