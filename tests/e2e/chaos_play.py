@@ -9,7 +9,7 @@ counts:
 
 - **lost**: an intent whose answer showed its board (the player was told it was saved) missing from the log;
 - **doubled**: a human's logged action that is no intent at that place (applied twice, or never asked for), or
-  the same board (text and image) posted twice in one game;
+  the same board (text and image) posted twice in one game, or more result cards in a channel than finished games;
 - **without result card**: a finished game whose recorded board is not its final version (or the message is
   missing);
 - **without board**: a game whose recorded board is older than its log;
@@ -272,16 +272,23 @@ async def verdict(chaos: Chaos) -> Verdict:
                 if board is None or board.deleted or not (board.images or board.content):
                     no_card.append(game.id)
         seen: dict[tuple[str, bytes], int] = {}
+        cards = 0
         for m in server.messages(ch.id):
             if m.ephemeral or m.deleted:
                 continue
+            if "Match over" in m.content:  # a result card: resigned games can end on the same card
+                cards += 1
+                continue
             it = server.interactions.get(m.interaction_id) if m.interaction_id else None
             if it is not None and it.key == "constructo challenge":
-                seen = {}  # a new game: its boards may look like the last game's (a resignation's result card)
+                seen = {}  # a new game
             for img in m.images:
                 if (m.content, img) in seen:
                     doubled.append(f"#{ch.name}: message {m.id} repeats {seen[m.content, img]}: {m.content[:80]!r}")
                 seen[m.content, img] = m.id
+        ended = sum(1 for g in await stored.games(ch.id) if g.status == "finished")
+        if cards > ended:
+            doubled.append(f"#{ch.name}: {cards} result cards for {ended} finished games")
     for intent in tally.told_saved:
         if (intent.game_id, intent.player, intent.action, intent.base) not in logged:
             lost.append(intent)

@@ -7,6 +7,8 @@ runs PostgreSQL too."""
 
 from __future__ import annotations
 
+import os
+import signal
 from pathlib import Path
 
 from devserver import DevServer
@@ -14,7 +16,7 @@ from devserver.process import BotProcess
 
 from .chaos_play import Chaos, verdict
 from .conftest import E2E_TOKEN
-from .outage_kit import Stored
+from .outage_kit import Stored, check_gap_free, eventually
 
 
 async def test_chaos_of_kills_and_double_clicks_loses_and_doubles_nothing(devserver: DevServer,
@@ -39,3 +41,44 @@ async def test_chaos_of_kills_and_double_clicks_loses_and_doubles_nothing(devser
     assert v.finished_without_card == [], f"finished without a result card: {v.finished_without_card}"
     assert v.without_board == [], f"stored actions without a board: {v.without_board}"
     assert v.lied == [], f"told 'nothing was changed' about saved moves: {v.lied}"
+
+
+async def test_sigkill_between_posting_a_board_and_recording_it_posts_it_once(devserver: DevServer,
+                                                                              tmp_path: Path) -> None:
+    """The chaos bench's one double post, made exact: the bot is SIGKILLed at the very moment Discord receives a
+    move's board (``DevServer.on_request``), so the board is out but not recorded. Started again, the bot must not
+    post that board a second time (it finds its own message instead), and the game goes on."""
+    proc = BotProcess(devserver, tmp_path / "data", tmp_path / "bot.log", token=E2E_TOKEN)
+    stored = Stored(db=tmp_path / "data" / "tablebot.sqlite3")
+    try:
+        await proc.start()
+        alice, bob = devserver.as_user("alice"), devserver.as_user("bob")
+        res = await (await alice.slash("constructo challenge", opponent="bob")).wait(20)
+        await (await bob.click(res.message, "Accept")).wait(20, followups=1)
+
+        def kill(_method: str, _path: str) -> None:
+            assert proc.proc is not None
+            os.kill(proc.proc.pid, signal.SIGKILL)
+
+        for pattern in ("PATCH /webhooks/*/*/messages/@original", "POST /interactions/*/*/callback"):
+            devserver.on_request(pattern, kill, files_only=True)
+        await alice.slash("constructo place", tile=5, size="large")
+        await devserver.wait_until(lambda: not proc.running, 20, "the bot killed as its board arrived")
+        boards = [m for m in devserver.messages("games") if "L5" in m.content and m.images]
+        assert len(boards) == 1, "the board reached Discord before the kill"
+        await proc.kill()
+        await proc.start()
+        game = await stored.game(devserver.channel("games").id)
+
+        async def recorded() -> None:
+            g = await stored.game(devserver.channel("games").id)
+            assert g.messages.get("board.version") == g.version == 2, g.messages
+            assert await stored.effects(g.id) == []
+
+        await eventually("the board recorded after the restart", recorded, timeout=40)
+        boards = [m for m in devserver.messages("games") if "L5" in m.content and m.images]
+        assert len(boards) == 1, f"the board of v2 was posted {len(boards)} times"
+        await (await bob.slash("constructo place", tile=4, size="medium")).wait(20)
+        check_gap_free(await stored.actions(game.id), (await stored.game(devserver.channel("games").id)).version)
+    finally:
+        await proc.stop()
