@@ -41,6 +41,8 @@ log = logging.getLogger(__name__)
 
 BOARD_KEY = "board"
 """Message key of a game's current board message."""
+HISTORY_LOOKBACK = 25
+"""Latest channel messages searched for a board posted but never recorded (a crash in between) before re-posting."""
 BOARD_VERSION_KEY = "board.version"
 """Key (in ``GameRecord.messages``) of the game version the current board shows; not a message id."""
 VERSION_SUFFIX = ".version"
@@ -332,12 +334,40 @@ class Publisher:
             if not board_stale(record) or max(self._inflight.get(game_id, ()), default=-1) >= record.version:
                 return False  # fresh, or its board is being posted right now (a failure schedules a retry)
             snap = self.layer.snapshot(record)
-            actions = await self.layer.storage.actions(game_id, after_seq=max(record.version - 1, 0))
-            headline = snap.kind.last_headline(snap, actions[-1] if actions else None)
-            content, files, view = await self.payload(snap, headline)
-            await self._post(record, content, files, view, None)
+            posted = await self._posted_unrecorded(record)
+            if posted is not None:  # the process died between the post and its record: record it, never post twice
+                log.info("the board of game %s v%s is already out (message %s): recorded", game_id, record.version,
+                         posted)
+                await self._recorded(record, posted, record.version)
+            else:
+                actions = await self.layer.storage.actions(game_id, after_seq=max(record.version - 1, 0))
+                headline = snap.kind.last_headline(snap, actions[-1] if actions else None)
+                content, files, view = await self.payload(snap, headline)
+                await self._post(record, content, files, view, None)
         self.layer.ai.notify(snap)
         return True
+
+    async def _posted_unrecorded(self, record: GameRecord) -> int | None:
+        """The id of a board of ``record``'s version this bot already posted in the game's channel but never
+        recorded (a crash between the post and the record), found among the channel's latest
+        :data:`HISTORY_LOOKBACK` messages newer than the recorded board by the ``:<game>:<version>`` its components
+        carry; ``None`` when there is none or the history cannot be read (then the board is posted)."""
+        shown = record.messages.get(BOARD_KEY)
+        mark = f":{record.id}:{record.version}"
+        try:
+            async for msg in self.delivery.channel(record).history(limit=HISTORY_LOOKBACK):
+                if shown is not None and msg.id <= shown:
+                    return None
+                if msg.author.id != self.layer.bot_user_id:
+                    continue
+                for row in msg.components:
+                    for child in getattr(row, "children", ()):
+                        custom_id = getattr(child, "custom_id", None) or ""
+                        if custom_id.endswith(mark) or f"{mark}:" in custom_id:
+                            return msg.id
+        except (discord.HTTPException, GuildGone) as err:
+            log.info("could not read channel %s to find game %s's board: %s", record.channel_id, record.id, err)
+        return None
 
     async def recover_all(self) -> int:
         """Re-post every stale board (READY). A failing game is logged and retried later; the others go on.
