@@ -236,10 +236,10 @@ class DevServer(Directory, Controls):
 
     def on_request(self, route_pattern: str, action: Callable[[str, str], None], *, count: int = 1,
                    files_only: bool = False) -> RequestHook:
-        """Call ``action(method, path)`` when the next ``count`` requests matching ``route_pattern`` (as in
-        :meth:`inject`) arrive, before they are served (``files_only``: only requests carrying files, e.g. a
-        board). A test uses it to make something happen at the very moment the bot sends something, e.g. take
-        its database away right after a move's board. Returns the hook (``.hits``)."""
+        """Call ``action(method, path)`` for the next ``count`` requests matching ``route_pattern`` (as in
+        :meth:`inject`) once they are served, before their answer goes back (``files_only``: only requests carrying
+        files, e.g. a board). A test uses it to make something happen at the very moment Discord has what the bot
+        sent, e.g. take its database away, or kill it, right after a move's board. Returns the hook (``.hits``)."""
         hook = RequestHook(route_pattern, count, action, files_only)
         self.request_hooks.append(hook)
         return hook
