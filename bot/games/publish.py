@@ -334,24 +334,25 @@ class Publisher:
             if not board_stale(record) or max(self._inflight.get(game_id, ()), default=-1) >= record.version:
                 return False  # fresh, or its board is being posted right now (a failure schedules a retry)
             snap = self.layer.snapshot(record)
-            posted = await self._posted_unrecorded(record)
+            actions = await self.layer.storage.actions(game_id, after_seq=max(record.version - 1, 0))
+            headline = snap.kind.last_headline(snap, actions[-1] if actions else None)
+            content, files, view = await self.payload(snap, headline)
+            posted = await self._posted_unrecorded(record, content)
             if posted is not None:  # the process died between the post and its record: record it, never post twice
                 log.info("the board of game %s v%s is already out (message %s): recorded", game_id, record.version,
                          posted)
                 await self._recorded(record, posted, record.version)
             else:
-                actions = await self.layer.storage.actions(game_id, after_seq=max(record.version - 1, 0))
-                headline = snap.kind.last_headline(snap, actions[-1] if actions else None)
-                content, files, view = await self.payload(snap, headline)
                 await self._post(record, content, files, view, None)
         self.layer.ai.notify(snap)
         return True
 
-    async def _posted_unrecorded(self, record: GameRecord) -> int | None:
+    async def _posted_unrecorded(self, record: GameRecord, content: str) -> int | None:
         """The id of a board of ``record``'s version this bot already posted in the game's channel but never
         recorded (a crash between the post and the record), found among the channel's latest
         :data:`HISTORY_LOOKBACK` messages newer than the recorded board by the ``:<game>:<version>`` its components
-        carry; ``None`` when there is none or the history cannot be read (then the board is posted)."""
+        carry, or (a board without components: the AI to move) by its ``content`` and an attachment; ``None`` when
+        there is none or the history cannot be read (then the board is posted)."""
         shown = record.messages.get(BOARD_KEY)
         mark = f":{record.id}:{record.version}"
         try:
@@ -360,6 +361,8 @@ class Publisher:
                     return None
                 if msg.author.id != self.layer.bot_user_id:
                     continue
+                if msg.content == content and msg.attachments:
+                    return msg.id
                 for row in msg.components:
                     for child in getattr(row, "children", ()):
                         custom_id = getattr(child, "custom_id", None) or ""
