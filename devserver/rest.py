@@ -137,6 +137,19 @@ class RestApi:
         return None
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
+        """Serve one REST call; the test hooks it matches (``DevServer.on_request``) run once it is served, before
+        its answer goes back."""
+        method, path = request.method, "/" + request.match_info["tail"]
+        has_files = request.content_type.startswith("multipart/")
+        hooks = [h for h in self.server.request_hooks if h.matches(method, path, has_files)]
+        for hook in hooks:
+            hook.hits += 1
+        resp = await self._handle(request)
+        for hook in hooks:
+            hook.action(method, path)
+        return resp
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
         s = self.server
         path = "/" + request.match_info["tail"]
         method = request.method

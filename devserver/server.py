@@ -67,6 +67,22 @@ class Injection:
         return self.count > self.hits and fnmatch.fnmatchcase(f"{method} {path}", pattern)
 
 
+@dataclass
+class RequestHook:
+    """A test's callback run when a request matching ``pattern`` arrives (see ``DevServer.on_request``)."""
+
+    pattern: str
+    count: int
+    action: Callable[[str, str], None]
+    files_only: bool = False
+    hits: int = 0
+
+    def matches(self, method: str, path: str, has_files: bool) -> bool:
+        pattern = self.pattern if " " in self.pattern else f"* {self.pattern}"
+        return (self.count > self.hits and (has_files or not self.files_only)
+                and fnmatch.fnmatchcase(f"{method} {path}", pattern))
+
+
 class DevServer(Directory, Controls):
     """A Discord-compatible server for tests and local play.
 
@@ -127,6 +143,7 @@ class DevServer(Directory, Controls):
         self.request_log: list[RequestRecord] = []
         self.request_totals = RequestCounts()
         self.injections: list[Injection] = []
+        self.request_hooks: list[RequestHook] = []
         self.interaction_faults: list[InteractionFault] = []
         self.rate_limiter = RateLimiter(enforce_buckets=rate_limits)
         self.identify_count = 0
@@ -231,6 +248,16 @@ class DevServer(Directory, Controls):
         inj = Injection(route_pattern, status, count, retry_after)
         self.injections.append(inj)
         return inj
+
+    def on_request(self, route_pattern: str, action: Callable[[str, str], None], *, count: int = 1,
+                   files_only: bool = False) -> RequestHook:
+        """Call ``action(method, path)`` for the next ``count`` requests matching ``route_pattern`` (as in
+        :meth:`inject`) once they are served, before their answer goes back (``files_only``: only requests carrying
+        files, e.g. a board). A test uses it to make something happen at the very moment Discord has what the bot
+        sent, e.g. take its database away, or kill it, right after a move's board. Returns the hook (``.hits``)."""
+        hook = RequestHook(route_pattern, count, action, files_only)
+        self.request_hooks.append(hook)
+        return hook
 
     def rate_limit(self, route_pattern: str, limit: int, per_s: float) -> Bucket:
         """Enforce ``limit`` requests per ``per_s`` s on ``route_pattern`` (per channel / webhook token), with

@@ -29,14 +29,27 @@ from bot import metrics
 from bot.core.clock import running, stamp
 from bot.core.kind import Picture, Snapshot
 from bot.core.mentions import board_pings, ping
-from bot.core.outbox import Drop, Later
 from bot.core.respond import defer, png_file
 from bot.core.results import rating_line
 from bot.first_response import InteractionGone, is_dead, token_fresh
 from bot.i18n import t
 from bot.services import access
+from bot.services.boards import (
+    BOARD_GRACE_S,
+    BOARD_KEY,
+    BOARD_STATUSES,
+    BOARD_VERSION_KEY,
+    STRIP_GRACE_S,
+    VERSION_SUFFIX,
+    board_nonce,
+    board_stale,
+    board_version,
+    message_ids,
+    render_png,
+)
 from bot.services.delivery import Delivery, GuildGone
-from bot.storage import Effect, Owed
+from bot.services.recovery import BoardRecovery
+from bot.storage import Owed
 
 if TYPE_CHECKING:
     from bot.core.layer import GameLayer
@@ -44,52 +57,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-BOARD_KEY = "board"
-"""Message key of a game's current board message."""
-BOARD_VERSION_KEY = "board.version"
-"""Key (in ``GameRecord.messages``) of the game version the current board shows; not a message id."""
-VERSION_SUFFIX = ".version"
-BOARD_GRACE_S = 10.0
-"""A board owed by a commit is left to the committing process this long before the outbox's workers post it."""
-STRIP_GRACE_S = 10.0
-BOARD_STATUSES: tuple[str, ...] = ("active", "finished")
-"""Statuses in which a game shows a board of its latest version (a lobby has none; an aborted game keeps its
-last board, stripped)."""
-
-
-def render_png(draw: Any, /, *args: Any, **kwargs: Any) -> bytes:
-    """``draw(*args, **kwargs)`` (a PIL image) PNG-encoded: the CPU job of one picture."""
-    from render import to_png
-
-    return to_png(draw(*args, **kwargs))
-
-
-def message_ids(record: GameRecord) -> dict[str, int]:
-    """The game's stored message ids by key (``"board"``, ``"lobby"``...), without ``*.version`` keys."""
-    return {k: v for k, v in record.messages.items() if not k.endswith(VERSION_SUFFIX)}
-
-
-def board_version(record: GameRecord) -> int | None:
-    """The game version the stored board shows, or ``None`` (no board recorded yet)."""
-    if BOARD_KEY not in record.messages:
-        return None
-    return record.messages.get(BOARD_VERSION_KEY)
-
-
-def board_nonce(record: GameRecord) -> str:
-    """The nonce of the board of ``record``'s version as a channel message (``b<game>.<version>``): a second post of
-    the same board (a recovery after a crash between posting and recording) gets the first one back."""
-    return f"b{record.id}.{record.version}"[:25]
-
-
-def board_stale(record: GameRecord) -> bool:
-    """True when the game should show a board (``active``/``finished``) and its stored board is missing or
-    older than ``record.version`` (a post failed, or the process died in between)."""
-    if record.status not in BOARD_STATUSES:
-        return False
-    shown = board_version(record)
-    return shown is None or shown < record.version
-
+__all__ = ["BOARD_KEY", "BOARD_STATUSES", "BOARD_VERSION_KEY", "VERSION_SUFFIX", "Publisher", "board_nonce",
+           "board_stale", "board_version", "clock_line", "message_ids", "render_png"]
 
 def clock_line(snap: Snapshot) -> str:
     """Whose clock runs and when it runs out (``<t:EPOCH:R>``: every client shows it in local time), on its own
@@ -103,7 +72,7 @@ def clock_line(snap: Snapshot) -> str:
                     preset=t(f"clk.preset_{snap.env.clock.get('preset')}", snap.locale))
 
 
-class Publisher:
+class Publisher(BoardRecovery):
     """Boards of every game (see the module docstring)."""
 
     def __init__(self, layer: GameLayer) -> None:
@@ -124,6 +93,9 @@ class Publisher:
         self.blocked: dict[int, access.Perms] = {}
         """Games whose channel refused a board (403) and what the bot lacks there; said to the next who acts."""
         self._inflight: dict[int, list[int]] = {}
+        self._unrecorded: dict[int, tuple[int, int]] = {}
+        """Boards posted whose recording failed (the database went away): game -> (version, message id); the
+        ``board`` effect records them instead of posting them again."""
 
     def owed(self, snap: Snapshot, _change: Any) -> list[Owed]:
         """The rule of the outbox: every commit after which the game shows a board owes that board."""
@@ -263,12 +235,21 @@ class Publisher:
                         record.version, err)
             await self.failed(record.id)
             raise
-        strip = await self.record_board(record.id, msg.id, record.version)
-        await self.layer.outbox.done(record.id, record.version, "board")
+        try:
+            await self._recorded(record, msg.id, record.version)
+        except Exception as err:  # the board is out but the database went away: recorded by the outbox, not re-posted
+            self._unrecorded[record.id] = (record.version, msg.id)
+            log.warning("the board of game %s v%s is posted (message %s) but could not be recorded (%s); the outbox "
+                        "records it", record.id, record.version, msg.id, err)
+        return msg
+
+    async def _recorded(self, record: GameRecord, message_id: int, version: int) -> None:
+        """Record a posted board (under :meth:`lock`), mark its ``board`` effect done and strip the previous one."""
+        strip = await self.record_board(record.id, message_id, version)
+        await self.layer.outbox.done(record.id, version, "board")
         if strip is not None:
             await self.delivery.edit(record, strip, view=None)
-            await self.layer.outbox.done(record.id, record.version, "strip", up_to=False)
-        return msg
+            await self.layer.outbox.done(record.id, version, "strip", up_to=False)
 
     def _forget_old(self) -> None:
         """Drop the fallback interactions whose tokens expired (a finished game's is never stored)."""
@@ -343,85 +324,6 @@ class Publisher:
             for message_id in message_ids(fresh).values():
                 done += await self.delivery.edit(fresh, message_id, view=None)
         return done
-
-    # -- recovery ----------------------------------------------------------------------------------------------
-    async def recover(self, game_id: int) -> bool:
-        """Under the publish lock: if the game's board is stale, post its current board as a channel message
-        headed by the last action. Returns True if it posted one (then the AI scheduler gets the game). Raises
-        if the post fails."""
-        async with self.lock(game_id):
-            record = await self.layer.record(game_id)
-            if not board_stale(record) or max(self._inflight.get(game_id, ()), default=-1) >= record.version:
-                return False  # fresh, or its board is being posted right now (a failure schedules a retry)
-            snap = self.layer.snapshot(record)
-            actions = await self.layer.storage.actions(game_id, after_seq=max(record.version - 1, 0))
-            headline = snap.kind.narration.last_headline(snap, actions[-1] if actions else None)
-            content, files, view = await self.payload(snap, headline)
-            await self._post(record, content, files, view, None, snap=snap)
-        self.layer.ai.notify(snap)
-        return True
-
-    async def recover_all(self) -> int:
-        """Re-post every stale board (READY). A failing game is logged and retried later; the others go on.
-        Returns how many boards were posted."""
-        if self._recovering:
-            return 0
-        self._recovering = True
-        posted = 0
-        try:
-            for record in await self.layer.storage.list_active_games():
-                if record.kind not in self.layer.kinds or not board_stale(record) or not self.layer.owns(record):
-                    continue
-                try:
-                    if await self.recover(record.id):
-                        posted += 1
-                        log.info("re-posted the stale board of game %s (%s) v%s", record.id, record.kind,
-                                 record.version)
-                except Exception:
-                    log.exception("could not re-post the board of game %s; retrying later", record.id)
-        finally:
-            self._recovering = False
-        return posted
-
-    async def failed(self, game_id: int) -> None:
-        """Posting a board of ``game_id`` failed: make sure a ``board`` effect is owed (a commit owes one already;
-        a board re-posted on request may not), so the outbox's workers post it once Discord lets them."""
-        try:
-            await self.layer.storage.add_effects(game_id, [Owed("board", delay_s=min(2.0, self.grace_s))])
-        except Exception as err:  # the database is away too: READY's recovery is the last resort
-            log.warning("could not owe a board for game %s: %s", game_id, err)
-        self.layer.outbox.poke()
-
-    # -- the outbox's handlers -----------------------------------------------------------------------------------
-    async def board_effect(self, effect: Effect) -> None:
-        """The ``board`` effect: post the game's latest board unless a board of that version (or newer) is out.
-        Raises :class:`~bot.core.outbox.Later` while this process is posting it, ``Drop`` where it can never be
-        posted (the guild left, the channel deleted), and what Discord raised (then it is tried again later)."""
-        record = await self.layer.storage.get_game(effect.game_id)
-        if record is None or not board_stale(record):
-            return
-        if record.kind not in self.layer.kinds or record.guild_id in self.delivery.removed:
-            raise Drop(f"game {record.id} cannot show a board here")
-        if max(self._inflight.get(record.id, ()), default=-1) >= record.version:
-            raise Later(3.0)
-        try:
-            await self.recover(record.id)
-        except GuildGone as err:
-            raise Drop("the bot was removed from the guild") from err
-        except discord.NotFound as err:
-            if err.code == 10003:  # Unknown Channel: the game's channel was deleted
-                raise Drop(f"channel {record.channel_id} is gone") from err
-            raise
-
-    async def strip_effect(self, effect: Effect) -> None:
-        """The ``strip`` effect: remove the components of a replaced board (Discord refusing is logged: the
-        message is gone or out of reach, and a click on it is refused as stale anyway)."""
-        record = await self.layer.storage.get_game(effect.game_id)
-        message_id = effect.payload.get("message_id")
-        if record is None or not isinstance(message_id, int):
-            return
-        async with self.lock(record.id):
-            await self.delivery.edit(record, message_id, view=None)
 
     def close(self) -> None:
         """Forget the fallback interactions (the bot is closing)."""

@@ -179,6 +179,10 @@ class FakeDiscord:
             if mid not in self.messages:
                 raise discord.NotFound(_FakeResponse(404), {"message": "Unknown Message", "code": 10008})
             return self.edit_message(mid, payload or {}, data)
+        if route.method == "GET" and parts[0] == "channels" and parts[2:] == ["messages"]:  # newest first
+            limit = int((kwargs.get("params") or {}).get("limit", 50))
+            mine = [m for m in self.messages.values() if str(m.get("channel_id")) == parts[1]]
+            return sorted(mine, key=lambda m: -int(m["id"]))[:limit]
         if route.method == "POST" and parts[0] == "channels" and parts[2] == "threads":
             tid = next(self.ids)
             return {

@@ -1,0 +1,57 @@
+"""The board of a game as stored: its message keys, the version it shows, whether it is stale, its nonce; the CPU job
+of a picture. Shared by the publisher and its recovery (``publish.py``, ``recovery.py``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.storage.records import GameRecord
+
+BOARD_KEY = "board"
+"""Message key of a game's current board message."""
+HISTORY_LOOKBACK = 25
+"""Latest channel messages searched for a board posted but never recorded (a crash in between) before re-posting."""
+BOARD_VERSION_KEY = "board.version"
+"""Key (in ``GameRecord.messages``) of the game version the current board shows; not a message id."""
+VERSION_SUFFIX = ".version"
+BOARD_GRACE_S = 10.0
+"""A board owed by a commit is left to the committing process this long before the outbox's workers post it."""
+STRIP_GRACE_S = 10.0
+BOARD_STATUSES: tuple[str, ...] = ("active", "finished")
+"""Statuses in which a game shows a board of its latest version (a lobby has none; an aborted game keeps its
+last board, stripped)."""
+
+
+def render_png(draw: Any, /, *args: Any, **kwargs: Any) -> bytes:
+    """``draw(*args, **kwargs)`` (a PIL image) PNG-encoded: the CPU job of one picture."""
+    from render import to_png
+
+    return to_png(draw(*args, **kwargs))
+
+
+def message_ids(record: GameRecord) -> dict[str, int]:
+    """The game's stored message ids by key (``"board"``, ``"lobby"``...), without ``*.version`` keys."""
+    return {k: v for k, v in record.messages.items() if not k.endswith(VERSION_SUFFIX)}
+
+
+def board_version(record: GameRecord) -> int | None:
+    """The game version the stored board shows, or ``None`` (no board recorded yet)."""
+    if BOARD_KEY not in record.messages:
+        return None
+    return record.messages.get(BOARD_VERSION_KEY)
+
+
+def board_nonce(record: GameRecord) -> str:
+    """The nonce of the board of ``record``'s version as a channel message (``b<game>.<version>``): a second post of
+    the same board (a recovery after a crash between posting and recording) gets the first one back."""
+    return f"b{record.id}.{record.version}"[:25]
+
+
+def board_stale(record: GameRecord) -> bool:
+    """True when the game should show a board (``active``/``finished``) and its stored board is missing or
+    older than ``record.version`` (a post failed, or the process died in between)."""
+    if record.status not in BOARD_STATUSES:
+        return False
+    shown = board_version(record)
+    return shown is None or shown < record.version
