@@ -218,7 +218,8 @@ def _parser() -> argparse.ArgumentParser:
     codes = ", ".join(f"{code.value} {code.name.lower().replace('_', ' ')}" for code in ExitCode)
     epilog += "\n\n" + textwrap.fill(f"exit codes: {codes} (README \"Exit codes\").", 110)
     parser = argparse.ArgumentParser(prog="python -m bot",
-                                     description="Board games for Discord. Without a command: run the bot.", epilog=epilog,
+                                     description="Board games for Discord. Without a command: run the bot.",
+                                     epilog=epilog,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", title="commands", metavar="COMMAND")
     sub.add_parser("run", help="run the bot (the default)")
