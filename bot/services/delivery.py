@@ -175,7 +175,12 @@ class Delivery:
         if interaction.response.is_done():
             await settle_loading(interaction, False)
             return await interaction.followup.send(content, files=files, wait=True, **kwargs), False
-        callback = await interaction.response.send_message(content, files=files, **kwargs)
+        try:
+            callback = await interaction.response.send_message(content, files=files, **kwargs)
+        except discord.InteractionResponded:  # the first-response guard answered meanwhile: fill its answer
+            for f in files:
+                f.reset()
+            return await self._answer(content, files, view, kwargs, interaction, deferred)
         resource = callback.resource if callback is not None else None
         if isinstance(resource, discord.Message):
             return resource, True

@@ -109,3 +109,28 @@ async def test_a_loaded_process_answers_sooner_and_a_quiet_one_answers_with_the_
     assert first.count(5) >= 1, f"with more than busy_after waiting, the guard answered early: {first}"
     for token in tokens:
         driver.assert_one_response(token)
+
+
+async def test_an_answer_racing_the_guard_fills_the_guards_thinking(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The guard may answer between a handler's "not answered yet?" check and its first response (more often under
+    load, when the guard's budget is short): the handler's answer then fills the guard's thinking message instead
+    of failing (the challenge message is the interaction's original response, never deleted)."""
+    import discord
+    from discord.interactions import InteractionResponse
+
+    from bot.first_response import GuardedResponse
+
+    async def raced(self: GuardedResponse, *args: Any, **kwargs: Any) -> Any:
+        await InteractionResponse.defer(self, thinking=True)  # the guard, first
+        self._parent.extras["loading"] = "public"
+        self.responded.set()
+        raise discord.InteractionResponded(self._parent)
+
+    monkeypatch.setattr(GuardedResponse, "send_message", raced)
+    token = await driver.command("constructo challenge", ALICE, opponent=BOB)
+    calls = fake.calls_for(token)
+    assert calls[0].payload["type"] == 5  # type: ignore[index]
+    assert not [c for c in calls if c.method == "DELETE"], "the thinking message is filled, not deleted"
+    assert any(i.startswith("cx:acc:") for i in all_custom_ids(fake.messages[fake.originals[token]]))
