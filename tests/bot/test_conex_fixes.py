@@ -118,8 +118,7 @@ async def test_slash_place_is_not_refused_when_a_discard_commits_meanwhile(
     game.play(Lightning(0, game.table[-1].card.id))  # Bob and Carol owe a discard; Alice still to play
     place = first_placements(game, 0)[0]
     gid = await put_game(storage, game, [ALICE, BOB, CAROL])
-    import bot.games.conex.cog as cog_module
-
+    cog_module = bot.extensions["bot.games.conex.cog"]  # the module this bot loaded (an `import` may give an older one)
     original = cog_module.resolve_place
     entered, release = threading.Event(), threading.Event()
 
