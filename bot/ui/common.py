@@ -26,6 +26,7 @@ from discord.ext import commands
 from bot.core.changes import COMMITTED
 from bot.core.respond import defer, fill, png_file, reply, settle_loading, update
 from bot.errors import BotError, describe, storage_failure
+from bot.first_response import InteractionGone
 from bot.i18n import t
 from bot.storage.errors import StorageError
 from engine.errors import RuleError
@@ -63,7 +64,7 @@ async def refuse(interaction: discord.Interaction, err: BaseException) -> None:
     failure = storage_failure(err)
     if committed is not None and (failure is not None or not is_user_error(err)):
         text = t("err.after_commit", interaction.locale)  # never "nothing was changed/applied" after a commit
-    if interaction.extras.get("dead") or isinstance(err, _gone()):
+    if interaction.extras.get("dead") or isinstance(err, InteractionGone):
         # Discord refused the interaction's first response (10062): nothing can reach the user through it now
         log.info("interaction %s is dead; not answered (%s: %s)", interaction.id, type(err).__name__, err)
         return
@@ -78,12 +79,6 @@ async def refuse(interaction: discord.Interaction, err: BaseException) -> None:
         await reply(interaction, text, ephemeral=True)
     except discord.HTTPException as exc:
         log.warning("could not deliver a refusal (%s): %s", text, exc)
-
-
-def _gone() -> type[Exception]:
-    from bot.first_response import InteractionGone
-
-    return InteractionGone
 
 
 async def report_errors(interaction: discord.Interaction, work: Callable[[], Awaitable[Any]]) -> None:
