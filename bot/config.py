@@ -81,6 +81,8 @@ class Config:
     api_base: str | None = None
     gateway_url: str | None = None
     database_url: str | None = field(default=None, repr=False)
+    lease_database_url: str | None = field(default=None, repr=False)
+    """``LEASE_DATABASE_URL``: where the shard lease's own session connects (default: ``DATABASE_URL``)."""
     database_pool_size: int = 10
     drain_timeout_s: float = DEFAULT_DRAIN_TIMEOUT_S
     cpu_workers: int = 0
@@ -177,6 +179,7 @@ class Config:
             api_base=api_base,
             gateway_url=gateway,
             database_url=_database_url(env),
+            lease_database_url=env.get("LEASE_DATABASE_URL", "").strip() or None,
             database_pool_size=_int_in(env, "DATABASE_POOL_SIZE", 10, 1, 200),
             drain_timeout_s=_float_in(env, "DRAIN_TIMEOUT", DEFAULT_DRAIN_TIMEOUT_S, 0.0, MAX_DRAIN_TIMEOUT_S),
             cpu_workers=_int_in(env, "CPU_WORKERS", default_cpu_workers(), 0, 256),
@@ -359,7 +362,8 @@ def configure_logging(config: Config, *, handler: logging.Handler | None = None)
             handler.setFormatter(json_formatter())
         else:
             handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s"))
-    redactor = RedactingFilter(config.token, *database_password(config.database_url))
+    redactor = RedactingFilter(config.token, *database_password(config.database_url),
+                               *database_password(config.lease_database_url))
     if handler not in root.handlers:
         root.addHandler(handler)
     for h in root.handlers:

@@ -8,6 +8,8 @@ ENVIRONMENT: tuple[tuple[str, str], ...] = (
                  "~/.local/share/tablebot; /data in the image)"),
     ("DATABASE_URL", "unset: DATA_DIR/tablebot.sqlite3; sqlite:///relative/file.sqlite3 (from the current "
                      "directory), sqlite:////absolute/file.sqlite3, or postgresql://user:password@host:5432/db"),
+    ("LEASE_DATABASE_URL", "PostgreSQL URL of the shard lease's own session (default: DATABASE_URL; set it to a "
+                           "direct connection when DATABASE_URL goes through a pooler in transaction mode)"),
     ("PGPASSWORD", "the PostgreSQL password when DATABASE_URL has none (read by asyncpg; no URL-encoding needed)"),
     ("DATABASE_POOL_SIZE", "PostgreSQL connections per process, 1-200 (default 10)"),
     ("DRAIN_TIMEOUT", "seconds a stop takes at most, draining interactions in flight, 0-300 (default 8)"),

@@ -79,11 +79,14 @@ def namespace_of(installation_id: str) -> int:
 
 def lease_for(config: Config, storage: Storage) -> ShardLease | None:
     """The lease ``python -m bot`` must hold before contacting Discord: ``None`` on SQLite (its file lock
-    suffices); on PostgreSQL the shards ``SHARD_IDS`` (every shard when ``SHARD_COUNT`` is unset)."""
+    suffices); on PostgreSQL the shards ``SHARD_IDS`` (every shard when ``SHARD_COUNT`` is unset), on its own session
+    to ``LEASE_DATABASE_URL`` when set (a direct connection: a pooler in transaction mode cannot hold session locks),
+    else ``DATABASE_URL``."""
     if storage.dialect != "postgresql" or not config.database_url:
         return None
     shards = config.shard_ids if config.shard_count is not None else None
-    return ShardLease(config.database_url, namespace_of(storage.installation_id), shards,
+    url = config.lease_database_url or config.database_url
+    return ShardLease(url, namespace_of(storage.installation_id), shards,
                       shard_count=config.shard_count)
 
 

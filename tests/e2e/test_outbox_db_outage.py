@@ -89,6 +89,7 @@ async def world(request: pytest.FixtureRequest, tmp_path: Path, pg_unavailable: 
         url = with_schema(pg_base_url(), schema)
         proxy = await PgProxy().start()
         extra["DATABASE_URL"] = proxy.url(url)
+        extra["LEASE_DATABASE_URL"] = url  # the outage is storage's; the lease session stays (a lost one: exit 12)
         stored = Stored(pg_url=url)
         fault: Any = proxy
     else:
