@@ -93,13 +93,16 @@ async def why_gone(bot: Any, record: GameRecord, user_id: int) -> str | None:
 
 
 async def check_seats(layer: GameLayer, record: GameRecord, seats: list[int] | None = None, *,
-                      fresh: bool = True, known: dict[int, str] | None = None) -> list[Committed]:
+                      fresh: bool = True, known: dict[int, str] | None = None,
+                      base: Snapshot | None = None) -> list[Committed]:
     """Check ``seats`` (default every human seat in play) of the running game ``record`` and forfeit each one
     gone (rule L1), in seat order. ``fresh=False`` skips members seen present within :data:`PRESENT_TTL_S`;
-    ``known``: user id -> reason already established (GUILD_MEMBER_REMOVE). Returns the commits made."""
+    ``known``: user id -> reason already established (GUILD_MEMBER_REMOVE); ``base``: the game as a commit just left
+    it (used while still current: no second engine load). Returns the commits made."""
     if record.status != "active" or record.kind not in layer.kinds:
         return []
-    snap = layer.snapshot(record)
+    current = base is not None and base.version == record.version and base.status == record.status
+    snap = base if current and base is not None else layer.snapshot(record)
     seats = [s for s in (range(len(record.players)) if seats is None else seats) if in_play(snap, s)]
     done: list[Committed] = []
     now = time.monotonic()
@@ -162,14 +165,14 @@ def on_commit(layer: GameLayer, committed: Committed) -> None:
         return
     if all(now - _present.get((snap.record.guild_id, snap.players[s]), -1e9) < PRESENT_TTL_S for s in seats):
         return
-    layer.bot.spawn(_checked(layer, snap.id, sorted(seats), fresh=False), name=f"leavers-{snap.id}")
+    layer.bot.spawn(_checked(layer, snap.id, sorted(seats), fresh=False, base=snap), name=f"leavers-{snap.id}")
 
 
 async def _checked(layer: GameLayer, game_id: int, seats: list[int] | None, *, fresh: bool,
-                   known: dict[int, str] | None = None) -> None:
+                   known: dict[int, str] | None = None, base: Snapshot | None = None) -> None:
     try:
         record = await layer.record(game_id)
-        await check_seats(layer, record, seats, fresh=fresh, known=known)
+        await check_seats(layer, record, seats, fresh=fresh, known=known, base=base)
     except Exception:
         log.exception("departure check of game %s failed", game_id)
 
