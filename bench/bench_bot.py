@@ -148,8 +148,12 @@ async def constructo_placements(driver: Driver, fake: FakeDiscord, storage: Stor
                 break
             board = board_of(fake, record)
             uid = int(re.search(r"<@(\d+)> to move", board["content"]).group(1))  # type: ignore[union-attr]
-            select = next(c for row in board["components"] for c in row["components"]
-                          if c.get("custom_id", "").startswith("cx:pl:"))
+            select = next(
+                c
+                for row in board["components"]
+                for c in row["components"]
+                if c.get("custom_id", "").startswith("cx:pl:")
+            )
             value = select["options"][0]["value"]
             out.append(await measured(driver.click(int(board["id"]), select["custom_id"], uid, values=[value])))
             assert (await storage.get_game(record.id)).version == record.version + 1, "the placement was refused"
@@ -171,8 +175,15 @@ async def conex_places(driver: Driver, fake: FakeDiscord, storage: Storage, game
             else:
                 game.play_text("draw" if game.pile else "pass", seat)
         players = [ALICE, BOB, CAROL]
-        state = {"conex": game.to_dict(), "table": "medium", "goal": 100, "host": ALICE,
-                 "names": ["alice", "bob", "carol"], "ai": [], "locale": None}
+        state = {
+            "conex": game.to_dict(),
+            "table": "medium",
+            "goal": 100,
+            "host": ALICE,
+            "names": ["alice", "bob", "carol"],
+            "ai": [],
+            "locale": None,
+        }
         channel = 700 + n
         gid = await storage.create_game("conex", GUILD_ID, channel, state, players, status="active")
         for _ in range(3):
@@ -184,16 +195,24 @@ async def conex_places(driver: Driver, fake: FakeDiscord, storage: Storage, game
             if not places:
                 break
             p = places[0]
-            action = await measured(driver.command(
-                "conex place", players[seat], channel_id=channel, card=str(p.card), corner=p.corner, x=p.x, y=p.y,
-                rotation=p.rotation))
+            action = await measured(
+                driver.command(
+                    "conex place",
+                    players[seat],
+                    channel_id=channel,
+                    card=str(p.card),
+                    corner=p.corner,
+                    x=p.x,
+                    y=p.y,
+                    rotation=p.rotation,
+                )
+            )
             assert (await storage.get_game(gid)).version == record.version + 1, "the placement was refused"
             out.append(action)
     return out
 
 
-def click_now(driver: Driver, fake: FakeDiscord, message: dict[str, Any], custom_id: str, uid: int,
-              value: str) -> None:
+def click_now(driver: Driver, fake: FakeDiscord, message: dict[str, Any], custom_id: str, uid: int, value: str) -> None:
     """Dispatch a select choice without waiting for anything it starts (a player answering at once)."""
     payload, token = driver._base(3, uid, int(message["channel_id"]))
     payload["data"] = {"custom_id": custom_id, "component_type": 3, "values": [value]}
@@ -235,8 +254,12 @@ async def ai_match(driver: Driver, fake: FakeDiscord, storage: Storage, latency_
                 break
             board_id = record.messages.get("board")
             board = fake.messages.get(board_id) if board_id else None
-            ids = [c for row in (board or {}).get("components", []) for c in row["components"]
-                   if c.get("custom_id", "").startswith(("cx:pl:", "cx:mv:", "cx:lay:"))]
+            ids = [
+                c
+                for row in (board or {}).get("components", [])
+                for c in row["components"]
+                if c.get("custom_id", "").startswith(("cx:pl:", "cx:mv:", "cx:lay:"))
+            ]
             if board is None or board_id in answered or not ids or f"<@{ALICE}>" not in board["content"]:
                 await asyncio.sleep(0.002)
                 continue
@@ -253,9 +276,11 @@ async def ai_match(driver: Driver, fake: FakeDiscord, storage: Storage, latency_
 def summary(name: str, actions: list[Action]) -> str:
     cpu = [a.cpu * 1000 for a in actions]
     loads = Counter(a.loads for a in actions)
-    return (f"| {name} | {len(actions)} | {statistics.median(cpu):.1f} | {statistics.mean(cpu):.1f} | "
-            f"{statistics.mean(a.loads for a in actions):.2f} ({dict(sorted(loads.items()))}) | "
-            f"{statistics.mean(a.copies for a in actions):.2f} | {statistics.mean(a.reads for a in actions):.2f} |")
+    return (
+        f"| {name} | {len(actions)} | {statistics.median(cpu):.1f} | {statistics.mean(cpu):.1f} | "
+        f"{statistics.mean(a.loads for a in actions):.2f} ({dict(sorted(loads.items()))}) | "
+        f"{statistics.mean(a.copies for a in actions):.2f} | {statistics.mean(a.reads for a in actions):.2f} |"
+    )
 
 
 async def main(games: int) -> None:
@@ -280,8 +305,10 @@ async def main(games: int) -> None:
     print("|---|---|---|---|---|---|---|")
     print(summary("Constructo placement (select)", constructo))
     print(summary(f"CONEX /conex place (exact pose, {ARGS.cards} cards)", conex))
-    print(f"Constructo vs hard AI, answering at once, {1000 * ARGS.latency:.0f} ms per REST call: {turns} AI "
-          f"positions, {searches} searches, {duplicates} duplicate searches")
+    print(
+        f"Constructo vs hard AI, answering at once, {1000 * ARGS.latency:.0f} ms per REST call: {turns} AI "
+        f"positions, {searches} searches, {duplicates} duplicate searches"
+    )
 
 
 if __name__ == "__main__":

@@ -91,15 +91,23 @@ async def run(args: argparse.Namespace) -> None:
         settled_s = time.monotonic() - t1
         v = await verdict(chaos)
         tally = chaos.tally
-        print(f"## chaos ({args.backend}, {args.humans} human + {args.ai} AI games, {args.chaos_min} min, kill every "
-              f"{args.kill_every[0]:.0f}-{args.kill_every[1]:.0f} s)")
-        print(f"kills {dict(tally.kills)}; intents {len(tally.intents)} ({tally.duplicates} clicked twice); answers "
-              f"{dict(tally.answers)}; resigned {tally.finished_by_resign}")
-        print(f"games {v.games}, finished {v.finished}, logged actions {v.actions}; settled {settled_s:.0f} s after "
-              f"the last kill")
-        print(f"lost {len(v.lost)}, doubled {len(v.doubled)}, finished without result card "
-              f"{len(v.finished_without_card)}, stored actions without a board {len(v.without_board)}, told "
-              f"'nothing was changed' about a saved move {len(v.lied)}")
+        print(
+            f"## chaos ({args.backend}, {args.humans} human + {args.ai} AI games, {args.chaos_min} min, kill every "
+            f"{args.kill_every[0]:.0f}-{args.kill_every[1]:.0f} s)"
+        )
+        print(
+            f"kills {dict(tally.kills)}; intents {len(tally.intents)} ({tally.duplicates} clicked twice); answers "
+            f"{dict(tally.answers)}; resigned {tally.finished_by_resign}"
+        )
+        print(
+            f"games {v.games}, finished {v.finished}, logged actions {v.actions}; settled {settled_s:.0f} s after "
+            f"the last kill"
+        )
+        print(
+            f"lost {len(v.lost)}, doubled {len(v.doubled)}, finished without result card "
+            f"{len(v.finished_without_card)}, stored actions without a board {len(v.without_board)}, told "
+            f"'nothing was changed' about a saved move {len(v.lied)}"
+        )
         for what in (v.lost, v.doubled, v.finished_without_card, v.without_board, v.lied):
             for item in what[:10]:
                 print(f"  - {item}")
@@ -112,8 +120,9 @@ async def run(args: argparse.Namespace) -> None:
             pid = proc.proc.pid
             calm = Chaos(server, proc, stored, seed=args.seed + 1)
             calm.channels = chaos.channels
-            task = asyncio.create_task(calm.run(args.memory_min * 60, kill_every=None, moves_before_resign=8,
-                                                think=1.0))
+            task = asyncio.create_task(
+                calm.run(args.memory_min * 60, kill_every=None, moves_before_resign=8, think=1.0)
+            )
             samples: list[tuple[float, float, float]] = []
             start = time.monotonic()
             while not task.done():
@@ -127,9 +136,11 @@ async def run(args: argparse.Namespace) -> None:
             later = [(m, r) for m, r, _p in samples if m >= 2.0]
             later_pss = [(m, p) for m, _r, p in samples if m >= 2.0]
             print(f"## memory of the main process over {args.memory_min} min of play ({len(chaos.channels)} games)")
-            print(f"RSS {samples[0][1]:.1f} -> {samples[-1][1]:.1f} MB, PSS {samples[0][2]:.1f} -> {samples[-1][2]:.1f}"
-                  f" MB; slope after 2 min: RSS {slope(later):+.2f} MB/min, PSS {slope(later_pss):+.2f} MB/min; "
-                  f"moves answered {calm.tally.answers['saved']}")
+            print(
+                f"RSS {samples[0][1]:.1f} -> {samples[-1][1]:.1f} MB, PSS {samples[0][2]:.1f} -> {samples[-1][2]:.1f}"
+                f" MB; slope after 2 min: RSS {slope(later):+.2f} MB/min, PSS {slope(later_pss):+.2f} MB/min; "
+                f"moves answered {calm.tally.answers['saved']}"
+            )
             print(f"load average {load_average()}", flush=True)
     finally:
         await proc.stop()

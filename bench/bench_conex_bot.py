@@ -75,19 +75,32 @@ async def main(sizes: list[int]) -> None:
         for size in sizes:
             for seed in (1, 2, 3):
                 game = grow(size, seed)
-                state = {"conex": game.to_dict(), "table": "medium", "goal": 100, "host": ALICE,
-                         "names": ["alice", "bob", "AI 1"], "ai": [-1], "locale": None}
-                gid = await storage.create_game("conex", GUILD_ID, CHANNEL_ID, state, [ALICE, BOB, -1],
-                                                status="active")
+                state = {
+                    "conex": game.to_dict(),
+                    "table": "medium",
+                    "goal": 100,
+                    "host": ALICE,
+                    "names": ["alice", "bob", "AI 1"],
+                    "ai": [-1],
+                    "locale": None,
+                }
+                gid = await storage.create_game("conex", GUILD_ID, CHANNEL_ID, state, [ALICE, BOB, -1], status="active")
                 print(f"position {size} cards, seed {seed}", file=sys.stderr, flush=True)
                 rows.setdefault("hand", {}).setdefault(size, []).append(await timed(driver, fake, "conex hand"))
                 rows.setdefault("hints", {}).setdefault(size, []).append(await timed(driver, fake, "conex hints"))
                 target: int | str = game.table[-1].card.id if game.table else "board"
                 fits = [p for cid in game.hands[0] for p in game.find_placements(0, cid, None, target, 1)]
                 if fits and isinstance(fits[0], Place):
-                    rows.setdefault("place auto-fit", {}).setdefault(size, []).append(await timed(
-                        driver, fake, "conex place", card=str(fits[0].card), corner=fits[0].corner,
-                        target=str(target)))
+                    rows.setdefault("place auto-fit", {}).setdefault(size, []).append(
+                        await timed(
+                            driver,
+                            fake,
+                            "conex place",
+                            card=str(fits[0].card),
+                            corner=fits[0].corner,
+                            target=str(target),
+                        )
+                    )
                 else:
                     await driver.command("conex draw", ALICE)
                 now = await storage.get_game(gid)
@@ -99,7 +112,8 @@ async def main(sizes: list[int]) -> None:
                 first, last = await timed(driver, fake, "conex draw", BOB)  # then the AI seat plays (settled)
                 rows.setdefault("draw", {}).setdefault(size, []).append((first, last))
                 rows.setdefault("draw, then the AI seat's turn posted", {}).setdefault(size, []).append(
-                    (first, (time.perf_counter() - t0) * 1000))
+                    (first, (time.perf_counter() - t0) * 1000)
+                )
                 record = await storage.get_game(gid)
                 assert record is not None and game_of(record).current_player == 0
                 await storage.abort_game(gid, record.version, None)

@@ -54,8 +54,7 @@ def median_ms(fn: Callable[[], object], repeat: int) -> float:
     return 1000 * statistics.median(times)
 
 
-def check_once(c: Conformance, method: str, path: str, query: dict[str, list[str]] | None,
-               kw: dict[str, Any]) -> None:
+def check_once(c: Conformance, method: str, path: str, query: dict[str, list[str]] | None, kw: dict[str, Any]) -> None:
     c._memo.clear()  # time the validation, not the memo
     assert c.check(method, path, query, **kw).ok
 
@@ -68,8 +67,15 @@ def main() -> None:
     board = message()
     callback = {"type": 4, "data": {"content": "board", "flags": 64, "components": board["components"]}}
     requests: list[tuple[str, str, str, dict[str, list[str]] | None, Any, str, list[int]]] = [
-        ("command tree (bulk overwrite)", "PUT", "/applications/1/guilds/2/commands", None, tree,
-         "application/json", []),
+        (
+            "command tree (bulk overwrite)",
+            "PUT",
+            "/applications/1/guilds/2/commands",
+            None,
+            tree,
+            "application/json",
+            [],
+        ),
         ("board message (multipart)", "POST", "/channels/1/messages", None, board, "multipart/form-data", [0]),
         ("interaction callback", "POST", "/interactions/1/tok/callback", None, callback, "application/json", []),
         ("GET messages ?limit=50", "GET", "/channels/1/messages", {"limit": ["50"]}, None, "application/json", []),

@@ -55,9 +55,14 @@ def play_match(args: tuple[str, str, int, int, int]) -> dict[str, float]:
     round_w = sum(1 for r in rounds if r[hard_seat] > r[1 - hard_seat])
     round_d = sum(1 for r in rounds if r[hard_seat] == r[1 - hard_seat])
     return {
-        "win": float(mine > theirs), "draw": float(mine == theirs), "loss": float(mine < theirs),
-        "margin": float(mine - theirs), "round_w": float(round_w), "round_d": float(round_d),
-        "hard_time": hard_time, "hard_moves": float(hard_moves),
+        "win": float(mine > theirs),
+        "draw": float(mine == theirs),
+        "loss": float(mine < theirs),
+        "margin": float(mine - theirs),
+        "round_w": float(round_w),
+        "round_d": float(round_d),
+        "hard_time": hard_time,
+        "hard_moves": float(hard_moves),
     }
 
 

@@ -61,8 +61,10 @@ async def round_trips(server: DevServer, command: str, count: int, user: str = "
 
 def report(name: str, times: list[float]) -> None:
     q = statistics.quantiles(times, n=20)
-    print(f"{name}: n={len(times)} p50={statistics.median(times) * 1000:.1f} ms p95={q[18] * 1000:.1f} ms "
-          f"-> {len(times) / sum(times):.0f} round trips/s sequential")
+    print(
+        f"{name}: n={len(times)} p50={statistics.median(times) * 1000:.1f} ms p95={q[18] * 1000:.1f} ms "
+        f"-> {len(times) / sum(times):.0f} round trips/s sequential"
+    )
 
 
 async def main(count: int, real_bot: bool) -> None:

@@ -124,8 +124,16 @@ async def set_up_game(server: DevServer, channel: Channel, players: tuple[str, s
         raise RuntimeError(f"game in #{channel.name} did not start: {res.text!r}")
 
 
-async def play_game(server: DevServer, tracker: Tracker, channel: Channel, moves: int, think: float,
-                    rng: random.Random, figures: Figures, players: tuple[str, str] = ("alice", "bob")) -> None:
+async def play_game(
+    server: DevServer,
+    tracker: Tracker,
+    channel: Channel,
+    moves: int,
+    think: float,
+    rng: random.Random,
+    figures: Figures,
+    players: tuple[str, str] = ("alice", "bob"),
+) -> None:
     """``moves`` placements, alternating ``players`` (seat 0 first), each measured."""
     users = [server.as_user(players[0], channel.id), server.as_user(players[1], channel.id)]
     match = Match.new("rombo")
@@ -161,8 +169,7 @@ async def run(counts: list[int], moves: int, think: float, seed: int) -> None:
     for count in counts:  # fresh channels per run: one open game per channel
         group = []
         for i in range(count):
-            ch = Channel(id=fixed_id(next_id), name=f"bench-{count}-{i}", guild_id=server.guild_id,
-                         position=next_id)
+            ch = Channel(id=fixed_id(next_id), name=f"bench-{count}-{i}", guild_id=server.guild_id, position=next_id)
             server.channels[ch.id] = ch
             group.append(ch)
             next_id += 1
@@ -175,10 +182,14 @@ async def run(counts: list[int], moves: int, think: float, seed: int) -> None:
         await proc.start()
         assert proc.proc is not None
         pid = proc.proc.pid
-        print(f"bot pid {pid}; {moves} placements per game; think time "
-              f"{'0 (burst)' if not think else f'{think:.1f} s mean'}; RSS at start {memory_mb(pid)[0]:.0f} MB")
-        print("| games | moves | p50 ms | p95 ms | p99 ms | max ms | defer p99 ms | failed | bot CPU s | "
-              "CPU % of a core | RSS MB | peak RSS MB | moves/s | violations | server+driver CPU % |")
+        print(
+            f"bot pid {pid}; {moves} placements per game; think time "
+            f"{'0 (burst)' if not think else f'{think:.1f} s mean'}; RSS at start {memory_mb(pid)[0]:.0f} MB"
+        )
+        print(
+            "| games | moves | p50 ms | p95 ms | p99 ms | max ms | defer p99 ms | failed | bot CPU s | "
+            "CPU % of a core | RSS MB | peak RSS MB | moves/s | violations | server+driver CPU % |"
+        )
         print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         try:
             for count, group in zip(counts, channels, strict=True):
@@ -193,18 +204,25 @@ async def run(counts: list[int], moves: int, think: float, seed: int) -> None:
                 figures = Figures()
                 rng = random.Random(seed + count)
                 cpu0, t0, own0 = cpu_seconds(pid), time.perf_counter(), time.process_time()
-                await asyncio.gather(*(play_game(server, tracker, ch, moves, think, random.Random(rng.random()),
-                                                 figures, pairs[ch.id]) for ch in group))
+                await asyncio.gather(
+                    *(
+                        play_game(server, tracker, ch, moves, think, random.Random(rng.random()), figures, pairs[ch.id])
+                        for ch in group
+                    )
+                )
                 wall = time.perf_counter() - t0
                 cpu = cpu_seconds(pid) - cpu0
                 own = time.process_time() - own0
                 rss, peak = memory_mb(pid)
                 lat = [x * 1000 for x in figures.latencies]
                 defers = [x * 1000 for x in figures.defers]
-                print(f"| {count} | {len(lat)} | {statistics.median(lat):.0f} | {pct(lat, 95):.0f} | "
-                      f"{pct(lat, 99):.0f} | {max(lat):.0f} | {pct(defers, 99):.0f} | {figures.failed} | {cpu:.1f} | "
-                      f"{100 * cpu / wall:.0f} | {rss:.0f} | {peak:.0f} | {len(lat) / wall:.1f} | "
-                      f"{len(server.violations) - violations} | {100 * own / wall:.0f} |", flush=True)
+                print(
+                    f"| {count} | {len(lat)} | {statistics.median(lat):.0f} | {pct(lat, 95):.0f} | "
+                    f"{pct(lat, 99):.0f} | {max(lat):.0f} | {pct(defers, 99):.0f} | {figures.failed} | {cpu:.1f} | "
+                    f"{100 * cpu / wall:.0f} | {rss:.0f} | {peak:.0f} | {len(lat) / wall:.1f} | "
+                    f"{len(server.violations) - violations} | {100 * own / wall:.0f} |",
+                    flush=True,
+                )
                 for note in figures.notes[:3]:
                     print(f"  failed: {note}", file=sys.stderr)
                 kinds = Counter(v.kind for v in server.violations[violations:])

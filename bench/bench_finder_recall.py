@@ -343,8 +343,10 @@ def report(results: list[dict[str, Any]]) -> None:
         print(f"- {size} cards: wall median {statistics.median(w):.0f} ms, max {max(w):.0f} ms")
     tf = [t for r in results for t in r["targets_for_ms"]]
     if tf:
-        print(f"targets_for per (card, corner), cold: median {statistics.median(tf):.1f} ms, p95 {p95(tf):.1f} ms, "
-              f"max {max(tf):.1f} ms ({len(tf)} calls)")
+        print(
+            f"targets_for per (card, corner), cold: median {statistics.median(tf):.1f} ms, p95 {p95(tf):.1f} ms, "
+            f"max {max(tf):.1f} ms ({len(tf)} calls)"
+        )
 
 
 def main() -> None:

@@ -50,8 +50,10 @@ def main() -> None:
         for name, cmd, expect in cases:
             times = [wall(cmd, env, expect) for _ in range(args.runs)]
             print(f"| {name} | {statistics.median(times):.2f} | {max(times):.2f} |")
-    print(f"\nload average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}, "
-          f"{os.cpu_count()} cores")
+    print(
+        f"\nload average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}, "
+        f"{os.cpu_count()} cores"
+    )
 
 
 if __name__ == "__main__":

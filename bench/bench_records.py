@@ -50,8 +50,20 @@ class _Layer:
 def snapshot(game_id: int, state: Any) -> Snapshot:
     now = datetime.now(UTC)
     seats = tuple(Seat.of(n) for n in NAMES[: state.num_players])
-    record = GameRecord(game_id, state.game, 1, 1, "finished", {}, len(state.history), list(range(1, len(seats) + 1)),
-                        {}, now, now, finished_at=now)
+    record = GameRecord(
+        game_id,
+        state.game,
+        1,
+        1,
+        "finished",
+        {},
+        len(state.history),
+        list(range(1, len(seats) + 1)),
+        {},
+        now,
+        now,
+        finished_at=now,
+    )
     return Snapshot(kinds()[state.game], record, Envelope(engine=state.to_dict(), seats=seats), state)
 
 
@@ -64,9 +76,16 @@ async def measure(label: str, snap: Snapshot) -> dict[str, Any]:
     await records.replay(snap)
     hit = time.perf_counter() - t1
     assert records.renders == 1 and len({len(g) for g in gifs}) == 1
-    return {"case": label, "actions": len(snap.require_state().history), "first_s": first, "cpu_s": cpu,
-            "hit_ms": hit * 1000, "renders": records.renders, "gif_kb": len(gifs[0]) / 1024,
-            "json_kb": len(record_json(record_of(snap))) / 1024}
+    return {
+        "case": label,
+        "actions": len(snap.require_state().history),
+        "first_s": first,
+        "cpu_s": cpu,
+        "hit_ms": hit * 1000,
+        "renders": records.renders,
+        "gif_kb": len(gifs[0]) / 1024,
+        "json_kb": len(record_json(record_of(snap))) / 1024,
+    }
 
 
 async def run(seeds: int) -> None:
@@ -78,8 +97,10 @@ async def run(seeds: int) -> None:
     print("| case | actions | 4 simultaneous clicks: wall s | CPU s | renders | cache hit ms | GIF KB | JSON KB |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
-        print(f"| {r['case']} | {r['actions']} | {r['first_s']:.2f} | {r['cpu_s']:.2f} | {r['renders']} | "
-              f"{r['hit_ms']:.3f} | {r['gif_kb']:.0f} | {r['json_kb']:.1f} |")
+        print(
+            f"| {r['case']} | {r['actions']} | {r['first_s']:.2f} | {r['cpu_s']:.2f} | {r['renders']} | "
+            f"{r['hit_ms']:.3f} | {r['gif_kb']:.0f} | {r['json_kb']:.1f} |"
+        )
     t0 = time.perf_counter()
     rounds = analyse_match(match, None)
     spent = time.perf_counter() - t0

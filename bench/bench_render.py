@@ -91,21 +91,26 @@ def main() -> None:
     cases.append(("Constructo board, full (rombo)", lambda: render_board(full, names=("Alice", "Bob")), "< 40 ms"))
     for n in (3, 10, 30, 52):  # the default view fits the region in play (whole table from about 30 cards)
         g = conex_with(n)
-        cases.append((f"CONEX table, {n} cards", lambda g=g: render_table(g, names=NAMES3),
-                      "< 150 ms" if n == 52 else ""))
+        cases.append(
+            (f"CONEX table, {n} cards", lambda g=g: render_table(g, names=NAMES3), "< 150 ms" if n == 52 else "")
+        )
     g52 = conex_with(52)
     cases.append(("CONEX table, 52 cards, zoom last", lambda: render_table(g52, names=NAMES3, zoom="last"), ""))
     g10 = conex_with(10)
     early = early_game(6)
     seat = early.current_player
     hints = [pl for c in early.hand(seat) for pl in early.find_placements(seat, c.id, limit=3)][:9]
-    cases.append((f"CONEX table with {len(hints)} ghosts, 6 cards",
-                  lambda: render_table(early, names=NAMES3, ghosts=hints), ""))
+    cases.append(
+        (f"CONEX table with {len(hints)} ghosts, 6 cards", lambda: render_table(early, names=NAMES3, ghosts=hints), "")
+    )
     cases.append((f"CONEX hint tiles, {len(hints)} hints", lambda: render_hints(early, hints), ""))
-    names4 = ("Maximiliano Alejandro Gutiérrez1", "Александра Владимировна Петрова!", "山田太郎" * 8,
-              "🦄🦄 Unicorn Rainbow Sparkle 🌈✨ ok")
-    cases.append(("CONEX table, 52 cards, 32-char names in 4 scripts",
-                  lambda: render_table(g52, names=names4), ""))
+    names4 = (
+        "Maximiliano Alejandro Gutiérrez1",
+        "Александра Владимировна Петрова!",
+        "山田太郎" * 8,
+        "🦄🦄 Unicorn Rainbow Sparkle 🌈✨ ok",
+    )
+    cases.append(("CONEX table, 52 cards, 32-char names in 4 scripts", lambda: render_table(g52, names=names4), ""))
     cases.append(("CONEX table, 10 cards, zoom table", lambda: render_table(g10, names=NAMES3, zoom="table"), ""))
     g30 = conex_with(30)
     cases.append(("CONEX hand, 5 cards", lambda: render_hand(g30, 0), ""))

@@ -104,9 +104,15 @@ def measure(label: str, state: Any, runs: int) -> dict[str, Any]:
         cpus.append(time.process_time() - c0)
     im = Image.open(io.BytesIO(data))
     return {
-        "case": label, "actions": len(rec["history"]), "frames": im.n_frames, "size": f"{im.width}x{im.height}",
-        "gif_kb": round(len(data) / 1024), "wall_s": statistics.median(walls), "cpu_s": statistics.median(cpus),
-        "json_kb": round(len(json.dumps(rec)) / 1024, 1), "pages": len(move_list_pages(rec, renderer)),
+        "case": label,
+        "actions": len(rec["history"]),
+        "frames": im.n_frames,
+        "size": f"{im.width}x{im.height}",
+        "gif_kb": round(len(data) / 1024),
+        "wall_s": statistics.median(walls),
+        "cpu_s": statistics.median(cpus),
+        "json_kb": round(len(json.dumps(rec)) / 1024, 1),
+        "pages": len(move_list_pages(rec, renderer)),
     }
 
 
@@ -125,13 +131,18 @@ def main() -> None:
         label = f"CONEX {players} seats, goal 100, {policy}, longest of {args.seeds} ({len(g.table)} cards on table)"
         rows.append(measure(label, g, args.runs))
     g = max((conex_stress(seed) for seed in range(args.seeds)), key=lambda x: len(x.history))
-    rows.append(measure(f"CONEX 4 seats, goal 100, first_fit + lightning + 35 % timeouts, longest of {args.seeds}",
-                        g, args.runs))
+    rows.append(
+        measure(
+            f"CONEX 4 seats, goal 100, first_fit + lightning + 35 % timeouts, longest of {args.seeds}", g, args.runs
+        )
+    )
     print("| case | actions | frames | frame px | GIF KB | wall s | CPU s | record JSON KB | move list messages |")
     print("|---|---:|---:|---|---:|---:|---:|---:|---:|")
     for r in rows:
-        print(f"| {r['case']} | {r['actions']} | {r['frames']} | {r['size']} | {r['gif_kb']} | {r['wall_s']:.2f} | "
-              f"{r['cpu_s']:.2f} | {r['json_kb']} | {r['pages']} |")
+        print(
+            f"| {r['case']} | {r['actions']} | {r['frames']} | {r['size']} | {r['gif_kb']} | {r['wall_s']:.2f} | "
+            f"{r['cpu_s']:.2f} | {r['json_kb']} | {r['pages']} |"
+        )
     print()
     print("uptime:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
 

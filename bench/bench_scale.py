@@ -103,15 +103,17 @@ def latest_board(server: DevServer, channel: Channel) -> tuple[int, object, dict
     for msg in reversed(server.messages(channel)):
         if msg.ephemeral:
             continue
-        sel = next((c for c in msg.buttons() if c.get("type") == 3 and str(c.get("custom_id", "")).startswith(
-            "cx:pl:")), None)
+        sel = next(
+            (c for c in msg.buttons() if c.get("type") == 3 and str(c.get("custom_id", "")).startswith("cx:pl:")), None
+        )
         if sel is not None:
             return int(str(sel["custom_id"]).split(":")[3]), msg, sel
     return None
 
 
-async def ai_opponent(server: DevServer, channel: Channel, stop: asyncio.Event, counter: list[int],
-                      player: str) -> None:
+async def ai_opponent(
+    server: DevServer, channel: Channel, stop: asyncio.Event, counter: list[int], player: str
+) -> None:
     """``player`` against the hard AI in ``channel``, moving the moment the AI's board is out, until ``stop``."""
     carol = server.as_user(player, channel.id)
     while not stop.is_set():
@@ -133,7 +135,8 @@ async def ai_opponent(server: DevServer, channel: Channel, stop: asyncio.Event, 
                 break
             acted = version
             played = await (await carol.select(msg, options[0]["value"], custom_id=str(sel["custom_id"]))).wait(
-                60, settle=0)
+                60, settle=0
+            )
             if played.ephemeral:  # the round or the match is over (or a refusal): start a new game
                 break
             counter[0] += 1
@@ -141,8 +144,9 @@ async def ai_opponent(server: DevServer, channel: Channel, stop: asyncio.Event, 
             await (await carol.slash("abort")).wait(30, settle=0)
 
 
-async def run_setup(name: str, counts: list[int], moves: int, think: float, seed: int, pg: str,
-                    ai_games: int = 0) -> None:
+async def run_setup(
+    name: str, counts: list[int], moves: int, think: float, seed: int, pg: str, ai_games: int = 0
+) -> None:
     server = DevServer(token=TOKEN)
     shards = name == "shards"
     guild_ids = [server.guild_id]
@@ -153,8 +157,12 @@ async def run_setup(name: str, counts: list[int], moves: int, think: float, seed
     for count in counts:
         group = []
         for i in range(count):
-            ch = Channel(id=fixed_id(next_id), name=f"bench-{count}-{i}", guild_id=guild_ids[i % len(guild_ids)],
-                         position=next_id)
+            ch = Channel(
+                id=fixed_id(next_id),
+                name=f"bench-{count}-{i}",
+                guild_id=guild_ids[i % len(guild_ids)],
+                position=next_id,
+            )
             server.channels[ch.id] = ch
             group.append(ch)
             next_id += 1
@@ -178,8 +186,17 @@ async def run_setup(name: str, counts: list[int], moves: int, think: float, seed
             schema = await create_schema(pg)
             url = with_schema(pg, schema)
             env.update({"DATABASE_URL": url, "DEV_GUILD_ID": "", "CPU_WORKERS": "1", "AI_WORKERS": "1"})
-            procs = [BotProcess(server, Path(tmp) / f"data{i}", Path(tmp) / f"bot{i}.log", token=TOKEN,
-                                extra_env=env, shards=([i], 2)) for i in range(2)]
+            procs = [
+                BotProcess(
+                    server,
+                    Path(tmp) / f"data{i}",
+                    Path(tmp) / f"bot{i}.log",
+                    token=TOKEN,
+                    extra_env=env,
+                    shards=([i], 2),
+                )
+                for i in range(2)
+            ]
         else:
             procs = [BotProcess(server, Path(tmp) / "data", Path(tmp) / "bot.log", token=TOKEN, extra_env=env)]
         try:
@@ -188,15 +205,18 @@ async def run_setup(name: str, counts: list[int], moves: int, think: float, seed
             await asyncio.sleep(3)  # the CPU workers warm up
             pids = [p.proc.pid for p in procs if p.proc is not None]
             idle = pss_mb(pids)
-            print(f"\n{name}: {len(procs)} process(es), {len(tree(pids))} with workers, PSS at start {idle:.0f} MB; "
-                  f"load average {load_average()}")
+            print(
+                f"\n{name}: {len(procs)} process(es), {len(tree(pids))} with workers, PSS at start {idle:.0f} MB; "
+                f"load average {load_average()}"
+            )
             for count, group in zip(counts, channels, strict=True):
                 sem = asyncio.Semaphore(25)
 
                 unstarted: list[Channel] = []
 
-                async def setup(ch: Channel, sem: asyncio.Semaphore = sem, unstarted: list[Channel] = unstarted
-                                ) -> None:
+                async def setup(
+                    ch: Channel, sem: asyncio.Semaphore = sem, unstarted: list[Channel] = unstarted
+                ) -> None:
                     async with sem:
                         try:
                             await set_up_game(server, ch, pairs[ch.id])
@@ -212,12 +232,17 @@ async def run_setup(name: str, counts: list[int], moves: int, think: float, seed
                 figures = Figures()
                 rng = random.Random(seed + count)
                 stop, ai_moves = asyncio.Event(), [0]
-                ai_tasks = [asyncio.create_task(ai_opponent(server, ch, stop, ai_moves, pairs[ch.id][0]))
-                            for ch in ai_channels]
+                ai_tasks = [
+                    asyncio.create_task(ai_opponent(server, ch, stop, ai_moves, pairs[ch.id][0])) for ch in ai_channels
+                ]
                 cpu0, main0 = cpu_of(pids), cpu_of(pids, workers=False)
                 t0, own0 = time.perf_counter(), time.process_time()
-                await asyncio.gather(*(play_game(server, tracker, ch, moves, think, random.Random(rng.random()),
-                                                 figures, pairs[ch.id]) for ch in group))
+                await asyncio.gather(
+                    *(
+                        play_game(server, tracker, ch, moves, think, random.Random(rng.random()), figures, pairs[ch.id])
+                        for ch in group
+                    )
+                )
                 wall = time.perf_counter() - t0
                 stop.set()
                 for task in ai_tasks:
@@ -237,12 +262,15 @@ async def run_setup(name: str, counts: list[int], moves: int, think: float, seed
                 label = f"{name} + {ai_games} hard AI games ({ai_moves[0]} AI moves)" if ai_games else name
                 if unstarted:
                     label += f" ({len(unstarted)} games could not start)"
-                print(f"| {label} | {count} | {load1} | {len(lat)} | {statistics.median(lat):.0f} | "
-                      f"{pct(lat, 99):.0f} | {pct(firsts, 99):.0f} | {late} | **{held}** | "
-                      f"{spent.global_limited / max(1, len(lat)):.3f} | {100 * cpu / wall:.0f} | "
-                      f"{1000 * cpu / max(1, len(lat)):.0f} ({1000 * main_cpu / max(1, len(lat)):.0f}) | "
-                      f"{mem:.0f} | {100 * (mem - idle) / count:.0f} | "
-                      f"{len(lat) / wall:.1f} | {dict(kinds) or 0} | {100 * own / wall:.0f} |", flush=True)
+                print(
+                    f"| {label} | {count} | {load1} | {len(lat)} | {statistics.median(lat):.0f} | "
+                    f"{pct(lat, 99):.0f} | {pct(firsts, 99):.0f} | {late} | **{held}** | "
+                    f"{spent.global_limited / max(1, len(lat)):.3f} | {100 * cpu / wall:.0f} | "
+                    f"{1000 * cpu / max(1, len(lat)):.0f} ({1000 * main_cpu / max(1, len(lat)):.0f}) | "
+                    f"{mem:.0f} | {100 * (mem - idle) / count:.0f} | "
+                    f"{len(lat) / wall:.1f} | {dict(kinds) or 0} | {100 * own / wall:.0f} |",
+                    flush=True,
+                )
                 for note in figures.notes[:3]:
                     print(f"  failed: {note}", file=sys.stderr)
         finally:
@@ -253,13 +281,16 @@ async def run_setup(name: str, counts: list[int], moves: int, think: float, seed
                 await drop_schema(pg, schema)
 
 
-async def run(setups: list[str], counts: list[int], moves: int, think: float, seed: int, pg: str,
-              ai_games: int = 0) -> None:
+async def run(
+    setups: list[str], counts: list[int], moves: int, think: float, seed: int, pg: str, ai_games: int = 0
+) -> None:
     print(f"{moves} placements per game, think time {think:.1f} s mean; {os.cpu_count()} cores")
-    print("| setup | games | load 1 min | moves | p50 ms | p99 ms | first p99 ms | late firsts | held | "
-          "global-limited req/move | CPU % of a core | CPU ms/move (bot processes alone) | PSS MB | "
-          "PSS MB per 100 games | moves/s | "
-          "violations | driver CPU % |")
+    print(
+        "| setup | games | load 1 min | moves | p50 ms | p99 ms | first p99 ms | late firsts | held | "
+        "global-limited req/move | CPU % of a core | CPU ms/move (bot processes alone) | PSS MB | "
+        "PSS MB per 100 games | moves/s | "
+        "violations | driver CPU % |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---:|")
     for name in setups:
         await run_setup(name, counts, moves, think, seed, pg, ai_games)
@@ -270,8 +301,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, nargs="+", default=[100, 200, 300, 400])
     parser.add_argument("--moves", type=int, default=8)
     parser.add_argument("--think", type=float, default=3.0)
-    parser.add_argument("--setups", nargs="+", default=["threads", "pool", "shards"],
-                        choices=["threads", "pool", "shards"])
+    parser.add_argument(
+        "--setups", nargs="+", default=["threads", "pool", "shards"], choices=["threads", "pool", "shards"]
+    )
     parser.add_argument("--pg", default=DEFAULT_PG)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ai-games", type=int, default=0, help="channels where carol plays the hard AI meanwhile")

@@ -149,7 +149,9 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--dir", type=Path, default=None, help="directory for the database files")
     parser.add_argument("--actions", type=int, default=2000, help="actions in the one-game run")
-    parser.add_argument("--pg", default=os.environ.get("TEST_DATABASE_URL") or "postgresql://postgres@127.0.0.1:5432/test")
+    parser.add_argument(
+        "--pg", default=os.environ.get("TEST_DATABASE_URL") or "postgresql://postgres@127.0.0.1:5432/test"
+    )
     parser.add_argument("--no-pg", action="store_true", help="SQLite only")
     args = parser.parse_args()
     print(f"machine: {load_average()}")
@@ -160,16 +162,20 @@ async def main() -> None:
         for sync in ("FULL", "NORMAL"):
             rate1 = await one_game(str(root / f"one-{sync}.sqlite3"), args.actions, synchronous=sync)
             rate100 = await interleaved(str(root / f"many-{sync}.sqlite3"), 100, rounds, synchronous=sync)
-            print(f"SQLite synchronous={sync:6s}  one game: {rate1:7.0f} actions/s"
-                  f"   100 interleaved games: {rate100:7.0f} actions/s")
+            print(
+                f"SQLite synchronous={sync:6s}  one game: {rate1:7.0f} actions/s"
+                f"   100 interleaved games: {rate100:7.0f} actions/s"
+            )
         times = {"SQLite": await leaderboard(str(root / "board.sqlite3"), 10_000, 200)}
         if not args.no_pg:
             schemas = PgSchemas(args.pg)
             try:
                 rate1 = await one_game(await schemas.new(), args.actions)
                 rate100 = await interleaved(await schemas.new(), 100, rounds)
-                print(f"PostgreSQL (pool 10)      one game: {rate1:7.0f} actions/s"
-                      f"   100 interleaved games: {rate100:7.0f} actions/s")
+                print(
+                    f"PostgreSQL (pool 10)      one game: {rate1:7.0f} actions/s"
+                    f"   100 interleaved games: {rate100:7.0f} actions/s"
+                )
                 times["PostgreSQL"] = await leaderboard(await schemas.new(), 10_000, 200)
             finally:
                 await schemas.drop_all()

@@ -41,9 +41,7 @@ import logging
 import signal
 import sys
 import textwrap
-import time
 from pathlib import Path
-from typing import Any
 
 import aiohttp
 import discord
@@ -52,19 +50,10 @@ from bot.config import Config, ConfigError, apply_endpoints, configure_logging
 from bot.environment import ENVIRONMENT
 from bot.exitcodes import ExitCode, for_storage_error
 from bot.lease import ShardLease, lease_for
+from bot.startup import StorageOpenFailed, open_storage
 from bot.storage.errors import StorageError
 
 log = logging.getLogger("bot")
-
-
-
-
-class _StorageOpenFailed(Exception):
-    """Storage could not be opened at start-up (wraps the ``StorageError`` or ``OSError``)."""
-
-    def __init__(self, err: BaseException) -> None:
-        super().__init__(str(err))
-        self.err = err
 
 
 class _LeaseLost(Exception):
@@ -77,46 +66,6 @@ class _LeaseLost(Exception):
 
 class _HealthPortFailed(Exception):
     """``HEALTH_PORT`` could not be bound (in use, not allowed)."""
-
-
-async def _open_storage(config: Config, stop: asyncio.Event) -> Any:
-    """Open storage; an unreachable PostgreSQL is retried with back-off (1, 2, 4... at most 10 s apart) for up to
-    ``DATABASE_WAIT_S`` seconds. Returns ``None`` if ``stop`` (SIGTERM) is set meanwhile. Raises
-    ``_StorageOpenFailed``."""
-    from bot.storage import DatabaseUnavailableError, Storage
-
-    deadline = time.monotonic() + config.database_wait_s
-    delay, attempt = 1.0, 0
-    while True:
-        attempt += 1
-        opening = asyncio.ensure_future(Storage.open(config.storage_target, pool_size=config.database_pool_size))
-        stopping = asyncio.ensure_future(stop.wait())
-        await asyncio.wait([opening, stopping], return_when=asyncio.FIRST_COMPLETED)
-        stopping.cancel()
-        if not opening.done():
-            opening.cancel()
-            await asyncio.gather(opening, return_exceptions=True)
-            return None
-        try:
-            return opening.result()
-        except DatabaseUnavailableError as err:
-            left = deadline - time.monotonic()
-            if not config.uses_postgresql or left <= 0:
-                if attempt > 1:
-                    log.error("PostgreSQL still unreachable after %d attempts in %.0f s (DATABASE_WAIT_S)",
-                              attempt, config.database_wait_s)
-                raise _StorageOpenFailed(err) from err
-            wait = min(delay, left)
-            log.warning("%s; attempt %d, trying again in %.0f s (giving up in %.0f s, DATABASE_WAIT_S)",
-                        err.message, attempt, wait, left)
-            try:
-                await asyncio.wait_for(stop.wait(), wait)
-                return None
-            except TimeoutError:
-                pass
-            delay = min(delay * 2, 10.0)
-        except (StorageError, OSError) as err:
-            raise _StorageOpenFailed(err) from err
 
 
 async def _run(config: Config) -> None:
@@ -132,8 +81,8 @@ async def _run(config: Config) -> None:
     try:  # PostgreSQL too: the heartbeat file lives there
         config.data_dir.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise _StorageOpenFailed(err) from err
-    storage = await _open_storage(config, early_stop)
+        raise StorageOpenFailed(err) from err
+    storage = await open_storage(config, early_stop)
     if storage is None:
         log.info("stopped before start-up finished")
         return
@@ -214,13 +163,16 @@ def healthcheck(config: Config, *, now: float | None = None) -> int:
 def _parser() -> argparse.ArgumentParser:
     epilog = "environment variables:\n" + "\n".join(
         textwrap.fill(text, 110, initial_indent=f"  {name:<29}", subsequent_indent=" " * 31)
-        for name, text in ENVIRONMENT)
+        for name, text in ENVIRONMENT
+    )
     codes = ", ".join(f"{code.value} {code.name.lower().replace('_', ' ')}" for code in ExitCode)
-    epilog += "\n\n" + textwrap.fill(f"exit codes: {codes} (README \"Exit codes\").", 110)
-    parser = argparse.ArgumentParser(prog="python -m bot",
-                                     description="Board games for Discord. Without a command: run the bot.",
-                                     epilog=epilog,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    epilog += "\n\n" + textwrap.fill(f'exit codes: {codes} (README "Exit codes").', 110)
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Board games for Discord. Without a command: run the bot.",
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = parser.add_subparsers(dest="command", title="commands", metavar="COMMAND")
     sub.add_parser("run", help="run the bot (the default)")
     sub.add_parser("healthcheck", help="exit 0 if the running bot is connected, 1 if not")
@@ -242,6 +194,8 @@ def _parser() -> argparse.ArgumentParser:
 
 _JSON_LOGS = False
 """Set once ``LOG_FORMAT=json`` logging is configured: the failure line is then a JSON log record too."""
+
+
 def _record_command(args: argparse.Namespace, config: Config) -> int:
     """``record-key`` and ``verify-record`` (``bot/signing.py``): exit 0, 1 for a refused record, 2 (configuration)
     for a key that cannot be used."""
@@ -261,8 +215,10 @@ def _record_command(args: argparse.Namespace, config: Config) -> int:
     print(f"signature: OK ({verified.key})")
     if verified.commitment:
         print(f"commitment: OK ({verified.commitment} = SHA-256 of the revealed seed)")
-    print(f"replay: OK ({len(state.history)} actions through the rules, outcome "
-          f"{state.outcome.reason if state.outcome else 'none (unfinished)'})")
+    print(
+        f"replay: OK ({len(state.history)} actions through the rules, outcome "
+        f"{state.outcome.reason if state.outcome else 'none (unfinished)'})"
+    )
     print("OK")
     return ExitCode.OK
 
@@ -284,15 +240,19 @@ def _storage_command(args: argparse.Namespace, config: Config) -> int:
         if missing is not None:
             return _fail(ExitCode.CONFIG, missing)
         copied = asyncio.run(copy_database(args.source, args.target))
-        print(f"copied {redact_url(args.source)} -> {redact_url(args.target)}: "
-              + ", ".join(f"{table} {n}" for table, n in copied.items()))
+        print(
+            f"copied {redact_url(args.source)} -> {redact_url(args.target)}: "
+            + ", ".join(f"{table} {n}" for table, n in copied.items())
+        )
         return ExitCode.OK
     if args.command == "check-db":
         return asyncio.run(_check_db(config))
     db = config.sqlite_path
     if db is None:
-        return _fail(ExitCode.CONFIG, f"DATABASE_URL is PostgreSQL: use pg_dump / pg_restore for {args.command} "
-                     "(README 'Operating the bot')")
+        return _fail(
+            ExitCode.CONFIG,
+            f"DATABASE_URL is PostgreSQL: use pg_dump / pg_restore for {args.command} (README 'Operating the bot')",
+        )
     if args.command == "backup":
         snap = admin.backup(db, args.path, force=args.force)
         print(f"backup written: {snap.path} ({snap.bytes} bytes, {snap.games} games, {snap.actions} actions)")
@@ -316,10 +276,15 @@ def _missing_sqlite_source(source: str) -> str | None:
     if path is None or path.is_file():
         return None
     where = path if path.is_absolute() else Path.cwd() / path
-    hint = "" if path.is_absolute() else (f" (a relative sqlite:/// path is read from the current directory, "
-                                          f"{Path.cwd()})")
-    return (f"migrate-db: --from {source}: no database file at {where}{hint}; nothing was copied. Point --from at "
-            "the bot's existing database file (DATA_DIR/tablebot.sqlite3).")
+    hint = (
+        ""
+        if path.is_absolute()
+        else (f" (a relative sqlite:/// path is read from the current directory, {Path.cwd()})")
+    )
+    return (
+        f"migrate-db: --from {source}: no database file at {where}{hint}; nothing was copied. Point --from at "
+        "the bot's existing database file (DATA_DIR/tablebot.sqlite3)."
+    )
 
 
 def _unknown_dev_guild(err: discord.HTTPException, config: Config) -> bool:
@@ -338,9 +303,11 @@ async def _check_db(config: Config) -> int:
     storage = await Storage.open(config.storage_target, pool_size=2)
     try:
         rows = await counts(storage)
-        print(f"ok: {storage.backend.description} ({storage.dialect}, schema {storage.schema_version}, "
-              f"installation {storage.installation_id}): {rows['games']} games, {rows['actions']} actions, "
-              f"{rows['ratings']} ratings")
+        print(
+            f"ok: {storage.backend.description} ({storage.dialect}, schema {storage.schema_version}, "
+            f"installation {storage.installation_id}): {rows['games']} games, {rows['actions']} actions, "
+            f"{rows['ratings']} ratings"
+        )
     finally:
         await storage.close()
     return ExitCode.OK
@@ -379,29 +346,39 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(_run(config))
     except _HealthPortFailed as err:
         return _fail(ExitCode.CONFIG, f"Configuration error: {err}")
-    except _StorageOpenFailed as failure:
+    except StorageOpenFailed as failure:
         cause = failure.err  # one line on stderr, nothing else: the operator reads exactly what to do
         if isinstance(cause, StorageError):
             return _fail(for_storage_error(cause), f"Database error ({cause.rule}): {cause.message}")
         return _fail(ExitCode.DATABASE_CORRUPT, f"Database error: cannot use {config.storage_target}: {cause}")
     except _LeaseLost as lost:
-        return _fail(ExitCode.LEASE_LOST, f"Stopped serving shards {lost.lease.label}: {lost.lease.lost}, so another "
-                     "process may serve them now. Start the bot again: it waits as standby while they are taken.")
+        return _fail(
+            ExitCode.LEASE_LOST,
+            f"Stopped serving shards {lost.lease.label}: {lost.lease.lost}, so another "
+            "process may serve them now. Start the bot again: it waits as standby while they are taken.",
+        )
     except discord.LoginFailure:
         log.error("Discord rejected DISCORD_TOKEN: copy the bot token again from the developer portal (Bot tab).")
-        return _fail(ExitCode.TOKEN_REJECTED, "Discord rejected DISCORD_TOKEN (login failed): check the token and "
-                     "run again.")
+        return _fail(
+            ExitCode.TOKEN_REJECTED, "Discord rejected DISCORD_TOKEN (login failed): check the token and run again."
+        )
     except (aiohttp.ClientConnectionError, discord.GatewayNotFound, OSError) as err:
         log.error("Cannot reach Discord at %s: %s", discord.http.Route.BASE, type(err).__name__)
-        return _fail(ExitCode.DISCORD_UNREACHABLE, f"Cannot reach Discord at {discord.http.Route.BASE} "
-                     f"({type(err).__name__}): check the network, DNS and proxy settings (or DISCORD_API_BASE), "
-                     "then run again.")
+        return _fail(
+            ExitCode.DISCORD_UNREACHABLE,
+            f"Cannot reach Discord at {discord.http.Route.BASE} "
+            f"({type(err).__name__}): check the network, DNS and proxy settings (or DISCORD_API_BASE), "
+            "then run again.",
+        )
     except discord.HTTPException as err:
         if _unknown_dev_guild(err, config):
             log.error("DEV_GUILD_ID %s is not a server this bot is in: %s", config.dev_guild_id, err)
-            return _fail(ExitCode.CONFIG, f"Configuration error: DEV_GUILD_ID {config.dev_guild_id} is not a server "
-                         f"this bot is in (Discord: {err.status} {err.text or 'Unknown Guild'}): invite the bot "
-                         "to that server, or fix or unset DEV_GUILD_ID.")
+            return _fail(
+                ExitCode.CONFIG,
+                f"Configuration error: DEV_GUILD_ID {config.dev_guild_id} is not a server "
+                f"this bot is in (Discord: {err.status} {err.text or 'Unknown Guild'}): invite the bot "
+                "to that server, or fix or unset DEV_GUILD_ID.",
+            )
         return _crashed(err, config)
     except KeyboardInterrupt:
         return ExitCode.OK
@@ -412,10 +389,16 @@ def main(argv: list[str] | None = None) -> int:
 
 def _crashed(err: Exception, config: Config) -> int:
     log.exception("the bot stopped on an unexpected error", exc_info=err)
-    hint = (" DISCORD_API_BASE points at another server but DISCORD_GATEWAY_URL is unset: set it too."
-            if config.api_base and not config.gateway_url else "")
-    return _fail(ExitCode.CRASHED, f"The bot stopped on an unexpected error ({type(err).__name__}: {err}); "
-                 f"the traceback is in the log above.{hint}")
+    hint = (
+        " DISCORD_API_BASE points at another server but DISCORD_GATEWAY_URL is unset: set it too."
+        if config.api_base and not config.gateway_url
+        else ""
+    )
+    return _fail(
+        ExitCode.CRASHED,
+        f"The bot stopped on an unexpected error ({type(err).__name__}: {err}); "
+        f"the traceback is in the log above.{hint}",
+    )
 
 
 if __name__ == "__main__":

@@ -40,8 +40,13 @@ from bot.ui import forged, payloads
 
 log = logging.getLogger(__name__)
 
-SHARED_EXTENSIONS: tuple[str, ...] = ("bot.cogs.shared", "bot.cogs.records", "bot.cogs.settings", "bot.cogs.unstuck",
-                                       "bot.cogs.about")
+SHARED_EXTENSIONS: tuple[str, ...] = (
+    "bot.cogs.shared",
+    "bot.cogs.records",
+    "bot.cogs.settings",
+    "bot.cogs.unstuck",
+    "bot.cogs.about",
+)
 """Cogs of every game (``/leaderboard``, ``/stats``, ``/help``, ``/abort``; ``/history``, ``/replay``; ``/settings``;
 ``/abandon``, ``/games``, leaving a guild), loaded after the games' own."""
 
@@ -60,8 +65,12 @@ class GameTree(app_commands.CommandTree):
         if refusal is None:
             return True
         data: dict[str, Any] = dict(interaction.data or {})
-        log.info("command %r of user %s refused: forged option (%s)", data.get("name"), interaction.user.id,
-                 refusal.kwargs.get("option"))
+        log.info(
+            "command %r of user %s refused: forged option (%s)",
+            data.get("name"),
+            interaction.user.id,
+            refusal.kwargs.get("option"),
+        )
         if interaction.type == discord.InteractionType.autocomplete:
             if not interaction.response.is_done():
                 await interaction.response.autocomplete([])
@@ -97,8 +106,9 @@ class TableBot(commands.Bot):
         games: the :class:`~bot.core.layer.GameLayer` (after ``setup_hook``).
     """
 
-    def __init__(self, config: Config, *, storage: Storage | None = None, sync_commands: bool = True,
-                 **client_options: Any) -> None:
+    def __init__(
+        self, config: Config, *, storage: Storage | None = None, sync_commands: bool = True, **client_options: Any
+    ) -> None:
         intents = discord.Intents.default()
         intents.message_content = False
         super().__init__(
@@ -134,8 +144,11 @@ class TableBot(commands.Bot):
         metrics.instrument_pools(self.games.pools)
         self.games.on_committed.append(metrics.count_committed)
         self._outbox_scrape = metrics.instrument_outbox(self.games)
-        metrics.gauge("lease_held", "1 while this process holds its shards' lease (PostgreSQL; 1 on SQLite: its file "
-                      "lock admits one process)", fn=lambda: 1.0 if self.lease_held else 0.0)
+        metrics.gauge(
+            "lease_held",
+            "1 while this process holds its shards' lease (PostgreSQL; 1 on SQLite: its file lock admits one process)",
+            fn=lambda: 1.0 if self.lease_held else 0.0,
+        )
         self.spawn(self.games.pools.warm(), name="cpu-warm-up")
         for kind in self.games.kinds.values():
             self.add_dynamic_items(*seating_items(kind), *kind.components.dynamic_items)
@@ -194,8 +207,12 @@ class TableBot(commands.Bot):
         """The application's commands as Discord reports them (one ``GET``, with localizations)."""
         app_id = self.application_id
         if guild is not None:
-            route = discord.http.Route("GET", "/applications/{application_id}/guilds/{guild_id}/commands",
-                                       application_id=app_id, guild_id=guild.id)
+            route = discord.http.Route(
+                "GET",
+                "/applications/{application_id}/guilds/{guild_id}/commands",
+                application_id=app_id,
+                guild_id=guild.id,
+            )
         else:
             route = discord.http.Route("GET", "/applications/{application_id}/commands", application_id=app_id)
         data: list[dict[str, Any]] = await self.http.request(route, params={"with_localizations": "true"})

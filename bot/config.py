@@ -190,9 +190,11 @@ class Config:
             health_host=env.get("HEALTH_HOST", "").strip() or "0.0.0.0",
             database_wait_s=_float_in(env, "DATABASE_WAIT_S", DEFAULT_DATABASE_WAIT_S, 0.0, 3600.0),
             log_format=log_format,
-            game_caps=(_int_in(env, "GAMES_PER_MEMBER", DEFAULT_GAME_CAPS[0], 1, 1_000_000),
-                       _int_in(env, "GAMES_PER_SERVER", DEFAULT_GAME_CAPS[1], 1, 10_000_000),
-                       _int_in(env, "GAME_THREADS", DEFAULT_GAME_CAPS[2], 0, 10_000_000)),
+            game_caps=(
+                _int_in(env, "GAMES_PER_MEMBER", DEFAULT_GAME_CAPS[0], 1, 1_000_000),
+                _int_in(env, "GAMES_PER_SERVER", DEFAULT_GAME_CAPS[1], 1, 10_000_000),
+                _int_in(env, "GAME_THREADS", DEFAULT_GAME_CAPS[2], 0, 10_000_000),
+            ),
             departure_check_s=_float_in(env, "DEPARTURE_CHECK", DEFAULT_DEPARTURE_CHECK_S, 0.0, 86400.0),
             record_signing_key=env.get("RECORD_SIGNING_KEY", "").strip() or None,
         )
@@ -237,8 +239,9 @@ def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]
     try:
         ids = tuple(sorted({int(part) for part in ids_text.split(",") if part.strip()}))
     except ValueError:
-        raise ConfigError("SHARD_IDS", f"must be shard numbers separated by commas, e.g. 0,1, not {ids_text!r}"
-                          ) from None
+        raise ConfigError(
+            "SHARD_IDS", f"must be shard numbers separated by commas, e.g. 0,1, not {ids_text!r}"
+        ) from None
     if not ids or any(not 0 <= i < count for i in ids):
         raise ConfigError("SHARD_IDS", f"must be numbers from 0 to {count - 1} (SHARD_COUNT={count}), not {ids_text!r}")
     return count, ids
@@ -362,8 +365,9 @@ def configure_logging(config: Config, *, handler: logging.Handler | None = None)
             handler.setFormatter(json_formatter())
         else:
             handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s"))
-    redactor = RedactingFilter(config.token, *database_password(config.database_url),
-                               *database_password(config.lease_database_url))
+    redactor = RedactingFilter(
+        config.token, *database_password(config.database_url), *database_password(config.lease_database_url)
+    )
     if handler not in root.handlers:
         root.addHandler(handler)
     for h in root.handlers:

@@ -11,8 +11,9 @@ CGROUP_ROOT = Path("/sys/fs/cgroup")
 PROC_SELF_CGROUP = Path("/proc/self/cgroup")
 
 
-def default_cpu_workers(*, cgroup_root: Path = CGROUP_ROOT, proc_cgroup: Path = PROC_SELF_CGROUP,
-                        affinity: int | None = None) -> int:
+def default_cpu_workers(
+    *, cgroup_root: Path = CGROUP_ROOT, proc_cgroup: Path = PROC_SELF_CGROUP, affinity: int | None = None
+) -> int:
     """The default ``CPU_WORKERS``: how many CPUs this process may really use, at least 1.
 
     The count of CPUs in the process's affinity mask (``os.sched_getaffinity``: a container's cpuset,

@@ -4,17 +4,29 @@ from __future__ import annotations
 
 ENVIRONMENT: tuple[tuple[str, str], ...] = (
     ("DISCORD_TOKEN", "the bot token (required to run; the storage commands need none)"),
-    ("DATA_DIR", "folder of the SQLite database and the heartbeat file (default $XDG_DATA_HOME/tablebot or "
-                 "~/.local/share/tablebot; /data in the image)"),
-    ("DATABASE_URL", "unset: DATA_DIR/tablebot.sqlite3; sqlite:///relative/file.sqlite3 (from the current "
-                     "directory), sqlite:////absolute/file.sqlite3, or postgresql://user:password@host:5432/db"),
-    ("LEASE_DATABASE_URL", "PostgreSQL URL of the shard lease's own session (default: DATABASE_URL; set it to a "
-                           "direct connection when DATABASE_URL goes through a pooler in transaction mode)"),
+    (
+        "DATA_DIR",
+        "folder of the SQLite database and the heartbeat file (default $XDG_DATA_HOME/tablebot or "
+        "~/.local/share/tablebot; /data in the image)",
+    ),
+    (
+        "DATABASE_URL",
+        "unset: DATA_DIR/tablebot.sqlite3; sqlite:///relative/file.sqlite3 (from the current "
+        "directory), sqlite:////absolute/file.sqlite3, or postgresql://user:password@host:5432/db",
+    ),
+    (
+        "LEASE_DATABASE_URL",
+        "PostgreSQL URL of the shard lease's own session (default: DATABASE_URL; set it to a "
+        "direct connection when DATABASE_URL goes through a pooler in transaction mode)",
+    ),
     ("PGPASSWORD", "the PostgreSQL password when DATABASE_URL has none (read by asyncpg; no URL-encoding needed)"),
     ("DATABASE_POOL_SIZE", "PostgreSQL connections per process, 1-200 (default 10)"),
     ("DRAIN_TIMEOUT", "seconds a stop takes at most, draining interactions in flight, 0-300 (default 8)"),
-    ("CPU_WORKERS", "board and search processes; 0 = threads (default: the CPUs this process may use: affinity "
-                    "and the container's CPU quota)"),
+    (
+        "CPU_WORKERS",
+        "board and search processes; 0 = threads (default: the CPUs this process may use: affinity "
+        "and the container's CPU quota)",
+    ),
     ("AI_WORKERS", "AI/analysis processes at a lower priority (default: half of CPU_WORKERS, at least 1)"),
     ("SHARD_COUNT", "total Discord shards of every process (unset: one process, Discord's count)"),
     ("SHARD_IDS", "the shards this process runs, e.g. 0,1 (default: all SHARD_COUNT)"),
@@ -23,15 +35,22 @@ ENVIRONMENT: tuple[tuple[str, str], ...] = (
     ("LOG_FORMAT", "text or json (one JSON object per line; tokens redacted at every level; default text)"),
     ("HEALTH_PORT", "port of the HTTP health server: /livez, /readyz, /metrics (default: no server)"),
     ("HEALTH_HOST", "address the health server listens on (default 0.0.0.0)"),
-    ("DATABASE_WAIT_S", "seconds to keep retrying an unreachable PostgreSQL at start-up before exit 8, 0-3600 "
-                        "(default 60)"),
+    (
+        "DATABASE_WAIT_S",
+        "seconds to keep retrying an unreachable PostgreSQL at start-up before exit 8, 0-3600 (default 60)",
+    ),
     ("GAMES_PER_MEMBER", "open games one member may have in a server without its own /settings (default 5)"),
     ("GAMES_PER_SERVER", "open games of a server without its own /settings (default 50)"),
     ("GAME_THREADS", "games in threads the bot opened, per server without its own /settings (default 20)"),
-    ("DEPARTURE_CHECK", "seconds between checks of games idle on a player who may have left (rule L1; 0: never; "
-                        "default 300)"),
-    ("RECORD_SIGNING_KEY", "Ed25519 private key signing downloaded records (64 hex digits or base64 of 32 bytes; "
-                           "default: one created in DATA_DIR/record-signing.key)"),
+    (
+        "DEPARTURE_CHECK",
+        "seconds between checks of games idle on a player who may have left (rule L1; 0: never; default 300)",
+    ),
+    (
+        "RECORD_SIGNING_KEY",
+        "Ed25519 private key signing downloaded records (64 hex digits or base64 of 32 bytes; "
+        "default: one created in DATA_DIR/record-signing.key)",
+    ),
     ("DISCORD_API_BASE", "REST base of a Discord-compatible server, e.g. http://127.0.0.1:8080/api/v10"),
     ("DISCORD_GATEWAY_URL", "its gateway, e.g. ws://127.0.0.1:8080/gateway (set both or neither)"),
     ("TABLEBOT_CLOCK_SCALE", "tests only: multiply every game clock (default 1)"),

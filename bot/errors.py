@@ -77,8 +77,18 @@ def _with_rule(rule: str | None, text: str, locale: str | discord.Locale | None)
 
 
 STORAGE_FAILURES = ("full", "readonly", "gone", "busy")
-_PG_STATES = {"53100": "full", "53000": "full", "25006": "readonly", "55P03": "busy", "40P01": "busy",
-              "57014": "busy", "57P01": "gone", "57P02": "gone", "57P03": "gone", "3D000": "gone"}
+_PG_STATES = {
+    "53100": "full",
+    "53000": "full",
+    "25006": "readonly",
+    "55P03": "busy",
+    "40P01": "busy",
+    "57014": "busy",
+    "57P01": "gone",
+    "57P02": "gone",
+    "57P03": "gone",
+    "3D000": "gone",
+}
 _STORAGE_RULES = {"Busy": "busy", "DatabaseLocked": "busy", "Closed": "gone", "DatabaseUnavailable": "gone"}
 
 

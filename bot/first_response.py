@@ -142,8 +142,9 @@ class FirstResponseGuard:
         age = token_age(interaction)  # stamps its creation; a clock off (or a made-up id) counts from now
         budget = self.busy_budget_s if len(self._tasks) >= self.busy_after else self.budget_s
         delay = max(0.0, budget - age)
-        task = asyncio.get_running_loop().create_task(self._watch(interaction, response, delay),
-                                                      name=f"first-response-{interaction.id}")
+        task = asyncio.get_running_loop().create_task(
+            self._watch(interaction, response, delay), name=f"first-response-{interaction.id}"
+        )
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -172,8 +173,12 @@ class FirstResponseGuard:
         self.answered += 1
         metrics.first_response(interaction.type.name, time.monotonic() - response.received, "guard")
         response.responded.set()
-        log.info("interaction %s (%s) answered by the first-response guard after %.1f s", interaction.id,
-                 interaction.type.name, delay)
+        log.info(
+            "interaction %s (%s) answered by the first-response guard after %.1f s",
+            interaction.id,
+            interaction.type.name,
+            delay,
+        )
 
     def close(self) -> None:
         for task in list(self._tasks):

@@ -41,8 +41,15 @@ LIVE_MAX_LAG_S = 10.0
 class Health:
     """The bot's health state (see the module docstring). ``bot``: the ``TableBot``; ``storage``: open storage."""
 
-    def __init__(self, bot: Any, storage: Any, data_dir: Path, shard_ids: tuple[int, ...] | None = None,
-                 *, heartbeat_every_s: float = HEARTBEAT_EVERY_S) -> None:
+    def __init__(
+        self,
+        bot: Any,
+        storage: Any,
+        data_dir: Path,
+        shard_ids: tuple[int, ...] | None = None,
+        *,
+        heartbeat_every_s: float = HEARTBEAT_EVERY_S,
+    ) -> None:
         self.bot = bot
         self.storage = storage
         self.data_dir = data_dir
@@ -114,9 +121,13 @@ class Health:
         return self.connected and self.storage_ok and not self.draining
 
     def report(self) -> dict[str, Any]:
-        return {"ready": self.ready, "draining": self.draining, "storage": self.storage_ok,
-                "gateway": {str(k): v for k, v in self.shards.items()},
-                "uptime_s": round(time.time() - self.started, 1)}
+        return {
+            "ready": self.ready,
+            "draining": self.draining,
+            "storage": self.storage_ok,
+            "gateway": {str(k): v for k, v in self.shards.items()},
+            "uptime_s": round(time.time() - self.started, 1),
+        }
 
     def stop(self) -> None:
         """A stop began: not ready from now on; the heartbeat file goes."""
@@ -177,8 +188,9 @@ class Health:
         for shard, latency in pairs:
             metrics.GATEWAY_LATENCY.labels(str(shard)).set(latency if latency == latency else math.nan)
         query = getattr(self.storage, "_all", None) or self.storage.backend.fetch
-        rows = await query("SELECT kind, status, COUNT(*) FROM games WHERE status IN ('lobby', 'active') "
-                           "GROUP BY kind, status")
+        rows = await query(
+            "SELECT kind, status, COUNT(*) FROM games WHERE status IN ('lobby', 'active') GROUP BY kind, status"
+        )
         seen = set()
         for kind, status, count in rows:
             metrics.GAMES_ACTIVE.labels(kind, status).set(count)
@@ -194,8 +206,10 @@ class Health:
         port cannot be bound."""
         loop = asyncio.get_running_loop()
         self._remove_heartbeat()  # never let a previous run's file speak for this one
-        self._tasks = [loop.create_task(self._heartbeat(), name="daemon:heartbeat"),
-                       loop.create_task(self._loop_lag(), name="daemon:loop-lag")]
+        self._tasks = [
+            loop.create_task(self._heartbeat(), name="daemon:heartbeat"),
+            loop.create_task(self._loop_lag(), name="daemon:loop-lag"),
+        ]
         if port is None:
             return
         app = web.Application()

@@ -54,8 +54,11 @@ def probe(data_dir: Path, *, now: float | None = None, max_age_s: float = MAX_AG
         pid, written = int(beat["pid"]), float(beat["written"])
         started = beat.get("proc_start")
     except FileNotFoundError:
-        return 1, f"unhealthy: no heartbeat file at {path} (the bot is not connected to Discord, its storage is " \
-                  "not answering, it is stopping, or it is not running)"
+        return (
+            1,
+            f"unhealthy: no heartbeat file at {path} (the bot is not connected to Discord, its storage is "
+            "not answering, it is stopping, or it is not running)",
+        )
     except (OSError, ValueError, KeyError, TypeError) as err:
         return 1, f"unhealthy: unreadable heartbeat file {path}: {err}"
     age = (time.time() if now is None else now) - written

@@ -63,8 +63,12 @@ CHECK_TIMEOUT_S = 3.0
 CONNECT_TIMEOUT_S = 10.0
 HEARTBEAT_EVERY_S = 30.0
 """Seconds between two touches of the heartbeat file by a standby (the serving bot's own period)."""
-KEEPALIVE = {"tcp_keepalives_idle": "5", "tcp_keepalives_interval": "2", "tcp_keepalives_count": "3",
-             "tcp_user_timeout": "11000"}
+KEEPALIVE = {
+    "tcp_keepalives_idle": "5",
+    "tcp_keepalives_interval": "2",
+    "tcp_keepalives_count": "3",
+    "tcp_user_timeout": "11000",
+}
 """Server-side TCP settings of the lease session (PostgreSQL >= 12; ignored on a Unix socket): a holder cut off by
 the network loses its locks after ~11 s, idle (keepalive probes) or with an answer unacknowledged (user timeout)."""
 APPLICATION_NAME = "tablebot lease"
@@ -86,8 +90,7 @@ def lease_for(config: Config, storage: Storage) -> ShardLease | None:
         return None
     shards = config.shard_ids if config.shard_count is not None else None
     url = config.lease_database_url or config.database_url
-    return ShardLease(url, namespace_of(storage.installation_id), shards,
-                      shard_count=config.shard_count)
+    return ShardLease(url, namespace_of(storage.installation_id), shards, shard_count=config.shard_count)
 
 
 def count_namespace(namespace: int) -> int:
@@ -117,8 +120,9 @@ class ShardLease:
         lost: why a held lease was lost (``None`` while held or never held).
     """
 
-    def __init__(self, url: str, namespace: int, shards: Sequence[int] | None, *,
-                 shard_count: int | None = None) -> None:
+    def __init__(
+        self, url: str, namespace: int, shards: Sequence[int] | None, *, shard_count: int | None = None
+    ) -> None:
         self.url = url
         self.namespace = namespace
         self.shards: tuple[int, ...] | None = tuple(shards) if shards is not None else None
@@ -149,13 +153,16 @@ class ShardLease:
     async def connect(self) -> None:
         """Open the lease's own connection. Raises ``DatabaseUnavailableError`` when PostgreSQL does not answer."""
         try:
-            conn = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT_S,
-                                         server_settings={"application_name": APPLICATION_NAME})
+            conn = await asyncpg.connect(
+                self.url, timeout=CONNECT_TIMEOUT_S, server_settings={"application_name": APPLICATION_NAME}
+            )
         except _CONNECTION_ERRORS as exc:
             where = redact_url(self.url)
             raise DatabaseUnavailableError(
                 f"cannot connect to PostgreSQL at {where} for the shard lease: {type(exc).__name__}: "
-                f"{str(exc) or 'no answer'}", url=where) from exc
+                f"{str(exc) or 'no answer'}",
+                url=where,
+            ) from exc
         self._conn = conn  # a failure below leaves it to acquire(), which drops it and tries again
         conn.add_termination_listener(self._terminated)
         for name, value in KEEPALIVE.items():
@@ -181,8 +188,10 @@ class ShardLease:
             if not others:
                 self.held, self.waiting_for = True, ""
                 return True
-            self.waiting_for = (f"a process with SHARD_COUNT={','.join(map(str, others))} runs on this database "
-                                f"(this one has {self.shard_count}; every process must use the same)")
+            self.waiting_for = (
+                f"a process with SHARD_COUNT={','.join(map(str, others))} runs on this database "
+                f"(this one has {self.shard_count}; every process must use the same)"
+            )
         for first, second, shared in taken:
             unlock = "pg_advisory_unlock_shared" if shared else "pg_advisory_unlock"
             await conn.fetchval(f"SELECT {unlock}($1::int, $2::int)", first, second)
@@ -195,7 +204,9 @@ class ShardLease:
         rows = await conn.fetch(
             "SELECT DISTINCT objid::bigint AS count FROM pg_locks WHERE locktype = 'advisory' AND granted"
             " AND objsubid = 2 AND classid = $1::bigint::oid AND objid <> $2::bigint::oid ORDER BY 1",
-            count_namespace(self.namespace), self.shard_count)
+            count_namespace(self.namespace),
+            self.shard_count,
+        )
         return [int(r["count"]) for r in rows]
 
     async def acquire(self, stop: asyncio.Event | None = None, *, heartbeat: Callable[[], None] | None = None) -> bool:
@@ -217,8 +228,9 @@ class ShardLease:
                 if await self.try_acquire():
                     self.waited_s = time.monotonic() - started
                     if told:
-                        log.info("lease taken for shards %s after %.1f s as standby: serving", self.label,
-                                 self.waited_s)
+                        log.info(
+                            "lease taken for shards %s after %.1f s as standby: serving", self.label, self.waited_s
+                        )
                     else:
                         log.info("lease held for shards %s (namespace %d)", self.label, self.namespace)
                     return True
@@ -230,13 +242,15 @@ class ShardLease:
                     except OSError as err:
                         log.warning("could not write the heartbeat file %s: %s", heartbeat, err)
                 if told != self.waiting_for:
-                    log.warning("standby for shards %s: %s; taking over when that stops", self.label,
-                                self.waiting_for)
+                    log.warning("standby for shards %s: %s; taking over when that stops", self.label, self.waiting_for)
                     told = self.waiting_for
             except (DatabaseUnavailableError, *_CONNECTION_ERRORS) as err:
                 if not broken:
-                    log.warning("standby for shards %s: the lease connection failed (%s); retrying", self.label,
-                                type(err).__name__)
+                    log.warning(
+                        "standby for shards %s: the lease connection failed (%s); retrying",
+                        self.label,
+                        type(err).__name__,
+                    )
                     broken = True
                 await self._drop_connection()
             if stop is None:
@@ -256,7 +270,8 @@ class ShardLease:
         try:
             granted = await conn.fetchval(
                 "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted",
-                timeout=CHECK_TIMEOUT_S)
+                timeout=CHECK_TIMEOUT_S,
+            )
         except _CONNECTION_ERRORS:
             return False
         return bool(granted == len(self.keys))
@@ -274,8 +289,11 @@ class ShardLease:
                 reason = f"the lease could not be confirmed within {CHECK_TIMEOUT_S:.0f} s"
             self.held = False
             self.lost = reason
-            log.error("lease for shards %s lost (%s): stopping at once so that no two processes serve them",
-                      self.label, reason)
+            log.error(
+                "lease for shards %s lost (%s): stopping at once so that no two processes serve them",
+                self.label,
+                reason,
+            )
             await on_lost()
             return
 

@@ -109,8 +109,9 @@ class Drainer:
     def request_stop(self, reason: str = "stop") -> None:
         """Start draining (first call) or stop waiting for the drain (later calls)."""
         if self._stop_task is not None:
-            log.warning("%s again: closing now without waiting for the %d interaction(s) in flight",
-                        reason, len(self.pending()))
+            log.warning(
+                "%s again: closing now without waiting for the %d interaction(s) in flight", reason, len(self.pending())
+            )
             self._force.set()
             return
         self._stop_task = asyncio.get_running_loop().create_task(self.stop(reason), name="drain")
@@ -118,7 +119,8 @@ class Drainer:
     def pending(self) -> list[asyncio.Task[Any]]:
         """Interactions in flight and background work a stop waits for."""
         background = [
-            task for task in getattr(self.bot, "background", ())
+            task
+            for task in getattr(self.bot, "background", ())
             if task.get_name() not in LONG_LIVED and not task.get_name().startswith("daemon:")
         ]
         return [task for task in (*self.inflight, *background) if not task.done()]
@@ -140,8 +142,12 @@ class Drainer:
             self.on_stop()
         waiting = self.pending()
         drain_until = self.deadline - reserve_s(self.timeout_s)
-        log.info("%s: draining: refusing new interactions, waiting up to %.1f s for %d in flight",
-                 reason, max(0.0, drain_until - started), len(waiting))
+        log.info(
+            "%s: draining: refusing new interactions, waiting up to %.1f s for %d in flight",
+            reason,
+            max(0.0, drain_until - started),
+            len(waiting),
+        )
         while waiting and not self._force.is_set():
             left = drain_until - time.monotonic()
             if left <= 0:
@@ -151,8 +157,12 @@ class Drainer:
             force.cancel()
             waiting = self.pending()
         if waiting:
-            log.warning("drain: %d task(s) still running after %.1f s are abandoned: %s", len(waiting),
-                        time.monotonic() - started, sorted(t.get_name() for t in waiting)[:10])
+            log.warning(
+                "drain: %d task(s) still running after %.1f s are abandoned: %s",
+                len(waiting),
+                time.monotonic() - started,
+                sorted(t.get_name() for t in waiting)[:10],
+            )
         else:
             log.info("drain: everything in flight finished in %.1f s", time.monotonic() - started)
         try:
@@ -196,8 +206,11 @@ class Drainer:
         try:
             await asyncio.wait_for(storage.close(), budget)
         except TimeoutError:
-            log.error("storage did not close within %.1f s; committed work is safe (SQLite keeps it in the -wal "
-                      "and replays it at the next start)", budget or 0)
+            log.error(
+                "storage did not close within %.1f s; committed work is safe (SQLite keeps it in the -wal "
+                "and replays it at the next start)",
+                budget or 0,
+            )
             return False
         return True
 

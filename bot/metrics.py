@@ -54,8 +54,7 @@ def _get(kind: type, name: str, doc: str, labels: Sequence[str], **kwargs: Any) 
     if full in _metrics:
         existing, known = _metrics[full]
         if not isinstance(existing, kind) or known != tuple(labels):
-            raise ValueError(f"metric {full} is already registered as a {type(existing).__name__} with labels "
-                             f"{known}")
+            raise ValueError(f"metric {full} is already registered as a {type(existing).__name__} with labels {known}")
         return existing
     metric = kind(full, doc, labelnames=tuple(labels), registry=REGISTRY, **kwargs)
     _metrics[full] = (metric, tuple(labels))
@@ -81,8 +80,7 @@ def gauge(name: str, doc: str, labels: Sequence[str] = (), *, fn: Callable[[], f
     return result
 
 
-def histogram(name: str, doc: str, labels: Sequence[str] = (),
-              buckets: Iterable[float] = LATENCY_BUCKETS) -> Histogram:
+def histogram(name: str, doc: str, labels: Sequence[str] = (), buckets: Iterable[float] = LATENCY_BUCKETS) -> Histogram:
     """The histogram ``tablebot_<name>`` (``_bucket``, ``_sum``, ``_count``), in seconds by convention."""
     result: Histogram = _get(Histogram, name, doc, labels, buckets=tuple(buckets))
     return result
@@ -119,37 +117,55 @@ async def render() -> tuple[bytes, str]:
             await asyncio.wait_for(_run_hooks(), SCRAPE_REFRESH_TIMEOUT_S)
         except TimeoutError:
             SCRAPE_HOOK_TIMEOUTS.inc()
-            log.warning("metrics: scrape hooks took over %.1f s; serving the previous values",
-                        SCRAPE_REFRESH_TIMEOUT_S)
+            log.warning("metrics: scrape hooks took over %.1f s; serving the previous values", SCRAPE_REFRESH_TIMEOUT_S)
     return generate_latest(REGISTRY), CONTENT_TYPE
 
 
 # -- the bot's own metrics --------------------------------------------------------------------------------------
 BUILD = gauge("build_info", "Always 1; the version label is the running bot's.", ("version",))
 START_TIME = gauge("start_time_seconds", "Unix time the process started.")
-GAMES_ACTIVE = gauge("games_active", "Open games in the database by kind and status (lobby, active...): the "
-                     "whole database, so several shard processes report the same value.", ("kind", "status"))
-ACTIONS = counter("actions_committed", "Game actions committed to storage, by game kind (rate = actions/s).",
-                  ("kind",))
-FIRST_RESPONSE = histogram("first_response_seconds", "From the interaction's arrival to its first response "
-                           "accepted by Discord (deadline 3 s), by interaction type and who answered.",
-                           ("type", "by"))
-BOARD = histogram("board_post_seconds", "From a committed action to its board posted (drawing included), by game "
-                  "kind and path (interaction or channel).", ("kind", "path"))
-CPU_QUEUE = gauge("cpu_jobs_in_flight", "Jobs submitted to a CPU lane and not finished (queued or running); above "
-                  "the lane's workers, jobs wait.", ("lane",))
+GAMES_ACTIVE = gauge(
+    "games_active",
+    "Open games in the database by kind and status (lobby, active...): the "
+    "whole database, so several shard processes report the same value.",
+    ("kind", "status"),
+)
+ACTIONS = counter("actions_committed", "Game actions committed to storage, by game kind (rate = actions/s).", ("kind",))
+FIRST_RESPONSE = histogram(
+    "first_response_seconds",
+    "From the interaction's arrival to its first response "
+    "accepted by Discord (deadline 3 s), by interaction type and who answered.",
+    ("type", "by"),
+)
+BOARD = histogram(
+    "board_post_seconds",
+    "From a committed action to its board posted (drawing included), by game kind and path (interaction or channel).",
+    ("kind", "path"),
+)
+CPU_QUEUE = gauge(
+    "cpu_jobs_in_flight",
+    "Jobs submitted to a CPU lane and not finished (queued or running); above the lane's workers, jobs wait.",
+    ("lane",),
+)
 CPU_WORKERS = gauge("cpu_workers", "Worker processes of each CPU lane (0: threads of the bot process).", ("lane",))
-RATE_LIMITED = counter("discord_rate_limited", "HTTP 429 answers from Discord, by route class and scope (route, "
-                       "global).", ("route_class", "scope"))
-STORAGE_SECONDS = histogram("storage_seconds", "Duration of storage calls: reads and write transactions.",
-                            ("op",), buckets=STORAGE_BUCKETS)
-STORAGE_ERRORS = counter("storage_errors", "Storage calls that raised, by operation and error type.",
-                         ("op", "error"))
-GATEWAY_CONNECTED = gauge("gateway_connected", "1 while the shard's gateway session is up (READY or RESUMED "
-                          "received and no disconnect since), else 0.", ("shard",))
+RATE_LIMITED = counter(
+    "discord_rate_limited",
+    "HTTP 429 answers from Discord, by route class and scope (route, global).",
+    ("route_class", "scope"),
+)
+STORAGE_SECONDS = histogram(
+    "storage_seconds", "Duration of storage calls: reads and write transactions.", ("op",), buckets=STORAGE_BUCKETS
+)
+STORAGE_ERRORS = counter("storage_errors", "Storage calls that raised, by operation and error type.", ("op", "error"))
+GATEWAY_CONNECTED = gauge(
+    "gateway_connected",
+    "1 while the shard's gateway session is up (READY or RESUMED received and no disconnect since), else 0.",
+    ("shard",),
+)
 GATEWAY_DISCONNECTS = counter("gateway_disconnects", "Gateway connections lost, by shard.", ("shard",))
-GATEWAY_LATENCY = gauge("gateway_latency_seconds", "Last heartbeat round trip of the shard (NaN before the first).",
-                        ("shard",))
+GATEWAY_LATENCY = gauge(
+    "gateway_latency_seconds", "Last heartbeat round trip of the shard (NaN before the first).", ("shard",)
+)
 STORAGE_OK = gauge("storage_up", "1 if the last readiness check of storage answered in time, else 0.")
 LOOP_LAG = gauge("event_loop_lag_seconds", "How late the event loop ran a 0.5 s timer, last measurement.")
 GUILDS = gauge("guilds", "Guilds this process sees (its shards only).")
@@ -234,8 +250,11 @@ class RateLimitCounter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.levelno == logging.WARNING and isinstance(record.msg, str):
-            if record.msg.startswith("We are being rate limited.") and isinstance(record.args, tuple) \
-                    and len(record.args) >= 2:
+            if (
+                record.msg.startswith("We are being rate limited.")
+                and isinstance(record.args, tuple)
+                and len(record.args) >= 2
+            ):
                 self._last_url = str(record.args[1])
                 count_429(self._last_url)
             elif record.msg.startswith("Global rate limit has been hit"):
@@ -314,18 +333,24 @@ def instrument_pools(pools: Any) -> None:
     pools.run = run
     pools._metrics_wrapped = True
     CPU_WORKERS.labels("interactive").set(getattr(pools, "workers", 0))
-    CPU_WORKERS.labels("background").set(getattr(pools, "background_workers", 0) if getattr(pools, "workers", 0)
-                                         else 0)
+    CPU_WORKERS.labels("background").set(getattr(pools, "background_workers", 0) if getattr(pools, "workers", 0) else 0)
     for lane in ("interactive", "background"):
         CPU_QUEUE.labels(lane)  # exported as 0 from the start
 
 
 # -- the outbox (issue 20) ------------------------------------------------------------------------------------------
-EFFECTS = counter("effects_settled_total", "Effects owed by commits and settled, by kind and result (done: a worker "
-                  "ran it; inline: the committing process did it; later, failed, dropped)", ("kind", "result"))
-EFFECT_LAG = histogram("effect_lag_seconds", "Seconds from a commit owing an effect to a worker settling it (effects "
-                       "done inline are not observed here)", ("kind",),
-                       buckets=(0.1, 0.5, 1, 2.5, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600))
+EFFECTS = counter(
+    "effects_settled_total",
+    "Effects owed by commits and settled, by kind and result (done: a worker "
+    "ran it; inline: the committing process did it; later, failed, dropped)",
+    ("kind", "result"),
+)
+EFFECT_LAG = histogram(
+    "effect_lag_seconds",
+    "Seconds from a commit owing an effect to a worker settling it (effects done inline are not observed here)",
+    ("kind",),
+    buckets=(0.1, 0.5, 1, 2.5, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600),
+)
 EFFECTS_PENDING = gauge("effects_pending", "Effects owed by commits of this process's shards and not done yet")
 EFFECT_OLDEST = gauge("effect_oldest_age_seconds", "Age of the oldest effect still owed (0 when none)")
 

@@ -87,8 +87,9 @@ def load_key(data_dir: Path, env_key: str | None = None) -> Ed25519PrivateKey:
             return key
         path.parent.mkdir(parents=True, exist_ok=True)
         new = Ed25519PrivateKey.generate()
-        pem = new.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                serialization.NoEncryption())
+        pem = new.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as f:
             f.write(pem)
@@ -177,20 +178,24 @@ def verify_record(record: object, public_key: str | Ed25519PublicKey) -> Verifie
     if not isinstance(sig, dict) or sig.get("alg") != ALG or not isinstance(sig.get("sig"), str):
         raise RecordRefused("signature", "the record is not signed (no ed25519 signature)")
     if sig.get("key") != public_text(expected):
-        raise RecordRefused("signature", f"signed by another key ({str(sig.get('key'))[:60]}), not "
-                                         f"{public_text(expected)}")
+        raise RecordRefused(
+            "signature", f"signed by another key ({str(sig.get('key'))[:60]}), not {public_text(expected)}"
+        )
     try:
         expected.verify(base64.b64decode(sig["sig"], validate=True), canonical(record))
     except (InvalidSignature, ValueError, binascii.Error):
-        raise RecordRefused("signature", "the signature does not match the record: it was changed after "
-                                         "signing") from None
+        raise RecordRefused(
+            "signature", "the signature does not match the record: it was changed after signing"
+        ) from None
     try:
         commitment = commitment_of(record)
     except ValueError as err:
         raise RecordRefused("commitment", str(err)) from None
     if record.get("commitment") != commitment:
-        raise RecordRefused("commitment", f"the record's commitment {record.get('commitment')!r:.120} is not the "
-                                          f"one of its seed {commitment!r:.120}")
+        raise RecordRefused(
+            "commitment",
+            f"the record's commitment {record.get('commitment')!r:.120} is not the one of its seed {commitment!r:.120}",
+        )
     try:
         state = load_record(record)
     except StateError as err:
@@ -208,8 +213,9 @@ def verify_file(path: Path, public_key: str | None, data_dir: Path | None, env_k
         elif data_dir is not None and (Path(data_dir) / KEY_FILE).exists():
             public_key = public_text(load_key(Path(data_dir)))
         else:
-            raise SigningKeyError("no key to check against: give --public-key (the operator publishes it with "
-                                  "python -m bot record-key)")
+            raise SigningKeyError(
+                "no key to check against: give --public-key (the operator publishes it with python -m bot record-key)"
+            )
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:

@@ -31,8 +31,11 @@ def _covers(remote: Any, local: Any) -> bool:
             return False
         return all(_covers(remote.get(k), v) for k, v in local.items())
     if isinstance(local, list):
-        return isinstance(remote, list) and len(remote) == len(local) and all(
-            _covers(r, v) for r, v in zip(remote, local, strict=True))
+        return (
+            isinstance(remote, list)
+            and len(remote) == len(local)
+            and all(_covers(r, v) for r, v in zip(remote, local, strict=True))
+        )
     if isinstance(local, int | float) and isinstance(remote, str):  # permissions come back as strings
         return str(local) == remote
     if isinstance(local, str) and isinstance(remote, int | float):
@@ -43,6 +46,7 @@ def _covers(remote: Any, local: Any) -> bool:
 def same_commands(local: list[dict[str, Any]], remote: list[dict[str, Any]]) -> bool:
     """True when Discord's ``remote`` commands are the ``local`` payload (same set by name and type, each
     carrying every field the bot sends)."""
+
     def key(c: dict[str, Any]) -> tuple[str, int]:
         return str(c.get("name")), int(c.get("type") or 1)
 

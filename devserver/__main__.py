@@ -84,7 +84,8 @@ async def _amain(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m devserver",
-        description="The dev server, the real bot as a subprocess, and a prompt to play locally.")
+        description="The dev server, the real bot as a subprocess, and a prompt to play locally.",
+    )
     parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: any free port)")
     parser.add_argument("--out", default="devserver-out", help="folder for images and bot.log")
     parser.add_argument("--data-dir", default=None, help="the bot's DATA_DIR, kept between runs (default: temporary)")

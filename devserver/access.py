@@ -81,8 +81,9 @@ def post_permission(channel: Channel) -> int:
     return SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
 
 
-def content_allowed(s: DevServer, channel: Channel, payload: dict[str, Any], files: list[UploadedFile], *,
-                    edit: bool) -> None:
+def content_allowed(
+    s: DevServer, channel: Channel, payload: dict[str, Any], files: list[UploadedFile], *, edit: bool
+) -> None:
     """Apply ``ATTACH_FILES`` (403/50013 for files) and ``EMBED_LINKS`` (embeds dropped from ``payload``; a new
     message left empty is refused 403/50013) for a message the bot creates (or edits) in ``channel``."""
     if channel.guild_id is None:

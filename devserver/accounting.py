@@ -75,9 +75,13 @@ class RequestCounts:
     def __sub__(self, other: RequestCounts) -> RequestCounts:
         by_route = Counter(self.by_route)
         by_route.subtract(other.by_route)
-        return RequestCounts(self.total - other.total, self.interaction - other.interaction,
-                             self.global_limited - other.global_limited, self.errors - other.errors,
-                             +by_route)
+        return RequestCounts(
+            self.total - other.total,
+            self.interaction - other.interaction,
+            self.global_limited - other.global_limited,
+            self.errors - other.errors,
+            +by_route,
+        )
 
     def limited_routes(self) -> dict[str, int]:
         """``by_route`` restricted to the global-limited routes."""

@@ -56,8 +56,9 @@ class DevUser:
         """Discord's client offers no command or component of a bot that left the guild."""
         guild = self.server.guild_of(self.channel)
         if guild is not None and not guild.bot_member:
-            raise CommandUsageError(f"the bot is not in {guild.name!r} any more (removed): its commands and "
-                                    "buttons are gone")
+            raise CommandUsageError(
+                f"the bot is not in {guild.name!r} any more (removed): its commands and buttons are gone"
+            )
         if guild is not None and self.user.id in guild.departed:
             raise CommandUsageError(f"{self.user.name} left {guild.name!r}: they see nothing there any more")
 
@@ -71,15 +72,20 @@ class DevUser:
         if not words:
             raise CommandUsageError("empty command")
         self._check_bot_here()
-        commands = self.server.all_commands(self.channel.guild_id) if self.channel.guild_id else dict(
-            (n, c) for n, c in self.server.global_commands.items() if c.get("type", 1) == 1)
+        commands = (
+            self.server.all_commands(self.channel.guild_id)
+            if self.channel.guild_id
+            else dict((n, c) for n, c in self.server.global_commands.items() if c.get("type", 1) == 1)
+        )
         cmd = commands.get(words[0])
         if cmd is None:
             raise CommandUsageError(f"unknown command /{words[0]}; synced: {', '.join(sorted(commands)) or 'none'}")
         needed = int(cmd.get("default_member_permissions") or 0)
         if needed and self.user.member_permissions & needed != needed:
-            raise CommandUsageError(f"{self.user.name} does not see /{words[0]}: it needs permissions {needed} "
-                                    "(default_member_permissions), as in Discord's client")
+            raise CommandUsageError(
+                f"{self.user.name} does not see /{words[0]}: it needs permissions {needed} "
+                "(default_member_permissions), as in Discord's client"
+            )
         options = cmd.get("options") or []
         chain: list[str] = []
         for word in words[1:]:
@@ -124,19 +130,22 @@ class DevUser:
                 guild = self.server.guild_of(self.channel)
                 roles = guild.member_roles(user) if guild else []
                 resolved.setdefault("members", {})[str(user.id)] = user.member_payload(
-                    roles, with_user=False, permissions=user.member_permissions)
+                    roles, with_user=False, permissions=user.member_permissions
+                )
                 return str(user.id)
             elif typ == 7:
                 ch = value if isinstance(value, Channel) else self.server.channel(value)
                 resolved.setdefault("channels", {})[str(ch.id)] = {
                     **{k: v for k, v in ch.to_payload().items() if k in ("id", "name", "type", "parent_id")},
-                    "permissions": str(self.user.member_permissions)}
+                    "permissions": str(self.user.member_permissions),
+                }
                 return str(ch.id)
             elif typ == 8:
                 guild = self.server.guild_of(self.channel) or self.server.guild()
                 by_name = {r["name"].lower(): r for r in guild.roles_payload(self.server.bot_user.name)}
                 role = by_name.get(str(value).lower().lstrip("@")) or next(
-                    (r for r in by_name.values() if r["id"] == str(value)), None)
+                    (r for r in by_name.values() if r["id"] == str(value)), None
+                )
                 if role is None:
                     raise CommandUsageError(f"option {name}: unknown role {value!r}")
                 resolved.setdefault("roles", {})[role["id"]] = role
@@ -152,8 +161,13 @@ class DevUser:
             raise CommandUsageError(f"option {name}: {out} is outside {lo}..{hi}")
         return out
 
-    def _options(self, specs: list[dict[str, Any]], given: dict[str, Any], resolved: dict[str, dict[str, Any]],
-                 focused: str | None = None) -> list[dict[str, Any]]:
+    def _options(
+        self,
+        specs: list[dict[str, Any]],
+        given: dict[str, Any],
+        resolved: dict[str, dict[str, Any]],
+        focused: str | None = None,
+    ) -> list[dict[str, Any]]:
         by_name = {o["name"]: o for o in specs}
         for key in given:
             if key not in by_name:
@@ -201,8 +215,15 @@ class DevUser:
         it = await self.server.create_interaction(self.user, self.channel, 2, data)
         return InteractionResult(self.server, it)
 
-    async def autocomplete(self, command: str, option: str, partial: str = "", *, timeout: float = 5.0,  # noqa: ASYNC109
-                           **options: Any) -> list[dict[str, Any]]:
+    async def autocomplete(
+        self,
+        command: str,
+        option: str,
+        partial: str = "",
+        *,
+        timeout: float = 5.0,  # noqa: ASYNC109
+        **options: Any,
+    ) -> list[dict[str, Any]]:
         """The choices the bot suggests for ``option`` after typing ``partial`` (other options as given).
 
         Returns ``[]`` when the bot does not answer within 3 s (what Discord's client shows)."""
@@ -220,6 +241,7 @@ class DevUser:
         modal = result.interaction.modal
         if not modal:
             raise CommandUsageError("the bot opened no modal for that interaction")
+
         def answer(c: dict[str, Any]) -> dict[str, Any]:
             cid = c.get("custom_id")
             value = str(values.pop(cid, c.get("value") or ""))
@@ -266,9 +288,11 @@ class DevUser:
         Raises ``CommandUsageError`` if there is no such enabled button (a link button cannot be clicked)."""
         msg = self._message(message)
         comps = [c for c in msg.buttons() if c.get("type") == 2]
-        comp = next((c for c in comps if c.get("label") == button), None) or next(
-            (c for c in comps if c.get("custom_id") == button), None) or next(
-            (c for c in comps if (c.get("label") or "").lower() == button.lower()), None)
+        comp = (
+            next((c for c in comps if c.get("label") == button), None)
+            or next((c for c in comps if c.get("custom_id") == button), None)
+            or next((c for c in comps if (c.get("label") or "").lower() == button.lower()), None)
+        )
         if comp is None:
             labels = ", ".join(repr(c.get("label") or c.get("custom_id")) for c in comps)
             raise CommandUsageError(f"no button {button!r} on message {msg.id} (buttons: {labels or 'none'})")
@@ -279,8 +303,13 @@ class DevUser:
         data = {"custom_id": comp["custom_id"], "component_type": 2}
         return await self._component(msg, data)
 
-    async def select(self, message: Message | int | InteractionResult, *values: str,
-                     custom_id: str | None = None, menu: int | None = None) -> InteractionResult:
+    async def select(
+        self,
+        message: Message | int | InteractionResult,
+        *values: str,
+        custom_id: str | None = None,
+        menu: int | None = None,
+    ) -> InteractionResult:
         """Pick ``values`` (option values or labels) in a string select of ``message``: the one with ``custom_id``,
         else the ``menu``-th (1-based, in row order), else the first menu offering every value.
 
@@ -301,13 +330,15 @@ class DevUser:
     def _option(comp: dict[str, Any], value: str) -> dict[str, Any]:
         opts = comp.get("options") or []
         found = next((o for o in opts if o["value"] == value), None) or next(
-            (o for o in opts if o["label"].lower() == str(value).lower()), None)
+            (o for o in opts if o["label"].lower() == str(value).lower()), None
+        )
         if found is None:
             raise CommandUsageError(f"{value!r} is not an option of the select menu {comp.get('custom_id')!r}")
         return found
 
-    def _pick_select(self, msg: Message, values: tuple[str, ...], custom_id: str | None,
-                     menu: int | None) -> dict[str, Any]:
+    def _pick_select(
+        self, msg: Message, values: tuple[str, ...], custom_id: str | None, menu: int | None
+    ) -> dict[str, Any]:
         selects = [c for c in msg.buttons() if c.get("type") == 3]
         if custom_id is not None:
             selects = [c for c in selects if c.get("custom_id") == custom_id]

@@ -48,12 +48,23 @@ NO_BODY = object()  # the request carried no body at all (distinct from an empty
 
 # Discord-style error codes (the ``_errors[].code`` of a 50035 answer) for the JSON Schema keyword that failed.
 ERROR_CODES = {
-    "type": "BASE_TYPE_BAD_TYPE", "required": "BASE_TYPE_REQUIRED", "maxLength": "BASE_TYPE_MAX_LENGTH",
-    "minLength": "BASE_TYPE_MIN_LENGTH", "maxItems": "BASE_TYPE_MAX_LENGTH", "minItems": "BASE_TYPE_MIN_LENGTH",
-    "maximum": "NUMBER_TYPE_MAX", "minimum": "NUMBER_TYPE_MIN", "exclusiveMaximum": "NUMBER_TYPE_MAX",
-    "exclusiveMinimum": "NUMBER_TYPE_MIN", "enum": "BASE_TYPE_CHOICES", "const": "BASE_TYPE_CHOICES",
-    "pattern": "STRING_TYPE_REGEX", "maxProperties": "BASE_TYPE_MAX_LENGTH", "oneOf": "UNION_TYPE_CHOICES",
-    "anyOf": "UNION_TYPE_CHOICES", "additionalProperties": "BASE_TYPE_UNKNOWN_FIELD",
+    "type": "BASE_TYPE_BAD_TYPE",
+    "required": "BASE_TYPE_REQUIRED",
+    "maxLength": "BASE_TYPE_MAX_LENGTH",
+    "minLength": "BASE_TYPE_MIN_LENGTH",
+    "maxItems": "BASE_TYPE_MAX_LENGTH",
+    "minItems": "BASE_TYPE_MIN_LENGTH",
+    "maximum": "NUMBER_TYPE_MAX",
+    "minimum": "NUMBER_TYPE_MIN",
+    "exclusiveMaximum": "NUMBER_TYPE_MAX",
+    "exclusiveMinimum": "NUMBER_TYPE_MIN",
+    "enum": "BASE_TYPE_CHOICES",
+    "const": "BASE_TYPE_CHOICES",
+    "pattern": "STRING_TYPE_REGEX",
+    "maxProperties": "BASE_TYPE_MAX_LENGTH",
+    "oneOf": "UNION_TYPE_CHOICES",
+    "anyOf": "UNION_TYPE_CHOICES",
+    "additionalProperties": "BASE_TYPE_UNKNOWN_FIELD",
 }
 
 
@@ -160,8 +171,10 @@ class Conformance:
 
     def __init__(self, spec: dict[str, Any] | None = None, *, compiled: bool = True) -> None:
         if MISSING is not None:
-            raise SpecError(f"checking requests against Discord's spec needs jsonschema and referencing "
-                            f"(pip install -e '.[test]'): {MISSING}")
+            raise SpecError(
+                f"checking requests against Discord's spec needs jsonschema and referencing "
+                f"(pip install -e '.[test]'): {MISSING}"
+            )
         self.spec = spec if spec is not None else load_spec()
         resource = Resource.from_contents(self.spec, default_specification=DRAFT202012)
         self._registry: Registry[Any] = Registry().with_resource(SPEC_URI, resource)
@@ -169,8 +182,9 @@ class Conformance:
         self._memo: dict[tuple[str, str], tuple[SpecProblem, ...]] = {}  # (schema pointer, body JSON) -> problems
         self._fast: dict[str, Any] = {}
         self.disagreements = 0  # bodies jsonschema-rs refused and jsonschema accepted (expected: 0)
-        self._fast_registry = (jsonschema_rs.Registry([(SPEC_URI, self.spec)]) if jsonschema_rs is not None
-                               and compiled else None)
+        self._fast_registry = (
+            jsonschema_rs.Registry([(SPEC_URI, self.spec)]) if jsonschema_rs is not None and compiled else None
+        )
         self._routes: list[tuple[tuple[str, ...], str, dict[str, _Operation]]] = []
         for template, item in self.spec["paths"].items():
             shared = item.get("parameters", [])
@@ -191,10 +205,18 @@ class Conformance:
                     pointer = f"{base}{where}/parameters/{i}/schema"
                     params[(prm["name"], prm["in"])] = (prm["name"], prm["in"], bool(prm.get("required")), pointer)
         body = op.get("requestBody") or {}
-        content = {ctype: f"{base}/{method.lower()}/requestBody/content/{escape_pointer(ctype)}/schema"
-                   for ctype in body.get("content", {})}
-        return _Operation(method, template, op.get("operationId", f"{method} {template}"), tuple(params.values()),
-                          bool(body.get("required")), content)
+        content = {
+            ctype: f"{base}/{method.lower()}/requestBody/content/{escape_pointer(ctype)}/schema"
+            for ctype in body.get("content", {})
+        }
+        return _Operation(
+            method,
+            template,
+            op.get("operationId", f"{method} {template}"),
+            tuple(params.values()),
+            bool(body.get("required")),
+            content,
+        )
 
     # ------------------------------------------------------------------ lookup
     def match(self, method: str, path: str) -> tuple[str | None, dict[str, str], dict[str, _Operation]]:
@@ -221,8 +243,11 @@ class Conformance:
             return None
         v = self._fast.get(pointer)
         if v is None:
-            v = jsonschema_rs.Draft202012Validator({"$ref": f"{SPEC_URI}#{quote(pointer, safe='/~')}"},
-                                                   registry=self._fast_registry, validate_formats=False)
+            v = jsonschema_rs.Draft202012Validator(
+                {"$ref": f"{SPEC_URI}#{quote(pointer, safe='/~')}"},
+                registry=self._fast_registry,
+                validate_formats=False,
+            )
             self._fast[pointer] = v
         return bool(v.is_valid(instance))
 
@@ -235,28 +260,46 @@ class Conformance:
         return v
 
     # ------------------------------------------------------------------ checking
-    def check(self, method: str, path: str, query: Mapping[str, list[str]] | None = None, body: Any = NO_BODY,
-              content_type: str = "application/json", files: Iterable[int] = ()) -> SpecCheck:
+    def check(
+        self,
+        method: str,
+        path: str,
+        query: Mapping[str, list[str]] | None = None,
+        body: Any = NO_BODY,
+        content_type: str = "application/json",
+        files: Iterable[int] = (),
+    ) -> SpecCheck:
         """Validate one request. ``path`` below ``/api/v10`` (decoded); ``query``: name -> values as sent;
         ``body``: the parsed JSON (a multipart request's ``payload_json``) or ``NO_BODY``; ``content_type``:
         ``application/json`` or ``multipart/form-data``; ``files``: the indexes n of its ``files[n]`` parts."""
         template, path_values, ops = self.match(method, path)
         if template is None:
-            return SpecCheck(None, None, [SpecProblem("route", (), "UNKNOWN_ROUTE",
-                                                      f"no operation of the spec has the path {path}")])
+            return SpecCheck(
+                None, None, [SpecProblem("route", (), "UNKNOWN_ROUTE", f"no operation of the spec has the path {path}")]
+            )
         op = ops.get(method)
         if op is None:
-            return SpecCheck(None, template, [SpecProblem(
-                "method", (), "METHOD_NOT_ALLOWED",
-                f"{template} has no {method} operation (only {', '.join(sorted(ops)) or 'none'})")])
+            return SpecCheck(
+                None,
+                template,
+                [
+                    SpecProblem(
+                        "method",
+                        (),
+                        "METHOD_NOT_ALLOWED",
+                        f"{template} has no {method} operation (only {', '.join(sorted(ops)) or 'none'})",
+                    )
+                ],
+            )
         result = SpecCheck(op.operation_id, template, params=path_values)
         query = query or {}
         for name, where, required, pointer in op.params:
             values = [path_values[name]] if where == "path" else list(query.get(name, []))
             if not values:
                 if required:
-                    result.problems.append(SpecProblem(where, (name,), "BASE_TYPE_REQUIRED",
-                                                       f"the {where} parameter {name} is required"))
+                    result.problems.append(
+                        SpecProblem(where, (name,), "BASE_TYPE_REQUIRED", f"the {where} parameter {name} is required")
+                    )
                 continue
             problem = self._check_param(name, where, values, pointer)
             if problem is not None:
@@ -278,8 +321,13 @@ class Conformance:
                 return None
         err = best_match(v.iter_errors(readings[0]))
         message = _message(err) if err is not None else "invalid"
-        return SpecProblem(where, (name,), "NUMBER_TYPE_COERCE" if where == "path" else _code(err),
-                           f"value {values[0]!r} of {name}: {message}", _schema_path(pointer, err))
+        return SpecProblem(
+            where,
+            (name,),
+            "NUMBER_TYPE_COERCE" if where == "path" else _code(err),
+            f"value {values[0]!r} of {name}: {message}",
+            _schema_path(pointer, err),
+        )
 
     def _check_body(self, op: _Operation, body: Any, content_type: str, files: Iterable[int]) -> list[SpecProblem]:
         if body is NO_BODY:
@@ -287,13 +335,25 @@ class Conformance:
                 return [SpecProblem("body", (), "BASE_TYPE_REQUIRED", f"{op.operation_id} requires a body")]
             return []
         if not op.body:
-            return [SpecProblem("body", (), "BASE_TYPE_UNKNOWN_FIELD",
-                                f"{op.operation_id} takes no body ({op.method} {op.template})")]
+            return [
+                SpecProblem(
+                    "body",
+                    (),
+                    "BASE_TYPE_UNKNOWN_FIELD",
+                    f"{op.operation_id} takes no body ({op.method} {op.template})",
+                )
+            ]
         ctype = content_type.split(";")[0].strip().lower()
         pointer = op.body.get(ctype)
         if pointer is None:
-            return [SpecProblem("content_type", (), "CONTENT_TYPE_INVALID",
-                                f"{op.operation_id} accepts {', '.join(op.body)}, not {ctype}")]
+            return [
+                SpecProblem(
+                    "content_type",
+                    (),
+                    "CONTENT_TYPE_INVALID",
+                    f"{op.operation_id} accepts {', '.join(op.body)}, not {ctype}",
+                )
+            ]
         if ctype.startswith("multipart/") and isinstance(body, dict):
             body = {**body, **{f"files[{n}]": f"<file {n}>" for n in files}}
         fast = self.fast_valid(pointer, body)
@@ -306,8 +366,9 @@ class Conformance:
         problems = []
         for err in self.validator(pointer).iter_errors(body):
             leaf = _leaf(err)
-            problems.append(SpecProblem("body", tuple(leaf.absolute_path), _code(leaf), _message(leaf),
-                                        _schema_path(pointer, leaf)))
+            problems.append(
+                SpecProblem("body", tuple(leaf.absolute_path), _code(leaf), _message(leaf), _schema_path(pointer, leaf))
+            )
             if len(problems) >= MAX_PROBLEMS:
                 break
         if fast is False and not problems:  # jsonschema-rs refused what jsonschema accepts: count it, accept

@@ -87,10 +87,21 @@ class Console:
         self.known_threads = {c.id for c in server.channels.values() if c.is_thread}
         self.mark_seen()
         self.commands: dict[str, Callable[[str, float], Awaitable[str]]] = {
-            "click": self._click, "select": self._select, "complete": self._complete, "as": self._as_line,
-            "switch": self._switch, "channel": self._channel, "show": self._show, "users": self._users,
-            "channels": self._channels, "violations": self._violations, "restart": self._restart,
-            "help": self._help, "perms": self._perms, "delete": self._delete, "kick-bot": self._kick_bot,
+            "click": self._click,
+            "select": self._select,
+            "complete": self._complete,
+            "as": self._as_line,
+            "switch": self._switch,
+            "channel": self._channel,
+            "show": self._show,
+            "users": self._users,
+            "channels": self._channels,
+            "violations": self._violations,
+            "restart": self._restart,
+            "help": self._help,
+            "perms": self._perms,
+            "delete": self._delete,
+            "kick-bot": self._kick_bot,
             "invite-bot": self._invite_bot,
         }
 
@@ -163,16 +174,21 @@ class Console:
     @staticmethod
     def button_on(m: Message, text: str) -> bool:
         want = text.lower()
-        return any(c.get("type") == 2 and want in ((c.get("label") or "").lower(), (c.get("custom_id") or "").lower())
-                   for c in m.buttons())
+        return any(
+            c.get("type") == 2 and want in ((c.get("label") or "").lower(), (c.get("custom_id") or "").lower())
+            for c in m.buttons()
+        )
 
     @staticmethod
     def select_on(m: Message, values: list[str], menu: str | None) -> dict[str, Any] | None:
         """The select menu of ``m`` (``menu``: ``"2"`` = its 2nd, else a custom_id) offering every value."""
         selects = [c for c in m.buttons() if c.get("type") == 3]
         if menu is not None:
-            selects = ([selects[int(menu) - 1]] if menu.isdigit() and 1 <= int(menu) <= len(selects)
-                       else [c for c in selects if c.get("custom_id") == menu])
+            selects = (
+                [selects[int(menu) - 1]]
+                if menu.isdigit() and 1 <= int(menu) <= len(selects)
+                else [c for c in selects if c.get("custom_id") == menu]
+            )
         for c in selects:
             opts = {s for o in c.get("options", []) for s in (o["value"].lower(), o["label"].lower())}
             if values and all(v.lower() in opts for v in values):
@@ -248,8 +264,9 @@ class Console:
         res = await self.user.select(msg, *values, custom_id=comp["custom_id"])
         return self.result_text(await res.wait(timeout))
 
-    def _find_select(self, words: list[str], menu: str | None,
-                     n: int | None) -> tuple[Message, dict[str, Any], list[str]] | None:
+    def _find_select(
+        self, words: list[str], menu: str | None, n: int | None
+    ) -> tuple[Message, dict[str, Any], list[str]] | None:
         """The message, menu and values for ``words``: the whole phrase as one option first, then one per word."""
         pool = [self.numbered(n)] if n is not None else self.search_order()
         for values in ([unquote(" ".join(words))], [unquote(w) for w in words]):

@@ -55,6 +55,7 @@ class Controls:
     gateway: Gateway
 
     if TYPE_CHECKING:  # provided by DevServer / Directory
+
         def notify(self) -> None: ...
         def guild(self, name_or_id: Guild | str | int | None = None) -> Guild: ...
         def channel(self, name_or_id: str | int | None = None, guild: Guild | str | int | None = None) -> Channel: ...
@@ -63,12 +64,19 @@ class Controls:
         def guild_of(self, channel: Channel) -> Guild | None: ...
         def parent_of(self, channel: Channel) -> Channel | None: ...
         def bot_permissions(self, channel: str | int | Channel) -> int: ...
-        async def dispatch(self, event: str, data: dict[str, Any], *, guild_id: int | None = None,
-                           intent: int = 0) -> int: ...
+        async def dispatch(
+            self, event: str, data: dict[str, Any], *, guild_id: int | None = None, intent: int = 0
+        ) -> int: ...
 
     # ------------------------------------------------------------------ permissions
-    async def set_bot_permissions(self, where: Channel | Guild | str | int, *, allow: Iterable[str] = (),
-                                  deny: Iterable[str] = (), reset: bool = False) -> int:
+    async def set_bot_permissions(
+        self,
+        where: Channel | Guild | str | int,
+        *,
+        allow: Iterable[str] = (),
+        deny: Iterable[str] = (),
+        reset: bool = False,
+    ) -> int:
         """Grant (``allow``) or take away (``deny``) permissions of the bot, by name (``"send_messages"``,
         ``"attach_files"``, ``"send_messages_in_threads"``, ``"embed_links"``, ``"create_public_threads"``,
         ``"view_channel"``...; see ``permissions.FLAGS``).
@@ -89,9 +97,11 @@ class Controls:
         ch = where if isinstance(where, Channel) else self.channel(where)
         if ch.is_thread:
             parent = self.parent_of(ch)
-            raise ValueError(f"#{ch.name} is a thread: Discord threads have no permission overwrites, they follow "
-                             f"their parent channel #{parent.name if parent else '?'} (set send_messages_in_threads "
-                             "and the others there)")
+            raise ValueError(
+                f"#{ch.name} is a thread: Discord threads have no permission overwrites, they follow "
+                f"their parent channel #{parent.name if parent else '?'} (set send_messages_in_threads "
+                "and the others there)"
+            )
         if ch.guild_id is None:
             raise ValueError("a DM channel has no permission overwrites")
         _, old_allow, old_deny = (0, 0, 0) if reset else ch.overwrites.get(self.bot_user.id, (0, 0, 0))
@@ -133,6 +143,7 @@ class Controls:
         """The bot is (re-)invited to ``guild``: GUILD_CREATE goes to the session owning its shard, without the
         ``unavailable`` key that marks the lazy loads after READY (discord.py: ``on_guild_join``)."""
         from devserver.payloads import guild_payload
+
         g = self.guild(guild)
         g.bot_member = True
         for session in self.gateway.owners(g.id):
@@ -149,13 +160,18 @@ class Controls:
         g = self.guild(guild)
         u = user if isinstance(user, User) else self.user(user)
         g.departed.add(u.id)
-        await self.dispatch("GUILD_MEMBER_REMOVE", {"guild_id": str(g.id), "user": u.to_payload()}, guild_id=g.id,
-                            intent=INTENT_GUILD_MEMBERS)
+        await self.dispatch(
+            "GUILD_MEMBER_REMOVE",
+            {"guild_id": str(g.id), "user": u.to_payload()},
+            guild_id=g.id,
+            intent=INTENT_GUILD_MEMBERS,
+        )
         self.notify()
         return g
 
-    async def set_user_permissions(self, where: Channel | str | int, user: User | str | int, *,
-                                   allow: Iterable[str] = (), deny: Iterable[str] = ()) -> None:
+    async def set_user_permissions(
+        self, where: Channel | str | int, user: User | str | int, *, allow: Iterable[str] = (), deny: Iterable[str] = ()
+    ) -> None:
         """A user's own overwrite in the text channel ``where`` (replacing it; both empty: removed), sent as
         CHANNEL_UPDATE as when an admin edits the channel. Threads follow their parent (``ValueError``)."""
         ch = where if isinstance(where, Channel) else self.channel(where)
@@ -188,20 +204,26 @@ class Controls:
         ch = self.channels[msg.channel_id]
         guild = self.guild_of(ch)
         if msg.author.id != user.id and (
-                guild is None or not channel_permissions(guild, ch, self.parent_of(ch), user) & MANAGE_MESSAGES):
+            guild is None or not channel_permissions(guild, ch, self.parent_of(ch), user) & MANAGE_MESSAGES
+        ):
             raise CommandUsageError(f"{user.name} may not delete others' messages (no Manage Messages)")
         msg.deleted, msg.deleted_by = True, user.id
         self.notify()
         data = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
         if msg.guild_id:
             data["guild_id"] = str(msg.guild_id)
-        await self.dispatch("MESSAGE_DELETE", data, guild_id=msg.guild_id,
-                            intent=INTENT_GUILD_MESSAGES if msg.guild_id else INTENT_DIRECT_MESSAGES)
+        await self.dispatch(
+            "MESSAGE_DELETE",
+            data,
+            guild_id=msg.guild_id,
+            intent=INTENT_GUILD_MESSAGES if msg.guild_id else INTENT_DIRECT_MESSAGES,
+        )
         return msg
 
     # ------------------------------------------------------------------ interactions
-    def inject_interaction_failure(self, match: str, *, code: int | None = 10062, count: int = 1,
-                                   delay: float = 0.0, autocomplete: bool = False) -> InteractionFault:
+    def inject_interaction_failure(
+        self, match: str, *, code: int | None = 10062, count: int = 1, delay: float = 0.0, autocomplete: bool = False
+    ) -> InteractionFault:
         """Make Discord fail the next ``count`` interactions whose command path (``"constructo accept"``; a prefix
         of whole words matches too) or component/modal ``custom_id`` matches ``match`` (fnmatch: ``"cx:start:*"``).
 

@@ -30,8 +30,15 @@ if TYPE_CHECKING:
 
 CHANNEL_NAMES = ("general", "games", "games-2")
 GUILD_BASE_TS = 1_735_689_600_000 - DISCORD_EPOCH_MS
-DM_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY | ADD_REACTIONS \
+DM_PERMISSIONS = (
+    VIEW_CHANNEL
+    | SEND_MESSAGES
+    | EMBED_LINKS
+    | ATTACH_FILES
+    | READ_MESSAGE_HISTORY
+    | ADD_REACTIONS
     | USE_APPLICATION_COMMANDS
+)
 
 
 class Directory:
@@ -55,16 +62,23 @@ class Directory:
     # ------------------------------------------------------------------ guilds
     def _create_guild(self, name: str, ts: int, channel_names: Iterable[str]) -> Guild:
         mod = next(u for u in self.users.values() if u.moderator)
-        guild = Guild(id=(ts << 22) | 2, name=name, mod_role_id=(ts << 22) | 3, bot_role_id=(ts << 22) | 4,
-                      owner_id=mod.id)
+        guild = Guild(
+            id=(ts << 22) | 2, name=name, mod_role_id=(ts << 22) | 3, bot_role_id=(ts << 22) | 4, owner_id=mod.id
+        )
         self.guilds[guild.id] = guild
         for pos, ch_name in enumerate(channel_names):
             ch = Channel(id=(ts << 22) | (20 + pos), name=ch_name, guild_id=guild.id, position=pos)
             self.channels[ch.id] = ch
         return guild
 
-    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None,
-                  channels: Iterable[str] = CHANNEL_NAMES, bot_member: bool = True) -> Guild:
+    def add_guild(
+        self,
+        name: str,
+        *,
+        shard: tuple[int, int] | None = None,
+        channels: Iterable[str] = CHANNEL_NAMES,
+        bot_member: bool = True,
+    ) -> Guild:
         """A new guild ``name`` with text ``channels`` and every user as a member; returns it.
 
         ``shard=(i, n)`` picks its id so that ``(id >> 22) % n == i`` (it belongs to shard ``i`` of ``n``).
@@ -80,8 +94,10 @@ class Directory:
                 raise ValueError(f"shard {shard!r}: want (shard_id, shard_count) with 0 <= shard_id < shard_count")
             ts += (i - ts) % n
         if bot_member and self.gateway.owners((ts << 22) | 2):
-            raise RuntimeError("devserver: a bot session already owns this guild's shard and would never receive "
-                               "its GUILD_CREATE; use add_guild(name, bot_member=False) then await add_bot(guild)")
+            raise RuntimeError(
+                "devserver: a bot session already owns this guild's shard and would never receive "
+                "its GUILD_CREATE; use add_guild(name, bot_member=False) then await add_bot(guild)"
+            )
         self._last_guild_ts = ts
         guild = self._create_guild(name, ts, channels)
         guild.bot_member = bot_member
@@ -143,6 +159,7 @@ class Directory:
     def as_user(self, name: str | int, channel: str | int | Channel | None = None) -> DevUser:
         """A ``DevUser`` acting as ``name`` (``"alice"``...) in ``channel`` (default ``games``)."""
         from devserver.client import DevUser
+
         ch = channel if isinstance(channel, Channel) else self.channel(channel)
         return DevUser(self, self.user(name), ch)  # type: ignore[arg-type]
 
@@ -181,8 +198,13 @@ class Directory:
         """The stored message ``message_id`` (deleted ones included); raises ``KeyError``."""
         return self._messages[message_id]
 
-    def messages(self, channel: str | int | Channel | None = None, *, visible_to: str | int | None = "all",
-                 include_deleted: bool = False) -> list[Message]:
+    def messages(
+        self,
+        channel: str | int | Channel | None = None,
+        *,
+        visible_to: str | int | None = "all",
+        include_deleted: bool = False,
+    ) -> list[Message]:
         """Messages of ``channel`` (oldest first). ``visible_to``: ``"all"`` = every message, a user name/id =
         what that user sees (ephemeral messages only for their user), None = what the bot sees in the channel."""
         ch = channel if isinstance(channel, Channel) else self.channel(channel)
@@ -192,17 +214,26 @@ class Directory:
         uid = None if visible_to is None else self.user(visible_to).id
         return [m for m in out if m.visible_for(uid)]
 
-    async def wait_for_message(self, predicate: Callable[[Message], bool] | None = None, *,
-                               channel: str | int | Channel | None = None, after: int = 0,
-                               timeout: float = 10.0) -> Message:  # noqa: ASYNC109
+    async def wait_for_message(
+        self,
+        predicate: Callable[[Message], bool] | None = None,
+        *,
+        channel: str | int | Channel | None = None,
+        after: int = 0,
+        timeout: float = 10.0,  # noqa: ASYNC109
+    ) -> Message:
         """The first message (id > ``after``, in ``channel`` if given, not deleted) satisfying ``predicate``,
         waiting for it up to ``timeout`` s (``TimeoutError``)."""
         ch_id = None if channel is None else (channel.id if isinstance(channel, Channel) else self.channel(channel).id)
 
         def find() -> Message | None:
             for m in self._messages.values():
-                if m.id > after and not m.deleted and (ch_id is None or m.channel_id == ch_id) and (
-                        predicate is None or predicate(m)):
+                if (
+                    m.id > after
+                    and not m.deleted
+                    and (ch_id is None or m.channel_id == ch_id)
+                    and (predicate is None or predicate(m))
+                ):
                     return m
             return None
 
@@ -231,11 +262,12 @@ class Directory:
 
     def export_commands(self) -> dict[str, Any]:
         """The synced commands as JSON-able data (``import_commands`` restores them)."""
-        return {"global": list(self.global_commands.values()),
-                "guild": list(self.guild_commands.get(self.guild_id, {}).values())}
+        return {
+            "global": list(self.global_commands.values()),
+            "guild": list(self.guild_commands.get(self.guild_id, {}).values()),
+        }
 
     def import_commands(self, data: dict[str, Any]) -> None:
         """Restore commands saved by ``export_commands`` (a bot reusing its DATA_DIR skips an unchanged sync)."""
         self.global_commands = {c["name"]: c for c in data.get("global", [])}
         self.guild_commands[self.guild_id] = {c["name"]: c for c in data.get("guild", [])}
-

@@ -126,13 +126,21 @@ class Gateway:
                 data = compressor.compress(text.encode()) + compressor.flush(zlib.Z_SYNC_FLUSH)
                 await ws.send_bytes(data)
 
-    async def dispatch(self, event: str, data: dict[str, Any], *, guild_id: int | None = None,
-                       session: Session | None = None, intent: int = 0) -> int:
+    async def dispatch(
+        self,
+        event: str,
+        data: dict[str, Any],
+        *,
+        guild_id: int | None = None,
+        session: Session | None = None,
+        intent: int = 0,
+    ) -> int:
         """Send DISPATCH ``event`` to ``session``, or else to every session owning ``guild_id``'s shard that has
         ``intent`` (0: no intent needed); buffered for RESUME while a session is away. Returns how many
         sessions it went to."""
-        targets = [session] if session is not None else [
-            s for s in self.owners(guild_id) if not intent or s.intents & intent]
+        targets = (
+            [session] if session is not None else [s for s in self.owners(guild_id) if not intent or s.intents & intent]
+        )
         async with self._lock:
             for target in targets:
                 target.seq += 1
@@ -175,8 +183,9 @@ class Gateway:
             self.compressed_connections += 1
         session: Session | None = None
         last_beat: list[float] = []
-        await self._send(ws, {"op": 10, "s": None, "t": None,
-                              "d": {"heartbeat_interval": self.server.heartbeat_interval_ms}})
+        await self._send(
+            ws, {"op": 10, "s": None, "t": None, "d": {"heartbeat_interval": self.server.heartbeat_interval_ms}}
+        )
         try:
             async for msg in ws:
                 if msg.type != WSMsgType.TEXT:
@@ -210,8 +219,14 @@ class Gateway:
         interval_s = self.server.heartbeat_interval_ms / 1000
         now = time.monotonic()
         if last_beat and now - last_beat[0] > interval_s * 1.5 + 0.25:
-            self.server.violate("heartbeat_late", f"heartbeat {now - last_beat[0]:.2f} s after the previous one "
-                                f"(interval {interval_s:.2f} s): is the event loop blocked?", "gateway op 1", 0, 0)
+            self.server.violate(
+                "heartbeat_late",
+                f"heartbeat {now - last_beat[0]:.2f} s after the previous one "
+                f"(interval {interval_s:.2f} s): is the event loop blocked?",
+                "gateway op 1",
+                0,
+                0,
+            )
         last_beat[:] = [now]
         task = asyncio.create_task(self._ack_later(ws))
         self._acks.add(task)
@@ -236,14 +251,20 @@ class Gateway:
             await ws.close(code=4010, message=b"Invalid shard.")
             return None
         self.server.identify_count += 1
-        session = Session(session_id=secrets.token_hex(16), intents=int(d.get("intents") or 0), shard=shard, ws=ws,
-                          identify_no=self.server.identify_count)
+        session = Session(
+            session_id=secrets.token_hex(16),
+            intents=int(d.get("intents") or 0),
+            shard=shard,
+            ws=ws,
+            identify_no=self.server.identify_count,
+        )
         self.sessions[session.session_id] = session
         self.current = session
         await self.dispatch("READY", ready_payload(self.server, session, raw), session=session)
         for guild in owned_guilds(self.server, session):
-            await self.dispatch("GUILD_CREATE", guild_payload(self.server, guild, intents=session.intents),
-                                session=session)
+            await self.dispatch(
+                "GUILD_CREATE", guild_payload(self.server, guild, intents=session.intents), session=session
+            )
         self.server.notify()
         return session
 

@@ -31,19 +31,40 @@ def new_attachments(payload: dict[str, Any], files: list[UploadedFile], listed_o
         if listed_only and info is None:
             continue
         info = info or {}
-        out.append(Attachment(id=snowflake(), filename=info.get("filename") or filename, data=data,
-                              content_type=ctype, description=info.get("description")))
+        out.append(
+            Attachment(
+                id=snowflake(),
+                filename=info.get("filename") or filename,
+                data=data,
+                content_type=ctype,
+                description=info.get("description"),
+            )
+        )
     return out
 
 
-def check_message(s: DevServer, payload: dict[str, Any], files: list[UploadedFile], route: str, *,
-                  edit: bool = False, it: Interaction | None = None) -> None:
+def check_message(
+    s: DevServer,
+    payload: dict[str, Any],
+    files: list[UploadedFile],
+    route: str,
+    *,
+    edit: bool = False,
+    it: Interaction | None = None,
+) -> None:
     """Raise the Discord error for a payload breaking a message limit, recording it as a violation."""
     problems = validate_message(payload, [(f[1], f[2]) for f in files], edit=edit)
     if problems:
         err = invalid_form(problems)
-        s.violate(VIOLATION_KINDS[err.code], "; ".join(p.message for p in problems), route, err.status, err.code,
-                  [p.__dict__ for p in problems], interaction=it)
+        s.violate(
+            VIOLATION_KINDS[err.code],
+            "; ".join(p.message for p in problems),
+            route,
+            err.status,
+            err.code,
+            [p.__dict__ for p in problems],
+            interaction=it,
+        )
         raise err
 
 
@@ -76,14 +97,30 @@ def record_pings(msg: Message, payload: dict[str, Any]) -> None:
         msg.pinged_everyone = True
 
 
-def create_message(s: DevServer, channel_id: int, payload: dict[str, Any], files: list[UploadedFile], *,
-                   it: Interaction | None = None, visible_to: int | None = None, mtype: int = 0) -> Message:
+def create_message(
+    s: DevServer,
+    channel_id: int,
+    payload: dict[str, Any],
+    files: list[UploadedFile],
+    *,
+    it: Interaction | None = None,
+    visible_to: int | None = None,
+    mtype: int = 0,
+) -> Message:
     """Store a new message by the bot (through interaction ``it`` if given: ephemeral flag honoured)."""
     flags = int(payload.get("flags") or 0)
-    msg = Message(id=snowflake(), channel_id=channel_id, guild_id=s.channels[channel_id].guild_id,
-                  author=s.bot_user, content=str(payload.get("content") or ""),
-                  embeds=list(payload.get("embeds") or []), components=list(payload.get("components") or []),
-                  attachments=new_attachments(payload, files, listed_only=False), flags=flags, type=mtype)
+    msg = Message(
+        id=snowflake(),
+        channel_id=channel_id,
+        guild_id=s.channels[channel_id].guild_id,
+        author=s.bot_user,
+        content=str(payload.get("content") or ""),
+        embeds=list(payload.get("embeds") or []),
+        components=list(payload.get("components") or []),
+        attachments=new_attachments(payload, files, listed_only=False),
+        flags=flags,
+        type=mtype,
+    )
     if it is not None:
         msg.webhook_id = s.application_id
         msg.interaction_id, msg.interaction_user, msg.interaction_type = it.id, it.user, it.type

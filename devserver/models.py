@@ -72,18 +72,31 @@ class User:
 
     def to_payload(self) -> dict[str, Any]:
         return {
-            "id": str(self.id), "username": self.name, "global_name": self.name.capitalize(),
-            "discriminator": "0", "avatar": None, "bot": self.bot, "public_flags": 0, "flags": 0,
+            "id": str(self.id),
+            "username": self.name,
+            "global_name": self.name.capitalize(),
+            "discriminator": "0",
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+            "flags": 0,
         }
 
-    def member_payload(self, roles: list[int], *, with_user: bool = True,
-                       permissions: int | None = None) -> dict[str, Any]:
+    def member_payload(
+        self, roles: list[int], *, with_user: bool = True, permissions: int | None = None
+    ) -> dict[str, Any]:
         """The guild member object (``roles``: the member's role ids in that guild; ``permissions``: the member's
         permissions in the interaction's channel, sent only inside interactions)."""
         data: dict[str, Any] = {
-            "roles": [str(r) for r in roles], "nick": None, "avatar": None,
+            "roles": [str(r) for r in roles],
+            "nick": None,
+            "avatar": None,
             "joined_at": "2025-01-01T00:00:00+00:00",
-            "deaf": False, "mute": False, "flags": 0, "pending": False, "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "premium_since": None,
             "communication_disabled_until": None,
         }
         if with_user:
@@ -125,20 +138,36 @@ class Guild:
 
     def role_permissions(self, role_id: int) -> int:
         """The permissions of one of this guild's roles (0 for an unknown id)."""
-        return {self.id: self.everyone_permissions, self.mod_role_id: self.mod_permissions,
-                self.bot_role_id: self.bot_permissions}.get(role_id, 0)
+        return {
+            self.id: self.everyone_permissions,
+            self.mod_role_id: self.mod_permissions,
+            self.bot_role_id: self.bot_permissions,
+        }.get(role_id, 0)
 
     def roles_payload(self, bot_name: str) -> list[dict[str, Any]]:
         """The role objects as GUILD_CREATE and ``GET /guilds/{id}/roles`` send them (permissions as strings)."""
 
         def role(rid: int, name: str, perms: int, pos: int, managed: bool = False) -> dict[str, Any]:
-            return {"id": str(rid), "name": name, "color": 0, "colors": {"primary_color": 0}, "hoist": False,
-                    "icon": None, "unicode_emoji": None, "position": pos, "permissions": str(perms),
-                    "managed": managed, "mentionable": False, "flags": 0}
+            return {
+                "id": str(rid),
+                "name": name,
+                "color": 0,
+                "colors": {"primary_color": 0},
+                "hoist": False,
+                "icon": None,
+                "unicode_emoji": None,
+                "position": pos,
+                "permissions": str(perms),
+                "managed": managed,
+                "mentionable": False,
+                "flags": 0,
+            }
 
-        return [role(self.id, "@everyone", self.everyone_permissions, 0),
-                role(self.mod_role_id, "Moderator", self.mod_permissions, 1),
-                role(self.bot_role_id, bot_name, self.bot_permissions, 2, managed=True)]
+        return [
+            role(self.id, "@everyone", self.everyone_permissions, 0),
+            role(self.mod_role_id, "Moderator", self.mod_permissions, 1),
+            role(self.bot_role_id, bot_name, self.bot_permissions, 2, managed=True),
+        ]
 
 
 @dataclass
@@ -164,21 +193,38 @@ class Channel:
             assert self.recipient is not None
             return {"id": str(self.id), "type": 1, "recipients": [self.recipient.to_payload()], "last_message_id": None}
         data: dict[str, Any] = {
-            "id": str(self.id), "type": self.type, "guild_id": str(self.guild_id), "name": self.name,
-            "position": self.position, "nsfw": False,
-            "parent_id": str(self.parent_id) if self.parent_id else None, "topic": None, "last_message_id": None,
-            "rate_limit_per_user": 0, "flags": 0,
+            "id": str(self.id),
+            "type": self.type,
+            "guild_id": str(self.guild_id),
+            "name": self.name,
+            "position": self.position,
+            "nsfw": False,
+            "parent_id": str(self.parent_id) if self.parent_id else None,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
         }
         if not self.is_thread:
             data["permission_overwrites"] = [
                 {"id": str(target), "type": kind, "allow": str(allow), "deny": str(deny)}
-                for target, (kind, allow, deny) in self.overwrites.items()]
+                for target, (kind, allow, deny) in self.overwrites.items()
+            ]
         else:
-            data.update({
-                "owner_id": str(self.owner_id), "message_count": 0, "member_count": 1, "total_message_sent": 0,
-                "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "locked": False,
-                                    "archive_timestamp": iso_now()},
-            })
+            data.update(
+                {
+                    "owner_id": str(self.owner_id),
+                    "message_count": 0,
+                    "member_count": 1,
+                    "total_message_sent": 0,
+                    "thread_metadata": {
+                        "archived": False,
+                        "auto_archive_duration": 1440,
+                        "locked": False,
+                        "archive_timestamp": iso_now(),
+                    },
+                }
+            )
         return data
 
 
@@ -199,7 +245,11 @@ class Attachment:
     def to_payload(self, base_url: str, channel_id: int) -> dict[str, Any]:
         url = f"{base_url}/attachments/{channel_id}/{self.id}/{self.filename}"
         data: dict[str, Any] = {
-            "id": str(self.id), "filename": self.filename, "size": self.size, "url": url, "proxy_url": url,
+            "id": str(self.id),
+            "filename": self.filename,
+            "size": self.size,
+            "url": url,
+            "proxy_url": url,
             "content_type": self.content_type,
         }
         if self.description:
@@ -269,11 +319,22 @@ class Message:
 
     def to_payload(self, base_url: str) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "id": str(self.id), "channel_id": str(self.channel_id), "type": self.type, "content": self.content,
-            "author": self.author.to_payload(), "embeds": self.embeds, "components": self.components,
+            "id": str(self.id),
+            "channel_id": str(self.channel_id),
+            "type": self.type,
+            "content": self.content,
+            "author": self.author.to_payload(),
+            "embeds": self.embeds,
+            "components": self.components,
             "attachments": [a.to_payload(base_url, self.channel_id) for a in self.attachments],
-            "flags": self.flags, "timestamp": self.timestamp, "edited_timestamp": self.edited_timestamp,
-            "mentions": [], "mention_roles": [], "mention_everyone": False, "pinned": False, "tts": False,
+            "flags": self.flags,
+            "timestamp": self.timestamp,
+            "edited_timestamp": self.edited_timestamp,
+            "mentions": [],
+            "mention_roles": [],
+            "mention_everyone": False,
+            "pinned": False,
+            "tts": False,
         }
         if self.guild_id:
             data["guild_id"] = str(self.guild_id)
@@ -282,7 +343,8 @@ class Message:
             data["application_id"] = str(self.webhook_id)
         if self.interaction_id and self.interaction_user:
             data["interaction_metadata"] = {
-                "id": str(self.interaction_id), "type": self.interaction_type or 2,
+                "id": str(self.interaction_id),
+                "type": self.interaction_type or 2,
                 "user": self.interaction_user.to_payload(),
                 "authorizing_integration_owners": {"0": str(self.guild_id)} if self.guild_id else {},
             }

@@ -109,6 +109,7 @@ def discriminate(spec: dict[str, Any]) -> int:
     less work on the command tree, and an error names the failing field instead of "not valid under any of the
     given schemas". Returns the number of unions rewritten."""
     count = 0
+
     def walk(node: Any) -> None:
         nonlocal count
         if isinstance(node, dict):
@@ -120,21 +121,31 @@ def discriminate(spec: dict[str, Any]) -> int:
                     flat = [v for k in kinds if k for v in k]
                     if all(kinds) and len(flat) == len(set(map(repr, flat))):
                         del node[kw]
-                        node.update({"type": "object", "required": ["type"], "properties": {"type": {"enum": flat}},
-                                     "allOf": [{"if": {"properties": {"type": {"enum": k}}}, "then": b}
-                                               for k, b in zip(kinds, branches, strict=True)]})
+                        node.update(
+                            {
+                                "type": "object",
+                                "required": ["type"],
+                                "properties": {"type": {"enum": flat}},
+                                "allOf": [
+                                    {"if": {"properties": {"type": {"enum": k}}}, "then": b}
+                                    for k, b in zip(kinds, branches, strict=True)
+                                ],
+                            }
+                        )
                         count += 1
             for v in list(node.values()):
                 walk(v)
         elif isinstance(node, list):
             for v in node:
                 walk(v)
+
     walk(spec)
     return count
 
 
-def load_spec(raw: dict[str, Any] | None = None, exceptions: Iterable[SpecException] = EXCEPTIONS, *,
-              fast: bool = True) -> dict[str, Any]:
+def load_spec(
+    raw: dict[str, Any] | None = None, exceptions: Iterable[SpecException] = EXCEPTIONS, *, fast: bool = True
+) -> dict[str, Any]:
     """The vendored spec (``devserver/spec/openapi.json``, or ``raw``) with ``exceptions`` applied (a copy),
     its ``type``-discriminated unions rewritten by ``discriminate`` (unless ``fast=False``)."""
     fresh = raw is None

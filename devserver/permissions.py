@@ -25,24 +25,65 @@ if TYPE_CHECKING:
     from devserver.models import Channel, Guild, User
 
 FLAGS: dict[str, int] = {
-    "create_instant_invite": 1 << 0, "kick_members": 1 << 1, "ban_members": 1 << 2, "administrator": 1 << 3,
-    "manage_channels": 1 << 4, "manage_guild": 1 << 5, "add_reactions": 1 << 6, "view_audit_log": 1 << 7,
-    "priority_speaker": 1 << 8, "stream": 1 << 9, "view_channel": 1 << 10, "send_messages": 1 << 11,
-    "send_tts_messages": 1 << 12, "manage_messages": 1 << 13, "embed_links": 1 << 14, "attach_files": 1 << 15,
-    "read_message_history": 1 << 16, "mention_everyone": 1 << 17, "use_external_emojis": 1 << 18,
-    "view_guild_insights": 1 << 19, "connect": 1 << 20, "speak": 1 << 21, "mute_members": 1 << 22,
-    "deafen_members": 1 << 23, "move_members": 1 << 24, "use_voice_activation": 1 << 25, "change_nickname": 1 << 26,
-    "manage_nicknames": 1 << 27, "manage_roles": 1 << 28, "manage_webhooks": 1 << 29,
-    "manage_expressions": 1 << 30, "use_application_commands": 1 << 31, "request_to_speak": 1 << 32,
-    "manage_events": 1 << 33, "manage_threads": 1 << 34, "create_public_threads": 1 << 35,
-    "create_private_threads": 1 << 36, "use_external_stickers": 1 << 37, "send_messages_in_threads": 1 << 38,
-    "use_embedded_activities": 1 << 39, "moderate_members": 1 << 40,
+    "create_instant_invite": 1 << 0,
+    "kick_members": 1 << 1,
+    "ban_members": 1 << 2,
+    "administrator": 1 << 3,
+    "manage_channels": 1 << 4,
+    "manage_guild": 1 << 5,
+    "add_reactions": 1 << 6,
+    "view_audit_log": 1 << 7,
+    "priority_speaker": 1 << 8,
+    "stream": 1 << 9,
+    "view_channel": 1 << 10,
+    "send_messages": 1 << 11,
+    "send_tts_messages": 1 << 12,
+    "manage_messages": 1 << 13,
+    "embed_links": 1 << 14,
+    "attach_files": 1 << 15,
+    "read_message_history": 1 << 16,
+    "mention_everyone": 1 << 17,
+    "use_external_emojis": 1 << 18,
+    "view_guild_insights": 1 << 19,
+    "connect": 1 << 20,
+    "speak": 1 << 21,
+    "mute_members": 1 << 22,
+    "deafen_members": 1 << 23,
+    "move_members": 1 << 24,
+    "use_voice_activation": 1 << 25,
+    "change_nickname": 1 << 26,
+    "manage_nicknames": 1 << 27,
+    "manage_roles": 1 << 28,
+    "manage_webhooks": 1 << 29,
+    "manage_expressions": 1 << 30,
+    "use_application_commands": 1 << 31,
+    "request_to_speak": 1 << 32,
+    "manage_events": 1 << 33,
+    "manage_threads": 1 << 34,
+    "create_public_threads": 1 << 35,
+    "create_private_threads": 1 << 36,
+    "use_external_stickers": 1 << 37,
+    "send_messages_in_threads": 1 << 38,
+    "use_embedded_activities": 1 << 39,
+    "moderate_members": 1 << 40,
 }
 ALIASES = {"read_messages": "view_channel", "manage_permissions": "manage_roles"}
 ALL = sum(FLAGS.values())
-GUILD_ONLY = sum(FLAGS[n] for n in (
-    "kick_members", "ban_members", "administrator", "manage_guild", "view_audit_log", "view_guild_insights",
-    "change_nickname", "manage_nicknames", "manage_expressions", "moderate_members"))
+GUILD_ONLY = sum(
+    FLAGS[n]
+    for n in (
+        "kick_members",
+        "ban_members",
+        "administrator",
+        "manage_guild",
+        "view_audit_log",
+        "view_guild_insights",
+        "change_nickname",
+        "manage_nicknames",
+        "manage_expressions",
+        "moderate_members",
+    )
+)
 
 ADD_REACTIONS = FLAGS["add_reactions"]
 ADMINISTRATOR = FLAGS["administrator"]
@@ -62,8 +103,15 @@ CREATE_PRIVATE_THREADS = FLAGS["create_private_threads"]
 SEND_MESSAGES_IN_THREADS = FLAGS["send_messages_in_threads"]
 
 EVERYONE_PERMISSIONS = (
-    ADD_REACTIONS | VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY
-    | USE_APPLICATION_COMMANDS | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
+    ADD_REACTIONS
+    | VIEW_CHANNEL
+    | SEND_MESSAGES
+    | EMBED_LINKS
+    | ATTACH_FILES
+    | READ_MESSAGE_HISTORY
+    | USE_APPLICATION_COMMANDS
+    | CREATE_PUBLIC_THREADS
+    | SEND_MESSAGES_IN_THREADS
 )
 MODERATOR_PERMISSIONS = EVERYONE_PERMISSIONS | MANAGE_GUILD | MANAGE_MESSAGES | MANAGE_THREADS
 BOT_PERMISSIONS = EVERYONE_PERMISSIONS | MANAGE_MESSAGES | MANAGE_THREADS

@@ -50,9 +50,16 @@ class BotProcess:
     ``{"DEV_GUILD_ID": ""}`` for a global command sync, needed to play in guilds other than the default one).
     """
 
-    def __init__(self, server: DevServer, data_dir: Path, log_path: Path, *, token: str = "devserver-token",
-                 extra_env: dict[str, str] | None = None,
-                 shards: tuple[Sequence[int], int] | None = None) -> None:
+    def __init__(
+        self,
+        server: DevServer,
+        data_dir: Path,
+        log_path: Path,
+        *,
+        token: str = "devserver-token",
+        extra_env: dict[str, str] | None = None,
+        shards: tuple[Sequence[int], int] | None = None,
+    ) -> None:
         self.server = server
         self.data_dir = Path(data_dir)
         self.log_path = Path(log_path)
@@ -103,8 +110,8 @@ class BotProcess:
             log.write(f"\n===== bot start #{self.starts} =====\n")
             log.flush()
             self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", cwd=str(REPO), env=self.env, stdout=log,
-                stderr=asyncio.subprocess.STDOUT)
+                sys.executable, "-m", "bot", cwd=str(REPO), env=self.env, stdout=log, stderr=asyncio.subprocess.STDOUT
+            )
         if wait:
             await self.wait_ready(identified, timeout)
 

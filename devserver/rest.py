@@ -34,8 +34,16 @@ class ApiError(Exception):
     """Raise in a handler to answer ``status`` with Discord's ``{"code", "message"}`` (plus ``errors``);
     ``injected``: a fault a test asked for; ``note``: why, for ``server.errors`` only (never sent)."""
 
-    def __init__(self, status: int, code: int, message: str, errors: dict[str, Any] | None = None, *,
-                 injected: bool = False, note: str = "") -> None:
+    def __init__(
+        self,
+        status: int,
+        code: int,
+        message: str,
+        errors: dict[str, Any] | None = None,
+        *,
+        injected: bool = False,
+        note: str = "",
+    ) -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.errors = status, code, message, errors
         self.injected, self.note = injected, note
@@ -122,6 +130,7 @@ class RestApi:
 
     def __init__(self, server: DevServer) -> None:
         from devserver.routes import ROUTES
+
         self.server = server
         self.routes: list[tuple[str, str, re.Pattern[str], Handler]] = []
         for method, template, handler in ROUTES:
@@ -190,15 +199,28 @@ class RestApi:
             s.spec = default_conformance()
         payload, files, present = await read_body_once(request)
         started = time.perf_counter()
-        check = s.spec.check(method, path, {k: request.query.getall(k) for k in request.query},
-                             payload if present else NO_BODY, request.content_type, [f[0] for f in files])
+        check = s.spec.check(
+            method,
+            path,
+            {k: request.query.getall(k) for k in request.query},
+            payload if present else NO_BODY,
+            request.content_type,
+            [f[0] for f in files],
+        )
         s.spec_stats.add(check, time.perf_counter() - started)
         if check.ok:
             return
         token = check.params.get("interaction_token") or check.params.get("webhook_token")
         it = s.interaction_by_token(token) if token else None
-        s.violate("spec", f"{check.operation_id or route}: {check.summary()}", route, check.status, check.code,
-                  check, interaction=it)
+        s.violate(
+            "spec",
+            f"{check.operation_id or route}: {check.summary()}",
+            route,
+            check.status,
+            check.code,
+            check,
+            interaction=it,
+        )
         if s.conformance == "enforce":
             if check.status == 404:
                 raise ApiError(404, 0, "404: Not Found", note="not in Discord's spec")
@@ -216,30 +238,47 @@ class RestApi:
         s = self.server
         limiter = s.rate_limiter
         if limiter.global_exceeded(path):
-            s.violate("global_rate_limit", "more than 50 requests in one second outside the interaction endpoints",
-                      route, 429, 0)
+            s.violate(
+                "global_rate_limit",
+                "more than 50 requests in one second outside the interaction endpoints",
+                route,
+                429,
+                0,
+            )
             if limiter.enforce_global:
                 return self._limited(route, 1.0, is_global=True)
         verdict = limiter.check(method, path)
         if verdict is None:
             return None
         bucket, allowed, remaining, reset_after = verdict
-        headers.update({"X-RateLimit-Limit": str(bucket.limit), "X-RateLimit-Remaining": str(remaining),
-                        "X-RateLimit-Reset-After": f"{reset_after:.3f}",
-                        "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
-                        "X-RateLimit-Bucket": f"devserver-{abs(hash(bucket.pattern)):x}"})
+        headers.update(
+            {
+                "X-RateLimit-Limit": str(bucket.limit),
+                "X-RateLimit-Remaining": str(remaining),
+                "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+                "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+                "X-RateLimit-Bucket": f"devserver-{abs(hash(bucket.pattern)):x}",
+            }
+        )
         if allowed:
             return None
-        s.violate("rate_limited", f"over {bucket.limit} requests per {bucket.per_s} s on {bucket.pattern}",
-                  route, 429, 0)
+        s.violate(
+            "rate_limited", f"over {bucket.limit} requests per {bucket.per_s} s on {bucket.pattern}", route, 429, 0
+        )
         return self._limited(route, max(reset_after, 0.01), headers=headers)
 
-    def _limited(self, route: str, retry_after: float, *, is_global: bool = False,
-                 headers: dict[str, str] | None = None) -> web.Response:
+    def _limited(
+        self, route: str, retry_after: float, *, is_global: bool = False, headers: dict[str, str] | None = None
+    ) -> web.Response:
         body = {"message": "You are being rate limited.", "retry_after": round(retry_after, 3), "global": is_global}
         hdrs = dict(headers or {})
-        hdrs.update({"Retry-After": str(max(1, round(retry_after))), "Via": "1.1 google",
-                     "X-RateLimit-Scope": "global" if is_global else "user"})
+        hdrs.update(
+            {
+                "Retry-After": str(max(1, round(retry_after))),
+                "Via": "1.1 google",
+                "X-RateLimit-Scope": "global" if is_global else "user",
+            }
+        )
         if is_global:
             hdrs["X-RateLimit-Global"] = "true"
         self.server.errors.append(ErrorRecord(route, 429, body))
@@ -255,9 +294,13 @@ class RestApi:
         if status == 429:
             body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": False}
             headers = {
-                "Retry-After": str(max(1, round(retry_after))), "X-RateLimit-Limit": "5",
-                "X-RateLimit-Remaining": "0", "X-RateLimit-Reset-After": f"{retry_after:.3f}",
-                "X-RateLimit-Bucket": "devserver-injected", "X-RateLimit-Scope": "user", "Via": "1.1 google",
+                "Retry-After": str(max(1, round(retry_after))),
+                "X-RateLimit-Limit": "5",
+                "X-RateLimit-Remaining": "0",
+                "X-RateLimit-Reset-After": f"{retry_after:.3f}",
+                "X-RateLimit-Bucket": "devserver-injected",
+                "X-RateLimit-Scope": "user",
+                "Via": "1.1 google",
             }
             return json_response(body, 429, headers)
         return json_response({"message": f"{status}: injected server error", "code": 0}, status)

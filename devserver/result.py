@@ -27,8 +27,10 @@ class InteractionResult:
         self.interaction = interaction
 
     def __repr__(self) -> str:
-        return (f"<InteractionResult type={self.interaction.type} response={self.response_type} "
-                f"content={self.content!r} followups={len(self.followups)}>")
+        return (
+            f"<InteractionResult type={self.interaction.type} response={self.response_type} "
+            f"content={self.content!r} followups={len(self.followups)}>"
+        )
 
     @property
     def response_type(self) -> int | None:
@@ -88,8 +90,11 @@ class InteractionResult:
         e.g. a board image posted to the channel or a thread once a challenge is accepted."""
         it = self.interaction
         own = {it.original_message_id, *it.followup_ids}
-        return [m for m in self.server.all_messages()
-                if m.id > it.id and m.id not in own and m.interaction_id is None and m.visible_for(it.user.id)]
+        return [
+            m
+            for m in self.server.all_messages()
+            if m.id > it.id and m.id not in own and m.interaction_id is None and m.visible_for(it.user.id)
+        ]
 
     @property
     def choices(self) -> list[dict[str, Any]] | None:
@@ -121,8 +126,14 @@ class InteractionResult:
             return any(m.id > it.id and m.channel_id == it.channel_id for m in self.server.all_messages())
         return True
 
-    async def wait(self, timeout: float = 10.0, *, followups: int = 0, messages: int = 0,  # noqa: ASYNC109
-                   settle: float = 0.15) -> InteractionResult:
+    async def wait(
+        self,
+        timeout: float = 10.0,  # noqa: ASYNC109
+        *,
+        followups: int = 0,
+        messages: int = 0,
+        settle: float = 0.15,
+    ) -> InteractionResult:
         """Wait until the bot has answered (see ``complete``) with at least ``followups`` followups and
         ``messages`` ``later_messages``, then until the bot has been quiet (no request) for ``settle`` s.
 
@@ -136,8 +147,11 @@ class InteractionResult:
         def done() -> bool:
             if self.failed:
                 return True
-            return (self.complete() and len(self.interaction.followup_ids) >= followups
-                    and (messages == 0 or len(self.later_messages) >= messages))
+            return (
+                self.complete()
+                and len(self.interaction.followup_ids) >= followups
+                and (messages == 0 or len(self.later_messages) >= messages)
+            )
 
         await s.wait_until(done, timeout, f"the bot's answer to interaction {self.interaction.id}")
         while settle > 0 and loop.time() < end:

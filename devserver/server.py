@@ -79,8 +79,11 @@ class RequestHook:
 
     def matches(self, method: str, path: str, has_files: bool) -> bool:
         pattern = self.pattern if " " in self.pattern else f"* {self.pattern}"
-        return (self.count > self.hits and (has_files or not self.files_only)
-                and fnmatch.fnmatchcase(f"{method} {path}", pattern))
+        return (
+            self.count > self.hits
+            and (has_files or not self.files_only)
+            and fnmatch.fnmatchcase(f"{method} {path}", pattern)
+        )
 
 
 class DevServer(Directory, Controls):
@@ -102,9 +105,17 @@ class DevServer(Directory, Controls):
             jsonschema/referencing (the ``test`` extra) are not installed.
     """
 
-    def __init__(self, *, host: str = "127.0.0.1", port: int = 0, token: str | None = None,
-                 heartbeat_interval_ms: int = 41250, rate_limits: bool = False, shards: int = 1,
-                 conformance: str = "enforce") -> None:
+    def __init__(
+        self,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        token: str | None = None,
+        heartbeat_interval_ms: int = 41250,
+        rate_limits: bool = False,
+        shards: int = 1,
+        conformance: str = "enforce",
+    ) -> None:
         if conformance not in ("enforce", "record", "off"):
             raise ValueError(f"conformance must be 'enforce', 'record' or 'off', not {conformance!r}")
         self.spec_stats = SpecStats()
@@ -119,8 +130,12 @@ class DevServer(Directory, Controls):
         self.users: dict[str, User] = {}
         for n, name in enumerate(USER_NAMES):
             mod = name == "mod"
-            self.users[name] = User(id=fixed_id(10 + n), name=name, moderator=mod,
-                                    member_permissions=MODERATOR_PERMISSIONS if mod else EVERYONE_PERMISSIONS)
+            self.users[name] = User(
+                id=fixed_id(10 + n),
+                name=name,
+                moderator=mod,
+                member_permissions=MODERATOR_PERMISSIONS if mod else EVERYONE_PERMISSIONS,
+            )
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
         self._last_guild_ts = GUILD_BASE_TS
@@ -153,6 +168,7 @@ class DevServer(Directory, Controls):
         self._runner: web.AppRunner | None = None
         from devserver.gateway import Gateway
         from devserver.rest import RestApi
+
         self.gateway = Gateway(self)
         self.rest = RestApi(self)
 
@@ -202,8 +218,12 @@ class DevServer(Directory, Controls):
 
     def env(self, token: str = "devserver-token") -> dict[str, str]:
         """Environment variables pointing a bot process at this server (``DEV_GUILD_ID``: the default guild)."""
-        return {"DISCORD_TOKEN": token, "DISCORD_API_BASE": self.api_base, "DISCORD_GATEWAY_URL": self.gateway_url,
-                "DEV_GUILD_ID": str(self.guild_id)}
+        return {
+            "DISCORD_TOKEN": token,
+            "DISCORD_API_BASE": self.api_base,
+            "DISCORD_GATEWAY_URL": self.gateway_url,
+            "DEV_GUILD_ID": str(self.guild_id),
+        }
 
     # ------------------------------------------------------------------ waiting
     def notify(self) -> None:
@@ -212,8 +232,12 @@ class DevServer(Directory, Controls):
         self._event.set()
         self._event = asyncio.Event()
 
-    async def wait_until(self, predicate: Callable[[], bool], timeout: float = 10.0,  # noqa: ASYNC109
-                         what: str = "condition") -> None:
+    async def wait_until(
+        self,
+        predicate: Callable[[], bool],
+        timeout: float = 10.0,  # noqa: ASYNC109
+        what: str = "condition",
+    ) -> None:
         """Wait until ``predicate()`` is true; raises ``TimeoutError`` naming ``what`` after ``timeout`` s."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
@@ -249,8 +273,9 @@ class DevServer(Directory, Controls):
         self.injections.append(inj)
         return inj
 
-    def on_request(self, route_pattern: str, action: Callable[[str, str], None], *, count: int = 1,
-                   files_only: bool = False) -> RequestHook:
+    def on_request(
+        self, route_pattern: str, action: Callable[[str, str], None], *, count: int = 1, files_only: bool = False
+    ) -> RequestHook:
         """Call ``action(method, path)`` for the next ``count`` requests matching ``route_pattern`` (as in
         :meth:`inject`) once they are served, before their answer goes back (``files_only``: only requests carrying
         files, e.g. a board). A test uses it to make something happen at the very moment Discord has what the bot
@@ -264,8 +289,16 @@ class DevServer(Directory, Controls):
         the ``X-RateLimit-*`` headers discord.py follows and 429 past the limit (see ``ratelimit.py``)."""
         return self.rate_limiter.add(route_pattern, limit, per_s)
 
-    def violate(self, kind: str, message: str, route: str, status: int, code: int, details: Any = None,
-                interaction: Interaction | None = None) -> Violation:
+    def violate(
+        self,
+        kind: str,
+        message: str,
+        route: str,
+        status: int,
+        code: int,
+        details: Any = None,
+        interaction: Interaction | None = None,
+    ) -> Violation:
         """Record a violation of Discord's rules by the bot (and the error reply it gets)."""
         v = Violation(kind, message, route, status, code, details)
         self.violations.append(v)
@@ -282,8 +315,7 @@ class DevServer(Directory, Controls):
         self.request_totals.add(record)
 
     # ------------------------------------------------------------------ gateway
-    async def dispatch(self, event: str, data: dict[str, Any], *, guild_id: int | None = None,
-                       intent: int = 0) -> int:
+    async def dispatch(self, event: str, data: dict[str, Any], *, guild_id: int | None = None, intent: int = 0) -> int:
         """Send a gateway DISPATCH (op 0) to the sessions owning the guild's shard (``guild_id``, default
         ``data["guild_id"]``; none = shard 0), skipping sessions without ``intent``; buffered for RESUME while a
         session is away. Returns the number of sessions it went to."""
@@ -296,8 +328,9 @@ class DevServer(Directory, Controls):
         return INTENT_GUILD_MESSAGES if msg.guild_id else INTENT_DIRECT_MESSAGES
 
     # ------------------------------------------------------------------ interactions
-    async def create_interaction(self, user: User, channel: Channel, itype: int, data: dict[str, Any],
-                                 message: Message | None = None) -> Interaction:
+    async def create_interaction(
+        self, user: User, channel: Channel, itype: int, data: dict[str, Any], message: Message | None = None
+    ) -> Interaction:
         """Build an INTERACTION_CREATE as Discord does and dispatch it to the session owning the channel's guild.
 
         While that session's socket is down the event is kept for its RESUME, as on Discord; when no session owns
@@ -308,9 +341,18 @@ class DevServer(Directory, Controls):
         if self.identify_count == 0:
             raise RuntimeError("devserver: no bot has connected to the gateway")
         now = self.clock.now()
-        it = Interaction(id=snowflake(), token=f"aW50ZXJhY3Rpb24{secrets.token_urlsafe(40)}", type=itype, user=user,
-                         channel_id=channel.id, data=data, created_at=now, guild_id=channel.guild_id,
-                         message_id=message.id if message else None, key=interaction_key(itype, data))
+        it = Interaction(
+            id=snowflake(),
+            token=f"aW50ZXJhY3Rpb24{secrets.token_urlsafe(40)}",
+            type=itype,
+            user=user,
+            channel_id=channel.id,
+            data=data,
+            created_at=now,
+            guild_id=channel.guild_id,
+            message_id=message.id if message else None,
+            key=interaction_key(itype, data),
+        )
         it.fault = next((f for f in self.interaction_faults if f.matches(it.key, itype)), None)
         if it.fault is not None:
             it.fault.hits += 1

@@ -168,8 +168,10 @@ def export_record(
         raise ValueError("the game is still running: export it with unfinished=True only if its setup may be shown")
     names = list(names)
     if len(names) != state.num_players or not all(isinstance(n, str) and len(n) <= MAX_NAME_CHARS for n in names):
-        raise ValueError(f"names must be {state.num_players} strings of at most {MAX_NAME_CHARS} characters, one per "
-                         f"seat, not {names!r:.200}")
+        raise ValueError(
+            f"names must be {state.num_players} strings of at most {MAX_NAME_CHARS} characters, one per "
+            f"seat, not {names!r:.200}"
+        )
     outcome = state.outcome
     record: dict[str, Any] = {
         "format": FORMAT,
@@ -208,29 +210,39 @@ def parse_record(d: object, games: Iterable[type] | None = None) -> Record:
     if d.get("format") != FORMAT:
         raise _refuse(f"not a game record (format {d.get('format')!r}, expected {FORMAT!r})", field="format")
     if type(d.get("version")) is not int or d["version"] != VERSION:
-        raise _refuse(f"record version {d.get('version')!r} is not supported (this engine reads {VERSION})",
-                      field="version")
+        raise _refuse(
+            f"record version {d.get('version')!r} is not supported (this engine reads {VERSION})", field="version"
+        )
     cls = game_class(d.get("game"), games)
     sv = d.get("state_version")
     if type(sv) is not int or not 1 <= sv <= cls.STATE_VERSION:  # type: ignore[attr-defined]
-        raise _refuse(f"state_version {sv!r}: this engine knows versions 1..{cls.STATE_VERSION}",  # type: ignore[attr-defined]
-                      field="state_version")
+        raise _refuse(
+            f"state_version {sv!r}: this engine knows versions 1..{cls.STATE_VERSION}",  # type: ignore[attr-defined]
+            field="state_version",
+        )
     setup = d.get("setup")
     if not isinstance(setup, Mapping):
         raise _refuse("a record's setup must be an object", field="setup")
     raw = d.get("history")
     if not isinstance(raw, list) or len(raw) > MAX_ACTIONS:
-        raise _refuse(f"a record's history must be a list of at most {MAX_ACTIONS} [seat, text] pairs",
-                      field="history")
+        raise _refuse(f"a record's history must be a list of at most {MAX_ACTIONS} [seat, text] pairs", field="history")
     history: list[tuple[int, str]] = []
     for i, entry in enumerate(raw):
-        if (not isinstance(entry, list | tuple) or len(entry) != 2 or type(entry[0]) is not int
-                or not isinstance(entry[1], str) or len(entry[1]) > MAX_ACTION_CHARS):
+        if (
+            not isinstance(entry, list | tuple)
+            or len(entry) != 2
+            or type(entry[0]) is not int
+            or not isinstance(entry[1], str)
+            or len(entry[1]) > MAX_ACTION_CHARS
+        ):
             raise _refuse(f"history entry {i} must be [seat, text], not {entry!r:.80}", field="history", index=i)
         history.append((entry[0], entry[1]))
     players = d.get("players")
-    if (not isinstance(players, list) or not players
-            or not all(isinstance(n, str) and len(n) <= MAX_NAME_CHARS for n in players)):
+    if (
+        not isinstance(players, list)
+        or not players
+        or not all(isinstance(n, str) and len(n) <= MAX_NAME_CHARS for n in players)
+    ):
         raise _refuse("a record's players must be a list of display names", field="players")
     outcome = None
     if d.get("outcome") is not None:
@@ -262,8 +274,9 @@ def replay_steps(state_cls: type, setup: Mapping[str, Any], history: Sequence[tu
             applied = state.apply(state.parse_action(text, seat))
         except (RuleError, TypeError, ValueError, KeyError) as err:
             rule = err.rule if isinstance(err, RuleError) else "Input"
-            raise _refuse(f"history entry {i} ({seat}, {text!r}) does not replay: {err}", field="history", index=i,
-                          refused=rule) from None
+            raise _refuse(
+                f"history entry {i} ({seat}, {text!r}) does not replay: {err}", field="history", index=i, refused=rule
+            ) from None
         yield Step(i + 1, seat, text, applied.action, tuple(applied.events), state)
 
 
@@ -294,8 +307,9 @@ def verify_final(rec: Record, state: Any) -> None:
     as seats, and the recorded outcome equal to the replayed one. Raises ``StateError`` (``field`` =
     ``"players"`` or ``"outcome"``) as :func:`load_record` does."""
     if len(rec.players) != state.num_players:
-        raise _refuse(f"the record names {len(rec.players)} players for a {state.num_players}-seat game",
-                      field="players")
+        raise _refuse(
+            f"the record names {len(rec.players)} players for a {state.num_players}-seat game", field="players"
+        )
     replayed = state.outcome
     if (replayed is None) != (rec.outcome is None) or (replayed is not None and replayed != rec.outcome):
         raise _refuse(

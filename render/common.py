@@ -32,9 +32,32 @@ from render.text import (
 )
 
 __all__ = [
-    "FONT_DIR", "OKABE_ITO", "STAMP_MAX_CHARS", "THEMES", "Theme", "arrow", "draw_fit", "draw_text", "ellipsize",
-    "fit_font_size", "fit_text", "font", "hatch", "hex_rgb", "ink_on", "luminance", "min_font_px", "new_canvas",
-    "note_paste", "polygon_centroid", "seat_names", "stamp_text", "text_size", "text_width", "theme_of", "to_png",
+    "FONT_DIR",
+    "OKABE_ITO",
+    "STAMP_MAX_CHARS",
+    "THEMES",
+    "Theme",
+    "arrow",
+    "draw_fit",
+    "draw_text",
+    "ellipsize",
+    "fit_font_size",
+    "fit_text",
+    "font",
+    "hatch",
+    "hex_rgb",
+    "ink_on",
+    "luminance",
+    "min_font_px",
+    "new_canvas",
+    "note_paste",
+    "polygon_centroid",
+    "seat_names",
+    "stamp_text",
+    "text_size",
+    "text_width",
+    "theme_of",
+    "to_png",
     "wrap_text",
 ]
 
@@ -98,14 +121,34 @@ class Theme:
 
 THEMES: dict[str, Theme] = {
     "dark": Theme(
-        name="dark", bg="#1E1F22", panel="#2B2D31", text="#F2F3F5", muted="#B5BAC1", grid="#34363C",
-        grid_strong="#4E5058", tile="#3A3D44", tile_edge="#8E9297", table="#26282C", table_edge="#C9CDD2",
-        highlight=OKABE_ITO["yellow"], outline="#000000",
+        name="dark",
+        bg="#1E1F22",
+        panel="#2B2D31",
+        text="#F2F3F5",
+        muted="#B5BAC1",
+        grid="#34363C",
+        grid_strong="#4E5058",
+        tile="#3A3D44",
+        tile_edge="#8E9297",
+        table="#26282C",
+        table_edge="#C9CDD2",
+        highlight=OKABE_ITO["yellow"],
+        outline="#000000",
     ),
     "light": Theme(
-        name="light", bg="#F2F3F5", panel="#FFFFFF", text="#1E1F22", muted="#4E5058", grid="#DCDEE2",
-        grid_strong="#B5BAC1", tile="#D9DCE1", tile_edge="#5C5F66", table="#FBFBFC", table_edge="#2B2D31",
-        highlight="#B8860B", outline="#FFFFFF",
+        name="light",
+        bg="#F2F3F5",
+        panel="#FFFFFF",
+        text="#1E1F22",
+        muted="#4E5058",
+        grid="#DCDEE2",
+        grid_strong="#B5BAC1",
+        tile="#D9DCE1",
+        tile_edge="#5C5F66",
+        table="#FBFBFC",
+        table_edge="#2B2D31",
+        highlight="#B8860B",
+        outline="#FFFFFF",
     ),
 }
 
@@ -143,8 +186,16 @@ def hatch(draw: ImageDraw.ImageDraw, box: Sequence[float], colour: str, spacing:
         x += spacing
 
 
-def arrow(draw: ImageDraw.ImageDraw, a: Point, b: Point, *, colour: str, width: int = 8, head: float = 26,
-          outline: str | None = None) -> None:
+def arrow(
+    draw: ImageDraw.ImageDraw,
+    a: Point,
+    b: Point,
+    *,
+    colour: str,
+    width: int = 8,
+    head: float = 26,
+    outline: str | None = None,
+) -> None:
     """An arrow from ``a`` to ``b`` (px) with a filled triangular head; ``outline`` draws a darker halo first."""
     ax, ay = a
     bx, by = b
@@ -172,15 +223,33 @@ def seat_names(names: Sequence[str] | None, seats: int) -> list[str]:
 
 
 PALETTE_EXACT: tuple[str, ...] = (
-    "#FFFFFF", "#000000", "#111111", "#08306B", "#5C6068", "#A9AEB6", "#0E0F11", "#C4C7CC", "#FF4040", "#FF66CC",
-    "#B6FF3B", "#FFB000", "#00E5E5", "#FF5555", "#C9A6FF", "#FFF27A", "#B8860B",
+    "#FFFFFF",
+    "#000000",
+    "#111111",
+    "#08306B",
+    "#5C6068",
+    "#A9AEB6",
+    "#0E0F11",
+    "#C4C7CC",
+    "#FF4040",
+    "#FF66CC",
+    "#B6FF3B",
+    "#FFB000",
+    "#00E5E5",
+    "#FF5555",
+    "#C9A6FF",
+    "#FFF27A",
+    "#B8860B",
 )
 """Colours the images draw with besides :data:`OKABE_ITO` and the themes' (kept exact by :func:`fixed_palette`)."""
 
 
 def _palette_colours() -> list[RGB]:
-    exact = [*OKABE_ITO.values(), *(c for t in THEMES.values() for c in vars(t).values() if c.startswith("#")),
-             *PALETTE_EXACT]
+    exact = [
+        *OKABE_ITO.values(),
+        *(c for t in THEMES.values() for c in vars(t).values() if c.startswith("#")),
+        *PALETTE_EXACT,
+    ]
     colours: list[RGB] = list(dict.fromkeys(hex_rgb(c) for c in exact))
     levels = (0, 51, 102, 153, 204, 255)
     cube = [(r, g, b) for r in levels for g in levels for b in levels]

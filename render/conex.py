@@ -49,8 +49,15 @@ from render.conex_view import PLOT_LONG_PX, Pose, View, removed_rect, table_card
 from render.results import conex_winners
 
 __all__ = [
-    "COLOUR_FILL", "GHOST_OUTLINES", "Badge", "View", "ghost_badges", "render_table", "table_layout",
-    "table_text", "table_view",
+    "COLOUR_FILL",
+    "GHOST_OUTLINES",
+    "Badge",
+    "View",
+    "ghost_badges",
+    "render_table",
+    "table_layout",
+    "table_text",
+    "table_view",
 ]
 
 AXIS_L, PAD = 96, 20
@@ -80,8 +87,10 @@ def _short(name: str, fs: int | None) -> str:
 def _last_text(tc: Any, names: Sequence[str], fs: int | None = None) -> str:
     tgt = "the board" if tc.target == "board" else f"#{tc.target}"
     x, y, r = tc.pose
-    return (f"Last: #{tc.card.id} by {_short(names[tc.placed_by], fs)} · corner {tc.corner} on {tgt} · +{tc.points} · "
-            f"centre ({x / 10:.1f}, {y / 10:.1f}) cm r{r:.0f}")
+    return (
+        f"Last: #{tc.card.id} by {_short(names[tc.placed_by], fs)} · corner {tc.corner} on {tgt} · +{tc.points} · "
+        f"centre ({x / 10:.1f}, {y / 10:.1f}) cm r{r:.0f}"
+    )
 
 
 def _turn_text(game: Game, names: Sequence[str], fs: int | None = None) -> str:
@@ -93,12 +102,15 @@ def _turn_text(game: Game, names: Sequence[str], fs: int | None = None) -> str:
 
 
 def _header_lines(
-    game: Game, names: Sequence[str], highlight: Highlight = "last", removed: tuple[int, Pose] | None = None,
+    game: Game,
+    names: Sequence[str],
+    highlight: Highlight = "last",
+    removed: tuple[int, Pose] | None = None,
 ) -> tuple[str, str, str]:
     """(title and turn, scores, last placement) as one line each: the text twin's header."""
     goal = game.goal
     turn = _turn_text(game, names)
-    turn = "game over" + turn[len("Game over"):] if turn.startswith("Game over") else turn
+    turn = "game over" + turn[len("Game over") :] if turn.startswith("Game over") else turn
     head = f"CONEX · goal {goal} · draw pile {len(game.draw_pile)} · {turn}"
     stars = _star_holders(game)
     parts = []
@@ -122,8 +134,11 @@ def _header_lines(
     if lit is not None:
         lines.append(_last_text(lit, names).replace(" · centre", ", centre"))
     elif not table_cards(game):
-        lines.append("No card was placed." if game.is_over else
-                     "No cards on the table yet: start on the board square of your corner's colour.")
+        lines.append(
+            "No card was placed."
+            if game.is_over
+            else "No cards on the table yet: start on the board square of your corner's colour."
+        )
     return head, scores, " ".join(lines)
 
 
@@ -137,8 +152,14 @@ class _Line:
 
 
 def _header(
-    game: Game, names: Sequence[str], highlight: Highlight, removed: tuple[int, Pose] | None, zoom: Any,
-    width: int, fs: int, corner_note: bool,
+    game: Game,
+    names: Sequence[str],
+    highlight: Highlight,
+    removed: tuple[int, Pose] | None,
+    zoom: Any,
+    width: int,
+    fs: int,
+    corner_note: bool,
 ) -> list[_Line]:
     """The image header, top to bottom: title, whose turn, one line per seat (never dropped: the name is
     shortened with an ellipsis so the score always shows), stars in supply, pending discards, the removed card,
@@ -175,8 +196,14 @@ def _header(
     if lit is not None:
         add(_last_text(lit, names, fs), fs, muted=True, gap=fs * 0.15)
     elif not table_cards(game):
-        add("No card was placed." if game.is_over else
-            "No cards yet: start on the board square of your corner's colour.", fs, muted=True, gap=fs * 0.15)
+        add(
+            "No card was placed."
+            if game.is_over
+            else "No cards yet: start on the board square of your corner's colour.",
+            fs,
+            muted=True,
+            gap=fs * 0.15,
+        )
     if corner_note:
         add("Corner values: zoom in (/conex board zoom:<card>)", fs, muted=True)
     return out
@@ -199,8 +226,13 @@ class TableLayout:
 
 
 def table_layout(
-    game: Game, *, names: Sequence[str], zoom: int | str | None = None, ghosts: Sequence[Place] = (),
-    highlight: Highlight = "last", removed: tuple[int, Pose] | None = None,
+    game: Game,
+    *,
+    names: Sequence[str],
+    zoom: int | str | None = None,
+    ghosts: Sequence[Place] = (),
+    highlight: Highlight = "last",
+    removed: tuple[int, Pose] | None = None,
 ) -> TableLayout:
     """The :class:`TableLayout` of the :func:`render_table` image with the same arguments (for tests and image
     maps). Raises ``ValueError`` like :func:`render_table`."""
@@ -208,7 +240,11 @@ def table_layout(
 
 
 def _layout(
-    game: Game, names: Sequence[str], zoom: Any, ghosts: Sequence[Place], highlight: Highlight,
+    game: Game,
+    names: Sequence[str],
+    zoom: Any,
+    ghosts: Sequence[Place],
+    highlight: Highlight,
     removed: tuple[int, Pose] | None,
 ) -> tuple[TableLayout, list[_Line], Any]:
     rrect = removed_rect(removed)
@@ -271,10 +307,18 @@ def render_table(
     view, fs = lay.view, lay.fs
     lit = _highlighted(game, highlight)
     plot = Image.new("RGB", (view.width, view.height), th.bg)
-    draw_scene(plot, view, game, th, fs=fs, ghosts=ghosts, highlight=lit.card.id if lit is not None else None,
-               focus=zoom if isinstance(zoom, int) else None,
-               removed=(removed[0], rrect) if removed is not None and rrect is not None else None,
-               board_word=zoom not in (None, "table"))
+    draw_scene(
+        plot,
+        view,
+        game,
+        th,
+        fs=fs,
+        ghosts=ghosts,
+        highlight=lit.card.id if lit is not None else None,
+        focus=zoom if isinstance(zoom, int) else None,
+        removed=(removed[0], rrect) if removed is not None and rrect is not None else None,
+        board_word=zoom not in (None, "table"),
+    )
     img, draw = new_canvas(lay.width, lay.height, th)
     y = 12.0
     for ln in lines:
@@ -292,6 +336,7 @@ def plot_image(img: Image.Image, lay: TableLayout) -> Image.Image:
     x, y = lay.origin
     return img.crop((x, y, x + lay.view.width, y + lay.view.height))
 
+
 # ----------------------------------------------------------------------------------------------
 # text twins
 # ----------------------------------------------------------------------------------------------
@@ -306,8 +351,13 @@ def _corners_text(card: Any, visible: Iterable[BaseGeometry] | None = None) -> s
 
 
 def table_text(
-    game: Game, *, names: Sequence[str], ghosts: Sequence[Place] = (), limit: int = 1900,
-    highlight: Highlight = "last", removed: tuple[int, Pose] | None = None,
+    game: Game,
+    *,
+    names: Sequence[str],
+    ghosts: Sequence[Place] = (),
+    limit: int = 1900,
+    highlight: Highlight = "last",
+    removed: tuple[int, Pose] | None = None,
 ) -> str:
     """Text twin of :func:`render_table`: header facts then one entry per table card in play order.
 
@@ -331,16 +381,25 @@ def table_text(
         act = {"plus2": " +2", "die": " die"}.get(c.action or "", "")
         free = all(o.intersection(tc.rect).area <= 0.01 for o in rects[i + 1 :])
         corners = _corners_text(c, vis[c.id][1])
-        full.append(f"#{c.id}{c.color}{act} at ({x / 10:.1f},{y / 10:.1f}) r{r:.0f} corners {corners}"
-                    + (" free" if free else ""))
+        full.append(
+            f"#{c.id}{c.color}{act} at ({x / 10:.1f},{y / 10:.1f}) r{r:.0f} corners {corners}"
+            + (" free" if free else "")
+        )
         short = " ".join(k.split(":")[1] for k in corners.split(",")) if ":" in corners else "-"
-        medium.append(f"#{c.id}{c.color}{act.replace(' ', '')} {x / 10:.1f},{y / 10:.1f} r{r:.0f} {short}"
-                      + (" free" if free else ""))
+        medium.append(
+            f"#{c.id}{c.color}{act.replace(' ', '')} {x / 10:.1f},{y / 10:.1f} r{r:.0f} {short}"
+            + (" free" if free else "")
+        )
         compact.append(f"#{c.id}{c.color}{act.strip()}({x / 10:.0f},{y / 10:.0f})")
     if ghosts:
         lastline += "\n" + "\n".join(f"Ghost {i}: {place}" for i, place in enumerate(ghosts, start=1))
-    intro = [head, scores, lastline, "Colours: Y yellow, R red, T turquoise, P purple. Board squares: Y top-left, "
-             "R top-right, T bottom-right, P bottom-left; coordinates in cm, origin = board centre, y down."]
+    intro = [
+        head,
+        scores,
+        lastline,
+        "Colours: Y yellow, R red, T turquoise, P purple. Board squares: Y top-left, "
+        "R top-right, T bottom-right, P bottom-left; coordinates in cm, origin = board centre, y down.",
+    ]
     if not cards:
         return "\n".join(intro)
     text = "\n".join([*intro, f"Table ({len(cards)} cards, bottom to top):", *full])

@@ -41,8 +41,9 @@ def hand_is_empty(game: Any, player: int) -> bool:
 
 
 def _draw_die(draw: ImageDraw.ImageDraw, x: float, y: float, s: float) -> None:
-    draw.rounded_rectangle((x - s / 2, y - s / 2, x + s / 2, y + s / 2), radius=s * 0.18, fill="#FFFFFF",
-                           outline="#000000", width=3)
+    draw.rounded_rectangle(
+        (x - s / 2, y - s / 2, x + s / 2, y + s / 2), radius=s * 0.18, fill="#FFFFFF", outline="#000000", width=3
+    )
     for dx, dy in ((-0.25, -0.25), (0.25, 0.25), (0.0, 0.0)):
         r = s * 0.08
         draw.ellipse((x + dx * s - r, y + dy * s - r, x + dx * s + r, y + dy * s + r), fill="#000000")
@@ -55,8 +56,12 @@ def _corner_pill(draw: ImageDraw.ImageDraw, x: float, y: float, corner: Any, ali
     w = text_width(label, FS, True) + sw + 22
     x0 = x if align == "l" else x - w
     draw.rounded_rectangle((x0, y, x0 + w, y + PILL_H), radius=10, fill="#FFFFFF", outline="#000000", width=2)
-    draw.rectangle((x0 + 7, y + (PILL_H - sw) / 2, x0 + 7 + sw, y + (PILL_H + sw) / 2),
-                   fill=COLOUR_FILL[corner.color], outline="#000000", width=1)
+    draw.rectangle(
+        (x0 + 7, y + (PILL_H - sw) / 2, x0 + 7 + sw, y + (PILL_H + sw) / 2),
+        fill=COLOUR_FILL[corner.color],
+        outline="#000000",
+        width=1,
+    )
     draw_text(draw, (x0 + 12 + sw, y + PILL_H / 2), label, size=FS, fill="#000000", bold=True, anchor="lm")
 
 
@@ -72,7 +77,13 @@ def hand_slots(n: int) -> list[tuple[float, float]]:
 
 
 def _draw_hand_card(
-    draw: ImageDraw.ImageDraw, x0: float, y_card: float, card: Any, letter: str, legal: int | None, th: Theme,
+    draw: ImageDraw.ImageDraw,
+    x0: float,
+    y_card: float,
+    card: Any,
+    letter: str,
+    legal: int | None,
+    th: Theme,
 ) -> None:
     """One upright card with its top-left at (x0, y_card); corner pills above/below it, legal count under."""
     view = View(-(x0 / HAND_SCALE) - CARD_W_MM / 2, -(y_card / HAND_SCALE) - CARD_H_MM / 2, HAND_SCALE, 0, 0)
@@ -88,22 +99,51 @@ def _draw_hand_card(
         left = corner.position in ("tl", "bl")
         y = y_card - PILL_H - 6 if top else y_card + h + 6
         _corner_pill(draw, x0 - slack if left else x0 + w + slack, y, corner, "l" if left else "r")
-    draw_text(draw, (cx, cy - h * 0.17), letter, size=round(FS * 2.3), fill=ink, bold=True, anchor="mm",
-              stroke=halo, stroke_width=2)
-    draw_text(draw, (cx, cy + h * 0.06), f"#{card.id} {card.color}", size=FS + 3, fill=ink, bold=True, anchor="mm",
-              stroke=halo, stroke_width=1)
+    draw_text(
+        draw,
+        (cx, cy - h * 0.17),
+        letter,
+        size=round(FS * 2.3),
+        fill=ink,
+        bold=True,
+        anchor="mm",
+        stroke=halo,
+        stroke_width=2,
+    )
+    draw_text(
+        draw,
+        (cx, cy + h * 0.06),
+        f"#{card.id} {card.color}",
+        size=FS + 3,
+        fill=ink,
+        bold=True,
+        anchor="mm",
+        stroke=halo,
+        stroke_width=1,
+    )
     if card.action == "plus2":
-        draw_text(draw, (cx, cy + h * 0.24), "+2", size=FS + 6, fill=ink, bold=True, anchor="mm", stroke=halo,
-                  stroke_width=2)
+        draw_text(
+            draw, (cx, cy + h * 0.24), "+2", size=FS + 6, fill=ink, bold=True, anchor="mm", stroke=halo, stroke_width=2
+        )
     elif card.action == "die":
         _draw_die(draw, cx, cy + h * 0.25, FS * 1.4)
     if legal is not None:
-        draw_text(draw, (cx, y_card + h + 6 + PILL_H + 8), legal_label(legal), size=FS,
-                  fill=th.text if legal else th.muted, anchor="ma")
+        draw_text(
+            draw,
+            (cx, y_card + h + 6 + PILL_H + 8),
+            legal_label(legal),
+            size=FS,
+            fill=th.text if legal else th.muted,
+            anchor="ma",
+        )
 
 
 def render_hand(
-    game: Any, player: int, *, legal_counts: Mapping[int, int] | None = None, theme: str = "dark",
+    game: Any,
+    player: int,
+    *,
+    legal_counts: Mapping[int, int] | None = None,
+    theme: str = "dark",
     letters: Mapping[int, str] | None = None,
 ) -> Image.Image:
     """A player's hand (sent ephemerally): cards upright, each with its hand letter, its number, corners
@@ -139,7 +179,11 @@ def render_hand(
 
 
 def hand_text(
-    game: Any, player: int, *, legal_counts: Mapping[int, int] | None = None, letters: Mapping[int, str] | None = None,
+    game: Any,
+    player: int,
+    *,
+    legal_counts: Mapping[int, int] | None = None,
+    letters: Mapping[int, str] | None = None,
 ) -> str:
     """Text twin of :func:`render_hand`: one line per card ``A: #12 red +2 — corners 1:Y4 (tl), 2:P3 (br)``
     plus legal counts when given, and the stars held."""

@@ -96,13 +96,20 @@ def hint_tiles(game: Any, hints: Sequence[Any]) -> list[HintTile]:
         r, c = divmod(i, COLS)
         x, y = PAD + c * (TILE_W + GAP), PAD + r * (TILE_H + GAP)
         view = tile_view(game, _place(hint))
-        out.append(HintTile(i + 1, (x, y, x + TILE_W, y + TILE_H),
-                            (x, y + CAPTION_H, x + TILE_W, y + CAPTION_H + view.height), view))
+        out.append(
+            HintTile(
+                i + 1, (x, y, x + TILE_W, y + TILE_H), (x, y + CAPTION_H, x + TILE_W, y + CAPTION_H + view.height), view
+            )
+        )
     return out
 
 
 def render_hints(
-    game: Any, hints: Sequence[Any], *, labels: Sequence[str] | None = None, theme: str = "dark",
+    game: Any,
+    hints: Sequence[Any],
+    *,
+    labels: Sequence[str] | None = None,
+    theme: str = "dark",
 ) -> Image.Image:
     """The hint previews: one tile per hint (``Place`` actions, or objects with ``.place`` and ``.points`` such as
     the bot's hints), two per row, each showing only its own ghost at its pose, captioned with its number
@@ -154,5 +161,13 @@ def hints_text(game: Any, hints: Sequence[Any], *, labels: Sequence[str] | None 
     return "\n".join(lines)
 
 
-__all__ = ["HintTile", "default_label", "hint_plot", "hint_target", "hint_tiles", "hints_text", "render_hints",
-           "tile_view"]
+__all__ = [
+    "HintTile",
+    "default_label",
+    "hint_plot",
+    "hint_target",
+    "hint_tiles",
+    "hints_text",
+    "render_hints",
+    "tile_view",
+]

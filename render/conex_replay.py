@@ -113,8 +113,9 @@ def _lit(step: Step) -> tuple[int | None, tuple[int, Any] | None]:
     return highlight, removed
 
 
-def prepare(final: Any, steps: Sequence[Step], *, names: Sequence[str], width: int,
-            theme: str) -> Callable[[Step], Image.Image]:
+def prepare(
+    final: Any, steps: Sequence[Step], *, names: Sequence[str], width: int, theme: str
+) -> Callable[[Step], Image.Image]:
     """A painter: the header and table after a step (``step.state``, a live ``Game``), ``width`` px wide, with the
     step's placement outlined or its removed card dashed."""
     th = theme_of(theme)
@@ -173,8 +174,9 @@ def _describe(events: Iterable[Event], names: Sequence[str], detail: bool) -> li
     for ev in events:
         if isinstance(ev, Placed):
             corner = f" corner {ev.corner}" if detail else ""
-            parts.append(f"place #{ev.card}{corner} on {_target(ev.target)} · +{ev.points}"
-                         + (" (2x)" if ev.doubled else ""))
+            parts.append(
+                f"place #{ev.card}{corner} on {_target(ev.target)} · +{ev.points}" + (" (2x)" if ev.doubled else "")
+            )
         elif isinstance(ev, StarUsed) and ev.star == "2x" and detail:
             parts.append("uses the 2x star")
         elif isinstance(ev, DieRolled):
@@ -274,17 +276,20 @@ def move_lines(rec: Record, steps: Iterable[Step], names: Sequence[str], *, comp
                 legend = " · ".join(f"{SEAT_LETTERS[s]} {names[s]}" for s in range(g.players))
                 lines.append(f"CONEX · {legend} · goal {g.goal} · card>target+points, ⚡ lightning, x discard")
             else:
-                lines.append(f"CONEX · {g.players} players: {', '.join(names[: g.players])} · goal {g.goal} · "
-                             f"{g.table_size} table")
+                lines.append(
+                    f"CONEX · {g.players} players: {', '.join(names[: g.players])} · goal {g.goal} · "
+                    f"{g.table_size} table"
+                )
             continue
         if compact:
             tokens.append(_compact(step))
         else:
             seat = step.seat if step.seat is not None else 0
-            lines.append(f"{step.index}. {names[seat]}: " + (" · ".join(_describe(step.events, names, True))
-                                                            or str(step.text)))
+            lines.append(
+                f"{step.index}. {names[seat]}: " + (" · ".join(_describe(step.events, names, True)) or str(step.text))
+            )
     for i in range(0, len(tokens), 10):
-        lines.append(" ".join(tokens[i:i + 10]))
+        lines.append(" ".join(tokens[i : i + 10]))
     lines.append(_result(final, names))
     return lines
 

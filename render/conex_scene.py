@@ -42,20 +42,23 @@ def corner_labels_fit(view: View, fs: int) -> bool:
     return view.scale * CORNER_LABEL_LEG_MM >= 1.5 * fs
 
 
-def clamp_label(img: Image.Image, x: float, y: float, text: str, size: int, bold: bool = True,
-                margin: float = 3.0) -> tuple[float, float]:
+def clamp_label(
+    img: Image.Image, x: float, y: float, text: str, size: int, bold: bool = True, margin: float = 3.0
+) -> tuple[float, float]:
     """``(x, y)`` moved so a centred (``"mm"``) label of ``text`` stays whole inside ``img``."""
     hw = text_width(text, size, bold) / 2 + margin
     hh = size * 0.62 + margin
     return min(max(x, hw), img.width - hw), min(max(y, hh), img.height - hh)
 
 
-def draw_label(img: Image.Image, xy: tuple[float, float], text: str, size: int, ink: str, *,
-               stroke_width: int = 2) -> tuple[float, float, float, float]:
+def draw_label(
+    img: Image.Image, xy: tuple[float, float], text: str, size: int, ink: str, *, stroke_width: int = 2
+) -> tuple[float, float, float, float]:
     """A bold centred label with a contrasting halo, kept whole inside ``img``; returns its ink box."""
     x, y = clamp_label(img, xy[0], xy[1], text, size)
-    return stamp_text(img, (x, y), text, size=size, fill=ink, bold=True, stroke=halo_for(ink),
-                      stroke_width=stroke_width)
+    return stamp_text(
+        img, (x, y), text, size=size, fill=ink, bold=True, stroke=halo_for(ink), stroke_width=stroke_width
+    )
 
 
 # ----------------------------------------------------------------------------------------------
@@ -104,8 +107,14 @@ def _draw_board(img: Image.Image, view: View, th: Theme, fs: int, centre_word: b
 # cards
 # ----------------------------------------------------------------------------------------------
 def draw_card_shapes(
-    draw: ImageDraw.ImageDraw, view: View, card: Any, rect: Polygon, corners: Sequence[Polygon],
-    fill: str | None = None, outline: str = CARD_EDGE, width: int = 2,
+    draw: ImageDraw.ImageDraw,
+    view: View,
+    card: Any,
+    rect: Polygon,
+    corners: Sequence[Polygon],
+    fill: str | None = None,
+    outline: str = CARD_EDGE,
+    width: int = 2,
 ) -> None:
     """One card's rectangle (its colour) and its corner triangles (their colours), no labels."""
     pts = view.poly(rect)
@@ -133,8 +142,14 @@ def _corner_labels(img: Image.Image, view: View, game: Any, vis: dict[int, Any],
                 x, y = incentre(view.poly(full))
             if not (0 <= x <= view.width and 0 <= y <= view.height):
                 continue
-            draw_label(img, (x, y), f"{corner.color}{corner.value}", fs, ink_on(COLOUR_FILL[corner.color]),
-                       stroke_width=max(1, fs // 14))
+            draw_label(
+                img,
+                (x, y),
+                f"{corner.color}{corner.value}",
+                fs,
+                ink_on(COLOUR_FILL[corner.color]),
+                stroke_width=max(1, fs // 14),
+            )
 
 
 def _card_labels(img: Image.Image, view: View, game: Any, vis: dict[int, Any], fs: int) -> None:
@@ -158,8 +173,9 @@ def _card_labels(img: Image.Image, view: View, game: Any, vis: dict[int, Any], f
             draw_label(img, (x, y + size * 1.05), mark, fs, ink)
 
 
-def _outline(draw: ImageDraw.ImageDraw, pts: Sequence[tuple[float, float]], colour: str, width: int,
-             under: str | None = None) -> None:
+def _outline(
+    draw: ImageDraw.ImageDraw, pts: Sequence[tuple[float, float]], colour: str, width: int, under: str | None = None
+) -> None:
     ring = [*pts, pts[0], pts[1]]
     if under:
         draw.line(ring, fill=under, width=width + 5, joint="curve")
@@ -173,8 +189,11 @@ def dashed(draw: ImageDraw.ImageDraw, pts: Sequence[tuple[float, float]], fill: 
         n = max(1, int(length // dash))
         for k in range(0, n, 2):
             t0, t1 = k / n, min(1.0, (k + 1) / n)
-            draw.line([(ax + (bx - ax) * t0, ay + (by - ay) * t0), (ax + (bx - ax) * t1, ay + (by - ay) * t1)],
-                      fill=fill, width=width)
+            draw.line(
+                [(ax + (bx - ax) * t0, ay + (by - ay) * t0), (ax + (bx - ax) * t1, ay + (by - ay) * t1)],
+                fill=fill,
+                width=width,
+            )
 
 
 def draw_removed(img: Image.Image, view: View, card_id: int, rect: Polygon, fs: int) -> None:
@@ -188,9 +207,18 @@ def draw_removed(img: Image.Image, view: View, card_id: int, rect: Polygon, fs: 
 
 
 def draw_scene(
-    img: Image.Image, view: View, game: Any, th: Theme, *, fs: int, ghosts: Sequence[Any] = (),
-    highlight: int | None = None, focus: int | None = None, removed: tuple[int, Polygon] | None = None,
-    board_word: bool = False, badges: bool = True,
+    img: Image.Image,
+    view: View,
+    game: Any,
+    th: Theme,
+    *,
+    fs: int,
+    ghosts: Sequence[Any] = (),
+    highlight: int | None = None,
+    focus: int | None = None,
+    removed: tuple[int, Polygon] | None = None,
+    board_word: bool = False,
+    badges: bool = True,
 ) -> bool:
     """Draw the table scene on ``img`` (the plot, ``view.width`` x ``view.height`` px); returns whether corner
     values were drawn (``False``: too small for this view, see :func:`corner_labels_fit`).
@@ -269,8 +297,9 @@ def ghost_badges(game: Any, view: View, ghosts: Sequence[Any], min_r: float = 16
     x_hi, y_hi = view.x0 + view.width / view.scale - r_mm - gap_mm, view.y0 + view.height / view.scale - r_mm - gap_mm
 
     def free(x: float, y: float) -> bool:
-        return x_lo <= x <= x_hi and y_lo <= y <= y_hi and all(
-            math.dist((x, y), q) >= 2 * r_mm + gap_mm for q in placed)
+        return (
+            x_lo <= x <= x_hi and y_lo <= y <= y_hi and all(math.dist((x, y), q) >= 2 * r_mm + gap_mm for q in placed)
+        )
 
     for i, (rect, centre) in enumerate(rects, start=1):
         others = [o for k, (o, _) in enumerate(rects, start=1) if k != i]
@@ -316,8 +345,7 @@ def ghost_badges(game: Any, view: View, ghosts: Sequence[Any], min_r: float = 16
     return out
 
 
-def draw_ghosts(img: Image.Image, view: View, game: Any, ghosts: Sequence[Any], fs: int,
-                badges: bool = True) -> None:
+def draw_ghosts(img: Image.Image, view: View, game: Any, ghosts: Sequence[Any], fs: int, badges: bool = True) -> None:
     """Ghost cards semi-transparent with a dashed outline of their own colour, then the number badges on top
     (numbers at least ``fs`` px)."""
     overlay = Image.new("RGBA", img.size, (0, 0, 0, 0))

@@ -191,7 +191,10 @@ def fit_bounds(
 
 
 def table_view(
-    game: Any, zoom: int | str | None = None, ghosts: Sequence[Any] = (), extra: Sequence[Polygon] = (),
+    game: Any,
+    zoom: int | str | None = None,
+    ghosts: Sequence[Any] = (),
+    extra: Sequence[Polygon] = (),
     long_px: int = PLOT_LONG_PX,
 ) -> View:
     """The :class:`View` (mm -> plot px) of a table picture whose long side is ``long_px`` px.

@@ -128,9 +128,9 @@ def tower_counts(rnd: Any) -> tuple[int, int]:
     return counts[0], counts[1]
 
 
-
 def _status_lines(match: Any, names: Sequence[str], tags: Sequence[str], fs: int | None = None) -> tuple[str, str]:
     """(title, status) of the board; names shortened to 40% of the width when ``fs`` is given."""
+
     def nm(p: int) -> str:
         return names[p] if fs is None else ellipsize(names[p], WIDTH * 0.4, fs)
 
@@ -162,7 +162,12 @@ def _status_lines(match: Any, names: Sequence[str], tags: Sequence[str], fs: int
 
 
 def _player_row(
-    draw: ImageDraw.ImageDraw, y: float, player: int, match: Any, names: Sequence[str], tags: Sequence[str],
+    draw: ImageDraw.ImageDraw,
+    y: float,
+    player: int,
+    match: Any,
+    names: Sequence[str],
+    tags: Sequence[str],
     th: Theme,
 ) -> None:
     """Two lines for one seat: swatch, name and match score; then the reserve (a chip and a count per size) and
@@ -172,15 +177,25 @@ def _player_row(
     mid = y + 6 + LINE / 2
     to_move = not match.is_over and match.current_player == player
     if to_move:
-        draw.rounded_rectangle((x - 8, y + 2, WIDTH - MARGIN + 8, y + FOOTER_ROW_H - 2), radius=10,
-                               outline=th.highlight, width=3)
+        draw.rounded_rectangle(
+            (x - 8, y + 2, WIDTH - MARGIN + 8, y + FOOTER_ROW_H - 2), radius=10, outline=th.highlight, width=3
+        )
     draw_player_swatch(draw, (x + FS * 0.8, mid), FS * 1.45, player, tags[player], FS)
     totals = match.totals()
     score = f"match {totals[player]}"
     score_w = text_width(score, FS + 1, True)
     draw_text(draw, (WIDTH - MARGIN, mid), score, size=FS + 1, fill=th.text, bold=True, anchor="rm")
-    draw_fit(draw, (x + FS * 2, mid), names[player], max_w=WIDTH - 2 * MARGIN - FS * 2 - score_w - 16, size=FS + 1,
-             fill=th.text, bold=True, anchor="lm", minimum=FS)
+    draw_fit(
+        draw,
+        (x + FS * 2, mid),
+        names[player],
+        max_w=WIDTH - 2 * MARGIN - FS * 2 - score_w - 16,
+        size=FS + 1,
+        fill=th.text,
+        bold=True,
+        anchor="lm",
+        minimum=FS,
+    )
     mid2 = mid + LINE
     x = MARGIN + FS * 2
     reserve = rnd.reserve(player)
@@ -282,8 +297,7 @@ def render_board(match: Any, *, names: Sequence[str] = ("P1", "P2"), theme: str 
 
 
 def _legend_lines(tags: Sequence[str]) -> list[str]:
-    key = (f"L{tags[0]} = {tags[0]}'s large · chips bottom → top · small in a ring = swallowed · "
-           "badge = tower owner")
+    key = f"L{tags[0]} = {tags[0]}'s large · chips bottom → top · small in a ring = swallowed · badge = tower owner"
     return wrap_text(key, WIDTH - 2 * MARGIN, FS, max_lines=3)
 
 
@@ -293,8 +307,9 @@ def _legend(draw: ImageDraw.ImageDraw, y: float, th: Theme, lines: Sequence[str]
     x: float = MARGIN
     chip_r = FS * 1.5
     for size in (3, 2, 1):
-        draw_chip(draw, x + BAR_W[size] * chip_r / 2, mid + FS * 0.42, FS * 0.84, chip_r, 0, size, th, "",
-                  tile_fill=th.bg)
+        draw_chip(
+            draw, x + BAR_W[size] * chip_r / 2, mid + FS * 0.42, FS * 0.84, chip_r, 0, size, th, "", tile_fill=th.bg
+        )
         x += BAR_W[size] * chip_r + 6
         word = SIZE_WORD[size] + (" (ring)" if size == 3 else "")
         draw_text(draw, (x, mid), word, size=FS, fill=th.muted, anchor="lm")
@@ -343,8 +358,12 @@ def board_text(match: Any, *, names: Sequence[str] = ("P1", "P2")) -> str:
     tags = player_tags(names)
     rnd = _shown_round(match)
     title, status = _status_lines(match, names, tags)
-    lines = [title, status.replace("▶ ", ""), f"Players: {tags[0]} = {names[0]}, solid chips; {tags[1]} = "
-             f"{names[1]}, striped chips. Chips bottom to top, e.g. L{tags[0]} = large of {tags[0]}."]
+    lines = [
+        title,
+        status.replace("▶ ", ""),
+        f"Players: {tags[0]} = {names[0]}, solid chips; {tags[1]} = "
+        f"{names[1]}, striped chips. Chips bottom to top, e.g. L{tags[0]} = large of {tags[0]}.",
+    ]
     lines.append("Tiles: " + "; ".join(f"{n}: {_stack_text(rnd, n, tags)}" for n in range(1, 10)))
     towers = tower_counts(rnd)
     for p in (0, 1):
@@ -441,10 +460,25 @@ def render_layouts_sheet(*, theme: str = "dark") -> Image.Image:
             draw.rounded_rectangle((x0 + 4, y0 + 4, x0 + cell_w - 4, y0 + h - 4), radius=14, fill=th.panel)
             draw_text(draw, (x0 + 16, y0 + 10 + LINE / 2), name, size=FS + 3, fill=th.text, bold=True, anchor="lm")
             group = "★ recommended" if recommended else "experimental"
-            draw_text(draw, (x0 + 16, y0 + 10 + LINE * 1.5), group, size=FS,
-                      fill=th.highlight if recommended else th.muted, anchor="lm")
-            draw_board(draw, _EmptyRound(layout), (x0 + 14, y0 + 2 * LINE + 16, x0 + cell_w - 14, y0 + h - 12), th,
-                       tags, max_radius=60.0, highlight_last=False, numbers_centred=True, fs=FS)
+            draw_text(
+                draw,
+                (x0 + 16, y0 + 10 + LINE * 1.5),
+                group,
+                size=FS,
+                fill=th.highlight if recommended else th.muted,
+                anchor="lm",
+            )
+            draw_board(
+                draw,
+                _EmptyRound(layout),
+                (x0 + 14, y0 + 2 * LINE + 16, x0 + cell_w - 14, y0 + h - 12),
+                th,
+                tags,
+                max_radius=60.0,
+                highlight_last=False,
+                numbers_centred=True,
+                fs=FS,
+            )
         y0 += h
     return img
 

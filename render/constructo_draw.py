@@ -122,8 +122,14 @@ def _ring_leg(radius: float) -> float:
 
 
 def tile_parts(
-    centre: tuple[float, float], radius: float, stack: Sequence[tuple[int, int]], tags: Sequence[str], fs: int,
-    tower: bool = False, badge_side: int = 1, numbers_centred: bool = False,
+    centre: tuple[float, float],
+    radius: float,
+    stack: Sequence[tuple[int, int]],
+    tags: Sequence[str],
+    fs: int,
+    tower: bool = False,
+    badge_side: int = 1,
+    numbers_centred: bool = False,
 ) -> TileParts:
     """The boxes of one tile's number, badge and chips (see the module docstring); ``stack`` is
     ``(player, size)`` bottom to top; ``badge_side`` +1 puts the badge right of the number, -1 left."""
@@ -200,12 +206,22 @@ def _chip_body(draw: ImageDraw.ImageDraw, box: Box, player: int) -> None:
 
 def _chip_label(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int) -> None:
     # White text with a black outline reads on both the solid and the striped fill.
-    draw_text(draw, xy, text, size=size, fill="#FFFFFF", bold=True, anchor="mm", stroke="#000000",
-              stroke_width=2 if size >= 14 else 1)
+    draw_text(
+        draw,
+        xy,
+        text,
+        size=size,
+        fill="#FFFFFF",
+        bold=True,
+        anchor="mm",
+        stroke="#000000",
+        stroke_width=2 if size >= 14 else 1,
+    )
 
 
-def draw_chip_part(draw: ImageDraw.ImageDraw, chip: ChipPart, radius: float, th: Theme, fs: int,
-                   tile_fill: str | None = None) -> None:
+def draw_chip_part(
+    draw: ImageDraw.ImageDraw, chip: ChipPart, radius: float, th: Theme, fs: int, tile_fill: str | None = None
+) -> None:
     """Draw one :class:`ChipPart`: a bar, a ring (arch with a hole down to the tile) for a large, the swallowed
     small in the hole, and the label."""
     x0, y0, x1, y1 = chip.box
@@ -217,8 +233,22 @@ def draw_chip_part(draw: ImageDraw.ImageDraw, chip: ChipPart, radius: float, th:
         hx0, hx1 = cx - hole_w / 2, cx + hole_w / 2
         band = max(5.0, height * 0.3)
         draw.rectangle((hx0, y0 + band, hx1, y1), fill=tile_fill or th.tile)
-        draw.line([(x0, y1), (x0, y0), (x1, y0), (x1, y1), (hx1, y1), (hx1, y0 + band), (hx0, y0 + band),
-                   (hx0, y1), (x0, y1)], fill=CHIP_EDGE, width=2, joint="curve")
+        draw.line(
+            [
+                (x0, y1),
+                (x0, y0),
+                (x1, y0),
+                (x1, y1),
+                (hx1, y1),
+                (hx1, y0 + band),
+                (hx0, y0 + band),
+                (hx0, y1),
+                (x0, y1),
+            ],
+            fill=CHIP_EDGE,
+            width=2,
+            joint="curve",
+        )
         if chip.swallowed is not None:
             sw = BAR_W[1] * radius
             sh = min(height * 0.78, height - band - 2)
@@ -233,8 +263,18 @@ def draw_chip_part(draw: ImageDraw.ImageDraw, chip: ChipPart, radius: float, th:
 
 
 def draw_chip(
-    draw: ImageDraw.ImageDraw, centre_x: float, bottom: float, height: float, radius: float, player: int,
-    size: int, th: Theme, tag: str, swallowed: int | None = None, tile_fill: str | None = None, fs: int = 25,
+    draw: ImageDraw.ImageDraw,
+    centre_x: float,
+    bottom: float,
+    height: float,
+    radius: float,
+    player: int,
+    size: int,
+    th: Theme,
+    tag: str,
+    swallowed: int | None = None,
+    tile_fill: str | None = None,
+    fs: int = 25,
 ) -> None:
     """Draw one chip side-on: a bar of width ``BAR_W[size]*radius`` px standing on ``bottom`` (px), labelled with
     its size letter and the owner's ``tag`` when that fits at ``fs`` px (legend and reserve icons pass ``""``)."""
@@ -246,8 +286,13 @@ def draw_chip(
 
 
 def draw_stack(
-    draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, stack: Sequence[tuple[int, int]],
-    th: Theme, tags: Sequence[str], fs: int = 25,
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    radius: float,
+    stack: Sequence[tuple[int, int]],
+    th: Theme,
+    tags: Sequence[str],
+    fs: int = 25,
 ) -> None:
     """Draw a tile's ``stack`` ((player, size) bottom to top) side-on, standing in the hexagon at ``centre``.
 
@@ -257,8 +302,9 @@ def draw_stack(
         draw_chip_part(draw, chip, radius, th, fs)
 
 
-def draw_player_swatch(draw: ImageDraw.ImageDraw, xy: tuple[float, float], size: float, player: int, tag: str,
-                       fs: int = 0) -> None:
+def draw_player_swatch(
+    draw: ImageDraw.ImageDraw, xy: tuple[float, float], size: float, player: int, tag: str, fs: int = 0
+) -> None:
     """A player marker: a rounded square ``size`` px wide centred on ``xy`` in the player's colour and pattern,
     with the tag alone (no size letter, so it never reads as a chip) at least ``fs`` px."""
     x, y = xy
@@ -266,30 +312,49 @@ def draw_player_swatch(draw: ImageDraw.ImageDraw, xy: tuple[float, float], size:
     draw.rounded_rectangle(box, radius=size * 0.22, fill=PLAYER_FILL[player])
     if player == 1:
         inset = size * 0.12
-        hatch(draw, (box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset), PLAYER_STRIPE, spacing=8,
-              width=2)
+        hatch(draw, (box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset), PLAYER_STRIPE, spacing=8, width=2)
     draw.rounded_rectangle(box, radius=size * 0.22, outline="#FFFFFF", width=2)
-    draw_text(draw, (x, y), tag, size=max(fs, int(size * 0.62)), fill="#FFFFFF", bold=True, anchor="mm",
-              stroke="#000000", stroke_width=2)
+    draw_text(
+        draw,
+        (x, y),
+        tag,
+        size=max(fs, int(size * 0.62)),
+        fill="#FFFFFF",
+        bold=True,
+        anchor="mm",
+        stroke="#000000",
+        stroke_width=2,
+    )
 
 
-def _tower_badge(draw: ImageDraw.ImageDraw, badge: tuple[float, float, float], owner: int, tag: str, th: Theme,
-                 fs: int) -> None:
+def _tower_badge(
+    draw: ImageDraw.ImageDraw, badge: tuple[float, float, float], owner: int, tag: str, th: Theme, fs: int
+) -> None:
     x, y, r = badge
     draw.ellipse((x - r, y - r, x + r, y + r), fill=PLAYER_FILL[owner], outline=th.text, width=3)
     if owner == 1:
         # a striped ring inside the badge keeps the pattern cue
         draw.arc((x - r + 4, y - r + 4, x + r - 4, y + r - 4), 0, 360, fill=PLAYER_STRIPE, width=3)
-    draw_text(draw, (x, y), tag, size=max(fs, int(r * 1.1)), fill="#FFFFFF", bold=True, anchor="mm",
-              stroke="#000000", stroke_width=2)
+    draw_text(
+        draw,
+        (x, y),
+        tag,
+        size=max(fs, int(r * 1.1)),
+        fill="#FFFFFF",
+        bold=True,
+        anchor="mm",
+        stroke="#000000",
+        stroke_width=2,
+    )
 
 
 def _tile_highlight(draw: ImageDraw.ImageDraw, corners: list[tuple[float, float]], colour: str, width: int) -> None:
     draw.line([*corners, corners[0], corners[1]], fill=colour, width=width, joint="curve")
 
 
-def board_parts(rnd: Any, hf: HexFit, tags: Sequence[str], fs: int, highlight_last: bool = True,
-                numbers_centred: bool = False) -> list[TileParts]:
+def board_parts(
+    rnd: Any, hf: HexFit, tags: Sequence[str], fs: int, highlight_last: bool = True, numbers_centred: bool = False
+) -> list[TileParts]:
     """:class:`TileParts` of tiles 1..9 of ``rnd`` in the fit ``hf`` (index n-1 = tile n)."""
     last = rnd.last_move if highlight_last else None
     side_of: dict[int, int] = {}
@@ -298,8 +363,18 @@ def board_parts(rnd: Any, hf: HexFit, tags: Sequence[str], fs: int, highlight_la
     out = []
     for n in range(1, 10):
         stack = [(int(p), size_value(s)) for p, s in rnd.tile(n)]
-        out.append(tile_parts(hf.centres[n - 1], hf.radius, stack, tags, fs, rnd.tower_owner(n) is not None,
-                              side_of.get(n, 1), numbers_centred))
+        out.append(
+            tile_parts(
+                hf.centres[n - 1],
+                hf.radius,
+                stack,
+                tags,
+                fs,
+                rnd.tower_owner(n) is not None,
+                side_of.get(n, 1),
+                numbers_centred,
+            )
+        )
     return out
 
 

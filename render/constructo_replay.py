@@ -22,8 +22,9 @@ from render.replay import ReplayRenderer
 __all__ = ["REPLAY", "caption", "move_lines", "prepare", "score_key"]
 
 
-def prepare(final: Any, steps: Sequence[Step], *, names: Sequence[str], width: int,
-            theme: str) -> Callable[[Step], Image.Image]:
+def prepare(
+    final: Any, steps: Sequence[Step], *, names: Sequence[str], width: int, theme: str
+) -> Callable[[Step], Image.Image]:
     """A painter: the board after a step (``step.state``, a live ``Match``), ``width`` px wide."""
 
     def paint(step: Step) -> Image.Image:
@@ -109,8 +110,11 @@ def move_lines(rec: Record, steps: Iterable[Step], names: Sequence[str], *, comp
     for i, rnd in enumerate(final.rounds):
         a, b = scores[i] if i < len(scores) else (0, 0)
         so_far = "" if rnd.is_over else " (so far)"
-        how = (f"{_layout_name(rnd.layout)} · {names[rnd.first]} starts" if i == 0
-               else f"{names[rnd.first]} chose {_layout_name(rnd.layout)} and starts")
+        how = (
+            f"{_layout_name(rnd.layout)} · {names[rnd.first]} starts"
+            if i == 0
+            else f"{names[rnd.first]} chose {_layout_name(rnd.layout)} and starts"
+        )
         lines.append(f"Round {i + 1} · {how} · towers {a}–{b}{so_far}")
         lines.append(rnd.record())
     if final.resigned is not None:

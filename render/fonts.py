@@ -98,8 +98,12 @@ def pil_font(face_key: str, size: int, bold: bool = False) -> ImageFont.FreeType
 
 def _joins(ch: str) -> bool:
     cp = ord(ch)
-    return (unicodedata.category(ch) in _JOINING_CATEGORIES or cp in _EMOJI_MODIFIERS or cp in _TAGS
-            or 0xFE00 <= cp <= 0xFE0F)
+    return (
+        unicodedata.category(ch) in _JOINING_CATEGORIES
+        or cp in _EMOJI_MODIFIERS
+        or cp in _TAGS
+        or 0xFE00 <= cp <= 0xFE0F
+    )
 
 
 def _wants_emoji(text: str, i: int) -> bool:
@@ -152,5 +156,8 @@ def split_runs(text: str) -> tuple[tuple[str, str], ...]:
 
 def uncovered(text: str) -> list[str]:
     """The characters of ``text`` that no shipped face has (drawn as U+FFFD); ``[]`` when every one renders."""
-    return [ch for i, ch in enumerate(text)
-            if unicodedata.category(ch) not in ("Cc", "Cf") and not _joins(ch) and face_for(text, i) is None]
+    return [
+        ch
+        for i, ch in enumerate(text)
+        if unicodedata.category(ch) not in ("Cc", "Cf") and not _joins(ch) and face_for(text, i) is None
+    ]

@@ -176,8 +176,9 @@ def caption_height(width: int) -> int:
     return BAR_H + round(fs * 1.55) + 6
 
 
-def _caption_band(width: int, index: int, total: int, seat: int | None, text: str, names: Sequence[str],
-                  theme: str) -> Image.Image:
+def _caption_band(
+    width: int, index: int, total: int, seat: int | None, text: str, names: Sequence[str], theme: str
+) -> Image.Image:
     th = theme_of(theme)
     fs = min_font_px(width)
     h = caption_height(width)
@@ -195,16 +196,24 @@ def _caption_band(width: int, index: int, total: int, seat: int | None, text: st
         line = head + ellipsize(names[seat], name_w, fs, True) + rest
     else:
         line = head + text
-    draw_text(draw, (pad, BAR_H + (h - BAR_H) / 2), ellipsize(line, room, fs, True), size=fs, fill=th.text,
-              bold=True, anchor="lm")
+    draw_text(
+        draw,
+        (pad, BAR_H + (h - BAR_H) / 2),
+        ellipsize(line, room, fs, True),
+        size=fs,
+        fill=th.text,
+        bold=True,
+        anchor="lm",
+    )
     return img
 
 
 class _Frames:
     """Draws frames (caption band + the hook's body) for one record."""
 
-    def __init__(self, record: Mapping[str, Any], renderer: ReplayRenderer, names: Sequence[str] | None, width: int,
-                 theme: str) -> None:
+    def __init__(
+        self, record: Mapping[str, Any], renderer: ReplayRenderer, names: Sequence[str] | None, width: int, theme: str
+    ) -> None:
         theme_of(theme)
         if not 240 <= width <= 1600:
             raise ValueError(f"width must be 240..1600 px, not {width}")
@@ -231,8 +240,15 @@ class _Frames:
         return img
 
 
-def replay_frame(record: Mapping[str, Any], renderer: ReplayRenderer, index: int, *,
-                 names: Sequence[str] | None = None, theme: str = "dark", width: int = DEFAULT_WIDTH) -> Image.Image:
+def replay_frame(
+    record: Mapping[str, Any],
+    renderer: ReplayRenderer,
+    index: int,
+    *,
+    names: Sequence[str] | None = None,
+    theme: str = "dark",
+    width: int = DEFAULT_WIDTH,
+) -> Image.Image:
     """Frame ``index`` (0 = the start, k = after action k) of :func:`render_replay`'s animation as an RGB image,
     drawn from a fresh replay (a still "position after move k"). Raises like :func:`render_replay`, and
     ``IndexError`` for an index outside ``0..actions``."""
@@ -275,8 +291,16 @@ def _encode(frames: Sequence[Image.Image], durations: Sequence[int], palette: Im
             f = g
         same.append(f)
     buf = io.BytesIO()
-    same[0].save(buf, format="GIF", save_all=True, append_images=same[1:], duration=list(durations), loop=0,
-                 optimize=True, disposal=1)
+    same[0].save(
+        buf,
+        format="GIF",
+        save_all=True,
+        append_images=same[1:],
+        duration=list(durations),
+        loop=0,
+        optimize=True,
+        disposal=1,
+    )
     return buf.getvalue()
 
 
@@ -343,8 +367,15 @@ def _last_frame(frames: _Frames) -> Image.Image:
     return frames.draw(replace(frames.steps[-1], state=frames.final))
 
 
-def _fit(drawn: dict[int, Image.Image], keep: list[int], scored: set[int], palette: Image.Image,
-         frame_ms: int | None, last_ms: int, max_bytes: int) -> bytes:
+def _fit(
+    drawn: dict[int, Image.Image],
+    keep: list[int],
+    scored: set[int],
+    palette: Image.Image,
+    frame_ms: int | None,
+    last_ms: int,
+    max_bytes: int,
+) -> bytes:
     """Encode; while over ``max_bytes``: halve the dropped-able frames, then scale every frame by 3/4."""
     data = _encode([drawn[k] for k in keep], frame_durations(len(keep), frame_ms, last_ms), palette)
     scale = 1.0
@@ -365,8 +396,7 @@ def _scaled(img: Image.Image, scale: float, palette: Image.Image) -> Image.Image
     if scale == 1.0:
         return img
     size = (max(1, round(img.width * scale)), max(1, round(img.height * scale)))
-    return img.convert("RGB").resize(size, Image.Resampling.LANCZOS).quantize(palette=palette,
-                                                                               dither=Image.Dither.NONE)
+    return img.convert("RGB").resize(size, Image.Resampling.LANCZOS).quantize(palette=palette, dither=Image.Dither.NONE)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -391,8 +421,9 @@ def split_pages(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> list[str]:
     return pages
 
 
-def _move_lines(record: Mapping[str, Any], hooks: ReplayRenderer, names: Sequence[str] | None,
-                compact: bool) -> list[str]:
+def _move_lines(
+    record: Mapping[str, Any], hooks: ReplayRenderer, names: Sequence[str] | None, compact: bool
+) -> list[str]:
     rec = hooks.parse(record)
     seats = rec.state_cls.new(dict(rec.setup)).num_players  # type: ignore[attr-defined]
     steps = replay_steps(rec.state_cls, rec.setup, rec.history)
@@ -400,15 +431,25 @@ def _move_lines(record: Mapping[str, Any], hooks: ReplayRenderer, names: Sequenc
     return lines
 
 
-def move_list_pages(record: Mapping[str, Any], renderer: ReplayRenderer, *, names: Sequence[str] | None = None,
-                    limit: int = MESSAGE_LIMIT) -> list[str]:
+def move_list_pages(
+    record: Mapping[str, Any],
+    renderer: ReplayRenderer,
+    *,
+    names: Sequence[str] | None = None,
+    limit: int = MESSAGE_LIMIT,
+) -> list[str]:
     """The full move list of ``record`` (one line per action, or per round for Constructo, in its notation) split
     into messages of at most ``limit`` characters (:func:`split_pages`). Raises like :func:`render_replay`."""
     return split_pages(_move_lines(record, renderer, names, compact=False), limit)
 
 
-def move_list_text(record: Mapping[str, Any], renderer: ReplayRenderer, *, names: Sequence[str] | None = None,
-                   limit: int = MESSAGE_LIMIT) -> str:
+def move_list_text(
+    record: Mapping[str, Any],
+    renderer: ReplayRenderer,
+    *,
+    names: Sequence[str] | None = None,
+    limit: int = MESSAGE_LIMIT,
+) -> str:
     """The move list of ``record`` as one message of at most ``limit`` characters: the full list if it fits, else
     the game's compact form (CONEX: one short token per action), else the compact form cut at a line with a last
     line saying how many lines were left out (the full list: :func:`move_list_pages` or the JSON record)."""

@@ -37,26 +37,45 @@ LeaderRow = tuple[int, str, float, int, int, int]
 
 
 def _table(
-    draw: ImageDraw.ImageDraw, y: float, headers: Sequence[str], rows: Sequence[Sequence[str]], xs: Sequence[float],
-    aligns: Sequence[str], th: Theme, bold_rows: Sequence[int] = (), widths: Sequence[float] | None = None,
+    draw: ImageDraw.ImageDraw,
+    y: float,
+    headers: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    xs: Sequence[float],
+    aligns: Sequence[str],
+    th: Theme,
+    bold_rows: Sequence[int] = (),
+    widths: Sequence[float] | None = None,
 ) -> float:
     """Draw a simple table (header + rows, zebra striped) starting at ``y``; returns the y below it. Column ``i``
     is anchored at ``xs[i]`` (left or right per ``aligns[i]``) and its cells are shortened with an ellipsis to
     ``widths[i]`` px (default: up to the next column)."""
     if widths is None:
-        widths = [(xs[i + 1] - xs[i] - 16 if i + 1 < len(xs) else WIDTH - MARGIN - xs[i]) if a == "l" else 140.0
-                  for i, a in enumerate(aligns)]
+        widths = [
+            (xs[i + 1] - xs[i] - 16 if i + 1 < len(xs) else WIDTH - MARGIN - xs[i]) if a == "l" else 140.0
+            for i, a in enumerate(aligns)
+        ]
     for h, x, a, w in zip(headers, xs, aligns, widths, strict=True):
         if h:
-            draw_text(draw, (x, y + ROW_H / 2), ellipsize(h, w, FS, True), size=FS, fill=th.muted, bold=True,
-                      anchor=a + "m")
+            draw_text(
+                draw, (x, y + ROW_H / 2), ellipsize(h, w, FS, True), size=FS, fill=th.muted, bold=True, anchor=a + "m"
+            )
     y += ROW_H
     for i, row in enumerate(rows):
         if i % 2 == 0:
             draw.rectangle((MARGIN - 10, y, WIDTH - MARGIN + 10, y + ROW_H), fill=th.panel)
         for cell, x, a, w in zip(row, xs, aligns, widths, strict=True):
-            draw_fit(draw, (x, y + ROW_H / 2), cell, max_w=w, size=FS + 2, fill=th.text, bold=i in bold_rows,
-                     anchor=a + "m", minimum=FS)
+            draw_fit(
+                draw,
+                (x, y + ROW_H / 2),
+                cell,
+                max_w=w,
+                size=FS + 2,
+                fill=th.text,
+                bold=i in bold_rows,
+                anchor=a + "m",
+                minimum=FS,
+            )
         y += ROW_H
     return y
 
@@ -103,8 +122,16 @@ def render_constructo_result(match: Match, *, names: Sequence[str] = ("P1", "P2"
     for p in (0, 1):
         mid = y + FS * 0.8
         draw_player_swatch(draw, (MARGIN + FS * 0.8, mid), FS * 1.45, p, tags[p], FS)
-        draw_fit(draw, (MARGIN + FS * 2.2, mid), f"{names[p]} ({PLAYER_PATTERN[p]})", max_w=WIDTH - 2 * MARGIN - 70,
-                 size=FS + 1, fill=th.text, anchor="lm", minimum=FS)
+        draw_fit(
+            draw,
+            (MARGIN + FS * 2.2, mid),
+            f"{names[p]} ({PLAYER_PATTERN[p]})",
+            max_w=WIDTH - 2 * MARGIN - 70,
+            size=FS + 1,
+            fill=th.text,
+            anchor="lm",
+            minimum=FS,
+        )
         y += FS * 1.6
     rows = []
     for i, (a, b) in enumerate(scores):
@@ -113,8 +140,17 @@ def render_constructo_result(match: Match, *, names: Sequence[str] = ("P1", "P2"
     t = match.totals()
     rows.append(["Total", "", str(t[0]), str(t[1])])
     xs = [MARGIN, 190, 580, WIDTH - MARGIN]
-    _table(draw, table_top, ["", "layout", f"{tags[0]} {names[0]}", f"{tags[1]} {names[1]}"], rows, xs,
-           ["l", "l", "r", "r"], th, bold_rows=[len(rows) - 1], widths=[150, 200, 180, 180])
+    _table(
+        draw,
+        table_top,
+        ["", "layout", f"{tags[0]} {names[0]}", f"{tags[1]} {names[1]}"],
+        rows,
+        xs,
+        ["l", "l", "r", "r"],
+        th,
+        bold_rows=[len(rows) - 1],
+        widths=[150, 200, 180, 180],
+    )
     draw.rectangle((0, 0, 10, height), fill=PLAYER_FILL[match.winner] if match.winner is not None else th.muted)
     return img
 
@@ -173,18 +209,31 @@ def render_conex_result(game: Game, *, names: Sequence[str], theme: str = "dark"
     table_top = 20 + FS * 1.5 + len(headline) * (FS + 12) * 1.3 + 10
     height = int(table_top + ROW_H * (len(ranking) + 1) + MARGIN)
     img, draw = new_canvas(WIDTH, height, th)
-    draw_text(draw, (MARGIN, 20), f"CONEX — game result (goal {game.goal})", size=FS + 2,
-              fill=th.muted, bold=True)
+    draw_text(draw, (MARGIN, 20), f"CONEX — game result (goal {game.goal})", size=FS + 2, fill=th.muted, bold=True)
     y = 20 + FS * 1.5
     for ln in headline:
         draw_text(draw, (MARGIN, y), ln, size=FS + 12, fill=th.highlight, bold=True)
         y += (FS + 12) * 1.3
     winners = set(conex_winners(game))
-    rows = [[f"{place}.", ("★ " if seat in winners else "") + names[seat] + (" (left)" if seat in forfeited else ""),
-             str(score)]
-            for place, seat, score in ranking]
-    _table(draw, table_top, ["place", "player", "points"], rows, [MARGIN, 120, WIDTH - MARGIN], ["l", "l", "r"], th,
-           bold_rows=[i for i, (_, seat, _) in enumerate(ranking) if seat in winners], widths=[90, 500, 120])
+    rows = [
+        [
+            f"{place}.",
+            ("★ " if seat in winners else "") + names[seat] + (" (left)" if seat in forfeited else ""),
+            str(score),
+        ]
+        for place, seat, score in ranking
+    ]
+    _table(
+        draw,
+        table_top,
+        ["place", "player", "points"],
+        rows,
+        [MARGIN, 120, WIDTH - MARGIN],
+        ["l", "l", "r"],
+        th,
+        bold_rows=[i for i, (_, seat, _) in enumerate(ranking) if seat in winners],
+        widths=[90, 500, 120],
+    )
     draw.rectangle((0, 0, 10, height), fill=OKABE_ITO["yellow"])
     return img
 
@@ -195,8 +244,11 @@ def conex_result_text(game: Game, *, names: Sequence[str]) -> str:
     winners = set(conex_winners(game))
     lines = ["CONEX — game result: " + _conex_headline(game, names)]
     for place, seat, score in conex_ranking(game):
-        lines.append(f"{place}. {names[seat]} — {score} points" + (" (winner)" if seat in winners else "")
-                     + (" (left)" if seat in game.forfeited else ""))
+        lines.append(
+            f"{place}. {names[seat]} — {score} points"
+            + (" (winner)" if seat in winners else "")
+            + (" (left)" if seat in game.forfeited else "")
+        )
     return "\n".join(lines)
 
 
@@ -209,8 +261,12 @@ def _rating(value: float) -> str:
 
 
 def render_leaderboard(
-    rows: Sequence[LeaderRow], *, title: str = "Leaderboard", theme: str = "dark",
-    empty_note: str = "No rated games yet.", columns: Sequence[str] = ("W", "L", "D"),
+    rows: Sequence[LeaderRow],
+    *,
+    title: str = "Leaderboard",
+    theme: str = "dark",
+    empty_note: str = "No rated games yet.",
+    columns: Sequence[str] = ("W", "L", "D"),
 ) -> Image.Image:
     """A leaderboard image: one line per row ``(rank, name, rating, wins, losses, draws)`` in the given order.
 
@@ -234,13 +290,23 @@ def render_leaderboard(
         return img
     table_rows = [[f"{r[0]}", r[1], _rating(r[2]), str(r[3]), str(r[4]), str(r[5])] for r in rows]
     xs = [MARGIN + 44, 84, 560, 640, 708, WIDTH - MARGIN]
-    _table(draw, top, ["#", "player", "rating", *columns], table_rows, xs, ["r", "l", "r", "r", "r", "r"], th,
-           bold_rows=[i for i, r in enumerate(rows) if r[0] == 1], widths=[60, 380, 110, 60, 60, 60])
+    _table(
+        draw,
+        top,
+        ["#", "player", "rating", *columns],
+        table_rows,
+        xs,
+        ["r", "l", "r", "r", "r", "r"],
+        th,
+        bold_rows=[i for i, r in enumerate(rows) if r[0] == 1],
+        widths=[60, 380, 110, 60, 60, 60],
+    )
     return img
 
 
-def leaderboard_text(rows: Sequence[LeaderRow], *, title: str = "Leaderboard",
-                     columns: Sequence[str] = ("W", "L", "D")) -> str:
+def leaderboard_text(
+    rows: Sequence[LeaderRow], *, title: str = "Leaderboard", columns: Sequence[str] = ("W", "L", "D")
+) -> str:
     """Text twin of :func:`render_leaderboard`: ``"1. name — rating 1027 (W 5 / L 2 / D 0)"`` per row."""
     if not rows:
         return f"{title}: no rated games yet."

@@ -175,8 +175,9 @@ def ellipsize(text: str, max_w: float, size: int, bold: bool = False) -> str:
 def _is_mark(ch: str) -> bool:
     import unicodedata
 
-    return unicodedata.category(ch) in ("Mn", "Me", "Mc") or 0xFE00 <= ord(ch) <= 0xFE0F \
-        or 0x1F3FB <= ord(ch) <= 0x1F3FF
+    return (
+        unicodedata.category(ch) in ("Mn", "Me", "Mc") or 0xFE00 <= ord(ch) <= 0xFE0F or 0x1F3FB <= ord(ch) <= 0x1F3FF
+    )
 
 
 def fit_text(text: str, max_w: float, start: int, minimum: int = 16, bold: bool = False) -> tuple[str, int]:
@@ -236,18 +237,33 @@ def _composite(
                 ex0, ey0, ex1, ey1 = f.getbbox(s, anchor="ls")
                 big = Image.new("RGBA", (max(1, math.ceil(ex1 - ex0)), max(1, math.ceil(ey1 - ey0))), (0, 0, 0, 0))
                 ImageDraw.Draw(big).text((-ex0, -ey0), s, font=f, anchor="ls", embedded_color=True)
-                small = big.resize((max(1, round(big.width * k)), max(1, round(big.height * k))),
-                                   Image.Resampling.LANCZOS)
+                small = big.resize(
+                    (max(1, round(big.width * k)), max(1, round(big.height * k))), Image.Resampling.LANCZOS
+                )
                 im.alpha_composite(small, (round(at + ex0 * k - ox), round(ey0 * k - oy)))
             else:
-                draw.text((at - ox, -oy), s, font=f, fill=fill, anchor="ls", stroke_width=stroke_width,
-                          stroke_fill=stroke if stroke_width else None)
+                draw.text(
+                    (at - ox, -oy),
+                    s,
+                    font=f,
+                    fill=fill,
+                    anchor="ls",
+                    stroke_width=stroke_width,
+                    stroke_fill=stroke if stroke_width else None,
+                )
     return im, ox, oy, (x0, y0, x1, y1)
 
 
 def _paste_composite(
-    img: Image.Image, xy: Point, text: str, size: int, fill: str, bold: bool, stroke: str | None,
-    stroke_width: int, anchor: str,
+    img: Image.Image,
+    xy: Point,
+    text: str,
+    size: int,
+    fill: str,
+    bold: bool,
+    stroke: str | None,
+    stroke_width: int,
+    anchor: str,
 ) -> tuple[float, float, float, float]:
     im, ox, oy, (bx0, by0, bx1, by1) = _composite(text, size, fill, bold, stroke, stroke_width)
     width = text_width(text, size, bold)
@@ -272,8 +288,15 @@ def _stamp(
     ix0, iy0 = math.floor(x0) - 1, math.floor(y0) - 1
     im = Image.new("RGBA", (math.ceil(x1) - ix0 + 2, math.ceil(y1) - iy0 + 2), (0, 0, 0, 0))
     with _FONT_LOCK:
-        ImageDraw.Draw(im).text((-ix0, -iy0), text, font=f, fill=fill, anchor=anchor, stroke_width=stroke_width,
-                                stroke_fill=stroke if stroke_width else None)
+        ImageDraw.Draw(im).text(
+            (-ix0, -iy0),
+            text,
+            font=f,
+            fill=fill,
+            anchor=anchor,
+            stroke_width=stroke_width,
+            stroke_fill=stroke if stroke_width else None,
+        )
     return im, ix0, iy0, box
 
 
@@ -324,14 +347,25 @@ def draw_text(
     the drawer exposes its image (it does in every Pillow this project supports); other text is set directly.
     """
     target = getattr(draw, "_image", None)
-    if isinstance(target, Image.Image) and target.mode in ("RGB", "RGBA") and (
-            len(text) <= STAMP_MAX_CHARS or not _single(text)):
-        return stamp_text(target, xy, text, size=size, fill=fill, bold=bold, stroke=stroke,
-                          stroke_width=stroke_width, anchor=anchor)
+    if (
+        isinstance(target, Image.Image)
+        and target.mode in ("RGB", "RGBA")
+        and (len(text) <= STAMP_MAX_CHARS or not _single(text))
+    ):
+        return stamp_text(
+            target, xy, text, size=size, fill=fill, bold=bold, stroke=stroke, stroke_width=stroke_width, anchor=anchor
+        )
     f = font(size, bold)
     with _FONT_LOCK:
-        draw.text(xy, text, font=f, fill=fill, anchor=anchor, stroke_width=stroke_width,
-                  stroke_fill=stroke if stroke_width else None)
+        draw.text(
+            xy,
+            text,
+            font=f,
+            fill=fill,
+            anchor=anchor,
+            stroke_width=stroke_width,
+            stroke_fill=stroke if stroke_width else None,
+        )
         box = f.getbbox(text, anchor=anchor, stroke_width=stroke_width)
     box = (xy[0] + box[0], xy[1] + box[1], xy[0] + box[2], xy[1] + box[3])
     _record(target if isinstance(target, Image.Image) else None, text, size, box)
@@ -339,14 +373,25 @@ def draw_text(
 
 
 def draw_fit(
-    draw: ImageDraw.ImageDraw, xy: Point, text: str, *, max_w: float, size: int, fill: str, bold: bool = False,
-    anchor: str = "la", minimum: int = 16, stroke: str | None = None, stroke_width: int = 0,
+    draw: ImageDraw.ImageDraw,
+    xy: Point,
+    text: str,
+    *,
+    max_w: float,
+    size: int,
+    fill: str,
+    bold: bool = False,
+    anchor: str = "la",
+    minimum: int = 16,
+    stroke: str | None = None,
+    stroke_width: int = 0,
 ) -> tuple[float, float, float, float]:
     """:func:`draw_text` after :func:`fit_text`: shrink to fit ``max_w`` px (not below ``minimum``), then cut with
     an ellipsis. Returns the ink box."""
     fitted, fs = fit_text(text, max_w, size, min(minimum, size), bold)
-    return draw_text(draw, xy, fitted, size=fs, fill=fill, bold=bold, anchor=anchor, stroke=stroke,
-                     stroke_width=stroke_width)
+    return draw_text(
+        draw, xy, fitted, size=fs, fill=fill, bold=bold, anchor=anchor, stroke=stroke, stroke_width=stroke_width
+    )
 
 
 def wrap_text(text: str, max_w: float, size: int, bold: bool = False, max_lines: int = 3) -> list[str]:

@@ -1,6 +1,6 @@
-"""Habits that hold (issue 20, Deliver 7), run by the README's one test command: ``ruff check`` is clean,
-``mypy --strict`` is clean on engine/, render/ and bot/core/, the engine's value objects carry doctest examples that
-pass, and the binding rulings in ``docs/rules/`` are the shared ones."""
+"""Habits that hold (issue 20, Deliver 7), run by the README's one test command: ``ruff check`` and
+``ruff format --check`` are clean, ``mypy --strict`` is clean on engine/, render/ and bot/core/, the engine's value
+objects carry doctest examples that pass, and the binding rulings in ``docs/rules/`` are the shared ones."""
 
 import doctest
 import importlib
@@ -34,6 +34,12 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_ruff_check_is_clean() -> None:
     done = _run("ruff", "check", ".")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_ruff_format_check_is_clean() -> None:
+    """Every file as ``ruff format`` writes it (the project's one style: run ``ruff format .`` before a commit)."""
+    done = _run("ruff", "format", "--check", ".")
     assert done.returncode == 0, done.stdout + done.stderr
 
 

@@ -22,15 +22,18 @@ def _write(root: Path, files: dict[str, str]) -> None:
 def _planted(tmp_path: Path) -> Path:
     """``pkg``: a → b at module level, b → c inside a function, c → a under TYPE_CHECKING (one 3-cycle); d → e
     relative, e → d via ``from pkg import d`` (a 2-cycle); f imports a (no cycle) and an outside module."""
-    _write(tmp_path, {
-        "pkg/__init__.py": "",
-        "pkg/a.py": "import pkg.b\n",
-        "pkg/b.py": "def later():\n    from pkg import c\n    return c\n",
-        "pkg/c.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.a import thing\n",
-        "pkg/d.py": "from .e import x\n",
-        "pkg/e.py": "x = 1\ndef f():\n    from pkg import d\n",
-        "pkg/f.py": "import os\nimport pkg.a\n",
-    })
+    _write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/a.py": "import pkg.b\n",
+            "pkg/b.py": "def later():\n    from pkg import c\n    return c\n",
+            "pkg/c.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.a import thing\n",
+            "pkg/d.py": "from .e import x\n",
+            "pkg/e.py": "x = 1\ndef f():\n    from pkg import d\n",
+            "pkg/f.py": "import os\nimport pkg.a\n",
+        },
+    )
     return tmp_path
 
 
@@ -66,8 +69,12 @@ def test_command_prints_the_largest_cycle_and_exits_1_above_max(
 
 
 def test_runs_as_a_module_from_the_project_root() -> None:
-    done = subprocess.run([sys.executable, "-m", "tools.import_cycles", "--max", "1", "engine", "render"],
-                          cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "tools.import_cycles", "--max", "1", "engine", "render"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert "largest import cycle over engine render:" in done.stdout
 
 

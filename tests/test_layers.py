@@ -53,8 +53,11 @@ def _game_names() -> set[str]:
 
 def _mentions(path: Path, names: set[str]) -> list[str]:
     pattern = re.compile(r"\b(" + "|".join(sorted(names)) + r")\b", re.IGNORECASE)
-    return [f"{path.relative_to(ROOT)}:{n}: {line.strip()}" for n, line in enumerate(path.read_text().splitlines(), 1)
-            if pattern.search(line)]
+    return [
+        f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if pattern.search(line)
+    ]
 
 
 def _own_folder(path: Path, names: set[str]) -> bool:
@@ -78,22 +81,29 @@ def test_no_module_above_the_engine_names_a_game_outside_its_own_folders() -> No
         found += _mentions(path, names)
     assert found == [], "a game named outside its own folders:\n" + "\n".join(found)
     branch = re.compile(r"""kind\s*(==|!=|in)\s*[(\[]?\s*["'](""" + "|".join(sorted(names)) + ")")
-    storage = [str(p.relative_to(ROOT)) for p in (ROOT / "bot" / "storage").rglob("*.py")
-               if branch.search(p.read_text())]
+    storage = [
+        str(p.relative_to(ROOT)) for p in (ROOT / "bot" / "storage").rglob("*.py") if branch.search(p.read_text())
+    ]
     assert storage == [], f"storage branches on a game: {storage}"
 
 
 def test_the_registration_line_is_the_only_one() -> None:
     from bot.games import GAMES
 
-    lines = [line for line in (ROOT / "bot" / "games" / "__init__.py").read_text().splitlines()
-             if any(f'"{g}"' in line for g in GAMES)]
+    lines = [
+        line
+        for line in (ROOT / "bot" / "games" / "__init__.py").read_text().splitlines()
+        if any(f'"{g}"' in line for g in GAMES)
+    ]
     assert len(lines) == 1 and lines[0].startswith("GAMES:"), lines
 
 
 def test_no_file_in_bot_is_over_450_lines() -> None:
-    long = {str(p.relative_to(ROOT)): n for p in (ROOT / "bot").rglob("*.py")
-            if (n := len(p.read_text().splitlines())) > MAX_LINES}
+    long = {
+        str(p.relative_to(ROOT)): n
+        for p in (ROOT / "bot").rglob("*.py")
+        if (n := len(p.read_text().splitlines())) > MAX_LINES
+    }
     assert long == {}, f"split these by job: {long}"
 
 
@@ -129,10 +139,13 @@ def _imports(path: Path) -> list[tuple[int, str]]:
 def test_no_module_of_bot_imports_a_layer_above_its_own() -> None:
     bad = []
     for level, layer in enumerate(LAYERS):
-        above = tuple(f"bot.{upper}" for upper in LAYERS[level + 1:]) + ABOVE_ALL
+        above = tuple(f"bot.{upper}" for upper in LAYERS[level + 1 :]) + ABOVE_ALL
         for path in sorted((ROOT / "bot" / layer).rglob("*.py")):
-            bad += [f"{path.relative_to(ROOT)}:{n}: {mod}" for n, mod in _imports(path)
-                    if (mod + ".").startswith(above) and mod != "bot.games"]
+            bad += [
+                f"{path.relative_to(ROOT)}:{n}: {mod}"
+                for n, mod in _imports(path)
+                if (mod + ".").startswith(above) and mod != "bot.games"
+            ]
     assert bad == [], "imports pointing up:\n" + "\n".join(bad)
 
 
@@ -141,6 +154,9 @@ def test_the_layers_below_the_ui_import_no_discord_ui_of_the_games() -> None:
     bad = []
     for folder in ("bot/storage", "engine", "render"):
         for path in sorted((ROOT / folder).rglob("*.py")):
-            bad += [f"{path.relative_to(ROOT)}:{n}: {mod}" for n, mod in _imports(path)
-                    if mod.startswith(("bot.core", "bot.services", "bot.ui", "bot.games", "bot.app"))]
+            bad += [
+                f"{path.relative_to(ROOT)}:{n}: {mod}"
+                for n, mod in _imports(path)
+                if mod.startswith(("bot.core", "bot.services", "bot.ui", "bot.games", "bot.app"))
+            ]
     assert bad == [], "\n".join(bad)

@@ -41,12 +41,18 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "engine" / "data" / "fonts"
 
 COPIED = [
-    "NotoSansArabic-Regular.ttf", "NotoSansArabic-Bold.ttf",
-    "NotoSansHebrew-Regular.ttf", "NotoSansHebrew-Bold.ttf",
-    "NotoSansThai-Regular.ttf", "NotoSansThai-Bold.ttf",
-    "NotoSansDevanagari-Regular.ttf", "NotoSansDevanagari-Bold.ttf",
-    "NotoSansBengali-Regular.ttf", "NotoSansTamil-Regular.ttf",
-    "NotoSansSymbols-Regular.ttf", "NotoSansSymbols2-Regular.ttf",
+    "NotoSansArabic-Regular.ttf",
+    "NotoSansArabic-Bold.ttf",
+    "NotoSansHebrew-Regular.ttf",
+    "NotoSansHebrew-Bold.ttf",
+    "NotoSansThai-Regular.ttf",
+    "NotoSansThai-Bold.ttf",
+    "NotoSansDevanagari-Regular.ttf",
+    "NotoSansDevanagari-Bold.ttf",
+    "NotoSansBengali-Regular.ttf",
+    "NotoSansTamil-Regular.ttf",
+    "NotoSansSymbols-Regular.ttf",
+    "NotoSansSymbols2-Regular.ttf",
 ]
 CJK_OUT = "NotoSansCJKjp-Regular-subset.otf"
 EMOJI_OUT = "NotoColorEmoji-subset.ttf"
@@ -56,8 +62,10 @@ MATH_OUT = "NotoSansMath-Regular-subset.ttf"
 def _find(src: Path, name: str) -> Path:
     hits = sorted(src.rglob(name))
     if not hits:
-        sys.exit(f"{name} not found under {src}: install or unpack fonts-noto-core, fonts-noto-cjk, "
-                 "fonts-noto-color-emoji (see this script's docstring)")
+        sys.exit(
+            f"{name} not found under {src}: install or unpack fonts-noto-core, fonts-noto-cjk, "
+            "fonts-noto-color-emoji (see this script's docstring)"
+        )
     return hits[0]
 
 
@@ -80,10 +88,22 @@ def _legacy_set(codec: str, lo: int, hi: int, accept: Iterable[tuple[int, int]] 
 
 def cjk_codepoints() -> set[int]:
     """The CJK subset's code points (see the module docstring)."""
-    han = (_legacy_set("gb2312", 0x4E00, 0xA000) | _legacy_set("shift_jis", 0x4E00, 0xA000)
-           | _legacy_set("euc_kr", 0x4E00, 0xA000) | _legacy_set("big5", 0x4E00, 0xA000, [(0xA440, 0xC67E)]))
-    blocks = [(0x1100, 0x11FF), (0x3000, 0x30FF), (0x3100, 0x312F), (0x3130, 0x318F), (0x31A0, 0x31FF),
-              (0x3200, 0x33FF), (0xAC00, 0xD7A3), (0xFF00, 0xFFEF)]
+    han = (
+        _legacy_set("gb2312", 0x4E00, 0xA000)
+        | _legacy_set("shift_jis", 0x4E00, 0xA000)
+        | _legacy_set("euc_kr", 0x4E00, 0xA000)
+        | _legacy_set("big5", 0x4E00, 0xA000, [(0xA440, 0xC67E)])
+    )
+    blocks = [
+        (0x1100, 0x11FF),
+        (0x3000, 0x30FF),
+        (0x3100, 0x312F),
+        (0x3130, 0x318F),
+        (0x31A0, 0x31FF),
+        (0x3200, 0x33FF),
+        (0xAC00, 0xD7A3),
+        (0xFF00, 0xFFEF),
+    ]
     cps = set(han)
     for a, z in blocks:
         cps.update(range(a, z + 1))
@@ -115,8 +135,10 @@ def main(argv: list[str] | None = None) -> None:
 
     def note(out_name: str, src_path: Path) -> None:
         out = OUT / out_name
-        manifest.append(f"{out_name}\t{out.stat().st_size}\tfrom {src_path.name} sha256 {_sha(src_path)[:16]}"
-                        f"\tout sha256 {_sha(out)[:16]}")
+        manifest.append(
+            f"{out_name}\t{out.stat().st_size}\tfrom {src_path.name} sha256 {_sha(src_path)[:16]}"
+            f"\tout sha256 {_sha(out)[:16]}"
+        )
         print(manifest[-1])
 
     for name in COPIED:
@@ -144,7 +166,10 @@ def main(argv: list[str] | None = None) -> None:
 
     (OUT / "MANIFEST.txt").write_text(
         "# written by tools/build_fonts.py: file, bytes, input and output SHA-256 (first 16 hex digits)\n"
-        + "\n".join(manifest) + "\n", encoding="utf-8")
+        + "\n".join(manifest)
+        + "\n",
+        encoding="utf-8",
+    )
 
 
 if __name__ == "__main__":

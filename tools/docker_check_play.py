@@ -47,8 +47,9 @@ def report(name: str, value: Any, ok: bool = True) -> None:
 
 
 async def sh(*args: str, check: bool = True, cwd: Path | None = None) -> tuple[int, str]:
-    proc = await asyncio.create_subprocess_exec(*args, stdout=asyncio.subprocess.PIPE, cwd=cwd,
-                                                stderr=asyncio.subprocess.STDOUT)
+    proc = await asyncio.create_subprocess_exec(
+        *args, stdout=asyncio.subprocess.PIPE, cwd=cwd, stderr=asyncio.subprocess.STDOUT
+    )
     out, _ = await proc.communicate()
     text = out.decode(errors="replace").strip()
     if check and proc.returncode != 0:
@@ -105,8 +106,9 @@ def stop_word() -> str:
 
 async def start_local() -> None:
     log = open(LOCAL["cwd"] / "bot.log", "ab")  # noqa: ASYNC230 (a local file; the child writes it)
-    LOCAL["proc"] = await asyncio.create_subprocess_exec(LOCAL["python"], "-m", "bot", cwd=LOCAL["cwd"],
-                                                         env=LOCAL["env"], stdout=log, stderr=log)
+    LOCAL["proc"] = await asyncio.create_subprocess_exec(
+        LOCAL["python"], "-m", "bot", cwd=LOCAL["cwd"], env=LOCAL["env"], stdout=log, stderr=log
+    )
 
 
 async def stop_timed(name: str) -> tuple[int, float]:
@@ -133,8 +135,9 @@ async def reconnect(server: DevServer, name: str) -> float:
         await start_local()
     else:
         await sh("docker", "start", name)
-    await server.wait_until(lambda: server.identify_count > before and server.bot_connected, 120,
-                            "the restarted container's IDENTIFY")
+    await server.wait_until(
+        lambda: server.identify_count > before and server.bot_connected, 120, "the restarted container's IDENTIFY"
+    )
     print(f"       IDENTIFY #{server.identify_count}", flush=True)
     return time.monotonic() - t0
 
@@ -163,9 +166,26 @@ async def main(args: argparse.Namespace) -> int:
         if args.local:
             await start_local()
         else:
-            await sh("docker", "run", "-d", "--name", name, "--network", "host", "--env-file", str(env_file),
-                     "-v", f"{data}:/data", "--health-interval", "5s", "--health-start-period", "60s",
-                     "--health-retries", "3", image)
+            await sh(
+                "docker",
+                "run",
+                "-d",
+                "--name",
+                name,
+                "--network",
+                "host",
+                "--env-file",
+                str(env_file),
+                "-v",
+                f"{data}:/data",
+                "--health-interval",
+                "5s",
+                "--health-start-period",
+                "60s",
+                "--health-retries",
+                "3",
+                image,
+            )
         await server.wait_for_bot(timeout=180, synced=True)
         report("start to commands synced (s)", round(time.monotonic() - t0, 1))
         if args.local:
@@ -199,8 +219,9 @@ async def main(args: argparse.Namespace) -> int:
         code, seconds = await stop
         answered = not pending.failed and pending.response_type is not None
         report(f"{stop_word()} mid-move: exit code, seconds", f"{code}, {seconds:.1f}", code == 0 and seconds < 10)
-        report("the move in flight during the stop", "answered" if answered else f"not answered ({pending!r})",
-               answered)
+        report(
+            "the move in flight during the stop", "answered" if answered else f"not answered ({pending!r})", answered
+        )
         await reconnect(server, name)
         board = await latest_board(server, 0)
         board, _res = await move(server, board)
@@ -236,24 +257,42 @@ async def docker_only_checks(name: str, image: str, work: Path, env_file: Path) 
     report("then to Docker health 'healthy' (s)", round(time.monotonic() - t0, 1), healthy >= 0)
     p0 = time.monotonic()
     code, text = await sh("docker", "exec", name, "python", "-m", "bot", "healthcheck", check=False)
-    report("exec probe `python -m bot healthcheck`", f"exit {code} in {time.monotonic() - p0:.2f} s ({text})",
-           code == 0)
+    report(
+        "exec probe `python -m bot healthcheck`", f"exit {code} in {time.monotonic() - p0:.2f} s ({text})", code == 0
+    )
     cpu = "from bot.config import default_cpu_workers as d; print(d())"
     _, inside = await sh("docker", "exec", name, "python", "-c", cpu)
     _, half = await sh("docker", "run", "--rm", "--network", "none", "--cpus", "0.5", image, "python", "-c", cpu)
-    _, one = await sh("docker", "run", "--rm", "--network", "none", "--cpuset-cpus", "0", image, "python", "-c",
-                      cpu)
-    report("default CPU_WORKERS (unlimited / --cpus=0.5 / --cpuset-cpus=0)", f"{inside} / {half} / {one}",
-           half == "1" and one == "1" and int(inside) == len(os.sched_getaffinity(0)))
+    _, one = await sh("docker", "run", "--rm", "--network", "none", "--cpuset-cpus", "0", image, "python", "-c", cpu)
+    report(
+        "default CPU_WORKERS (unlimited / --cpus=0.5 / --cpuset-cpus=0)",
+        f"{inside} / {half} / {one}",
+        half == "1" and one == "1" and int(inside) == len(os.sched_getaffinity(0)),
+    )
     _, user = await sh("docker", "exec", name, "id", "-u")
     report("container user", user, user == str(UID))
     rootdir = work / "root-owned"
     rootdir.mkdir()
-    code, text = await sh("docker", "run", "--rm", "--network", "host", "--env-file", str(env_file),
-                          "-e", "DATABASE_URL=", "-e", "DISCORD_TOKEN=wrong-token", "-v", f"{rootdir}:/data", image,
-                          check=False)
-    report("bind mount not writable by uid 10001: exit code, message", f"{code}, {text.splitlines()[-1][:160]}",
-           code == 5)
+    code, text = await sh(
+        "docker",
+        "run",
+        "--rm",
+        "--network",
+        "host",
+        "--env-file",
+        str(env_file),
+        "-e",
+        "DATABASE_URL=",
+        "-e",
+        "DISCORD_TOKEN=wrong-token",
+        "-v",
+        f"{rootdir}:/data",
+        image,
+        check=False,
+    )
+    report(
+        "bind mount not writable by uid 10001: exit code, message", f"{code}, {text.splitlines()[-1][:160]}", code == 5
+    )
 
 
 async def _is(name: str, status: str) -> bool:

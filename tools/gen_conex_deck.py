@@ -106,12 +106,14 @@ def _draw(rng: random.Random) -> dict:
         rng.shuffle(values)
         five_colour = EXTRA[background]
         for n, action in zip(CORNER_COUNTS, ACTIONS, strict=True):
-            card_values = [5] + [values.pop() for _ in range(n - 1)] if action == "plus2" else [
-                values.pop() for _ in range(n)
-            ]
-            card_colours = [five_colour] + [colours.pop() for _ in range(n - 1)] if action == "plus2" else [
-                colours.pop() for _ in range(n)
-            ]
+            card_values = (
+                [5] + [values.pop() for _ in range(n - 1)] if action == "plus2" else [values.pop() for _ in range(n)]
+            )
+            card_colours = (
+                [five_colour] + [colours.pop() for _ in range(n - 1)]
+                if action == "plus2"
+                else [colours.pop() for _ in range(n)]
+            )
             while True:
                 positions = sorted(rng.sample(POSITIONS, n), key=POSITIONS.index)
                 order = list(range(n))

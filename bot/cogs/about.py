@@ -23,12 +23,18 @@ if TYPE_CHECKING:
     from bot.app import TableBot
 
 INVITE_PERMISSIONS = discord.Permissions(
-    view_channel=True, send_messages=True, send_messages_in_threads=True, create_public_threads=True, attach_files=True,
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    create_public_threads=True,
+    attach_files=True,
 ).value
 """309237681152: the permissions the invite link asks for (see the module docstring)."""
 INVITE_SCOPES = ("bot", "applications.commands")
-INVITE_URL = "https://discord.com/oauth2/authorize?client_id={client_id}&scope=bot+applications.commands" \
-             "&permissions={permissions}"
+INVITE_URL = (
+    "https://discord.com/oauth2/authorize?client_id={client_id}&scope=bot+applications.commands"
+    "&permissions={permissions}"
+)
 
 
 def invite_url(client_id: int) -> str:
@@ -67,12 +73,22 @@ class AboutCog(commands.Cog, name="about"):
         bot = self.bot
         shard_count = bot.shard_count or 1
         mine = bot.config.shard_ids
-        shards = (t("about.shards_some", locale, ids=", ".join(map(str, mine)), count=shard_count)
-                  if mine is not None and len(mine) < shard_count else t("about.shards_all", locale, count=shard_count))
+        shards = (
+            t("about.shards_some", locale, ids=", ".join(map(str, mine)), count=shard_count)
+            if mine is not None and len(mine) < shard_count
+            else t("about.shards_all", locale, count=shard_count)
+        )
         games = ", ".join(kind.title for kind in bot.games.kinds.values())
-        return t("about.text", locale, version=version(), games=games,
-                 uptime=duration(time.time() - bot.started_at, locale),
-                 servers=len(bot.guilds), shards=shards, invite=invite_url(bot.application_id or 0))
+        return t(
+            "about.text",
+            locale,
+            version=version(),
+            games=games,
+            uptime=duration(time.time() - bot.started_at, locale),
+            servers=len(bot.guilds),
+            shards=shards,
+            invite=invite_url(bot.application_id or 0),
+        )
 
     @app_commands.command(name="about", description="What this bot is, how long it has run, and how to invite it")
     async def about(self, interaction: discord.Interaction) -> None:

@@ -39,15 +39,17 @@ class RecordsCog(commands.Cog, name="records"):
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
         choices: list[app_commands.Choice[str | int | float]] = [
-            app_commands.Choice(name=kind.title, value=name) for name, kind in bot.games.kinds.items()]
+            app_commands.Choice(name=kind.title, value=name) for name, kind in bot.games.kinds.items()
+        ]
         command = self.history
         command._params["game"] = replace(command._params["game"], choices=choices)  # the registered games
 
     @app_commands.command(name="history", description="A player's recent games in this server")
     @app_commands.describe(user="Whose games (you by default)", game="Only games of this kind")
     @app_commands.guild_only()
-    async def history(self, interaction: discord.Interaction, user: discord.User | None = None,
-                      game: str | None = None) -> None:
+    async def history(
+        self, interaction: discord.Interaction, user: discord.User | None = None, game: str | None = None
+    ) -> None:
         if game is not None and game not in self.bot.games.kinds:
             raise BotError("err.no_such_kind", game=game)
         target = user or interaction.user
@@ -56,21 +58,29 @@ class RecordsCog(commands.Cog, name="records"):
         await reply(interaction, ephemeral=True, **await history.page_message(layer, page, interaction.locale))
 
     @app_commands.command(name="replay", description="Replay a finished game: animation, move list and record")
-    @app_commands.describe(game="Game number (your recent games are suggested)",
-                           private="Only you see the replay (default: the channel sees it)")
+    @app_commands.describe(
+        game="Game number (your recent games are suggested)",
+        private="Only you see the replay (default: the channel sees it)",
+    )
     @app_commands.guild_only()
-    async def replay(self, interaction: discord.Interaction, game: app_commands.Range[int, 1, MAX_INTEGER_OPTION],
-                     private: bool = False) -> None:
+    async def replay(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Range[int, 1, MAX_INTEGER_OPTION],
+        private: bool = False,
+    ) -> None:
         await record_views.send_replay(interaction, game, ephemeral=private)
 
     @replay.autocomplete("game")
-    async def _game_autocomplete(self, interaction: discord.Interaction,
-                                 current: str | int) -> list[app_commands.Choice[int]]:
+    async def _game_autocomplete(
+        self, interaction: discord.Interaction, current: str | int
+    ) -> list[app_commands.Choice[int]]:
         """The caller's recent finished games here (newest first), filtered by the digits typed."""
         typed = str(current or "").strip().lstrip("#")
         try:
-            rows = await self.bot.storage.finished_games(interaction.guild_id or 0, interaction.user.id,
-                                                         limit=AUTOCOMPLETE_GAMES)
+            rows = await self.bot.storage.finished_games(
+                interaction.guild_id or 0, interaction.user.id, limit=AUTOCOMPLETE_GAMES
+            )
         except Exception as err:  # no suggestions rather than a traceback (a storage failure is one line)
             failure = storage_failure(err)
             if failure is None:

@@ -40,18 +40,24 @@ class SettingsCog(commands.Cog, name="settings"):
         name="settings",
         description="Game settings of this server: clock of new games, expiry of challenges and lobbies",
     )
-    @app_commands.describe(clock="Clock of new games when the command chooses none",
-                           expiry="Minutes before an unanswered challenge or lobby expires (1-1440)",
-                           games_per_member="Open games one member may have here (1-100; default 5)",
-                           games_per_server="Open games this server may have at once (1-1000; default 50)",
-                           threads="Open games the bot may put in new threads here (0-500; default 20)")
+    @app_commands.describe(
+        clock="Clock of new games when the command chooses none",
+        expiry="Minutes before an unanswered challenge or lobby expires (1-1440)",
+        games_per_member="Open games one member may have here (1-100; default 5)",
+        games_per_server="Open games this server may have at once (1-1000; default 50)",
+        threads="Open games the bot may put in new threads here (0-500; default 20)",
+    )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
-    async def settings(self, interaction: discord.Interaction, clock: Preset | None = None,
-                       expiry: app_commands.Range[int, 1, 1440] | None = None,
-                       games_per_member: app_commands.Range[int, 1, 100] | None = None,
-                       games_per_server: app_commands.Range[int, 1, 1000] | None = None,
-                       threads: app_commands.Range[int, 0, 500] | None = None) -> None:
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        clock: Preset | None = None,
+        expiry: app_commands.Range[int, 1, 1440] | None = None,
+        games_per_member: app_commands.Range[int, 1, 100] | None = None,
+        games_per_server: app_commands.Range[int, 1, 1000] | None = None,
+        threads: app_commands.Range[int, 0, 500] | None = None,
+    ) -> None:
         if not interaction.permissions.manage_guild:
             raise BotError("err.forbidden")
         guild_id = interaction.guild_id or 0
@@ -63,23 +69,36 @@ class SettingsCog(commands.Cog, name="settings"):
             changes[clocks.SETTING_CLOCK] = clock
         if expiry is not None:
             changes[clocks.SETTING_EXPIRY] = int(expiry)
-        for name, value in ((caps.SETTING_MEMBER, games_per_member), (caps.SETTING_SERVER, games_per_server),
-                            (caps.SETTING_THREADS, threads)):
+        for name, value in (
+            (caps.SETTING_MEMBER, games_per_member),
+            (caps.SETTING_SERVER, games_per_server),
+            (caps.SETTING_THREADS, threads),
+        ):
             if value is None:
                 continue
             low, high = caps.RANGES[name]
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise BotError("settings.bad_cap", value=str(value)[:40], min=low, max=high)
             changes[name] = int(value)
-        current = await (storage.set_guild_settings(guild_id, **changes) if changes
-                         else storage.get_guild_settings(guild_id))
+        current = await (
+            storage.set_guild_settings(guild_id, **changes) if changes else storage.get_guild_settings(guild_id)
+        )
         loc = interaction.locale
         preset = clocks.preset_of(None, current)
-        text = t("settings.show", loc, clock=f"`{preset}` ({t(f'clk.preset_{preset}', loc)})",
-                 minutes=clocks.expiry_minutes(current))
+        text = t(
+            "settings.show",
+            loc,
+            clock=f"`{preset}` ({t(f'clk.preset_{preset}', loc)})",
+            minutes=clocks.expiry_minutes(current),
+        )
         caps_now = caps.limits(current, caps.operator_caps(self.bot.games))
-        text += "\n" + t("settings.caps", loc, member=caps_now[caps.SETTING_MEMBER],
-                          server=caps_now[caps.SETTING_SERVER], threads=caps_now[caps.SETTING_THREADS])
+        text += "\n" + t(
+            "settings.caps",
+            loc,
+            member=caps_now[caps.SETTING_MEMBER],
+            server=caps_now[caps.SETTING_SERVER],
+            threads=caps_now[caps.SETTING_THREADS],
+        )
         if changes:
             text = f"{t('settings.saved', loc)}\n{text}"
         await reply(interaction, text, ephemeral=True)

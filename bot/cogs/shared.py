@@ -56,7 +56,8 @@ class SharedCog(commands.Cog, name="shared"):
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
         choices: list[app_commands.Choice[str | int | float]] = [
-            app_commands.Choice(name=name, value=name) for name in bot.games.kinds]
+            app_commands.Choice(name=name, value=name) for name in bot.games.kinds
+        ]
         command = self.leaderboard
         command._params["game"] = replace(command._params["game"], choices=choices)  # the registered games
 
@@ -94,8 +95,9 @@ class SharedCog(commands.Cog, name="shared"):
         content, files, view = await self.leaderboard_page(interaction, game, 0)
         await reply(interaction, content, files=files, view=view, allowed_mentions=discord.AllowedMentions.none())
 
-    async def leaderboard_page(self, interaction: discord.Interaction, game: str, page: int
-                               ) -> tuple[str, list[discord.File], discord.ui.View | None]:
+    async def leaderboard_page(
+        self, interaction: discord.Interaction, game: str, page: int
+    ) -> tuple[str, list[discord.File], discord.ui.View | None]:
         """Page ``page`` (0-based) of the leaderboard of ``game``: :data:`LEADERBOARD_SIZE` players as text (whole
         lines, within 2,000 characters) and as a picture, with Previous / Next (``lb:pg:<game>:<page>:p|n``) when
         there is more than one page. An empty page (past the end, or nobody rated) is one sentence."""
@@ -105,8 +107,9 @@ class SharedCog(commands.Cog, name="shared"):
         guild = interaction.guild
         loc = interaction.locale
         title = t("lb.title", loc, game=game_title, guild=guild.name if guild else "")
-        rows = await self.bot.storage.leaderboard(interaction.guild_id or 0, game, limit=LEADERBOARD_SIZE + 1,
-                                                  offset=page * LEADERBOARD_SIZE)
+        rows = await self.bot.storage.leaderboard(
+            interaction.guild_id or 0, game, limit=LEADERBOARD_SIZE + 1, offset=page * LEADERBOARD_SIZE
+        )
         more, rows = len(rows) > LEADERBOARD_SIZE, rows[:LEADERBOARD_SIZE]
         by_place = self._by_place(game)
         table = []
@@ -144,11 +147,31 @@ class SharedCog(commands.Cog, name="shared"):
                 lines.append(t("stats.none", loc, game=title))
             elif self._by_place(kind):
                 places = " · ".join(t("stats.place", loc, place=p, n=n) for p, n in stats.places.items())
-                lines.append(t("stats.row_places", loc, game=title, rank=row.rank, rating=row.display,
-                               games=row.games, places=places or "—"))
+                lines.append(
+                    t(
+                        "stats.row_places",
+                        loc,
+                        game=title,
+                        rank=row.rank,
+                        rating=row.display,
+                        games=row.games,
+                        places=places or "—",
+                    )
+                )
             else:
-                lines.append(t("stats.row", loc, game=title, rank=row.rank, rating=row.display, games=row.games,
-                               wins=row.wins, losses=row.losses, draws=row.draws))
+                lines.append(
+                    t(
+                        "stats.row",
+                        loc,
+                        game=title,
+                        rank=row.rank,
+                        rating=row.display,
+                        games=row.games,
+                        wins=row.wins,
+                        losses=row.losses,
+                        draws=row.draws,
+                    )
+                )
             ai = stats.vs_ai
             if ai.wins + ai.draws + ai.losses:  # games against the AI: never rated, counted apart
                 lines.append(t("stats.vs_ai", loc, wins=ai.wins, draws=ai.draws, losses=ai.losses))
@@ -179,26 +202,38 @@ class SharedCog(commands.Cog, name="shared"):
             return
         committed = await games.abort(record.id, by=interaction.user.id, guild_id=interaction.guild_id or 0)
         title = self._title(record.kind)
-        await reply(interaction, t("abort.done", interaction.locale, name=interaction.user.display_name, game=title)
-                    + mutual.abort_note(committed.snap, interaction.locale))
+        await reply(
+            interaction,
+            t("abort.done", interaction.locale, name=interaction.user.display_name, game=title)
+            + mutual.abort_note(committed.snap, interaction.locale),
+        )
         await games.lobby.closed_by_admin(committed, interaction.user.display_name)
         await games.publisher.strip_all(committed.snap.record)
 
 
-class LeaderboardPage(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                      template=r"lb:pg:(?P<game>[a-z][a-z0-9_]{0,31}):(?P<page>[0-9]{1,3}):(?P<d>[pn])"):
+class LeaderboardPage(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"lb:pg:(?P<game>[a-z][a-z0-9_]{0,31}):(?P<page>[0-9]{1,3}):(?P<d>[pn])",
+):
     """Previous / Next page of a leaderboard. On the public leaderboard it answers the clicker privately with that
     page; on such a private page it turns the page in place."""
 
     def __init__(self, game: str, page: int, way: str, *, disabled: bool = False, locale: str | None = None) -> None:
         self.game, self.page = game, max(0, page)
         label = t("ui.page_prev" if way == "p" else "ui.page_next", locale)
-        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
-                                           custom_id=f"lb:pg:{game}:{self.page}:{way}"))
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"lb:pg:{game}:{self.page}:{way}",
+            )
+        )
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> LeaderboardPage:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LeaderboardPage:
         return cls(match["game"], int(match["page"]), match["d"])
 
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -31,8 +31,9 @@ class UnstuckCog(commands.Cog, name="unstuck"):
         self.bot = bot
         self.sweeper = leavers.Sweeper(bot.games, getattr(bot.config, "departure_check_s", 0.0))
 
-    @app_commands.command(name="abandon",
-                          description="Propose to abort this channel's game: every player must agree; not rated")
+    @app_commands.command(
+        name="abandon", description="Propose to abort this channel's game: every player must agree; not rated"
+    )
     @app_commands.guild_only()
     async def abandon(self, interaction: discord.Interaction) -> None:
         record = await self.bot.games.channel_record(interaction.channel_id or 0)

@@ -28,8 +28,9 @@ COMMITTED: ContextVar[str | None] = ContextVar("committed", default=None)
 an error after it is never answered "nothing was changed" (``bot.ui.common.refuse``)."""
 
 
-LOBBY_ACTIONS = frozenset({"join", "leave", "add bot", "close", "accept", "decline", "withdraw", "start", "abort",
-                           "expire"})
+LOBBY_ACTIONS = frozenset(
+    {"join", "leave", "add bot", "close", "accept", "decline", "withdraw", "start", "abort", "expire"}
+)
 """Logged actions that are no engine action (seats, start, abort); everything else in the log replays."""
 
 
@@ -102,8 +103,13 @@ async def committed_anyway(storage: Storage, game_id: int, version: int, change:
         if not logged or logged[0].seq != version + 1:
             return False
         mine = logged[0].action == change.action and logged[0].player == change.actor
-        log.warning("game %s: the commit of v%s reported %r but %s", game_id, version + 1, err,
-                    "it was saved" if mine else "another action was saved there")
+        log.warning(
+            "game %s: the commit of v%s reported %r but %s",
+            game_id,
+            version + 1,
+            err,
+            "it was saved" if mine else "another action was saved there",
+        )
         if not mine:
             raise BotError("err.conflict") from err
         return True

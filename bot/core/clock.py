@@ -145,8 +145,14 @@ def start_turn(env: Envelope, state: GameState, now: float, is_ai: Callable[[int
     return env.with_(clock={**c, "seat": seat, "deadline": deadline, "remind_at": remind_at}), remind_at
 
 
-def after_action(env: Envelope, state: GameState, events: Sequence[Event], now: float,
-                 is_ai: Callable[[int], bool], timed_out: int | None = None) -> tuple[Envelope, Any]:
+def after_action(
+    env: Envelope,
+    state: GameState,
+    events: Sequence[Event],
+    now: float,
+    is_ai: Callable[[int], bool],
+    timed_out: int | None = None,
+) -> tuple[Envelope, Any]:
     """The clock after an engine action: restarted when a turn started (``TurnStarted``) or the game ended,
     or when ``timed_out`` (the seat of a ``Timeout`` just applied) is the seat whose clock ran out and is still to
     move (a seat owing a side action, e.g. a discard: the timeout made it, the turn itself gets a fresh deadline: one
@@ -155,8 +161,12 @@ def after_action(env: Envelope, state: GameState, events: Sequence[Event], now: 
     if not env.clock.get("per_move"):
         return env, UNCHANGED
     deadline = env.clock.get("deadline")
-    again = (timed_out is not None and timed_out == env.clock.get("seat") == state.current_player
-             and deadline is not None and now >= float(deadline))
+    again = (
+        timed_out is not None
+        and timed_out == env.clock.get("seat") == state.current_player
+        and deadline is not None
+        and now >= float(deadline)
+    )
     if state.is_over or again or any(isinstance(e, TurnStarted) for e in events):
         return start_turn(env, state, now, is_ai)
     return env, UNCHANGED

@@ -111,8 +111,9 @@ class CpuPools:
             except Exception:  # the forkserver already runs (another pool started it)
                 pass
             nice = BACKGROUND_NICE if lane == "background" else 0
-            pool = ProcessPoolExecutor(self._size(lane), mp_context=ctx, initializer=_init_worker,
-                                       initargs=(nice, os.getpid()))
+            pool = ProcessPoolExecutor(
+                self._size(lane), mp_context=ctx, initializer=_init_worker, initargs=(nice, os.getpid())
+            )
             self._pools[lane] = pool
         return pool
 
@@ -149,9 +150,13 @@ class CpuPools:
         failed = [p for p in pids if isinstance(p, BaseException)]
         if failed:
             log.warning("warming the CPU workers failed: %r", failed[0])
-        log.info("CPU pools ready: %d interactive + %d background workers (%d processes) in %.1f s",
-                 self.workers, self.background_workers, len({p for p in pids if isinstance(p, int)}),
-                 time.perf_counter() - started)
+        log.info(
+            "CPU pools ready: %d interactive + %d background workers (%d processes) in %.1f s",
+            self.workers,
+            self.background_workers,
+            len({p for p in pids if isinstance(p, int)}),
+            time.perf_counter() - started,
+        )
 
     def close(self) -> None:
         for lane, pool in self._pools.items():

@@ -64,13 +64,28 @@ class Envelope:
 
     @classmethod
     def new(
-        cls, *, options: dict[str, Any], seats: list[Seat], host: int | None, invited: int | None = None,
-        locale: str | None = None, engine: dict[str, Any] | None = None, now: float | None = None,
+        cls,
+        *,
+        options: dict[str, Any],
+        seats: list[Seat],
+        host: int | None,
+        invited: int | None = None,
+        locale: str | None = None,
+        engine: dict[str, Any] | None = None,
+        now: float | None = None,
         clock: dict[str, Any] | None = None,
     ) -> Envelope:
         """A fresh envelope stamped with the creation time (``clock``: see ``bot/core/clock.py``)."""
-        return cls(engine, dict(options), tuple(seats), host, invited, locale, time.time() if now is None else now,
-                   clock=dict(clock or {}))
+        return cls(
+            engine,
+            dict(options),
+            tuple(seats),
+            host,
+            invited,
+            locale,
+            time.time() if now is None else now,
+            clock=dict(clock or {}),
+        )
 
     def with_(self, **changes: Any) -> Envelope:
         """A copy with ``changes`` (``seats`` may be given as a list)."""

@@ -200,8 +200,9 @@ class Rules:
         """An engine refusal reworded for people (e.g. naming the player to act). Default: unchanged."""
         return err
 
-    def rematch_seating(self, players: Sequence[int], seats: Sequence[Any],
-                        options: dict[str, Any]) -> tuple[list[int], list[Any], dict[str, Any]]:
+    def rematch_seating(
+        self, players: Sequence[int], seats: Sequence[Any], options: dict[str, Any]
+    ) -> tuple[list[int], list[Any], dict[str, Any]]:
         """Players, seats and options of a rematch: by default the seats rotate by one (the first player of the
         old game is the last of the new one)."""
         return [*players[1:], *players[:1]], [*seats[1:], *seats[:1]], dict(options)

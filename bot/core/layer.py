@@ -33,8 +33,9 @@ from bot.core import clock as clocks
 from bot.core import registry
 from bot.core.changes import COMMITTED, Change, Committed, Partial, committed_anyway
 from bot.core.cpu import CpuPools
-from bot.core.envelope import Envelope, is_current
+from bot.core.envelope import Envelope
 from bot.core.kind import GameKind, Snapshot
+from bot.core.loading import Loader
 from bot.core.outbox import Outbox
 from bot.core.results import outcome_result
 from bot.errors import BotError
@@ -64,7 +65,7 @@ Shown = Callable[[Committed, str, Any], Awaitable[None]]
 """A subscriber to shown commits: ``(committed, headline, interaction or None)``."""
 
 
-class GameLayer:
+class GameLayer(Loader):
     """The one game layer of a bot (``bot.games``), its core: it knows no service by name.
 
     Attributes: ``kinds`` (registered games by name), ``outbox`` (effects owed by commits; services subscribe
@@ -87,8 +88,13 @@ class GameLayer:
         self.kinds: dict[str, GameKind] = registry.kinds()
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self.clock = clocks.Clock()
-        self.outbox = Outbox(storage=lambda: self.bot.storage, now=self.clock.now, shards=self.shards,
-                             spawn=bot.spawn, closed=bot.is_closed)
+        self.outbox = Outbox(
+            storage=lambda: self.bot.storage,
+            now=self.clock.now,
+            shards=self.shards,
+            spawn=bot.spawn,
+            closed=bot.is_closed,
+        )
         self.on_committed: list[Hook] = []
         self.on_shown: list[Shown] = []
         self.on_ready_hooks: list[Callable[[], Awaitable[Any] | Any]] = []
@@ -129,77 +135,26 @@ class GameLayer:
         """True if this process runs the shard of the game's guild (background work is done for those only)."""
         return bool(getattr(self.bot, "owns", lambda _guild: True)(record.guild_id))
 
-    # -- loading ---------------------------------------------------------------------------------------------
-    def lock(self, game_id: int) -> asyncio.Lock:
-        """The per-game lock (one per game id in this process; forgotten when nobody holds or waits for it)."""
-        lock = self._locks.get(game_id)
-        if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
-        return lock
-
-    def kind_of(self, record: GameRecord) -> GameKind:
-        kind = self.kinds.get(record.kind)
-        if kind is None:
-            raise BotError("err.no_such_game", game_id=record.id)
-        return kind
-
-    async def record(self, game_id: int) -> GameRecord:
-        """The stored game. Raises ``BotError("err.no_such_game")``."""
-        record = await self.storage.get_game(game_id)
-        if record is None or record.kind not in self.kinds:
-            raise BotError("err.no_such_game", game_id=game_id)
-        return record
-
-    def envelope(self, record: GameRecord) -> Envelope:
-        """The envelope of ``record`` (migrated if saved before version 2; cheap: no engine load)."""
-        if is_current(record.state):
-            return Envelope.from_dict(record.state)
-        return self.kind_of(record).rules.migrate(record)
-
-    def snapshot(self, record: GameRecord) -> Snapshot:
-        """The game of ``record`` with its envelope (migrated if saved before version 2) and engine state (the
-        one ``GameState.from_dict`` of an action). Raises ``StateError`` for a corrupt state."""
-        kind = self.kind_of(record)
-        env = self.envelope(record)
-        state = None
-        if env.engine is not None:
-            state = kind.engine.from_dict(env.engine)
-            self.loads += 1
-        return Snapshot(kind, record, env, state)
-
-    async def load(self, game_id: int) -> Snapshot:
-        """:meth:`record` then :meth:`snapshot` (read-only: autocomplete, private views, the AI)."""
-        return self.snapshot(await self.record(game_id))
-
-    async def channel_record(self, channel_id: int, kind: GameKind | None = None) -> GameRecord:
-        """The open game in the channel (of ``kind`` if given), not loaded: for commands that only need its id
-        and status. Raises the kind's "no game here" refusal."""
-        record = await self.storage.active_game_in_channel(channel_id)
-        if record is None or record.kind not in self.kinds or (kind is not None and record.kind != kind.name):
-            if kind is not None:
-                raise kind.narration.no_game_here()
-            raise BotError("err.no_game_in_channel")
-        return record
-
-    async def channel_game(self, channel_id: int, kind: GameKind | None = None) -> Snapshot:
-        """:meth:`channel_record` loaded (for commands that read the state; pass it on as ``base=``)."""
-        return self.snapshot(await self.channel_record(channel_id, kind))
-
-    async def channel_busy(self, channel_id: int) -> bool:
-        """True if an open game (of any kind) holds the channel."""
-        return await self.storage.active_game_in_channel(channel_id) is not None
-
     # -- writing ---------------------------------------------------------------------------------------------
     async def create(
-        self, kind: GameKind, *, guild_id: int, channel_id: int, env: Envelope, players: list[int], status: str,
-        wake_at: float | None = None, owed: Sequence[Owed] = (),
+        self,
+        kind: GameKind,
+        *,
+        guild_id: int,
+        channel_id: int,
+        env: Envelope,
+        players: list[int],
+        status: str,
+        wake_at: float | None = None,
+        owed: Sequence[Owed] = (),
     ) -> Snapshot:
         """Create a game (``wake_at``: the scheduler's first look: a set-up's expiry, a first deadline) with the
         effects the subscribers' rules say it owes (a started game's first board...) and ``owed``. Raises
         ``BotError("err.channel_busy")`` when the channel holds an open game."""
         now = datetime.now(UTC)
-        draft = GameRecord(0, kind.name, guild_id, channel_id, status, env.to_dict(), 0, list(players), {}, now, now,
-                           wake_at=wake_at)
+        draft = GameRecord(
+            0, kind.name, guild_id, channel_id, status, env.to_dict(), 0, list(players), {}, now, now, wake_at=wake_at
+        )
         state = kind.engine.from_dict(env.engine) if env.engine is not None else None
         owed = [*self.outbox.owed(Snapshot(kind, draft, env, state), None), *owed]
         try:
@@ -254,8 +209,13 @@ class GameLayer:
         after = Snapshot(snap.kind, record, changes[-1].env, snap.state)
         committed = Committed(after, before, changes)
         if log.isEnabledFor(logging.INFO):
-            log.info("game %s (%s) v%s: %s", game_id, record.kind, record.version,
-                     "; ".join(f"{c.action} by {c.actor}" for c in changes))
+            log.info(
+                "game %s (%s) v%s: %s",
+                game_id,
+                record.kind,
+                record.version,
+                "; ".join(f"{c.action} by {c.actor}" for c in changes),
+            )
         await self._run_hooks(committed)
         return committed
 
@@ -266,8 +226,12 @@ class GameLayer:
         status = before.status
         for change in changes:
             status = change.status or ("finished" if change.result is not None else status)
-        record = replace(before, status=status, version=before.version + len(changes),
-                         players=list(last.players) if last.players is not None else before.players)
+        record = replace(
+            before,
+            status=status,
+            version=before.version + len(changes),
+            players=list(last.players) if last.players is not None else before.players,
+        )
         return Snapshot(snap.kind, record, last.env, snap.state)
 
     def _reuse(self, base: Snapshot | None, record: GameRecord) -> Snapshot | None:
@@ -287,8 +251,16 @@ class GameLayer:
             state = change.env.to_dict()
             try:
                 version = await self.storage.apply_action(
-                    before.id, version, state, player=change.actor, action=change.action, status=change.status,
-                    players=change.players, result=change.result, wake_at=change.wake_at, owed=owed,
+                    before.id,
+                    version,
+                    state,
+                    player=change.actor,
+                    action=change.action,
+                    status=change.status,
+                    players=change.players,
+                    result=change.result,
+                    wake_at=change.wake_at,
+                    owed=owed,
                 )
             except (VersionConflictError, GameClosedError, GameNotFoundError) as err:
                 closed = not isinstance(err, VersionConflictError) or await self._closed_meanwhile(before.id)
@@ -305,12 +277,16 @@ class GameLayer:
                 version += 1
             status = change.status or ("finished" if change.result is not None else record.status)
             record = replace(
-                record, state=state, version=version, status=status,
+                record,
+                state=state,
+                version=version,
+                status=status,
                 players=list(change.players) if change.players is not None else record.players,
                 result=GameResult.coerce(change.result) if change.result is not None else record.result,
                 updated_at=datetime.now(UTC),
-                wake_at=None if status in ("finished", "aborted") else (
-                    record.wake_at if change.wake_at is UNCHANGED else change.wake_at),
+                wake_at=None
+                if status in ("finished", "aborted")
+                else (record.wake_at if change.wake_at is UNCHANGED else change.wake_at),
             )
         return record
 
@@ -348,12 +324,26 @@ class GameLayer:
         if outcome is not None:
             ai_seats = [s for s in range(len(players)) if snap.is_ai(s)]
             result = outcome_result(outcome, players, ai_seats=ai_seats)
-        return Change(env, str(applied.action), actor, status="finished" if result else None, result=result,
-                      seat=seat, events=tuple(applied.events), wake_at=wake)
+        return Change(
+            env,
+            str(applied.action),
+            actor,
+            status="finished" if result else None,
+            result=result,
+            seat=seat,
+            events=tuple(applied.events),
+            wake_at=wake,
+        )
 
     async def act(
-        self, game_id: int, user_id: int, action: Any, *, expected_version: int | None = None,
-        request: dict[str, Any] | None = None, base: Snapshot | None = None,
+        self,
+        game_id: int,
+        user_id: int,
+        action: Any,
+        *,
+        expected_version: int | None = None,
+        request: dict[str, Any] | None = None,
+        base: Snapshot | None = None,
     ) -> Committed:
         """Apply ``action`` (its text, or an action object whose ``player`` is replaced) for ``user_id``'s seat.
 
@@ -420,13 +410,22 @@ class GameLayer:
         return committed
 
     async def play(
-        self, interaction: Any, game_id: int, action: Any, *, expected_version: int | None = None,
-        request: dict[str, Any] | None = None, base: Snapshot | None = None,
+        self,
+        interaction: Any,
+        game_id: int,
+        action: Any,
+        *,
+        expected_version: int | None = None,
+        request: dict[str, Any] | None = None,
+        base: Snapshot | None = None,
     ) -> Committed:
         """A player's engine action from a command or a button: :meth:`act` through :meth:`perform`."""
-        return await self.perform(interaction, self.act(
-            game_id, interaction.user.id, action, expected_version=expected_version, request=request, base=base
-        ))
+        return await self.perform(
+            interaction,
+            self.act(
+                game_id, interaction.user.id, action, expected_version=expected_version, request=request, base=base
+            ),
+        )
 
     async def on_ready(self) -> None:
         """After every READY: start the outbox's workers, then every ``on_ready_hooks`` subscriber in order (the

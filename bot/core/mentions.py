@@ -26,8 +26,9 @@ def ping(user_ids: Iterable[int] = ()) -> discord.AllowedMentions:
     duplicates dropped): never ``@everyone``/``@here``, never a role, never the replied-to author. An empty list is
     ``AllowedMentions.none()``."""
     ids = sorted({int(u) for u in user_ids if int(u) > 0})
-    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                   users=[discord.Object(u) for u in ids] if ids else False)
+    return discord.AllowedMentions(
+        everyone=False, roles=False, replied_user=False, users=[discord.Object(u) for u in ids] if ids else False
+    )
 
 
 def human_ids(snap: Snapshot, seats: Iterable[int]) -> list[int]:

@@ -74,9 +74,15 @@ class Outbox:
     before the bot's storage is open: ``storage()`` the ``Storage``, ``now()`` the bot's clock, ``shards()`` the
     ``(count, ids)`` this process serves or ``None``, ``spawn(coro, name)`` a task the bot tracks."""
 
-    def __init__(self, *, storage: Callable[[], Any], now: Callable[[], float],
-                 shards: Callable[[], tuple[int, list[int]] | None], spawn: Callable[..., asyncio.Task[Any]],
-                 closed: Callable[[], bool]) -> None:
+    def __init__(
+        self,
+        *,
+        storage: Callable[[], Any],
+        now: Callable[[], float],
+        shards: Callable[[], tuple[int, list[int]] | None],
+        spawn: Callable[..., asyncio.Task[Any]],
+        closed: Callable[[], bool],
+    ) -> None:
         self._storage, self._now, self._shards, self._spawn, self._closed = storage, now, shards, spawn, closed
         self.owner = f"{uuid.uuid4().hex[:12]}"
         self.handlers: dict[str, Handler] = {}
@@ -167,8 +173,9 @@ class Outbox:
 
     async def drain_once(self) -> int:
         """Claim what is due and hand it to the per-game runners. Returns how many effects were claimed."""
-        claimed = await self._storage().claim_effects(self.owner, now=self._now(), lease_s=CLAIM_LEASE_S,
-                                                      limit=BATCH, shards=self._shards())
+        claimed = await self._storage().claim_effects(
+            self.owner, now=self._now(), lease_s=CLAIM_LEASE_S, limit=BATCH, shards=self._shards()
+        )
         self.stats.claimed += len(claimed)
         for effect in claimed:
             queue = self._queues.setdefault(effect.game_id, [])
@@ -176,8 +183,9 @@ class Outbox:
                 continue
             queue.append(effect)
             if effect.game_id not in self._games:
-                self._games[effect.game_id] = self._spawn(self._run_game(effect.game_id),
-                                                          name=f"outbox-game-{effect.game_id}")
+                self._games[effect.game_id] = self._spawn(
+                    self._run_game(effect.game_id), name=f"outbox-game-{effect.game_id}"
+                )
         return len(claimed)
 
     async def _run_game(self, game_id: int) -> None:
@@ -211,12 +219,25 @@ class Outbox:
             self.stats.failed += 1
             self._settled(effect.kind, "failed", self._now() - effect.created_at)
             if effect.attempts + 1 >= self.give_up_after:
-                log.error("effect %s of game %s v%s failed %d times; given up: %s", effect.kind, effect.game_id,
-                          effect.version, effect.attempts + 1, err)
+                log.error(
+                    "effect %s of game %s v%s failed %d times; given up: %s",
+                    effect.kind,
+                    effect.game_id,
+                    effect.version,
+                    effect.attempts + 1,
+                    err,
+                )
             else:
                 delay = self.backoff_s[min(effect.attempts, len(self.backoff_s) - 1)]
-                log.warning("effect %s of game %s v%s failed (%s); again in %.0f s", effect.kind, effect.game_id,
-                            effect.version, err, delay, exc_info=not isinstance(err, OSError | TimeoutError))
+                log.warning(
+                    "effect %s of game %s v%s failed (%s); again in %.0f s",
+                    effect.kind,
+                    effect.game_id,
+                    effect.version,
+                    err,
+                    delay,
+                    exc_info=not isinstance(err, OSError | TimeoutError),
+                )
                 await storage.defer_effect(effect.id, due_at=self._now() + delay, error=repr(err))
                 return
         else:
@@ -237,8 +258,13 @@ class Outbox:
         except asyncio.CancelledError:
             raise
         except Exception as err:  # the database went away while settling: the claim runs out, then it runs again
-            log.warning("effect %s of game %s v%s not settled (%s); it runs again after its claim", effect.kind,
-                        effect.game_id, effect.version, err)
+            log.warning(
+                "effect %s of game %s v%s not settled (%s); it runs again after its claim",
+                effect.kind,
+                effect.game_id,
+                effect.version,
+                err,
+            )
 
     async def idle(self) -> None:
         """Wait until no per-game runner is busy (tests, benchmarks)."""

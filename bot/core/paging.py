@@ -19,8 +19,9 @@ def _shorten(line: str, limit: int) -> str:
     return line if len(line) <= limit else line[: max(0, limit - 1)] + ELLIPSIS
 
 
-def pages(lines: Sequence[str], *, limit: int = MESSAGE_LIMIT, head_room: int = 0, per_page: int | None = None
-          ) -> list[list[str]]:
+def pages(
+    lines: Sequence[str], *, limit: int = MESSAGE_LIMIT, head_room: int = 0, per_page: int | None = None
+) -> list[list[str]]:
     """``lines`` in order, packed into pages: each page's lines joined by ``\\n`` take at most ``limit - head_room``
     characters (``head_room``: what the page's head and separator need) and at most ``per_page`` lines. Always at
     least one page (empty for no lines)."""

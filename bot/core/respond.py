@@ -56,7 +56,6 @@ async def reply(
     if allowed_mentions is not None:
         kwargs["allowed_mentions"] = allowed_mentions
     if interaction.extras.get("dead"):
-
         raise InteractionGone(interaction)
     if not interaction.response.is_done():
         try:
@@ -96,9 +95,15 @@ async def defer(interaction: discord.Interaction, *, ephemeral: bool = False) ->
     interaction.extras["loading"] = "private" if ephemeral else "public"
 
 
-async def fill(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = False,
-               files: list[discord.File] | None = None, view: discord.ui.View | None = None,
-               allowed_mentions: discord.AllowedMentions | None = None) -> None:
+async def fill(
+    interaction: discord.Interaction,
+    content: str | None = None,
+    *,
+    ephemeral: bool = False,
+    files: list[discord.File] | None = None,
+    view: discord.ui.View | None = None,
+    allowed_mentions: discord.AllowedMentions | None = None,
+) -> None:
     """The answer after :func:`defer`: the thinking message edited in when it has the wanted visibility, else
     (a guard's public thinking and a private answer, or no thinking at all) a :func:`reply`."""
     if interaction.extras.get("loading") == ("private" if ephemeral else "public"):
@@ -133,5 +138,3 @@ async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
         # Discord refused the first response (10062): the public message is edited through the channel instead
         log.info("interaction %s is dead; editing message %s through the channel", interaction.id, message.id)
         await message.edit(**kwargs)
-
-

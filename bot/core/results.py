@@ -42,8 +42,11 @@ def rating_line(snap: Snapshot, changes: Sequence[RatingChange]) -> str:
     if changes:
         seat = {uid: i for i, uid in enumerate(snap.players)}
         names = snap.names
-        parts = [f"{names[seat[c.user_id]]} {c.display_before} → {c.display_after} ({c.display_delta:+d})"
-                 for c in changes if c.user_id in seat]
+        parts = [
+            f"{names[seat[c.user_id]]} {c.display_before} → {c.display_after} ({c.display_delta:+d})"
+            for c in changes
+            if c.user_id in seat
+        ]
         return t("res.rating_changes", snap.locale, changes=", ".join(parts))
     result = snap.record.result
     if result is not None and not result.rated:

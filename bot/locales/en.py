@@ -90,7 +90,6 @@ MESSAGES: dict[str, str] = {
     "lobby.full": "The table is full ({max} players at most).",
     "lobby.host_only": "Only the host (<@{host}>) can do this.",
     "lobby.too_few": "This game needs {min} to {max} players: wait for someone to join, or add a bot.",
-
 }
 
 COMMANDS: dict[str, str] = {}

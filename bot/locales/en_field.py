@@ -26,16 +26,13 @@ MESSAGES: dict[str, str] = {
         "nothing was changed."
     ),
     "err.unresolved": "I cannot find the {option} you gave in this server: nothing was changed.",
-    "err.unknown_command": (
-        "I do not know this command (any more): nothing was changed. Type / to see my commands."
-    ),
+    "err.unknown_command": ("I do not know this command (any more): nothing was changed. Type / to see my commands."),
     "games.head_page": "**Open games in this server: {n}** · page {page} of {pages}",
     "ui.page_prev": "◀ Previous",
     "ui.page_next": "Next ▶",
     "lb.page": "Page {page}",
     "cap.member": (
-        "You have {count} open games in this server (limit {limit}): finish or /abandon one first. "
-        "Nothing was opened."
+        "You have {count} open games in this server (limit {limit}): finish or /abandon one first. Nothing was opened."
     ),
     "cap.server": (
         "This server already has {count} open games (limit {limit}, set by its admins with /settings): wait until "

@@ -12,8 +12,7 @@ MESSAGES: dict[str, str] = {
         "waiting for {waiting}."
     ),
     "abort.stale": (
-        "The game went on after this offer to abort it, so it no longer stands: "
-        "propose again with /abandon."
+        "The game went on after this offer to abort it, so it no longer stands: propose again with /abandon."
     ),
     "abort.not_started": (
         "This game has not started yet: decline or withdraw the challenge, or leave the lobby, instead (the "

@@ -41,9 +41,7 @@ MESSAGES: dict[str, str] = {
     "err.wrong_phase": "Esta partida ya no está en esa fase (está {status}).",
     "err.bot_opponent": "Los bots no pueden jugar aquí, salvo yo: desafíame para jugar contra la IA.",
     "err.bad_level": "Nivel de IA desconocido {level!r}: usa uno de {levels}.",
-    "err.channel_busy": (
-        "Este canal ya tiene una partida en curso (partida {game_id}): termínala o anúlala primero."
-    ),
+    "err.channel_busy": ("Este canal ya tiene una partida en curso (partida {game_id}): termínala o anúlala primero."),
     "err.guild_only": "Las partidas se juegan en servidores, no en mensajes directos.",
     "storage.VersionConflict": "Otra acción llegó en el mismo momento y fue primero: mira el tablero nuevo.",
     "storage.GameClosed": "Esta partida ha terminado; ya no se puede jugar en ella.",
@@ -59,8 +57,7 @@ MESSAGES: dict[str, str] = {
     "lb.col_3": "3.º+",
     "stats.title": "Estadísticas de {name}",
     "stats.row": (
-        "**{game}**: puesto {rank}, puntuación {rating}, partidas puntuadas: {games} "
-        "({wins}V {losses}D {draws}E)"
+        "**{game}**: puesto {rank}, puntuación {rating}, partidas puntuadas: {games} ({wins}V {losses}D {draws}E)"
     ),
     "stats.row_places": (
         "**{game}**: puesto {rank}, puntuación {rating}, partidas puntuadas: {games} (puestos: {places})"
@@ -82,9 +79,7 @@ MESSAGES: dict[str, str] = {
     "lobby.already_in": "Ya tienes un asiento en esta partida.",
     "lobby.full": "La mesa está completa (como mucho {max} jugadores).",
     "lobby.host_only": "Solo el anfitrión (<@{host}>) puede hacer esto.",
-    "lobby.too_few": (
-        "Esta partida necesita de {min} a {max} jugadores: espera a que alguien se una o añade un bot."
-    ),
+    "lobby.too_few": ("Esta partida necesita de {min} a {max} jugadores: espera a que alguien se una o añade un bot."),
 }
 
 COMMANDS: dict[str, str] = {

@@ -33,12 +33,8 @@ MESSAGES: dict[str, str] = {
 }
 
 COMMANDS: dict[str, str] = {
-    "Time control: live (5 min per move), daily (24 h per move) or none; default: the server's":
-        "Reloj: live (5 min por jugada), daily (24 h por jugada) o none; por defecto, el del servidor",
-    "Game settings of this server: clock of new games, expiry of challenges and lobbies":
-        "Ajustes de juego del servidor: reloj de las partidas nuevas, caducidad de retos y salas",
-    "Clock of new games when the command chooses none":
-        "Reloj de las partidas nuevas cuando el comando no elige ninguno",
-    "Minutes before an unanswered challenge or lobby expires (1-1440)":
-        "Minutos hasta que caduca un reto o sala sin respuesta (1-1440)",
+    "Time control: live (5 min per move), daily (24 h per move) or none; default: the server's": "Reloj: live (5 min por jugada), daily (24 h por jugada) o none; por defecto, el del servidor",  # noqa: E501
+    "Game settings of this server: clock of new games, expiry of challenges and lobbies": "Ajustes de juego del servidor: reloj de las partidas nuevas, caducidad de retos y salas",  # noqa: E501
+    "Clock of new games when the command chooses none": "Reloj de las partidas nuevas cuando el comando no elige ninguno",  # noqa: E501
+    "Minutes before an unanswered challenge or lobby expires (1-1440)": "Minutos hasta que caduca un reto o sala sin respuesta (1-1440)",  # noqa: E501
 }

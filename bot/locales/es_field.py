@@ -53,10 +53,7 @@ MESSAGES: dict[str, str] = {
 }
 
 COMMANDS: dict[str, str] = {
-    "Open games one member may have here (1-100; default 5)":
-        "Partidas abiertas que puede tener un miembro aquí (1-100; por defecto 5)",
-    "Open games this server may have at once (1-1000; default 50)":
-        "Partidas abiertas a la vez en este servidor (1-1000; por defecto 50)",
-    "Open games the bot may put in new threads here (0-500; default 20)":
-        "Partidas que el bot puede poner en hilos nuevos aquí (0-500; por defecto 20)",
+    "Open games one member may have here (1-100; default 5)": "Partidas abiertas que puede tener un miembro aquí (1-100; por defecto 5)",  # noqa: E501
+    "Open games this server may have at once (1-1000; default 50)": "Partidas abiertas a la vez en este servidor (1-1000; por defecto 50)",  # noqa: E501
+    "Open games the bot may put in new threads here (0-500; default 20)": "Partidas que el bot puede poner en hilos nuevos aquí (0-500; por defecto 20)",  # noqa: E501
 }

@@ -11,8 +11,7 @@ MESSAGES: dict[str, str] = {
         "falta {waiting}."
     ),
     "abort.stale": (
-        "La partida siguió después de esta propuesta de anularla, así que ya no vale: "
-        "vuelve a proponerlo con /abandon."
+        "La partida siguió después de esta propuesta de anularla, así que ya no vale: vuelve a proponerlo con /abandon."
     ),
     "abort.not_started": (
         "Esta partida aún no ha empezado: rechaza o retira el reto, o sal de la sala (los botones Rechazar y "

@@ -20,8 +20,7 @@ from bot.i18n import t
 if TYPE_CHECKING:
     from bot.core.host import Host
 
-THREAD_TYPES = (discord.ChannelType.public_thread, discord.ChannelType.private_thread,
-                discord.ChannelType.news_thread)
+THREAD_TYPES = (discord.ChannelType.public_thread, discord.ChannelType.private_thread, discord.ChannelType.news_thread)
 CHANNEL_NEEDS = ("view_channel", "send_messages", "attach_files")
 THREAD_NEEDS = ("view_channel", "send_messages_in_threads", "attach_files")
 THREAD_FALLBACK_NEEDS = ("create_public_threads", "send_messages_in_threads")

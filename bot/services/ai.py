@@ -115,8 +115,9 @@ class AIScheduler:
                 if self._latest[game_id].version != snap.version:
                     continue  # another seat acted while the AI thought: think again on the new position
                 try:
-                    committed = await self.layer.act(game_id, snap.players[seat], text, expected_version=snap.version,
-                                                     base=snap)
+                    committed = await self.layer.act(
+                        game_id, snap.players[seat], text, expected_version=snap.version, base=snap
+                    )
                 except BotError as err:
                     if err.key in ("err.stale", "err.conflict"):
                         log.info("AI move of game %s computed on an old version; thinking again", game_id)
@@ -156,8 +157,14 @@ class AIScheduler:
         count = 0
         for record in await self.layer.storage.list_active_games():
             kind = self.layer.kinds.get(record.kind)
-            if (kind is None or kind.rules.ai_function is None or record.status != "active" or board_stale(record)
-                    or record.id in self._tasks or not self.layer.owns(record)):
+            if (
+                kind is None
+                or kind.rules.ai_function is None
+                or record.status != "active"
+                or board_stale(record)
+                or record.id in self._tasks
+                or not self.layer.owns(record)
+            ):
                 continue
             try:
                 if not any(seat.ai for seat in self.layer.envelope(record).seats):

@@ -51,8 +51,9 @@ async def undo_if_duplicate(layer: GameLayer, kind: GameKind, snap: Snapshot) ->
             raise BotError("err.duplicate_challenge", link=jump_link(record), game_id=record.id)
 
 
-async def pending(layer: GameLayer, kind: GameKind, interaction: discord.Interaction, *, invited_only: bool,
-                  other: int | None = None) -> GameRecord:
+async def pending(
+    layer: GameLayer, kind: GameKind, interaction: discord.Interaction, *, invited_only: bool, other: int | None = None
+) -> GameRecord:
     """The caller's pending challenge of ``kind`` in this guild: one they were invited to (``invited_only``) or
     any they are seated in; ``other`` narrows it to the one with that player. The one in this channel wins; else
     it must be the only one. Raises ``err.no_pending_challenge`` / ``err.several_challenges``."""
@@ -84,8 +85,11 @@ async def accept(layer: GameLayer, kind: GameKind, interaction: discord.Interact
     record = await pending(layer, kind, interaction, invited_only=True, other=other)
     await layer.lobby.accept(interaction, record.id)
     if record.channel_id != interaction.channel_id:
-        await reply(interaction, t("lobby.accepted_there", interaction.locale, channel=f"<#{record.channel_id}>"),
-                    ephemeral=True)
+        await reply(
+            interaction,
+            t("lobby.accepted_there", interaction.locale, channel=f"<#{record.channel_id}>"),
+            ephemeral=True,
+        )
 
 
 async def decline(layer: GameLayer, kind: GameKind, interaction: discord.Interaction, other: int | None) -> None:

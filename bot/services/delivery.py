@@ -109,9 +109,16 @@ class Delivery:
         return self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
 
     async def send(
-        self, record: GameRecord, content: str, *, files: list[discord.File] | None = None,
-        view: discord.ui.View | None = None, interaction: discord.Interaction | None = None,
-        deferred: bool = False, carry: bool = True, nonce: str | None = None,
+        self,
+        record: GameRecord,
+        content: str,
+        *,
+        files: list[discord.File] | None = None,
+        view: discord.ui.View | None = None,
+        interaction: discord.Interaction | None = None,
+        deferred: bool = False,
+        carry: bool = True,
+        nonce: str | None = None,
         mentions: Collection[int] = (),
     ) -> discord.Message:
         """Post a public game message: ``interaction``'s deferred response edited in (``deferred``), else a
@@ -136,8 +143,12 @@ class Delivery:
             except (discord.NotFound, InteractionGone) as err:  # 10062: the interaction is dead
                 if not is_dead(interaction):
                     raise
-                log.info("interaction %s is dead (%s); posting game %s's message to the channel", interaction.id,
-                         err, record.id)
+                log.info(
+                    "interaction %s is dead (%s); posting game %s's message to the channel",
+                    interaction.id,
+                    err,
+                    record.id,
+                )
                 for f in files:
                     f.reset()
         carrier = self._carrier(record) if carry else None
@@ -152,8 +163,12 @@ class Delivery:
             except discord.HTTPException as err:
                 if isinstance(err, discord.NotFound) and err.code == 10003:  # the channel is gone: no second try
                     raise
-                log.info("could not post game %s's message through interaction %s (%s); using the channel",
-                         record.id, carrier.id, err)
+                log.info(
+                    "could not post game %s's message through interaction %s (%s); using the channel",
+                    record.id,
+                    carrier.id,
+                    err,
+                )
                 self._latest.pop(record.channel_id, None)
                 for f in files:
                     f.reset()
@@ -162,16 +177,23 @@ class Delivery:
             kwargs["nonce"] = nonce[:25]
         return await self.channel(record).send(content, files=files, **kwargs)
 
-    async def _answer(self, content: str, files: list[discord.File], view: discord.ui.View | None,
-                      kwargs: dict[str, Any], interaction: discord.Interaction, deferred: bool
-                      ) -> tuple[discord.Message, bool]:
+    async def _answer(
+        self,
+        content: str,
+        files: list[discord.File],
+        view: discord.ui.View | None,
+        kwargs: dict[str, Any],
+        interaction: discord.Interaction,
+        deferred: bool,
+    ) -> tuple[discord.Message, bool]:
         """The message answering ``interaction`` and whether it is its original response."""
         if is_dead(interaction):
             raise InteractionGone(interaction)
         if deferred or interaction.extras.get("loading") == "public":
             interaction.extras.pop("loading", None)
-            return await interaction.edit_original_response(content=content, attachments=files, view=view,
-                                                            allowed_mentions=kwargs.get("allowed_mentions")), True
+            return await interaction.edit_original_response(
+                content=content, attachments=files, view=view, allowed_mentions=kwargs.get("allowed_mentions")
+            ), True
         if interaction.response.is_done():
             await settle_loading(interaction, False)
             return await interaction.followup.send(content, files=files, wait=True, **kwargs), False
@@ -187,7 +209,12 @@ class Delivery:
         return await interaction.original_response(), True
 
     async def edit(
-        self, record: GameRecord, message_id: int, *, content: str | None = None, view: Any = _UNSET,
+        self,
+        record: GameRecord,
+        message_id: int,
+        *,
+        content: str | None = None,
+        view: Any = _UNSET,
         mentions: Collection[int] = (),
     ) -> bool:
         """Edit a stored message of the game (``view=None`` strips its components). Returns False (logged) when
@@ -212,8 +239,12 @@ class Delivery:
                 self.webhook_requests += 1
                 return True
             except discord.HTTPException as err:
-                log.info("could not update message %s of game %s through its interaction (%s); using the channel",
-                         message_id, record.id, err)
+                log.info(
+                    "could not update message %s of game %s through its interaction (%s); using the channel",
+                    message_id,
+                    record.id,
+                    err,
+                )
                 self._sent_by.pop(message_id, None)
         self.channel_requests += 1
         try:

@@ -24,8 +24,12 @@ async def guild_removed(layer: GameLayer, guild_id: int) -> list[GameRecord]:
     publisher = layer.publisher
     publisher.delivery.removed.add(guild_id)
     aborted = await layer.storage.abort_guild_games(guild_id, reason=REASON)  # its owed effects go with them
-    log.info("removed from guild %s: %d open game(s) aborted (%s)", guild_id, len(aborted),
-             ", ".join(str(r.id) for r in aborted) or "none")
+    log.info(
+        "removed from guild %s: %d open game(s) aborted (%s)",
+        guild_id,
+        len(aborted),
+        ", ".join(str(r.id) for r in aborted) or "none",
+    )
     return aborted
 
 

@@ -92,9 +92,15 @@ async def why_gone(bot: Any, record: GameRecord, user_id: int) -> str | None:
     return None if visible else HIDDEN
 
 
-async def check_seats(layer: GameLayer, record: GameRecord, seats: list[int] | None = None, *,
-                      fresh: bool = True, known: dict[int, str] | None = None,
-                      base: Snapshot | None = None) -> list[Committed]:
+async def check_seats(
+    layer: GameLayer,
+    record: GameRecord,
+    seats: list[int] | None = None,
+    *,
+    fresh: bool = True,
+    known: dict[int, str] | None = None,
+    base: Snapshot | None = None,
+) -> list[Committed]:
     """Check ``seats`` (default every human seat in play) of the running game ``record`` and forfeit each one
     gone (rule L1), in seat order. ``fresh=False`` skips members seen present within :data:`PRESENT_TTL_S`;
     ``known``: user id -> reason already established (GUILD_MEMBER_REMOVE); ``base``: the game as a commit just left
@@ -168,8 +174,15 @@ def on_commit(layer: GameLayer, committed: Committed) -> None:
     layer.bot.spawn(_checked(layer, snap.id, sorted(seats), fresh=False, base=snap), name=f"leavers-{snap.id}")
 
 
-async def _checked(layer: GameLayer, game_id: int, seats: list[int] | None, *, fresh: bool,
-                   known: dict[int, str] | None = None, base: Snapshot | None = None) -> None:
+async def _checked(
+    layer: GameLayer,
+    game_id: int,
+    seats: list[int] | None,
+    *,
+    fresh: bool,
+    known: dict[int, str] | None = None,
+    base: Snapshot | None = None,
+) -> None:
     try:
         record = await layer.record(game_id)
         await check_seats(layer, record, seats, fresh=fresh, known=known, base=base)

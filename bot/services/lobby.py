@@ -84,12 +84,21 @@ class Lobby:
         if not isinstance(channel, discord.TextChannel) or lacking:
             raise BotError("err.channel_busy_no_thread", perms=access.Perms(lacking or ("create_public_threads",)))
         await caps.check_thread(self.layer, interaction)  # issue 22: threads per server
-        return await channel.create_thread(name=title[:100], type=discord.ChannelType.public_thread,
-                                           auto_archive_duration=1440)
+        return await channel.create_thread(
+            name=title[:100], type=discord.ChannelType.public_thread, auto_archive_duration=1440
+        )
 
     async def open(
-        self, interaction: discord.Interaction, kind: GameKind, *, options: dict[str, Any], seats: list[Seat],
-        players: list[int], invited: int | None = None, title: str, clock: str | None = None,
+        self,
+        interaction: discord.Interaction,
+        kind: GameKind,
+        *,
+        options: dict[str, Any],
+        seats: list[Seat],
+        players: list[int],
+        invited: int | None = None,
+        title: str,
+        clock: str | None = None,
         start: bool = False,
     ) -> Snapshot:
         """Open a game of ``kind`` with these seats (seat 0 = the opener): in the channel, or in a new thread
@@ -112,16 +121,23 @@ class Lobby:
         settings = await self.layer.storage.get_guild_settings(guild_id) if guild_id else {}
         timing = self.layer.clock
         now = timing.now()
-        env = Envelope.new(options=options, seats=seats, host=players[0], invited=invited, locale=loc, now=now,
-                           clock=clocks.new_clock(clocks.preset_of(clock, settings), timing))
-        starts = start or (invited is None and len(players) >= kind.seating.min_seats
-                           and all(s.ai for s in seats[1:]))
+        env = Envelope.new(
+            options=options,
+            seats=seats,
+            host=players[0],
+            invited=invited,
+            locale=loc,
+            now=now,
+            clock=clocks.new_clock(clocks.preset_of(clock, settings), timing),
+        )
+        starts = start or (invited is None and len(players) >= kind.seating.min_seats and all(s.ai for s in seats[1:]))
         status = "lobby"
         wake: float | None = now + timing.span(60.0 * clocks.expiry_minutes(settings))
         if starts:
             state = kind.engine.new(kind.rules.engine_setup(env, players))
-            env, started = clocks.start_turn(env.with_(engine=state.to_dict()), state, now,
-                                             lambda s: seats[s].ai is not None)
+            env, started = clocks.start_turn(
+                env.with_(engine=state.to_dict()), state, now, lambda s: seats[s].ai is not None
+            )
             wake = None if started is clocks.UNCHANGED else started
             status = "active"
         channel_id = interaction.channel_id or 0
@@ -131,14 +147,30 @@ class Lobby:
             channel_id = thread.id
         owed = [] if starts else [Owed("lobby", delay_s=LOBBY_GRACE_S)]
         try:
-            snap = await self.layer.create(kind, guild_id=guild_id, channel_id=channel_id, env=env, players=players,
-                                           status=status, wake_at=wake, owed=owed)
+            snap = await self.layer.create(
+                kind,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                env=env,
+                players=players,
+                status=status,
+                wake_at=wake,
+                owed=owed,
+            )
         except BotError as err:
             if err.key != "err.channel_busy" or thread is not None:
                 raise
             thread = await self._thread(interaction, title)
-            snap = await self.layer.create(kind, guild_id=guild_id, channel_id=thread.id, env=env, players=players,
-                                           status=status, wake_at=wake, owed=owed)
+            snap = await self.layer.create(
+                kind,
+                guild_id=guild_id,
+                channel_id=thread.id,
+                env=env,
+                players=players,
+                status=status,
+                wake_at=wake,
+                owed=owed,
+            )
         if invited is not None:
             await undo_if_duplicate(self.layer, kind, snap)
         if wake is not None:
@@ -148,8 +180,11 @@ class Lobby:
         if starts:
             if thread is not None:
                 await reply(interaction, opened)
-            await publisher.publish(snap, headline=kind.narration.started_text(snap),
-                                    interaction=None if thread is not None else interaction)
+            await publisher.publish(
+                snap,
+                headline=kind.narration.started_text(snap),
+                interaction=None if thread is not None else interaction,
+            )
             self.layer.ai.notify(snap)
             return snap
         view = self.view_of(snap)
@@ -157,11 +192,15 @@ class Lobby:
         if thread is not None:
             pinged = ping(challenged)
             said = kind.narration.lobby_text(snap)
-            posted = await (thread.send(said, view=view, allowed_mentions=pinged) if view is not None
-                            else thread.send(said, allowed_mentions=pinged))
+            posted = await (
+                thread.send(said, view=view, allowed_mentions=pinged)
+                if view is not None
+                else thread.send(said, allowed_mentions=pinged)
+            )
         else:
-            posted = await publisher.delivery.send(snap.record, kind.narration.lobby_text(snap), view=view,
-                                                   interaction=interaction, mentions=challenged)
+            posted = await publisher.delivery.send(
+                snap.record, kind.narration.lobby_text(snap), view=view, interaction=interaction, mentions=challenged
+            )
         await self.layer.storage.set_message(snap.id, LOBBY_KEY, posted.id)
         await self.layer.outbox.done(snap.id, 0, "lobby")
         if thread is not None:
@@ -176,8 +215,9 @@ class Lobby:
             return
         snap = self.layer.snapshot(record)
         view = self.view_of(snap)
-        posted = await self.layer.publisher.delivery.send(record, snap.kind.narration.lobby_text(snap), view=view,
-                                                          nonce=f"l{record.id}")
+        posted = await self.layer.publisher.delivery.send(
+            record, snap.kind.narration.lobby_text(snap), view=view, nonce=f"l{record.id}"
+        )
         await self.layer.storage.set_message(record.id, LOBBY_KEY, posted.id)
 
     # -- the lobby message -----------------------------------------------------------------------------------
@@ -190,16 +230,18 @@ class Lobby:
                 await update(interaction, content=content, view=view)
                 return
             except (discord.HTTPException, InteractionGone) as err:  # e.g. 10062: edit it through the channel
-                log.info("could not update the lobby of game %s through interaction %s (%s)", snap.id,
-                         interaction.id, err)
+                log.info(
+                    "could not update the lobby of game %s through interaction %s (%s)", snap.id, interaction.id, err
+                )
         message_id = snap.record.messages.get(LOBBY_KEY) or snap.record.messages.get("challenge")
         if is_component(interaction) and interaction.message is not None:
             message_id = interaction.message.id
         if message_id:
             await self.layer.publisher.delivery.edit(snap.record, message_id, content=content, view=view)
 
-    async def _seat_step(self, interaction: discord.Interaction, game_id: int, step: Any, event: str,
-                         **kw: Any) -> Committed:
+    async def _seat_step(
+        self, interaction: discord.Interaction, game_id: int, step: Any, event: str, **kw: Any
+    ) -> Committed:
         committed = await self._transact(game_id, step)
         snap = committed.snap
         await self._show(interaction, snap, snap.kind.narration.lobby_text(snap), live=True)
@@ -229,8 +271,7 @@ class Lobby:
         message_id = snap.record.messages.get(LOBBY_KEY)
         if committed.before.status != "lobby" or message_id is None:
             return
-        said = text(snap.kind, "closed_by", snap.locale, name=name, game=snap.kind.title,
-                    players=", ".join(snap.names))
+        said = text(snap.kind, "closed_by", snap.locale, name=name, game=snap.kind.title, players=", ".join(snap.names))
         await self.layer.publisher.delivery.edit(snap.record, message_id, content=said[:2000], view=None)
 
     # -- lobby mode --------------------------------------------------------------------------------------------
@@ -307,8 +348,9 @@ class Lobby:
             if user.id == snap.env.host:
                 return Change(snap.env, "close", user.id, status="aborted")
             seats = [s for i, s in enumerate(snap.env.seats) if i != seat]
-            return Change(snap.env.with_(seats=seats), "leave", user.id,
-                          players=[p for p in snap.players if p != user.id])
+            return Change(
+                snap.env.with_(seats=seats), "leave", user.id, players=[p for p in snap.players if p != user.id]
+            )
 
         committed = await self._transact(game_id, step)
         snap, loc = committed.snap, committed.snap.locale
@@ -328,8 +370,9 @@ class Lobby:
         first player's clock started (``wake_at``: its reminder; no clock: the set-up's expiry cleared)."""
         kind = snap.kind
         if len(snap.players) < kind.seating.min_seats:
-            raise BotError(key(kind, "too_few"), rule=kind.seat_rule, min=kind.seating.min_seats,
-                           max=kind.seating.max_seats)
+            raise BotError(
+                key(kind, "too_few"), rule=kind.seat_rule, min=kind.seating.min_seats, max=kind.seating.max_seats
+            )
         state = kind.engine.new(kind.rules.engine_setup(snap.env, snap.players))
         made.append(state)
         env = kind.rules.after(snap.env, state, (), self.layer.clock.now())  # the kind's bookkeeping of the first state
@@ -392,8 +435,12 @@ class Lobby:
 
         committed = await self._transact(game_id, step)
         snap = committed.snap
-        said = text(snap.kind, "withdrawn" if committed.action == "withdraw" else "declined", snap.locale,
-                    name=user.display_name)
+        said = text(
+            snap.kind,
+            "withdrawn" if committed.action == "withdraw" else "declined",
+            snap.locale,
+            name=user.display_name,
+        )
         await self._show(interaction, snap, said, live=False)
         if not is_component(interaction):
             await reply(interaction, said)

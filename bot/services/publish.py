@@ -57,8 +57,20 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-__all__ = ["BOARD_KEY", "BOARD_STATUSES", "BOARD_VERSION_KEY", "VERSION_SUFFIX", "Publisher", "board_nonce",
-           "board_stale", "board_version", "clock_line", "message_ids", "render_png"]
+__all__ = [
+    "BOARD_KEY",
+    "BOARD_STATUSES",
+    "BOARD_VERSION_KEY",
+    "VERSION_SUFFIX",
+    "Publisher",
+    "board_nonce",
+    "board_stale",
+    "board_version",
+    "clock_line",
+    "message_ids",
+    "render_png",
+]
+
 
 def clock_line(snap: Snapshot) -> str:
     """Whose clock runs and when it runs out (``<t:EPOCH:R>``: every client shows it in local time), on its own
@@ -68,8 +80,13 @@ def clock_line(snap: Snapshot) -> str:
     if run is None:
         return ""
     seat, deadline = run
-    return "\n" + t("clk.line", snap.locale, name=snap.names[seat], when=stamp(deadline),
-                    preset=t(f"clk.preset_{snap.env.clock.get('preset')}", snap.locale))
+    return "\n" + t(
+        "clk.line",
+        snap.locale,
+        name=snap.names[seat],
+        when=stamp(deadline),
+        preset=t(f"clk.preset_{snap.env.clock.get('preset')}", snap.locale),
+    )
 
 
 class Publisher(BoardRecovery):
@@ -136,8 +153,9 @@ class Publisher(BoardRecovery):
                 text += "\n" + pic.fallback()
         return files, text
 
-    async def payload(self, snap: Snapshot, headline: str, *,
-                      pictures: bool = True) -> tuple[str, list[discord.File], discord.ui.View | None]:
+    async def payload(
+        self, snap: Snapshot, headline: str, *, pictures: bool = True
+    ) -> tuple[str, list[discord.File], discord.ui.View | None]:
         """Content (headline, status line; a finished game's rating line), files (board unless ``pictures`` is
         False: a commit that changed nothing the picture shows; result card) and components of the board of
         ``snap``."""
@@ -161,7 +179,12 @@ class Publisher(BoardRecovery):
 
     # -- posting -----------------------------------------------------------------------------------------------
     async def publish(
-        self, snap: Snapshot, *, headline: str, interaction: discord.Interaction | None = None, pictures: bool = True,
+        self,
+        snap: Snapshot,
+        *,
+        headline: str,
+        interaction: discord.Interaction | None = None,
+        pictures: bool = True,
     ) -> discord.Message:
         """Post the board of ``snap`` as the game's new board message.
 
@@ -181,8 +204,9 @@ class Publisher(BoardRecovery):
             if not inflight:
                 self._inflight.pop(snap.id, None)
 
-    async def _publish(self, snap: Snapshot, headline: str, interaction: discord.Interaction | None,
-                       pictures: bool) -> discord.Message:
+    async def _publish(
+        self, snap: Snapshot, headline: str, interaction: discord.Interaction | None, pictures: bool
+    ) -> discord.Message:
         deferred = False
         if interaction is not None and is_dead(interaction):
             interaction = None
@@ -204,43 +228,71 @@ class Publisher(BoardRecovery):
             return await self._post(snap.record, content, files, view, interaction, deferred=deferred, snap=snap)
 
     async def _post(
-        self, record: GameRecord, content: str, files: list[discord.File], view: discord.ui.View | None,
-        interaction: discord.Interaction | None, *, deferred: bool = False, snap: Snapshot | None = None,
+        self,
+        record: GameRecord,
+        content: str,
+        files: list[discord.File],
+        view: discord.ui.View | None,
+        interaction: discord.Interaction | None,
+        *,
+        deferred: bool = False,
+        snap: Snapshot | None = None,
     ) -> discord.Message:
         pings = board_pings(snap) if snap is not None else []  # whom the board notifies (bot.core.mentions)
         try:
             try:
-                msg = await self.delivery.send(record, content, files=files, view=view, interaction=interaction,
-                                               deferred=deferred, nonce=board_nonce(record),
-                                               mentions=pings)
+                msg = await self.delivery.send(
+                    record,
+                    content,
+                    files=files,
+                    view=view,
+                    interaction=interaction,
+                    deferred=deferred,
+                    nonce=board_nonce(record),
+                    mentions=pings,
+                )
             except discord.Forbidden as err:  # 403: the bot may not post (or attach) in the game's channel
                 msg = await self._undeliverable(record, content, files, view, snap, err)
             except discord.HTTPException as err:
                 if interaction is None:
                     raise
                 # the answer through the interaction failed (edits refused...): the board goes to the channel now
-                log.info("answering interaction %s with game %s's board failed (%s); posting to the channel",
-                         interaction.id, record.id, err)
+                log.info(
+                    "answering interaction %s with game %s's board failed (%s); posting to the channel",
+                    interaction.id,
+                    record.id,
+                    err,
+                )
                 for f in files:
                     f.reset()
-                msg = await self.delivery.send(record, content, files=files, view=view, carry=False,
-                                               nonce=board_nonce(record), mentions=pings)
+                msg = await self.delivery.send(
+                    record, content, files=files, view=view, carry=False, nonce=board_nonce(record), mentions=pings
+                )
                 if deferred:  # our own "thinking" message, never a component's message
                     await self._drop_thinking(interaction)
         except GuildGone:  # removed from the guild: no retry either
             log.info("not posting the board of game %s: the bot was removed from its guild", record.id)
             raise
         except Exception as err:
-            log.warning("posting the board of game %s v%s failed (%s); the outbox posts it later", record.id,
-                        record.version, err)
+            log.warning(
+                "posting the board of game %s v%s failed (%s); the outbox posts it later",
+                record.id,
+                record.version,
+                err,
+            )
             await self.failed(record.id)
             raise
         try:
             await self._recorded(record, msg.id, record.version)
         except Exception as err:  # the board is out but the database went away: recorded by the outbox, not re-posted
             self._unrecorded[record.id] = (record.version, msg.id)
-            log.warning("the board of game %s v%s is posted (message %s) but could not be recorded (%s); the outbox "
-                        "records it", record.id, record.version, msg.id, err)
+            log.warning(
+                "the board of game %s v%s is posted (message %s) but could not be recorded (%s); the outbox records it",
+                record.id,
+                record.version,
+                msg.id,
+                err,
+            )
         return msg
 
     async def _recorded(self, record: GameRecord, message_id: int, version: int) -> None:
@@ -267,9 +319,15 @@ class Publisher(BoardRecovery):
         except discord.HTTPException as err:
             log.info("could not remove the thinking message of interaction %s: %s", interaction.id, err)
 
-    async def _undeliverable(self, record: GameRecord, content: str, files: list[discord.File],
-                             view: discord.ui.View | None, snap: Snapshot | None,
-                             err: discord.Forbidden) -> discord.Message:
+    async def _undeliverable(
+        self,
+        record: GameRecord,
+        content: str,
+        files: list[discord.File],
+        view: discord.ui.View | None,
+        snap: Snapshot | None,
+        err: discord.Forbidden,
+    ) -> discord.Message:
         """A channel post of the game was refused (403). Without only Attach Files: the board as text. Else, the
         latest interaction of the game still alive (the player whose action led here): a followup there naming
         what is missing. Else the game is marked blocked (said to the next one who touches it) and ``err``
@@ -281,8 +339,11 @@ class Publisher(BoardRecovery):
             board = f"{content}\n{t('pub.text_board', loc)}\n{text}"[:2000]
             channel = self.delivery.channel(record)
             pinged = ping(board_pings(snap))
-            return await (channel.send(board, view=view, allowed_mentions=pinged) if view is not None
-                          else channel.send(board, allowed_mentions=pinged))
+            return await (
+                channel.send(board, view=view, allowed_mentions=pinged)
+                if view is not None
+                else channel.send(board, allowed_mentions=pinged)
+            )
         recent = self._recent.get(record.id)
         if recent is not None and token_fresh(recent) and not is_dead(recent):
             note = t("pub.not_posted", loc, perms=perms or access.Perms(("send_messages",)))
@@ -293,11 +354,11 @@ class Publisher(BoardRecovery):
             try:
                 return await recent.followup.send(f"{note}\n{content}"[:2000], files=files, wait=True, **kwargs)
             except discord.HTTPException as again:
-                log.info("could not post game %s's board through interaction %s either: %s", record.id,
-                         recent.id, again)
+                log.info(
+                    "could not post game %s's board through interaction %s either: %s", record.id, recent.id, again
+                )
         self.blocked[record.id] = perms or access.Perms(("send_messages",))
-        log.warning("game %s: the bot may not post in channel %s (%s)", record.id, record.channel_id,
-                    perms or err)
+        log.warning("game %s: the bot may not post in channel %s (%s)", record.id, record.channel_id, perms or err)
         raise err
 
     async def record_board(self, game_id: int, message_id: int, version: int) -> int | None:
@@ -311,8 +372,7 @@ class Publisher(BoardRecovery):
         old = current.messages.get(BOARD_KEY)
         strip = old if old is not None and old != message_id else None
         owed = [Owed("strip", {"message_id": strip}, delay_s=STRIP_GRACE_S, version=version)] if strip else []
-        await self.layer.storage.set_messages(game_id, {BOARD_KEY: message_id, BOARD_VERSION_KEY: version},
-                                              owed=owed)
+        await self.layer.storage.set_messages(game_id, {BOARD_KEY: message_id, BOARD_VERSION_KEY: version}, owed=owed)
         return strip
 
     async def strip_all(self, record: GameRecord) -> int:

@@ -156,8 +156,9 @@ class Records:
             pending.add_done_callback(lambda _f: self._pending.pop(key, None))
         return await asyncio.shield(pending)
 
-    async def _render(self, key: tuple[int, str], record: dict[str, Any], renderer: ReplayRenderer,
-                      theme: str) -> bytes:
+    async def _render(
+        self, key: tuple[int, str], record: dict[str, Any], renderer: ReplayRenderer, theme: str
+    ) -> bytes:
         if self._slots is None:
             self._slots = asyncio.Semaphore(MAX_RENDERS)
         async with self._slots:
@@ -189,8 +190,9 @@ class Records:
         game without a replay renderer."""
         return await self._moves(snap, _text, limit, "")
 
-    async def _moves(self, snap: Snapshot, job: Callable[[dict[str, Any], ReplayRenderer, int], Any], limit: int,
-                     empty: Any) -> Any:
+    async def _moves(
+        self, snap: Snapshot, job: Callable[[dict[str, Any], ReplayRenderer, int], Any], limit: int, empty: Any
+    ) -> Any:
         snap.require_state()
         renderer = _renderer(snap)
         if renderer is None:

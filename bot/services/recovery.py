@@ -42,13 +42,22 @@ class BoardRecovery:
     def lock(self, game_id: int) -> asyncio.Lock:
         raise NotImplementedError
 
-    async def payload(self, snap: Snapshot, headline: str, *,
-                      pictures: bool = True) -> tuple[str, list[discord.File], discord.ui.View | None]:
+    async def payload(
+        self, snap: Snapshot, headline: str, *, pictures: bool = True
+    ) -> tuple[str, list[discord.File], discord.ui.View | None]:
         raise NotImplementedError
 
-    async def _post(self, record: GameRecord, content: str, files: list[discord.File], view: discord.ui.View | None,
-                    interaction: discord.Interaction | None, *, deferred: bool = False,
-                    snap: Snapshot | None = None) -> discord.Message:
+    async def _post(
+        self,
+        record: GameRecord,
+        content: str,
+        files: list[discord.File],
+        view: discord.ui.View | None,
+        interaction: discord.Interaction | None,
+        *,
+        deferred: bool = False,
+        snap: Snapshot | None = None,
+    ) -> discord.Message:
         raise NotImplementedError
 
     async def _recorded(self, record: GameRecord, message_id: int, version: int) -> None:
@@ -69,8 +78,9 @@ class BoardRecovery:
             content, files, view = await self.payload(snap, headline)
             posted = await self._posted_unrecorded(record, content)
             if posted is not None:  # the process died between the post and its record: record it, never post twice
-                log.info("the board of game %s v%s is already out (message %s): recorded", game_id, record.version,
-                         posted)
+                log.info(
+                    "the board of game %s v%s is already out (message %s): recorded", game_id, record.version, posted
+                )
                 await self._recorded(record, posted, record.version)
             else:
                 await self._post(record, content, files, view, None, snap=snap)
@@ -116,8 +126,9 @@ class BoardRecovery:
                 try:
                     if await self.recover(record.id):
                         posted += 1
-                        log.info("re-posted the stale board of game %s (%s) v%s", record.id, record.kind,
-                                 record.version)
+                        log.info(
+                            "re-posted the stale board of game %s (%s) v%s", record.id, record.kind, record.version
+                        )
                 except Exception:
                     log.exception("could not re-post the board of game %s; retrying later", record.id)
         finally:

@@ -125,8 +125,9 @@ class Timers:
                 failures = self._failures[record.id]
                 self._failures[record.id] += 1
                 delay = min(RETRY_S * 2 ** min(failures, 20), MAX_RETRY_S)
-                log.exception("timer of game %s failed (%d in a row); retrying in %.0f s", record.id, failures + 1,
-                              delay)
+                log.exception(
+                    "timer of game %s failed (%d in a row); retrying in %.0f s", record.id, failures + 1, delay
+                )
                 await self.layer.storage.set_wake_at(record.id, now + delay)
             else:
                 self._failures.pop(record.id, None)
@@ -190,8 +191,9 @@ class Timers:
         storage: of two processes handling the same due game, one wins). Returns False (nothing done) when
         someone acted or another process moved it meanwhile."""
         async with self.layer.lock(record.id):
-            return await self.layer.storage.set_wake_at(record.id, at, if_version=record.version,
-                                                        if_wake=record.wake_at)
+            return await self.layer.storage.set_wake_at(
+                record.id, at, if_version=record.version, if_wake=record.wake_at
+            )
 
     async def remind(self, snap: Snapshot, seat: int, deadline: float) -> None:
         """The one reminder of this turn: a mention of the player to move, in the game's channel. Best effort: a
@@ -208,8 +210,9 @@ class Timers:
     async def announce_claim(self, snap: Snapshot, seat: int, deadline: float) -> None:
         """The late player's time ran out: the others may claim the win (button), or wait."""
         others = [snap.who(s) for s in range(len(snap.players)) if s != seat and not snap.is_ai(s)]
-        text = t("clk.claimable", snap.locale, name=snap.names[seat], when=clocks.stamp(deadline),
-                 others=", ".join(others))
+        text = t(
+            "clk.claimable", snap.locale, name=snap.names[seat], when=clocks.stamp(deadline), others=", ".join(others)
+        )
         view = self.claim_view(snap) if self.claim_view is not None else None
         claimers = human_ids(snap, [s for s in range(len(snap.players)) if s != seat])
         msg = await self.layer.publisher.delivery.send(snap.record, text, view=view, mentions=claimers)
@@ -243,12 +246,12 @@ class Timers:
         if LOBBY_KEY not in record.messages and self.layer.clock.now() - record.created_at.timestamp() < POST_GRACE_S:
             await self.layer.storage.set_wake_at(record.id, self.layer.clock.now() + 1.0)  # its message is on its way
             return
+
         def step(snap: Snapshot) -> Change:
             return Change(snap.env, "expire", None, status="aborted")
 
         try:
-            committed = await self.layer.transact(record.id, step, statuses=("lobby",),
-                                                  expected_version=record.version)
+            committed = await self.layer.transact(record.id, step, statuses=("lobby",), expected_version=record.version)
         except BotError as err:
             if err.key in ("err.stale", "err.conflict", "err.game_closed", "err.wrong_phase"):
                 return
@@ -280,8 +283,9 @@ class Timers:
         if seat == me:
             raise BotError("clk.own_clock")
         try:
-            committed = await layer.perform(interaction, layer.act(game_id, snap.players[seat], "timeout",
-                                                                   expected_version=snap.version, base=snap))
+            committed = await layer.perform(
+                interaction, layer.act(game_id, snap.players[seat], "timeout", expected_version=snap.version, base=snap)
+            )
         except BotError as err:
             if err.key in ("err.stale", "err.conflict"):  # the late player moved while the claim was on its way
                 raise BotError("clk.moved_in_time", name=snap.names[seat]) from err

@@ -61,8 +61,12 @@ def describe(path: Path) -> Snapshot:
             raise NotOurDatabaseError(f"{path} is not a tablebot database", path=str(path), application_id=app_id)
         latest = len(load_migrations("sqlite"))
         if schema > latest:
-            raise SchemaTooNewError(f"{path} has schema {schema}, newer than this bot ({latest})",
-                                    db_version=schema, code_version=latest, path=str(path))
+            raise SchemaTooNewError(
+                f"{path} has schema {schema}, newer than this bot ({latest})",
+                db_version=schema,
+                code_version=latest,
+                path=str(path),
+            )
         games = int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
         actions = int(conn.execute("SELECT count(*) FROM actions").fetchone()[0])
         row = conn.execute("SELECT value FROM meta WHERE key = ?", (guard.INSTALLATION_KEY,)).fetchone()
@@ -82,8 +86,7 @@ def backup(db: Path, dest: Path, *, force: bool = False) -> Snapshot:
     if dest.exists() and dest.resolve() == db.resolve():
         raise RefusedError("the backup cannot overwrite the database itself", path=str(dest))
     if dest.exists() and not force:
-        raise RefusedError(f"{dest} already exists: choose another name, or pass --force to replace it",
-                           path=str(dest))
+        raise RefusedError(f"{dest} already exists: choose another name, or pass --force to replace it", path=str(dest))
     dest.parent.mkdir(parents=True, exist_ok=True)
     partial = dest.with_name(dest.name + ".partial")
     partial.unlink(missing_ok=True)

@@ -144,7 +144,7 @@ def parse_target(target: str | os.PathLike[str]) -> Target:
     if text.startswith(POSTGRES_SCHEMES):
         return Target("postgresql", url=text)
     if text.startswith("sqlite:"):
-        rest = text[len("sqlite:"):]
+        rest = text[len("sqlite:") :]
         if not rest.startswith("///") or len(rest) <= 3:
             raise InvalidDataError(
                 f"{text!r}: write sqlite:///relative/path.sqlite3 or sqlite:////absolute/path.sqlite3",

@@ -83,8 +83,9 @@ class Connection:
             new = str(uuid.uuid4())
 
             async def body(tx: Tx) -> str:
-                await tx.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
-                                 (INSTALLATION_KEY, new))
+                await tx.execute(
+                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", (INSTALLATION_KEY, new)
+                )
                 got = await tx.fetchrow("SELECT value FROM meta WHERE key = ?", (INSTALLATION_KEY,))
                 return str(got[0]) if got else new
 

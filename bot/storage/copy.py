@@ -20,25 +20,53 @@ from .errors import StorageError
 from .sqlite_guard import RESERVED_META_PREFIX
 
 TABLES: tuple[tuple[str, str, str], ...] = (
-    ("games", "id, kind, guild_id, channel_id, status, state_json, initial_state_json, version, result_json,"
-     " created_at, updated_at, wake_at, finished_at, end_reason", "id"),
+    (
+        "games",
+        "id, kind, guild_id, channel_id, status, state_json, initial_state_json, version, result_json,"
+        " created_at, updated_at, wake_at, finished_at, end_reason",
+        "id",
+    ),
     ("game_players", "game_id, seat, user_id", "game_id, seat"),
     ("game_messages", "game_id, key, message_id", "game_id, key"),
     ("actions", "game_id, seq, player, action, at", "game_id, seq"),
-    ("ratings", "guild_id, kind, user_id, mu, sigma, ordinal, games, wins, losses, draws, updated_at",
-     "guild_id, kind, user_id"),
-    ("rating_changes", "game_id, user_id, place, outcome, mu_before, sigma_before, mu_after, sigma_after",
-     "game_id, user_id"),
+    (
+        "ratings",
+        "guild_id, kind, user_id, mu, sigma, ordinal, games, wins, losses, draws, updated_at",
+        "guild_id, kind, user_id",
+    ),
+    (
+        "rating_changes",
+        "game_id, user_id, place, outcome, mu_before, sigma_before, mu_after, sigma_after",
+        "game_id, user_id",
+    ),
     ("game_outcomes", "game_id, user_id, guild_id, kind, place, outcome, rated, vs_ai", "game_id, user_id"),
     ("user_prefs", "user_id, language, palette, theme, updated_at", "user_id"),
     ("guild_settings", "guild_id, key, value_json, updated_at", "guild_id, key"),
     ("meta", "key, value", "key"),
-    ("effects", "id, game_id, guild_id, version, kind, payload_json, due_at, created_at, attempts, claimed_by,"
-     " claimed_until, last_error", "id"),
+    (
+        "effects",
+        "id, game_id, guild_id, version, kind, payload_json, due_at, created_at, attempts, claimed_by,"
+        " claimed_until, last_error",
+        "id",
+    ),
 )
 """Every table of the schema with its columns and key, in an order that satisfies the foreign keys."""
-_FLOAT_COLUMNS = {"created_at", "updated_at", "wake_at", "finished_at", "at", "due_at", "claimed_until", "mu",
-                  "sigma", "ordinal", "mu_before", "sigma_before", "mu_after", "sigma_after"}
+_FLOAT_COLUMNS = {
+    "created_at",
+    "updated_at",
+    "wake_at",
+    "finished_at",
+    "at",
+    "due_at",
+    "claimed_until",
+    "mu",
+    "sigma",
+    "ordinal",
+    "mu_before",
+    "sigma_before",
+    "mu_after",
+    "sigma_after",
+}
 BATCH = 500
 
 
@@ -78,8 +106,9 @@ def _normalise(columns: str, rows: list[Any]) -> list[tuple[Any, ...]]:
     return out
 
 
-async def copy_database(source_url: str, target_url: str, *,
-                        progress: Callable[[str, int], None] | None = None) -> dict[str, int]:
+async def copy_database(
+    source_url: str, target_url: str, *, progress: Callable[[str, int], None] | None = None
+) -> dict[str, int]:
     """Copy every row from ``source_url`` to the empty ``target_url`` (paths or URLs, see
     ``Storage.open``). Returns rows copied per table. Raises ``TargetNotEmptyError`` (nothing written),
     ``StorageError`` (rule ``Refused``) when source and target are the same, and whatever opening
@@ -118,10 +147,12 @@ async def _insert_all(tx: Tx, dialect: str, data: list[list[Any]]) -> dict[str, 
         marks = ", ".join("?" * len(columns.split(",")))
         sql = f"INSERT INTO {table} ({columns}) VALUES ({marks})"
         for start in range(0, len(values), BATCH):
-            await tx.executemany(sql, values[start:start + BATCH])
+            await tx.executemany(sql, values[start : start + BATCH])
         copied[table] = len(values)
     if dialect == "postgresql":
         for table in ("games", "effects"):
-            await tx.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT coalesce(max(id), 0)"
-                             f" + 1 FROM {table}), false)")
+            await tx.execute(
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT coalesce(max(id), 0)"
+                f" + 1 FROM {table}), false)"
+            )
     return copied

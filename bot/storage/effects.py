@@ -64,8 +64,18 @@ class Effect:
 
 
 def _effect(row: Sequence[Any]) -> Effect:
-    return Effect(int(row[0]), int(row[1]), int(row[2]), int(row[3]), str(row[4]), json.loads(row[5] or "{}"),
-                  float(row[6]), float(row[7]), int(row[8]), row[9])
+    return Effect(
+        int(row[0]),
+        int(row[1]),
+        int(row[2]),
+        int(row[3]),
+        str(row[4]),
+        json.loads(row[5] or "{}"),
+        float(row[6]),
+        float(row[7]),
+        int(row[8]),
+        row[9],
+    )
 
 
 def _kind(value: Any) -> str:
@@ -91,8 +101,17 @@ async def insert_owed(tx: Tx, game_id: int, guild_id: int, version: int, owed: S
     rows = []
     for item in owed:
         delay = min(max(float(item.delay_s), 0.0), MAX_DELAY_S)
-        rows.append((game_id, guild_id, item.version if item.version is not None else version, _kind(item.kind),
-                     json.dumps(dict(item.payload), separators=(",", ":")), now + delay, now))
+        rows.append(
+            (
+                game_id,
+                guild_id,
+                item.version if item.version is not None else version,
+                _kind(item.kind),
+                json.dumps(dict(item.payload), separators=(",", ":")),
+                now + delay,
+                now,
+            )
+        )
     if rows:
         await tx.executemany(
             "INSERT INTO effects (game_id, guild_id, version, kind, payload_json, due_at, created_at)"
@@ -115,13 +134,19 @@ class EffectsMixin(Connection):
             row = await tx.fetchrow("SELECT guild_id, version FROM games WHERE id = ?", (game_id,))
             if row is None:
                 raise GameNotFoundError(f"there is no game {game_id}", game_id=game_id)
-            await insert_owed(tx, game_id, int(row[0]), int(row[1]) if version is None else version, owed,
-                              self._clock())
+            await insert_owed(
+                tx, game_id, int(row[0]), int(row[1]) if version is None else version, owed, self._clock()
+            )
 
         await self._write(body)
 
     async def claim_effects(
-        self, owner: str, *, now: float, lease_s: float = 300.0, limit: int = 50,
+        self,
+        owner: str,
+        *,
+        now: float,
+        lease_s: float = 300.0,
+        limit: int = 50,
         shards: tuple[int, Sequence[int]] | None = None,
     ) -> list[Effect]:
         """Claim up to ``limit`` effects due at ``now`` that nobody holds (or whose claim ran out) for ``owner``
@@ -163,11 +188,13 @@ class EffectsMixin(Connection):
 
     async def defer_effect(self, effect_id: int, *, due_at: float, error: str | None = None) -> None:
         """A run failed (or must wait): release the claim, count the attempt, run again at ``due_at``."""
-        await self._write(lambda tx: tx.execute(
-            "UPDATE effects SET claimed_by = NULL, claimed_until = NULL, attempts = attempts + 1, due_at = ?,"
-            " last_error = ? WHERE id = ?",
-            (float(due_at), None if error is None else str(error)[:500], int(effect_id)),
-        ))
+        await self._write(
+            lambda tx: tx.execute(
+                "UPDATE effects SET claimed_by = NULL, claimed_until = NULL, attempts = attempts + 1, due_at = ?,"
+                " last_error = ? WHERE id = ?",
+                (float(due_at), None if error is None else str(error)[:500], int(effect_id)),
+            )
+        )
 
     async def release_claims(self, *, shards: tuple[int, Sequence[int]] | None = None) -> int:
         """Release every claim (of the given shards' guilds): called by the one process that now serves them
@@ -177,7 +204,9 @@ class EffectsMixin(Connection):
         async def body(tx: Tx) -> int:
             rows = await tx.fetch(
                 f"UPDATE effects SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by IS NOT NULL{where}"
-                " RETURNING id", params)
+                " RETURNING id",
+                params,
+            )
             return len(rows)
 
         return await self._write(body)

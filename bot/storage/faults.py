@@ -60,8 +60,9 @@ class StorageStall:
         if what == "readonly":
             raise sqlite3.OperationalError("attempt to write a readonly database")
         if what == "locked":
-            raise StorageError("the database stayed busy (locked by another process); try again in a moment",
-                               rule="Busy")
+            raise StorageError(
+                "the database stayed busy (locked by another process); try again in a moment", rule="Busy"
+            )
 
     async def wait(self, *, write: bool = False) -> None:
         self.fail(write)

@@ -23,8 +23,9 @@ async def check_ranking(tx: Tx, game_id: int, outcome: GameResult) -> None:
         )
 
 
-async def record(tx: Tx, game_id: int, guild_id: int, kind: str, outcome: GameResult, now: float, *,
-                 for_update: str) -> None:
+async def record(
+    tx: Tx, game_id: int, guild_id: int, kind: str, outcome: GameResult, now: float, *, for_update: str
+) -> None:
     """Write the outcome rows and, for a rated result, the rating update of every ranked user.
 
     ``for_update`` is the dialect's row-lock suffix (``" FOR UPDATE"`` on PostgreSQL): the ratings read
@@ -45,8 +46,9 @@ async def record(tx: Tx, game_id: int, guild_id: int, kind: str, outcome: GameRe
         await _rate(tx, game_id, guild_id, kind, outcome, now, for_update)
 
 
-async def _rate(tx: Tx, game_id: int, guild_id: int, kind: str, outcome: GameResult, now: float,
-                for_update: str) -> None:
+async def _rate(
+    tx: Tx, game_id: int, guild_id: int, kind: str, outcome: GameResult, now: float, for_update: str
+) -> None:
     users = sorted(outcome.users)
     mu0, sigma0 = rating_math.default_rating()
     # Rows first (a newcomer has none to lock), in user order so concurrent games lock in one order.
@@ -85,6 +87,8 @@ async def _rate(tx: Tx, game_id: int, guild_id: int, kind: str, outcome: GameRes
     await tx.executemany(
         "INSERT INTO rating_changes (game_id, user_id, place, outcome, mu_before, sigma_before, mu_after,"
         " sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        [(game_id, u.user_id, u.place, u.outcome, u.mu_before, u.sigma_before, u.mu_after, u.sigma_after)
-         for u in updates],
+        [
+            (game_id, u.user_id, u.place, u.outcome, u.mu_before, u.sigma_before, u.mu_after, u.sigma_after)
+            for u in updates
+        ],
     )

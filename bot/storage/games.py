@@ -192,8 +192,9 @@ class GamesMixin(Connection):
         game_id = check.snowflake(game_id, "game_id")
         expected = check.version(expected_version)
         state_json = check.state_json(new_state)
-        return await self._apply(game_id, expected, state_json, player, action, status, players, result, wake_at,
-                                 owed=owed)
+        return await self._apply(
+            game_id, expected, state_json, player, action, status, players, result, wake_at, owed=owed
+        )
 
     async def abort_game(
         self, game_id: int, expected_version: int, by_user: int | None, *, reason: str | None = None
@@ -206,8 +207,9 @@ class GamesMixin(Connection):
         expected = check.version(expected_version)
         if reason is not None:
             reason = check.reason(reason)
-        return await self._apply(game_id, expected, None, by_user, "abort", "aborted", None, None, UNCHANGED,
-                                 reason=reason)
+        return await self._apply(
+            game_id, expected, None, by_user, "abort", "aborted", None, None, UNCHANGED, reason=reason
+        )
 
     async def _apply(
         self,
@@ -282,8 +284,18 @@ class GamesMixin(Connection):
                 "UPDATE games SET state_json = coalesce(?, state_json), version = ?, status = ?, updated_at = ?,"
                 " result_json = coalesce(?, result_json), wake_at = ?, finished_at = ?, end_reason = ?"
                 " WHERE id = ? AND version = ?",
-                (state_json, expected + 1, new_status, now, result_json, new_wake, now if closing else None,
-                 end_reason, game_id, expected),
+                (
+                    state_json,
+                    expected + 1,
+                    new_status,
+                    now,
+                    result_json,
+                    new_wake,
+                    now if closing else None,
+                    end_reason,
+                    game_id,
+                    expected,
+                ),
             )
             await tx.execute(
                 "INSERT INTO actions (game_id, seq, player, action, at) VALUES (?, ?, ?, ?, ?)",
@@ -299,14 +311,17 @@ class GamesMixin(Connection):
         ``"board"``, ``"lobby"``). Does not change the game's version. Raises ``GameNotFoundError``."""
         await self.set_messages(game_id, {key: message_id})
 
-    async def set_messages(self, game_id: int, messages: Mapping[str, int | None], *,
-                           owed: Sequence[Owed] = ()) -> None:
+    async def set_messages(
+        self, game_id: int, messages: Mapping[str, int | None], *, owed: Sequence[Owed] = ()
+    ) -> None:
         """:meth:`set_message` for several keys in one transaction (a board and the version it shows), with the
         effects this change ``owed`` (e.g. strip the board it replaces; at the game's current version unless
         they name one)."""
         game_id = check.snowflake(game_id, "game_id")
-        items = [(check.key(key, "key"), None if mid is None else check.snowflake(mid, "message_id"))
-                 for key, mid in messages.items()]
+        items = [
+            (check.key(key, "key"), None if mid is None else check.snowflake(mid, "message_id"))
+            for key, mid in messages.items()
+        ]
 
         async def body(tx: Tx) -> None:
             row = await tx.fetchrow("SELECT guild_id, version FROM games WHERE id = ?", (game_id,))
@@ -327,8 +342,9 @@ class GamesMixin(Connection):
 
 
 async def _refuse_busy_channel(tx: Tx, channel_id: int) -> None:
-    row = await tx.fetchrow("SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')",
-                            (channel_id,))
+    row = await tx.fetchrow(
+        "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')", (channel_id,)
+    )
     if row is not None:
         raise ChannelBusyError(
             f"channel {channel_id} already has a game in progress (game {row[0]}): finish or abort it first",

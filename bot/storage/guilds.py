@@ -18,8 +18,9 @@ class GuildsMixin(GamesMixin):
     """Clocks, guild settings, guild removal (part of ``Storage``)."""
 
     # ------------------------------------------------------------------ clocks
-    async def set_wake_at(self, game_id: int, at: float | None, *, if_version: int | None = None,
-                          if_wake: Any = UNCHANGED) -> bool:
+    async def set_wake_at(
+        self, game_id: int, at: float | None, *, if_version: int | None = None, if_wake: Any = UNCHANGED
+    ) -> bool:
         """Set (``None``: clear) when the game layer must next look at an open game, in Unix seconds,
         without bumping its version (``apply_action(..., wake_at=...)`` does it with an action). Returns
         False and changes nothing if the game is already finished or aborted, or (a compare-and-set: two processes
@@ -29,8 +30,9 @@ class GuildsMixin(GamesMixin):
         wake = check.timestamp(at, "wake_at")
 
         async def body(tx: Tx) -> bool:
-            row = await tx.fetchrow(f"SELECT status, version, wake_at FROM games WHERE id = ?"
-                                    f"{self.backend.sql.for_update}", (game_id,))
+            row = await tx.fetchrow(
+                f"SELECT status, version, wake_at FROM games WHERE id = ?{self.backend.sql.for_update}", (game_id,)
+            )
             if row is None:
                 raise GameNotFoundError(f"there is no game {game_id}", game_id=game_id)
             if row[0] not in OPEN_STATUSES:
@@ -38,15 +40,17 @@ class GuildsMixin(GamesMixin):
             if if_version is not None and int(row[1]) != if_version:
                 return False
             if if_wake is not UNCHANGED and (None if row[2] is None else float(row[2])) != (
-                    None if if_wake is None else float(if_wake)):
+                None if if_wake is None else float(if_wake)
+            ):
                 return False
             await tx.execute("UPDATE games SET wake_at = ? WHERE id = ?", (wake, game_id))
             return True
 
         return await self._write(body)
 
-    async def due_games(self, now: float, limit: int = 100, *,
-                        shards: tuple[int, Sequence[int]] | None = None) -> list[GameRecord]:
+    async def due_games(
+        self, now: float, limit: int = 100, *, shards: tuple[int, Sequence[int]] | None = None
+    ) -> list[GameRecord]:
         """Open games whose ``wake_at <= now`` (Unix seconds), the earliest ``wake_at`` first (then oldest
         game), at most ``limit`` (1..1000). ``shards = (shard_count, shard_ids)``: only games of guilds on those
         shards (Discord's ``(guild_id >> 22) % shard_count``), so a process never waits behind another process's

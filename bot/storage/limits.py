@@ -40,5 +40,6 @@ class LimitsMixin(Connection):
             (guild_id, user_id, *kinds),
         )
         rows = await self._all(
-            "SELECT channel_id FROM games WHERE guild_id = ? AND status IN ('lobby', 'active')", (guild_id,))
+            "SELECT channel_id FROM games WHERE guild_id = ? AND status IN ('lobby', 'active')", (guild_id,)
+        )
         return OpenGames(int(row[0]) if row else 0, len(rows), tuple(int(r[0]) for r in rows))

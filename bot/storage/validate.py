@@ -48,8 +48,9 @@ def timestamp(value: Any, field: str) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
-        raise InvalidDataError(f"{field} must be Unix seconds (a finite number >= 0) or None, not {value!r}",
-                               field=field)
+        raise InvalidDataError(
+            f"{field} must be Unix seconds (a finite number >= 0) or None, not {value!r}", field=field
+        )
     return float(value)
 
 

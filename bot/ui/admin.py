@@ -55,8 +55,15 @@ def describe(layer: GameLayer, record: GameRecord, loc: Any) -> str:
         seats = snap.state.awaiting() if snap.state is not None else ()
         who = ", ".join(_seat(record, layer, s) for s in seats) or "—"
         state = t("games.turn", loc, who=who, since=f"<t:{int(record.updated_at.timestamp())}:R>")
-    return t("games.row", loc, game_id=record.id, game=kind.title, channel=f"<#{record.channel_id}>",
-             players=names, state=state)
+    return t(
+        "games.row",
+        loc,
+        game_id=record.id,
+        game=kind.title,
+        channel=f"<#{record.channel_id}>",
+        players=names,
+        state=state,
+    )
 
 
 async def listing(interaction: discord.Interaction, page: int = 0) -> None:
@@ -66,8 +73,9 @@ async def listing(interaction: discord.Interaction, page: int = 0) -> None:
     _check(interaction)
     layer = games(interaction)
     loc = interaction.locale
-    records = [r for r in await layer.storage.list_active_games(guild_id=interaction.guild_id or 0)
-               if r.kind in layer.kinds]
+    records = [
+        r for r in await layer.storage.list_active_games(guild_id=interaction.guild_id or 0) if r.kind in layer.kinds
+    ]
     if not records:
         await _show(interaction, t("games.none", loc), None)
         return
@@ -82,9 +90,12 @@ async def listing(interaction: discord.Interaction, page: int = 0) -> None:
     packed = paging.pages([text for _gid, text in lines], head_room=head_room, per_page=PER_PAGE)
     page = max(0, min(page, len(packed) - 1))
     start = sum(len(p) for p in packed[:page])
-    shown = lines[start:start + len(packed[page])]
-    head = (t("games.head", loc, n=len(records)) if len(packed) == 1
-            else t("games.head_page", loc, n=len(records), page=page + 1, pages=len(packed)))
+    shown = lines[start : start + len(packed[page])]
+    head = (
+        t("games.head", loc, n=len(records))
+        if len(packed) == 1
+        else t("games.head_page", loc, n=len(records), page=page + 1, pages=len(packed))
+    )
     view = discord.ui.View(timeout=None)
     for game_id, _text in shown:
         view.add_item(AbortAskButton(game_id, locale=loc.value))
@@ -118,8 +129,13 @@ async def ask(interaction: discord.Interaction, game_id: int) -> None:
         raise BotError("err.game_closed")
     view = discord.ui.View(timeout=None)
     view.add_item(AbortConfirmButton(game_id, locale=interaction.locale.value))
-    await reply(interaction, t("games.confirm", interaction.locale, line=describe(layer, record, interaction.locale)),
-                ephemeral=True, view=view, allowed_mentions=discord.AllowedMentions.none())
+    await reply(
+        interaction,
+        t("games.confirm", interaction.locale, line=describe(layer, record, interaction.locale)),
+        ephemeral=True,
+        view=view,
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
 
 
 async def confirm(interaction: discord.Interaction, game_id: int) -> None:
@@ -137,8 +153,11 @@ async def confirm(interaction: discord.Interaction, game_id: int) -> None:
     await layer.lobby.closed_by_admin(committed, user.display_name)
     await layer.publisher.strip_all(record)
     try:
-        await layer.publisher.delivery.send(record, t("abort.done", committed.snap.locale, name=user.display_name,
-                                                      game=title) + abort_note(committed.snap, committed.snap.locale))
+        await layer.publisher.delivery.send(
+            record,
+            t("abort.done", committed.snap.locale, name=user.display_name, game=title)
+            + abort_note(committed.snap, committed.snap.locale),
+        )
     except Exception as err:  # the channel may be gone: the abort stands
         log.info("could not tell the channel of game %s about its abort: %s", game_id, err)
 
@@ -171,12 +190,16 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ga:p
     def __init__(self, page: int, label_key: str, *, locale: str | None = None) -> None:
         self.page = max(0, page)
         way = "p" if label_key == "ui.page_prev" else "n"
-        super().__init__(discord.ui.Button(label=t(label_key, locale), style=discord.ButtonStyle.secondary,
-                                           custom_id=f"ga:pg:{self.page}:{way}"))
+        super().__init__(
+            discord.ui.Button(
+                label=t(label_key, locale), style=discord.ButtonStyle.secondary, custom_id=f"ga:pg:{self.page}:{way}"
+            )
+        )
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> PageButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PageButton:
         return cls(int(match["page"]), "ui.page_prev" if match["d"] == "p" else "ui.page_next")
 
     async def callback(self, interaction: discord.Interaction) -> None:

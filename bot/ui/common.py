@@ -36,8 +36,21 @@ if TYPE_CHECKING:
     from bot.core.layer import GameLayer
     from bot.storage.records import GameRecord
 
-__all__ = ["GameButton", "GameCog", "GameSelect", "defer", "fill", "games", "guild_locale", "png_file", "refuse",
-           "reply", "report_errors", "settle_loading", "update"]
+__all__ = [
+    "GameButton",
+    "GameCog",
+    "GameSelect",
+    "defer",
+    "fill",
+    "games",
+    "guild_locale",
+    "png_file",
+    "refuse",
+    "reply",
+    "report_errors",
+    "settle_loading",
+    "update",
+]
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +82,14 @@ async def refuse(interaction: discord.Interaction, err: BaseException) -> None:
         log.info("interaction %s is dead; not answered (%s: %s)", interaction.id, type(err).__name__, err)
         return
     if failure is not None:  # the operator's business: one line, no traceback
-        log.warning("storage failure (%s) in interaction %s (committed: %s): %s: %s", failure, interaction.id,
-                    committed, type(err).__name__, err)
+        log.warning(
+            "storage failure (%s) in interaction %s (committed: %s): %s: %s",
+            failure,
+            interaction.id,
+            committed,
+            type(err).__name__,
+            err,
+        )
     elif isinstance(err, discord.HTTPException) and not is_user_error(err):
         log.warning("Discord refused a request in an interaction (%s; committed: %s)", err, committed)
     elif not is_user_error(err):
@@ -138,13 +157,26 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"(?!x
     verb: ClassVar[str] = ""
     placeholder_key: ClassVar[str] = ""
 
-    def __init__(self, game_id: int, version: int | None, options: Sequence[discord.SelectOption] = (), *,
-                 locale: str | None = None, placeholder: str | None = None, suffix: str = "",
-                 row: int | None = None) -> None:
+    def __init__(
+        self,
+        game_id: int,
+        version: int | None,
+        options: Sequence[discord.SelectOption] = (),
+        *,
+        locale: str | None = None,
+        placeholder: str | None = None,
+        suffix: str = "",
+        row: int | None = None,
+    ) -> None:
         self.game_id = game_id
         self.version = version
-        parts = [self.prefix, self.verb, str(game_id), *([str(version)] if version is not None else []),
-                 *([suffix] if suffix else [])]
+        parts = [
+            self.prefix,
+            self.verb,
+            str(game_id),
+            *([str(version)] if version is not None else []),
+            *([suffix] if suffix else []),
+        ]
         super().__init__(
             discord.ui.Select(
                 custom_id=":".join(parts),
@@ -175,8 +207,12 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"(?!x
 
     async def callback(self, interaction: discord.Interaction) -> None:
         value = self.item.values[0] if self.item.values else ""
-        await report_errors(interaction, lambda: games(interaction).play(
-            interaction, self.game_id, self.action(value), expected_version=self.version))
+        await report_errors(
+            interaction,
+            lambda: games(interaction).play(
+                interaction, self.game_id, self.action(value), expected_version=self.version
+            ),
+        )
 
 
 def guild_locale(interaction: discord.Interaction) -> str | None:
@@ -219,8 +255,9 @@ class GameCog(commands.GroupCog):
         """The running game here, loaded (commands that read the state pass it on as ``base``)."""
         return self.games.snapshot(await self.running(interaction))
 
-    async def mine(self, interaction: discord.Interaction,
-                   check: Callable[[GameRecord], bool] | None = None) -> tuple[Snapshot, int] | None:
+    async def mine(
+        self, interaction: discord.Interaction, check: Callable[[GameRecord], bool] | None = None
+    ) -> tuple[Snapshot, int] | None:
         """For autocomplete: the caller's running game of this kind here and their seat; ``None`` when there is
         none, the caller does not play in it, ``check(record)`` is false, or it cannot be loaded (logged): a
         failing autocomplete would leave the user with an empty list, so this never raises."""

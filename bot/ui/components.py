@@ -53,13 +53,26 @@ def seating_items(kind: GameKind) -> tuple[type[SeatButton], ...]:
     if key not in _MADE:
         made = []
         for verb, method, label, style in SEAT_VERBS[kind.seating.mode]:
-            attrs: dict[str, Any] = {"prefix": kind.prefix, "verb": verb, "method": method, "label_key": label,
-                                     "style": style, "__doc__": f"``{kind.prefix}:{verb}:<game>``: Lobby.{method}."}
+            attrs: dict[str, Any] = {
+                "prefix": kind.prefix,
+                "verb": verb,
+                "method": method,
+                "label_key": label,
+                "style": style,
+                "__doc__": f"``{kind.prefix}:{verb}:<game>``: Lobby.{method}.",
+            }
+
             def body(namespace: dict[str, Any], attrs: dict[str, Any] = attrs) -> None:
                 namespace.update(attrs)
 
-            made.append(types.new_class(f"{kind.prefix.title()}{verb.title()}Button", (SeatButton,),
-                                        {"template": rf"{kind.prefix}:{verb}:(?P<game>[0-9]+)"}, body))
+            made.append(
+                types.new_class(
+                    f"{kind.prefix.title()}{verb.title()}Button",
+                    (SeatButton,),
+                    {"template": rf"{kind.prefix}:{verb}:(?P<game>[0-9]+)"},
+                    body,
+                )
+            )
         _MADE[key] = tuple(made)
     return _MADE[key]
 

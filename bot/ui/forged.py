@@ -66,8 +66,12 @@ class Forged(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?s).*"):
         self.why = why
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        log.info("component %r of user %s refused (forged: %s)", getattr(self.item, "custom_id", None),
-                 interaction.user.id, self.why)
+        log.info(
+            "component %r of user %s refused (forged: %s)",
+            getattr(self.item, "custom_id", None),
+            interaction.user.id,
+            self.why,
+        )
         await refuse(interaction, BotError("err.forged_component"))
 
 
@@ -78,8 +82,9 @@ def harden(cls: type[discord.ui.DynamicItem[Any]]) -> type[discord.ui.DynamicIte
         return cls
     original = cls.from_custom_id.__func__  # type: ignore[attr-defined]
 
-    async def from_custom_id(klass: Any, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> Any:
+    async def from_custom_id(
+        klass: Any, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Any:
         bad = out_of_range(match)
         if bad is not None:
             return Forged(item, bad)
@@ -115,10 +120,15 @@ def screen(bot: Host, interaction: discord.Interaction) -> bool:
     known = any(c.__discord_ui_compiled_template__.fullmatch(custom_id) for c in items)  # type: ignore[attr-defined]
     if known and _carried(interaction.message, custom_id):
         return False
-    if bot.persistent_views and any(getattr(i, "custom_id", None) == custom_id
-                                    for v in bot.persistent_views for i in v.children):
+    if bot.persistent_views and any(
+        getattr(i, "custom_id", None) == custom_id for v in bot.persistent_views for i in v.children
+    ):
         return False
-    log.info("component %r of user %s refused: %s", custom_id[:100], interaction.user.id,
-             "not on its message" if known else "unknown custom id")
+    log.info(
+        "component %r of user %s refused: %s",
+        custom_id[:100],
+        interaction.user.id,
+        "not on its message" if known else "unknown custom id",
+    )
     bot.spawn(refuse(interaction, BotError("err.unknown_component")), name=f"unknown-component-{interaction.id}")
     return True

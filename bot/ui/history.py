@@ -43,8 +43,9 @@ class Page:
     number: int
 
 
-async def load_page(layer: GameLayer, guild_id: int, user_id: int, kind: str | None, cursor: str,
-                    number: int = 1) -> Page:
+async def load_page(
+    layer: GameLayer, guild_id: int, user_id: int, kind: str | None, cursor: str, number: int = 1
+) -> Page:
     """The page of ``user_id``'s finished games in ``guild_id`` (only ``kind`` if given) at ``cursor``
     (``"t0"`` newest, ``"b<id>"`` older than a game, ``"a<id>"`` just above one; an unreadable cursor is the
     newest page). The page above the first pages is the newest page."""
@@ -82,8 +83,11 @@ def _who(uid: int, row: HistoryRow, bot_id: int | None, locale: Any) -> str:
 
 def row_text(row: HistoryRow, titles: dict[str, str], bot_id: int | None, locale: Any) -> str:
     """One game: ``#12 · <game> · date (ago) · **win** 1st of 3 · 24–18–9 · rating +12 (1012) · vs @bob, AI``."""
-    parts = [f"`#{row.game_id}` **{titles.get(row.kind, row.kind)}**",
-             f"{_stamp(row, 'd')} ({_stamp(row, 'R')})", f"**{_outcome(row, locale)}**"]
+    parts = [
+        f"`#{row.game_id}` **{titles.get(row.kind, row.kind)}**",
+        f"{_stamp(row, 'd')} ({_stamp(row, 'R')})",
+        f"**{_outcome(row, locale)}**",
+    ]
     if row.scores:
         mine = row.scores.get(row.user_id)
         others = [row.scores[u] for u in row.players if u != row.user_id and u in row.scores]
@@ -112,8 +116,9 @@ def page_view(page: Page, titles: dict[str, str], locale: str | None) -> discord
         return None
     view = discord.ui.View(timeout=None)
     view.add_item(OpenRecordSelect(page.user_id, page.rows, titles, locale=locale))
-    newer = PageButton(page.user_id, page.kind, f"a{page.rows[0].game_id}", max(1, page.number - 1), "newer",
-                       locale=locale)
+    newer = PageButton(
+        page.user_id, page.kind, f"a{page.rows[0].game_id}", max(1, page.number - 1), "newer", locale=locale
+    )
     newer.item.disabled = not page.newer
     older = PageButton(page.user_id, page.kind, f"b{page.rows[-1].game_id}", page.number + 1, "older", locale=locale)
     older.item.disabled = not page.older
@@ -131,26 +136,43 @@ async def page_message(layer: GameLayer, page: Page, locale: discord.Locale) -> 
     """``content`` and ``view`` of a page's message (mentions never ping)."""
     titles = titles_of(layer)
     view = page_view(page, titles, locale.value)
-    return {"content": page_text(page, titles, layer.bot_user_id, locale)[:2000], "view": view,
-            "allowed_mentions": discord.AllowedMentions.none()}
+    return {
+        "content": page_text(page, titles, layer.bot_user_id, locale)[:2000],
+        "view": view,
+        "allowed_mentions": discord.AllowedMentions.none(),
+    }
 
 
-class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"rc:hp:(?P<user>[0-9]+):(?P<kind>[a-z][a-z0-9_]*|-):(?P<cur>[tab][0-9]+):(?P<page>[0-9]+)"):
+class PageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"rc:hp:(?P<user>[0-9]+):(?P<kind>[a-z][a-z0-9_]*|-):(?P<cur>[tab][0-9]+):(?P<page>[0-9]+)",
+):
     """Newer / Older: shows the page at the cursor in the same message."""
 
-    def __init__(self, user_id: int, kind: str | None, cursor: str, number: int, direction: str = "older", *,
-                 locale: str | None = None) -> None:
+    def __init__(
+        self,
+        user_id: int,
+        kind: str | None,
+        cursor: str,
+        number: int,
+        direction: str = "older",
+        *,
+        locale: str | None = None,
+    ) -> None:
         self.user_id, self.kind, self.cursor, self.number = user_id, kind, cursor, number
         label = t(f"hist.{direction}", locale)
-        super().__init__(discord.ui.Button(
-            label=label, style=discord.ButtonStyle.secondary,
-            custom_id=f"rc:hp:{user_id}:{kind or '-'}:{cursor}:{number}",
-        ))
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"rc:hp:{user_id}:{kind or '-'}:{cursor}:{number}",
+            )
+        )
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> PageButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PageButton:
         kind = None if match["kind"] == "-" else match["kind"]
         return cls(int(match["user"]), kind, match["cur"], int(match["page"]))
 
@@ -166,8 +188,14 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 class OpenRecordSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rc:ho:(?P<user>[0-9]+)"):
     """Open one listed game's record (privately)."""
 
-    def __init__(self, user_id: int, rows: list[HistoryRow] | None = None, titles: dict[str, str] | None = None, *,
-                 locale: str | None = None) -> None:
+    def __init__(
+        self,
+        user_id: int,
+        rows: list[HistoryRow] | None = None,
+        titles: dict[str, str] | None = None,
+        *,
+        locale: str | None = None,
+    ) -> None:
         self.user_id = user_id
         options = [
             discord.SelectOption(
@@ -177,14 +205,20 @@ class OpenRecordSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=
             )
             for r in (rows or [])[:25]
         ]
-        super().__init__(discord.ui.Select(
-            custom_id=f"rc:ho:{user_id}", placeholder=t("hist.open", locale), options=options,
-            min_values=1, max_values=1,
-        ))
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"rc:ho:{user_id}",
+                placeholder=t("hist.open", locale),
+                options=options,
+                min_values=1,
+                max_values=1,
+            )
+        )
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> OpenRecordSelect:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> OpenRecordSelect:
         return cls(int(match["user"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -81,8 +81,9 @@ async def agree(interaction: discord.Interaction, game_id: int) -> None:
         if waiting:
             proposer = deal.data.setdefault("by", user.display_name)  # the offer keeps naming who proposed it
             await deal.save()
-            text = t("abort.offer", loc, name=proposer, agreed=len(deal.votes), total=len(voters),
-                     waiting=mentions(waiting))
+            text = t(
+                "abort.offer", loc, name=proposer, agreed=len(deal.votes), total=len(voters), waiting=mentions(waiting)
+            )
             if is_click:
                 await update(interaction, content=text, view=view(game_id, loc), allowed_mentions=ping(waiting))
                 return

@@ -38,8 +38,14 @@ MOVES_LIMIT = 1500
 def header(snap: Snapshot, locale: Any) -> str:
     """``"Game #12 · <game> · Alice vs Bob · <date>"`` then the game's own final status line."""
     finished = snap.record.finished_at or snap.record.updated_at
-    head = t("rec.head", locale, game_id=snap.id, title=snap.kind.title, players=" vs ".join(snap.names),
-             when=f"<t:{int(finished.timestamp())}:f>")
+    head = t(
+        "rec.head",
+        locale,
+        game_id=snap.id,
+        title=snap.kind.title,
+        players=" vs ".join(snap.names),
+        when=f"<t:{int(finished.timestamp())}:f>",
+    )
     status = snap.kind.narration.status_line(snap)
     return f"{head}\n{status}" if status else head
 
@@ -49,8 +55,9 @@ def fenced(text: str) -> str:
     return f"```\n{text}\n```" if text else ""
 
 
-def record_items(snap: Snapshot, locale: str | None, *, replay: bool = True,
-                 download: bool = True) -> list[discord.ui.Item[Any]]:
+def record_items(
+    snap: Snapshot, locale: str | None, *, replay: bool = True, download: bool = True
+) -> list[discord.ui.Item[Any]]:
     """The record buttons of a finished game, in :data:`RECORD_ROW`: Replay, Download record (each unless
     false), then the game's own (``kind.components.record_items``)."""
     items: list[discord.ui.Item[Any]] = []
@@ -105,8 +112,14 @@ async def send_replay(interaction: discord.Interaction, game_id: int, *, ephemer
     files.append(json_file(snap))
     first = f"{header(snap, loc)}{note}\n{fenced(pages[0]) if pages else ''}".strip()
     view = _view(record_items(snap, loc.value, replay=False, download=False))  # both are attached already
-    await fill(interaction, first[:2000], ephemeral=ephemeral, files=files, view=view,
-               allowed_mentions=discord.AllowedMentions.none())
+    await fill(
+        interaction,
+        first[:2000],
+        ephemeral=ephemeral,
+        files=files,
+        view=view,
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
     for page in pages[1:]:
         await reply(interaction, fenced(page), ephemeral=ephemeral, allowed_mentions=discord.AllowedMentions.none())
 
@@ -120,8 +133,13 @@ async def send_record(interaction: discord.Interaction, game_id: int) -> None:
     await defer(interaction, ephemeral=True)
     moves = await layer.records.move_text(snap, MOVES_LIMIT)
     view = _view(record_items(snap, loc.value))
-    await fill(interaction, f"{header(snap, loc)}\n{fenced(moves)}".strip()[:2000], ephemeral=True, view=view,
-               allowed_mentions=discord.AllowedMentions.none())
+    await fill(
+        interaction,
+        f"{header(snap, loc)}\n{fenced(moves)}".strip()[:2000],
+        ephemeral=True,
+        view=view,
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
 
 
 async def send_json(interaction: discord.Interaction, game_id: int) -> None:

@@ -75,15 +75,27 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
             await deal.save()
             view = discord.ui.View(timeout=None)
             view.add_item(RematchButton(game_id, locale=loc.value))
-            await reply(interaction, t("rematch.offer", loc, name=user.display_name, first=names[first],
-                                       waiting=mentions(waiting)), view=view, allowed_mentions=ping(waiting))
+            await reply(
+                interaction,
+                t("rematch.offer", loc, name=user.display_name, first=names[first], waiting=mentions(waiting)),
+                view=view,
+                allowed_mentions=ping(waiting),
+            )
             posted = await interaction.original_response()
             deal.data["notes"] = [*deal.data.get("notes", []), posted.id]
             await deal.save()
             return
         title = t("rematch.thread_title", loc, players=" vs ".join(names))
-        snap = await layer.lobby.open(interaction, kind, options=options, seats=seats, players=players,
-                                      title=title[:100], start=True, clock=env.clock.get("preset") or "none")
+        snap = await layer.lobby.open(
+            interaction,
+            kind,
+            options=options,
+            seats=seats,
+            players=players,
+            title=title[:100],
+            start=True,
+            clock=env.clock.get("preset") or "none",
+        )
         deal.data.update(game=snap.id, channel=snap.record.channel_id)
         await deal.save()
         notes = [int(n) for n in deal.data.get("notes", [])]

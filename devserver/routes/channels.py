@@ -47,8 +47,11 @@ async def delete_channel(s: DevServer, request: web.Request, channel_id: str) ->
         require(s, ch, MANAGE_THREADS)
     del s.channels[ch.id]
     data = ch.to_payload()
-    await s.dispatch("THREAD_DELETE", {"id": data["id"], "guild_id": data["guild_id"],
-                                       "parent_id": data["parent_id"], "type": ch.type}, guild_id=ch.guild_id)
+    await s.dispatch(
+        "THREAD_DELETE",
+        {"id": data["id"], "guild_id": data["guild_id"], "parent_id": data["parent_id"], "type": ch.type},
+        guild_id=ch.guild_id,
+    )
     return json_response(data)
 
 
@@ -62,8 +65,9 @@ def thread_name(s: DevServer, body: dict[str, object], route: str) -> str:
     return name
 
 
-async def create_thread(s: DevServer, request: web.Request, channel_id: str,
-                        message_id: str | None = None) -> web.Response:
+async def create_thread(
+    s: DevServer, request: web.Request, channel_id: str, message_id: str | None = None
+) -> web.Response:
     """Start a thread from a message (public, id = the message's) or a bare one (``type`` 11 public / 12
     private): Create Public (Private) Threads needed."""
     parent = visible_channel(s, channel_id)
@@ -84,8 +88,9 @@ async def create_thread(s: DevServer, request: web.Request, channel_id: str,
         tid = msg.id
     if tid in s.channels:
         raise ApiError(400, 160004, "A thread has already been created for this message")
-    thread = Channel(id=tid, name=name, guild_id=parent.guild_id, type=ttype, parent_id=parent.id,
-                     owner_id=s.bot_user.id)
+    thread = Channel(
+        id=tid, name=name, guild_id=parent.guild_id, type=ttype, parent_id=parent.id, owner_id=s.bot_user.id
+    )
     s.channels[tid] = thread
     data = thread.to_payload()
     await s.dispatch("THREAD_CREATE", {**data, "newly_created": True}, guild_id=parent.guild_id)

@@ -56,8 +56,9 @@ def validated(s: DevServer, commands: Any, route: str) -> list[dict[str, Any]]:
     """``commands`` if they pass every limit; 400 code 50035 (recorded as a violation) otherwise."""
     problems = validate_commands(commands)
     if problems:
-        s.violate("invalid_form", "; ".join(p.message for p in problems), route, 400, 50035,
-                  [p.__dict__ for p in problems])
+        s.violate(
+            "invalid_form", "; ".join(p.message for p in problems), route, 400, 50035, [p.__dict__ for p in problems]
+        )
         raise invalid_form(problems)
     return list(commands)
 
@@ -71,8 +72,13 @@ async def put_commands(s: DevServer, request: web.Request, app_id: str, guild_id
     day = s.clock.now() // 86400
     used = sum(n for d, g, n in s.command_creates if d == day and g == guild_id)
     if used + creates > DAILY_CREATES:
-        s.violate("daily_command_creates", f"{used + creates} application command creates today (limit 200)",
-                  f"PUT {request.path}", 429, 30034)
+        s.violate(
+            "daily_command_creates",
+            f"{used + creates} application command creates today (limit 200)",
+            f"PUT {request.path}",
+            429,
+            30034,
+        )
         raise ApiError(429, 30034, "Max number of daily application command creates has been reached (200)")
     s.command_creates.append((day, guild_id, creates))
     new = {c["name"]: stored(s, c, guild_id, store.get(c["name"])) for c in commands}
@@ -105,13 +111,15 @@ def find_command(store: dict[str, dict[str, Any]], command_id: str) -> dict[str,
     raise ApiError(404, 10063, "Unknown application command")
 
 
-async def get_command(s: DevServer, request: web.Request, app_id: str, command_id: str,
-                      guild_id: str | None = None) -> web.Response:
+async def get_command(
+    s: DevServer, request: web.Request, app_id: str, command_id: str, guild_id: str | None = None
+) -> web.Response:
     return json_response(find_command(command_store(s, app_id, guild_id), command_id))
 
 
-async def delete_command(s: DevServer, request: web.Request, app_id: str, command_id: str,
-                         guild_id: str | None = None) -> web.Response:
+async def delete_command(
+    s: DevServer, request: web.Request, app_id: str, command_id: str, guild_id: str | None = None
+) -> web.Response:
     store = command_store(s, app_id, guild_id)
     store.pop(find_command(store, command_id)["name"])
     s.notify()
@@ -125,13 +133,25 @@ async def guild_command_permissions(s: DevServer, request: web.Request, app_id: 
 
 async def app_info(s: DevServer, request: web.Request) -> web.Response:
     """``GET /oauth2/applications/@me`` and ``/applications/@me`` (the owner is ``mod``)."""
-    return json_response({
-        "id": str(s.application_id), "name": s.bot_user.name, "icon": None, "description": "devserver app",
-        "bot_public": True, "bot_require_code_grant": False, "owner": s.users["mod"].to_payload(),
-        "verify_key": "0" * 64, "flags": 0, "team": None, "summary": "", "rpc_origins": [],
-        "bot": s.bot_user.to_payload(), "interactions_endpoint_url": None,
-        "approximate_guild_count": sum(1 for g in s.guilds.values() if g.bot_member),
-    })
+    return json_response(
+        {
+            "id": str(s.application_id),
+            "name": s.bot_user.name,
+            "icon": None,
+            "description": "devserver app",
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "owner": s.users["mod"].to_payload(),
+            "verify_key": "0" * 64,
+            "flags": 0,
+            "team": None,
+            "summary": "",
+            "rpc_origins": [],
+            "bot": s.bot_user.to_payload(),
+            "interactions_endpoint_url": None,
+            "approximate_guild_count": sum(1 for g in s.guilds.values() if g.bot_member),
+        }
+    )
 
 
 ROUTES: list[Route] = [

@@ -31,8 +31,13 @@ async def get_gateway(s: DevServer, request: web.Request) -> web.Response:
 
 
 async def get_gateway_bot(s: DevServer, request: web.Request) -> web.Response:
-    return json_response({"url": s.gateway_url, "shards": s.recommended_shards, "session_start_limit": {
-        "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})
+    return json_response(
+        {
+            "url": s.gateway_url,
+            "shards": s.recommended_shards,
+            "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+        }
+    )
 
 
 async def get_guild(s: DevServer, request: web.Request, guild_id: str) -> web.Response:
@@ -65,8 +70,9 @@ async def guild_member(s: DevServer, request: web.Request, guild_id: str, user_i
 async def guild_members(s: DevServer, request: web.Request, guild_id: str) -> web.Response:
     guild = guild_for_bot(s, guild_id)
     limit = int(request.query.get("limit", "1"))
-    members = [u.member_payload(guild.member_roles(u)) for u in (*s.users.values(), s.bot_user)
-               if u.id not in guild.departed]
+    members = [
+        u.member_payload(guild.member_roles(u)) for u in (*s.users.values(), s.bot_user) if u.id not in guild.departed
+    ]
     return json_response(members[:limit])
 
 

@@ -35,13 +35,25 @@ def callback_target(s: DevServer, interaction_id: str, token: str, route: str) -
         s.violate("unknown_interaction", "callback for an unknown interaction", route, 404, 10062)
         raise ApiError(404, 10062, "Unknown interaction")
     if it.response_type is not None:
-        s.violate("double_response", f"second initial response (type {it.response_type} was already sent)",
-                  route, 400, 40060, interaction=it)
+        s.violate(
+            "double_response",
+            f"second initial response (type {it.response_type} was already sent)",
+            route,
+            400,
+            40060,
+            interaction=it,
+        )
         raise ApiError(400, 40060, "Interaction has already been acknowledged.")
     if it.dead:
-        s.violate("dead_interaction_response", "initial response after Discord answered 10062 for this "
-                  "interaction: it can no longer be answered (post in the channel instead)", route, 404, 10062,
-                  interaction=it)
+        s.violate(
+            "dead_interaction_response",
+            "initial response after Discord answered 10062 for this "
+            "interaction: it can no longer be answered (post in the channel instead)",
+            route,
+            404,
+            10062,
+            interaction=it,
+        )
         raise ApiError(404, 10062, "Unknown interaction")
     fault, it.fault = it.fault, None
     if fault is not None and fault.code is not None:
@@ -52,8 +64,14 @@ def callback_target(s: DevServer, interaction_id: str, token: str, route: str) -
     late = s.clock.now() - it.created_at
     if late > INTERACTION_DEADLINE_S:
         it.dead = True
-        s.violate("late_response", f"first response {late:.2f} s after the interaction (limit 3 s)", route, 404,
-                  10062, interaction=it)
+        s.violate(
+            "late_response",
+            f"first response {late:.2f} s after the interaction (limit 3 s)",
+            route,
+            404,
+            10062,
+            interaction=it,
+        )
         raise ApiError(404, 10062, "Unknown interaction")
     return it
 
@@ -62,15 +80,32 @@ def response_type(s: DevServer, it: Interaction, payload: dict[str, Any], route:
     """The callback type, refused (400 code 50035) when not valid for the interaction type."""
     rtype = int(payload.get("type") or 0)
     if rtype not in ALLOWED_RESPONSES.get(it.type, set()):
-        s.violate("invalid_form", f"callback type {rtype} is not valid for interaction type {it.type}",
-                  route, 400, 50035, interaction=it)
-        raise ApiError(400, 50035, "Invalid Form Body", {"type": {"_errors": [
-            {"code": "INTERACTION_RESPONSE_TYPE_INVALID", "message": "Interaction response type is invalid"}]}})
+        s.violate(
+            "invalid_form",
+            f"callback type {rtype} is not valid for interaction type {it.type}",
+            route,
+            400,
+            50035,
+            interaction=it,
+        )
+        raise ApiError(
+            400,
+            50035,
+            "Invalid Form Body",
+            {
+                "type": {
+                    "_errors": [
+                        {"code": "INTERACTION_RESPONSE_TYPE_INVALID", "message": "Interaction response type is invalid"}
+                    ]
+                }
+            },
+        )
     return rtype
 
 
-async def respond(s: DevServer, it: Interaction, rtype: int, data: dict[str, Any], files: list[UploadedFile],
-                  route: str) -> Message | None:
+async def respond(
+    s: DevServer, it: Interaction, rtype: int, data: dict[str, Any], files: list[UploadedFile], route: str
+) -> Message | None:
     """Apply the response of type ``rtype``; returns the message it created or updated, if any."""
     mtype = 20 if it.type == 2 else 19
     if rtype in (4, 7):
@@ -101,13 +136,31 @@ async def respond(s: DevServer, it: Interaction, rtype: int, data: dict[str, Any
 def autocomplete_choices(s: DevServer, it: Interaction, data: dict[str, Any], route: str) -> list[dict[str, Any]]:
     """The autocomplete result's choices, refused (400 code 50035) past Discord's limits."""
     choices = data.get("choices") or []
-    bad = len(choices) > 25 or any(not 1 <= len(str(c.get("name", ""))) <= 100 or
-                                   (isinstance(c.get("value"), str) and len(c["value"]) > 100) for c in choices)
+    bad = len(choices) > 25 or any(
+        not 1 <= len(str(c.get("name", ""))) <= 100 or (isinstance(c.get("value"), str) and len(c["value"]) > 100)
+        for c in choices
+    )
     if bad:
-        s.violate("invalid_form", f"autocomplete result breaks a limit ({len(choices)} choices; <= 25, "
-                  "names 1-100, values <= 100)", route, 400, 50035, interaction=it)
-        raise ApiError(400, 50035, "Invalid Form Body", {"data": {"choices": {"_errors": [
-            {"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 25 or fewer in length."}]}}})
+        s.violate(
+            "invalid_form",
+            f"autocomplete result breaks a limit ({len(choices)} choices; <= 25, names 1-100, values <= 100)",
+            route,
+            400,
+            50035,
+            interaction=it,
+        )
+        raise ApiError(
+            400,
+            50035,
+            "Invalid Form Body",
+            {
+                "data": {
+                    "choices": {
+                        "_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 25 or fewer in length."}]
+                    }
+                }
+            },
+        )
     return list(choices)
 
 
@@ -121,9 +174,14 @@ async def callback(s: DevServer, request: web.Request, interaction_id: str, toke
     now = s.clock.now()
     it.response_type, it.responded_at, it.last_activity = rtype, now, now
     s.notify()
-    body: dict[str, Any] = {"interaction": {
-        "id": str(it.id), "type": it.type, "response_message_loading": bool(msg and msg.loading),
-        "response_message_ephemeral": bool(msg and msg.ephemeral)}}
+    body: dict[str, Any] = {
+        "interaction": {
+            "id": str(it.id),
+            "type": it.type,
+            "response_message_loading": bool(msg and msg.loading),
+            "response_message_ephemeral": bool(msg and msg.ephemeral),
+        }
+    }
     if msg is not None:
         body["interaction"]["response_message_id"] = str(msg.id)
         if rtype in (4, 5, 7):

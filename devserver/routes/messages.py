@@ -36,7 +36,7 @@ async def post_message(s: DevServer, request: web.Request, channel_id: str) -> w
         payload["flags"] = int(payload["flags"]) & ~EPHEMERAL  # Discord ignores ephemeral outside interactions
     nonce = payload.get("nonce")
     if nonce is not None and payload.get("enforce_nonce"):  # Discord: the same author's message with this nonce
-        earlier = s.nonces.get((channel.id, str(nonce)))   # in the past few minutes is returned, none created
+        earlier = s.nonces.get((channel.id, str(nonce)))  # in the past few minutes is returned, none created
         if earlier is not None and time.monotonic() - earlier[1] < NONCE_WINDOW_S and not earlier[0].deleted:
             s.nonce_hits += 1
             return json_response(earlier[0].to_payload(s.base_url))
@@ -96,8 +96,7 @@ async def delete_message(s: DevServer, request: web.Request, channel_id: str, me
     return no_content()
 
 
-async def reaction(s: DevServer, request: web.Request, channel_id: str, message_id: str,
-                   emoji: str) -> web.Response:
+async def reaction(s: DevServer, request: web.Request, channel_id: str, message_id: str, emoji: str) -> web.Response:
     """``PUT|DELETE /channels/{id}/messages/{id}/reactions/{emoji}/@me``: Add Reactions to add one."""
     channel = visible_channel(s, channel_id)
     if request.method == "PUT":

@@ -28,8 +28,14 @@ def interaction_for_token(s: DevServer, app_id: str, token: str, route: str) -> 
         s.violate("unknown_webhook", "webhook token unknown", route, 404, 10015)
         raise ApiError(404, 10015, "Unknown Webhook")
     if s.clock.now() - it.created_at > TOKEN_LIFETIME_S:
-        s.violate("expired_token", f"interaction token used {s.clock.now() - it.created_at:.0f} s after the "
-                  "interaction (limit 15 min)", route, 401, 50027, interaction=it)
+        s.violate(
+            "expired_token",
+            f"interaction token used {s.clock.now() - it.created_at:.0f} s after the interaction (limit 15 min)",
+            route,
+            401,
+            50027,
+            interaction=it,
+        )
         raise ApiError(401, 50027, "Invalid Webhook Token")
     return it
 
@@ -47,15 +53,15 @@ def webhook_message(s: DevServer, it: Interaction, message_id: str, route: str) 
     try:
         msg = original_of(s, it) if message_id == "@original" else s.message(int(message_id))
     except (KeyError, ValueError, ApiError) as exc:
-        s.violate("unknown_message", f"no message {message_id} for this interaction", route, 404, 10008,
-                  interaction=it)
+        s.violate("unknown_message", f"no message {message_id} for this interaction", route, 404, 10008, interaction=it)
         raise ApiError(404, 10008, "Unknown Message") from exc
     if msg.deleted and msg.deleted_by not in (None, s.bot_user.id):
         raise ApiError(404, 10008, "Unknown Message", note="deleted by a moderator")
     allowed = {it.original_message_id, it.message_id, *it.followup_ids}
     if msg.id not in allowed or msg.deleted:
-        s.violate("unknown_message", f"message {message_id} is not this interaction's", route, 404, 10008,
-                  interaction=it)
+        s.violate(
+            "unknown_message", f"message {message_id} is not this interaction's", route, 404, 10008, interaction=it
+        )
         raise ApiError(404, 10008, "Unknown Message")
     return msg
 
@@ -65,8 +71,9 @@ async def followup(s: DevServer, request: web.Request, app_id: str, token: str) 
     route = f"POST /webhooks/{app_id}/<token>"
     it = interaction_for_token(s, app_id, token, route)
     if it.response_type is None:
-        s.violate("followup_before_response", "followup sent before any initial response", route, 404, 10015,
-                  interaction=it)
+        s.violate(
+            "followup_before_response", "followup sent before any initial response", route, 404, 10015, interaction=it
+        )
         raise ApiError(404, 10015, "Unknown Webhook")
     payload, files = await read_body(request)
     check_message(s, payload, files, route, it=it)
@@ -91,8 +98,7 @@ async def webhook_get(s: DevServer, request: web.Request, app_id: str, token: st
     return json_response(webhook_message(s, it, message_id, route).to_payload(s.base_url))
 
 
-async def webhook_patch(s: DevServer, request: web.Request, app_id: str, token: str,
-                        message_id: str) -> web.Response:
+async def webhook_patch(s: DevServer, request: web.Request, app_id: str, token: str, message_id: str) -> web.Response:
     """Edit ``@original`` or a followup through the interaction token."""
     route = f"PATCH /webhooks/{app_id}/<token>/messages/{message_id}"
     it = interaction_for_token(s, app_id, token, route)
@@ -107,8 +113,7 @@ async def webhook_patch(s: DevServer, request: web.Request, app_id: str, token: 
     return json_response(msg.to_payload(s.base_url))
 
 
-async def webhook_delete(s: DevServer, request: web.Request, app_id: str, token: str,
-                         message_id: str) -> web.Response:
+async def webhook_delete(s: DevServer, request: web.Request, app_id: str, token: str, message_id: str) -> web.Response:
     route = f"DELETE /webhooks/{app_id}/<token>/messages/{message_id}"
     it = interaction_for_token(s, app_id, token, route)
     msg = webhook_message(s, it, message_id, route)

@@ -92,8 +92,9 @@ class Place:
         for name in ("x", "y"):
             v = _num(getattr(self, name), name)
             if abs(v) > MAX_COORD_CM:
-                raise InvalidInputError(f"{name} = {v} cm is far off any table (max {MAX_COORD_CM:g} cm)",
-                                        field=name, value=v)
+                raise InvalidInputError(
+                    f"{name} = {v} cm is far off any table (max {MAX_COORD_CM:g} cm)", field=name, value=v
+                )
             object.__setattr__(self, name, v)
         if self.rotation is not None:
             object.__setattr__(self, "rotation", normalize_angle(_num(self.rotation, "rotation")))

@@ -252,7 +252,20 @@ def dominated(ctx: Context, colour: str, target: int | str, legs: tuple[float, f
 
 
 __all__ = [
-    "DECK", "DEFAULT_WEIGHTS", "PROBE_TARGETS", "Context", "Threat", "Weights", "card_score", "deep_copy",
-    "die_value", "dominated", "expected_max", "keep_value", "open_colours", "probe_cards", "sim_from_view",
+    "DECK",
+    "DEFAULT_WEIGHTS",
+    "PROBE_TARGETS",
+    "Context",
+    "Threat",
+    "Weights",
+    "card_score",
+    "deep_copy",
+    "die_value",
+    "dominated",
+    "expected_max",
+    "keep_value",
+    "open_colours",
+    "probe_cards",
+    "sim_from_view",
     "targets_by_area",
 ]

@@ -35,7 +35,8 @@ def check(g: Position, action: GameAction) -> GameAction:
         if p not in g.awaiting():
             raise NotYourTurnError(
                 f"seat {p + 1} cannot run out of time: the game is not waiting for it",
-                player=p, awaiting=list(g.awaiting()),
+                player=p,
+                awaiting=list(g.awaiting()),
             )
         return action
     if isinstance(action, Discard):
@@ -45,9 +46,7 @@ def check(g: Position, action: GameAction) -> GameAction:
         _check_lightning(g, p, action.card)
         return action
     if p != g.to_play:
-        raise NotYourTurnError(
-            f"it is seat {g.to_play + 1}'s turn, not seat {p + 1}'s", player=p, current=g.to_play
-        )
+        raise NotYourTurnError(f"it is seat {g.to_play + 1}'s turn, not seat {p + 1}'s", player=p, current=g.to_play)
     if p in g.pending_discards:
         raise IllegalActionError(
             "you must first discard a card to the bottom of the pile (lightning was used)", rule="X3", player=p
@@ -60,11 +59,13 @@ def check(g: Position, action: GameAction) -> GameAction:
         if g.pile:
             raise IllegalActionError(
                 f"you may pass only when the draw pile is empty ({len(g.pile)} cards left): draw instead",
-                rule="A3", pile=len(g.pile),
+                rule="A3",
+                pile=len(g.pile),
             )
         return action
     resolved, _ = check_place(g, action)
     return resolved
+
 
 def check_place(g: Position, place: Place) -> tuple[Place, Verdict]:
     """``place`` resolved (best rotation when ``rotation`` is None) and the table's verdict. Raises ``Input`` for an
@@ -79,7 +80,9 @@ def check_place(g: Position, place: Place) -> tuple[Place, Verdict]:
     if place.corner not in [c.index for c in card.corners]:
         raise InvalidInputError(
             f"card {card.id} has corners 1-{len(card.corners)}, not {place.corner}",
-            card=card.id, corner=place.corner, corners=len(card.corners),
+            card=card.id,
+            corner=place.corner,
+            corners=len(card.corners),
         )
     if place.double:
         if g.star_holder["2x"] != p:
@@ -97,12 +100,14 @@ def check_place(g: Position, place: Place) -> tuple[Place, Verdict]:
     verdict = g.board.check_pose(card, place.corner, cx, cy, place.rotation)
     return place, verdict
 
+
 def _check_discard(g: Position, p: int, card_id: int) -> None:
     g.card(card_id)
     if p not in g.pending_discards:
         raise IllegalActionError("you have no discard to make", rule="X3", player=p)
     if card_id not in g.hands[p]:
         raise IllegalActionError(f"card {card_id} is not in your hand", rule="X3", card=card_id)
+
 
 def _check_lightning(g: Position, p: int, card_id: int) -> None:
     if g.star_holder["lightning"] != p:
@@ -120,6 +125,4 @@ def _check_lightning(g: Position, p: int, card_id: int) -> None:
     if card_id not in g.board:
         raise IllegalActionError(f"card #{card_id} is not on the table", rule="X3", card=card_id)
     if not g.board.is_free(card_id):
-        raise IllegalActionError(
-            f"card #{card_id} is not free: a later card lies on it", rule="X3", card=card_id
-        )
+        raise IllegalActionError(f"card #{card_id} is not free: a later card lies on it", rule="X3", card=card_id)

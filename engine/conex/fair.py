@@ -31,8 +31,16 @@ from functools import cache
 from engine.conex.deck import DECK_SIZE
 from engine.data import DATA_DIR
 
-__all__ = ["COMMITMENT_SCHEME", "HAND_SIZE", "canonical_text", "commitment", "deal", "deck_version", "shuffled",
-           "verify"]
+__all__ = [
+    "COMMITMENT_SCHEME",
+    "HAND_SIZE",
+    "canonical_text",
+    "commitment",
+    "deal",
+    "deck_version",
+    "shuffled",
+    "verify",
+]
 
 COMMITMENT_SCHEME = "conex-deal:v1"
 """Prefix of the committed text; a new scheme would get a new prefix."""

@@ -149,8 +149,9 @@ def find_placements(
         if len(chosen) >= limit:
             return chosen
         # fewer than ``limit``: every candidate was judged, so a pair without a chosen pose has no legal edge pose
-        empty = [pair for pair in searched if (pair[2].index, pair[3]) not in posed
-                 and not _lattice_hopeless(table, pair)]
+        empty = [
+            pair for pair in searched if (pair[2].index, pair[3]) not in posed and not _lattice_hopeless(table, pair)
+        ]
         more = {id(pair): _lattice_found(table, pair, limit) for pair in empty}
         if any(more.values()):
             found.extend(f for got in more.values() for f in got)
@@ -158,8 +159,12 @@ def find_placements(
             if len(chosen) >= limit:
                 return chosen
             # a pair whose first lattice poses all failed the exact check: the whole lattice (rare)
-            rest = [f for pair in empty if more[id(pair)] and (pair[2].index, pair[3]) not in posed
-                    for f in _lattice_found(table, pair, ALL)]
+            rest = [
+                f
+                for pair in empty
+                if more[id(pair)] and (pair[2].index, pair[3]) not in posed
+                for f in _lattice_found(table, pair, ALL)
+            ]
             if rest:
                 found.extend(rest)
                 chosen = _select(table, player, card, found, limit, verified, posed)
@@ -212,10 +217,7 @@ def _select(
     out: list[Place] = []
     for _pts, _cl, _o, _i, c, tgt, x, y, r in found:
         if any(
-            c2 is c
-            and t2 == tgt
-            and math.hypot(x - x2, y - y2) < 20.0
-            and abs((r - r2 + 180.0) % 360.0 - 180.0) < 45.0
+            c2 is c and t2 == tgt and math.hypot(x - x2, y - y2) < 20.0 and abs((r - r2 + 180.0) % 360.0 - 180.0) < 45.0
             for c2, t2, x2, y2, r2 in chosen
         ):
             continue

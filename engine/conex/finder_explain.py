@@ -153,7 +153,11 @@ def no_pose_error(game: Position, card: Card, corner: Corner, target: Target) ->
     if geom.area.is_empty:
         what = f"the {colour} board square is" if target == "board" else f"card #{target} is"
         return IllegalActionError(
-            f"{head}: {what} covered by other cards (P1)", rule="P1", reason="covered", blockers=[], poses_tried=0,
+            f"{head}: {what} covered by other cards (P1)",
+            rule="P1",
+            reason="covered",
+            blockers=[],
+            poses_tried=0,
             **base,
         )
     poses = _sample(geom, corner)
@@ -198,8 +202,9 @@ def no_rotation_error(game: Position, card: Card, corner_index: int, x_mm: float
         except IllegalActionError as exc:
             if exc.rule == "P1":
                 return IllegalActionError(
-                    f"{head}: {exc.message}", rule="P1", **{**exc.details, **base, "blockers": blockers,
-                                                            "poses_tried": len(rots)}
+                    f"{head}: {exc.message}",
+                    rule="P1",
+                    **{**exc.details, **base, "blockers": blockers, "poses_tried": len(rots)},
                 )
     if on_target and on_target[0] != "board":
         base["target_color"] = table.get(int(on_target[0])).card.color

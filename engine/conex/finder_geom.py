@@ -94,9 +94,7 @@ class TargetGeom:
     def touch(self) -> BaseGeometry:
         """Points certainly closer than 1 mm to something forbidden (prepared)."""
         if self._touch is None:
-            self._touch = (
-                self.forbidden.buffer(TOUCH_MM - HAIR_MM, quad_segs=2) if not self.empty else Polygon()
-            )
+            self._touch = self.forbidden.buffer(TOUCH_MM - HAIR_MM, quad_segs=2) if not self.empty else Polygon()
             shapely.prepare(self._touch)
         return self._touch
 

@@ -61,7 +61,12 @@ class Position:
     MAX_PLAYERS: ClassVar[int] = 4
 
     def __init__(
-        self, players: int, seed: int, table: str, goal: int, bots: Sequence[int] = (),
+        self,
+        players: int,
+        seed: int,
+        table: str,
+        goal: int,
+        bots: Sequence[int] = (),
         timeout_forfeit: int = DEFAULT_TIMEOUT_FORFEIT,
     ) -> None:
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
@@ -74,9 +79,11 @@ class Position:
             )
         if isinstance(goal, bool) or not isinstance(goal, int) or not MIN_GOAL <= goal <= MAX_GOAL:
             raise InvalidInputError(f"U3: the goal must be {MIN_GOAL}-{MAX_GOAL} points, not {goal!r}", goal=goal)
-        if isinstance(bots, str | bytes) or not all(
-            isinstance(b, int) and not isinstance(b, bool) and 0 <= b < players for b in bots
-        ) or len(set(bots)) != len(bots):
+        if (
+            isinstance(bots, str | bytes)
+            or not all(isinstance(b, int) and not isinstance(b, bool) and 0 <= b < players for b in bots)
+            or len(set(bots)) != len(bots)
+        ):
             raise InvalidInputError(f"bots must be distinct seats 0..{players - 1}, not {bots!r}", bots=bots)
         if isinstance(timeout_forfeit, bool) or not isinstance(timeout_forfeit, int) or timeout_forfeit < 1:
             raise InvalidInputError(
@@ -128,8 +135,12 @@ class Position:
             if key not in opts:
                 raise InvalidInputError(f"a CONEX setup needs {key!r}", option=key)
         g = cls(
-            opts["players"], opts["seed"], opts.get("table", "medium"), opts.get("goal", DEFAULT_GOAL),
-            list(opts.get("bots", ())), opts.get("timeout_forfeit", DEFAULT_TIMEOUT_FORFEIT),
+            opts["players"],
+            opts["seed"],
+            opts.get("table", "medium"),
+            opts.get("goal", DEFAULT_GOAL),
+            list(opts.get("bots", ())),
+            opts.get("timeout_forfeit", DEFAULT_TIMEOUT_FORFEIT),
         )
         g.hands, g.pile = deal(g.seed, g.players)
         return g
@@ -141,8 +152,12 @@ class Position:
         """``{"players", "seed", "table", "goal", "bots", "timeout_forfeit"}``: ``replay(setup, history)``
         rebuilds this game."""
         return {
-            "players": self.players, "seed": self.seed, "table": self.table_size, "goal": self.goal,
-            "bots": list(self.bots), "timeout_forfeit": self.timeout_forfeit,
+            "players": self.players,
+            "seed": self.seed,
+            "table": self.table_size,
+            "goal": self.goal,
+            "bots": list(self.bots),
+            "timeout_forfeit": self.timeout_forfeit,
         }
 
     @property
@@ -258,7 +273,19 @@ class Position:
 
 
 __all__ = [
-    "DEFAULT_GOAL", "DEFAULT_TIMEOUT_FORFEIT", "DIE_FACES", "END_REASONS", "HAND_SIZE", "MAX_GOAL", "MAX_SEED_BITS",
-    "MIN_GOAL", "REASON_ALL_PASSED", "REASON_EMPTY", "REASON_FORFEIT", "REASON_GOAL", "SETUP_KEYS", "STARS",
+    "DEFAULT_GOAL",
+    "DEFAULT_TIMEOUT_FORFEIT",
+    "DIE_FACES",
+    "END_REASONS",
+    "HAND_SIZE",
+    "MAX_GOAL",
+    "MAX_SEED_BITS",
+    "MIN_GOAL",
+    "REASON_ALL_PASSED",
+    "REASON_EMPTY",
+    "REASON_FORFEIT",
+    "REASON_GOAL",
+    "SETUP_KEYS",
+    "STARS",
     "Position",
 ]

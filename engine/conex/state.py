@@ -30,8 +30,18 @@ Apply = Callable[[P, GameAction], object]
 
 VERSION = 2
 
-_REPLAY_KEYS = ("hands", "draw_pile", "table", "scores", "stars", "pending_discards", "goal_reached", "rolls",
-                "forfeited", "end_reason")
+_REPLAY_KEYS = (
+    "hands",
+    "draw_pile",
+    "table",
+    "scores",
+    "stars",
+    "pending_discards",
+    "goal_reached",
+    "rolls",
+    "forfeited",
+    "end_reason",
+)
 _RUNNING_KEYS = ("current_player", "turn", "passes", "window")
 
 
@@ -138,15 +148,18 @@ def from_dict(cls: type[P], d: dict[str, Any], apply: Apply[P]) -> P:
     _load_position(g, d)
     g.forfeited = _seats(d.get("forfeited", []), n, "forfeited")
     timeouts = d.get("timeouts", [0] * n)
-    if not isinstance(timeouts, list) or len(timeouts) != n or any(
-        isinstance(t, bool) or not isinstance(t, int) or not 0 <= t <= g.timeout_forfeit for t in timeouts
+    if (
+        not isinstance(timeouts, list)
+        or len(timeouts) != n
+        or any(isinstance(t, bool) or not isinstance(t, int) or not 0 <= t <= g.timeout_forfeit for t in timeouts)
     ):
         raise StateError(f"timeouts must be {n} whole numbers 0..{g.timeout_forfeit}", field="timeouts")
     g.timeouts = list(timeouts)
     reason = d.get("end_reason")
     if reason is not None and reason not in END_REASONS:
-        raise StateError(f"end_reason must be one of {', '.join(END_REASONS)} or null, not {reason!r}",
-                         field="end_reason")
+        raise StateError(
+            f"end_reason must be one of {', '.join(END_REASONS)} or null, not {reason!r}", field="end_reason"
+        )
     g.end_reason = reason
     current = d.get("current_player")
     if g.is_over:
@@ -183,7 +196,10 @@ def _new(cls: type[P], setup: dict[str, Any], *, deal: bool) -> P:
 
 def _history(history: Any) -> list[tuple[int, str]]:
     if not isinstance(history, list) or any(
-        not isinstance(h, list | tuple) or len(h) != 2 or isinstance(h[0], bool) or not isinstance(h[0], int)
+        not isinstance(h, list | tuple)
+        or len(h) != 2
+        or isinstance(h[0], bool)
+        or not isinstance(h[0], int)
         or not isinstance(h[1], str)
         for h in history
     ):
@@ -307,8 +323,11 @@ def _from_v1(cls: type[P], d: dict[str, Any], apply: Apply[P]) -> P:
     stored position is loaded with the rebuilt history kept as its record."""
     n = _int(d, "players", 2, 4)
     setup = {
-        "players": n, "seed": d.get("seed"), "table": d.get("table_size", "medium"),
-        "goal": _int(d, "goal", 20, 100, 40), "bots": d.get("bots", []),
+        "players": n,
+        "seed": d.get("seed"),
+        "table": d.get("table_size", "medium"),
+        "goal": _int(d, "goal", 20, 100, 40),
+        "bots": d.get("bots", []),
     }
     snap = _new(cls, setup, deal=False)
     _load_position(snap, d)
@@ -326,8 +345,9 @@ def _from_v1(cls: type[P], d: dict[str, Any], apply: Apply[P]) -> P:
     return snap
 
 
-def _v1_replay(cls: type[P], setup: dict[str, Any], history: list[tuple[int, str]],
-               forfeited: set[int], apply: Apply[P]) -> P | None:
+def _v1_replay(
+    cls: type[P], setup: dict[str, Any], history: list[tuple[int, str]], forfeited: set[int], apply: Apply[P]
+) -> P | None:
     """Replay a version-1 history, inserting each forfeit just before the first main action that skips the
     seat's turn, the rest at the end. ``None`` if the history does not replay."""
     g = cls.new(setup)

@@ -58,7 +58,13 @@ def place(g: Position, action: Place, verdict: Verdict, events: list[Event]) -> 
     posed = posed_card(card, cx, cy, action.rotation)
     g.board.add(
         TableCard(
-            card, (cx, cy, action.rotation), action.player, pts, action.corner, verdict.target, posed.rect,
+            card,
+            (cx, cy, action.rotation),
+            action.player,
+            pts,
+            action.corner,
+            verdict.target,
+            posed.rect,
             posed.corners,
         )
     )
@@ -240,6 +246,20 @@ def outcome_of(g: Position) -> Outcome:
 
 
 __all__ = [
-    "END_REASONS", "REASON_ALL_PASSED", "REASON_EMPTY", "REASON_FORFEIT", "REASON_GOAL", "discard", "draw_turn",
-    "end_turn", "forfeit", "lightning", "outcome_of", "pass_turn", "place", "points", "standings", "timeout",
+    "END_REASONS",
+    "REASON_ALL_PASSED",
+    "REASON_EMPTY",
+    "REASON_FORFEIT",
+    "REASON_GOAL",
+    "discard",
+    "draw_turn",
+    "end_turn",
+    "forfeit",
+    "lightning",
+    "outcome_of",
+    "pass_turn",
+    "place",
+    "points",
+    "standings",
+    "timeout",
 ]

@@ -89,9 +89,17 @@ class MoveAnalysis:
     def to_dict(self) -> dict[str, Any]:
         """JSON form: every field, moves in notation, values in towers times ``SCALE``."""
         return {
-            "index": self.index, "player": self.player, "move": str(self.move), "value_before": self.value_before,
-            "value_after": self.value_after, "exact": self.exact, "best": str(self.best), "loss": self.loss,
-            "code": self.code, "outcome_before": self.outcome_before, "outcome_after": self.outcome_after,
+            "index": self.index,
+            "player": self.player,
+            "move": str(self.move),
+            "value_before": self.value_before,
+            "value_after": self.value_after,
+            "exact": self.exact,
+            "best": str(self.best),
+            "loss": self.loss,
+            "code": self.code,
+            "outcome_before": self.outcome_before,
+            "outcome_after": self.outcome_after,
         }
 
 
@@ -132,10 +140,16 @@ class RoundAnalysis:
         """JSON form (codes and numbers only): ``{"record", "first", "moves": [MoveAnalysis.to_dict()...],
         "start_value", "start_exact", "final_score", "turning_point", "decided_at", "scale", "nodes"}``."""
         return {
-            "record": self.record, "first": self.first, "moves": [m.to_dict() for m in self.moves],
-            "start_value": self.start_value, "start_exact": self.start_exact,
-            "final_score": list(self.final_score), "turning_point": self.turning_point,
-            "decided_at": self.decided_at, "scale": self.scale, "nodes": self.nodes,
+            "record": self.record,
+            "first": self.first,
+            "moves": [m.to_dict() for m in self.moves],
+            "start_value": self.start_value,
+            "start_exact": self.start_exact,
+            "final_score": list(self.final_score),
+            "turning_point": self.turning_point,
+            "decided_at": self.decided_at,
+            "scale": self.scale,
+            "nodes": self.nodes,
         }
 
 
@@ -195,7 +209,11 @@ class _Valuer:
 
 
 def analyse_round(
-    rnd: Round, *, max_nodes: int | None = None, budget_s: float | None = None, seed: int = 0,
+    rnd: Round,
+    *,
+    max_nodes: int | None = None,
+    budget_s: float | None = None,
+    seed: int = 0,
 ) -> RoundAnalysis:
     """Analyse every action of ``rnd`` (finished or not; e.g. ``match.rounds[i]``); ``rnd`` is not changed.
 
@@ -244,16 +262,33 @@ def analyse_round(
         move, best_move = MOVE_BY_CODE[code], MOVE_BY_CODE[best]
         assert move is not None and best_move is not None
         forced = len(positions[i].legal_codes()) == 1
-        moves.append(MoveAnalysis(
-            index=i, player=positions[i].current_player, move=move, value_before=before, value_after=after,
-            exact=exact, best=best_move, loss=loss, code=_classify(loss, forced),
-            outcome_before=_outcome(before), outcome_after=_outcome(after),
-        ))
+        moves.append(
+            MoveAnalysis(
+                index=i,
+                player=positions[i].current_player,
+                move=move,
+                value_before=before,
+                value_after=after,
+                exact=exact,
+                best=best_move,
+                loss=loss,
+                code=_classify(loss, forced),
+                outcome_before=_outcome(before),
+                outcome_after=_outcome(after),
+            )
+        )
     final = positions[-1].score()
     return RoundAnalysis(
-        record=rnd.record(), first=rnd.first, moves=tuple(moves), start_value=values[0][0],
-        start_exact=values[0][1], final_score=final, turning_point=_turning_point(moves),
-        decided_at=_decided_at(positions, values, final), scale=SCALE, nodes=valuer.nodes,
+        record=rnd.record(),
+        first=rnd.first,
+        moves=tuple(moves),
+        start_value=values[0][0],
+        start_exact=values[0][1],
+        final_score=final,
+        turning_point=_turning_point(moves),
+        decided_at=_decided_at(positions, values, final),
+        scale=SCALE,
+        nodes=valuer.nodes,
         seconds=time.perf_counter() - start,
     )
 

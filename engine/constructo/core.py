@@ -41,7 +41,8 @@ else:
     except ImportError as err:
         log.warning(
             "Constructo AI: compiled search core unavailable (%s); using the pure-Python search, about 20x "
-            "slower. Reinstall with a C compiler present (pip install -e .) to build it.", err,
+            "slower. Reinstall with a C compiler present (pip install -e .) to build it.",
+            err,
         )
     else:
         source_hash = hashlib.sha256(_SOURCE.read_bytes()).hexdigest()[:16] if _SOURCE.exists() else None
@@ -80,8 +81,13 @@ class CoreSearcher:
     ``deadline`` (a ``time.perf_counter()`` value) is reached; the search stops once the value is exact."""
 
     def __init__(
-        self, rnd: Round, root_codes: list[int], max_nodes: int | None, deadline: float | None,
-        tt_bits: int = 18, core: Any = None,
+        self,
+        rnd: Round,
+        root_codes: list[int],
+        max_nodes: int | None,
+        deadline: float | None,
+        tt_bits: int = 18,
+        core: Any = None,
     ) -> None:
         self.core = core if core is not None else new_core(rnd, tt_bits)
         self.board = board_of(rnd)

@@ -219,7 +219,8 @@ def _validated_cells(cells: Any) -> tuple[tuple[int, int], ...]:
     if len(reached) != TILES:
         apart = sorted((c for c in out if c not in reached), key=lambda c: (c[1], c[0]))
         raise InvalidInputError(
-            "the cells are not connected: " + " ".join(_fmt_cell(c) for c in apart)
+            "the cells are not connected: "
+            + " ".join(_fmt_cell(c) for c in apart)
             + f" cannot be reached from {_fmt_cell(start)} through shared edges",
             cells=apart,
         )

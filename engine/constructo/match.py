@@ -278,7 +278,8 @@ class Match:
             if seat not in self.awaiting():
                 raise NotYourTurnError(
                     f"player {seat} cannot run out of time: the match waits for player {self.current_player}",
-                    player=seat, awaiting=list(self.awaiting()),
+                    player=seat,
+                    awaiting=list(self.awaiting()),
                 )
             return action
         if isinstance(action, ChooseLayout):
@@ -298,7 +299,8 @@ class Match:
         if self.phase == "choosing_layout":
             raise IllegalMoveError(
                 f"round 1 is over; player {1 - self._first} must first choose the layout of round 2",
-                rule="M1", chooser=1 - self._first,
+                rule="M1",
+                chooser=1 - self._first,
             )
         rnd = self.rounds[-1]
         move = rnd.check(action)
@@ -329,8 +331,13 @@ class Match:
                 rnd.apply_code(resolved.code)
                 events.append(
                     ChipMoved(
-                        resolved.player, size, resolved.src, resolved.dst, rnd.is_swallow(resolved.dst),
-                        len(rnd.tile(resolved.dst)), rnd.tower_owner(resolved.dst),
+                        resolved.player,
+                        size,
+                        resolved.src,
+                        resolved.dst,
+                        rnd.is_swallow(resolved.dst),
+                        len(rnd.tile(resolved.dst)),
+                        rnd.tower_owner(resolved.dst),
                     )
                 )
             if rnd.is_over:

@@ -31,14 +31,11 @@ def setup_and_history(d: Any, game: str, version_now: int) -> tuple[Any, list[tu
         if not isinstance(setup, dict):
             raise StateError("'setup' must be an object {layout, first}")
         if not isinstance(history, list) or not all(
-            isinstance(h, list | tuple) and len(h) == 2 and h[0] in (0, 1) and isinstance(h[1], str)
-            for h in history
+            isinstance(h, list | tuple) and len(h) == 2 and h[0] in (0, 1) and isinstance(h[1], str) for h in history
         ):
             raise StateError("'history' must be a list of [player 0|1, action text]")
     else:
-        raise StateError(
-            f"unknown match state version {version!r} (this engine reads 1 and {version_now})"
-        )
+        raise StateError(f"unknown match state version {version!r} (this engine reads 1 and {version_now})")
     return setup, [(int(p), t) for p, t in history], version
 
 

@@ -214,9 +214,7 @@ class Move:
         return f"Move({str(self)!r})" if self.player is None else f"Move({str(self)!r}, player={self.player})"
 
 
-_PLACES: dict[Size, dict[int, Move]] = {
-    s: {t: Move(size=s, tile=t) for t in range(1, _TILES + 1)} for s in Size
-}
+_PLACES: dict[Size, dict[int, Move]] = {s: {t: Move(size=s, tile=t) for t in range(1, _TILES + 1)} for s in Size}
 _STEPS: dict[int, dict[int, Move]] = {
     a: {b: Move(src=a, dst=b) for b in range(1, _TILES + 1) if b != a} for a in range(1, _TILES + 1)
 }

@@ -31,6 +31,7 @@ __all__ = ["CHIPS_PER_SIZE", "STATE_VERSION", "Round", "stack_is_possible"]
 STATE_VERSION = 1
 """Version written by :meth:`Round.to_dict` (a round's format; the match has its own, ``Match.STATE_VERSION``)."""
 
+
 class Round:
     """A Constructo round on a layout, players ``0`` and ``1`` (C1), ``first`` to move.
 
@@ -267,7 +268,8 @@ class Round:
             a, b = self.score()
             raise IllegalMoveError(
                 f"the round is over (the player to move had no legal action); final score {a}-{b}",
-                rule="E1", score=(a, b),
+                rule="E1",
+                score=(a, b),
             )
         p = self._turn
         if player is not None and player != p:
@@ -279,7 +281,8 @@ class Round:
                 raise IllegalMoveError(
                     f"tile {m.tile} is occupied ({self._describe(stacks[t][-1], p)} on top): chips from the "
                     "reserve go only onto empty tiles",
-                    rule="T2", tile=m.tile,
+                    rule="T2",
+                    tile=m.tile,
                 )
             if not self.reserves[p][m.size]:
                 raise IllegalMoveError(
@@ -293,32 +296,34 @@ class Round:
         if len(s_st) >= 2:
             raise IllegalMoveError(
                 f"tile {m.src} is blocked ({len(s_st)} chips): none of its chips can ever move again",
-                rule="T4", tile=m.src,
+                rule="T4",
+                tile=m.src,
             )
         chip = s_st[0]
         if (chip >> 2) != p:
             raise IllegalMoveError(
                 f"the chip on tile {m.src} is your opponent's: you may only move your own chips",
-                rule="T1", tile=m.src,
+                rule="T1",
+                tile=m.src,
             )
         if dst not in self.adjacency[src]:
             raise IllegalMoveError(
                 f"tiles {m.src} and {m.dst} are not adjacent: a chip moves only to a neighbouring tile",
-                rule="T1", src=m.src, dst=m.dst,
+                rule="T1",
+                src=m.src,
+                dst=m.dst,
             )
         if not d_st:
             raise IllegalMoveError(
-                f"tile {m.dst} is empty: a chip can only move onto an occupied tile (place from the reserve "
-                "instead)",
-                rule="T3", tile=m.dst,
+                f"tile {m.dst} is empty: a chip can only move onto an occupied tile (place from the reserve instead)",
+                rule="T3",
+                tile=m.dst,
             )
         top = d_st[-1]
         size, tsize = chip & 3, top & 3
         what = f"tile {m.dst} has {self._describe(top, p)} on top"
         if (top >> 2) == p:
-            raise IllegalMoveError(
-                f"a chip never goes onto its own colour ({what})", rule="K5", tile=m.dst
-            )
+            raise IllegalMoveError(f"a chip never goes onto its own colour ({what})", rule="K5", tile=m.dst)
         if can_stack(size, d_st):
             return m
         if size == 1 and tsize == 3:
@@ -328,17 +333,20 @@ class Round:
         if tsize == 1 and size == 3:
             raise IllegalMoveError(
                 f"a large may swallow only a small standing alone; tile {m.dst} holds {len(d_st)} chips",
-                rule="K4", tile=m.dst,
+                rule="K4",
+                tile=m.dst,
             )
         if tsize == 1:
             raise IllegalMoveError(
                 f"nothing may go onto a small chip except a large swallowing a lone small ({what})",
-                rule="K3", tile=m.dst,
+                rule="K3",
+                tile=m.dst,
             )
         raise IllegalMoveError(
             f"a {SIZE_WORD[size]} chip may not go onto a {SIZE_WORD[tsize]} one ({what}); only medium onto "
             "large (K1), small onto medium (K2) and large onto a lone small (K4) are allowed",
-            rule="K5", tile=m.dst,
+            rule="K5",
+            tile=m.dst,
         )
 
     @staticmethod
@@ -440,4 +448,3 @@ class Round:
 
     def __repr__(self) -> str:
         return f"Round({self.record()!r}, first={self._first})"
-

@@ -97,7 +97,11 @@ def search(
 
 
 def solve(
-    rnd: Round, max_nodes: int | None = None, budget_s: float | None = None, *, core: bool | None = None,
+    rnd: Round,
+    max_nodes: int | None = None,
+    budget_s: float | None = None,
+    *,
+    core: bool | None = None,
     tt_bits: int | None = None,
 ) -> SearchResult | None:
     """The exact outcome of ``rnd`` under perfect play by both sides, or ``None`` if the budgets run out.
@@ -109,7 +113,12 @@ def solve(
     Raises IllegalMoveError (E1) if the round is over.
     """
     res = search(
-        rnd, budget_s=budget_s, max_nodes=max_nodes, max_depth=MAX_DEPTH, iterative=False, core=core,
+        rnd,
+        budget_s=budget_s,
+        max_nodes=max_nodes,
+        max_depth=MAX_DEPTH,
+        iterative=False,
+        core=core,
         tt_bits=20 if tt_bits is None else tt_bits,
     )
     return res if res.exact else None

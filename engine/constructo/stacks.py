@@ -75,7 +75,10 @@ def validate_position(d: dict[str, Any], first: int) -> None:
             parsed: list[tuple[int, int]] = []
             for chip in st:
                 if (
-                    not isinstance(chip, list) or len(chip) != 2 or chip[0] not in (0, 1) or isinstance(chip[0], bool)
+                    not isinstance(chip, list)
+                    or len(chip) != 2
+                    or chip[0] not in (0, 1)
+                    or isinstance(chip[0], bool)
                     or chip[1] not in ("S", "M", "L")
                 ):
                     raise StateError(f"tile {n}: bad chip {chip!r} (expected [player 0|1, 'S'|'M'|'L'])")
@@ -118,4 +121,3 @@ def validate_position(d: dict[str, Any], first: int) -> None:
                 f"bad turn: after {actions} actions with player {first} first, player {first ^ (actions & 1)} "
                 f"is to move, not player {to_move} (T1)"
             )
-

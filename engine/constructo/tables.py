@@ -19,8 +19,19 @@ from __future__ import annotations
 
 from engine.constructo.round import CHIPS_PER_SIZE, Round, stack_is_possible
 
-__all__ = ["LAND", "LONE", "NS", "SINGLE", "STACKS", "STACK_ID", "SWAP", "TOWER", "board_of", "max_plies_left",
-           "reserves_of"]
+__all__ = [
+    "LAND",
+    "LONE",
+    "NS",
+    "SINGLE",
+    "STACKS",
+    "STACK_ID",
+    "SWAP",
+    "TOWER",
+    "board_of",
+    "max_plies_left",
+    "reserves_of",
+]
 
 
 def _build() -> tuple[list[tuple[int, ...]], list[int], list[int], list[int], list[int]]:

@@ -38,8 +38,12 @@ from tests.bot.fakediscord import (
 IGNORED_TASKS = {"heartbeat", "daemon:timers", "daemon:outbox", "cpu-warm-up"}
 APP_PERMISSIONS = str(
     discord.Permissions(
-        send_messages=True, view_channel=True, attach_files=True, create_public_threads=True,
-        send_messages_in_threads=True, embed_links=True,
+        send_messages=True,
+        view_channel=True,
+        attach_files=True,
+        create_public_threads=True,
+        send_messages_in_threads=True,
+        embed_links=True,
     ).value
 )
 
@@ -75,8 +79,16 @@ class Driver:
             "permissions": ALL_PERMISSIONS if admin else MEMBER_PERMISSIONS,
         }
 
-    def _base(self, itype: int, uid: int, channel_id: int, *, admin: bool = False, locale: str = "en-US",
-              app_permissions: str = APP_PERMISSIONS) -> tuple[dict[str, Any], str]:
+    def _base(
+        self,
+        itype: int,
+        uid: int,
+        channel_id: int,
+        *,
+        admin: bool = False,
+        locale: str = "en-US",
+        app_permissions: str = APP_PERMISSIONS,
+    ) -> tuple[dict[str, Any], str]:
         iid = next(self.ids)
         token = f"tok-{iid}"
         self.fake.tokens[token] = iid
@@ -89,8 +101,16 @@ class Driver:
             "version": 1,
             "guild_id": str(GUILD_ID),
             "channel_id": str(channel_id),
-            "channel": {"id": str(channel_id), "type": 0, "guild_id": str(GUILD_ID), "name": "games",
-                        "position": 0, "permission_overwrites": [], "nsfw": False, "parent_id": None},
+            "channel": {
+                "id": str(channel_id),
+                "type": 0,
+                "guild_id": str(GUILD_ID),
+                "name": "games",
+                "position": 0,
+                "permission_overwrites": [],
+                "nsfw": False,
+                "parent_id": None,
+            },
             "member": self.member(uid, admin=admin),
             "locale": locale,
             "guild_locale": "en-US",
@@ -143,16 +163,31 @@ class Driver:
         """Wait until every task spawned by the dispatch (handlers, AI turns) has finished."""
         current = asyncio.current_task()
         for _ in range(400):
-            pending = [t for t in asyncio.all_tasks() if t is not current and t.get_name() not in IGNORED_TASKS
-                       and not t.done() and "pytest" not in t.get_name()
-                       and "timeout_task" not in t.get_coro().__qualname__]  # ephemeral views' 15-min timers
+            pending = [
+                t
+                for t in asyncio.all_tasks()
+                if t is not current
+                and t.get_name() not in IGNORED_TASKS
+                and not t.done()
+                and "pytest" not in t.get_name()
+                and "timeout_task" not in t.get_coro().__qualname__
+            ]  # ephemeral views' 15-min timers
             if not pending:
                 return
             await asyncio.wait(pending, timeout=0.05)
         raise AssertionError(f"tasks did not finish: {pending}")
 
-    async def command(self, qualified: str, uid: int, channel_id: int = CHANNEL_ID, *, admin: bool = False,
-                      locale: str = "en-US", app_permissions: str = APP_PERMISSIONS, **options: Any) -> str:
+    async def command(
+        self,
+        qualified: str,
+        uid: int,
+        channel_id: int = CHANNEL_ID,
+        *,
+        admin: bool = False,
+        locale: str = "en-US",
+        app_permissions: str = APP_PERMISSIONS,
+        **options: Any,
+    ) -> str:
         """Run ``/qualified options...`` as user ``uid``; returns the interaction token."""
         payload, token = self._base(2, uid, channel_id, admin=admin, locale=locale, app_permissions=app_permissions)
         payload["data"], _ = self._command_data(qualified, options, None)
@@ -166,8 +201,16 @@ class Driver:
         n = len(self.fake.callbacks(token))
         assert n == 1, f"interaction {token} got {n} initial responses"
 
-    async def autocomplete(self, qualified: str, uid: int, focused: str, channel_id: int = CHANNEL_ID, *,
-                           locale: str = "en-US", **options: Any) -> list[dict[str, Any]]:
+    async def autocomplete(
+        self,
+        qualified: str,
+        uid: int,
+        focused: str,
+        channel_id: int = CHANNEL_ID,
+        *,
+        locale: str = "en-US",
+        **options: Any,
+    ) -> list[dict[str, Any]]:
         """Ask for autocomplete of option ``focused`` (from a client speaking ``locale``); returns the choices."""
         payload, token = self._base(4, uid, channel_id, locale=locale)
         payload["data"], _ = self._command_data(qualified, options, focused)
@@ -181,12 +224,24 @@ class Driver:
         returns the confirmation click's token."""
         ask = await self.command("constructo resign", uid, channel_id)
         prompt = self.fake.messages[self.fake.originals[ask]]
-        custom_id = next(c["custom_id"] for row in prompt.get("components", []) for c in row.get("components", [])
-                         if c.get("custom_id", "").startswith("cx:rsy:"))
+        custom_id = next(
+            c["custom_id"]
+            for row in prompt.get("components", [])
+            for c in row.get("components", [])
+            if c.get("custom_id", "").startswith("cx:rsy:")
+        )
         return await self.click(self.fake.originals[ask], custom_id, uid, channel_id=channel_id)
 
-    async def click(self, message_id: int, custom_id: str, uid: int, *, values: list[str] | None = None,
-                    channel_id: int | None = None, message: dict[str, Any] | None = None) -> str:
+    async def click(
+        self,
+        message_id: int,
+        custom_id: str,
+        uid: int,
+        *,
+        values: list[str] | None = None,
+        channel_id: int | None = None,
+        message: dict[str, Any] | None = None,
+    ) -> str:
         """Click a button / choose in a select of a message the bot sent; returns the token.
 
         ``message`` is the message payload as the user's client still shows it (default: as now

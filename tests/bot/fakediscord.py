@@ -141,8 +141,15 @@ class FakeDiscord:
             else:  # a new upload: id is the index in files[]
                 name, data = files[int(att["id"])]
                 new_id = str(next(self.ids))
-                kept.append({"id": new_id, "filename": name, "size": len(data), "url": f"https://cdn/{name}",
-                             "proxy_url": f"https://cdn/{name}"})
+                kept.append(
+                    {
+                        "id": new_id,
+                        "filename": name,
+                        "size": len(data),
+                        "url": f"https://cdn/{name}",
+                        "proxy_url": f"https://cdn/{name}",
+                    }
+                )
                 new_files.append((name, data))
         self.messages[mid]["attachments"] = kept
         self.files[mid] = new_files
@@ -166,7 +173,7 @@ class FakeDiscord:
         if payload is None and form:
             payload = _payload_of(None, form)
         data = _file_bytes(files)
-        path = route.url[len(Route.BASE):]
+        path = route.url[len(Route.BASE) :]
         self.calls.append(Call(route.method, path, payload, data, kwargs.get("params")))
         await asyncio.sleep(0)
         parts = path.strip("/").split("/")
@@ -186,14 +193,25 @@ class FakeDiscord:
         if route.method == "POST" and parts[0] == "channels" and parts[2] == "threads":
             tid = next(self.ids)
             return {
-                "id": str(tid), "parent_id": parts[1], "owner_id": str(BOT_ID), "name": payload["name"],
-                "type": payload["type"], "guild_id": str(GUILD_ID), "message_count": 0, "member_count": 1,
-                "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
-                                    "archive_timestamp": TIMESTAMP, "locked": False},
+                "id": str(tid),
+                "parent_id": parts[1],
+                "owner_id": str(BOT_ID),
+                "name": payload["name"],
+                "type": payload["type"],
+                "guild_id": str(GUILD_ID),
+                "message_count": 0,
+                "member_count": 1,
+                "thread_metadata": {
+                    "archived": False,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": TIMESTAMP,
+                    "locked": False,
+                },
             }
         if route.method == "PUT" and parts[0] == "applications":  # stored as Discord does, returned by GET
-            self.commands[path] = [{**c, "id": str(next(self.ids)), "application_id": parts[1], "version": "1"}
-                                   for c in payload or []]
+            self.commands[path] = [
+                {**c, "id": str(next(self.ids)), "application_id": parts[1], "version": "1"} for c in payload or []
+            ]
             return self.commands[path]
         if route.method == "GET" and parts[0] == "applications" and parts[-1] == "commands":
             return self.commands.get(path, [])
@@ -204,12 +222,21 @@ class FakeDiscord:
             return user_payload(uid, self.users[uid], bot=uid in self.bots)
         raise AssertionError(f"unexpected REST call {route.method} {path}")
 
-    async def webhook_request(self, route: Route, session: Any = None, *, payload: Any = None,
-                              multipart: Any = None, files: Any = None, params: Any = None, **_: Any) -> Any:
+    async def webhook_request(
+        self,
+        route: Route,
+        session: Any = None,
+        *,
+        payload: Any = None,
+        multipart: Any = None,
+        files: Any = None,
+        params: Any = None,
+        **_: Any,
+    ) -> Any:
         """Stand-in for ``AsyncWebhookAdapter.request`` (interaction callbacks and webhooks)."""
         body = _payload_of(payload, multipart)
         data = _file_bytes(files)
-        path = route.url[len(Route.BASE):]
+        path = route.url[len(Route.BASE) :]
         self.calls.append(Call(route.method, path, body, data, params))
         await asyncio.sleep(0)
         if any(part in path for part in self.fail_webhooks):
@@ -238,8 +265,12 @@ class FakeDiscord:
     def _callback(self, iid: int, token: str, body: dict[str, Any], files: list[tuple[str, bytes]]) -> Any:
         kind = body.get("type")
         data = body.get("data") or {}
-        interaction = {"id": str(iid), "type": 2, "response_message_loading": kind == 5,
-                       "response_message_ephemeral": bool(int(data.get("flags") or 0) & EPHEMERAL)}
+        interaction = {
+            "id": str(iid),
+            "type": 2,
+            "response_message_loading": kind == 5,
+            "response_message_ephemeral": bool(int(data.get("flags") or 0) & EPHEMERAL),
+        }
         resource: dict[str, Any] = {"type": kind}
         if kind in (4, 5):
             msg = self.new_message(self._channel_of(token), data, files)

@@ -20,8 +20,11 @@ ALICE, BOB, CAROL = 1, 2, 3
 
 
 def channel_texts(fake: FakeDiscord) -> list[str]:
-    return [str(m.get("content") or "") for m in fake.messages.values() if m.get("channel_id") in (CHANNEL_ID,
-                                                                                                     str(CHANNEL_ID))]
+    return [
+        str(m.get("content") or "")
+        for m in fake.messages.values()
+        if m.get("channel_id") in (CHANNEL_ID, str(CHANNEL_ID))
+    ]
 
 
 async def start(driver: Driver, fake: FakeDiscord, storage: Storage, **options: Any) -> int:
@@ -32,8 +35,9 @@ async def start(driver: Driver, fake: FakeDiscord, storage: Storage, **options: 
     return game_id
 
 
-async def test_one_reminder_per_turn_then_a_claim_that_waits(bot: TableBot, driver: Driver, fake: FakeDiscord,
-                                                             storage: Storage) -> None:
+async def test_one_reminder_per_turn_then_a_claim_that_waits(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
     timers, clock = bot.games.timers, bot.games.clock
     gid = await start(driver, fake, storage, clock="live")
     record = await storage.get_game(gid)
@@ -80,8 +84,9 @@ async def test_one_reminder_per_turn_then_a_claim_that_waits(bot: TableBot, driv
     assert [a.action for a in await storage.actions(gid)][-1] == "timeout"
 
 
-async def test_settings_need_manage_server_and_set_new_games(bot: TableBot, driver: Driver, fake: FakeDiscord,
-                                                            storage: Storage) -> None:
+async def test_settings_need_manage_server_and_set_new_games(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
     assert "Manage Server" in refusal(fake, await driver.command("settings", ALICE, clock="none"))
     assert await storage.get_guild_settings(GUILD_ID) == {}
     await driver.command("settings", ALICE, admin=True, clock="none", expiry=30)
@@ -118,8 +123,9 @@ def test_every_clock_text_in_spanish() -> None:
     assert [k for k in keys if k not in MESSAGES["es"]] == []
 
 
-async def test_against_the_ai_the_timeout_is_applied_at_once(bot: TableBot, driver: Driver, fake: FakeDiscord,
-                                                             storage: Storage) -> None:
+async def test_against_the_ai_the_timeout_is_applied_at_once(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
     await driver.command("constructo challenge", ALICE, opponent=BOT_ID, clock="live")
     record = await storage.active_game_in_channel(CHANNEL_ID)
     assert record is not None and record.status == "active"

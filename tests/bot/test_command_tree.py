@@ -75,8 +75,13 @@ async def test_every_game_cog_loaded(bot: TableBot) -> None:
     assert bot.failed_extensions == []
     names = {c.name for c in bot.tree.get_commands()}
     assert {"constructo", "conex"} <= set(bot.games.kinds) and {"constructo", "conex"} <= names
-    assert extensions(bot.games)[-5:] == ["bot.cogs.shared", "bot.cogs.records", "bot.cogs.settings",
-                                          "bot.cogs.unstuck", "bot.cogs.about"]
+    assert extensions(bot.games)[-5:] == [
+        "bot.cogs.shared",
+        "bot.cogs.records",
+        "bot.cogs.settings",
+        "bot.cogs.unstuck",
+        "bot.cogs.about",
+    ]
     assert {"history", "replay", "settings", "games", "abandon"} <= names
     for kind in bot.games.kinds.values():
         assert f"{kind.package}.cog" in extensions(bot.games)
@@ -99,8 +104,19 @@ async def test_whole_tree_respects_discord_limits(bot: TableBot) -> None:
 async def test_every_leaf_command_has_a_described_callback(bot: TableBot) -> None:
     leaves = walk_commands(bot.tree)
     qualified = {c.qualified_name for c in leaves}
-    assert {"constructo challenge", "constructo place", "constructo move", "constructo board", "constructo resign",
-            "constructo layouts", "constructo rules", "leaderboard", "stats", "help", "abort"} <= qualified
+    assert {
+        "constructo challenge",
+        "constructo place",
+        "constructo move",
+        "constructo board",
+        "constructo resign",
+        "constructo layouts",
+        "constructo rules",
+        "leaderboard",
+        "stats",
+        "help",
+        "abort",
+    } <= qualified
     for c in leaves:
         assert c.description and c.description != "…", c.qualified_name
         for p in c.parameters:

@@ -22,10 +22,6 @@ ALICE, BOB, CAROL = 1, 2, 3
 SEED = 7
 
 
-
-
-
-
 async def record_of(storage: Storage, game_id: int = 1) -> Any:
     record = await storage.get_game(game_id)
     assert record is not None
@@ -41,8 +37,15 @@ def lobby_id(fake: FakeDiscord, token: str) -> int:
     return fake.originals[token]
 
 
-async def start_game(driver: Driver, fake: FakeDiscord, storage: Storage, bot: TableBot,
-                     seats: tuple[int, ...] = (ALICE, BOB), bots: int = 0, seed: int = SEED) -> int:
+async def start_game(
+    driver: Driver,
+    fake: FakeDiscord,
+    storage: Storage,
+    bot: TableBot,
+    seats: tuple[int, ...] = (ALICE, BOB),
+    bots: int = 0,
+    seed: int = SEED,
+) -> int:
     """Alice opens a lobby, the others join by button, Alice starts (seeded deal through the service)."""
     token = await driver.command("conex new", ALICE)
     lobby = lobby_id(fake, token)
@@ -103,7 +106,7 @@ async def test_join_leave_and_host_only_start(driver: Driver, fake: FakeDiscord,
     assert calls[0].payload["type"] == 7 and len(calls) == 2  # type: ignore[index]  # edit + table followup
     table = await table_msg(storage, fake)
     assert "<@1> to play" in table["content"]
-    (name, data), = fake.files[int(table["id"])]
+    ((name, data),) = fake.files[int(table["id"])]
     assert record.version == 4  # join, join, leave, start
     assert name == "conex-1-4.png" and png_ok(data)
     assert all_custom_ids(table) == ["cn:hand:1", "cn:hints:1", "cn:draw:1:4"]
@@ -155,14 +158,22 @@ async def test_hand_is_ephemeral_with_legal_counts(
     assert "not a player" in refusal(fake, await driver.click(int(table["id"]), "cn:hand:1", CAROL))
 
 
-async def put_game(storage: Storage, game: Game, players: list[int], *, ai: list[int] | None = None,
-                   board_shown: bool = False) -> int:
+async def put_game(
+    storage: Storage, game: Game, players: list[int], *, ai: list[int] | None = None, board_shown: bool = False
+) -> int:
     """Store a running game built with the engine (for positions that take many turns to reach), in the envelope
     main saved before version 2 (so every such test also runs the migration). ``board_shown``: as after a
     restart, a board of this version was posted before."""
     names = [{ALICE: "alice", BOB: "bob", CAROL: "carol"}.get(uid, f"AI {-uid}") for uid in players]
-    state = {"conex": game.to_dict(), "table": game.table_size, "goal": game.goal, "host": players[0],
-             "names": names, "ai": ai or [], "locale": None}
+    state = {
+        "conex": game.to_dict(),
+        "table": game.table_size,
+        "goal": game.goal,
+        "host": players[0],
+        "names": names,
+        "ai": ai or [],
+        "locale": None,
+    }
     gid = await storage.create_game("conex", GUILD_ID, CHANNEL_ID, state, players, status="active")
     if board_shown:
         await storage.set_message(gid, "board", 990 + gid)
@@ -195,8 +206,9 @@ async def test_place_exact_pose_by_hand_letter(
     card = game.hand(0)[1]
     place = game.find_placements(0, card.id, limit=1)[0]
     points = game.points_for(place)
-    token = await driver.command("conex place", ALICE, card="B", corner=place.corner, x=place.x, y=place.y,
-                                 rotation=place.rotation)
+    token = await driver.command(
+        "conex place", ALICE, card="B", corner=place.corner, x=place.x, y=place.y, rotation=place.rotation
+    )
     record = await record_of(storage)
     stored = game_of(record)
     assert stored.scores == [points, 0] and card.id not in stored.hands[0]
@@ -282,13 +294,25 @@ async def test_exact_pose_on_a_different_target_is_refused_p1(
     place = first_placements(game, 0)[0]
     game.play(place)
     nxt = first_placements(game, 1)[0]
-    await driver.command("conex place", ALICE, card=str(place.card), corner=place.corner, x=place.x, y=place.y,
-                         rotation=place.rotation)
+    await driver.command(
+        "conex place", ALICE, card=str(place.card), corner=place.corner, x=place.x, y=place.y, rotation=place.rotation
+    )
     probe = Game.from_dict(game.to_dict())
     landed_on = probe.apply(nxt).events[0].target  # type: ignore[attr-defined]
     wrong = "board" if landed_on != "board" else str(place.card)
-    text = refusal(fake, await driver.command("conex place", BOB, card=str(nxt.card), corner=nxt.corner, x=nxt.x,
-                                              y=nxt.y, rotation=nxt.rotation, target=wrong))
+    text = refusal(
+        fake,
+        await driver.command(
+            "conex place",
+            BOB,
+            card=str(nxt.card),
+            corner=nxt.corner,
+            x=nxt.x,
+            y=nxt.y,
+            rotation=nxt.rotation,
+            target=wrong,
+        ),
+    )
     assert text.startswith("**P1** — ")
     assert len(game_of(await record_of(storage)).table) == 1
 
@@ -307,17 +331,14 @@ async def test_draw_button_and_command_then_stale_click(
     assert len(stored.hands[0]) == 7 and stored.current_player == 1
     assert fake.messages[int(table["id"])]["components"] == []  # the old table lost its buttons
     # a second click on the old table is refused as stale, nothing changes
-    assert "out of date" in refusal(fake, await driver.click(int(table["id"]), f"cn:draw:1:{v}", BOB,
-                                                             message=snapshot))
+    assert "out of date" in refusal(fake, await driver.click(int(table["id"]), f"cn:draw:1:{v}", BOB, message=snapshot))
     assert refusal(fake, await driver.command("conex draw", ALICE)).startswith("Not your turn")
     assert "**A3** — " in refusal(fake, await driver.command("conex pass", BOB))
     await driver.command("conex draw", BOB)
     assert game_of(await record_of(storage)).current_player == 0
 
 
-async def test_pass_with_empty_pile_and_draw_refused_a2(
-    driver: Driver, fake: FakeDiscord, storage: Storage
-) -> None:
+async def test_pass_with_empty_pile_and_draw_refused_a2(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
     game = expected_game()
     game.hands[0] += game.pile[:20]
     game.hands[1] += game.pile[20:]
@@ -531,8 +552,9 @@ async def test_forfeit_skips_the_seat_and_the_last_player_wins_rated(
     gid = await start_game(driver, fake, storage, bot, seats=(ALICE, BOB, CAROL))
     game = expected_game(3)
     place = first_placements(game, 0)[0]
-    await driver.command("conex place", ALICE, card=str(place.card), corner=place.corner, x=place.x, y=place.y,
-                         rotation=place.rotation)
+    await driver.command(
+        "conex place", ALICE, card=str(place.card), corner=place.corner, x=place.x, y=place.y, rotation=place.rotation
+    )
     pile_before = len(game_of(await record_of(storage, gid)).pile)
     token = await forfeit(driver, fake, BOB, gid)  # Bob is to play: his turn is skipped at once
     assert "bob left the game" in fake.visible_text(token)
@@ -573,8 +595,9 @@ async def test_goal_reached_ends_after_the_round_with_result_and_ratings(
     game.scores = [19, 25]
     gid = await put_game(storage, game, [ALICE, BOB])
     place = first_placements(game, 0)[0]
-    token = await driver.command("conex place", ALICE, card=str(place.card), corner=place.corner, x=place.x,
-                                 y=place.y, rotation=place.rotation)
+    token = await driver.command(
+        "conex place", ALICE, card=str(place.card), corner=place.corner, x=place.x, y=place.y, rotation=place.rotation
+    )
     assert "reached the goal" in fake.visible_text(token)
     assert (await record_of(storage, gid)).status == "active"  # E1: the round is completed first
     token = await driver.command("conex draw", BOB)
@@ -725,8 +748,9 @@ async def test_p2_and_p3_refusals_reach_the_player(driver: Driver, fake: FakeDis
     gid = await put_game(storage, game, players)
     for rule in ("P2", "P3"):
         p = found[rule]
-        token = await driver.command("conex place", players[seat], card=str(p.card), corner=p.corner, x=p.x, y=p.y,
-                                     rotation=p.rotation)
+        token = await driver.command(
+            "conex place", players[seat], card=str(p.card), corner=p.corner, x=p.x, y=p.y, rotation=p.rotation
+        )
         assert refusal(fake, token).startswith(f"**{rule}** — ")
     assert (await record_of(storage, gid)).version == 0
 

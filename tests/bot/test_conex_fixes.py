@@ -49,8 +49,11 @@ CHANNEL_POSTS = f"/channels/{CHANNEL_ID}/messages"
 
 def live_tables(fake: FakeDiscord, game_id: int) -> list[int]:
     """Ids of messages that still carry the Draw/Pass button of game ``game_id``."""
-    return [mid for mid, msg in fake.messages.items()
-            if any(i.startswith((f"cn:draw:{game_id}:", f"cn:pass:{game_id}:")) for i in all_custom_ids(msg))]
+    return [
+        mid
+        for mid, msg in fake.messages.items()
+        if any(i.startswith((f"cn:draw:{game_id}:", f"cn:pass:{game_id}:")) for i in all_custom_ids(msg))
+    ]
 
 
 # -- 1. board recovery -----------------------------------------------------------------------------
@@ -77,8 +80,7 @@ async def test_ai_table_saved_but_never_posted_is_reposted_after_a_restart(
         assert f"AI 1: `{last}`" in table["content"] and "<@1> to play" in table["content"]
         assert live_tables(fake, gid) == [record.messages["board"]]  # Alice's old table was stripped
         # the old Draw button is refused as out of date, and there IS a newer table to use
-        token = await Driver(second, fake).click(int(alice_table["id"]), f"cn:draw:{gid}:1", ALICE,
-                                                 message=alice_table)
+        token = await Driver(second, fake).click(int(alice_table["id"]), f"cn:draw:{gid}:1", ALICE, message=alice_table)
         assert "out of date" in refusal(fake, token)
         assert await second.games.publisher.recover_all() == 0
     finally:
@@ -88,8 +90,9 @@ async def test_ai_table_saved_but_never_posted_is_reposted_after_a_restart(
 async def test_ai_recomputes_when_another_seat_commits_first(
     bot: TableBot, fake: FakeDiscord, storage: Storage
 ) -> None:
-    gid = await put_game(storage, Game.new(players=2, seed=SEED, table="medium", goal=40), [-1, ALICE], ai=[-1],
-                         board_shown=True)
+    gid = await put_game(
+        storage, Game.new(players=2, seed=SEED, table="medium", goal=40), [-1, ALICE], ai=[-1], board_shown=True
+    )
     original = bot.games.act
     lost: list[Any] = []
 
@@ -131,8 +134,10 @@ async def test_slash_place_is_not_refused_when_a_discard_commits_meanwhile(
     try:
         payload, token = driver._base(2, ALICE, CHANNEL_ID)
         payload["data"], _ = driver._command_data(
-            "conex place", {"card": str(place.card), "corner": place.corner, "x": place.x, "y": place.y,
-                            "rotation": place.rotation}, None)
+            "conex place",
+            {"card": str(place.card), "corner": place.corner, "x": place.x, "y": place.y, "rotation": place.rotation},
+            None,
+        )
         bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
         assert await asyncio.to_thread(entered.wait, 10)
         await bot.games.act(gid, BOB, f"discard {game.hands[1][0]}")  # Bob's discard commits at that moment
@@ -157,9 +162,7 @@ def big_hand_game(cards: int = 30) -> Game:
     return game
 
 
-async def test_big_hand_letters_text_and_paginated_discard(
-    driver: Driver, fake: FakeDiscord, storage: Storage
-) -> None:
+async def test_big_hand_letters_text_and_paginated_discard(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
     game = big_hand_game(30)
     game.pending_discards.add(0)
     hand = list(game.hands[0])
@@ -216,8 +219,9 @@ async def test_lightning_at_turn_end_survives_a_skipped_forfeited_seat(
     gid = await put_game(storage, game, [ALICE, BOB, CAROL])
     await forfeit(driver, fake, BOB, gid)  # Bob's turns are skipped from now on
     place = first_placements(game, 0)[0]
-    await driver.command("conex place", ALICE, card=str(place.card), corner=place.corner, x=place.x, y=place.y,
-                         rotation=place.rotation)
+    await driver.command(
+        "conex place", ALICE, card=str(place.card), corner=place.corner, x=place.x, y=place.y, rotation=place.rotation
+    )
     stored = game_of(await record_of(storage, gid))
     assert stored.current_player == 2  # Bob skipped, Carol has not acted yet: Alice's turn end is still open
     free = [tc.card.id for tc in stored.table if stored.board.is_free(tc.card.id)]
@@ -253,8 +257,9 @@ async def test_new_in_a_busy_channel_opens_a_thread(
     assert "cn:join:2" in all_custom_ids(fake.messages[lobby.messages["lobby"]])  # stored: /abort strips it
     # no thread permission: a clear refusal, no thread, no lobby
     no_threads = str(int(APP_PERMISSIONS) & ~(1 << 35))
-    assert "may not open a thread" in refusal(fake, await driver.command("conex new", CAROL,
-                                                                         app_permissions=no_threads))
+    assert "may not open a thread" in refusal(
+        fake, await driver.command("conex new", CAROL, app_permissions=no_threads)
+    )
     assert len(await storage.list_active_games()) == 2
     # the channel is taken between the check and the create: a thread as well
     original = bot.games.channel_busy
@@ -279,7 +284,6 @@ async def test_help_describes_the_conex_commands(driver: Driver, fake: FakeDisco
     assert payload["data"]["flags"] & EPHEMERAL
     for words in ("/conex new", "/conex place", "/conex join", "Hints", "/conex discard", "/conex lightning"):
         assert words in text, words
-
 
 
 # -- 6. X3: an overdue discard is made at random ----------------------------------------------------------

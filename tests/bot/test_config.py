@@ -73,8 +73,9 @@ def test_apply_endpoints_sets_rest_base_and_gateway(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
     ws = discord.gateway.DiscordWebSocket
     monkeypatch.setattr(ws, "DEFAULT_GATEWAY", ws.DEFAULT_GATEWAY)
-    apply_endpoints(Config(token="t", data_dir=Path("."), api_base="http://127.0.0.1:1/api/v10",
-                           gateway_url="ws://127.0.0.1:1/gw"))
+    apply_endpoints(
+        Config(token="t", data_dir=Path("."), api_base="http://127.0.0.1:1/api/v10", gateway_url="ws://127.0.0.1:1/gw")
+    )
     assert discord.http.Route.BASE == "http://127.0.0.1:1/api/v10"
     assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == "ws://127.0.0.1:1/gw"
     route = discord.http.Route("GET", "/users/@me")
@@ -123,8 +124,9 @@ def test_configure_logging_redacts_records_of_child_loggers(tmp_path: Path) -> N
 def _run_bot(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     full = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEV_GUILD", "DATA_DIR"))}
     full.update(env)
-    return subprocess.run([sys.executable, "-m", "bot", *args], cwd=ROOT, env=full, capture_output=True, text=True,
-                          timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args], cwd=ROOT, env=full, capture_output=True, text=True, timeout=60
+    )
 
 
 def test_entry_point_exits_2_with_a_clear_message_without_token(tmp_path: Path) -> None:
@@ -148,9 +150,13 @@ def test_entry_point_exits_3_when_discord_rejects_the_token(tmp_path: Path) -> N
     try:
         assert server.stdout is not None and server.stdout.readline().strip() == "ready"
         proc = _run_bot(
-            {"DISCORD_TOKEN": TOKEN, "DATA_DIR": str(tmp_path), "LOG_LEVEL": "DEBUG",
-             "DISCORD_API_BASE": f"http://127.0.0.1:{port}/api/v10",
-             "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{port}/gw"}
+            {
+                "DISCORD_TOKEN": TOKEN,
+                "DATA_DIR": str(tmp_path),
+                "LOG_LEVEL": "DEBUG",
+                "DISCORD_API_BASE": f"http://127.0.0.1:{port}/api/v10",
+                "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{port}/gw",
+            }
         )
     finally:
         server.terminate()
@@ -164,8 +170,12 @@ def test_entry_point_exits_4_with_a_clear_message_when_discord_is_unreachable(tm
     """Nothing listens on the REST port: a one-line explanation and exit 4, no traceback, no token."""
     port = _free_port()
     proc = _run_bot(
-        {"DISCORD_TOKEN": TOKEN, "DATA_DIR": str(tmp_path),
-         "DISCORD_API_BASE": f"http://127.0.0.1:{port}/api/v10", "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{port}/gw"}
+        {
+            "DISCORD_TOKEN": TOKEN,
+            "DATA_DIR": str(tmp_path),
+            "DISCORD_API_BASE": f"http://127.0.0.1:{port}/api/v10",
+            "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{port}/gw",
+        }
     )
     assert proc.returncode == 4, proc.stderr
     assert f"Cannot reach Discord at http://127.0.0.1:{port}/api/v10" in proc.stderr
@@ -197,7 +207,8 @@ def test_healthcheck_reads_the_heartbeat_age(tmp_path: Path) -> None:
     cfg = Config(token="t", data_dir=tmp_path)
     assert healthcheck(cfg) == 1  # no heartbeat yet
     written = 1_700_000_000.0
-    (tmp_path / "heartbeat").write_text(json.dumps(
-        {"pid": os.getpid(), "proc_start": proc_start_ticks(os.getpid()), "written": written}))
+    (tmp_path / "heartbeat").write_text(
+        json.dumps({"pid": os.getpid(), "proc_start": proc_start_ticks(os.getpid()), "written": written})
+    )
     assert healthcheck(cfg, now=written + 10) == 0
     assert healthcheck(cfg, now=written + 500) == 1

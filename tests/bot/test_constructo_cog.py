@@ -32,10 +32,6 @@ from tests.bot.fakediscord import BOT_ID, CHANNEL_ID, EPHEMERAL, GUILD_ID, OTHER
 ALICE, BOB, CAROL = 1, 2, 3
 
 
-
-
-
-
 async def board_of(storage: Storage, fake: FakeDiscord, game_id: int) -> dict[str, Any]:
     record = await storage.get_game(game_id)
     assert record is not None
@@ -93,7 +89,7 @@ async def test_accept_starts_round_one_with_board_image_and_turn_mention(
     assert fake.messages[msg]["components"] == []
     board = await board_of(storage, fake, 1)
     assert "<@1> to move" in board["content"]
-    (name, data), = fake.files[int(board["id"])]
+    ((name, data),) = fake.files[int(board["id"])]
     assert name.endswith(".png") and png_ok(data)
     ids = all_custom_ids(board)
     assert ids == ["cx:pl:1:1:L", "cx:pl:1:1:M", "cx:pl:1:1:S", "cx:res:1"]
@@ -202,8 +198,9 @@ async def test_non_player_and_out_of_turn_clicks_are_refused(
 ) -> None:
     game = await start(driver, fake, storage)
     board = await board_of(storage, fake, game)
-    assert "not a player" in refusal(fake, await driver.click(int(board["id"]), f"cx:pl:{game}:1:L", CAROL,
-                                                               values=["1"]))
+    assert "not a player" in refusal(
+        fake, await driver.click(int(board["id"]), f"cx:pl:{game}:1:L", CAROL, values=["1"])
+    )
     text = refusal(fake, await driver.click(int(board["id"]), f"cx:pl:{game}:1:L", BOB, values=["1"]))
     assert text.startswith("It is not your turn")
     assert "not a player" in refusal(fake, await driver.click(int(board["id"]), f"cx:res:{game}", CAROL))
@@ -227,9 +224,7 @@ async def test_illegal_moves_are_refused_with_their_rule_code(
     assert await version(storage, game) == v
 
 
-async def test_unknown_tile_and_garbage_input_are_refused(
-    driver: Driver, fake: FakeDiscord, storage: Storage
-) -> None:
+async def test_unknown_tile_and_garbage_input_are_refused(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
     game = await start(driver, fake, storage)
     assert refusal(fake, await driver.command("constructo place", ALICE, tile=12, size="large")).startswith(
         "Tile 12 does not exist: tiles are numbered 1-9."
@@ -328,8 +323,7 @@ async def test_resign_finishes_rated_and_removes_components(
     # The result card keeps only the record buttons (no move, no resign).
     assert all_custom_ids(final) == [f"rm:go:{game}", f"rc:rp:{game}", f"rc:dl:{game}", f"cx:ana:{game}"]  # type: ignore[arg-type]
     assert "alice" in final["content"] and "wins" in final["content"]  # type: ignore[index]
-    assert re.search(r"Rating changes: alice 1000 → 1\d{3} \(\+\d+\), bob 1000 → \d{3,4} \(-\d+\)\.",
-                     final["content"])  # type: ignore[arg-type]  # the familiar scale: a newcomer is 1000
+    assert re.search(r"Rating changes: alice 1000 → 1\d{3} \(\+\d+\), bob 1000 → \d{3,4} \(-\d+\)\.", final["content"])  # type: ignore[arg-type]  # the familiar scale: a newcomer is 1000
     assert [name.endswith("-result.png") for name, _ in final_call.files] == [False, True]
     assert all(png_ok(data) for _, data in final_call.files)
     row = await storage.rating_of(GUILD_ID, "constructo", ALICE)
@@ -354,7 +348,7 @@ async def test_board_text_is_ephemeral_and_board_image_reposts(
 
 async def test_layouts_and_rules(driver: Driver, fake: FakeDiscord) -> None:
     token = await driver.command("constructo layouts", ALICE)
-    (_name, data), = [f for c in fake.calls_for(token) for f in c.files]
+    ((_name, data),) = [f for c in fake.calls_for(token) for f in c.files]
     assert png_ok(data) and "rombo" in fake.visible_text(token)
     token = await driver.command("constructo layouts", BOB)  # cached image, answered directly
     assert initial(fake, token)["type"] == 4 and png_ok(fake.calls_for(token)[0].files[0][1])
@@ -369,8 +363,13 @@ async def _round_one_over(storage: Storage, *, ai: bool = False, board_shown: bo
     while not match.current_round.is_over:
         match.play(match.current_round.legal_moves()[0])
     players = [ALICE, BOT_ID if ai else BOB]
-    state = {"match": match.to_dict(), "ai": {"seat": 1, "level": "easy"} if ai else None, "layout": "rombo",
-             "names": ["alice", "AI" if ai else "bob"], "locale": None}
+    state = {
+        "match": match.to_dict(),
+        "ai": {"seat": 1, "level": "easy"} if ai else None,
+        "layout": "rombo",
+        "names": ["alice", "AI" if ai else "bob"],
+        "locale": None,
+    }
     game = await storage.create_game("constructo", GUILD_ID, CHANNEL_ID, state, players, status="active")
     if board_shown:  # as after a restart: the board of this version was posted before
         await storage.set_message(game, "board", 990)
@@ -589,8 +588,9 @@ async def test_resume_skips_a_game_it_cannot_post_to_and_goes_on(
     first = await _round_one_over(storage, ai=True, board_shown=True)
     record = await storage.get_game(first)
     assert record is not None
-    second = await storage.create_game("constructo", GUILD_ID, OTHER_CHANNEL_ID, record.state, record.players,
-                                       status="active")
+    second = await storage.create_game(
+        "constructo", GUILD_ID, OTHER_CHANNEL_ID, record.state, record.players, status="active"
+    )
     await storage.set_message(second, "board", 991)
     await storage.set_message(second, "board.version", 0)
     fake.fail_paths.add(f"/channels/{CHANNEL_ID}/messages")  # e.g. the bot lost access to that channel

@@ -21,8 +21,10 @@ def _match(cls: Any, custom_id: str) -> re.Match[str]:
 def test_out_of_range_names_the_first_bad_group() -> None:
     assert forged.out_of_range(_match(HintButton, "cn:hp:1:2:3:1:10.5:-4.0:90.0")) is None
     assert forged.out_of_range(_match(HintButton, f"cn:hp:{2**63}:2:3:1:0.0:0.0:0.0")) == f"game={2**63}"
-    assert forged.out_of_range(_match(HintButton, "cn:hp:1:2:3:1:100000000000000000000.0:0.0:0.0")) == \
-        "x=100000000000000000000.0"
+    assert (
+        forged.out_of_range(_match(HintButton, "cn:hp:1:2:3:1:100000000000000000000.0:0.0:0.0"))
+        == "x=100000000000000000000.0"
+    )
     assert forged.out_of_range(_match(HintButton, f"cn:hp:1:2:3:1:0.0:{'9' * 400}.0:0.0")).startswith("y=")
 
 

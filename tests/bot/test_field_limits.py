@@ -14,13 +14,13 @@ ALICE, BOB, CAROL = 101, 102, 103
 
 async def test_open_games_counts_seats_hosts_and_not_the_invited(tmp_path: Path) -> None:
     async with await Storage.open(tmp_path / "db.sqlite3") as s:
-        await s.create_game("conex", G, 1, {}, [ALICE, BOB], "lobby")            # alice hosts, bob joined
-        await s.create_game("constructo", G, 2, {}, [ALICE, CAROL], "lobby")     # alice challenges carol
-        await s.create_game("constructo", G, 3, {}, [BOB, ALICE], "active")      # a running game
-        await s.create_game("constructo", G, 4, {}, [ALICE, -1], "active")       # an AI game
+        await s.create_game("conex", G, 1, {}, [ALICE, BOB], "lobby")  # alice hosts, bob joined
+        await s.create_game("constructo", G, 2, {}, [ALICE, CAROL], "lobby")  # alice challenges carol
+        await s.create_game("constructo", G, 3, {}, [BOB, ALICE], "active")  # a running game
+        await s.create_game("constructo", G, 4, {}, [ALICE, -1], "active")  # an AI game
         gone = await s.create_game("conex", G, 5, {}, [ALICE], "lobby")
-        await s.abort_game(gone, 0, None)                                        # closed: not counted
-        await s.create_game("conex", OTHER_G, 6, {}, [ALICE], "lobby")           # another guild
+        await s.abort_game(gone, 0, None)  # closed: not counted
+        await s.create_game("conex", OTHER_G, 6, {}, [ALICE], "lobby")  # another guild
         alice = await s.open_games(G, ALICE, invited_kinds=["constructo"])
         assert (alice.member, alice.guild, sorted(alice.channels)) == (4, 4, [1, 2, 3, 4])
         assert (await s.open_games(G, BOB, invited_kinds=["constructo"])).member == 2

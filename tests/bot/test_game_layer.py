@@ -45,8 +45,15 @@ async def test_conex_place_loads_once_and_commits_on_the_state_the_finder_saw(
     bot: TableBot, driver: Driver, storage: Storage
 ) -> None:
     game = Game.new(players=2, seed=7, table="medium", goal=40)
-    state = {"conex": game.to_dict(), "table": "medium", "goal": 40, "host": ALICE, "names": ["alice", "bob"],
-             "ai": [], "locale": None}
+    state = {
+        "conex": game.to_dict(),
+        "table": "medium",
+        "goal": 40,
+        "host": ALICE,
+        "names": ["alice", "bob"],
+        "ai": [],
+        "locale": None,
+    }
     gid = await storage.create_game("conex", GUILD_ID, CHANNEL_ID, state, [ALICE, BOB], status="active")
     place = next(p for cid in game.hands[0] for p in game.find_placements(0, cid, limit=1))
     loads, copies = bot.games.loads, bot.games.copies
@@ -94,8 +101,13 @@ async def test_on_committed_hooks_see_every_commit_with_its_events(
 
 
 def test_envelope_round_trip_and_refusals() -> None:
-    env = Envelope.new(options={"table": "small"}, seats=[Seat.of("a" * 40), Seat.of("AI 1", "medium")], host=ALICE,
-                       locale="es-ES", now=5.0)
+    env = Envelope.new(
+        options={"table": "small"},
+        seats=[Seat.of("a" * 40), Seat.of("AI 1", "medium")],
+        host=ALICE,
+        locale="es-ES",
+        now=5.0,
+    )
     assert env.seats[0].name == "a" * 32 and env.names[1] == "AI 1"
     assert Envelope.from_dict(env.to_dict()) == env and env.to_dict()["v"] == 2
     with pytest.raises(StateError):
@@ -109,12 +121,20 @@ async def test_a_pending_challenge_saved_before_version_2_is_accepted(
 ) -> None:
     from engine.constructo import Match
 
-    state = {"match": Match.new("flor").to_dict(), "ai": None, "layout": "flor", "names": ["alice", "bob"],
-             "locale": None}
+    state = {
+        "match": Match.new("flor").to_dict(),
+        "ai": None,
+        "layout": "flor",
+        "names": ["alice", "bob"],
+        "locale": None,
+    }
     gid = await storage.create_game("constructo", GUILD_ID, CHANNEL_ID, state, [ALICE, BOB], status="lobby")
     button = {"type": 2, "custom_id": f"cx:acc:{gid}", "label": "Accept", "style": 3}
-    message: dict[str, Any] = fake.new_message(CHANNEL_ID, {"content": "a challenge posted by the old bot",
-                                                            "components": [{"type": 1, "components": [button]}]}, [])
+    message: dict[str, Any] = fake.new_message(
+        CHANNEL_ID,
+        {"content": "a challenge posted by the old bot", "components": [{"type": 1, "components": [button]}]},
+        [],
+    )
     await storage.set_message(gid, "challenge", int(message["id"]))
     env = envelope_of(await storage.get_game(gid))  # type: ignore[arg-type]
     assert env.engine is None and env.invited == BOB and env.options == {"layout": "flor"}

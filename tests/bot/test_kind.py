@@ -38,8 +38,9 @@ def test_a_kind_whose_engine_or_replay_is_of_another_game_is_refused() -> None:
     with pytest.raises(ValueError):
         GameKind(name="other", title="Other", engine=Nim, prefix="ot", start_command="/other new", **parts)
     with pytest.raises(ValueError):
-        GameKind(name="nim", title="Nim", engine=Nim, prefix="nm", start_command="/nim new", replay=CONEX_REPLAY,
-                 **parts)
+        GameKind(
+            name="nim", title="Nim", engine=Nim, prefix="nm", start_command="/nim new", replay=CONEX_REPLAY, **parts
+        )
     kind = GameKind(name="nim", title="Nim", engine=Nim, prefix="nm", start_command="/nim new", **parts)
     assert kind.replay is None and kind.components.kind is kind
     assert kind.narration.no_game_here().key == "err.no_game_here"

@@ -82,15 +82,18 @@ def test_a_late_scrape_hook_does_not_hold_the_scrape(monkeypatch: pytest.MonkeyP
     assert sample("tablebot_scrape_hook_timeouts_total") == before + 1
 
 
-@pytest.mark.parametrize(("url", "klass"), [
-    ("http://x/api/v10/interactions/123/aW50ZXJhY3Rpb24/callback", "interaction_callback"),
-    ("http://x/api/v10/webhooks/1/tok/messages/@original", "webhook"),
-    ("http://x/api/v10/channels/5/messages/6/reactions/%F0%9F%91%8D/@me", "reaction"),
-    ("http://x/api/v10/channels/5/messages", "channel_message"),
-    ("http://x/api/v10/applications/1/guilds/2/commands", "application_command"),
-    ("http://x/api/v10/guilds/2/members/3", "guild"),
-    ("http://x/api/v10/gateway/bot", "other"),
-])
+@pytest.mark.parametrize(
+    ("url", "klass"),
+    [
+        ("http://x/api/v10/interactions/123/aW50ZXJhY3Rpb24/callback", "interaction_callback"),
+        ("http://x/api/v10/webhooks/1/tok/messages/@original", "webhook"),
+        ("http://x/api/v10/channels/5/messages/6/reactions/%F0%9F%91%8D/@me", "reaction"),
+        ("http://x/api/v10/channels/5/messages", "channel_message"),
+        ("http://x/api/v10/applications/1/guilds/2/commands", "application_command"),
+        ("http://x/api/v10/guilds/2/members/3", "guild"),
+        ("http://x/api/v10/gateway/bot", "other"),
+    ],
+)
 def test_route_classes(url: str, klass: str) -> None:
     assert metrics.route_class(url) == klass
 
@@ -100,13 +103,18 @@ def test_429s_are_counted_from_discord_py_s_rate_limit_log_lines() -> None:
     logger = logging.getLogger("discord.http")
     before = sample("tablebot_discord_rate_limited_total", route_class="webhook", scope="route") or 0
     glob = sample("tablebot_discord_rate_limited_total", route_class="webhook", scope="global") or 0
-    logger.warning("We are being rate limited. %s %s responded with 429. Retrying in %.2f seconds.",
-                   "PATCH", "http://x/api/v10/webhooks/1/tok/messages/@original", 0.5)
+    logger.warning(
+        "We are being rate limited. %s %s responded with 429. Retrying in %.2f seconds.",
+        "PATCH",
+        "http://x/api/v10/webhooks/1/tok/messages/@original",
+        0.5,
+    )
     logger.warning("Global rate limit has been hit. Retrying in %.2f seconds.", 0.5)
     logger.warning("some other warning %s", "x")
     assert sample("tablebot_discord_rate_limited_total", route_class="webhook", scope="route") == before + 1
-    logging.getLogger("discord.webhook.async_").warning("Webhook ID %s is rate limited. Retrying in %.2f seconds.",
-                                                       1, 0.5)
+    logging.getLogger("discord.webhook.async_").warning(
+        "Webhook ID %s is rate limited. Retrying in %.2f seconds.", 1, 0.5
+    )
     assert sample("tablebot_discord_rate_limited_total", route_class="webhook", scope="route") == before + 2
     assert sample("tablebot_discord_rate_limited_total", route_class="webhook", scope="global") == glob + 1
 
@@ -196,13 +204,25 @@ def test_interaction_and_webhook_tokens_are_redacted_at_every_level() -> None:
     stream, handler = capture()
     try:
         http, gw = logging.getLogger("discord.http"), logging.getLogger("discord.gateway")
-        http.debug("%s %s with %s has returned %s", "POST",
-                   f"http://x/api/v10/interactions/1577/{INTERACTION_TOKEN}/callback", None, 204)
-        http.warning("We are being rate limited. %s %s responded with 429. Retrying in %.2f seconds.", "PATCH",
-                     f"http://x/api/v10/webhooks/1/{INTERACTION_TOKEN}/messages/@original", 1.0)
-        gw.debug("For Shard ID %s: WebSocket Event: %s", None,
-                 {"t": "INTERACTION_CREATE", "d": {"id": "1", "token": INTERACTION_TOKEN}})
-        gw.debug('raw %s', json.dumps({"token": INTERACTION_TOKEN}))
+        http.debug(
+            "%s %s with %s has returned %s",
+            "POST",
+            f"http://x/api/v10/interactions/1577/{INTERACTION_TOKEN}/callback",
+            None,
+            204,
+        )
+        http.warning(
+            "We are being rate limited. %s %s responded with 429. Retrying in %.2f seconds.",
+            "PATCH",
+            f"http://x/api/v10/webhooks/1/{INTERACTION_TOKEN}/messages/@original",
+            1.0,
+        )
+        gw.debug(
+            "For Shard ID %s: WebSocket Event: %s",
+            None,
+            {"t": "INTERACTION_CREATE", "d": {"id": "1", "token": INTERACTION_TOKEN}},
+        )
+        gw.debug("raw %s", json.dumps({"token": INTERACTION_TOKEN}))
         logging.getLogger("bot").error("login with %s", TOKEN)
     finally:
         logging.getLogger().removeHandler(handler)
@@ -213,8 +233,9 @@ def test_interaction_and_webhook_tokens_are_redacted_at_every_level() -> None:
 
 
 def test_redaction_keeps_ordinary_text() -> None:
-    record = logging.LogRecord("x", logging.INFO, __file__, 1, "the token bucket of %s", ("/channels/5/messages",),
-                               None)
+    record = logging.LogRecord(
+        "x", logging.INFO, __file__, 1, "the token bucket of %s", ("/channels/5/messages",), None
+    )
     RedactingFilter(TOKEN).filter(record)
     assert record.getMessage() == "the token bucket of /channels/5/messages"
 
@@ -248,5 +269,7 @@ def test_the_invite_asks_exactly_for_the_permissions_the_games_check() -> None:
     needed = {*access.CHANNEL_NEEDS, *access.THREAD_NEEDS, *access.THREAD_FALLBACK_NEEDS}
     asked = discord.Permissions(INVITE_PERMISSIONS)
     assert asked == discord.Permissions(**dict.fromkeys(needed, True))
-    assert invite_url(42) == ("https://discord.com/oauth2/authorize?client_id=42&scope=bot+applications.commands"
-                              f"&permissions={INVITE_PERMISSIONS}")
+    assert invite_url(42) == (
+        "https://discord.com/oauth2/authorize?client_id=42&scope=bot+applications.commands"
+        f"&permissions={INVITE_PERMISSIONS}"
+    )

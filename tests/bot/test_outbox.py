@@ -129,7 +129,11 @@ async def test_a_commit_the_database_cannot_confirm_says_so_and_its_board_follow
 
 
 async def test_a_crash_right_after_the_final_move_still_posts_the_result_card(
-    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, tmp_path: Path,
+    bot: TableBot,
+    driver: Driver,
+    fake: FakeDiscord,
+    storage: Storage,
+    tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     game = await start(driver, fake, storage)

@@ -105,7 +105,7 @@ async def test_result_card_replay_is_drawn_once_and_the_record_replays_to_the_sa
     token = await driver.click(int(card["id"]), f"rc:dl:{gid}", BOB)
     payload = initial(fake, token)
     assert payload["type"] == 4 and payload["data"]["flags"] & EPHEMERAL
-    (name, data), = fake.callbacks(token)[0].files
+    ((name, data),) = fake.callbacks(token)[0].files
     assert name == f"game-{gid}.json" and load_record(json.loads(data)).to_dict() == stored.to_dict()
 
 
@@ -172,13 +172,16 @@ async def test_running_aborted_unknown_and_other_guilds_games_are_refused(
     await driver.command("abort", 4, admin=True)
     assert "aborted" in refusal(fake, await driver.command("replay", ALICE, game=gid))
     other = await storage.create_game("constructo", GUILD_ID + 1, 999, {}, [ALICE, BOB], status="active")
-    await storage.apply_action(other, 0, {}, player=ALICE, action="forfeit",
-                               result={"ranking": [[BOB], [ALICE]], "rated": False})
+    await storage.apply_action(
+        other, 0, {}, player=ALICE, action="forfeit", result={"ranking": [[BOB], [ALICE]], "rated": False}
+    )
     for game in (other, 987654):  # another guild's finished game reads exactly like a missing one
         assert refusal(fake, await driver.command("replay", ALICE, game=game)) == (
-            f"There is no finished game #{game} in this server.")
-        assert "There is no finished game" in refusal(fake, await click_button(
-            driver, fake.originals[token], f"rc:rp:{game}", ALICE))
+            f"There is no finished game #{game} in this server."
+        )
+        assert "There is no finished game" in refusal(
+            fake, await click_button(driver, fake.originals[token], f"rc:rp:{game}", ALICE)
+        )
 
 
 # -- history ------------------------------------------------------------------------------------------------------
@@ -187,8 +190,14 @@ async def stored_games(storage: Storage, n: int) -> list[int]:
     ids = []
     for i in range(n):
         gid = await storage.create_game("constructo", GUILD_ID, 500 + i, {}, [ALICE, BOB], status="active")
-        await storage.apply_action(gid, 0, {}, player=BOB, action="forfeit",
-                                   result={"ranking": [[ALICE], [BOB]], "rated": True, "scores": {ALICE: 3, BOB: 1}})
+        await storage.apply_action(
+            gid,
+            0,
+            {},
+            player=BOB,
+            action="forfeit",
+            result={"ranking": [[ALICE], [BOB]], "rated": True, "scores": {ALICE: 3, BOB: 1}},
+        )
         ids.append(gid)
     return ids
 

@@ -21,7 +21,7 @@ async def test_leaderboard_image_and_text(driver: Driver, fake: FakeDiscord, sto
     token = await driver.command("leaderboard", CAROL, game="constructo")
     assert initial(fake, token) == {"type": 5}  # deferred before reading and rendering
     (final,) = fake.calls_for(token)[1:]
-    (_name, data), = final.files
+    ((_name, data),) = final.files
     assert png_ok(data) and image_size(data)[0] >= 800
     text = final.payload["content"]  # type: ignore[index]
     assert text.index("alice") < text.index("bob")  # the winner ranks first
@@ -71,8 +71,9 @@ async def test_admin_abort_ends_the_channel_game_unrated(driver: Driver, fake: F
     assert await storage.active_game_in_channel(CHANNEL_ID) is None
 
 
-async def test_help_names_every_top_level_command_in_both_languages(bot: TableBot, driver: Driver,
-                                                                    fake: FakeDiscord) -> None:
+async def test_help_names_every_top_level_command_in_both_languages(
+    bot: TableBot, driver: Driver, fake: FakeDiscord
+) -> None:
     names = sorted(c.name for c in bot.tree.get_commands())
     assert {"settings", "games", "abandon", "history", "replay"} <= set(names)
     for locale in ("en-US", "es-ES"):

@@ -48,8 +48,8 @@ def nudged(text: str) -> list[str]:
     out = []
     for m in re.finditer(r"-?\d+(?:\.\d+)?", text):
         number = m.group()
-        for new in ((f"{float(number) + 0.1:.1f}",) if "." in number else (str(int(number) + 1),)):
-            out.append(text[:m.start()] + new + text[m.end():])
+        for new in (f"{float(number) + 0.1:.1f}",) if "." in number else (str(int(number) + 1),):
+            out.append(text[: m.start()] + new + text[m.end() :])
     return out
 
 
@@ -59,10 +59,10 @@ def single_action_edits(record: dict) -> list[dict]:
     history = record["history"]
     for i, (seat, text) in enumerate(history):
         for new in nudged(text):
-            edits.append({**record, "history": [*history[:i], [seat, new], *history[i + 1:]]})
-        edits.append({**record, "history": [*history[:i], [1 - seat, text], *history[i + 1:]]})
-        edits.append({**record, "history": [*history[:i], *history[i + 1:]]})
-        edits.append({**record, "history": [*history[:i + 1], [seat, text], *history[i + 1:]]})
+            edits.append({**record, "history": [*history[:i], [seat, new], *history[i + 1 :]]})
+        edits.append({**record, "history": [*history[:i], [1 - seat, text], *history[i + 1 :]]})
+        edits.append({**record, "history": [*history[:i], *history[i + 1 :]]})
+        edits.append({**record, "history": [*history[: i + 1], [seat, text], *history[i + 1 :]]})
     return edits
 
 
@@ -96,9 +96,12 @@ def test_every_single_action_edit_of_a_signed_record_is_refused(conex_record, ke
 def test_other_edits_and_keys_are_refused(conex_record, key) -> None:
     signed = signing.sign(conex_record, key)
     pub = signing.public_text(key)
-    for field, value in (("players", ["Alice", "Mallory"]), ("meta", {"game_id": 8}),
-                         ("setup", {**signed["setup"], "seed": SEED + 1}),
-                         ("commitment", {**signed["commitment"], "hash": "0" * 64})):
+    for field, value in (
+        ("players", ["Alice", "Mallory"]),
+        ("meta", {"game_id": 8}),
+        ("setup", {**signed["setup"], "seed": SEED + 1}),
+        ("commitment", {**signed["commitment"], "hash": "0" * 64}),
+    ):
         with pytest.raises(signing.RecordRefused, match="signature"):
             signing.verify_record({**signed, field: value}, pub)
     forged = signing.sign({**conex_record, "players": ["Alice", "Mallory"]}, Ed25519PrivateKey.generate())
@@ -152,8 +155,9 @@ def test_record_key_and_verify_record_commands(conex_record, tmp_path: Path) -> 
     key = signing.load_key(tmp_path / "data")
     good = tmp_path / "game-7.json"
     good.write_text(json.dumps(signing.sign(conex_record, key), indent=1))
-    ok = subprocess.run([*run, "verify-record", str(good), "--public-key", pub], env=env, cwd=REPO,
-                        capture_output=True, text=True)
+    ok = subprocess.run(
+        [*run, "verify-record", str(good), "--public-key", pub], env=env, cwd=REPO, capture_output=True, text=True
+    )
     assert ok.returncode == 0 and ok.stdout.strip().endswith("OK"), ok.stdout + ok.stderr
     assert commitment(SEED) in ok.stdout
     local = subprocess.run([*run, "verify-record", str(good)], env=env, cwd=REPO, capture_output=True, text=True)
@@ -162,6 +166,7 @@ def test_record_key_and_verify_record_commands(conex_record, tmp_path: Path) -> 
     moved["history"][0][1] = nudged(moved["history"][0][1])[0]
     bad = tmp_path / "moved.json"
     bad.write_text(json.dumps(moved))
-    refused = subprocess.run([*run, "verify-record", str(bad), "--public-key", pub], env=env, cwd=REPO,
-                             capture_output=True, text=True)
+    refused = subprocess.run(
+        [*run, "verify-record", str(bad), "--public-key", pub], env=env, cwd=REPO, capture_output=True, text=True
+    )
     assert refused.returncode == 1 and "REFUSED (signature" in refused.stdout

@@ -89,10 +89,28 @@ def test_refusals_read_in_spanish_without_internal_names(locale: str) -> None:
     errors: list[BaseException] = [
         NotYourTurnError("it is not your turn: wait for your opponent's action", player=1, turn=0),
         InvalidInputError("tile 12 does not exist: tiles are numbered 1-9", tile=12),
-        IllegalActionError("card #9 is blue but ...", rule="P1", card=9, corner=1, other=3, corner_color="R",
-                           target_color="Y", at_cm=(1.0, -0.0), reason="color"),
-        IllegalActionError("card 9 touches card #3", rule="P2", card=9, corner=1, other=3, other_kind="card",
-                           gap_mm=0.0, at_cm=(0.0, 0.0), reason="touches"),
+        IllegalActionError(
+            "card #9 is blue but ...",
+            rule="P1",
+            card=9,
+            corner=1,
+            other=3,
+            corner_color="R",
+            target_color="Y",
+            at_cm=(1.0, -0.0),
+            reason="color",
+        ),
+        IllegalActionError(
+            "card 9 touches card #3",
+            rule="P2",
+            card=9,
+            corner=1,
+            other=3,
+            other_kind="card",
+            gap_mm=0.0,
+            at_cm=(0.0, 0.0),
+            reason="touches",
+        ),
     ]
     for err in errors:
         text = describe(err, locale)

@@ -4,19 +4,53 @@ from __future__ import annotations
 
 from bot.sync import same_commands
 
-LOCAL = [{"name": "help", "description": "Help", "type": 1, "options": [], "nsfw": False, "dm_permission": True,
-          "default_member_permissions": None, "description_localizations": {"es-ES": "Ayuda"}},
-         {"name": "abort", "description": "Abort", "type": 1, "default_member_permissions": 32,
-          "options": [{"name": "game", "description": "Which", "type": 4, "required": False}]}]
+LOCAL = [
+    {
+        "name": "help",
+        "description": "Help",
+        "type": 1,
+        "options": [],
+        "nsfw": False,
+        "dm_permission": True,
+        "default_member_permissions": None,
+        "description_localizations": {"es-ES": "Ayuda"},
+    },
+    {
+        "name": "abort",
+        "description": "Abort",
+        "type": 1,
+        "default_member_permissions": 32,
+        "options": [{"name": "game", "description": "Which", "type": 4, "required": False}],
+    },
+]
 
 
 def remote() -> list[dict[str, object]]:
     """What Discord answers for LOCAL: ids, versions, defaults of its own, permissions as strings."""
-    return [{"id": "1", "application_id": "9", "version": "7", "name": "help", "description": "Help", "type": 1,
-             "dm_permission": True, "contexts": None, "description_localizations": {"es-ES": "Ayuda"},
-             "name_localizations": None},
-            {"id": "2", "application_id": "9", "version": "8", "name": "abort", "description": "Abort", "type": 1,
-             "default_member_permissions": "32", "options": [{"name": "game", "description": "Which", "type": 4}]}]
+    return [
+        {
+            "id": "1",
+            "application_id": "9",
+            "version": "7",
+            "name": "help",
+            "description": "Help",
+            "type": 1,
+            "dm_permission": True,
+            "contexts": None,
+            "description_localizations": {"es-ES": "Ayuda"},
+            "name_localizations": None,
+        },
+        {
+            "id": "2",
+            "application_id": "9",
+            "version": "8",
+            "name": "abort",
+            "description": "Abort",
+            "type": 1,
+            "default_member_permissions": "32",
+            "options": [{"name": "game", "description": "Which", "type": 4}],
+        },
+    ]
 
 
 def test_same_commands_despite_discord_s_own_fields_and_defaults() -> None:

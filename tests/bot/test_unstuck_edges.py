@@ -86,13 +86,19 @@ async def test_a_claim_that_loses_the_race_to_the_late_move_says_so(
 async def put_clocked_conex(bot: TableBot, storage: Storage, game: Game, players: list[int], preset: str) -> int:
     """A running CONEX game in the current envelope with the ``preset`` clock running for the seat to play."""
     clock = bot.games.clock
-    env = Envelope.new(options={"table": "medium", "goal": 40},
-                       seats=[Seat.of({ALICE: "alice", BOB: "bob", CAROL: "carol"}[p]) for p in players],
-                       host=players[0], invited=None, locale=None, now=clock.now(),
-                       clock=clocks.new_clock(preset, clock))
+    env = Envelope.new(
+        options={"table": "medium", "goal": 40},
+        seats=[Seat.of({ALICE: "alice", BOB: "bob", CAROL: "carol"}[p]) for p in players],
+        host=players[0],
+        invited=None,
+        locale=None,
+        now=clock.now(),
+        clock=clocks.new_clock(preset, clock),
+    )
     env, wake = clocks.start_turn(env.with_(engine=game.to_dict()), game, clock.now(), lambda s: False)
-    return await storage.create_game("conex", GUILD_ID, CHANNEL_ID, env.to_dict(), players, status="active",
-                                     wake_at=wake)
+    return await storage.create_game(
+        "conex", GUILD_ID, CHANNEL_ID, env.to_dict(), players, status="active", wake_at=wake
+    )
 
 
 async def lightning_then_alice_draws(bot: TableBot, driver: Driver, storage: Storage, preset: str) -> int:
@@ -149,8 +155,9 @@ async def test_the_seat_to_play_owing_a_discard_misses_one_deadline_one_timeout(
     log = [(a.player, a.action) for a in await storage.actions(gid)]
     assert log.count((BOB, "timeout")) == 1, log
     assert game.pending_discards == set() and game.current_player == 1 and game.timeouts[1] == 1
-    assert envelope_of(record).clock["seat"] == 1 and envelope_of(record).clock["deadline"] > clock.now(), \
+    assert envelope_of(record).clock["seat"] == 1 and envelope_of(record).clock["deadline"] > clock.now(), (
         "a fresh deadline for Bob's turn"
+    )
 
 
 async def test_an_abort_offer_is_void_once_the_game_moved_on(
@@ -163,8 +170,12 @@ async def test_an_abort_offer_is_void_once_the_game_moved_on(
     snap = await bot.games.load(game)
     match = snap.state
     assert isinstance(match, Match)
-    await driver.command("constructo place", ALICE, tile=int(sorted(str(m) for m in match.current_round.legal_moves())
-                                                            [0][1:]), size="small")
+    await driver.command(
+        "constructo place",
+        ALICE,
+        tile=int(sorted(str(m) for m in match.current_round.legal_moves())[0][1:]),
+        size="small",
+    )
     moved = await storage.get_game(game)
     assert moved is not None and moved.version == 2
     text = refusal(fake, await driver.click(offer, f"ma:ok:{game}", BOB, message=shown))
@@ -265,8 +276,9 @@ def test_a_timeout_restarts_the_seats_clock_only_once_its_own_deadline_passed() 
     deadline: its clock keeps running; the clock's own timeout gives the turn a fresh deadline."""
     from types import SimpleNamespace
 
-    env = Envelope(engine=None, clock={"preset": "live", "per_move": 300.0, "seat": 1, "deadline": 1000.0,
-                                       "remind_at": 925.0})
+    env = Envelope(
+        engine=None, clock={"preset": "live", "per_move": 300.0, "seat": 1, "deadline": 1000.0, "remind_at": 925.0}
+    )
     state: Any = SimpleNamespace(is_over=False, current_player=1)
     same, wake = clocks.after_action(env, state, [], 900.0, lambda s: False, timed_out=1)
     assert same is env and wake is clocks.UNCHANGED
@@ -323,8 +335,7 @@ async def test_a_seat_that_left_the_table_is_not_waited_for_to_abort(
     assert record is not None and record.status == "active"
     token = await driver.command("abandon", ALICE)
     offer = fake.originals[token]
-    assert "1/2" in fake.visible_text(token) and f"<@{CAROL}>" not in fake.visible_text(token), \
-        fake.visible_text(token)
+    assert "1/2" in fake.visible_text(token) and f"<@{CAROL}>" not in fake.visible_text(token), fake.visible_text(token)
     await driver.click(offer, f"ma:ok:{gid}", BOB)
     record = await storage.get_game(gid)
     assert record is not None and record.status == "aborted" and record.result is None
@@ -435,8 +446,11 @@ async def test_an_expired_challenge_message_no_longer_tells_to_accept(
     calls = len(fake.calls)
     await bot.games.timers.run_due()
     # edited through the challenge's own interaction while its token is fresh (or the channel, later)
-    (edit,) = [c for c in fake.calls[calls:] if c.method == "PATCH"
-               and c.path.endswith((f"/messages/{message}", f"/{token}/messages/@original"))]
+    (edit,) = [
+        c
+        for c in fake.calls[calls:]
+        if c.method == "PATCH" and c.path.endswith((f"/messages/{message}", f"/{token}/messages/@original"))
+    ]
     content = edit.payload["content"]  # type: ignore[index]
     assert "expired" in content and "alice" in content and "bob" in content, content
     assert "Accept or decline below" not in content and edit.payload["components"] == [], content  # type: ignore[index]
@@ -472,8 +486,11 @@ async def test_an_admin_abort_of_a_challenge_rewrites_its_message(
     calls = len(fake.calls)
     await driver.command("abort", CAROL, admin=True)
     assert (await storage.get_game(game)).status == "aborted"  # type: ignore[union-attr]
-    edits = [c for c in fake.calls[calls:] if c.method == "PATCH"
-             and c.path.endswith((f"/messages/{message}", f"/{token}/messages/@original"))]
+    edits = [
+        c
+        for c in fake.calls[calls:]
+        if c.method == "PATCH" and c.path.endswith((f"/messages/{message}", f"/{token}/messages/@original"))
+    ]
     assert edits and edits[-1].payload["components"] == []  # type: ignore[index]
     content = next(c.payload["content"] for c in reversed(edits) if c.payload.get("content"))  # type: ignore[union-attr]
     assert "Accept or decline below" not in content and "alice" in content, content

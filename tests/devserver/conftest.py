@@ -46,8 +46,10 @@ class AcceptView(discord.ui.View):
         assert interaction.message is not None
         await interaction.message.edit(content="edited later")
 
-    @discord.ui.select(custom_id="tiny:layout", options=[discord.SelectOption(label="Rombo", value="rombo"),
-                                                         discord.SelectOption(label="Line", value="line")])
+    @discord.ui.select(
+        custom_id="tiny:layout",
+        options=[discord.SelectOption(label="Rombo", value="rombo"), discord.SelectOption(label="Line", value="line")],
+    )
     async def layout(self, interaction: discord.Interaction, select: discord.ui.Select[Any]) -> None:
         await interaction.response.send_message(f"layout {select.values[0]}")
 
@@ -73,14 +75,18 @@ class MenusView(discord.ui.View):
     async def add_bot(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
         await interaction.response.send_message("bot added")
 
-    @discord.ui.select(custom_id="tiny:first", options=[discord.SelectOption(label="Alpha", value="a"),
-                                                        discord.SelectOption(label="Beta", value="b")])
+    @discord.ui.select(
+        custom_id="tiny:first",
+        options=[discord.SelectOption(label="Alpha", value="a"), discord.SelectOption(label="Beta", value="b")],
+    )
     async def first(self, interaction: discord.Interaction, select: discord.ui.Select[Any]) -> None:
         await interaction.response.send_message(f"first {select.values[0]}")
 
-    @discord.ui.select(custom_id="tiny:second", max_values=2,
-                       options=[discord.SelectOption(label="Xylo phone", value="x"),
-                                discord.SelectOption(label="Yak", value="y")])
+    @discord.ui.select(
+        custom_id="tiny:second",
+        max_values=2,
+        options=[discord.SelectOption(label="Xylo phone", value="x"), discord.SelectOption(label="Yak", value="y")],
+    )
     async def second(self, interaction: discord.Interaction, select: discord.ui.Select[Any]) -> None:
         await interaction.response.send_message(f"second {' '.join(select.values)}")
 
@@ -96,7 +102,9 @@ def add_fault_commands(bot: TinyBot) -> None:
         cached = channel.permissions_for(interaction.guild.me)
         await interaction.response.send_message(
             f"app={interaction.app_permissions.value} attach={interaction.app_permissions.attach_files} "
-            f"cached_attach={cached.attach_files} cached_send={cached.send_messages}", ephemeral=True)
+            f"cached_attach={cached.attach_files} cached_send={cached.send_messages}",
+            ephemeral=True,
+        )
 
     @tree.command(name="retry", description="Answers; on 10062 tries again, then posts in the channel", guild=guild)
     async def retry(interaction: discord.Interaction) -> None:
@@ -137,11 +145,19 @@ class TinyBot(discord.Client):
         game = app_commands.Group(name="game", description="Game commands", guild_ids=[guild_id])
 
         @game.command(name="challenge", description="Challenge someone")
-        async def challenge(interaction: discord.Interaction, opponent: discord.Member, rounds: int,
-                            ratio: float = 1.0, rated: bool = True, note: str = "") -> None:
+        async def challenge(
+            interaction: discord.Interaction,
+            opponent: discord.Member,
+            rounds: int,
+            ratio: float = 1.0,
+            rated: bool = True,
+            note: str = "",
+        ) -> None:
             await interaction.response.send_message(
                 f"{interaction.user.name} challenges {opponent.name} rounds={rounds} ratio={ratio} "
-                f"rated={rated} note={note}", view=AcceptView())
+                f"rated={rated} note={note}",
+                view=AcceptView(),
+            )
 
         async def tiles(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
             if current == "all":  # the bug under test: more than 25 choices
@@ -150,8 +166,9 @@ class TinyBot(discord.Client):
 
         @game.command(name="place", description="Place a chip")
         @app_commands.autocomplete(tile=tiles)
-        @app_commands.choices(size=[app_commands.Choice(name="small", value=1),
-                                    app_commands.Choice(name="large", value=3)])
+        @app_commands.choices(
+            size=[app_commands.Choice(name="small", value=1), app_commands.Choice(name="large", value=3)]
+        )
         async def place(interaction: discord.Interaction, tile: str, size: int) -> None:
             await interaction.response.send_message(f"placed {size} on {tile}", ephemeral=True)
 
@@ -161,8 +178,9 @@ class TinyBot(discord.Client):
         async def slow(interaction: discord.Interaction) -> None:
             await interaction.response.defer(thinking=True)
             await asyncio.sleep(0.3)
-            await interaction.edit_original_response(content="done", attachments=[
-                discord.File(io.BytesIO(png_bytes()), "late.png")])
+            await interaction.edit_original_response(
+                content="done", attachments=[discord.File(io.BytesIO(png_bytes()), "late.png")]
+            )
             await interaction.followup.send("and a followup")
 
         @tree.command(name="block", description="Blocks the event loop for 1 s", guild=guild)

@@ -39,14 +39,21 @@ async def test_a_snapshot_diff_counts_what_one_action_cost(server: DevServer, bo
 
 
 def test_counts_from_records() -> None:
-    records = [RequestRecord("POST", "/channels/1/messages", 200, "POST /channels/{channel_id}/messages", 0.0, False),
-               RequestRecord("POST", "/channels/1/messages", 403, "POST /channels/{channel_id}/messages", 0.1, False),
-               RequestRecord("PATCH", "/webhooks/1/t/messages/@original", 200,
-                             "PATCH /webhooks/{app_id}/{token}/messages/{message_id}", 0.2, True)]
+    records = [
+        RequestRecord("POST", "/channels/1/messages", 200, "POST /channels/{channel_id}/messages", 0.0, False),
+        RequestRecord("POST", "/channels/1/messages", 403, "POST /channels/{channel_id}/messages", 0.1, False),
+        RequestRecord(
+            "PATCH",
+            "/webhooks/1/t/messages/@original",
+            200,
+            "PATCH /webhooks/{app_id}/{token}/messages/{message_id}",
+            0.2,
+            True,
+        ),
+    ]
     counts = RequestCounts.of(records)
     assert (counts.total, counts.interaction, counts.global_limited, counts.errors) == (3, 1, 2, 1)
-    assert counts - RequestCounts.of(records[:1]) == RequestCounts(
-        2, 1, 1, 1, RequestCounts.of(records[1:]).by_route)
+    assert counts - RequestCounts.of(records[:1]) == RequestCounts(2, 1, 1, 1, RequestCounts.of(records[1:]).by_route)
 
 
 async def test_the_global_rate_limit_is_enforced_and_recorded(server: DevServer, bot: TinyBot) -> None:

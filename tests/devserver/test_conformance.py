@@ -28,22 +28,43 @@ def raw_spec() -> dict[str, Any]:
 
 
 def command(max_value: int = 10, option_type: int = 4) -> dict[str, Any]:
-    return {"name": "replay", "description": "Replay a game", "type": 1,
-            "options": [{"type": option_type, "name": "game", "description": "Game number", "required": True,
-                         "min_value": 1, "max_value": max_value}]}
+    return {
+        "name": "replay",
+        "description": "Replay a game",
+        "type": 1,
+        "options": [
+            {
+                "type": option_type,
+                "name": "game",
+                "description": "Game number",
+                "required": True,
+                "min_value": 1,
+                "max_value": max_value,
+            }
+        ],
+    }
 
 
 def message() -> dict[str, Any]:
-    row = {"type": 1, "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": "go"},
-                                     {"type": 2, "style": 5, "label": "Rules", "url": "https://example.org"}]}
-    select = {"type": 1, "components": [{"type": 3, "custom_id": "pick",
-                                         "options": [{"label": "a", "value": "a"}]}]}
-    return {"content": "board", "embeds": [{"title": "t", "image": {"url": "attachment://board.png"}}],
-            "components": [row, select], "attachments": [{"id": 0, "filename": "board.png"}],
-            "allowed_mentions": {"parse": [], "users": ["12345"]}}
+    row = {
+        "type": 1,
+        "components": [
+            {"type": 2, "style": 1, "label": "Go", "custom_id": "go"},
+            {"type": 2, "style": 5, "label": "Rules", "url": "https://example.org"},
+        ],
+    }
+    select = {"type": 1, "components": [{"type": 3, "custom_id": "pick", "options": [{"label": "a", "value": "a"}]}]}
+    return {
+        "content": "board",
+        "embeds": [{"title": "t", "image": {"url": "attachment://board.png"}}],
+        "components": [row, select],
+        "attachments": [{"id": 0, "filename": "board.png"}],
+        "allowed_mentions": {"parse": [], "users": ["12345"]},
+    }
 
 
 # ---------------------------------------------------------------------------------------------- the spec itself
+
 
 def test_the_vendored_spec_ships_unchanged_with_its_licence() -> None:
     folder = resources.files("devserver").joinpath("spec")
@@ -67,6 +88,7 @@ def test_every_exception_still_matches_the_spec_text_it_replaces() -> None:
 
 # ---------------------------------------------------------------------------------------------- operations
 
+
 def test_unknown_route_and_method_are_answered_like_discord() -> None:
     c = default_conformance()
     unknown = c.check("GET", "/channels/1/no-such-thing")
@@ -78,7 +100,8 @@ def test_unknown_route_and_method_are_answered_like_discord() -> None:
 def test_literal_segments_win_over_parameters() -> None:
     c = default_conformance()
     assert c.check("GET", "/applications/1/guilds/2/commands/permissions").operation_id == (
-        "list_guild_application_command_permissions")
+        "list_guild_application_command_permissions"
+    )
     assert c.check("GET", "/applications/1/guilds/2/commands/3").operation_id == "get_guild_application_command"
     assert c.check("GET", "/users/@me").operation_id == "get_my_user"
 
@@ -97,6 +120,7 @@ def test_parameters_are_read_as_discord_coerces_them() -> None:
 
 # ---------------------------------------------------------------------------------------------- bodies
 
+
 def test_command_tree_integer_range_is_the_spec_int53() -> None:
     c = default_conformance()
     assert c.check("PUT", COMMANDS, body=[command(2**53 - 1)]).ok
@@ -104,8 +128,22 @@ def test_command_tree_integer_range_is_the_spec_int53() -> None:
     (problem,) = over.problems
     assert (over.status, over.code, over.operation_id) == (400, 50035, "bulk_set_guild_application_commands")
     assert problem.at == (0, "options", 0, "max_value") and problem.code == "NUMBER_TYPE_MAX"
-    assert over.form_errors() == {"0": {"options": {"0": {"max_value": {"_errors": [
-        {"code": "NUMBER_TYPE_MAX", "message": "9007199254740992 is greater than the maximum of 9007199254740991"}]}}}}}
+    assert over.form_errors() == {
+        "0": {
+            "options": {
+                "0": {
+                    "max_value": {
+                        "_errors": [
+                            {
+                                "code": "NUMBER_TYPE_MAX",
+                                "message": "9007199254740992 is greater than the maximum of 9007199254740991",
+                            }
+                        ]
+                    }
+                }
+            }
+        }
+    }
     assert problem.schema_path.startswith("/paths/~1applications~1{application_id}~1guilds~1{guild_id}~1commands/put")
 
 
@@ -124,15 +162,20 @@ def test_a_wrong_union_member_names_the_field() -> None:
 def verdict_cases() -> list[tuple[str, str, Any, bool]]:
     """(method, path, body, valid per the published spec) for the verdict comparisons below."""
     cases: list[tuple[str, str, Any, bool]] = [
-        ("PUT", COMMANDS, [command()], True), ("PUT", COMMANDS, [command(2**53)], False),
-        ("PUT", COMMANDS, [command(option_type=99)], False), ("POST", "/channels/1/messages", message(), True)]
+        ("PUT", COMMANDS, [command()], True),
+        ("PUT", COMMANDS, [command(2**53)], False),
+        ("PUT", COMMANDS, [command(option_type=99)], False),
+        ("POST", "/channels/1/messages", message(), True),
+    ]
     for key, value in (("type", 42), ("style", 9), ("custom_id", "z" * 101), ("label", "y" * 81)):
         broken = message()
         broken["components"][0]["components"][0][key] = value
         cases.append(("POST", "/channels/1/messages", broken, False))
     choices = {"type": 8, "data": {"choices": [{"name": str(i), "value": i} for i in range(26)]}}
-    cases += [("POST", "/interactions/1/tok/callback", choices, False),
-              ("POST", "/interactions/1/tok/callback", {"type": 4, "data": {"content": "hi", "flags": 64}}, True)]
+    cases += [
+        ("POST", "/interactions/1/tok/callback", choices, False),
+        ("POST", "/interactions/1/tok/callback", {"type": 4, "data": {"content": "hi", "flags": 64}}, True),
+    ]
     return cases
 
 
@@ -191,6 +234,7 @@ def test_snowflakes_as_integers_are_the_documented_exception() -> None:
 
 # ---------------------------------------------------------------------------------------------- through the server
 
+
 async def test_a_breaking_request_is_answered_like_discord_and_recorded(server: DevServer, bot: TinyBot) -> None:
     channel_id = server.channel("general").id
     route = discord.http.Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
@@ -240,14 +284,15 @@ def test_a_bad_conformance_mode_is_refused() -> None:
         DevServer(conformance="strict")
 
 
-
 async def test_a_multipart_payload_json_that_is_not_json_is_refused(server: DevServer) -> None:
     form = aiohttp.FormData()
     form.add_field("payload_json", "{not json", content_type="application/json")
     form.add_field("files[0]", png_bytes(), filename="a.png", content_type="image/png")
     url = f"{server.api_base}/channels/{server.channel('general').id}/messages"
-    async with aiohttp.ClientSession() as session, session.post(
-            url, data=form, headers={"Authorization": "Bot test-token"}) as resp:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(url, data=form, headers={"Authorization": "Bot test-token"}) as resp,
+    ):
         assert resp.status == 400 and (await resp.json())["code"] == 50109
     assert server.messages("general") == [] and server.spec_stats.checked == 0
 
@@ -258,8 +303,9 @@ async def test_the_e2e_teardown_report_names_each_breaking_request(server: DevSe
     from tests.e2e.conftest import spec_violations_report
 
     assert spec_violations_report(server) is None
-    route = discord.http.Route("PUT", "/applications/{app}/guilds/{guild}/commands", app=server.application_id,
-                               guild=server.guild_id)
+    route = discord.http.Route(
+        "PUT", "/applications/{app}/guilds/{guild}/commands", app=server.application_id, guild=server.guild_id
+    )
     with pytest.raises(discord.HTTPException):
         await bot.http.request(route, json=[command(2**53)])
     report = spec_violations_report(server)

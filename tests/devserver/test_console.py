@@ -54,8 +54,9 @@ async def test_console_select_by_label(server: DevServer, bot: TinyBot, tmp_path
     assert "?? no visible message has a select" in await console.run_line("select Nothing")
 
 
-async def test_console_announces_threads_and_finds_buttons_in_other_channels(server: DevServer, bot: TinyBot,
-                                                                           tmp_path: Path) -> None:
+async def test_console_announces_threads_and_finds_buttons_in_other_channels(
+    server: DevServer, bot: TinyBot, tmp_path: Path
+) -> None:
     console = Console(server, tmp_path, user="alice")
     out = await console.run_line("/post", timeout=5)
     thread = next(c for c in server.channels.values() if c.type == 11)

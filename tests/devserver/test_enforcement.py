@@ -122,8 +122,7 @@ async def test_too_many_buttons_in_a_row_is_refused(server: DevServer, bot: Tiny
     recording, the devserver's own limit (limits.py) refuses it too."""
     server.conformance = conformance
     channel_id = server.channel("general").id
-    row = {"type": 1, "components": [{"type": 2, "style": 1, "label": f"b{i}", "custom_id": f"b{i}"}
-                                     for i in range(6)]}
+    row = {"type": 1, "components": [{"type": 2, "style": 1, "label": f"b{i}", "custom_id": f"b{i}"} for i in range(6)]}
     route = discord.http.Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
     with pytest.raises(discord.HTTPException) as info:
         await bot.http.request(route, json={"content": "x", "components": [row]})

@@ -11,8 +11,7 @@ from devserver import DevServer
 from .conftest import StartBot, TinyBot
 
 
-async def test_resume_of_an_unknown_session_gets_invalid_session_then_identify(server: DevServer,
-                                                                                 bot: TinyBot) -> None:
+async def test_resume_of_an_unknown_session_gets_invalid_session_then_identify(server: DevServer, bot: TinyBot) -> None:
     server.gateway.sessions.clear()  # the server forgot the session (e.g. it expired)
     await server.gateway.reconnect()
     await server.wait_until(lambda: server.identify_count == 2 and server.bot_connected, 15, "a new IDENTIFY")

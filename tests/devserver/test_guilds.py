@@ -11,8 +11,9 @@ from devserver import CommandUsageError, DevServer
 from .conftest import StartBot, TinyBot
 
 
-async def test_a_second_guild_has_its_own_channels_roles_and_the_same_members(server: DevServer,
-                                                                              start_bot: StartBot) -> None:
+async def test_a_second_guild_has_its_own_channels_roles_and_the_same_members(
+    server: DevServer, start_bot: StartBot
+) -> None:
     second = server.add_guild("Second Guild")
     assert second.id != server.guild_id and server.guild("Second Guild") is second
     bot = await start_bot()
@@ -43,8 +44,12 @@ async def test_removing_the_bot_sends_guild_delete_and_closes_the_guild(server: 
     guild = await server.remove_bot()
     await server.wait_until(lambda: f"guild_remove:{guild.id}" in bot.events, 5, "on_guild_remove")
     assert bot.get_guild(guild.id) is None and bot.get_guild(second.id) is not None
-    calls = (lambda: channel.send("still here?"), lambda: msg.edit(content="edit"),
-             lambda: bot.fetch_channel(channel.id), lambda: bot.fetch_guild(guild.id))
+    calls = (
+        lambda: channel.send("still here?"),
+        lambda: msg.edit(content="edit"),
+        lambda: bot.fetch_channel(channel.id),
+        lambda: bot.fetch_guild(guild.id),
+    )
     for call in calls:
         with pytest.raises(discord.Forbidden) as info:
             await call()

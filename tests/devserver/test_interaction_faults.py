@@ -21,8 +21,9 @@ async def test_10062_on_the_first_response_kills_the_interaction(server: DevServ
     assert again.content == "first try" and not again.failed  # count=1: only the next one failed
 
 
-async def test_a_component_matches_by_custom_id_and_a_command_by_its_leading_words(server: DevServer,
-                                                                                   bot: TinyBot) -> None:
+async def test_a_component_matches_by_custom_id_and_a_command_by_its_leading_words(
+    server: DevServer, bot: TinyBot
+) -> None:
     group = server.inject_interaction_failure("game", count=2)
     res = await (await server.as_user("alice").slash("game challenge", opponent="bob", rounds=1)).wait(5)
     assert res.failed and group.hits == 1 and res.interaction.key == "game challenge"

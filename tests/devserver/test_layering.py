@@ -44,7 +44,10 @@ def test_no_devserver_source_names_the_bot_package_in_an_import() -> None:
     offenders = []
     for path in sorted(root.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
-                [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else ([node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            )
             offenders += [f"{path.relative_to(root)}: {n}" for n in names if n.split(".")[0] == "bot"]
     assert not offenders

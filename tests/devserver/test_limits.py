@@ -26,8 +26,14 @@ def codes(problems: list[Any]) -> set[str]:
 
 
 def test_a_valid_tree_passes() -> None:
-    sub = opt("place", 1, options=[opt("tile", 4, required=True, autocomplete=True),
-                                   opt("size", 4, choices=[{"name": "small", "value": 1}])])
+    sub = opt(
+        "place",
+        1,
+        options=[
+            opt("tile", 4, required=True, autocomplete=True),
+            opt("size", 4, choices=[{"name": "small", "value": 1}]),
+        ],
+    )
     assert validate_commands([cmd(options=[sub]), cmd(name="help", description="Help")]) == []
 
 
@@ -70,8 +76,9 @@ def test_autocomplete_cannot_be_combined_with_choices() -> None:
 
 def test_required_options_come_first_and_names_are_unique() -> None:
     problems = validate_commands([cmd(options=[opt("a"), opt("b", required=True), opt("a")])])
-    assert {"APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
-            "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS"} <= codes(problems)
+    assert {"APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID", "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS"} <= codes(
+        problems
+    )
     assert "APPLICATION_COMMANDS_DUPLICATE_NAME" in codes(validate_commands([cmd(), cmd()]))
 
 
@@ -127,8 +134,9 @@ def test_embed_limits() -> None:
     assert "BASE_TYPE_MAX_LENGTH" in codes(validate_message({"embeds": [{"footer": {"text": "f" * 2049}}]}, []))
     fields = [{"name": "n", "value": "v"}] * 26
     assert "BASE_TYPE_MAX_LENGTH" in codes(validate_message({"embeds": [{"fields": fields}]}, []))
-    assert "BASE_TYPE_BAD_LENGTH" in codes(validate_message({"embeds": [{"fields": [{"name": "n",
-                                                                                     "value": "v" * 1025}]}]}, []))
+    assert "BASE_TYPE_BAD_LENGTH" in codes(
+        validate_message({"embeds": [{"fields": [{"name": "n", "value": "v" * 1025}]}]}, [])
+    )
     big = [{"description": "d" * 4000}, {"description": "d" * 2001}]
     assert "MESSAGE_EMBEDS_TOO_LARGE" in codes(validate_message({"embeds": big}, []))
 
@@ -141,7 +149,8 @@ def test_component_limits() -> None:
     assert "COMPONENT_LAYOUT_WIDTH_EXCEEDED" in codes(validate_message({"components": [row(button(1), select(2))]}, []))
     assert "BASE_TYPE_BAD_LENGTH" in codes(validate_message({"components": [row(select(26))]}, []))
     assert "COMPONENT_CUSTOM_ID_DUPLICATED" in codes(
-        validate_message({"components": [row(button(1)), row(button(1))]}, []))
+        validate_message({"components": [row(button(1)), row(button(1))]}, [])
+    )
     assert "BASE_TYPE_BAD_LENGTH" in codes(validate_message({"components": [row(button(1, custom_id="c" * 101))]}, []))
     assert "BASE_TYPE_MAX_LENGTH" in codes(validate_message({"components": [row(button(1, label="l" * 81))]}, []))
     long_opt = select(1)

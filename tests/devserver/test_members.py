@@ -15,7 +15,8 @@ from .conftest import StartBot
 
 @pytest.mark.parametrize("members", [False, True])
 async def test_a_member_who_leaves_is_unknown_and_the_event_needs_the_members_intent(
-        server: DevServer, start_bot: StartBot, members: bool) -> None:
+    server: DevServer, start_bot: StartBot, members: bool
+) -> None:
     bot = await start_bot(members=members)
     await server.wait_until(lambda: bot.is_ready(), 10, "on_ready")
     removed: list[int] = []

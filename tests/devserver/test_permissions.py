@@ -22,12 +22,14 @@ def text_channel(bot: TinyBot, server: DevServer, name: str) -> discord.TextChan
 
 async def test_app_permissions_and_discord_py_cache_follow_the_overwrite(server: DevServer, bot: TinyBot) -> None:
     res = await (await server.as_user("alice").slash("perms")).wait(5)
-    assert res.content == (f"app={BOT_PERMISSIONS | EVERYONE_PERMISSIONS} attach=True cached_attach=True "
-                           "cached_send=True")
+    assert res.content == (
+        f"app={BOT_PERMISSIONS | EVERYONE_PERMISSIONS} attach=True cached_attach=True cached_send=True"
+    )
     left = await server.set_bot_permissions("games", deny={"attach_files", "send_messages"})
     assert left == server.bot_permissions("games") and not left & (ATTACH_FILES | SEND_MESSAGES)
     assert server.channel("games").to_payload()["permission_overwrites"] == [
-        {"id": str(server.bot_user.id), "type": 1, "allow": "0", "deny": str(bits(["attach_files", "send_messages"]))}]
+        {"id": str(server.bot_user.id), "type": 1, "allow": "0", "deny": str(bits(["attach_files", "send_messages"]))}
+    ]
     res = await (await server.as_user("alice").slash("perms")).wait(5)
     assert res.interaction.response_type == 4  # the interaction response itself is never blocked
     assert res.content == f"app={left} attach=False cached_attach=False cached_send=False"
@@ -60,7 +62,9 @@ async def test_channel_posts_answer_403_50013_for_each_missing_permission(server
     assert info.value.code == 50013
     await kept.edit(content="editing my own message needs no Send Messages")
     assert [m.content for m in server.messages("games")] == [
-        "text still goes", "editing my own message needs no Send Messages"]
+        "text still goes",
+        "editing my own message needs no Send Messages",
+    ]
     assert ("POST", f"/channels/{channel.id}/messages", 403) in server.requests
     assert server.violations == []
 
@@ -90,8 +94,12 @@ async def test_a_channel_the_bot_cannot_view_answers_50001(server: DevServer, bo
     msg = await channel.send("before")
     await server.set_bot_permissions("games-2", deny={"view_channel"})
     assert server.bot_permissions("games-2") & bits(["view_channel", "send_messages", "attach_files"]) == 0
-    calls = (lambda: channel.send("x"), lambda: channel.fetch_message(msg.id), lambda: msg.edit(content="y"),
-             lambda: bot.fetch_channel(channel.id))
+    calls = (
+        lambda: channel.send("x"),
+        lambda: channel.fetch_message(msg.id),
+        lambda: msg.edit(content="y"),
+        lambda: bot.fetch_channel(channel.id),
+    )
     for call in calls:
         with pytest.raises(discord.Forbidden) as info:
             await call()
@@ -104,7 +112,8 @@ async def test_a_channel_the_bot_cannot_view_answers_50001(server: DevServer, bo
 
 
 async def test_interaction_responses_and_followups_are_not_subject_to_channel_permissions(
-        server: DevServer, bot: TinyBot) -> None:
+    server: DevServer, bot: TinyBot
+) -> None:
     await server.set_bot_permissions("games", deny={"send_messages", "attach_files", "embed_links"})
     res = await (await server.as_user("alice").slash("png")).wait(5)
     assert res.response_type == 4 and res.attachments == [png_bytes()]

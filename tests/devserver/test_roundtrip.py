@@ -12,8 +12,20 @@ from .conftest import TinyBot, png_bytes
 async def test_login_sync_and_gateway_connect(server: DevServer, bot: TinyBot) -> None:
     assert server.identify_count == 1
     assert server.bot_connected
-    assert set(server.all_commands()) == {"png", "game", "slow", "block", "purge", "ask", "late", "double", "post",
-                                          "perms", "retry", "menus"}
+    assert set(server.all_commands()) == {
+        "png",
+        "game",
+        "slow",
+        "block",
+        "purge",
+        "ask",
+        "late",
+        "double",
+        "post",
+        "perms",
+        "retry",
+        "menus",
+    }
     await server.wait_until(lambda: bot.is_ready(), 5, "on_ready")
     guild = bot.get_guild(server.guild_id)
     assert guild is not None and {c.name for c in guild.text_channels} == {"general", "games", "games-2"}
@@ -33,8 +45,9 @@ async def test_slash_command_replies_with_png(server: DevServer, bot: TinyBot) -
 
 
 async def test_subcommand_with_typed_options_and_resolved_user(server: DevServer, bot: TinyBot) -> None:
-    res = await server.as_user("alice").slash("game challenge", opponent="bob", rounds="2", ratio=0.5,
-                                              rated="false", note="hi")
+    res = await server.as_user("alice").slash(
+        "game challenge", opponent="bob", rounds="2", ratio=0.5, rated="false", note="hi"
+    )
     await res.wait(5)
     assert res.content == "alice challenges bob rounds=2 ratio=0.5 rated=False note=hi"
     opts = res.interaction.data["options"][0]

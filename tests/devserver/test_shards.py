@@ -20,8 +20,9 @@ class ShardBot(discord.AutoShardedClient):
     """A sharded client with one global command telling which shard answered."""
 
     def __init__(self, shard_ids: list[int] | None, shard_count: int | None) -> None:
-        super().__init__(intents=discord.Intents.default(), shard_ids=shard_ids, shard_count=shard_count,
-                         guild_ready_timeout=0.05)
+        super().__init__(
+            intents=discord.Intents.default(), shard_ids=shard_ids, shard_count=shard_count, guild_ready_timeout=0.05
+        )
         self.tree = app_commands.CommandTree(self)
         self.removed: list[int] = []
 
@@ -70,8 +71,9 @@ async def test_gateway_bot_recommends_the_shard_count(server: DevServer, start_s
     assert sorted(server.gateway.live_shards()) == [(0, 2), (1, 2)]
 
 
-async def test_two_processes_each_get_their_shards_guilds_and_interactions(server: DevServer,
-                                                                            start_shards: StartShards) -> None:
+async def test_two_processes_each_get_their_shards_guilds_and_interactions(
+    server: DevServer, start_shards: StartShards
+) -> None:
     odd = server.add_guild("Odd", shard=(1, 2))
     even = server.add_guild("Even", shard=(0, 2))
     assert [server.shard_of(g, 2) for g in (None, odd, even)] == [0, 1, 0]

@@ -139,8 +139,10 @@ class Chaos:
             self.tally.intents.append(intent)
             copies = 2 if self.rng.random() < duplicate_p else 1
             self.tally.duplicates += copies - 1
-            sent = [await user.slash("constructo place", tile=move.tile, size=move.size.word)  # type: ignore[union-attr]
-                    for _ in range(copies)]
+            sent = [
+                await user.slash("constructo place", tile=move.tile, size=move.size.word)  # type: ignore[union-attr]
+                for _ in range(copies)
+            ]
             await self._told(intent, sent)
             await asyncio.sleep(self.rng.uniform(0.3, 1.0) * think)
 
@@ -195,10 +197,22 @@ class Chaos:
                 await self.proc.kill()
             await self.proc.start()
 
-    async def run(self, seconds: float, *, kill_every: tuple[float, float] | None, moves_before_resign: int = 8,
-                  think: float = 1.0, duplicate_p: float = 0.25, sigterm_p: float | None = 0.3) -> None:
-        players = [asyncio.create_task(self.play(ch, moves_before_resign=moves_before_resign, think=think,
-                                                 duplicate_p=duplicate_p)) for ch in self.channels]
+    async def run(
+        self,
+        seconds: float,
+        *,
+        kill_every: tuple[float, float] | None,
+        moves_before_resign: int = 8,
+        think: float = 1.0,
+        duplicate_p: float = 0.25,
+        sigterm_p: float | None = 0.3,
+    ) -> None:
+        players = [
+            asyncio.create_task(
+                self.play(ch, moves_before_resign=moves_before_resign, think=think, duplicate_p=duplicate_p)
+            )
+            for ch in self.channels
+        ]
         killer = asyncio.create_task(self.killer(kill_every, sigterm_p=sigterm_p)) if kill_every else None
         await asyncio.sleep(seconds)
         self.stop.set()

@@ -38,8 +38,11 @@ __all__ = ["E2E_TOKEN", "BotProcess", "bot_entry_missing"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "devserver(**options): DevServer options for the e2e `devserver` fixture, "
-                            "e.g. rate_limits=True, heartbeat_interval_ms=2000")
+    config.addinivalue_line(
+        "markers",
+        "devserver(**options): DevServer options for the e2e `devserver` fixture, "
+        "e.g. rate_limits=True, heartbeat_interval_ms=2000",
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -66,7 +69,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             f"Discord spec conformance: {t.checked} requests checked ({len(t.by_operation)} operations), "
             f"{t.failed} refused, {1000 * t.seconds / t.checked:.2f} ms validation per request "
             f"(slowest {1000 * t.slowest[0]:.0f} ms, {t.slowest[1]}); validators disagreed on "
-            f"{default_conformance().disagreements}")
+            f"{default_conformance().disagreements}"
+        )
 
 
 def spec_violations_report(server: DevServer) -> str | None:

@@ -96,14 +96,30 @@ class BotEnv:
         with self.db() as conn:
             row = conn.execute(
                 "SELECT id, kind, channel_id, status, version, state_json, initial_state_json, result_json "
-                "FROM games WHERE id = ?", (game_id,)).fetchone()
+                "FROM games WHERE id = ?",
+                (game_id,),
+            ).fetchone()
             if row is None:
                 raise KeyError(f"no game {game_id}")
-            players = [uid for (uid,) in conn.execute(
-                "SELECT user_id FROM game_players WHERE game_id = ? ORDER BY seat", (game_id,))]
+            players = [
+                uid
+                for (uid,) in conn.execute(
+                    "SELECT user_id FROM game_players WHERE game_id = ? ORDER BY seat", (game_id,)
+                )
+            ]
             messages = dict(conn.execute("SELECT key, message_id FROM game_messages WHERE game_id = ?", (game_id,)))
-        return GameRow(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), json.loads(row[6]), players,
-                       json.loads(row[7]) if row[7] else None, messages)
+        return GameRow(
+            row[0],
+            row[1],
+            row[2],
+            row[3],
+            row[4],
+            json.loads(row[5]),
+            json.loads(row[6]),
+            players,
+            json.loads(row[7]) if row[7] else None,
+            messages,
+        )
 
     def latest_game(self, kind: str, channel_id: int | None = None) -> GameRow:
         """The newest game of ``kind`` (in ``channel_id`` if given); raises ``KeyError`` if none."""
@@ -120,14 +136,20 @@ class BotEnv:
     def actions(self, game_id: int) -> list[tuple[int, int | None, str]]:
         """The action log of ``game_id``: ``(seq, player, action)`` in seq order."""
         with self.db() as conn:
-            return [(s, p, a) for s, p, a in conn.execute(
-                "SELECT seq, player, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))]
+            return [
+                (s, p, a)
+                for s, p, a in conn.execute(
+                    "SELECT seq, player, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+                )
+            ]
 
     def ratings(self, kind: str) -> dict[int, tuple[float, int, int, int, int]]:
         """``user_id -> (ordinal, games, wins, losses, draws)`` for ``kind`` in the dev guild."""
         with self.db() as conn:
-            rows = conn.execute("SELECT user_id, ordinal, games, wins, losses, draws FROM ratings "
-                                "WHERE guild_id = ? AND kind = ?", (self.server.guild_id, kind)).fetchall()
+            rows = conn.execute(
+                "SELECT user_id, ordinal, games, wins, losses, draws FROM ratings WHERE guild_id = ? AND kind = ?",
+                (self.server.guild_id, kind),
+            ).fetchall()
         return {r[0]: (r[1], r[2], r[3], r[4], r[5]) for r in rows}
 
     def mark(self) -> int:
@@ -147,8 +169,9 @@ class BotEnv:
 
 
 @asynccontextmanager
-async def bot_env(tmp: Path, *, start: bool = True, extra_env: dict[str, str] | None = None,
-                  **server_options: Any) -> AsyncIterator[BotEnv]:
+async def bot_env(
+    tmp: Path, *, start: bool = True, extra_env: dict[str, str] | None = None, **server_options: Any
+) -> AsyncIterator[BotEnv]:
     """Start a DevServer (``server_options``, e.g. ``rate_limits=True``) and, with ``start``, the real bot on
     ``tmp/data`` (``extra_env``: more environment for it, e.g. ``TABLEBOT_EXTRA_GAMES``); stop both on exit. Skips
     the module when the bot cannot run yet. Like the ``devserver`` fixture, fails the test when the bot sent a
@@ -264,8 +287,12 @@ def replay_conex(state: dict[str, Any], players: list[int], log: list[tuple[int,
     return game
 
 
-async def assert_stripped(server: DevServer, message_id: int, what: str = "the previous board loses its components",
-                          timeout: float = 15.0) -> None:  # noqa: ASYNC109
+async def assert_stripped(
+    server: DevServer,
+    message_id: int,
+    what: str = "the previous board loses its components",
+    timeout: float = 15.0,  # noqa: ASYNC109
+) -> None:
     """The message ``message_id`` loses its components. The bot strips an old board just after it posts the new
     one (in the background, through the interaction's webhook), so under load this may come a moment after the
     new board's answer: wait for it (``TimeoutError`` naming ``what`` if it never comes)."""

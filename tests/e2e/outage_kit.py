@@ -115,8 +115,9 @@ class PgProxy:
             return
         link = _Link(writer, up_writer)
         self.links.add(link)
-        await asyncio.gather(self._client_to_server(link, reader), self._server_to_client(link, up_reader),
-                             return_exceptions=True)
+        await asyncio.gather(
+            self._client_to_server(link, reader), self._server_to_client(link, up_reader), return_exceptions=True
+        )
         self.links.discard(link)
         for w in (writer, up_writer):
             with contextlib.suppress(Exception):
@@ -250,10 +251,23 @@ class Stored:
         out = []
         for gid, kind, ch, status, version, result, state in await self._rows(sql + " ORDER BY id", args):
             messages = dict(await self._rows("SELECT key, message_id FROM game_messages WHERE game_id = ?", (gid,)))
-            players = [r[0] for r in await self._rows(
-                "SELECT user_id FROM game_players WHERE game_id = ? ORDER BY seat", (gid,))]
-            out.append(StoredGame(int(gid), kind, int(ch), status, int(version),
-                                  json.loads(result) if result else None, messages, json.loads(state), players))
+            players = [
+                r[0]
+                for r in await self._rows("SELECT user_id FROM game_players WHERE game_id = ? ORDER BY seat", (gid,))
+            ]
+            out.append(
+                StoredGame(
+                    int(gid),
+                    kind,
+                    int(ch),
+                    status,
+                    int(version),
+                    json.loads(result) if result else None,
+                    messages,
+                    json.loads(state),
+                    players,
+                )
+            )
         return out
 
     async def game(self, channel_id: int) -> StoredGame:
@@ -262,8 +276,12 @@ class Stored:
         return games[-1]
 
     async def actions(self, game_id: int) -> list[tuple[int, int | None, str]]:
-        return [(int(s), p, a) for s, p, a in await self._rows(
-            "SELECT seq, player, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))]
+        return [
+            (int(s), p, a)
+            for s, p, a in await self._rows(
+                "SELECT seq, player, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+            )
+        ]
 
     async def effects(self, game_id: int | None = None) -> list[tuple[int, int, str, int]]:
         """``(game_id, version, kind, attempts)`` of every effect still owed."""

@@ -19,8 +19,7 @@ from .conftest import E2E_TOKEN
 from .outage_kit import Stored, check_gap_free, eventually
 
 
-async def test_chaos_of_kills_and_double_clicks_loses_and_doubles_nothing(devserver: DevServer,
-                                                                          tmp_path: Path) -> None:
+async def test_chaos_of_kills_and_double_clicks_loses_and_doubles_nothing(devserver: DevServer, tmp_path: Path) -> None:
     proc = BotProcess(devserver, tmp_path / "data", tmp_path / "bot.log", token=E2E_TOKEN)
     try:
         await proc.start()
@@ -32,8 +31,10 @@ async def test_chaos_of_kills_and_double_clicks_loses_and_doubles_nothing(devser
     finally:
         await proc.stop()
     tally = chaos.tally
-    summary = (f"kills {dict(tally.kills)}, intents {len(tally.intents)}, duplicates {tally.duplicates}, answers "
-               f"{dict(tally.answers)}, games {v.games}, finished {v.finished}, actions {v.actions}")
+    summary = (
+        f"kills {dict(tally.kills)}, intents {len(tally.intents)}, duplicates {tally.duplicates}, answers "
+        f"{dict(tally.answers)}, games {v.games}, finished {v.finished}, actions {v.actions}"
+    )
     assert tally.kills["SIGKILL"] >= 1 and tally.kills["SIGTERM"] >= 1, summary
     assert tally.answers["saved"] >= 6 and v.actions >= 12, f"too little play to judge: {summary}"
     assert v.lost == [], f"lost: {v.lost} ({summary})"
@@ -43,8 +44,9 @@ async def test_chaos_of_kills_and_double_clicks_loses_and_doubles_nothing(devser
     assert v.lied == [], f"told 'nothing was changed' about saved moves: {v.lied}"
 
 
-async def test_sigkill_between_posting_a_board_and_recording_it_posts_it_once(devserver: DevServer,
-                                                                              tmp_path: Path) -> None:
+async def test_sigkill_between_posting_a_board_and_recording_it_posts_it_once(
+    devserver: DevServer, tmp_path: Path
+) -> None:
     """The chaos bench's one double post, made exact: the bot is SIGKILLed at the very moment Discord receives a
     move's board (``DevServer.on_request``), so the board is out but not recorded. Started again, the bot must not
     post that board a second time (it finds its own message instead), and the game goes on."""

@@ -31,8 +31,10 @@ from devserver.process import BotProcess
 from .conftest import E2E_TOKEN, bot_entry_missing
 from .helpers import BotEnv, answered, check_log_sequence
 
-LIBFAKETIME_PATHS = tuple(f"{d}/faketime/libfaketime.so.1" for d in (
-    "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib", "/usr/local/lib"))
+LIBFAKETIME_PATHS = tuple(
+    f"{d}/faketime/libfaketime.so.1"
+    for d in ("/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib", "/usr/local/lib")
+)
 SCALE = 0.02
 MOVE_S = 300 * SCALE  # a live move: 6 s
 REMIND_AFTER_S = MOVE_S * 0.75  # the reminder: a quarter of the move left
@@ -100,8 +102,7 @@ async def stepped(tmp_path: Path) -> AsyncIterator[tuple[BotEnv, Path]]:
         await e.server.stop()
 
 
-async def test_wall_clock_steps_neither_hasten_nor_delay_a_reminder_or_a_timeout(
-        stepped: tuple[BotEnv, Path]) -> None:
+async def test_wall_clock_steps_neither_hasten_nor_delay_a_reminder_or_a_timeout(stepped: tuple[BotEnv, Path]) -> None:
     env, offset = stepped
     server = env.server
     mark = env.mark()
@@ -113,13 +114,18 @@ async def test_wall_clock_steps_neither_hasten_nor_delay_a_reminder_or_a_timeout
         step(offset, seconds)
         # bob's clock started when the move was committed: after alice acted (the devserver's clock)
         turn = moved.interaction.created_at
-        await server.wait_until(lambda: bool(reminders(env, channel, "bob")),  # noqa: B023
-                                REMIND_AFTER_S + LATE_S + turn - server.clock.now(),
-                                f"bob's reminder after a {seconds:+d} s step")
+        await server.wait_until(
+            lambda: bool(reminders(env, channel, "bob")),  # noqa: B023
+            REMIND_AFTER_S + LATE_S + turn - server.clock.now(),
+            f"bob's reminder after a {seconds:+d} s step",
+        )
         reminded = server.clock.now() - turn
         assert reminded >= REMIND_AFTER_S - 0.3, f"{seconds:+d} s step: reminder {reminded:.1f} s after the turn"
-        await server.wait_until(lambda: bool(claims(env, channel)), MOVE_S + LATE_S + turn - server.clock.now(),  # noqa: B023
-                                f"the timeout's claim after a {seconds:+d} s step")
+        await server.wait_until(
+            lambda: bool(claims(env, channel)),  # noqa: B023
+            MOVE_S + LATE_S + turn - server.clock.now(),
+            f"the timeout's claim after a {seconds:+d} s step",
+        )
         claimed = server.clock.now() - turn
         assert claimed >= MOVE_S - 0.3, f"{seconds:+d} s step: the timeout came {claimed:.1f} s after the turn"
         assert len(reminders(env, channel, "bob")) == 1, "one reminder"
@@ -147,14 +153,16 @@ async def test_sixteen_minutes_later_old_tokens_are_not_used(tmp_path: Path) -> 
         moved = await answered(await alice.slash("constructo place", tile=5, size="large"))
         old_board = moved.message
         assert old_board is not None and old_board.buttons()
-        await server.wait_until(lambda: env.game(game_id).messages.get("board") == old_board.id, 10,
-                                "alice's board recorded")
+        await server.wait_until(
+            lambda: env.game(game_id).messages.get("board") == old_board.id, 10, "alice's board recorded"
+        )
         step(offset, 16 * 60)
         server.clock.advance(16 * 60)
         limited = server.inject("PATCH /channels/*/messages/*", 429, 1, retry_after=3.0)  # and rate-limited once
         await answered(await bob.slash("constructo place", tile=4, size="medium"), timeout=30)
-        await server.wait_until(lambda: server.message(old_board.id).components == [], 20,
-                                "the old board stripped (through the channel)")
+        await server.wait_until(
+            lambda: server.message(old_board.id).components == [], 20, "the old board stripped (through the channel)"
+        )
         assert limited.hits == 1, "the strip went through the channel"
         strips = [r for r in server.request_log if r.method == "PATCH" and r.path.endswith(f"/{old_board.id}")]
         assert [r.status for r in strips] == [429, 200], strips

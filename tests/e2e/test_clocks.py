@@ -158,9 +158,11 @@ async def test_conex_timeouts_skip_turns_then_forfeit_and_finish(env: BotEnv) ->
     replayed = replay_conex(row.state, row.players, log)
     assert replayed.to_dict() == row.conex.to_dict() and replayed.forfeited == {0}
     assert row.result is not None and row.result["ranking"] == [[ids[1]], [ids[0]]] and row.result["rated"]
+
     # the game is finished at the commit; its last board is posted just after (under load, a moment later)
     def skipped() -> int:
         return sum("their turn is skipped" in m.content for m in server.messages(ch))
+
     await server.wait_until(lambda: skipped() >= 5, 20, "the last timeout's board")
     texts = [m.content for m in server.messages(ch)]
     assert skipped() == 5

@@ -15,8 +15,13 @@ def command_puts(env: BotEnv) -> list[tuple[str, str, int]]:
 
 def tree(env: BotEnv) -> list[dict[str, object]]:
     """The synced guild commands without the ids and versions the server assigns."""
-    return sorted(({k: v for k, v in c.items() if k not in ("id", "version", "application_id", "guild_id")}
-                   for c in env.server.export_commands()["guild"]), key=lambda c: str(c["name"]))
+    return sorted(
+        (
+            {k: v for k, v in c.items() if k not in ("id", "version", "application_id", "guild_id")}
+            for c in env.server.export_commands()["guild"]
+        ),
+        key=lambda c: str(c["name"]),
+    )
 
 
 async def test_command_sync_happens_once_per_changed_tree(tmp_path: Path) -> None:

@@ -33,17 +33,21 @@ async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]
             ch = Channel(id=fixed_id(500 + i), name=f"table-{i}", guild_id=e.server.guild_id, position=10 + i)
             e.server.channels[ch.id] = ch
             for side, offset in (("a", 0), ("b", GAMES)):  # two players of their own per table: one pending
-                name = f"p{i}{side}"                       # challenge per pair (a second one is refused)
-                e.server.users[name] = User(id=fixed_id(2000 + offset + i), name=name,
-                                            member_permissions=EVERYONE_PERMISSIONS)
+                name = f"p{i}{side}"  # challenge per pair (a second one is refused)
+                e.server.users[name] = User(
+                    id=fixed_id(2000 + offset + i), name=name, member_permissions=EVERYONE_PERMISSIONS
+                )
         await e.proc.start()
         yield e
 
 
 def board_version(board: Message) -> int:
     """The version in the board's select custom ids (``cx:pl:<game>:<version>:<size>``)."""
-    versions = {int(c["custom_id"].split(":")[3]) for c in board.buttons()
-                if c.get("type") == 3 and c["custom_id"].startswith(("cx:pl:", "cx:mv:"))}
+    versions = {
+        int(c["custom_id"].split(":")[3])
+        for c in board.buttons()
+        if c.get("type") == 3 and c["custom_id"].startswith(("cx:pl:", "cx:mv:"))
+    }
     assert len(versions) == 1, board.components
     return versions.pop()
 
@@ -55,8 +59,9 @@ async def test_concurrent_games_each_start_and_boards_carry_the_committed_versio
     alices = [server.as_user(f"p{i}a", c.id) for i, c in enumerate(channels)]
     bobs = [server.as_user(f"p{i}b", c.id) for i, c in enumerate(channels)]
 
-    challenges = await asyncio.gather(*(a.slash("constructo challenge", opponent=f"p{i}b")
-                                        for i, a in enumerate(alices)))
+    challenges = await asyncio.gather(
+        *(a.slash("constructo challenge", opponent=f"p{i}b") for i, a in enumerate(alices))
+    )
     await asyncio.gather(*(answered(r, 30) for r in challenges))
     refused = [r.text for r in challenges if r.ephemeral]
     assert refused == [], f"{len(refused)} of {GAMES} challenges refused: {refused[:3]}"
@@ -71,11 +76,15 @@ async def test_concurrent_games_each_start_and_boards_carry_the_committed_versio
 
     users = [alices, bobs]
     for n in range(ROUNDS):
-        sels = [next(c for c in b.buttons() if c.get("type") == 3 and c["custom_id"].startswith("cx:pl:"))
-                for b in boards]
-        moves = await asyncio.gather(*(users[n % 2][i].select(boards[i], sel["options"][n]["value"],
-                                                               custom_id=sel["custom_id"])
-                                       for i, sel in enumerate(sels)))
+        sels = [
+            next(c for c in b.buttons() if c.get("type") == 3 and c["custom_id"].startswith("cx:pl:")) for b in boards
+        ]
+        moves = await asyncio.gather(
+            *(
+                users[n % 2][i].select(boards[i], sel["options"][n]["value"], custom_id=sel["custom_id"])
+                for i, sel in enumerate(sels)
+            )
+        )
         await asyncio.gather(*(answered(r, 30) for r in moves))
         refused = [r.text for r in moves if r.ephemeral]
         assert refused == [], f"round {n}: {len(refused)} of {GAMES} moves refused: {refused[:3]}"
@@ -87,8 +96,11 @@ async def test_concurrent_games_each_start_and_boards_carry_the_committed_versio
             assert row.version == 2 + n
             assert board_version(board) == row.version, "the new board shows the version just committed"
             # the bot records the new board's id just after posting it
-            await server.wait_until(lambda g=game, b=board: env.game(g.id).messages.get("board") == b.id, 10,
-                                    "the new board's id to be stored")
+            await server.wait_until(
+                lambda g=game, b=board: env.game(g.id).messages.get("board") == b.id,
+                10,
+                "the new board's id to be stored",
+            )
 
     for game in games:
         row = env.game(game.id)

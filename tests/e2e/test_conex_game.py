@@ -68,9 +68,25 @@ class Driver:
         self.game_id = game_id
         self.users = users
         self.table = table
-        self.used: dict[str, int] = {k: 0 for k in (
-            "exact", "autofit", "hint_button", "hints_command", "draw_button", "draw_command", "die", "2x",
-            "lightning", "discard_select", "discard_command", "hand_button", "hand_command", "pass")}
+        self.used: dict[str, int] = {
+            k: 0
+            for k in (
+                "exact",
+                "autofit",
+                "hint_button",
+                "hints_command",
+                "draw_button",
+                "draw_command",
+                "die",
+                "2x",
+                "lightning",
+                "discard_select",
+                "discard_command",
+                "hand_button",
+                "hand_command",
+                "pass",
+            )
+        }
         self.faces: list[str] = []
         self.pending_seen = 0  # most discards owed at once after the lightning
         self.actions_seen = 0
@@ -152,8 +168,15 @@ class Driver:
             self.used["autofit"] += 1
             return
         kw = {"double": True} if place.double else {}
-        res = await user.slash("conex place", card=str(place.card), corner=place.corner, x=place.x, y=place.y,
-                               rotation=place.rotation, **kw)
+        res = await user.slash(
+            "conex place",
+            card=str(place.card),
+            corner=place.corner,
+            x=place.x,
+            y=place.y,
+            rotation=place.rotation,
+            **kw,
+        )
         await self.public(res)
         assert self.last_logged() == str(place), (self.last_logged(), str(place))
         self.used["exact"] += 1
@@ -218,8 +241,11 @@ class Driver:
 
         hand = list(game.hands[seat])
         if need_stars and not self.used["2x"] and game.star_usable(seat, "2x"):
-            safe = [p for p in first_placements(game, seat, hand, limit=2)
-                    if game.scores[seat] + 2 * game.points_for(p) <= GOAL - 2]  # the game must go on
+            safe = [
+                p
+                for p in first_placements(game, seat, hand, limit=2)
+                if game.scores[seat] + 2 * game.points_for(p) <= GOAL - 2
+            ]  # the game must go on
             for p in sorted(safe, key=game.points_for)[:1]:
                 doubled = Place(p.player, p.card, p.corner, p.x, p.y, p.rotation, True)
                 before = game.scores[seat]
@@ -232,15 +258,21 @@ class Driver:
                 return True
 
         if not self.used["autofit"]:  # auto-fit as soon as a cheap placement exists, so it never depends on the deal
-            early = [p for p in first_placements(game, seat, hand, limit=2)
-                     if game.scores[seat] + game.points_for(p) <= GOAL - 6]
+            early = [
+                p
+                for p in first_placements(game, seat, hand, limit=2)
+                if game.scores[seat] + game.points_for(p) <= GOAL - 6
+            ]
             if early:
                 await self.place(user, min(early, key=game.points_for), game, "autofit")
                 return True
 
         die = [c for c in hand if game.deck[c].action == "die"]
-        die_places = [p for p in first_placements(game, seat, die, limit=2)
-                      if not need_stars or game.scores[seat] + game.points_for(p) <= GOAL - 6]
+        die_places = [
+            p
+            for p in first_placements(game, seat, die, limit=2)
+            if not need_stars or game.scores[seat] + game.points_for(p) <= GOAL - 6
+        ]
         if die_places:
             place = min(die_places, key=game.points_for)
             face = next(e.face for e in simulate(game, place) if isinstance(e, ev.DieRolled))
@@ -324,8 +356,13 @@ async def test_full_three_player_game_lobby_hands_placements_stars_to_the_end(en
 
     used = driver.used
     final, _, _ = driver.state()
-    assert used["die"] >= 1 and used["2x"] == 1 and used["lightning"] == 1, (used, driver.faces, final.scores,
-                                                                              len(final.pile), final.history[-3:])
+    assert used["die"] >= 1 and used["2x"] == 1 and used["lightning"] == 1, (
+        used,
+        driver.faces,
+        final.scores,
+        len(final.pile),
+        final.history[-3:],
+    )
     keys = ["exact", "autofit", "draw_button", "draw_command", "discard_select", "hand_button", "hand_command"]
     if driver.pending_seen >= 2:  # the second discard goes through the command (one lightning per game)
         keys.append("discard_command")

@@ -61,8 +61,11 @@ async def test_full_match_two_rounds_autocomplete_selects_layout_replay_leaderbo
         match = row.match
         seat = match.current_player
         user = users[row.players[seat]]
-        await server.wait_until(lambda b=board: env.game(game.id).messages.get("board") == b.id, 10,
-                                "the stored board message to be the last one posted")
+        await server.wait_until(
+            lambda b=board: env.game(game.id).messages.get("board") == b.id,
+            10,
+            "the stored board message to be the last one posted",
+        )
         version = row.version
         if match.phase == "choosing_layout":
             assert seat == 1 - match.first, "M1: the player who did not start round 1 chooses round 2's layout"
@@ -80,8 +83,9 @@ async def test_full_match_two_rounds_autocomplete_selects_layout_replay_leaderbo
                 assert {int(c["value"]) for c in srcs} == {int(s.split("-")[0]) for s in steps}
                 src = int(srcs[0]["value"])
                 dsts = await user.autocomplete("constructo move", "to", "", **{"from": src})
-                assert {int(c["value"]) for c in dsts} == {int(s.split("-")[1]) for s in steps
-                                                            if int(s.split("-")[0]) == src}
+                assert {int(c["value"]) for c in dsts} == {
+                    int(s.split("-")[1]) for s in steps if int(s.split("-")[0]) == src
+                }
                 dst = int(dsts[0]["value"])
                 res = await answered(await user.slash("constructo move", **{"from": src, "to": dst}))
                 expected = f"{src}-{dst}"

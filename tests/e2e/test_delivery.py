@@ -26,8 +26,19 @@ from .helpers import BotEnv, answered, assert_png, assert_refusal, bot_env, butt
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-CHANNELS = ("slow-1", "slow-2", "slow-3", "perm-1", "perm-2", "perm-3", "perm-4",
-            "late-1", "late-2", "late-3", "late-4")
+CHANNELS = (
+    "slow-1",
+    "slow-2",
+    "slow-3",
+    "perm-1",
+    "perm-2",
+    "perm-3",
+    "perm-4",
+    "late-1",
+    "late-2",
+    "late-3",
+    "late-4",
+)
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -87,8 +98,11 @@ async def test_write_lock_held_4s_component_answered_in_time_and_true(env: BotEn
     click = await answered(await bob.click(res.message, "Accept"), timeout=30)
     await holder
     assert first_response_s(click) < 3.0
-    await server.wait_until(lambda: env.game(game_id).status == "active" and "board" in env.game(game_id).messages,
-                            20, "the started game's board")
+    await server.wait_until(
+        lambda: env.game(game_id).status == "active" and "board" in env.game(game_id).messages,
+        20,
+        "the started game's board",
+    )
     board = server.message(env.game(game_id).messages["board"])
     assert_png(board.images[0])
     await server.wait_until(lambda: not buttons(server.message(res.message.id)), 10, "the challenge to lose Accept")
@@ -110,8 +124,9 @@ async def test_storage_stalled_every_kind_answers_in_time(env: BotEnv) -> None:
         version = env.game(game2).version
         stall_storage(env, stall)
         move = await alice2.slash("constructo place", tile=tile, size="large")
-        it = await server.create_interaction(alice2.user, alice2.channel, 4, alice2._command_data(
-            "constructo place", {"tile": ""}, focused="tile"))
+        it = await server.create_interaction(
+            alice2.user, alice2.channel, 4, alice2._command_data("constructo place", {"tile": ""}, focused="tile")
+        )
         auto = InteractionResult(server, it)
         results = [move, auto]
         if stall == 20.0:
@@ -127,8 +142,11 @@ async def test_storage_stalled_every_kind_answers_in_time(env: BotEnv) -> None:
         assert not move.ephemeral
         bob2 = server.as_user("bob", "slow-2")
         await answered(await bob2.slash("constructo place", tile=tile + 1, size="small"), timeout=20)
-    await server.wait_until(lambda: env.game(game3).status == "active" and "board" in env.game(game3).messages,
-                            30, "the accepted game's board")
+    await server.wait_until(
+        lambda: env.game(game3).status == "active" and "board" in env.game(game3).messages,
+        30,
+        "the accepted game's board",
+    )
     await server.wait_until(lambda: not buttons(server.message(res3.message.id)), 10, "the challenge to lose Accept")
     assert env.violations_since(mark) == [], env.log_tail()
     env.assert_alive()
@@ -136,8 +154,11 @@ async def test_storage_stalled_every_kind_answers_in_time(env: BotEnv) -> None:
 
 def games_in(env: BotEnv, channel: str) -> int:
     with env.db() as conn:
-        return int(conn.execute("SELECT count(*) FROM games WHERE channel_id = ?",
-                                (env.server.channel(channel).id,)).fetchone()[0])
+        return int(
+            conn.execute(
+                "SELECT count(*) FROM games WHERE channel_id = ?", (env.server.channel(channel).id,)
+            ).fetchone()[0]
+        )
 
 
 async def test_missing_permissions_refuse_before_a_game_starts(env: BotEnv) -> None:
@@ -205,8 +226,14 @@ async def test_permission_lost_mid_game_the_player_is_told_and_still_sees_the_bo
     tile, size = free_placement(env, game_id)
     res = await answered(await carol.slash("constructo place", tile=tile, size=size), timeout=30)
     assert not res.ephemeral, res.text
-    await server.wait_until(lambda: env.game(game_id).messages.get("board.version") == env.game(game_id).version
-                            and env.game(game_id).version == version + 4, 20, "the AI's board as text")
+    await server.wait_until(
+        lambda: (
+            env.game(game_id).messages.get("board.version") == env.game(game_id).version
+            and env.game(game_id).version == version + 4
+        ),
+        20,
+        "the AI's board as text",
+    )
     text_board = server.message(env.game(game_id).messages["board"])
     assert text_board.id not in [m.id for m in server.messages("perm-3")[:before]]
     assert "board as text" in text_board.content and not text_board.images and not text_board.ephemeral
@@ -270,8 +297,9 @@ async def test_late_first_responses_on_join_add_bot_start_keep_the_lobby_true(en
     join = await bob.click(lobby, "Join")
     await server.wait_until(lambda: len(env.game(game_id).players) == 2, 20, "bob's seat")
     assert join.failed
-    await server.wait_until(lambda: f"<@{bob.user.id}>" in server.message(lobby_msg).content, 10,
-                            "the lobby to list bob")
+    await server.wait_until(
+        lambda: f"<@{bob.user.id}>" in server.message(lobby_msg).content, 10, "the lobby to list bob"
+    )
     server.inject_interaction_failure("cn:bot:*")
     await alice.click(lobby, "Add bot")
     await server.wait_until(lambda: len(env.game(game_id).players) == 3, 20, "the AI's seat")
@@ -363,8 +391,9 @@ async def test_write_lock_held_20s_the_move_is_refused_privately_and_truly(env: 
     game_id = env.latest_game("constructo", server.channel("slow-1").id).id
     row = env.game(game_id)
     tile, size = free_placement(env, game_id)
-    player = server.as_user("alice" if row.players[row.match.current_player] == server.user("alice").id else "bob",
-                            "slow-1")
+    player = server.as_user(
+        "alice" if row.players[row.match.current_player] == server.user("alice").id else "bob", "slow-1"
+    )
     holder = asyncio.create_task(asyncio.to_thread(hold_write_lock, env.db_path, 20.0))
     await asyncio.sleep(0.2)
     move = await player.slash("constructo place", tile=tile, size=size)

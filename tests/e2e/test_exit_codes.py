@@ -18,11 +18,22 @@ from .conftest import E2E_TOKEN
 
 
 async def test_an_unexpected_crash_exits_11_with_one_line_not_1(devserver: DevServer, tmp_path: Path) -> None:
-    env = dict(os.environ, DISCORD_TOKEN=E2E_TOKEN, DATA_DIR=str(tmp_path),
-               DISCORD_API_BASE=f"http://127.0.0.1:{devserver.port}/api/v10")
+    env = dict(
+        os.environ,
+        DISCORD_TOKEN=E2E_TOKEN,
+        DATA_DIR=str(tmp_path),
+        DISCORD_API_BASE=f"http://127.0.0.1:{devserver.port}/api/v10",
+    )
     env.pop("DISCORD_GATEWAY_URL", None)
-    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", env=env, cwd=str(REPO),
-                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        env=env,
+        cwd=str(REPO),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     try:
         _out, err = await asyncio.wait_for(proc.communicate(), 60)
     finally:

@@ -92,8 +92,11 @@ async def test_my_hand_pressed_as_the_game_starts_is_answered_with_the_commitmen
     lobby = (await answered(await carol.slash("conex new", table="small"))).message
     await answered(await dave.click(lobby, "Join"))
     start = await carol.click(lobby, "Start")
-    await server.wait_until(lambda: env.latest_game("conex", server.channel("games-2").id).status == "active", 10,
-                            "the start to be committed")
+    await server.wait_until(
+        lambda: env.latest_game("conex", server.channel("games-2").id).status == "active",
+        10,
+        "the start to be committed",
+    )
     hand = await answered(await dave.slash("conex hand"))  # at once: the table may not be posted yet
     await answered(start, followups=1)
     row = env.latest_game("conex", server.channel("games-2").id)
@@ -112,8 +115,9 @@ async def python(*args: str, data_dir: Path) -> tuple[int, str]:
     """``python <args>`` in the repository with the bot's DATA_DIR (off the loop): exit code and output."""
     env = {**os.environ, "DATA_DIR": str(data_dir)}
     env.pop("DISCORD_TOKEN", None)
-    proc = await asyncio.create_subprocess_exec(sys.executable, *args, cwd=REPO, env=env,
-                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, *args, cwd=REPO, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+    )
     out, _ = await proc.communicate()
     return proc.returncode or 0, out.decode()
 

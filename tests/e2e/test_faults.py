@@ -63,8 +63,11 @@ async def test_429_and_5xx_on_sends_are_retried_without_duplicates_or_lost_image
             route = f"PATCH /webhooks/*/{res.interaction.token}/messages/*"
         inj = server.inject(route, status, 1, retry_after=0.2)
         res = await answered(await user.slash("constructo place", **options), timeout=30)
-        await server.wait_until(lambda: not server.message(previous_board).components, 15,  # noqa: B023
-                                "the previous board to lose its components")
+        await server.wait_until(
+            lambda: not server.message(previous_board).components,  # noqa: B023
+            15,
+            "the previous board to lose its components",
+        )
         assert inj.hits == 1, f"{route} {status} was not hit"
         assert not res.ephemeral, res.text
         assert len(res.message.images) == 1
@@ -100,10 +103,16 @@ async def test_ai_board_posted_once_through_429_and_500_on_its_followup(env: Bot
         inj = server.inject(FOLLOWUP, status, 1, retry_after=0.2)
         res = await answered(await carol.slash("constructo place", tile=tile, size=size), timeout=30)
         assert not res.ephemeral, res.text
-        await server.wait_until(lambda: env.game(game_id).version >= version + 2, 20,  # noqa: B023
-                                "the AI's answer")
-        await server.wait_until(lambda: len(public_images(env, "games-2")) >= images + 2, 20,  # noqa: B023
-                                "the AI's board")
+        await server.wait_until(
+            lambda: env.game(game_id).version >= version + 2,  # noqa: B023
+            20,
+            "the AI's answer",
+        )
+        await server.wait_until(
+            lambda: len(public_images(env, "games-2")) >= images + 2,  # noqa: B023
+            20,
+            "the AI's board",
+        )
         assert inj.hits == 1
         assert len(public_images(env, "games-2")) == images + 2, "the human's board and the AI's, once each"
         for img in public_images(env, "games-2")[-2:]:

@@ -56,9 +56,11 @@ async def test_caps_per_member_server_and_threads(env: BotEnv) -> None:
 
     # the 6th is refused with the numbers: no game stored, no thread opened, nothing public
     public = [m.id for m in server.all_messages() if not m.ephemeral]
-    for attempt in (alice.slash("constructo challenge", opponent="bot"),
-                    alice.in_channel("games-2").slash("conex new", table="small", goal=20),
-                    alice.slash("constructo challenge", opponent="carol")):
+    for attempt in (
+        alice.slash("constructo challenge", opponent="bot"),
+        alice.in_channel("games-2").slash("conex new", table="small", goal=20),
+        alice.slash("constructo challenge", opponent="carol"),
+    ):
         text = assert_refusal(await answered(await attempt), "5 open games", "limit 5")
         assert "went wrong" not in text
     assert (len(server.channels), all_games(env)) == (channels, games)
@@ -76,25 +78,33 @@ async def test_caps_per_member_server_and_threads(env: BotEnv) -> None:
     in_threads = sum(1 for c in server.channels.values() if c.is_thread)
     await answered(await mod.slash("settings", threads=in_threads))
     before = len(server.channels)
-    assert_refusal(await answered(await carol.slash("constructo challenge", opponent="bot")),
-                   f"{in_threads} games in threads", f"limit {in_threads}")
+    assert_refusal(
+        await answered(await carol.slash("constructo challenge", opponent="bot")),
+        f"{in_threads} games in threads",
+        f"limit {in_threads}",
+    )
     assert len(server.channels) == before
 
     # the server cap: at what is open now
     total = open_games(env)
     await answered(await mod.slash("settings", games_per_server=total, threads=20))
-    assert_refusal(await answered(await carol.slash("constructo challenge", opponent="bot")),
-                   f"{total} open games", f"limit {total}")
+    assert_refusal(
+        await answered(await carol.slash("constructo challenge", opponent="bot")),
+        f"{total} open games",
+        f"limit {total}",
+    )
     assert open_games(env) == total
 
     # joining a lobby at the member cap: carol holds one game, the cap is 1
     await answered(await mod.slash("settings", games_per_server=1000, games_per_member=1))
     await answered(await carol.slash("constructo challenge", opponent="bot"))
-    lobby = next(m for m in server.all_messages() if not m.ephemeral and "Join" in
-                 {c.get("label") for c in m.buttons()})
+    lobby = next(
+        m for m in server.all_messages() if not m.ephemeral and "Join" in {c.get("label") for c in m.buttons()}
+    )
     seats = env.latest_game("conex").players
-    assert_refusal(await answered(await carol.in_channel(lobby.channel_id).click(lobby, "Join")),
-                   "1 open games", "limit 1")
+    assert_refusal(
+        await answered(await carol.in_channel(lobby.channel_id).click(lobby, "Join")), "1 open games", "limit 1"
+    )
     assert env.latest_game("conex").players == seats
 
     log = env.proc.log()

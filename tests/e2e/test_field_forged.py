@@ -41,24 +41,28 @@ def forged_message(env: BotEnv, like: Message, custom_id: str, *, select: list[s
         comp: dict[str, Any] = {"type": 2, "style": 1, "label": "x", "custom_id": custom_id}
     else:
         comp = {"type": 3, "custom_id": custom_id, "options": [{"label": v, "value": v} for v in select]}
-    msg = dataclasses.replace(like, id=snowflake(), components=[{"type": 1, "components": [comp]}], attachments=[],
-                              edits=0)
+    msg = dataclasses.replace(
+        like, id=snowflake(), components=[{"type": 1, "components": [comp]}], attachments=[], edits=0
+    )
     FORGED.add(msg.id)
     return env.server.add_message(msg)
 
 
-async def raw_component(user: DevUser, message: Message, custom_id: str, values: list[str] | None = None
-                        ) -> InteractionResult:
+async def raw_component(
+    user: DevUser, message: Message, custom_id: str, values: list[str] | None = None
+) -> InteractionResult:
     data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2 if values is None else 3}
     if values is not None:
         data["values"] = values
-    it = await user.server.create_interaction(user.user, user.server.channel(message.channel_id), 3, data,
-                                              message=message)
+    it = await user.server.create_interaction(
+        user.user, user.server.channel(message.channel_id), 3, data, message=message
+    )
     return InteractionResult(user.server, it)
 
 
-async def raw_command(user: DevUser, name: str, options: list[dict[str, Any]], *, sub: str | None = None,
-                      itype: int = 2) -> InteractionResult:
+async def raw_command(
+    user: DevUser, name: str, options: list[dict[str, Any]], *, sub: str | None = None, itype: int = 2
+) -> InteractionResult:
     """``/name [sub]`` with ``options`` exactly as given (types, values, no ``resolved`` data)."""
     server = user.server
     cmd = server.all_commands()[name]
@@ -80,8 +84,9 @@ class Unchanged:
     def take(self) -> tuple[Any, ...]:
         with self.env.db() as conn:
             games = conn.execute("SELECT id, status, version, state_json FROM games ORDER BY id").fetchall()
-        public = [(m.id, m.content, m.edits) for m in self.env.server.all_messages()
-                  if not m.ephemeral and m.id not in FORGED]
+        public = [
+            (m.id, m.content, m.edits) for m in self.env.server.all_messages() if not m.ephemeral and m.id not in FORGED
+        ]
         return games, public, len(self.env.server.channels)
 
     async def check(self, pending: Any, *needles: str) -> str:
@@ -143,8 +148,7 @@ async def test_forged_components_and_options_are_refused_privately(env: BotEnv) 
 
     # --- commands: a user that resolves to no one, text or 2^70 in an integer option, garbage autocomplete
     nobody = str(987654321012345678)
-    await g.check(raw_command(alice, "constructo", [{"name": "opponent", "type": 6, "value": nobody}],
-                              sub="challenge"))
+    await g.check(raw_command(alice, "constructo", [{"name": "opponent", "type": 6, "value": nobody}], sub="challenge"))
     await g.check(raw_command(alice, "stats", [{"name": "user", "type": 6, "value": nobody}]))
     await g.check(raw_command(alice, "history", [{"name": "user", "type": 6, "value": "not-an-id"}]))
     await g.check(raw_command(alice, "replay", [{"name": "game", "type": 4, "value": "abc"}]))
@@ -156,13 +160,15 @@ async def test_forged_components_and_options_are_refused_privately(env: BotEnv) 
     await g.check(raw_command(mod, "settings", [{"name": "clock", "type": 3, "value": "forever"}]))
     with env.db() as conn:
         assert conn.execute("SELECT count(*) FROM guild_settings").fetchone()[0] == 0, "a forged setting was stored"
-    auto = await raw_command(alice, "replay", [{"name": "game", "type": 4, "value": "zz" * 60, "focused": True}],
-                             itype=4)
+    auto = await raw_command(
+        alice, "replay", [{"name": "game", "type": 4, "value": "zz" * 60, "focused": True}], itype=4
+    )
     await auto.wait(10)
     assert not auto.failed and g.take() == g.snap
 
     log = env.proc.log()
-    assert "Traceback" not in log and "unexpected error" not in log and "Ignoring exception" not in log, \
-        env.log_tail(5000)
+    assert "Traceback" not in log and "unexpected error" not in log and "Ignoring exception" not in log, env.log_tail(
+        5000
+    )
     assert env.violations_since(mark) == [], env.log_tail()
     env.assert_alive()

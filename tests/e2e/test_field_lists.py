@@ -37,12 +37,23 @@ def ranked_id(n: int) -> int:
 async def seed(db: Path, guild_id: int, channel_id: int, alice: int, bob: int) -> None:
     """40 finished Constructo games of alice (against bob) and 15 more between 30 other players: all rated."""
     async with await Storage.open(db) as s:
+
         async def finish(a: int, b: int, winner: int) -> None:
             gid = await s.create_game("constructo", guild_id, channel_id, {}, [a, b], "active")
             loser = b if winner == a else a
-            await s.apply_action(gid, 0, {}, player=loser, action="forfeit",
-                                 result={"ranking": [[winner], [loser]], "results": {winner: "win", loser: "loss"},
-                                         "reason": "M3", "scores": {a: 3, b: 1}})
+            await s.apply_action(
+                gid,
+                0,
+                {},
+                player=loser,
+                action="forfeit",
+                result={
+                    "ranking": [[winner], [loser]],
+                    "results": {winner: "win", loser: "loss"},
+                    "reason": "M3",
+                    "scores": {a: 3, b: 1},
+                },
+            )
 
         for n in range(HISTORY):
             await finish(alice, bob, alice if n % 3 else bob)
@@ -58,8 +69,9 @@ async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]
         for n in range(RANKED):
             server.users[f"r{n}"] = User(id=ranked_id(n), name=f"{n:02d}{LONG}"[:32])
         e.data_dir.mkdir(parents=True, exist_ok=True)
-        await seed(e.db_path, server.guild_id, server.channel("general").id, server.user("alice").id,
-                   server.user("bob").id)
+        await seed(
+            e.db_path, server.guild_id, server.channel("general").id, server.user("alice").id, server.user("bob").id
+        )
         await e.proc.start()
         yield e
 

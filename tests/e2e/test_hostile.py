@@ -47,14 +47,16 @@ async def raw_slash(user: DevUser, path: str, **options: Any) -> InteractionResu
     return InteractionResult(server, it)
 
 
-async def raw_component(user: DevUser, message: Message, custom_id: str, values: list[str] | None = None
-                        ) -> InteractionResult:
+async def raw_component(
+    user: DevUser, message: Message, custom_id: str, values: list[str] | None = None
+) -> InteractionResult:
     """A component interaction with a forged ``custom_id`` (and select ``values``) on ``message``."""
     data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2 if values is None else 3}
     if values is not None:
         data["values"] = values
-    it = await user.server.create_interaction(user.user, user.server.channel(message.channel_id), 3, data,
-                                              message=message)
+    it = await user.server.create_interaction(
+        user.user, user.server.channel(message.channel_id), 3, data, message=message
+    )
     return InteractionResult(user.server, it)
 
 
@@ -132,8 +134,7 @@ async def test_hostile_input_is_refused_ephemerally_and_changes_nothing(env: Bot
     await g.check(raw_slash(calice, "conex place", card="A", corner=1, x=math.inf, y=0.0), "finite")
     await g.check(raw_slash(calice, "conex place", card="A", corner=1, x=0.0, y=-math.inf), "finite")
     await g.check(raw_slash(calice, "conex place", card="A", corner=1, x=1e300, y=1e300), "off every table")
-    await g.check(raw_slash(calice, "conex place", card="A", corner=1, x=0.0, y=0.0, rotation=math.nan),
-                  "finite")
+    await g.check(raw_slash(calice, "conex place", card="A", corner=1, x=0.0, y=0.0, rotation=math.nan), "finite")
     await g.check(raw_slash(calice, "conex place", card="A", corner=7, x=0.0, y=0.0), "corners 1-")
     await g.check(calice.slash("conex place", card="A", corner=1, x=0.5), "give both x and y")
     await g.check(calice.slash("conex place", card="Z" * 3000, corner=1), "is not a card")

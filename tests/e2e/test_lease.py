@@ -52,17 +52,24 @@ async def lease_backend(url: str) -> int:
     conn = await asyncpg.connect(url)
     try:
         installation = await conn.fetchval("SELECT value FROM meta WHERE key = 'storage.installation_id'")
-        pids = await conn.fetch("SELECT DISTINCT pid FROM pg_locks WHERE locktype = 'advisory' AND granted"
-                                " AND classid = $1::bigint::oid AND mode = 'ExclusiveLock'",
-                                namespace_of(installation))
+        pids = await conn.fetch(
+            "SELECT DISTINCT pid FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            " AND classid = $1::bigint::oid AND mode = 'ExclusiveLock'",
+            namespace_of(installation),
+        )
     finally:
         await conn.close()
     assert len(pids) == 1, f"one process holds the lease, not {pids}"
     return int(pids[0][0])
 
 
-async def stored_until(url: str, game_id: int, predicate: Callable[[dict[str, Any]], bool], what: str,
-                       timeout: float = 30) -> dict[str, Any]:  # noqa: ASYNC109
+async def stored_until(
+    url: str,
+    game_id: int,
+    predicate: Callable[[dict[str, Any]], bool],
+    what: str,
+    timeout: float = 30,  # noqa: ASYNC109
+) -> dict[str, Any]:
     """Poll the stored game ``game_id`` (every 50 ms, at most ``timeout`` s) until ``predicate`` holds; return it."""
     deadline = time.monotonic() + timeout
     while True:
@@ -95,8 +102,9 @@ async def test_a_standby_for_the_same_shard_takes_over_after_a_sigkill(
     env = {"DATABASE_URL": pg_url, "DEV_GUILD_ID": "", "CPU_WORKERS": "1"}
 
     def process(name: str, shard: int) -> BotProcess:
-        return BotProcess(server, tmp_path / name, tmp_path / f"{name}.log", token=E2E_TOKEN, extra_env=env,
-                          shards=([shard], 2))
+        return BotProcess(
+            server, tmp_path / name, tmp_path / f"{name}.log", token=E2E_TOKEN, extra_env=env, shards=([shard], 2)
+        )
 
     first, standby, other = process("first", 0), process("standby", 0), process("other", 1)
     mark = len(server.violations)
@@ -106,8 +114,9 @@ async def test_a_standby_for_the_same_shard_takes_over_after_a_sigkill(
         requests, identified = len(server.requests), server.identify_count
         await standby.start(wait=False)
         await wait_for_log(standby, "standby for shards 0", server)
-        assert (len(server.requests), server.identify_count) == (requests, identified), \
+        assert (len(server.requests), server.identify_count) == (requests, identified), (
             "a standby sends no request and opens no gateway session"
+        )
         await other.start()  # shard 1 is not held up by shard 0's lease
         assert "lease held for shards 1" in other.log()
 
@@ -131,12 +140,15 @@ async def test_a_standby_for_the_same_shard_takes_over_after_a_sigkill(
         await first.kill()  # while the AI thinks about its answer: the new server must play and post it, once
         await standby.wait_ready(before_kill, timeout=TAKEOVER_LIMIT_S)
         takeover_s = time.monotonic() - killed
-        taken = re.search(r"\n(\S+ \S+) INFO +bot\.lease: lease taken for shards 0 after [\d.]+ s as standby",
-                          standby.log())
+        taken = re.search(
+            r"\n(\S+ \S+) INFO +bot\.lease: lease taken for shards 0 after [\d.]+ s as standby", standby.log()
+        )
         assert taken, standby.log(3000)
         lease_s = datetime.strptime(taken[1], "%Y-%m-%d %H:%M:%S,%f").timestamp() - killed_at
-        print(f"takeover after SIGKILL: lease taken after {lease_s:.2f} s, shard 0 served again after "
-              f"{takeover_s:.2f} s (AI answer committed before the kill: {commits_of(first, ai_game)[-1:] == ['2']})")
+        print(
+            f"takeover after SIGKILL: lease taken after {lease_s:.2f} s, shard 0 served again after "
+            f"{takeover_s:.2f} s (AI answer committed before the kill: {commits_of(first, ai_game)[-1:] == ['2']})"
+        )
 
         res = await answered(await bob.slash("constructo place", tile=4, size="medium"))
         assert not res.ephemeral, res.text
@@ -153,8 +165,9 @@ async def test_a_standby_for_the_same_shard_takes_over_after_a_sigkill(
     for game_id, g in stored.items():
         check_log_sequence(g["log"], g["version"])  # gapless: nothing lost, nothing applied twice
         versions = commits_of(first, game_id) + commits_of(standby, game_id)
-        assert sorted(versions, key=int) == [str(v) for v in range(1, g["version"] + 1)], \
+        assert sorted(versions, key=int) == [str(v) for v in range(1, g["version"] + 1)], (
             f"game {game_id}: one commit per version across both processes, {versions}"
+        )
         assert commits_of(other, game_id) == []
         assert g["board_version"] == g["version"], f"game {game_id}: the latest board is posted"
     # the AI game's channel: its first board, then one public board per version: none posted twice, none missing

@@ -141,8 +141,9 @@ async def test_a_holder_cut_off_from_postgresql_gives_up_its_lease_within_the_ch
     url = urlsplit(pg_url)
     proxy = Proxy(url.hostname or "127.0.0.1", url.port or 5432)
     port = await proxy.start()
-    through = urlunsplit(url._replace(netloc=f"{url.username}@127.0.0.1:{port}" if url.username
-                                      else f"127.0.0.1:{port}"))
+    through = urlunsplit(
+        url._replace(netloc=f"{url.username}@127.0.0.1:{port}" if url.username else f"127.0.0.1:{port}")
+    )
     lease = ShardLease(through, namespace_of(str(uuid.uuid4())), [0])
     try:
         assert await lease.acquire()

@@ -66,14 +66,16 @@ async def test_conex_player_who_cannot_see_the_channel_forfeits_and_the_others_p
     carol_seat = row.players.index(carol.id)
 
     await server.set_user_permissions("general", "carol", deny=["view_channel"])  # CHANNEL_UPDATE
-    await server.wait_until(lambda: carol_seat in env.game(row.id).conex.forfeited, WAIT_S,
-                            "carol's seat to be forfeited (L1)")
+    await server.wait_until(
+        lambda: carol_seat in env.game(row.id).conex.forfeited, WAIT_S, "carol's seat to be forfeited (L1)"
+    )
     after = env.game(row.id)
     assert after.status == "active", "two seats remain: the game goes on"
     assert env.actions(row.id)[-1][1:] == (carol.id, "forfeit"), "the engine's Forfeit, by the seat that left"
     assert carol_seat not in after.conex.awaiting()
-    await server.wait_until(lambda: "can no longer see this channel" in channel_texts(env, "general"), WAIT_S,
-                            "the channel to be told why")
+    await server.wait_until(
+        lambda: "can no longer see this channel" in channel_texts(env, "general"), WAIT_S, "the channel to be told why"
+    )
     assert "Carol" in channel_texts(env, "general")
     # alice and bob still play: the player to move is one of them and may act
     game = after.conex

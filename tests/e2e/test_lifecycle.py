@@ -71,8 +71,9 @@ async def test_duplicate_refused_deleted_challenge_accepted_by_command_board_rep
     await server.delete_message(board)
     res = await answered(await alice.slash("constructo board"))
     assert not res.ephemeral and res.message is not None and res.message.images
-    await server.wait_until(lambda: env.game(game.id).messages.get("board") == res.message.id, 10,
-                            "the re-posted board recorded")
+    await server.wait_until(
+        lambda: env.game(game.id).messages.get("board") == res.message.id, 10, "the re-posted board recorded"
+    )
     assert {c.get("custom_id", "")[:6] for c in res.message.buttons()} & {"cx:pl:", "cx:mv:"}, "it is playable"
 
     # the withdraw of a second challenge whose message is gone
@@ -143,8 +144,9 @@ async def play_out(env: BotEnv, game_id: int, user: DevUser, channel_id: int) ->
     else:
         pytest.fail("the game did not end")
     row = env.game(game_id)
-    await server.wait_until(lambda: env.game(game_id).messages.get("board.version") == row.version, 10,
-                            "the result card")
+    await server.wait_until(
+        lambda: env.game(game_id).messages.get("board.version") == row.version, 10, "the result card"
+    )
     return server.message(env.game(game_id).messages["board"])
 
 
@@ -206,8 +208,9 @@ async def test_games_lists_open_games_and_aborts_one_after_confirmation(env: Bot
     assert f"#{running.id} aborted" in res.content
     row = env.game(running.id)
     assert row.status == "aborted" and row.result is None
-    await server.wait_until(lambda: any("aborted" in m.content for m in server.messages("general")), 10,
-                            "the channel told")
+    await server.wait_until(
+        lambda: any("aborted" in m.content for m in server.messages("general")), 10, "the channel told"
+    )
     assert env.game(waiting.id).status == "lobby"
     await answered(await server.as_user("dave").slash("constructo decline"))
     assert env.violations_since(mark) == [], env.log_tail()
@@ -221,12 +224,16 @@ async def test_removed_from_a_guild_its_games_end_unrated_nothing_posted_there_o
     res = await answered(await alice_there.slash("constructo challenge", opponent="bot", level="easy"))
     vs_ai = env.latest_game("constructo", there.id)
     assert vs_ai.status == "active" and not res.ephemeral
-    res = await answered(await server.as_user("alice", server.channel("general", guild=other)).slash(
-        "constructo challenge", opponent="bob"))
+    res = await answered(
+        await server.as_user("alice", server.channel("general", guild=other)).slash(
+            "constructo challenge", opponent="bob"
+        )
+    )
     pending = env.latest_game("constructo")
     assert pending.status == "lobby"
-    res = await answered(await server.as_user("carol").in_channel("games-2").slash("constructo challenge",
-                                                                                  opponent="dave"))
+    res = await answered(
+        await server.as_user("carol").in_channel("games-2").slash("constructo challenge", opponent="dave")
+    )
     home = env.latest_game("constructo")
     assert home.status == "lobby" and home.id != pending.id
 

@@ -45,8 +45,13 @@ async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]
 
 
 async def get(env: BotEnv, path: str) -> tuple[int, Any]:
-    async with aiohttp.ClientSession() as http, http.get(env.health_url + path,  # type: ignore[attr-defined]
-                                                         timeout=aiohttp.ClientTimeout(total=5)) as resp:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.get(
+            env.health_url + path,  # type: ignore[attr-defined]
+            timeout=aiohttp.ClientTimeout(total=5),
+        ) as resp,
+    ):
         body = await resp.text()
         return resp.status, json.loads(body) if resp.content_type == "application/json" else body
 
@@ -68,9 +73,17 @@ async def probe(env: BotEnv, *extra: str) -> tuple[int, str, float]:
     environ = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
     environ["DATA_DIR"] = str(env.data_dir)  # no token needed
     started = time.monotonic()
-    proc = await asyncio.create_subprocess_exec(sys.executable, *extra, "-m", "bot", "healthcheck", cwd=str(REPO),
-                                                env=environ, stdout=asyncio.subprocess.PIPE,
-                                                stderr=asyncio.subprocess.STDOUT)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        *extra,
+        "-m",
+        "bot",
+        "healthcheck",
+        cwd=str(REPO),
+        env=environ,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
     out, _ = await proc.communicate()
     return int(proc.returncode or 0), out.decode(), time.monotonic() - started
 
@@ -157,8 +170,11 @@ async def test_a_heartbeat_left_by_a_killed_bot_never_passes(env: BotEnv) -> Non
     code, out, _ = await probe(env)
     assert code == 1 and f"process {old_pid}" in out, out
     await env.proc.start(wait=False)
-    await env.server.wait_until(lambda: not path.exists() or json.loads(path.read_text() or "{}").get("pid") != old_pid,
-                                30, "the new process to remove the old heartbeat")
+    await env.server.wait_until(
+        lambda: not path.exists() or json.loads(path.read_text() or "{}").get("pid") != old_pid,
+        30,
+        "the new process to remove the old heartbeat",
+    )
     await env.proc.wait_ready()
     await env.server.wait_until(path.exists, 20, "the new process's heartbeat")
     assert json.loads(path.read_text())["pid"] == env.proc.proc.pid  # type: ignore[union-attr]

@@ -45,12 +45,20 @@ async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]
 
 async def scrape(env: BotEnv) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     """``(sample name, sorted labels) -> value`` of one ``/metrics`` answer."""
-    async with aiohttp.ClientSession() as http, http.get(env.metrics_url,  # type: ignore[attr-defined]
-                                                         timeout=aiohttp.ClientTimeout(total=10)) as resp:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.get(
+            env.metrics_url,  # type: ignore[attr-defined]
+            timeout=aiohttp.ClientTimeout(total=10),
+        ) as resp,
+    ):
         assert resp.status == 200 and resp.content_type == "text/plain"
         text = await resp.text()
-    return {(s.name, tuple(sorted(s.labels.items()))): s.value
-            for family in text_string_to_metric_families(text) for s in family.samples}
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
 
 
 def value(samples: dict[tuple[str, tuple[tuple[str, str], ...]], float], name: str, **labels: str) -> float:
@@ -59,8 +67,11 @@ def value(samples: dict[tuple[str, tuple[tuple[str, str], ...]], float], name: s
 
 def stored_actions(env: BotEnv, kind: str) -> int:
     with env.db() as conn:
-        return int(conn.execute("SELECT COUNT(*) FROM actions a JOIN games g ON g.id = a.game_id WHERE g.kind = ?",
-                                (kind,)).fetchone()[0])
+        return int(
+            conn.execute(
+                "SELECT COUNT(*) FROM actions a JOIN games g ON g.id = a.game_id WHERE g.kind = ?", (kind,)
+            ).fetchone()[0]
+        )
 
 
 async def test_metrics_scraped_during_a_game(env: BotEnv) -> None:
@@ -78,11 +89,15 @@ async def test_metrics_scraped_during_a_game(env: BotEnv) -> None:
     assert committed == stored_actions(env, "constructo") > 0, "every stored action counted once"
     assert committed - value(before, "tablebot_actions_committed_total", kind="constructo") >= 2  # carol's, the AI's
     assert value(after, "tablebot_games_active", kind="constructo", status="active") == 1
-    firsts = value(after, "tablebot_first_response_seconds_count", type="application_command", by="handler") + \
-        value(after, "tablebot_first_response_seconds_count", type="application_command", by="guard")
+    firsts = value(after, "tablebot_first_response_seconds_count", type="application_command", by="handler") + value(
+        after, "tablebot_first_response_seconds_count", type="application_command", by="guard"
+    )
     assert firsts >= 2
-    boards = sum(v for (name, labels), v in after.items()
-                 if name == "tablebot_board_post_seconds_count" and ("kind", "constructo") in labels)
+    boards = sum(
+        v
+        for (name, labels), v in after.items()
+        if name == "tablebot_board_post_seconds_count" and ("kind", "constructo") in labels
+    )
     assert boards >= 2, "carol's board and the AI's"
     assert value(after, "tablebot_board_post_seconds_sum", kind="constructo", path="interaction") > 0
     assert value(after, "tablebot_storage_seconds_count", op="write") >= committed
@@ -107,8 +122,10 @@ async def test_about_in_english_and_spanish(env: BotEnv) -> None:
     server = env.server
     res = await answered(await server.as_user("alice").slash("about"))
     assert res.ephemeral, res.text
-    invite = (f"https://discord.com/oauth2/authorize?client_id={server.application_id}"
-              f"&scope=bot+applications.commands&permissions={PERMISSIONS}")
+    invite = (
+        f"https://discord.com/oauth2/authorize?client_id={server.application_id}"
+        f"&scope=bot+applications.commands&permissions={PERMISSIONS}"
+    )
     assert invite in res.text and "1 server(s)" in res.text and "1 shard(s)" in res.text, res.text
     server.user("bob").locale = "es-ES"
     try:

@@ -37,11 +37,17 @@ def closed_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def test_unreachable_postgresql_is_retried_for_database_wait_s_then_exit_8(devserver: DevServer,
-                                                                                 tmp_path: Path) -> None:
+async def test_unreachable_postgresql_is_retried_for_database_wait_s_then_exit_8(
+    devserver: DevServer, tmp_path: Path
+) -> None:
     url = f"postgresql://tablebot:{PASSWORD}@127.0.0.1:{closed_port()}/tablebot"
-    proc = BotProcess(devserver, tmp_path / "data", tmp_path / "bot.log", token=E2E_TOKEN,
-                      extra_env={"DATABASE_URL": url, "DATABASE_WAIT_S": "3", "LOG_FORMAT": "json"})
+    proc = BotProcess(
+        devserver,
+        tmp_path / "data",
+        tmp_path / "bot.log",
+        token=E2E_TOKEN,
+        extra_env={"DATABASE_URL": url, "DATABASE_WAIT_S": "3", "LOG_FORMAT": "json"},
+    )
     started = time.monotonic()
     await proc.start(wait=False)
     assert proc.proc is not None
@@ -59,8 +65,13 @@ async def test_unreachable_postgresql_is_retried_for_database_wait_s_then_exit_8
 
 async def test_sigterm_while_waiting_for_postgresql_exits_0_at_once(devserver: DevServer, tmp_path: Path) -> None:
     url = f"postgresql://tablebot:{PASSWORD}@127.0.0.1:{closed_port()}/tablebot"
-    proc = BotProcess(devserver, tmp_path / "data", tmp_path / "bot.log", token=E2E_TOKEN,
-                      extra_env={"DATABASE_URL": url, "DATABASE_WAIT_S": "120"})
+    proc = BotProcess(
+        devserver,
+        tmp_path / "data",
+        tmp_path / "bot.log",
+        token=E2E_TOKEN,
+        extra_env={"DATABASE_URL": url, "DATABASE_WAIT_S": "120"},
+    )
     await proc.start(wait=False)
     await devserver.wait_until(lambda: "trying again in" in proc.log(), 30, "the first retry")
     assert proc.proc is not None
@@ -84,11 +95,17 @@ async def test_postgresql_coming_up_during_the_wait_is_used_and_the_heartbeat_wr
 ) -> None:
     real = urlsplit(pg_url)
     port = closed_port()
-    late = urlunsplit(real._replace(netloc=real.netloc.replace(f"{real.hostname}:{real.port or 5432}",
-                                                               f"127.0.0.1:{port}")))
+    late = urlunsplit(
+        real._replace(netloc=real.netloc.replace(f"{real.hostname}:{real.port or 5432}", f"127.0.0.1:{port}"))
+    )
     data = tmp_path / "data"
-    proc = BotProcess(devserver, data, tmp_path / "bot.log", token=E2E_TOKEN,
-                      extra_env={"DATABASE_URL": late, "DATABASE_WAIT_S": "60"})
+    proc = BotProcess(
+        devserver,
+        data,
+        tmp_path / "bot.log",
+        token=E2E_TOKEN,
+        extra_env={"DATABASE_URL": late, "DATABASE_WAIT_S": "60"},
+    )
 
     async def forward(client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
         server_r, server_w = await asyncio.open_connection(real.hostname, real.port or 5432)
@@ -102,9 +119,16 @@ async def test_postgresql_coming_up_during_the_wait_is_used_and_the_heartbeat_wr
         await proc.wait_ready()
         await devserver.wait_until(lambda: (data / "heartbeat").exists(), 20, "the heartbeat in DATA_DIR")
         environ = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")} | {"DATA_DIR": str(data)}
-        probe = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", "healthcheck", cwd=str(REPO),
-                                                     env=environ, stdout=asyncio.subprocess.PIPE,
-                                                     stderr=asyncio.subprocess.STDOUT)
+        probe = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            "healthcheck",
+            cwd=str(REPO),
+            env=environ,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+        )
         out, _ = await probe.communicate()
         assert probe.returncode == 0, out.decode()
         assert not (data / "tablebot.sqlite3").exists()

@@ -77,11 +77,13 @@ async def test_sigterm_while_connecting_to_a_gateway_that_never_answers(tmp_path
     hole = await asyncio.start_server(accept, "127.0.0.1", 0)
     port = hole.sockets[0].getsockname()[1]
     try:
-        async with bot_env(tmp_path, start=False,
-                           extra_env={"DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{port}/gateway"}) as env:
+        async with bot_env(
+            tmp_path, start=False, extra_env={"DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{port}/gateway"}
+        ) as env:
             await env.proc.start(wait=False)
-            await env.server.wait_until(lambda: bool(silent) or not env.proc.running, 45,
-                                        "the bot to connect to the silent gateway")
+            await env.server.wait_until(
+                lambda: bool(silent) or not env.proc.running, 45, "the bot to connect to the silent gateway"
+            )
             assert env.proc.running, env.proc.log(3000)
             code, took = await sigterm_timed(env)
             assert code == 0, env.proc.log(3000)

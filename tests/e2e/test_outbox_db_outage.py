@@ -41,8 +41,12 @@ from .outage_kit import (
 
 __all__ = ["pg_unavailable"]
 
-BOARD_SENDS = ("POST /interactions/*/*/callback", "PATCH /webhooks/*/*/messages/*", "POST /webhooks/*/*",
-               "POST /channels/*/messages")
+BOARD_SENDS = (
+    "POST /interactions/*/*/callback",
+    "PATCH /webhooks/*/*/messages/*",
+    "POST /webhooks/*/*",
+    "POST /channels/*/messages",
+)
 """Every request that can carry a board (the hook fires on the first one carrying a file)."""
 NOTHING_CHANGED = ("nothing was changed", "no se ha cambiado nada")
 """What the bot says of an action it did not save (``err.internal``): never true of a saved one."""

@@ -80,14 +80,16 @@ def waited(env: BotEnv, inj: Injection, since: int) -> None:
     """Every request answered by ``inj``'s 429 (made after request number ``since``) was sent again only after its
     ``retry_after``."""
     log = env.server.request_log
-    hits = [(n, r) for n, r in enumerate(log) if n >= since and r.status == 429
-            and _matches(inj.pattern, r.method, r.path)][:inj.hits]
+    hits = [
+        (n, r) for n, r in enumerate(log) if n >= since and r.status == 429 and _matches(inj.pattern, r.method, r.path)
+    ][: inj.hits]
     assert hits, f"{inj.pattern} was never limited"
     for n, rec in hits:
-        again = next((r for r in log[n + 1:] if r.method == rec.method and r.path == rec.path), None)
+        again = next((r for r in log[n + 1 :] if r.method == rec.method and r.path == rec.path), None)
         if again is not None:
             assert again.at - rec.at >= inj.retry_after * 0.9, (
-                f"{rec.method} {rec.path} sent again {again.at - rec.at:.2f} s after a 429 of {inj.retry_after} s")
+                f"{rec.method} {rec.path} sent again {again.at - rec.at:.2f} s after a 429 of {inj.retry_after} s"
+            )
 
 
 def _matches(pattern: str, method: str, path: str) -> bool:
@@ -112,8 +114,13 @@ async def test_short_429s_on_every_route_one_after_the_other(env: BotEnv) -> Non
     mark = env.mark()
     game_id = await start_vs_ai(env, "rl-short")
     cases = [
-        (CALLBACK, 0.1, False), (EDIT_ORIGINAL, 0.1, False), (FOLLOWUP, 1.0, False), (WEBHOOK_EDIT, 2.0, False),
-        (CALLBACK, 2.5, False), (EDIT_ORIGINAL, 5.0, False), (FOLLOWUP, 3.0, True),
+        (CALLBACK, 0.1, False),
+        (EDIT_ORIGINAL, 0.1, False),
+        (FOLLOWUP, 1.0, False),
+        (WEBHOOK_EDIT, 2.0, False),
+        (CALLBACK, 2.5, False),
+        (EDIT_ORIGINAL, 5.0, False),
+        (FOLLOWUP, 3.0, True),
     ]
     for pattern, retry_after, dead in cases:
         version = env.game(game_id).version

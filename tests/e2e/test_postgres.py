@@ -44,15 +44,27 @@ async def test_the_real_bot_plays_on_postgresql_across_a_sigterm_restart(
     assert not (data / "tablebot.sqlite3").exists(), "the bot must not create a SQLite database on PostgreSQL"
     conn = await asyncpg.connect(pg_url)
     try:
-        game = await conn.fetchrow("SELECT id, status, version, state_json, initial_state_json, result_json"
-                                   " FROM games ORDER BY id DESC LIMIT 1")
-        players = [r[0] for r in await conn.fetch(
-            "SELECT user_id FROM game_players WHERE game_id = $1 ORDER BY seat", game["id"])]
-        log = [(r[0], r[1], r[2]) for r in await conn.fetch(
-            "SELECT seq, player, action FROM actions WHERE game_id = $1 ORDER BY seq", game["id"])]
-        ratings = {r[0]: (r[1], r[2], r[3]) for r in await conn.fetch(
-            "SELECT user_id, games, wins, losses FROM ratings WHERE guild_id = $1 AND kind = 'constructo'",
-            devserver.guild_id)}
+        game = await conn.fetchrow(
+            "SELECT id, status, version, state_json, initial_state_json, result_json"
+            " FROM games ORDER BY id DESC LIMIT 1"
+        )
+        players = [
+            r[0]
+            for r in await conn.fetch("SELECT user_id FROM game_players WHERE game_id = $1 ORDER BY seat", game["id"])
+        ]
+        log = [
+            (r[0], r[1], r[2])
+            for r in await conn.fetch(
+                "SELECT seq, player, action FROM actions WHERE game_id = $1 ORDER BY seq", game["id"]
+            )
+        ]
+        ratings = {
+            r[0]: (r[1], r[2], r[3])
+            for r in await conn.fetch(
+                "SELECT user_id, games, wins, losses FROM ratings WHERE guild_id = $1 AND kind = 'constructo'",
+                devserver.guild_id,
+            )
+        }
     finally:
         await conn.close()
     assert game["status"] == "finished"

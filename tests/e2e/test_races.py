@@ -51,8 +51,9 @@ async def test_same_user_double_clicks_and_double_commands_apply_once(env: BotEn
 
     # double click on the same select option
     sel = next(c for c in board.buttons() if c.get("type") == 3 and c["custom_id"].endswith(":L"))
-    results = await both(alice.select(board, "5", custom_id=sel["custom_id"]),
-                         alice.select(board, "5", custom_id=sel["custom_id"]))
+    results = await both(
+        alice.select(board, "5", custom_id=sel["custom_id"]), alice.select(board, "5", custom_id=sel["custom_id"])
+    )
     applied, refused = split(results)
     assert_png(applied.message.images[0])
     text = assert_refusal(refused)
@@ -62,8 +63,9 @@ async def test_same_user_double_clicks_and_double_commands_apply_once(env: BotEn
     check_log_sequence(log, version + 1)
 
     # the same slash command sent twice at once by bob (to move)
-    results = await both(bob.slash("constructo place", tile=4, size="medium"),
-                         bob.slash("constructo place", tile=4, size="medium"))
+    results = await both(
+        bob.slash("constructo place", tile=4, size="medium"), bob.slash("constructo place", tile=4, size="medium")
+    )
     applied, refused = split(results)
     assert_png(applied.message.images[0])
     text = assert_refusal(refused)

@@ -55,8 +55,9 @@ async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]
 
 async def run(*args: str) -> tuple[int, str]:
     """``python <args>`` in the repository (off the event loop the DevServer runs on): exit code and output."""
-    proc = await asyncio.create_subprocess_exec(sys.executable, *args, cwd=REPO, stdout=asyncio.subprocess.PIPE,
-                                                stderr=asyncio.subprocess.STDOUT)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, *args, cwd=REPO, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+    )
     out, _ = await proc.communicate()
     return proc.returncode or 0, out.decode()
 
@@ -83,9 +84,13 @@ def check_record(env: BotEnv, game_id: int, files: dict[str, bytes], case: str, 
     assert state.to_dict() == row.engine, "the downloaded record re-plays to the stored game"
     gif = files[f"replay-{game_id}.gif"]
     assert gif_frames(gif) == len(record["history"]) + 1
-    FIGURES[case] = {"actions": len(record["history"]), "frames": len(record["history"]) + 1,
-                     "gif_bytes": len(gif), "json_bytes": len(files[f"game-{game_id}.json"]),
-                     "answer_s": round(seconds, 2)}
+    FIGURES[case] = {
+        "actions": len(record["history"]),
+        "frames": len(record["history"]) + 1,
+        "gif_bytes": len(gif),
+        "json_bytes": len(files[f"game-{game_id}.json"]),
+        "answer_s": round(seconds, 2),
+    }
 
 
 async def test_constructo_result_card_replay_download_and_analysis(env: BotEnv) -> None:

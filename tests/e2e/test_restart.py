@@ -122,8 +122,11 @@ async def test_kill_right_after_commit_applies_the_action_once(env: BotEnv) -> N
     alice = server.as_user("alice", "games-2")
     game_id, board = await start_constructo(env, "games-2")
     version = env.game(game_id).version
-    sel = next(c for c in board.buttons() if c.get("type") == 3 and c["custom_id"].startswith("cx:pl:")
-               and c["custom_id"].endswith(":L"))
+    sel = next(
+        c
+        for c in board.buttons()
+        if c.get("type") == 3 and c["custom_id"].startswith("cx:pl:") and c["custom_id"].endswith(":L")
+    )
     await alice.select(board, "5", custom_id=sel["custom_id"])  # not awaited: killed while answering
     await server.wait_until(lambda: env.game(game_id).version > version, 10, "the placement to be committed")
     await env.proc.kill()
@@ -166,8 +169,11 @@ async def test_kill_while_the_ai_thinks_then_the_ai_move_is_played_once_after_re
     boards = len([m for m in server.messages(thread.id) if m.images])
     await env.proc.start()
     await server.wait_until(lambda: env.game(game.id).version == version + 1, 20, "the AI's resumed move")
-    await server.wait_until(lambda: len([m for m in server.messages(thread.id) if m.images]) == boards + 1, 20,
-                            "the AI's board in the thread")
+    await server.wait_until(
+        lambda: len([m for m in server.messages(thread.id) if m.images]) == boards + 1,
+        20,
+        "the AI's board in the thread",
+    )
     log = env.actions(game.id)
     assert log[-1][1] == server.application_id and log[-2][2] == "L5"
     carol_turn = await answered(await carol.in_channel(thread.id).slash("constructo board"))

@@ -27,15 +27,28 @@ async def games(url: str) -> dict[int, dict[str, object]]:
     try:
         out: dict[int, dict[str, object]] = {}
         for g in await conn.fetch("SELECT id, guild_id, status, version, state_json FROM games ORDER BY id"):
-            players = [r[0] for r in await conn.fetch(
-                "SELECT user_id FROM game_players WHERE game_id = $1 ORDER BY seat", g["id"])]
-            log = [(r[0], r[1], r[2]) for r in await conn.fetch(
-                "SELECT seq, player, action FROM actions WHERE game_id = $1 ORDER BY seq", g["id"])]
-            board = await conn.fetchval("SELECT message_id FROM game_messages WHERE game_id = $1 AND key = $2",
-                                        g["id"], "board.version")
-            out[g["id"]] = {"guild": g["guild_id"], "status": g["status"], "version": g["version"],
-                            "state": json.loads(g["state_json"]), "players": players, "log": log,
-                            "board_version": board}
+            players = [
+                r[0]
+                for r in await conn.fetch("SELECT user_id FROM game_players WHERE game_id = $1 ORDER BY seat", g["id"])
+            ]
+            log = [
+                (r[0], r[1], r[2])
+                for r in await conn.fetch(
+                    "SELECT seq, player, action FROM actions WHERE game_id = $1 ORDER BY seq", g["id"]
+                )
+            ]
+            board = await conn.fetchval(
+                "SELECT message_id FROM game_messages WHERE game_id = $1 AND key = $2", g["id"], "board.version"
+            )
+            out[g["id"]] = {
+                "guild": g["guild_id"],
+                "status": g["status"],
+                "version": g["version"],
+                "state": json.loads(g["state_json"]),
+                "players": players,
+                "log": log,
+                "board_version": board,
+            }
         return out
     finally:
         await conn.close()
@@ -52,8 +65,17 @@ async def test_two_shard_processes_share_postgresql_and_survive_a_kill(
     server = devserver
     guilds = [server.add_guild(f"shard-{i}", shard=(i, 2)) for i in range(2)]
     env = {"DATABASE_URL": pg_url, "DEV_GUILD_ID": ""}  # global commands: playable in every guild
-    procs = [BotProcess(server, tmp_path / f"data{i}", tmp_path / f"bot{i}.log", token=E2E_TOKEN,
-                        extra_env={**env, "CPU_WORKERS": "1"}, shards=([i], 2)) for i in range(2)]
+    procs = [
+        BotProcess(
+            server,
+            tmp_path / f"data{i}",
+            tmp_path / f"bot{i}.log",
+            token=E2E_TOKEN,
+            extra_env={**env, "CPU_WORKERS": "1"},
+            shards=([i], 2),
+        )
+        for i in range(2)
+    ]
     mark = len(server.violations)
     try:
         for proc in procs:

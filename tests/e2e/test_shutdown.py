@@ -76,8 +76,12 @@ async def test_sigterm_finishes_the_move_in_flight_refuses_new_ones_and_checkpoi
 
     with main_file_alone(env, tmp_path) as conn:
         stored_version = conn.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()[0]
-        log = [(s, p, a) for s, p, a in conn.execute(
-            "SELECT seq, player, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))]
+        log = [
+            (s, p, a)
+            for s, p, a in conn.execute(
+                "SELECT seq, player, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+            )
+        ]
     assert stored_version == version + 1
     check_log_sequence(log, stored_version)
     assert log[-1][1:] == (alice.id, "L5")

@@ -66,8 +66,10 @@ async def test_claim_and_the_late_move_at_the_same_moment_exactly_one_applies(en
     tiles = await alice.autocomplete("constructo place", "tile", "", size="small")
     claim = claims(env, ch)[-1]
     version = env.game(game_id).version
-    sends = [bob.click(claim, "Claim the win"),
-             alice.slash("constructo place", tile=int(tiles[0]["value"]), size="small")]
+    sends = [
+        bob.click(claim, "Claim the win"),
+        alice.slash("constructo place", tile=int(tiles[0]["value"]), size="small"),
+    ]
     claimed, moved = await asyncio.gather(*(sends if claim_first else sends[::-1]))
     if not claim_first:
         claimed, moved = moved, claimed
@@ -95,16 +97,19 @@ async def test_both_players_click_rematch_at_the_same_moment_one_game(env: BotEn
     game_id = await live_game_with_a_claim(env, ch)
     alice, bob = server.as_user("alice", ch), server.as_user("bob", ch)
     await answered(await bob.click(claims(env, ch)[-1], "Claim the win"))
-    await server.wait_until(lambda: env.game(game_id).messages.get("board.version") == env.game(game_id).version,
-                            10, "the result card")
+    await server.wait_until(
+        lambda: env.game(game_id).messages.get("board.version") == env.game(game_id).version, 10, "the result card"
+    )
     card = server.message(env.game(game_id).messages["board"])
     a, b = await asyncio.gather(alice.click(card, "Rematch"), bob.click(card, "Rematch"))
     await asyncio.gather(answered(a), answered(b))
     new = env.latest_game("constructo")
     assert new.id == game_id + 1 and new.status == "active", "exactly one rematch"
     assert sorted(new.players) == sorted([alice.id, bob.id]) and new.state["clock"]["preset"] == "live"
-    assert new.state["options"].get("first", 0) != env.game(game_id).state["options"].get("first", 0) or \
-        new.players != env.game(game_id).players, "the other player starts"
+    assert (
+        new.state["options"].get("first", 0) != env.game(game_id).state["options"].get("first", 0)
+        or new.players != env.game(game_id).players
+    ), "the other player starts"
     boards = [r for r in (a, b) if r.message is not None and r.message.images]
     assert len(boards) == 1, [r.text for r in (a, b)]
     notes = [r.message for r in (a, b) if r.message is not None and not r.message.images and not r.ephemeral]
@@ -154,8 +159,12 @@ async def test_every_discord_timestamp_the_bot_wrote_is_in_epoch_seconds(env: Bo
     value in milliseconds would show a date thousands of years away)."""
     server = env.server
     await answered(await server.as_user("mod", "games").slash("games"))
-    stamps = [int(n) for ch in list(server.channels.values()) for m in server.messages(ch)
-              for n in re.findall(r"<t:(-?\d+)(?::[a-zA-Z])?>", m.content)]
+    stamps = [
+        int(n)
+        for ch in list(server.channels.values())
+        for m in server.messages(ch)
+        for n in re.findall(r"<t:(-?\d+)(?::[a-zA-Z])?>", m.content)
+    ]
     assert len(stamps) >= 5, "boards, reminders and claims of this module carry timestamps"
     now = time.time()
     assert all(now - 2 * 86400 < n < now + 2 * 86400 for n in stamps), [n for n in stamps if abs(n - now) > 86400]
@@ -197,8 +206,9 @@ async def test_games_abort_of_a_pending_challenge_rewrites_it(env: BotEnv) -> No
     ask = await answered(await mod.click(listing.message, f"Abort #{game.id}"))
     await answered(await mod.click(ask.message, "Yes, abort it"))
     assert env.game(game.id).status == "aborted"
-    await server.wait_until(lambda: "closed this Constructo game" in server.message(challenge.id).content, 10,
-                            "the challenge rewritten")
+    await server.wait_until(
+        lambda: "closed this Constructo game" in server.message(challenge.id).content, 10, "the challenge rewritten"
+    )
     shown = server.message(challenge.id)
     assert not shown.buttons() and "Accept or decline" not in shown.content and "mod" in shown.content.lower()
     assert env.violations_since(mark) == [], env.log_tail()

@@ -40,8 +40,12 @@ def remap(db: Path, guild: int, channels: dict[int, int], users: dict[int, int])
             conn.execute("UPDATE games SET channel_id = ? WHERE id = ?", (channel_id, game_id))
         trigger = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'actions_append_only_update'").fetchone()
         conn.execute("DROP TRIGGER actions_append_only_update")  # the log is append-only: lift it for the remap
-        for table, column in (("game_players", "user_id"), ("actions", "player"), ("ratings", "user_id"),
-                              ("rating_changes", "user_id")):
+        for table, column in (
+            ("game_players", "user_id"),
+            ("actions", "player"),
+            ("ratings", "user_id"),
+            ("rating_changes", "user_id"),
+        ):
             for old, new in users.items():
                 conn.execute(f"UPDATE {table} SET {column} = ? WHERE {column} = ?", (new, old))
         conn.execute(trigger[0])
@@ -49,8 +53,10 @@ def remap(db: Path, guild: int, channels: dict[int, int], users: dict[int, int])
             state = json.loads(text)
             if state.get("host") in users:
                 state["host"] = users[state["host"]]
-                conn.execute("UPDATE games SET state_json = ?, initial_state_json = ? WHERE id = ?",
-                             (json.dumps(state), json.dumps(state), game_id))
+                conn.execute(
+                    "UPDATE games SET state_json = ?, initial_state_json = ? WHERE id = ?",
+                    (json.dumps(state), json.dumps(state), game_id),
+                )
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -58,8 +64,12 @@ async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]
     async with bot_env(Path(tmp_path_factory.mktemp("v1db")), start=False) as e:
         server = e.server
         channels = {gid: server.add_channel(name).id for gid, name in CHANNELS.items()}
-        users = {101: server.user("alice").id, 102: server.user("bob").id, 103: server.user("carol").id,
-                 OLD_BOT: server.bot_user.id}
+        users = {
+            101: server.user("alice").id,
+            102: server.user("bob").id,
+            103: server.user("carol").id,
+            OLD_BOT: server.bot_user.id,
+        }
         e.data_dir.mkdir(parents=True, exist_ok=True)
         shutil.copy(FIXTURE, e.db_path)
         remap(e.db_path, server.guild_id, channels, users)
@@ -70,8 +80,11 @@ async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]
 async def test_games_saved_before_the_protocol_continue_in_the_real_bot(env: BotEnv) -> None:
     server = env.server
     mark = env.mark()
-    await server.wait_until(lambda: all("board" in env.game(g).messages for g in (1, 2, 5)), 30,
-                            "READY to post the boards the old games never had")
+    await server.wait_until(
+        lambda: all("board" in env.game(g).messages for g in (1, 2, 5)),
+        30,
+        "READY to post the boards the old games never had",
+    )
     alice = server.as_user("alice", channel=CHANNELS[1])
     vs_ai = env.game(1)
     assert vs_ai.state.get("v") is None and vs_ai.state["match"]["version"] == 1  # untouched until the next action
@@ -93,8 +106,10 @@ async def test_games_saved_before_the_protocol_continue_in_the_real_bot(env: Bot
     assert not res.ephemeral, res.text
     row = env.game(5)
     assert row.conex.forfeited == {2} and row.conex.current_player == 0  # the forfeited seat is skipped
-    assert "no longer plays" in (await answered(
-        await server.as_user("carol", channel=CHANNELS[5]).slash("conex draw"))).text
+    assert (
+        "no longer plays"
+        in (await answered(await server.as_user("carol", channel=CHANNELS[5]).slash("conex draw"))).text
+    )
 
     res = await answered(await server.as_user("alice", channel=CHANNELS[6]).slash("conex start"))
     row = env.game(6)

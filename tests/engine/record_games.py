@@ -15,8 +15,9 @@ from engine.constructo import Timeout as ConstructoTimeout
 NAMES = ("Alice", "Bob", "Carol", "Dave")
 
 
-def constructo_match(seed: int = 1, *, end: str = "M2", layout: str = "rombo", second: str | None = "flor",
-                     first: int = 0) -> Match:
+def constructo_match(
+    seed: int = 1, *, end: str = "M2", layout: str = "rombo", second: str | None = "flor", first: int = 0
+) -> Match:
     """A random match played to its end. ``end``: ``"M2"`` (both rounds), ``"M3"`` (seat 1 resigns during round
     2, or round 1 when ``second`` is None), ``"timeout"`` (the player to move runs out of time in the last round
     played). ``second``: round 2's layout (a name, or a coordinates text), None = keep round 1's."""
@@ -30,8 +31,12 @@ def constructo_match(seed: int = 1, *, end: str = "M2", layout: str = "rombo", s
             if end != "M2" and stop_round == 1:
                 m.apply(Resign(1) if end == "M3" else ConstructoTimeout(seat))
                 break
-            m.apply(ChooseLayout(seat, LAYOUTS[second] if second in LAYOUTS else m.parse_action(
-                f"layout {second or 'keep'}", seat).layout))
+            m.apply(
+                ChooseLayout(
+                    seat,
+                    LAYOUTS[second] if second in LAYOUTS else m.parse_action(f"layout {second or 'keep'}", seat).layout,
+                )
+            )
             continue
         if end != "M2" and m.round_no == stop_round and len(m.current_round.history) >= 6:
             m.apply(Resign(1) if end == "M3" else ConstructoTimeout(seat))
@@ -41,8 +46,16 @@ def constructo_match(seed: int = 1, *, end: str = "M2", layout: str = "rombo", s
     return m
 
 
-def conex_game(players: int = 3, seed: int = 5, *, goal: int = 40, table: str = "medium", forfeit_at: int | None = 25,
-               timeouts: float = 0.04, max_actions: int = 600) -> Game:
+def conex_game(
+    players: int = 3,
+    seed: int = 5,
+    *,
+    goal: int = 40,
+    table: str = "medium",
+    forfeit_at: int | None = 25,
+    timeouts: float = 0.04,
+    max_actions: int = 600,
+) -> Game:
     """A CONEX game played to its end: first_fit placements, lightning whenever usable (on a random free card),
     random discards, a ``Timeout`` of the awaited seat now and then (``timeouts`` per action), and seat
     ``players - 1`` forfeiting at action ``forfeit_at`` (None: nobody leaves)."""

@@ -48,7 +48,11 @@ def logged_history(data: dict[str, Any]) -> list[tuple[int, str]]:
 
 def test_every_kind_of_saved_game_is_here() -> None:
     assert set(NAMES) >= {
-        "constructo_ai_round1", "constructo_round2", "constructo_resigned", "conex_forfeit_discard", "conex_lobby",
+        "constructo_ai_round1",
+        "constructo_round2",
+        "constructo_resigned",
+        "conex_forfeit_discard",
+        "conex_lobby",
         "conex_finished",
     }
 

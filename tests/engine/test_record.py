@@ -187,8 +187,25 @@ def test_a_seat_outside_the_game_is_refused(conex_rec: dict[str, Any], seat: Any
     refused(rec, "history")
 
 
-@pytest.mark.parametrize("game", ["Conex", "../conex", "conex.ai", "protocol", "errors", "record", "data", "os",
-                                  "chess", "", None, 7, "a" * 33, "conex\n"])
+@pytest.mark.parametrize(
+    "game",
+    [
+        "Conex",
+        "../conex",
+        "conex.ai",
+        "protocol",
+        "errors",
+        "record",
+        "data",
+        "os",
+        "chess",
+        "",
+        None,
+        7,
+        "a" * 33,
+        "conex\n",
+    ],
+)
 def test_a_record_makes_the_loader_import_nothing(conex_rec: dict[str, Any], game: Any) -> None:
     before = set(sys.modules)
     refused({**conex_rec, "game": game}, "game")
@@ -251,8 +268,9 @@ def test_malformed_records_are_refused(conex_rec: dict[str, Any], change: Any, f
     refused(rec, field)
 
 
-@pytest.mark.parametrize("junk", [None, [], "tablebot-record", 3, {"format": FORMAT}, {"format": FORMAT,
-                                                                                    "version": VERSION}])
+@pytest.mark.parametrize(
+    "junk", [None, [], "tablebot-record", 3, {"format": FORMAT}, {"format": FORMAT, "version": VERSION}]
+)
 def test_junk_is_refused(junk: Any) -> None:
     refused(junk)
 
@@ -261,8 +279,12 @@ def test_junk_is_refused(junk: Any) -> None:
 # property: random finished games round-trip through JSON
 # ----------------------------------------------------------------------------------------------
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**32), end=st.sampled_from(["M2", "M3", "timeout"]),
-       second=st.sampled_from(["flor", None, COORDS, "rombo"]), first=st.integers(0, 1))
+@given(
+    seed=st.integers(0, 2**32),
+    end=st.sampled_from(["M2", "M3", "timeout"]),
+    second=st.sampled_from(["flor", None, COORDS, "rombo"]),
+    first=st.integers(0, 1),
+)
 def test_random_constructo_matches_round_trip(seed: int, end: str, second: str | None, first: int) -> None:
     m = constructo_match(seed, end=end, second=second, first=first)
     _, back = round_trip(m)
@@ -272,7 +294,8 @@ def test_random_constructo_matches_round_trip(seed: int, end: str, second: str |
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 4), timeouts=st.sampled_from([0.0, 0.1]))
 def test_random_conex_games_round_trip(seed: int, players: int, timeouts: float) -> None:
-    g = conex_game(players, seed, goal=25, table="small", forfeit_at=random.Random(seed).choice([None, 9]),
-                   timeouts=timeouts)
+    g = conex_game(
+        players, seed, goal=25, table="small", forfeit_at=random.Random(seed).choice([None, 9]), timeouts=timeouts
+    )
     _, back = round_trip(g)
     assert back.to_dict() == g.to_dict()

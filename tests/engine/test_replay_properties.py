@@ -46,13 +46,25 @@ def conex_step(g: Game, rng: random.Random) -> object:
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**128 - 1), players=st.integers(2, 4), goal=st.sampled_from([20, 30]),
-       table=st.sampled_from(["small", "medium"]), limit=st.integers(1, 3), bots=st.integers(0, 2))
+@given(
+    seed=st.integers(0, 2**128 - 1),
+    players=st.integers(2, 4),
+    goal=st.sampled_from([20, 30]),
+    table=st.sampled_from(["small", "medium"]),
+    limit=st.integers(1, 3),
+    bots=st.integers(0, 2),
+)
 def test_conex_replays_at_every_step_with_forfeits_and_timeouts(
     seed: int, players: int, goal: int, table: str, limit: int, bots: int
 ) -> None:
-    setup = {"players": players, "seed": seed, "goal": goal, "table": table, "timeout_forfeit": limit,
-             "bots": list(range(players - min(bots, players - 1), players))}
+    setup = {
+        "players": players,
+        "seed": seed,
+        "goal": goal,
+        "table": table,
+        "timeout_forfeit": limit,
+        "bots": list(range(players - min(bots, players - 1), players)),
+    }
     g = Game.new(setup)
     replica = Game.new(setup)
     rng = random.Random(seed)
@@ -71,8 +83,12 @@ def test_conex_replays_at_every_step_with_forfeits_and_timeouts(
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**32), first=st.integers(0, 1), layout=st.sampled_from(sorted(LAYOUTS)),
-       leave=st.floats(0.0, 0.05))
+@given(
+    seed=st.integers(0, 2**32),
+    first=st.integers(0, 1),
+    layout=st.sampled_from(sorted(LAYOUTS)),
+    leave=st.floats(0.0, 0.05),
+)
 def test_constructo_replays_at_every_step_with_resignations_timeouts_and_layout_choices(
     seed: int, first: int, layout: str, leave: float
 ) -> None:

@@ -23,17 +23,31 @@ TOKEN = "ops-commands-token"
 READS = r"""(?:environ\.get|env\.get|getenv|environ\[|_in\(env,)\s*\(?\s*["']([A-Z][A-Z0-9_]+)["']"""
 
 
-def bot(*args: str, cwd: Path, env: dict[str, str] | None = None,
-        timeout: float = 60) -> subprocess.CompletedProcess[str]:
+def bot(
+    *args: str, cwd: Path, env: dict[str, str] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
     base = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "DEV_GUILD"))}
     base["PYTHONPATH"] = str(REPO)
-    return subprocess.run([sys.executable, "-m", "bot", *args], cwd=cwd, env={**base, **(env or {})},
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=cwd,
+        env={**base, **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def test_migrate_db_from_a_missing_sqlite_file_fails_and_creates_nothing(tmp_path: Path) -> None:
-    done = bot("migrate-db", "--from", "sqlite:///data/old.sqlite3", "--to", "sqlite:///data/new.sqlite3",
-               cwd=tmp_path, env={"DATA_DIR": str(tmp_path / "d")})
+    done = bot(
+        "migrate-db",
+        "--from",
+        "sqlite:///data/old.sqlite3",
+        "--to",
+        "sqlite:///data/new.sqlite3",
+        cwd=tmp_path,
+        env={"DATA_DIR": str(tmp_path / "d")},
+    )
     assert done.returncode == ExitCode.CONFIG, done
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "no database file at" in lines[0], done.stderr
@@ -56,11 +70,23 @@ def test_relative_sqlite_url_is_read_from_the_current_directory(tmp_path: Path) 
 
 async def test_unknown_dev_guild_id_is_a_configuration_error(tmp_path: Path) -> None:
     async with DevServer(token=TOKEN) as server:
-        env = {**server.env(TOKEN), "DEV_GUILD_ID": "123456789012345678", "DATA_DIR": str(tmp_path / "d"),
-               "CPU_WORKERS": "0", "PYTHONPATH": str(REPO)}
+        env = {
+            **server.env(TOKEN),
+            "DEV_GUILD_ID": "123456789012345678",
+            "DATA_DIR": str(tmp_path / "d"),
+            "CPU_WORKERS": "0",
+            "PYTHONPATH": str(REPO),
+        }
         base = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "DEV_GUILD"))}
-        proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=tmp_path, env={**base, **env},
-                                                    stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            cwd=tmp_path,
+            env={**base, **env},
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
         _, err = await asyncio.wait_for(proc.communicate(), 90)
     last = err.decode().strip().splitlines()[-1]
     assert proc.returncode == ExitCode.CONFIG, err.decode()[-3000:]
@@ -83,8 +109,12 @@ def test_help_lists_every_command_and_every_environment_variable(tmp_path: Path)
     # ...and every variable of the README's configuration table
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     table = readme.split("## Configuration (environment)", 1)[1].split("\n## ", 1)[0]
-    documented = {name for row in table.splitlines() if row.startswith("| `")
-                  for name in re.findall(r"`([A-Z][A-Z0-9_]+)`", row.split("|")[1])}
+    documented = {
+        name
+        for row in table.splitlines()
+        if row.startswith("| `")
+        for name in re.findall(r"`([A-Z][A-Z0-9_]+)`", row.split("|")[1])
+    }
     assert {"DISCORD_TOKEN", "CPU_WORKERS", "TABLEBOT_EXTRA_GAMES", "SHARD_IDS"} <= read | documented
     listed = {name for name, _ in ENVIRONMENT}
     assert (read | documented) - listed == set()

@@ -21,31 +21,44 @@ def tree(tmp_path: Path, files: dict[str, str], proc: str) -> tuple[Path, Path]:
     return root, proc_file
 
 
-@pytest.mark.parametrize(("cpu_max", "affinity", "expected"), [
-    ("50000 100000\n", 8, 1),     # --cpus=0.5: one worker, not eight
-    ("250000 100000\n", 8, 3),    # --cpus=2.5: rounded up
-    ("400000 100000\n", 2, 2),    # the cpuset (affinity) is smaller than the quota
-    ("max 100000\n", 6, 6),       # no quota
-    ("garbage\n", 4, 4),          # unreadable: no quota, never raises
-])
-def test_cgroup_v2_cpu_max_in_a_namespaced_container(tmp_path: Path, cpu_max: str, affinity: int,
-                                                      expected: int) -> None:
+@pytest.mark.parametrize(
+    ("cpu_max", "affinity", "expected"),
+    [
+        ("50000 100000\n", 8, 1),  # --cpus=0.5: one worker, not eight
+        ("250000 100000\n", 8, 3),  # --cpus=2.5: rounded up
+        ("400000 100000\n", 2, 2),  # the cpuset (affinity) is smaller than the quota
+        ("max 100000\n", 6, 6),  # no quota
+        ("garbage\n", 4, 4),  # unreadable: no quota, never raises
+    ],
+)
+def test_cgroup_v2_cpu_max_in_a_namespaced_container(
+    tmp_path: Path, cpu_max: str, affinity: int, expected: int
+) -> None:
     root, proc = tree(tmp_path, {"cpu.max": cpu_max}, "0::/\n")
     assert default_cpu_workers(cgroup_root=root, proc_cgroup=proc, affinity=affinity) == expected
 
 
 def test_cgroup_v2_host_path_and_the_smallest_parent_quota(tmp_path: Path) -> None:
-    root, proc = tree(tmp_path, {
-        "system.slice/cpu.max": "150000 100000\n",          # the parent: 1.5 CPU
-        "system.slice/tablebot.service/cpu.max": "max 100000\n",
-    }, "0::/system.slice/tablebot.service\n")
+    root, proc = tree(
+        tmp_path,
+        {
+            "system.slice/cpu.max": "150000 100000\n",  # the parent: 1.5 CPU
+            "system.slice/tablebot.service/cpu.max": "max 100000\n",
+        },
+        "0::/system.slice/tablebot.service\n",
+    )
     assert default_cpu_workers(cgroup_root=root, proc_cgroup=proc, affinity=16) == 2
 
 
 def test_cgroup_v1_cfs_quota(tmp_path: Path) -> None:
-    root, proc = tree(tmp_path, {
-        "cpu,cpuacct/cpu.cfs_quota_us": "50000\n", "cpu,cpuacct/cpu.cfs_period_us": "100000\n",
-    }, "4:memory:/docker/abc\n3:cpu,cpuacct:/docker/abc\n0::/\n")
+    root, proc = tree(
+        tmp_path,
+        {
+            "cpu,cpuacct/cpu.cfs_quota_us": "50000\n",
+            "cpu,cpuacct/cpu.cfs_period_us": "100000\n",
+        },
+        "4:memory:/docker/abc\n3:cpu,cpuacct:/docker/abc\n0::/\n",
+    )
     assert default_cpu_workers(cgroup_root=root, proc_cgroup=proc, affinity=4) == 1
 
 

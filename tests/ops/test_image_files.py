@@ -24,8 +24,9 @@ def stages() -> list[list[str]]:
 def test_dependencies_from_the_lock_before_the_sources_and_a_regular_install() -> None:
     build, runtime = stages()
     lock = next(i for i, line in enumerate(build) if "--require-hashes -r /tmp/requirements.lock" in line)
-    first_source = next(i for i, line in enumerate(build)
-                        if line.startswith("COPY ") and "requirements.lock" not in line)
+    first_source = next(
+        i for i, line in enumerate(build) if line.startswith("COPY ") and "requirements.lock" not in line
+    )
     assert lock < first_source
     assert not [line for line in build + runtime if re.search(r"pip install[^&]* -e ", line)]
     assert re.fullmatch(r"USER \d+:\d+", next(line for line in runtime if line.startswith("USER ")))
@@ -35,8 +36,10 @@ def test_dependencies_from_the_lock_before_the_sources_and_a_regular_install() -
 def test_the_lock_pins_every_runtime_dependency_with_hashes() -> None:
     deps = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]
     lock = (REPO / "requirements.lock").read_text()
-    pinned = {m.group(1).lower().replace("_", "-").replace(".", "-")
-              for m in re.finditer(r"^([A-Za-z0-9._-]+)==\S+ \\\n\s+--hash=sha256:", lock, re.M)}
+    pinned = {
+        m.group(1).lower().replace("_", "-").replace(".", "-")
+        for m in re.finditer(r"^([A-Za-z0-9._-]+)==\S+ \\\n\s+--hash=sha256:", lock, re.M)
+    }
     wanted = {re.split(r"[<>=!~ \[]", d, maxsplit=1)[0].lower().replace("_", "-").replace(".", "-") for d in deps}
     assert wanted <= pinned, wanted - pinned
     assert "setuptools" in pinned  # the build backend of the image's --no-build-isolation install

@@ -24,8 +24,22 @@ REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
 
 # What a source checkout holds that must not reach a build (tests, benchmarks, host builds, venvs, secrets).
-IGNORED = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", "*.so", "*.pyc",
-                                 ".env", "tests", "bench", ".pytest_cache", ".ruff_cache", ".mypy_cache")
+IGNORED = shutil.ignore_patterns(
+    ".git",
+    ".venv",
+    "build",
+    "dist",
+    "*.egg-info",
+    "__pycache__",
+    "*.so",
+    "*.pyc",
+    ".env",
+    "tests",
+    "bench",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".mypy_cache",
+)
 
 CHECK = r"""
 import json, sys
@@ -71,8 +85,22 @@ def test_wheel_installed_non_editable_loads_data_and_draws(tmp_path: Path) -> No
     src = tmp_path / "src"
     shutil.copytree(REPO, src, ignore=IGNORED)
     dist = tmp_path / "dist"
-    _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "--no-index",
-          "-w", dist, src], cwd=tmp_path)
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "-w",
+            dist,
+            src,
+        ],
+        cwd=tmp_path,
+    )
     (wheel,) = dist.glob("tablebot-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert "engine/data/constructo_layouts.json" in names and "engine/data/conex_deck.json" in names
@@ -82,11 +110,14 @@ def test_wheel_installed_non_editable_loads_data_and_draws(tmp_path: Path) -> No
     venv = tmp_path / "venv"
     _run([sys.executable, "-m", "venv", "--without-pip", venv], cwd=tmp_path)
     python = venv / "bin" / "python"
-    purelib = Path(_run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                        cwd=tmp_path).stdout.strip())
+    purelib = Path(
+        _run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], cwd=tmp_path).stdout.strip()
+    )
     (purelib / "zz_test_venv_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    _run([sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps", "--no-index", wheel],
-         cwd=tmp_path)
+    _run(
+        [sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps", "--no-index", wheel],
+        cwd=tmp_path,
+    )
 
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()

@@ -49,8 +49,18 @@ def full_table_state() -> dict[str, Any]:
     extra = [cid for h in d["hands"] for cid in h] + list(d["draw_pile"])
     assert len(extra) <= len(spots), f"{len(extra)} cards left, only {len(spots)} spots"
     for cid, (x, y) in zip(extra, spots, strict=False):
-        d["table"].append({"card": cid, "x_mm": float(x), "y_mm": y, "rotation": 0.0, "placed_by": 0, "points": 0,
-                           "corner": 1, "target": "board"})
+        d["table"].append(
+            {
+                "card": cid,
+                "x_mm": float(x),
+                "y_mm": y,
+                "rotation": 0.0,
+                "placed_by": 0,
+                "points": 0,
+                "corner": 1,
+                "target": "board",
+            }
+        )
     d["hands"] = [[] for _ in d["hands"]]
     d["draw_pile"] = []
     return d

@@ -62,8 +62,12 @@ def _labels(fn):  # type: ignore[no-untyped-def]
 
 
 def test_a_removed_card_is_outlined_in_red_dashes_and_the_stale_highlight_can_be_dropped(game: Game) -> None:
-    free = [tc for tc in game.table if game.table[-1] is not tc and all(
-        o.rect.intersection(tc.rect).area < 0.01 for o in game.table[game.table.index(tc) + 1 :])]
+    free = [
+        tc
+        for tc in game.table
+        if game.table[-1] is not tc
+        and all(o.rect.intersection(tc.rect).area < 0.01 for o in game.table[game.table.index(tc) + 1 :])
+    ]
     victim = free[-1]
     after = _without(game, victim.card.id)
     removed = (victim.card.id, victim.pose)
@@ -88,9 +92,14 @@ def test_a_removed_card_is_outlined_in_red_dashes_and_the_stale_highlight_can_be
     assert lay2.origin[1] >= lay.origin[1]  # the "Last:" line takes room
     a, b = list(last.rect.exterior.coords)[:2]
     mx, my = view.px((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+
     def white(im: Image.Image, origin: tuple[int, int]) -> bool:
-        return (255, 255, 255) in {im.getpixel((round(mx + origin[0] + dx), round(my + origin[1] + dy)))
-                                   for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+        return (255, 255, 255) in {
+            im.getpixel((round(mx + origin[0] + dx), round(my + origin[1] + dy)))
+            for dx in (-1, 0, 1)
+            for dy in (-1, 0, 1)
+        }
+
     assert white(lit, lay2.origin) and not white(plain, lay.origin)
     text = table_text(after, names=NAMES, removed=removed, highlight=None)
     assert f"Lightning: #{victim.card.id} was removed" in text and "Last:" not in text
@@ -127,8 +136,11 @@ def test_each_hint_tile_shows_only_its_own_ghost(game: Game) -> None:
         assert len(changed) > 200, tile.number  # its ghost is there
         inside = sum(own.contains(shapely.Point(x, y)) for x, y in changed)
         edge = 4  # the tile's coloured frame is drawn over the plot's border
-        stray = [(x, y) for x, y in changed if not own.contains(shapely.Point(x, y))
-                 and edge < x < diff.width - edge and edge < y < diff.height - edge]
+        stray = [
+            (x, y)
+            for x, y in changed
+            if not own.contains(shapely.Point(x, y)) and edge < x < diff.width - edge and edge < y < diff.height - edge
+        ]
         assert not stray, (tile.number, stray[:5], inside)  # nothing but its own ghost
 
 

@@ -61,8 +61,15 @@ def _origin(game: Game, zoom: object = None, ghosts: tuple = (), names: tuple = 
     return table_layout(game, names=names, zoom=zoom, ghosts=ghosts).origin  # type: ignore[arg-type]
 
 
-def _dominant(img: Image.Image, game: Game, geom: shapely.Geometry, zoom: object = None, inset_mm: float = 1.0,
-              step_mm: float = 1.5, names: tuple = NAMES) -> tuple[int, int, int]:
+def _dominant(
+    img: Image.Image,
+    game: Game,
+    geom: shapely.Geometry,
+    zoom: object = None,
+    inset_mm: float = 1.0,
+    step_mm: float = 1.5,
+    names: tuple = NAMES,
+) -> tuple[int, int, int]:
     """Most common pixel colour over a grid of sample points inside ``geom`` (table mm) shrunk by ``inset_mm``."""
     view = table_view(game, zoom)
     PLOT_ORIGIN = _origin(game, zoom, names=names)
@@ -118,8 +125,12 @@ def test_every_card_and_visible_corner_is_drawn_at_its_pose(small_game: Game) ->
     for tc in reversed(g.table):  # G6: only what no later card covers is visible
         main = tc.rect.difference(shapely.union_all(list(tc.corner_shapes))).difference(later_union)
         x0, y0, x1, y1 = main.bounds
-        in_view = view.x0 <= x0 and x1 <= view.x0 + view.width / view.scale and view.y0 <= y0 and (
-            y1 <= view.y0 + view.height / view.scale)
+        in_view = (
+            view.x0 <= x0
+            and x1 <= view.x0 + view.width / view.scale
+            and view.y0 <= y0
+            and (y1 <= view.y0 + view.height / view.scale)
+        )
         if in_view and main.buffer(-3).area > 600:  # big enough that the card's number label covers a minority
             assert _dominant(img, g, main, zoom="board", inset_mm=3) == hex_rgb(COLOUR_FILL[tc.card.color])
             checked += 1
@@ -175,8 +186,12 @@ def test_ghosts_are_drawn_translucent_and_numbered(small_game: Game) -> None:
     rect = posed_card(card, cx, cy, places[0].rotation or 0.0).rect
     x0, y0, x1, y1 = rect.bounds
     p0, p1 = view.px(x0, y0), view.px(x1, y1)
-    box = (round(p0[0] + PLOT_ORIGIN[0]), round(p0[1] + PLOT_ORIGIN[1]),
-           round(p1[0] + PLOT_ORIGIN[0]), round(p1[1] + PLOT_ORIGIN[1]))
+    box = (
+        round(p0[0] + PLOT_ORIGIN[0]),
+        round(p0[1] + PLOT_ORIGIN[1]),
+        round(p1[0] + PLOT_ORIGIN[0]),
+        round(p1[1] + PLOT_ORIGIN[1]),
+    )
     assert mean_abs_diff(plain.crop(box), ghost.crop(box)) > 10  # the ghost changes its area
     bd = ghost_badges(g, view, places[:1], min_r=table_layout(g, names=NAMES, zoom="table").fs / 1.2)[0]
     badge = ghost.getpixel((round(bd.x + PLOT_ORIGIN[0] + 0.7 * bd.r), round(bd.y + PLOT_ORIGIN[1])))
@@ -196,9 +211,11 @@ def test_default_view_fits_the_region_in_play_early_in_a_game(small_game: Game) 
         assert x1 - view.x0 >= 400 and y1 - view.y0 >= 290  # never smaller than about 40 x 30 cm
         assert abs(view.width / view.height - whole.width / whole.height) < 0.01  # the table's aspect ratio
         rects = [tc.rect for tc in g.table] + [
-            posed_card(c, *centre_for_corner(c.corner(pl.corner), pl.x * 10, pl.y * 10, pl.rotation or 0.0),
-                       pl.rotation or 0.0).rect
-            for pl in ghosts for c in [next(h for h in g.hand(p) if h.id == pl.card)]
+            posed_card(
+                c, *centre_for_corner(c.corner(pl.corner), pl.x * 10, pl.y * 10, pl.rotation or 0.0), pl.rotation or 0.0
+            ).rect
+            for pl in ghosts
+            for c in [next(h for h in g.hand(p) if h.id == pl.card)]
         ]
         for rect in rects:  # every table card and ghost inside the view, with some margin
             bx0, by0, bx1, by1 = rect.bounds
@@ -239,7 +256,10 @@ def test_ghost_badges_are_all_visible_at_distinct_non_overlapping_spots(small_ga
                 assert not any(o.contains(Point(mx, my)) for k, o in enumerate(ghosts) if k != bd.number - 1)
             # drawn last: the badge's white disc is on top of everything
             assert img.getpixel((round(bd.x - 0.75 * bd.r + PLOT_ORIGIN[0]), round(bd.y + PLOT_ORIGIN[1]))) == (
-                255, 255, 255)
+                255,
+                255,
+                255,
+            )
 
 
 def test_zoomed_preview_widens_to_hold_every_ghost(small_game: Game) -> None:
@@ -328,8 +348,11 @@ def test_goldens(full_game: Game) -> None:
     from render.conex import render_hints
 
     hand = fresh.hand(0)
-    hints = [Place(0, hand[0].id, 1, 8.0, -6.0, 30.0), Place(0, hand[1].id, 1, -7.5, 7.0, 300.0),
-             Place(0, hand[2].id, 2, 0.0, 0.0, 0.0)]
+    hints = [
+        Place(0, hand[0].id, 1, 8.0, -6.0, 30.0),
+        Place(0, hand[1].id, 1, -7.5, 7.0, 300.0),
+        Place(0, hand[2].id, 2, 0.0, 0.0, 0.0),
+    ]
     assert_matches_golden(render_hints(fresh, hints), "conex_hints")
     # after a lightning: the removed card dashed, no highlight
     d = full_game.to_dict()
@@ -340,8 +363,9 @@ def test_goldens(full_game: Game) -> None:
     d["current_player"] = 1
     after = Game.from_dict(d)
     pose = next(tc.pose for tc in full_game.table if tc.card.id == gone["card"])
-    assert_matches_golden(render_table(after, names=NAMES, removed=(gone["card"], pose), highlight=None),
-                          "conex_table_lightning")
+    assert_matches_golden(
+        render_table(after, names=NAMES, removed=(gone["card"], pose), highlight=None), "conex_table_lightning"
+    )
 
 
 def test_missing_names_fall_back_to_seat_labels(small_game: Game) -> None:

@@ -94,8 +94,9 @@ def test_the_move_arrow_never_covers_the_destination_stack_number_or_badge(name:
         if (b[0] - a[0], b[1] - a[1]) not in ADJ:
             continue
         src, dst = i + 1, j + 1
-        parts = tile_parts(hf.centres[dst - 1], hf.radius, TALLEST, ("A", "B"), FS, tower=True,
-                           badge_side=badge_side_for(hf, src, dst))
+        parts = tile_parts(
+            hf.centres[dst - 1], hf.radius, TALLEST, ("A", "B"), FS, tower=True, badge_side=badge_side_for(hf, src, dst)
+        )
         arrow = _arrow_shape(hf, src, dst)
         for thing in _dst_things(parts, dst):
             assert not arrow.intersects(thing), (name, src, dst)

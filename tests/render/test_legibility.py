@@ -24,8 +24,12 @@ from render.results import render_conex_result, render_constructo_result, render
 from render.text import MIN_CAP_PX_AT_400, Label, cap_px_at_phone, min_font_px, record_labels
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "conex_52.json"
-LONG = ("Maximiliano Alejandro Gutiérrez1", "Александра Владимировна Петрова!", "山田太郎" * 8,
-        "🦄🦄 Unicorn Rainbow Sparkle 🌈✨ ok")
+LONG = (
+    "Maximiliano Alejandro Gutiérrez1",
+    "Александра Владимировна Петрова!",
+    "山田太郎" * 8,
+    "🦄🦄 Unicorn Rainbow Sparkle 🌈✨ ok",
+)
 
 
 def full_game() -> Game:
@@ -106,7 +110,8 @@ def _cases() -> dict[str, Callable[[], Image.Image]]:
         "conex result": lambda: render_conex_result(full, names=LONG[:3]),
         "constructo result": lambda: render_constructo_result(finished_match(), names=LONG[:2]),
         "leaderboard": lambda: render_leaderboard(
-            [(i + 1, LONG[i % 4], 1500 - 7 * i, 100 + i, 99, 3) for i in range(10)], title="CONEX · " + LONG[0]),
+            [(i + 1, LONG[i % 4], 1500 - 7 * i, 100 + i, 99, 3) for i in range(10)], title="CONEX · " + LONG[0]
+        ),
         "leaderboard empty": lambda: render_leaderboard([], title="Constructo leaderboard"),
         "layouts sheet": render_layouts_sheet,
         "board empty": lambda: render_board(Match.new("rombo"), names=("Alice", "AI (easy)")),

@@ -51,15 +51,21 @@ def _cmap(face: str) -> frozenset[int]:
 
 def _drawn_chars(run: str) -> list[str]:
     """The characters of a run that need a glyph of their own (marks, joiners and selectors ride along)."""
-    return [ch for ch in run if unicodedata.category(ch) not in ("Mn", "Me", "Mc", "Cf", "Zs")
-            and not 0xFE00 <= ord(ch) <= 0xFE0F and not 0x1F3FB <= ord(ch) <= 0x1F3FF]
+    return [
+        ch
+        for ch in run
+        if unicodedata.category(ch) not in ("Mn", "Me", "Mc", "Cf", "Zs")
+        and not 0xFE00 <= ord(ch) <= 0xFE0F
+        and not 0x1F3FB <= ord(ch) <= 0x1F3FF
+    ]
 
 
 def _glyph(face: str, ch: str, size: int = 40) -> Image.Image:
     f = ImageFont.truetype(str(FONT_DIR / FACES[face].regular), EMOJI_PPEM if FACES[face].colour else size)
     im = Image.new("RGBA", (4 * f.size, 2 * f.size), (0, 0, 0, 0))
-    ImageDraw.Draw(im).text((f.size, f.size), ch, font=f, fill="#000000", anchor="ls",
-                            embedded_color=FACES[face].colour)
+    ImageDraw.Draw(im).text(
+        (f.size, f.size), ch, font=f, fill="#000000", anchor="ls", embedded_color=FACES[face].colour
+    )
     return im
 
 
@@ -129,10 +135,12 @@ def test_names_in_every_script_render_in_every_image_kind() -> None:
     match = Match(0, [Round.from_record("rombo: L5 M4 S1 4-5")])
     for i in range(0, len(names), 3):
         trio = names[i : i + 3] + ["Pat"] * (3 - len(names[i : i + 3]))
-        for shown, fn in ((3, lambda t=trio: render_table(game, names=t)),
-                          (3, lambda t=trio: render_conex_result(game, names=t)),
-                          (2, lambda t=trio: render_board(match, names=t[:2])),
-                          (3, lambda t=trio: render_leaderboard([(k + 1, n, 1500, 1, 0, 0) for k, n in enumerate(t)]))):
+        for shown, fn in (
+            (3, lambda t=trio: render_table(game, names=t)),
+            (3, lambda t=trio: render_conex_result(game, names=t)),
+            (2, lambda t=trio: render_board(match, names=t[:2])),
+            (3, lambda t=trio: render_leaderboard([(k + 1, n, 1500, 1, 0, 0) for k, n in enumerate(t)])),
+        ):
             _, labels = _labels_with(fn)
             texts = " ".join(lb.text for lb in labels)
             for name in trio[:shown]:
@@ -140,8 +148,12 @@ def test_names_in_every_script_render_in_every_image_kind() -> None:
             _all_runs_covered(labels)
 
 
-LONG4 = ("Maximiliano Alejandro Gutiérrez1", "Александра Владимировна Петрова!", "山田太郎" * 8,
-         "🦄🦄 Unicorn Rainbow Sparkle 🌈✨ ok")
+LONG4 = (
+    "Maximiliano Alejandro Gutiérrez1",
+    "Александра Владимировна Петрова!",
+    "山田太郎" * 8,
+    "🦄🦄 Unicorn Rainbow Sparkle 🌈✨ ok",
+)
 
 
 def _prefix_shown(name: str, texts: list[str]) -> bool:
@@ -161,7 +173,9 @@ def test_32_character_names_keep_every_seat_and_every_score_in_every_image() -> 
     for seat, name in enumerate(LONG4):
         score = f": {g4.scores[seat]} pts"
         assert any(_prefix_shown(name, [t]) and (t.endswith(score) or score + " ·" in t) for t in texts), (
-            seat, texts[:12])
+            seat,
+            texts[:12],
+        )
     for lb in labels:
         assert lb.box[2] <= img.width and lb.box[0] >= 0
     _, labels = _labels_with(lambda: render_conex_result(g4, names=LONG4))

@@ -47,8 +47,13 @@ def of(record: dict[str, Any]) -> ReplayRenderer:
     """The replay renderer of ``record``'s game."""
     return REPLAYS[record["game"]]
 
-LONG = ("Maximiliano Alejandro Gutiérrez1", "Александра Владимировна Петрова!", "山田太郎" * 8,
-        "🦄🦄 Unicorn Rainbow Sparkle 🌈✨ ok")
+
+LONG = (
+    "Maximiliano Alejandro Gutiérrez1",
+    "Александра Владимировна Петрова!",
+    "山田太郎" * 8,
+    "🦄🦄 Unicorn Rainbow Sparkle 🌈✨ ok",
+)
 
 
 def frames_of(data: bytes) -> list[Image.Image]:
@@ -280,8 +285,11 @@ def test_every_label_has_9px_capitals_at_400px_wide(kind: str, request: pytest.F
             img = replay_frame(rec, of(rec), k, names=names)
         own = [lb for lb in log if lb.image is img]
         assert any(lb.text.startswith(f"{k}/{n}") for lb in own)
-        small = [(lb.text, lb.size) for lb in log if lb.image is not None
-                 and cap_px_at_phone(lb.size, lb.image.width) < MIN_CAP_PX_AT_400 - 1e-9]
+        small = [
+            (lb.text, lb.size)
+            for lb in log
+            if lb.image is not None and cap_px_at_phone(lb.size, lb.image.width) < MIN_CAP_PX_AT_400 - 1e-9
+        ]
         assert not small, small[:5]
         cut = [lb.text for lb in own if lb.box[0] < -1 or lb.box[2] > img.width + 1 or lb.box[3] > img.height + 1]
         assert not cut, cut[:5]

@@ -28,6 +28,7 @@ def of(record: dict[str, Any]) -> ReplayRenderer:
     """The replay renderer of ``record``'s game."""
     return REPLAYS[record["game"]]
 
+
 COORDS = "(0,0) (1,0) (2,0) (3,0) (4,0) (5,0) (6,0) (7,0) (7,1)"  # a custom layout (no name)
 
 
@@ -110,18 +111,28 @@ def test_split_pages_never_splits_a_line() -> None:
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32), end=st.sampled_from(["M2", "M3", "timeout"]),
-       second=st.sampled_from(["flor", None, COORDS]), max_frames=st.integers(2, 60))
+@given(
+    seed=st.integers(0, 2**32),
+    end=st.sampled_from(["M2", "M3", "timeout"]),
+    second=st.sampled_from(["flor", None, COORDS]),
+    max_frames=st.integers(2, 60),
+)
 def test_constructo_replays_never_fail(seed: int, end: str, second: str | None, max_frames: int) -> None:
     rec = record_for(constructo_match(seed, end=end, second=second, first=seed % 2))
     _check(rec, max_frames)
 
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10**6), players=st.integers(2, 4), timeouts=st.sampled_from([0.0, 0.15]),
-       forfeit_at=st.sampled_from([None, 3, 12]), max_frames=st.integers(2, 60))
-def test_conex_replays_never_fail(seed: int, players: int, timeouts: float, forfeit_at: int | None,
-                                  max_frames: int) -> None:
+@given(
+    seed=st.integers(0, 10**6),
+    players=st.integers(2, 4),
+    timeouts=st.sampled_from([0.0, 0.15]),
+    forfeit_at=st.sampled_from([None, 3, 12]),
+    max_frames=st.integers(2, 60),
+)
+def test_conex_replays_never_fail(
+    seed: int, players: int, timeouts: float, forfeit_at: int | None, max_frames: int
+) -> None:
     g = conex_game(players, seed, goal=25, table="small", forfeit_at=forfeit_at, timeouts=timeouts)
     _check(record_for(g), max_frames)
 

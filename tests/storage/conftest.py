@@ -141,4 +141,3 @@ async def raw_execute(url_or_path: str, sql: str, *args: Any) -> None:
 
     with sqlite3.connect(url_or_path) as conn:
         conn.execute(sql, args)
-

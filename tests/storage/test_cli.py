@@ -24,11 +24,19 @@ CHILD = Path(__file__).with_name("storage_child.py")
 
 def bot(data_dir: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     base = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
-    base.update({"DATA_DIR": str(data_dir), "DISCORD_TOKEN": "cli-test-token", "PYTHONPATH": str(ROOT),
-                 "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10", "DISCORD_GATEWAY_URL": "ws://127.0.0.1:9/gw"})
+    base.update(
+        {
+            "DATA_DIR": str(data_dir),
+            "DISCORD_TOKEN": "cli-test-token",
+            "PYTHONPATH": str(ROOT),
+            "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",
+            "DISCORD_GATEWAY_URL": "ws://127.0.0.1:9/gw",
+        }
+    )
     base.update(env)
-    return subprocess.run([sys.executable, "-m", "bot", *args], capture_output=True, text=True, env=base, cwd=ROOT,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args], capture_output=True, text=True, env=base, cwd=ROOT, timeout=120
+    )
 
 
 def one_line(out: subprocess.CompletedProcess[str]) -> str:
@@ -48,8 +56,14 @@ def data_dir(tmp_path: Path) -> Path:
 def holder(data_dir: Path) -> Iterator[subprocess.Popen[str]]:
     """Another process with the SQLite database open (as a running bot)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, str(CHILD), str(data_dir / "tablebot.sqlite3"), "hold"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    proc = subprocess.Popen(
+        [sys.executable, str(CHILD), str(data_dir / "tablebot.sqlite3"), "hold"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
     assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
     yield proc
     if proc.poll() is None:
@@ -69,8 +83,14 @@ def test_an_empty_file_over_a_live_database_exits_6_and_starts_nothing(data_dir:
     db = data_dir / "tablebot.sqlite3"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     assert bot(data_dir, "check-db").returncode == 0  # a first clean start and stop: checkpointed
-    done = subprocess.run([sys.executable, str(CHILD), str(db), "games-then-kill", "3"], capture_output=True,
-                          text=True, env=env, cwd=ROOT, timeout=60)
+    done = subprocess.run(
+        [sys.executable, str(CHILD), str(db), "games-then-kill", "3"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert "done" in done.stdout  # then games, and a crash: they are in the -wal only
     fresh = tmp_path / "fresh.sqlite3"
     sqlite3.connect(fresh).execute("PRAGMA journal_mode = WAL").connection.close()
@@ -137,8 +157,13 @@ def test_backup_and_restore_on_postgresql_point_to_pg_dump(data_dir: Path) -> No
 def test_migrate_db_to_postgresql_then_refuses_to_copy_twice(data_dir: Path, pg_url: str) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     db = data_dir / "tablebot.sqlite3"
-    subprocess.run([sys.executable, str(CHILD), str(db), "games-then-kill", "4"], env=env, cwd=ROOT, timeout=60,
-                   capture_output=True)
+    subprocess.run(
+        [sys.executable, str(CHILD), str(db), "games-then-kill", "4"],
+        env=env,
+        cwd=ROOT,
+        timeout=60,
+        capture_output=True,
+    )
     out = bot(data_dir, "migrate-db", "--from", f"sqlite:///{db}", "--to", pg_url)
     assert out.returncode == 0, out.stderr
     assert "games 4" in out.stdout

@@ -70,8 +70,17 @@ async def test_guild_settings_hold_json_values_per_guild(storage: Storage) -> No
     assert await storage.get_guild_settings(GUILD + 1) == {}
 
 
-@pytest.mark.parametrize("values", [{"Clock": "x"}, {"clock-mode": "x"}, {"a" * 33: 1}, {"clock": float("nan")},
-                                    {"clock": object()}, {"clock": "x" * 5000}])
+@pytest.mark.parametrize(
+    "values",
+    [
+        {"Clock": "x"},
+        {"clock-mode": "x"},
+        {"a" * 33: 1},
+        {"clock": float("nan")},
+        {"clock": object()},
+        {"clock": "x" * 5000},
+    ],
+)
 async def test_bad_guild_settings_are_refused_and_change_nothing(storage: Storage, values: dict[str, object]) -> None:
     await storage.set_guild_settings(GUILD, clock="daily")
     with pytest.raises(InvalidDataError):

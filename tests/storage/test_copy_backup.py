@@ -26,8 +26,14 @@ async def populate(url: str) -> dict[str, object]:
         await s.create_game("conex", GUILD, 1, {"lobby": True}, [10, 11])  # game 1: lobby
         g2 = await s.create_game("constructo", GUILD, 2, {"m": []}, [10, 12], status="active", wake_at=99.5)
         v = await s.apply_action(g2, 0, {"m": ["M5"]}, player=10, action="M5")
-        await s.apply_action(g2, v, {"m": ["M5", "L4"]}, player=12, action="L4",
-                             result={"ranking": [[12], [10]], "reason": "M2", "scores": {10: 1, 12: 3}})
+        await s.apply_action(
+            g2,
+            v,
+            {"m": ["M5", "L4"]},
+            player=12,
+            action="L4",
+            result={"ranking": [[12], [10]], "reason": "M2", "scores": {10: 1, 12: 3}},
+        )
         g3 = await s.create_game("conex", GUILD, 3, {}, [10, -1], status="active")
         await s.apply_action(g3, 0, {}, player=10, action="end", result={"ranking": [[10], [-1]], "rated": False})
         await s.set_message(g2, "board", 555)
@@ -107,9 +113,14 @@ async def test_migrate_db_refuses_a_non_empty_target_and_writes_nothing(db_path:
 async def test_migrate_db_refuses_a_sqlite_source_a_bot_is_running_on(db_path: Path, pg_url: str) -> None:
     await populate(str(db_path))
     proc = await asyncio.create_subprocess_exec(
-        "python3", "-c", "import fcntl,os,sys,time; fd=os.open(sys.argv[1], os.O_RDWR|os.O_CREAT);"
+        "python3",
+        "-c",
+        "import fcntl,os,sys,time; fd=os.open(sys.argv[1], os.O_RDWR|os.O_CREAT);"
         " fcntl.flock(fd, fcntl.LOCK_EX); print('locked', flush=True); sys.stdin.read()",
-        str(db_path) + ".lock", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+        str(db_path) + ".lock",
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+    )
     try:
         assert proc.stdout is not None and (await proc.stdout.readline()).strip() == b"locked"
         with pytest.raises(DatabaseLockedError):

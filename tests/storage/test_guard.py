@@ -29,8 +29,14 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
 def child(db: Path, mode: str, n: int = 0) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(CHILD), str(db), mode, str(n)], capture_output=True, text=True,
-                          env=ENV, cwd=ROOT, timeout=60)
+    return subprocess.run(
+        [sys.executable, str(CHILD), str(db), mode, str(n)],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        cwd=ROOT,
+        timeout=60,
+    )
 
 
 def games_in_wal_then_crash(db: Path, n: int) -> None:
@@ -50,8 +56,15 @@ async def count_games(db: Path) -> int:
 
 
 async def test_a_second_process_on_the_same_file_is_refused(db_path: Path) -> None:
-    holder = subprocess.Popen([sys.executable, str(CHILD), str(db_path), "hold"], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT)
+    holder = subprocess.Popen(
+        [sys.executable, str(CHILD), str(db_path), "hold"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+        cwd=ROOT,
+    )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
         second = child(db_path, "open")
@@ -97,7 +110,7 @@ async def test_a_damaged_database_fails_the_quick_check(db_path: Path) -> None:
     raw = bytearray(db_path.read_bytes())
     page = 4096
     for p in range(2, len(raw) // page):  # scribble over the middle of every b-tree page but the first
-        raw[p * page + 100: p * page + 400] = b"\xa5" * 300
+        raw[p * page + 100 : p * page + 400] = b"\xa5" * 300
     db_path.write_bytes(bytes(raw))
     with pytest.raises(CorruptDatabaseError) as info:
         await Storage.open(db_path)

@@ -45,9 +45,17 @@ async def test_rating_rows_and_changes_expose_the_display_scale(storage: Storage
 
 async def test_history_lists_a_players_finished_games_newest_first_paged_by_id(storage: Storage) -> None:
     g1 = await finish(storage, "constructo", [1, 2], {"ranking": [[1], [2]], "reason": "M2", "scores": {1: 5, 2: 3}})
-    g2 = await finish(storage, "conex", [3, 1, 4], {
-        "ranking": [[3, 1], [4]], "results": {3: "win", 1: "win", 4: "loss"}, "reason": "E1", "rated": True,
-    })
+    g2 = await finish(
+        storage,
+        "conex",
+        [3, 1, 4],
+        {
+            "ranking": [[3, 1], [4]],
+            "results": {3: "win", 1: "win", 4: "loss"},
+            "reason": "E1",
+            "rated": True,
+        },
+    )
     g3 = await finish(storage, "constructo", [1, -1], {"ranking": [[-1], [1]], "rated": False, "reason": "M3"})
     aborted = await storage.create_game("conex", GUILD, next(_channels), {}, [1, 2], status="active")
     await storage.abort_game(aborted, 0, by_user=1)
@@ -58,7 +66,13 @@ async def test_history_lists_a_players_finished_games_newest_first_paged_by_id(s
     assert [r.game_id for r in rows] == [g3, g2, g1]
     vs_ai, conex, first = rows
     assert (vs_ai.kind, vs_ai.rated, vs_ai.vs_ai, vs_ai.outcome, vs_ai.place, vs_ai.reason) == (
-        "constructo", False, True, "loss", 2, "M3")
+        "constructo",
+        False,
+        True,
+        "loss",
+        2,
+        "M3",
+    )
     assert vs_ai.rating_delta is None and vs_ai.players == [1, -1]
     assert (conex.outcome, conex.place, conex.results[4], conex.ranking) == ("win", 1, "loss", ((3, 1), (4,)))
     assert conex.players == [3, 1, 4] and conex.rated and not conex.vs_ai and conex.rating_delta is not None
@@ -75,8 +89,7 @@ async def test_history_lists_a_players_finished_games_newest_first_paged_by_id(s
     assert await storage.finished_games(GUILD, 1, after_id=g3) == []
     assert [r.game_id for r in await storage.finished_games(GUILD + 1, 1)] == [elsewhere]
     assert await storage.finished_games(GUILD, 999) == []
-    for bad in ({"limit": 0}, {"limit": 101}, {"kind": "No Such"}, {"before_id": "x"},
-                {"after_id": "x"}):
+    for bad in ({"limit": 0}, {"limit": 101}, {"kind": "No Such"}, {"before_id": "x"}, {"after_id": "x"}):
         with pytest.raises(InvalidDataError):
             await storage.finished_games(GUILD, 1, **bad)  # type: ignore[arg-type]
 

@@ -222,14 +222,17 @@ async def test_games_finishing_at_once_in_two_processes_lose_no_rating_update(da
         games = []
         for s, channel in ((a, 1), (b, 2), (a, 3), (b, 4)):
             games.append((s, await s.create_game("conex", GUILD, channel, {}, [1, 2], status="active")))
-        await asyncio.gather(*(
-            s.apply_action(gid, 0, {}, player=1, action="end", result={"ranking": [[1], [2]], "results": None})
-            for s, gid in games
-        ))
+        await asyncio.gather(
+            *(
+                s.apply_action(gid, 0, {}, player=1, action="end", result={"ranking": [[1], [2]], "results": None})
+                for s, gid in games
+            )
+        )
         row = await a.rating_of(GUILD, "conex", 1)
         assert row is not None and row.games == 4 and row.wins == 4
-        chain = sorted([c for _s, gid in games for c in await a.rating_changes(gid) if c.user_id == 1],
-                       key=lambda c: c.mu_before)
+        chain = sorted(
+            [c for _s, gid in games for c in await a.rating_changes(gid) if c.user_id == 1], key=lambda c: c.mu_before
+        )
         for before, after in pairwise(chain):
             assert after.mu_before == pytest.approx(before.mu_after), "an update was computed from a stale rating"
         assert chain[-1].mu_after == pytest.approx(row.mu)

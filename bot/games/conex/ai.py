@@ -44,5 +44,3 @@ def fallback_action(game: Game, seat: int) -> AnyAction:
     if best is not None:
         return best[1]
     return Draw(seat) if game.draw_pile else Pass(seat)
-
-

@@ -38,8 +38,7 @@ Coord = app_commands.Range[float, -100.0, 100.0]
 Degrees = app_commands.Range[float, -360.0, 360.0]
 
 
-def table_choices(game: Game, current: str, locale: discord.Locale, *, board: bool,
-                  free_only: bool) -> StrChoices:
+def table_choices(game: Game, current: str, locale: discord.Locale, *, board: bool, free_only: bool) -> StrChoices:
     """Autocomplete choices over visible table cards (newest first) and the board; at most 25."""
     text = str(current).strip().lower().lstrip("#")
     out: StrChoices = []
@@ -56,8 +55,12 @@ def table_choices(game: Game, current: str, locale: discord.Locale, *, board: bo
 
 
 @app_commands.guild_only()
-class ConexCog(GameCog, name="conex", group_name="conex",
-               group_description="Play CONEX: place cards so their corners match colours, score points"):
+class ConexCog(
+    GameCog,
+    name="conex",
+    group_name="conex",
+    group_description="Play CONEX: place cards so their corners match colours, score points",
+):
     """The CONEX commands."""
 
     kind = KIND
@@ -73,20 +76,31 @@ class ConexCog(GameCog, name="conex", group_name="conex",
 
     # -- lobby -----------------------------------------------------------------------------------------------
     @app_commands.command(name="new", description="Open a CONEX lobby in this channel (2-4 players)")
-    @app_commands.describe(table="Table size (small 70x50, medium 100x70, large 140x90 cm)",
-                           goal="Points to reach (20-100, default 40)",
-                           clock=CLOCK_HELP)
+    @app_commands.describe(
+        table="Table size (small 70x50, medium 100x70, large 140x90 cm)",
+        goal="Points to reach (20-100, default 40)",
+        clock=CLOCK_HELP,
+    )
     async def new(
-        self, interaction: discord.Interaction, table: Literal["small", "medium", "large"] = "medium",
-        goal: app_commands.Range[int, 20, 100] = 40, clock: Literal["live", "daily", "none"] | None = None,
+        self,
+        interaction: discord.Interaction,
+        table: Literal["small", "medium", "large"] = "medium",
+        goal: app_commands.Range[int, 20, 100] = 40,
+        clock: Literal["live", "daily", "none"] | None = None,
     ) -> None:
         """Open a lobby here (in a new thread when the channel is busy); the lobby message is stored."""
         loc = guild_locale(interaction)
         me = interaction.user
         options = KIND.rules.validate_options({"table": table, "goal": goal})
-        await self.games.lobby.open(interaction, KIND, options=options, seats=[Seat.of(me.display_name)],
-                                    players=[me.id], title=t("cn.thread_title", loc, host=me.display_name),
-                                    clock=clock)
+        await self.games.lobby.open(
+            interaction,
+            KIND,
+            options=options,
+            seats=[Seat.of(me.display_name)],
+            players=[me.id],
+            title=t("cn.thread_title", loc, host=me.display_name),
+            clock=clock,
+        )
 
     @app_commands.command(name="join", description="Join this channel's CONEX lobby")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -120,13 +134,31 @@ class ConexCog(GameCog, name="conex", group_name="conex",
         double="Use your 2x star on this placement",
     )
     async def place(
-        self, interaction: discord.Interaction, card: str, corner: app_commands.Range[int, 1, 3],
-        x: Coord | None = None, y: Coord | None = None, rotation: Degrees | None = None,
-        target: str | None = None, double: bool = False,
+        self,
+        interaction: discord.Interaction,
+        card: str,
+        corner: app_commands.Range[int, 1, 3],
+        x: Coord | None = None,
+        y: Coord | None = None,
+        rotation: Degrees | None = None,
+        target: str | None = None,
+        double: bool = False,
     ) -> None:
         snap = await self.running_game(interaction)
-        await self.games.perform(interaction, self._place(snap, interaction.user.id, card=card, corner=corner, x=x,
-                                                          y=y, rotation=rotation, target=target, double=double))
+        await self.games.perform(
+            interaction,
+            self._place(
+                snap,
+                interaction.user.id,
+                card=card,
+                corner=corner,
+                x=x,
+                y=y,
+                rotation=rotation,
+                target=target,
+                double=double,
+            ),
+        )
 
     async def _place(self, snap: Snapshot, user_id: int, **kwargs: Any) -> Committed:
         """Resolve the pose on the loaded game (the finder, off the loop), then commit it on that same state when
@@ -135,8 +167,9 @@ class ConexCog(GameCog, name="conex", group_name="conex",
         seat = snap.seat_of(user_id)
         game = game_of(snap)
         try:
-            place, target = await self.games.cpu(resolve_place, game, seat, **kwargs,
-                                                 letters=letters_of(snap.env.extra, game, seat))
+            place, target = await self.games.cpu(
+                resolve_place, game, seat, **kwargs, letters=letters_of(snap.env.extra, game, seat)
+            )
         except RuleError as err:
             raise KIND.rules.refine(snap, game, err) from err
         return await self.games.act(snap.id, user_id, place, request={"target": target}, base=snap)
@@ -202,9 +235,10 @@ class ConexCog(GameCog, name="conex", group_name="conex",
         found = await self._mine(interaction)
         if found is None:
             return []
-        return [app_commands.Choice(name=c.name, value=int(c.value))
-                for c in table_choices(found[0], str(current or ""), interaction.locale, board=False,
-                                       free_only=True)]
+        return [
+            app_commands.Choice(name=c.name, value=int(c.value))
+            for c in table_choices(found[0], str(current or ""), interaction.locale, board=False, free_only=True)
+        ]
 
     @app_commands.command(name="discard", description="Discard a card after a lightning (to the bottom of the pile)")
     @app_commands.describe(card="Your card: hand letter (A, B...) or card number")
@@ -219,8 +253,10 @@ class ConexCog(GameCog, name="conex", group_name="conex",
         return await self._hand_choices(interaction, current)
 
     @app_commands.command(name="board", description="Show this channel's CONEX table again")
-    @app_commands.describe(text="Show the table as text (only you will see it)",
-                           zoom="Zoom on a table card number, 'last' or 'table' (only you will see it)")
+    @app_commands.describe(
+        text="Show the table as text (only you will see it)",
+        zoom="Zoom on a table card number, 'last' or 'table' (only you will see it)",
+    )
     async def board(self, interaction: discord.Interaction, text: bool = False, zoom: str | None = None) -> None:
         from render.conex import render_table, table_text
 
@@ -237,8 +273,12 @@ class ConexCog(GameCog, name="conex", group_name="conex",
             self.games.fair.check(interaction, "zoom")
             await defer(interaction, ephemeral=True)
             png = await self.games.cpu(render_png, render_table, game, names=snap.names, zoom=focus)
-            await fill(interaction, t("cn.zoom", interaction.locale, zoom=zoom), ephemeral=True,
-                       files=[png_file(png, f"conex-{snap.id}-zoom.png")])
+            await fill(
+                interaction,
+                t("cn.zoom", interaction.locale, zoom=zoom),
+                ephemeral=True,
+                files=[png_file(png, f"conex-{snap.id}-zoom.png")],
+            )
             return
         await self.games.publisher.show_board(interaction, snap)
 
@@ -247,8 +287,10 @@ class ConexCog(GameCog, name="conex", group_name="conex",
         found = await self._mine(interaction)
         if found is None:
             return []
-        choices = [app_commands.Choice(name=t("cn.zoom_last", interaction.locale), value="last"),
-                   app_commands.Choice(name=t("cn.zoom_table", interaction.locale), value="table")]
+        choices = [
+            app_commands.Choice(name=t("cn.zoom_last", interaction.locale), value="last"),
+            app_commands.Choice(name=t("cn.zoom_table", interaction.locale), value="table"),
+        ]
         return (choices + table_choices(found[0], current, interaction.locale, board=True, free_only=False))[:25]
 
     @app_commands.command(name="rules", description="The rules of CONEX in short")

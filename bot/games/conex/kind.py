@@ -60,8 +60,13 @@ class ConexRules(Rules):
 
     def engine_setup(self, env: Envelope, players: Sequence[int]) -> dict[str, Any]:
         """The deal (U2): ``players``, a fresh 128-bit ``seed``, ``table``, ``goal`` and the AI seats (``bots``)."""
-        return {"players": len(players), "seed": self.new_seed(), "table": env.options.get("table", "medium"),
-                "goal": int(env.options.get("goal", 40)), "bots": [s for s, seat in enumerate(env.seats) if seat.ai]}
+        return {
+            "players": len(players),
+            "seed": self.new_seed(),
+            "table": env.options.get("table", "medium"),
+            "goal": int(env.options.get("goal", 40)),
+            "bots": [s for s, seat in enumerate(env.seats) if seat.ai],
+        }
 
     # -- actions -------------------------------------------------------------------------------------------
     def before(self, snap: Snapshot, state: GameState, seat: int | None, action: Any, now: float) -> list[Any]:
@@ -144,9 +149,13 @@ class ConexRules(Rules):
                 engine = dict(engine, forfeited=s.get("forfeited", []), bots=bots)
             extra = {"discards_since": float(s["discards_since"])} if s.get("discards_since") is not None else {}
             return Envelope(
-                engine=engine, options={"table": s.get("table", "medium"), "goal": int(s.get("goal", 40))},
-                seats=tuple(seats), host=s.get("host"), locale=s.get("locale"),
-                created=record.created_at.timestamp(), extra=extra,
+                engine=engine,
+                options={"table": s.get("table", "medium"), "goal": int(s.get("goal", 40))},
+                seats=tuple(seats),
+                host=s.get("host"),
+                locale=s.get("locale"),
+                created=record.created_at.timestamp(),
+                extra=extra,
             )
         except (KeyError, TypeError, ValueError, AttributeError) as err:
             raise StateError(f"unreadable CONEX game {record.id}: {err}", field="state") from err
@@ -212,8 +221,17 @@ class ConexComponents(Components):
 
 
 KIND = GameKind(
-    name="conex", title="CONEX", engine=Game, prefix="cn", start_command="/conex new", rules=ConexRules(),
-    narration=ConexNarration(), pictures=ConexPictures(), components=ConexComponents(), replay=REPLAY,
-    seating=Seating("lobby", 2, 4, ai_ids="negative", ai_levels=("medium",), default_level="medium"), seat_rule="U1",
+    name="conex",
+    title="CONEX",
+    engine=Game,
+    prefix="cn",
+    start_command="/conex new",
+    rules=ConexRules(),
+    narration=ConexNarration(),
+    pictures=ConexPictures(),
+    components=ConexComponents(),
+    replay=REPLAY,
+    seating=Seating("lobby", 2, 4, ai_ids="negative", ai_levels=("medium",), default_level="medium"),
+    seat_rule="U1",
 )
 """CONEX's plug-in (the module docstring)."""

@@ -83,8 +83,9 @@ def status_line(snap: Snapshot) -> str:
         winners = " & ".join(names[w] for w in game.outcome.winners)
         return t("cn.over", loc, winners=winners, scores=scores) + "\n" + reveal_line(game, loc)
     assert game.current_player is not None
-    text = t("cn.to_play", loc, who=snap.who(game.current_player), scores=scores, pile=len(game.draw_pile),
-             goal=game.goal)
+    text = t(
+        "cn.to_play", loc, who=snap.who(game.current_player), scores=scores, pile=len(game.draw_pile), goal=game.goal
+    )
     if game.pending_discards:
         waiting = ", ".join(snap.who(s) for s in sorted(game.pending_discards))
         text += "\n" + t("cn.pending", loc, who=waiting)
@@ -94,14 +95,26 @@ def status_line(snap: Snapshot) -> str:
 def lobby_text(snap: Snapshot) -> str:
     loc, names = snap.locale, snap.names
     seats = "\n".join(t("cn.lobby_seat", loc, n=i + 1, who=snap.who(i)) for i in range(len(snap.players)))
-    return t("cn.lobby", loc, host=names[0] if names else "?", table=snap.env.options.get("table", "medium"),
-             goal=snap.env.options.get("goal", 40), seats=seats, n=len(snap.players))
+    return t(
+        "cn.lobby",
+        loc,
+        host=names[0] if names else "?",
+        table=snap.env.options.get("table", "medium"),
+        goal=snap.env.options.get("goal", 40),
+        seats=seats,
+        n=len(snap.players),
+    )
 
 
 def started(snap: Snapshot) -> str:
     """The start line and the deal's commitment (posted before anyone can see a card, ``fairness.py``)."""
-    text = t("cn.started", snap.locale, n=len(snap.players), table=snap.env.options.get("table", "medium"),
-             goal=snap.env.options.get("goal", 40))
+    text = t(
+        "cn.started",
+        snap.locale,
+        n=len(snap.players),
+        table=snap.env.options.get("table", "medium"),
+        goal=snap.env.options.get("goal", 40),
+    )
     return f"{text}\n{commitment_line(game_of(snap), snap.locale)}"
 
 

@@ -39,16 +39,24 @@ def table_pictures(snap: Snapshot) -> list[Picture]:
     if removed:  # after a lightning: the removed card outlined, no highlight of the (older) last placement
         card, x, y, rot = removed
         kwargs.update(highlight=None, removed=(int(card), (float(x), float(y), float(rot))))
-    return [Picture(render_table, (game,), TABLE_FILENAME.format(game=snap.id, version=snap.version),
-                    lambda: _table_text(game, names), kwargs)]
+    return [
+        Picture(
+            render_table,
+            (game,),
+            TABLE_FILENAME.format(game=snap.id, version=snap.version),
+            lambda: _table_text(game, names),
+            kwargs,
+        )
+    ]
 
 
 def result_picture(snap: Snapshot) -> Picture | None:
     from render.results import render_conex_result
 
     game, names = game_of(snap), snap.names
-    return Picture(render_conex_result, (game,), f"conex-{snap.id}-result.png", lambda: _result_text(game, names),
-                   {"names": names})
+    return Picture(
+        render_conex_result, (game,), f"conex-{snap.id}-result.png", lambda: _result_text(game, names), {"names": names}
+    )
 
 
 def table_view(snap: Snapshot) -> discord.ui.View | None:
@@ -56,5 +64,10 @@ def table_view(snap: Snapshot) -> discord.ui.View | None:
     game = game_of(snap)
     if game.is_over:
         return None
-    return views.table_view(snap.id, snap.version, pile_empty=not game.draw_pile,
-                            discards_pending=bool(game.pending_discards), locale=snap.locale)
+    return views.table_view(
+        snap.id,
+        snap.version,
+        pile_empty=not game.draw_pile,
+        discards_pending=bool(game.pending_discards),
+        locale=snap.locale,
+    )

@@ -116,8 +116,16 @@ def can_double(game: Game, seat: int) -> bool:
 
 
 def resolve_place(
-    game: Game, seat: int, *, card: str | int, corner: int, x: float | None = None, y: float | None = None,
-    rotation: float | None = None, target: str | int | None = None, double: bool = False,
+    game: Game,
+    seat: int,
+    *,
+    card: str | int,
+    corner: int,
+    x: float | None = None,
+    y: float | None = None,
+    rotation: float | None = None,
+    target: str | int | None = None,
+    double: bool = False,
     letters: Mapping[int, str] | None = None,
 ) -> tuple[Place, int | str | None]:
     """Build the ``Place`` of ``/conex place``: the exact pose when ``x``/``y`` are given (``rotation``
@@ -142,8 +150,10 @@ def resolve_place(
         found = game.find_placements(seat, card_id, corner, None, limit=1)
         if not found:
             raise IllegalActionError(
-                f"corner {corner} of card {card_id} has no legal pose anywhere on the table", rule="P1",
-                card=card_id, corner=corner,
+                f"corner {corner} of card {card_id} has no legal pose anywhere on the table",
+                rule="P1",
+                card=card_id,
+                corner=corner,
             )
         place = found[0]
     else:
@@ -180,9 +190,11 @@ def hints(game: Game, seat: int, limit: int = MAX_HINTS, *, plan: bool = False) 
             math.hypot(h.place.x - c.place.x, h.place.y - c.place.y) >= HINT_SPACING_CM for c in chosen
         ):
             chosen.append(h)
+
     def repeats(h: Hint) -> bool:  # the same card and corner at (nearly) the same point: a mere rotation
         return any(
-            c.place.card == h.place.card and c.place.corner == h.place.corner
+            c.place.card == h.place.card
+            and c.place.corner == h.place.corner
             and math.hypot(h.place.x - c.place.x, h.place.y - c.place.y) < HINT_SPACING_CM
             for c in chosen
         )

@@ -81,18 +81,39 @@ async def _hand(interaction: discord.Interaction, layer: Any, ticket: Any, game_
         await reply(interaction, part, ephemeral=True)
 
 
-def hint_texts(game: Any, seat: int, found: list[Any], letters: dict[int, str],
-               loc: Any) -> tuple[list[str], list[str]]:
+def hint_texts(
+    game: Any, seat: int, found: list[Any], letters: dict[int, str], loc: Any
+) -> tuple[list[str], list[str]]:
     """``(labels, lines)`` of the hints: the image caption of each tile (hand letter, card, corner, target, points)
     and the message line of each (the same, with the pose and the 2x option)."""
     labels, lines = [], []
     for n, h in enumerate(found, start=1):
         target = t("cn.the_board", loc) if h.target == "board" else f"#{h.target}"
         letter = letters.get(h.place.card, "?")
-        labels.append(t("cn.hint_label", loc, letter=letter, card=h.place.card, corner=h.place.corner, target=target,
-                        points=h.points))
-        line = t("cn.hint_line", loc, n=n, letter=letter, card=h.place.card, corner=h.place.corner, target=target,
-                 x=cm(h.place.x), y=cm(h.place.y), rot=f"{(h.place.rotation or 0.0) % 360:.0f}", points=h.points)
+        labels.append(
+            t(
+                "cn.hint_label",
+                loc,
+                letter=letter,
+                card=h.place.card,
+                corner=h.place.corner,
+                target=target,
+                points=h.points,
+            )
+        )
+        line = t(
+            "cn.hint_line",
+            loc,
+            n=n,
+            letter=letter,
+            card=h.place.card,
+            corner=h.place.corner,
+            target=target,
+            x=cm(h.place.x),
+            y=cm(h.place.y),
+            rot=f"{(h.place.rotation or 0.0) % 360:.0f}",
+            points=h.points,
+        )
         if h.double_points is not None:
             line += t("cn.hint_with_2x", loc, points=h.double_points, n=n)
         lines.append(line)
@@ -149,9 +170,14 @@ async def discard_prompt(interaction: discord.Interaction, game_id: int) -> None
     game = game_of(snap)
     if seat not in game.pending_discards or not game.hands[seat]:
         raise BotError("cn.no_discard", rule="X3")
-    await reply(interaction, t("cn.must_discard", interaction.locale), ephemeral=True,
-                view=discard_view(snap.id, game.hand(seat), locale=interaction.locale.value,
-                                  letters=letters_of(snap.env.extra, game, seat)))
+    await reply(
+        interaction,
+        t("cn.must_discard", interaction.locale),
+        ephemeral=True,
+        view=discard_view(
+            snap.id, game.hand(seat), locale=interaction.locale.value, letters=letters_of(snap.env.extra, game, seat)
+        ),
+    )
 
 
 async def leave(interaction: discord.Interaction, game_id: int) -> None:
@@ -165,8 +191,12 @@ async def leave(interaction: discord.Interaction, game_id: int) -> None:
     seat = snap.seat_of(interaction.user.id)
     if seat in game_of(snap).forfeited:
         raise BotError("cn.forfeited")
-    await reply(interaction, t("cn.confirm_forfeit", interaction.locale), ephemeral=True,
-                view=forfeit_view(game_id, locale=interaction.locale.value))
+    await reply(
+        interaction,
+        t("cn.confirm_forfeit", interaction.locale),
+        ephemeral=True,
+        view=forfeit_view(game_id, locale=interaction.locale.value),
+    )
 
 
 async def forfeit(interaction: discord.Interaction, game_id: int) -> None:

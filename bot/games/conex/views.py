@@ -134,11 +134,18 @@ class DiscardSelect(GameSelect, template=r"cn:dsel:(?P<game>[0-9]+)(?::(?P<page>
 
     prefix, verb = "cn", "dsel"
 
-    def __init__(self, game_id: int, cards: Sequence[Card] = (), *, page: int = 0, locale: str | None = None,
-                 letters: Mapping[int, str] | None = None) -> None:
+    def __init__(
+        self,
+        game_id: int,
+        cards: Sequence[Card] = (),
+        *,
+        page: int = 0,
+        locale: str | None = None,
+        letters: Mapping[int, str] | None = None,
+    ) -> None:
         self.page = page
         first = page * SELECT_OPTIONS
-        chunk = list(cards)[first:first + SELECT_OPTIONS]
+        chunk = list(cards)[first : first + SELECT_OPTIONS]
         names = {c.id: (letters or {}).get(c.id, hand_letter(first + i)) for i, c in enumerate(chunk)}
         options = [discord.SelectOption(label=card_label(c, names[c.id], locale), value=str(c.id)) for c in chunk]
         placeholder = t("ui.cn_discard_placeholder", locale)
@@ -176,9 +183,7 @@ class HintButton(
     """Play hint ``n``: the exact placement it shows (with the 2x star for ``:d``), if the game is still at
     ``version``."""
 
-    def __init__(
-        self, game_id: int, version: int, place: Place, *, label: str = "", locale: str | None = None
-    ) -> None:
+    def __init__(self, game_id: int, version: int, place: Place, *, label: str = "", locale: str | None = None) -> None:
         self.game_id = game_id
         self.version = version
         self.place = place
@@ -193,7 +198,12 @@ class HintButton(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> HintButton:
         place = Place(
-            0, int(match["card"]), int(match["corner"]), float(match["x"]), float(match["y"]), float(match["rot"]),
+            0,
+            int(match["card"]),
+            int(match["corner"]),
+            float(match["x"]),
+            float(match["y"]),
+            float(match["rot"]),
             bool(match["dbl"]),
         )
         return cls(int(match["game"]), int(match["ver"]), place)
@@ -237,8 +247,9 @@ def forfeit_view(game_id: int, *, locale: str | None = None) -> discord.ui.View:
     return view
 
 
-def discard_view(game_id: int, cards: Sequence[Card], *, locale: str | None = None,
-                 letters: Mapping[int, str] | None = None) -> discord.ui.View:
+def discard_view(
+    game_id: int, cards: Sequence[Card], *, locale: str | None = None, letters: Mapping[int, str] | None = None
+) -> discord.ui.View:
     """The private discard select(s) over the caller's hand: one select per 25 cards (hand letters A-Y, Z-AX...),
     at most :data:`MAX_SELECTS` (100 cards, more than the 52-card deck)."""
     view = discord.ui.View(timeout=None)

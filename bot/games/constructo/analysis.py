@@ -144,8 +144,12 @@ def _what(move: dict[str, Any], scale: int, locale: Any) -> str:
     text = t(f"cx.an_{code}", locale, towers=_towers(move["loss"], scale))
     order = {"loss": 0, "draw": 1, "win": 2}
     if order.get(move["outcome_after"], 1) < order.get(move["outcome_before"], 1):
-        text += " " + t("cx.an_threw", locale, before=t(f"hist.{move['outcome_before']}", locale),
-                        after=t(f"hist.{move['outcome_after']}", locale))
+        text += " " + t(
+            "cx.an_threw",
+            locale,
+            before=t(f"hist.{move['outcome_before']}", locale),
+            after=t(f"hist.{move['outcome_after']}", locale),
+        )
     return text
 
 
@@ -154,14 +158,30 @@ def round_lines(rnd: dict[str, Any], names: list[str], locale: Any) -> list[str]
     scale = int(rnd.get("scale", 100))
     moves = rnd["moves"]
     safe = [discord.utils.escape_markdown(n) for n in names]
-    lines = [t("cx.an_round", locale, round=rnd["round"], layout=rnd["layout"]),
-             t("cx.an_start", locale, verdict=_verdict(rnd["start_value"], rnd["first"], safe, scale, locale),
-               certainty=_certainty(rnd["start_exact"], locale))]
+    lines = [
+        t("cx.an_round", locale, round=rnd["round"], layout=rnd["layout"]),
+        t(
+            "cx.an_start",
+            locale,
+            verdict=_verdict(rnd["start_value"], rnd["first"], safe, scale, locale),
+            certainty=_certainty(rnd["start_exact"], locale),
+        ),
+    ]
     tp = rnd.get("turning_point")
     if tp is not None:
         m = moves[tp]
-        lines.append(t("cx.an_turning", locale, n=tp + 1, name=safe[m["player"]], move=m["move"],
-                       what=_what(m, scale, locale), best=m["best"], certainty=_certainty(m["exact"], locale)))
+        lines.append(
+            t(
+                "cx.an_turning",
+                locale,
+                n=tp + 1,
+                name=safe[m["player"]],
+                move=m["move"],
+                what=_what(m, scale, locale),
+                best=m["best"],
+                certainty=_certainty(m["exact"], locale),
+            )
+        )
     else:
         lines.append(t("cx.an_no_turning", locale))
     decided = rnd.get("decided_at", len(moves))

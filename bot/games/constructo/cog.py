@@ -50,13 +50,20 @@ def layout_name_choices(locale: discord.Locale, current: str) -> StrChoices:
 
 
 def _numbers(locale: discord.Locale, values: set[int], current: str) -> IntChoices:
-    return [app_commands.Choice(name=t("ui.tile", locale, tile=n), value=n)
-            for n in sorted(values) if str(n).startswith(str(current).strip())][:25]
+    return [
+        app_commands.Choice(name=t("ui.tile", locale, tile=n), value=n)
+        for n in sorted(values)
+        if str(n).startswith(str(current).strip())
+    ][:25]
 
 
 @app_commands.guild_only()
-class ConstructoCog(GameCog, name="constructo", group_name="constructo",
-                    group_description="Play Constructo: stack chips on 9 hex tiles, build towers"):
+class ConstructoCog(
+    GameCog,
+    name="constructo",
+    group_name="constructo",
+    group_description="Play Constructo: stack chips on 9 hex tiles, build towers",
+):
     """The Constructo commands."""
 
     kind = KIND
@@ -79,8 +86,12 @@ class ConstructoCog(GameCog, name="constructo", group_name="constructo",
         clock=CLOCK_HELP,
     )
     async def challenge(
-        self, interaction: discord.Interaction, opponent: discord.User, layout: str | None = None,
-        level: Literal["easy", "medium", "hard"] | None = None, clock: Literal["live", "daily", "none"] | None = None,
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.User,
+        layout: str | None = None,
+        level: Literal["easy", "medium", "hard"] | None = None,
+        clock: Literal["live", "daily", "none"] | None = None,
     ) -> None:
         loc = guild_locale(interaction)
         me = interaction.user
@@ -92,8 +103,16 @@ class ConstructoCog(GameCog, name="constructo", group_name="constructo",
         else:
             seats = [Seat.of(me.display_name), Seat.of(opponent.display_name)]
         title = t("cx.thread_title", loc, a=me.display_name, b=seats[1].name)
-        await self.games.lobby.open(interaction, KIND, options=options, seats=seats, players=[me.id, opponent.id],
-                                    invited=None if vs_ai else opponent.id, title=title, clock=clock)
+        await self.games.lobby.open(
+            interaction,
+            KIND,
+            options=options,
+            seats=seats,
+            players=[me.id, opponent.id],
+            invited=None if vs_ai else opponent.id,
+            title=title,
+            clock=clock,
+        )
 
     @challenge.autocomplete("layout")
     async def _layout_autocomplete(self, interaction: discord.Interaction, current: str) -> StrChoices:
@@ -140,15 +159,17 @@ class ConstructoCog(GameCog, name="constructo", group_name="constructo",
         match, seat = found
         tile = getattr(interaction.namespace, "tile", None)
         moves = legal_placements(match, seat)
-        sizes = sorted({m.size for m in moves if m.size and (not isinstance(tile, int) or m.tile == tile)},
-                       reverse=True)
+        sizes = sorted(
+            {m.size for m in moves if m.size and (not isinstance(tile, int) or m.tile == tile)}, reverse=True
+        )
         reserve = match.current_round.reserve(seat)
         text = str(current).strip().lower()
         loc = interaction.locale
         words = {s: t(f"cx.size_{s.word}", loc) for s in sizes}  # in the player's language; the value stays English
         return [
             app_commands.Choice(name=t("ui.size_option", loc, size=words[s], left=reserve[s]), value=s.word)
-            for s in sizes if s.word.startswith(text) or words[s].lower().startswith(text) or s.letter.lower() == text
+            for s in sizes
+            if s.word.startswith(text) or words[s].lower().startswith(text) or s.letter.lower() == text
         ][:25]
 
     @app_commands.command(name="move", description="Move your lone chip onto an adjacent opponent's stack")
@@ -221,8 +242,9 @@ class ConstructoCog(GameCog, name="constructo", group_name="constructo",
             await defer(interaction)
             self._layouts_png = await self.games.cpu(render_png, render_layouts_sheet)
         body = layouts_text()
-        await reply(interaction, f"```\n{body[:1950]}\n```",
-                    files=[png_file(self._layouts_png, "constructo-layouts.png")])
+        await reply(
+            interaction, f"```\n{body[:1950]}\n```", files=[png_file(self._layouts_png, "constructo-layouts.png")]
+        )
 
     @app_commands.command(name="rules", description="The rules of Constructo in short")
     async def rules(self, interaction: discord.Interaction) -> None:

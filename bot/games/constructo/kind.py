@@ -62,8 +62,9 @@ class ConstructoRules(Rules):
         """The layout and who starts (``options["first"]``: 1 in a rematch whose second player starts)."""
         return {"layout": env.options["layout"], "first": int(env.options.get("first", 0))}
 
-    def rematch_seating(self, players: Sequence[int], seats: Sequence[Any],
-                        options: dict[str, Any]) -> tuple[list[int], list[Any], dict[str, Any]]:
+    def rematch_seating(
+        self, players: Sequence[int], seats: Sequence[Any], options: dict[str, Any]
+    ) -> tuple[list[int], list[Any], dict[str, Any]]:
         """A rematch keeps the seats, so each player keeps their colour and pattern (C1: colours belong to the
         player); the other player starts it (``options["first"]`` swapped)."""
         return list(players), list(seats), {**options, "first": 1 - int(options.get("first", 0))}
@@ -78,16 +79,22 @@ class ConstructoRules(Rules):
             ai = s.get("ai")
             ai_seat = int(ai["seat"]) if ai else None
             names = [str(n) for n in (s.get("names") or ["P1", "P2"])]
-            seats = [Seat.of(names[i], str(ai.get("level", DEFAULT_LEVEL)) if ai and i == ai_seat else None)
-                     for i in range(2)]
+            seats = [
+                Seat.of(names[i], str(ai.get("level", DEFAULT_LEVEL)) if ai and i == ai_seat else None)
+                for i in range(2)
+            ]
             layout = s.get("layout") or Match.from_dict(match).rounds[0].layout.to_text()
         except (KeyError, TypeError, ValueError, IndexError) as err:
             raise StateError(f"unreadable Constructo game {record.id}: {err}", field="state") from err
         players = record.players
         invited = players[1] if len(players) > 1 and ai_seat != 1 else None
         return Envelope(
-            engine=None if record.status == "lobby" else dict(match), options={"layout": layout}, seats=tuple(seats),
-            host=players[0] if players else None, invited=invited, locale=s.get("locale"),
+            engine=None if record.status == "lobby" else dict(match),
+            options={"layout": layout},
+            seats=tuple(seats),
+            host=players[0] if players else None,
+            invited=invited,
+            locale=s.get("locale"),
             created=record.created_at.timestamp(),
         )
 
@@ -142,9 +149,17 @@ class ConstructoComponents(Components):
 
 
 KIND = GameKind(
-    name="constructo", title="Constructo", engine=Match, prefix="cx", start_command="/constructo challenge",
-    rules=ConstructoRules(), narration=ConstructoNarration(), pictures=ConstructoPictures(),
-    components=ConstructoComponents(), replay=REPLAY, timeout_claim=True,
+    name="constructo",
+    title="Constructo",
+    engine=Match,
+    prefix="cx",
+    start_command="/constructo challenge",
+    rules=ConstructoRules(),
+    narration=ConstructoNarration(),
+    pictures=ConstructoPictures(),
+    components=ConstructoComponents(),
+    replay=REPLAY,
+    timeout_claim=True,
     seating=Seating("challenge", 2, 2, ai_ids="bot", ai_levels=AI_LEVELS, default_level=DEFAULT_LEVEL),
 )
 """Constructo's plug-in (the module docstring)."""

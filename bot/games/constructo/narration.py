@@ -52,8 +52,13 @@ def started(snap: Snapshot) -> str:
 
 
 def challenge_text(snap: Snapshot) -> str:
-    return t("cx.challenge", snap.locale, opponent=f"<@{snap.env.invited}>", challenger=snap.names[0],
-             layout=snap.env.options.get("layout", "?"))
+    return t(
+        "cx.challenge",
+        snap.locale,
+        opponent=f"<@{snap.env.invited}>",
+        challenger=snap.names[0],
+        layout=snap.env.options.get("layout", "?"),
+    )
 
 
 def last_headline(snap: Snapshot, last: ActionRecord | None) -> str:

@@ -35,16 +35,28 @@ def board_pictures(snap: Snapshot) -> list[Picture]:
     from render.constructo import render_board
 
     match, names = match_of(snap), snap.names
-    return [Picture(render_board, (match,), BOARD_FILENAME.format(game=snap.id, version=snap.version),
-                    lambda: _board_text(match, names), {"names": names})]
+    return [
+        Picture(
+            render_board,
+            (match,),
+            BOARD_FILENAME.format(game=snap.id, version=snap.version),
+            lambda: _board_text(match, names),
+            {"names": names},
+        )
+    ]
 
 
 def result_picture(snap: Snapshot) -> Picture | None:
     from render.results import render_constructo_result
 
     match, names = match_of(snap), snap.names
-    return Picture(render_constructo_result, (match,), f"constructo-{snap.id}-result.png",
-                   lambda: _result_text(match, names), {"names": names})
+    return Picture(
+        render_constructo_result,
+        (match,),
+        f"constructo-{snap.id}-result.png",
+        lambda: _result_text(match, names),
+        {"names": names},
+    )
 
 
 def legal_placements(match: Match, seat: int) -> list[Move]:

@@ -38,8 +38,12 @@ async def resign_request(interaction: discord.Interaction, game_id: int) -> None
     snap.seat_of(interaction.user.id)
     if snap.status != "active":
         raise BotError("err.game_closed")
-    await reply(interaction, t("cx.confirm_resign", interaction.locale), ephemeral=True,
-                view=confirm_resign_view(game_id, locale=interaction.locale.value))
+    await reply(
+        interaction,
+        t("cx.confirm_resign", interaction.locale),
+        ephemeral=True,
+        view=confirm_resign_view(game_id, locale=interaction.locale.value),
+    )
 
 
 async def resign(interaction: discord.Interaction, game_id: int) -> None:
@@ -74,8 +78,7 @@ class PlaceSelect(GameSelect, template=r"cx:pl:(?P<game>[0-9]+):(?P<ver>[0-9]+):
     ) -> None:
         self.size = size
         options = [discord.SelectOption(label=t("ui.tile", locale, tile=n), value=str(n)) for n in tiles[:25]]
-        super().__init__(game_id, version, options, placeholder=t(f"ui.place_{size.word}", locale),
-                         suffix=size.letter)
+        super().__init__(game_id, version, options, placeholder=t(f"ui.place_{size.word}", locale), suffix=size.letter)
 
     @classmethod
     def from_match(cls, match: re.Match[str]) -> PlaceSelect:
@@ -91,8 +94,10 @@ class MoveSelect(GameSelect, template=r"cx:mv:(?P<game>[0-9]+):(?P<ver>[0-9]+)")
     prefix, verb, placeholder_key = "cx", "mv", "ui.move_placeholder"
 
     def __init__(self, game_id: int, version: int, moves: Sequence[Move] = (), *, locale: str | None = None) -> None:
-        options = [discord.SelectOption(label=t("ui.move_option", locale, src=m.src, dst=m.dst), value=str(m))
-                   for m in list(moves)[:25]]
+        options = [
+            discord.SelectOption(label=t("ui.move_option", locale, src=m.src, dst=m.dst), value=str(m))
+            for m in list(moves)[:25]
+        ]
         super().__init__(game_id, version, options, locale=locale)
 
 
@@ -108,14 +113,10 @@ class LayoutSelect(GameSelect, template=r"cx:lay:(?P<game>[0-9]+):(?P<ver>[0-9]+
 
     prefix, verb, placeholder_key = "cx", "lay", "ui.layout_placeholder"
 
-    def __init__(
-        self, game_id: int, version: int, current: str | None = None, *, locale: str | None = None
-    ) -> None:
+    def __init__(self, game_id: int, version: int, current: str | None = None, *, locale: str | None = None) -> None:
         options = []
         if current is not None:
-            options.append(
-                discord.SelectOption(label=t("ui.keep_layout", locale, layout=current)[:100], value="keep")
-            )
+            options.append(discord.SelectOption(label=t("ui.keep_layout", locale, layout=current)[:100], value="keep"))
             options += [
                 discord.SelectOption(
                     label=name,
@@ -165,8 +166,14 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 
 
 def board_view(
-    game_id: int, version: int, match: Match, placements: Sequence[Move], steps: Sequence[Move], *,
-    human_to_act: bool = True, locale: str | None = None,
+    game_id: int,
+    version: int,
+    match: Match,
+    placements: Sequence[Move],
+    steps: Sequence[Move],
+    *,
+    human_to_act: bool = True,
+    locale: str | None = None,
 ) -> discord.ui.View | None:
     """The components under a board: per-size placement selects, the move select and Resign while
     playing; the layout select and Resign while round 2's layout is chosen; ``None`` once over.

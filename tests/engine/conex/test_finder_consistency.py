@@ -38,8 +38,12 @@ def position() -> Game:
 
 def pairs(g: Game) -> list[tuple[int, int, object]]:
     p = g.current_player
-    return [(cid, c.index, tgt) for cid in sorted(g.hands[p]) for c in g.deck[cid].corners
-            for tgt, _ in g.board.targets_for(c.color)]
+    return [
+        (cid, c.index, tgt)
+        for cid in sorted(g.hands[p])
+        for c in g.deck[cid].corners
+        for tgt, _ in g.board.targets_for(c.color)
+    ]
 
 
 def test_a_request_does_not_depend_on_the_rasters_other_searches_built(position: Game) -> None:
@@ -76,8 +80,9 @@ def test_edge_poses_are_tried_even_when_the_built_lattice_has_no_candidate(posit
     p = position.current_player
     expected = {}
     for cid, corner, tgt in pairs(position):
-        expected[(cid, corner, tgt)] = bool(pickle.loads(pickle.dumps(position)).find_placements(
-            p, cid, corner, tgt, limit=1))
+        expected[(cid, corner, tgt)] = bool(
+            pickle.loads(pickle.dumps(position)).find_placements(p, cid, corner, tgt, limit=1)
+        )
     assert any(expected.values())
     monkeypatch.setattr(finder, "lattice_any", lambda geom, corner: False)
     for (cid, corner, tgt), found in expected.items():
@@ -106,8 +111,10 @@ def test_a_pose_two_pairs_propose_is_judged_for_each_pairs_target(position: Game
     place = got[0]
     card, c = g.deck[cid], g.deck[cid].corner(corner)
     x, y, r = place.x_mm, place.y_mm, place.rotation
-    found = [(99, 30.0, 0, 0, c, others[0], x, y, r),  # proposed first for another target: not legal there
-             (1, 30.0, 1, 0, c, tgt, x, y, r)]  # the same pose for its own target: legal
+    found = [
+        (99, 30.0, 0, 0, c, others[0], x, y, r),  # proposed first for another target: not legal there
+        (1, 30.0, 1, 0, c, tgt, x, y, r),
+    ]  # the same pose for its own target: legal
     assert finder._select(g.board, p, card, found, 2, {}) == [place]
 
 

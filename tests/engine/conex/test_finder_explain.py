@@ -143,8 +143,9 @@ def test_p2_touches_the_board_details() -> None:
 
 
 def test_p3_touches_a_conex_corner_details() -> None:
-    host = find_card(lambda c: c.color == "P" and any(_short_neighbour(f) in {k.position for k in c.corners}
-                                                      for f in _frees(c)))
+    host = find_card(
+        lambda c: c.color == "P" and any(_short_neighbour(f) in {k.position for k in c.corners} for f in _frees(c))
+    )
     free = next(f for f in _frees(host) if _short_neighbour(f) in {k.position for k in host.corners})
     g = game([[NEW.id], []], [host_entry(host, F, free=free)])
     err = refusal(g, attach(NEW, NEW_CORNER, F, depth=62.0))
@@ -171,8 +172,11 @@ def test_p4_off_the_table_edge_details() -> None:
 def test_auto_fit_colour_mismatch_is_p1_colour() -> None:
     g = base_game()
     wrong = next(k for k in NEW.corners if k.color != "P")
-    with pytest.raises(IllegalActionError, match=rf"no legal pose for corner {wrong.index} of card {NEW.id} on "
-                       rf"card #{HOST.id}: the corner is \w+, card #{HOST.id} is purple") as exc:
+    with pytest.raises(
+        IllegalActionError,
+        match=rf"no legal pose for corner {wrong.index} of card {NEW.id} on "
+        rf"card #{HOST.id}: the corner is \w+, card #{HOST.id} is purple",
+    ) as exc:
         g.auto_fit(0, NEW.id, wrong.index, HOST.id)
     assert exc.value.rule == "P1"
     assert exc.value.details["reason"] == "color"

@@ -122,9 +122,7 @@ def test_best_rotation_finds_a_whole_degree_rotation_whenever_one_is_legal() -> 
     some_legal = 0
     for pair in case["pairs"][:12]:
         x, y, _ = pair["witness"]
-        ok = [
-            rot for rot in range(360) if legal(g, Place(p, pair["card"], pair["corner"], x / 10, y / 10, float(rot)))
-        ]
+        ok = [rot for rot in range(360) if legal(g, Place(p, pair["card"], pair["corner"], x / 10, y / 10, float(rot)))]
         loose = Place(p, pair["card"], pair["corner"], x / 10, y / 10, None)
         if ok:
             resolved = g.check(loose)

@@ -290,8 +290,11 @@ def test_e2_every_player_passes() -> None:
     g.play(Pass(1))
     assert g.is_over and g.end_reason == "E2-pass"
     assert g.winners == [0, 1]  # E3: tied leaders all win
-    assert g.outcome is not None and g.outcome.ranking == ((0, 1),) and [r.value for r in g.outcome.results] == [
-        "win", "win"]
+    assert (
+        g.outcome is not None
+        and g.outcome.ranking == ((0, 1),)
+        and [r.value for r in g.outcome.results] == ["win", "win"]
+    )
 
 
 def test_e2_draw_resets_the_pass_count() -> None:
@@ -350,7 +353,13 @@ def test_round_trip_through_dict() -> None:
         g.play(Draw(p))
     d = g.to_dict()
     assert d["version"] == 2 and d["setup"] == {
-        "players": 4, "seed": 2, "table": "medium", "goal": 40, "bots": [], "timeout_forfeit": 3}
+        "players": 4,
+        "seed": 2,
+        "table": "medium",
+        "goal": 40,
+        "bots": [],
+        "timeout_forfeit": 3,
+    }
     again = Game.from_dict(copy.deepcopy(d))
     assert again.to_dict() == d
 

@@ -11,7 +11,15 @@ from engine.conex.handref import LEGAL_CAP, hand_index, hand_letter, legal_label
 
 def test_letters_go_on_past_z_like_spreadsheet_columns() -> None:
     assert [hand_letter(i) for i in (0, 1, 25, 26, 27, 51, 52, 701, 702)] == [
-        "A", "B", "Z", "AA", "AB", "AZ", "BA", "ZZ", "AAA"
+        "A",
+        "B",
+        "Z",
+        "AA",
+        "AB",
+        "AZ",
+        "BA",
+        "ZZ",
+        "AAA",
     ]
     assert len({hand_letter(i) for i in range(60)}) == 60
     with pytest.raises(ValueError):

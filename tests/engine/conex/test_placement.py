@@ -208,9 +208,7 @@ def test_p2_a_board_target_must_not_touch_any_card() -> None:
 def test_p3_must_not_touch_the_targets_own_conex_corner() -> None:
     # a host whose card corner next to F along the short edge carries a long-legged CONEX corner
     def suits(c) -> bool:
-        return c.color == "P" and any(
-            _short_neighbour(free) in {k.position for k in c.corners} for free in _frees(c)
-        )
+        return c.color == "P" and any(_short_neighbour(free) in {k.position for k in c.corners} for free in _frees(c))
 
     host = find_card(suits)
     free = next(f for f in _frees(host) if _short_neighbour(f) in {k.position for k in host.corners})

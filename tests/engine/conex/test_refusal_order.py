@@ -44,8 +44,9 @@ def failing_rules(g: Game, place: Place) -> list[str]:
     failed = []
     minx, miny, maxx, maxy = posed.rect.bounds
     tminx, tminy, tmaxx, tmaxy = table.area.bounds
-    off = (minx < tminx - LIES_ON_MM or miny < tminy - LIES_ON_MM or maxx > tmaxx + LIES_ON_MM
-           or maxy > tmaxy + LIES_ON_MM)
+    off = (
+        minx < tminx - LIES_ON_MM or miny < tminy - LIES_ON_MM or maxx > tmaxx + LIES_ON_MM or maxy > tmaxy + LIES_ON_MM
+    )
     try:
         target = table._p1(card, corner, posed.corners[card.corners.index(corner)])
     except IllegalActionError:
@@ -105,8 +106,11 @@ def test_the_named_rule_is_the_first_failed_one_for_every_sampled_pose(poses) ->
 @pytest.mark.parametrize("rule", ORDER)
 def test_each_rule_is_named_first_when_it_fails_with_the_edge(poses, rule) -> None:
     """Per rule: poses that fail it and stick out over the table edge (P4) are named by it (P4: P4 alone)."""
-    cases = [(place, failed, named) for place, failed, named in poses
-             if "P4" in failed and min(failed, key=ORDER.index) == rule]
+    cases = [
+        (place, failed, named)
+        for place, failed, named in poses
+        if "P4" in failed and min(failed, key=ORDER.index) == rule
+    ]
     assert cases, f"no sampled pose fails {rule} first while off the table"
     assert Counter(named for _, _, named in cases) == Counter({rule: len(cases)})
 

@@ -101,8 +101,17 @@ def test_analysis_is_deterministic_and_json_ready() -> None:
     d = one.to_dict()
     assert d["record"] == TOWER and d["scale"] == SCALE and len(d["moves"]) == 19
     assert set(d["moves"][0]) == {
-        "index", "player", "move", "value_before", "value_after", "exact", "best", "loss", "code",
-        "outcome_before", "outcome_after",
+        "index",
+        "player",
+        "move",
+        "value_before",
+        "value_after",
+        "exact",
+        "best",
+        "loss",
+        "code",
+        "outcome_before",
+        "outcome_after",
     }
 
 

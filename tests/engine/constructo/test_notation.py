@@ -30,9 +30,23 @@ def test_notation_parse_is_case_insensitive_and_trims() -> None:
 @pytest.mark.parametrize(
     ("text", "quoted"),
     [
-        ("X5", "X5"), ("L", "L"), ("5", "5"), ("L 5", "L 5"), ("5L", "5L"), ("LL5", "LL5"), ("L5 M4", "L5 M4"),
-        ("3 - 4", "3 - 4"), ("3--4", "3--4"), ("3-", "3-"), ("-4", "-4"), ("3-4-5", "3-4-5"), ("L5!", "L5!"),
-        ("big5", "big5"), ("L٥", "L٥"), ("L５", "L５"), ("ſ5", "ſ5"),
+        ("X5", "X5"),
+        ("L", "L"),
+        ("5", "5"),
+        ("L 5", "L 5"),
+        ("5L", "5L"),
+        ("LL5", "LL5"),
+        ("L5 M4", "L5 M4"),
+        ("3 - 4", "3 - 4"),
+        ("3--4", "3--4"),
+        ("3-", "3-"),
+        ("-4", "-4"),
+        ("3-4-5", "3-4-5"),
+        ("L5!", "L5!"),
+        ("big5", "big5"),
+        ("L٥", "L٥"),
+        ("L５", "L５"),
+        ("ſ5", "ſ5"),
     ],
 )
 def test_notation_garbage_is_refused_quoting_the_token(text: str, quoted: str) -> None:
@@ -205,8 +219,17 @@ def test_layout_parse_refuses_with_quoted_token(text: str, words: list[str]) -> 
 
 @pytest.mark.parametrize(
     "kwargs",
-    [{}, {"size": Size.LARGE}, {"tile": 3}, {"src": 1}, {"size": Size.SMALL, "tile": 10}, {"size": 2, "tile": 3},
-     {"src": 2, "dst": 2}, {"size": Size.SMALL, "tile": 1, "src": 1, "dst": 2}, {"src": 0, "dst": 1}],
+    [
+        {},
+        {"size": Size.LARGE},
+        {"tile": 3},
+        {"src": 1},
+        {"size": Size.SMALL, "tile": 10},
+        {"size": 2, "tile": 3},
+        {"src": 2, "dst": 2},
+        {"size": Size.SMALL, "tile": 1, "src": 1, "dst": 2},
+        {"src": 0, "dst": 1},
+    ],
 )
 def test_move_constructor_refuses_malformed_moves(kwargs: dict[str, object]) -> None:
     with pytest.raises(InvalidInputError):

@@ -126,8 +126,12 @@ def test_match_to_dict_round_trips_in_every_phase() -> None:
 def v1_dict(match: Match) -> dict[str, Any]:
     """The version-1 form of ``match`` (what the bot stored before the game protocol)."""
     return {
-        "version": 1, "first": match.first, "rounds": [r.to_dict() for r in match.rounds],
-        "resigned": match.resigned, "phase": match.phase, "totals": list(match.totals()),
+        "version": 1,
+        "first": match.first,
+        "rounds": [r.to_dict() for r in match.rounds],
+        "resigned": match.resigned,
+        "phase": match.phase,
+        "totals": list(match.totals()),
     }
 
 

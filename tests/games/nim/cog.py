@@ -23,16 +23,23 @@ class NimCog(GameCog, name="nim", group_name="nim", group_description="Play Nim 
 
     @app_commands.command(name="challenge", description="Challenge someone (or me) to Nim")
     @app_commands.describe(opponent="Who you play against", heaps="Heap sizes, e.g. 3 4 5")
-    async def challenge(self, interaction: discord.Interaction, opponent: discord.User,
-                        heaps: str | None = None) -> None:
+    async def challenge(
+        self, interaction: discord.Interaction, opponent: discord.User, heaps: str | None = None
+    ) -> None:
         loc, me = guild_locale(interaction), interaction.user
         vs_ai = self.vs_ai(interaction, opponent)
         options = KIND.rules.validate_options({"heaps": heaps})
         ai_name = KIND.narration.ai_seat_name("perfect", 1, loc)
         second = Seat.of(ai_name, "perfect") if vs_ai else Seat.of(opponent.display_name)
-        await self.games.lobby.open(interaction, KIND, options=options, seats=[Seat.of(me.display_name), second],
-                                    players=[me.id, opponent.id], invited=None if vs_ai else opponent.id,
-                                    title=t("nm.thread_title", loc, a=me.display_name, b=second.name))
+        await self.games.lobby.open(
+            interaction,
+            KIND,
+            options=options,
+            seats=[Seat.of(me.display_name), second],
+            players=[me.id, opponent.id],
+            invited=None if vs_ai else opponent.id,
+            title=t("nm.thread_title", loc, a=me.display_name, b=second.name),
+        )
 
     @app_commands.command(name="take", description="Take stones from one heap")
     @app_commands.describe(heap="Heap number (from 1)", count="How many stones")

@@ -62,8 +62,11 @@ def _setup(setup: dict[str, Any]) -> dict[str, Any]:
     unknown = set(setup) - {"heaps", "first"}
     if unknown:
         raise InvalidInputError(f"unknown Nim options {sorted(unknown)}")
-    if (not isinstance(heaps, list) or not 1 <= len(heaps) <= 7
-            or not all(isinstance(h, int) and not isinstance(h, bool) and 1 <= h <= 15 for h in heaps)):
+    if (
+        not isinstance(heaps, list)
+        or not 1 <= len(heaps) <= 7
+        or not all(isinstance(h, int) and not isinstance(h, bool) and 1 <= h <= 15 for h in heaps)
+    ):
         raise InvalidInputError(f"heaps must be 1-7 heaps of 1-15 stones, not {heaps!r}")
     if first not in (0, 1):
         raise InvalidInputError(f"first must be 0 or 1, not {first!r}")
@@ -98,8 +101,13 @@ class Nim:
         return state
 
     def to_dict(self) -> dict[str, Any]:
-        return {"version": STATE_VERSION, "game": self.game, "setup": self.setup, "history": self.history,
-                "heaps": list(self.heaps)}
+        return {
+            "version": STATE_VERSION,
+            "game": self.game,
+            "setup": self.setup,
+            "history": self.history,
+            "heaps": list(self.heaps),
+        }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Nim:
@@ -164,8 +172,12 @@ class Nim:
         if not 1 <= action.heap <= len(self.heaps):
             raise IllegalMoveError(f"there is no heap {action.heap}", rule="N1", heap=action.heap)
         if not 1 <= action.count <= self.heaps[action.heap - 1]:
-            raise IllegalMoveError(f"heap {action.heap} has {self.heaps[action.heap - 1]} stones, not "
-                                   f"{action.count} to take", rule="N1", heap=action.heap, count=action.count)
+            raise IllegalMoveError(
+                f"heap {action.heap} has {self.heaps[action.heap - 1]} stones, not {action.count} to take",
+                rule="N1",
+                heap=action.heap,
+                count=action.count,
+            )
         return action
 
     def apply(self, action: Any) -> Applied:

@@ -64,8 +64,9 @@ class NimNarration(Narration):
         lines = []
         for e in events:
             if isinstance(e, Took):
-                lines.append(t("nm.took", snap.locale, name=snap.names[e.player], count=e.count, heap=e.heap,
-                               left=e.left))
+                lines.append(
+                    t("nm.took", snap.locale, name=snap.names[e.player], count=e.count, heap=e.heap, left=e.left)
+                )
             elif isinstance(e, LeftEvent):
                 lines.append(t("nm.left", snap.locale, name=snap.names[e.player]))
         return "\n".join(lines)
@@ -93,8 +94,14 @@ class NimNarration(Narration):
         return t("nm.to_take", snap.locale, who=snap.who(state.current_player), heaps=_heaps(state.heaps))
 
     def lobby_text(self, snap: Snapshot) -> str:
-        return t("nm.challenge", snap.locale, opponent=f"<@{snap.env.invited}>", challenger=snap.names[0],
-                 heaps=_heaps(snap.env.options["heaps"]))
+        return t(
+            "nm.challenge",
+            snap.locale,
+            opponent=f"<@{snap.env.invited}>",
+            challenger=snap.names[0],
+            heaps=_heaps(snap.env.options["heaps"]),
+        )
+
 
 class NimPictures(Pictures):
     """One picture of the heaps (``render.py``)."""
@@ -104,8 +111,16 @@ class NimPictures(Pictures):
 
         state, names = snap.require_state(), snap.names
         assert isinstance(state, Nim)
-        return [Picture(render_heaps, (state,), f"nim-{snap.id}-{snap.version}.png", lambda: _text(state, names),
-                        {"names": names})]
+        return [
+            Picture(
+                render_heaps,
+                (state,),
+                f"nim-{snap.id}-{snap.version}.png",
+                lambda: _text(state, names),
+                {"names": names},
+            )
+        ]
+
 
 class NimComponents(Components):
     """The take select (``views.py``)."""
@@ -122,7 +137,15 @@ class NimComponents(Components):
 
 
 KIND = GameKind(
-    name="nim", title="Nim", engine=Nim, prefix="nm", start_command="/nim challenge", rules=NimRules(),
-    narration=NimNarration(), pictures=NimPictures(), components=NimComponents(), replay=REPLAY,
+    name="nim",
+    title="Nim",
+    engine=Nim,
+    prefix="nm",
+    start_command="/nim challenge",
+    rules=NimRules(),
+    narration=NimNarration(),
+    pictures=NimPictures(),
+    components=NimComponents(),
+    replay=REPLAY,
     seating=Seating("challenge", 2, 2, ai_ids="bot", ai_levels=("perfect",), default_level="perfect"),
 )

@@ -32,8 +32,9 @@ def _geometry(setup: dict[str, Any], width: int) -> tuple[int, int, int]:
     return label_w, stone, stone + 10
 
 
-def prepare(final: Nim, steps: Sequence[Step], *, names: Sequence[str], width: int,
-            theme: str) -> Callable[[Step], Image.Image]:
+def prepare(
+    final: Nim, steps: Sequence[Step], *, names: Sequence[str], width: int, theme: str
+) -> Callable[[Step], Image.Image]:
     """A painter: the heaps after a step (``step.state``, a live ``Nim``), ``width`` px wide, RGB."""
     th = theme_of(theme)
     label_w, stone, row_h = _geometry(final.setup, width)

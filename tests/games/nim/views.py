@@ -19,8 +19,10 @@ class TakeSelect(GameSelect, template=r"nm:take:(?P<game>[0-9]+):(?P<ver>[0-9]+)
     prefix, verb, placeholder_key = "nm", "take", "ui.nm_take"
 
     def __init__(self, game_id: int, version: int, takes: Sequence[Take] = (), *, locale: str | None = None) -> None:
-        options = [discord.SelectOption(label=t("ui.nm_option", locale, heap=m.heap, count=m.count), value=str(m))
-                   for m in list(takes)[:25]]
+        options = [
+            discord.SelectOption(label=t("ui.nm_option", locale, heap=m.heap, count=m.count), value=str(m))
+            for m in list(takes)[:25]
+        ]
         super().__init__(game_id, version, options, locale=locale)
 
 

@@ -120,10 +120,12 @@ MESSAGES: dict[str, str] = {
 }
 
 # Provably fair deals (``bot/games/conex/fairness.py``, issue 16).
-MESSAGES.update({
-    "cn.commitment": (
-        "🔒 Deal commitment (SHA-256 of the shuffle seed, deck `{deck}`): `{hash}`. "
-        "The seed is revealed at the end so anyone can check the deal, the die rolls and the random discards."
-    ),
-    "cn.reveal": "🔓 Deal seed: `{seed}` (commitment `{hash}`). Check it: `{command}`",
-})
+MESSAGES.update(
+    {
+        "cn.commitment": (
+            "🔒 Deal commitment (SHA-256 of the shuffle seed, deck `{deck}`): `{hash}`. "
+            "The seed is revealed at the end so anyone can check the deal, the die rolls and the random discards."
+        ),
+        "cn.reveal": "🔓 Deal seed: `{seed}` (commitment `{hash}`). Check it: `{command}`",
+    }
+)

@@ -56,9 +56,7 @@ MESSAGES: dict[str, str] = {
     "cn.ev_drew_one": "{name} robó 1 carta.",
     "cn.ev_drew": "{name} robó {count} cartas.",
     "cn.ev_star": "{name} se lleva la estrella **{star}** (la puede usar desde su próximo turno).",
-    "cn.ev_star_from": (
-        "{name} le quita la estrella **{star}** a {prev} (la puede usar desde su próximo turno)."
-    ),
+    "cn.ev_star_from": ("{name} le quita la estrella **{star}** a {prev} (la puede usar desde su próximo turno)."),
     "cn.ev_star_kept": "{name} sacó la estrella **{star}** que ya tenía: se la queda.",
     "cn.score_item": "{name}: {score}",
     "cn.ev_passed": "{name} pasó.",
@@ -140,8 +138,7 @@ MESSAGES: dict[str, str] = {
     "rule.P1.covered": "el objetivo está tapado por otras cartas: no queda parte visible para la esquina {corner}.",
     "rule.P1.too_small": "la esquina {corner} de la carta #{card} no cabe en la parte visible del objetivo.",
     "rule.P2": (
-        "la carta nueva solo puede tocar su objetivo: ninguna otra carta (ni el tablero si el objetivo es una "
-        "carta)."
+        "la carta nueva solo puede tocar su objetivo: ninguna otra carta (ni el tablero si el objetivo es una carta)."
     ),
     "rule.P2.blocked": (
         "todas las poses de la esquina {corner} de la carta #{card} ahí tocan otra carta además del objetivo."
@@ -207,10 +204,12 @@ COMMANDS: dict[str, str] = {
 }
 
 # Repartos verificables (``bot/games/conex/fairness.py``, issue 16).
-MESSAGES.update({
-    "cn.commitment": (
-        "🔒 Compromiso del reparto (SHA-256 de la semilla del barajado, mazo `{deck}`): `{hash}`. "
-        "La semilla se revela al final para que cualquiera compruebe el reparto, los dados y los descartes al azar."
-    ),
-    "cn.reveal": "🔓 Semilla del reparto: `{seed}` (compromiso `{hash}`). Compruébalo: `{command}`",
-})
+MESSAGES.update(
+    {
+        "cn.commitment": (
+            "🔒 Compromiso del reparto (SHA-256 de la semilla del barajado, mazo `{deck}`): `{hash}`. "
+            "La semilla se revela al final para que cualquiera compruebe el reparto, los dados y los descartes al azar."
+        ),
+        "cn.reveal": "🔓 Semilla del reparto: `{seed}` (compromiso `{hash}`). Compruébalo: `{command}`",
+    }
+)

@@ -71,31 +71,33 @@ MESSAGES: dict[str, str] = {
 }
 
 # Post-match analysis (``bot/games/constructo/analysis.py``, issue 16): codes of ``analyse_round`` in words.
-MESSAGES.update({
-    "cx.analysis_button": "Analysis",
-    "cx.an_head": "**Analysis of match #{game_id}** (only you see this)",
-    "cx.an_nothing": "No move was played, so there is nothing to analyse.",
-    "cx.an_round": "__**Round {round}** · {layout}__",
-    "cx.an_start": "At the start: {verdict} ({certainty}).",
-    "cx.an_even": "a draw",
-    "cx.an_ahead_one": "{name} wins by a tower",
-    "cx.an_ahead": "{name} wins by {towers} towers",
-    "cx.an_exact": "exact",
-    "cx.an_estimate": "estimate",
-    "cx.an_turning": "**Turning point:** move {n} by {name}: {move} {what}; best was {best} ({certainty}).",
-    "cx.an_no_turning": "No move lost a tower.",
-    "cx.an_decided": "Decided after move {n}: from there the result is proven.",
-    "cx.an_decided_start": "Decided from the start: the result is proven before the first move.",
-    "cx.an_best_was": "(best: {best})",
-    "cx.an_forced": "forced",
-    "cx.an_best": "best",
-    "cx.an_good": "good (−{towers})",
-    "cx.an_inaccuracy": "inaccuracy (−{towers})",
-    "cx.an_lost_tower": "lost a tower",
-    "cx.an_lost_towers": "lost {towers} towers",
-    "cx.an_threw": "({before} → {after})",
-    "cx.an_legend": (
-        "Values are the final tower difference with best play: exact where the solver proved it; "
-        "≈ marks an estimate by the hard search (the rest of the round was too big to solve in the budget)."
-    ),
-})
+MESSAGES.update(
+    {
+        "cx.analysis_button": "Analysis",
+        "cx.an_head": "**Analysis of match #{game_id}** (only you see this)",
+        "cx.an_nothing": "No move was played, so there is nothing to analyse.",
+        "cx.an_round": "__**Round {round}** · {layout}__",
+        "cx.an_start": "At the start: {verdict} ({certainty}).",
+        "cx.an_even": "a draw",
+        "cx.an_ahead_one": "{name} wins by a tower",
+        "cx.an_ahead": "{name} wins by {towers} towers",
+        "cx.an_exact": "exact",
+        "cx.an_estimate": "estimate",
+        "cx.an_turning": "**Turning point:** move {n} by {name}: {move} {what}; best was {best} ({certainty}).",
+        "cx.an_no_turning": "No move lost a tower.",
+        "cx.an_decided": "Decided after move {n}: from there the result is proven.",
+        "cx.an_decided_start": "Decided from the start: the result is proven before the first move.",
+        "cx.an_best_was": "(best: {best})",
+        "cx.an_forced": "forced",
+        "cx.an_best": "best",
+        "cx.an_good": "good (−{towers})",
+        "cx.an_inaccuracy": "inaccuracy (−{towers})",
+        "cx.an_lost_tower": "lost a tower",
+        "cx.an_lost_towers": "lost {towers} towers",
+        "cx.an_threw": "({before} → {after})",
+        "cx.an_legend": (
+            "Values are the final tower difference with best play: exact where the solver proved it; "
+            "≈ marks an estimate by the hard search (the rest of the round was too big to solve in the budget)."
+        ),
+    }
+)

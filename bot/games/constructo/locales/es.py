@@ -136,33 +136,36 @@ COMMANDS: dict[str, str] = {
 }
 
 # Análisis de la partida (``bot/games/constructo/analysis.py``, issue 16).
-MESSAGES.update({
-    "cx.analysis_button": "Análisis",
-    "cx.an_head": "**Análisis de la partida #{game_id}** (solo lo ves tú)",
-    "cx.an_nothing": "No se jugó ningún movimiento: no hay nada que analizar.",
-    "cx.an_round": "__**Ronda {round}** · {layout}__",
-    "cx.an_start": "Al empezar: {verdict} ({certainty}).",
-    "cx.an_even": "empate",
-    "cx.an_ahead_one": "gana {name} por una torre",
-    "cx.an_ahead": "gana {name} por {towers} torres",
-    "cx.an_exact": "exacto",
-    "cx.an_estimate": "estimación",
-    "cx.an_turning": (
-        "**Momento decisivo:** jugada {n} de {name}: {move} {what}; lo mejor era {best} ({certainty})."
-    ),
-    "cx.an_no_turning": "Ninguna jugada perdió una torre.",
-    "cx.an_decided": "Decidida tras la jugada {n}: desde ahí el resultado está demostrado.",
-    "cx.an_decided_start": "Decidida desde el principio: el resultado está demostrado antes de la primera jugada.",
-    "cx.an_best_was": "(mejor: {best})",
-    "cx.an_forced": "forzada",
-    "cx.an_best": "la mejor",
-    "cx.an_good": "buena (−{towers})",
-    "cx.an_inaccuracy": "imprecisión (−{towers})",
-    "cx.an_lost_tower": "perdió una torre",
-    "cx.an_lost_towers": "perdió {towers} torres",
-    "cx.an_threw": "({before} → {after})",
-    "cx.an_legend": (
-        "Los valores son la diferencia final de torres con juego perfecto: exactos donde el resolvedor lo demostró; "
-        "≈ marca una estimación de la búsqueda difícil (el resto de la ronda era demasiado grande para resolverlo)."
-    ),
-})
+MESSAGES.update(
+    {
+        "cx.analysis_button": "Análisis",
+        "cx.an_head": "**Análisis de la partida #{game_id}** (solo lo ves tú)",
+        "cx.an_nothing": "No se jugó ningún movimiento: no hay nada que analizar.",
+        "cx.an_round": "__**Ronda {round}** · {layout}__",
+        "cx.an_start": "Al empezar: {verdict} ({certainty}).",
+        "cx.an_even": "empate",
+        "cx.an_ahead_one": "gana {name} por una torre",
+        "cx.an_ahead": "gana {name} por {towers} torres",
+        "cx.an_exact": "exacto",
+        "cx.an_estimate": "estimación",
+        "cx.an_turning": (
+            "**Momento decisivo:** jugada {n} de {name}: {move} {what}; lo mejor era {best} ({certainty})."
+        ),
+        "cx.an_no_turning": "Ninguna jugada perdió una torre.",
+        "cx.an_decided": "Decidida tras la jugada {n}: desde ahí el resultado está demostrado.",
+        "cx.an_decided_start": "Decidida desde el principio: el resultado está demostrado antes de la primera jugada.",
+        "cx.an_best_was": "(mejor: {best})",
+        "cx.an_forced": "forzada",
+        "cx.an_best": "la mejor",
+        "cx.an_good": "buena (−{towers})",
+        "cx.an_inaccuracy": "imprecisión (−{towers})",
+        "cx.an_lost_tower": "perdió una torre",
+        "cx.an_lost_towers": "perdió {towers} torres",
+        "cx.an_threw": "({before} → {after})",
+        "cx.an_legend": (
+            "Los valores son la diferencia final de torres con juego perfecto: exactos donde el resolvedor lo "
+            "demostró; ≈ marca una estimación de la búsqueda difícil (el resto de la ronda era demasiado grande "
+            "para resolverlo)."
+        ),
+    }
+)

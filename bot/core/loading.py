@@ -1,0 +1,88 @@
+"""Loading games (the read side of the game layer's core): the per-game lock, the stored record, its envelope and the
+one engine load of an action (:class:`Loader`, the base of :class:`bot.core.layer.GameLayer`)."""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from typing import TYPE_CHECKING
+
+from bot.core.envelope import Envelope, is_current
+from bot.core.kind import GameKind, Snapshot
+from bot.errors import BotError
+
+if TYPE_CHECKING:
+    from bot.storage import Storage
+    from bot.storage.records import GameRecord
+
+
+class Loader:
+    """Reads games for the layer: ``kinds`` (registered games by name), ``loads`` (engine states built from storage;
+    the bench counts them per action) and the per-game locks."""
+
+    kinds: dict[str, GameKind]
+    loads: int
+    _locks: weakref.WeakValueDictionary[int, asyncio.Lock]
+
+    @property
+    def storage(self) -> Storage:
+        raise NotImplementedError
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """The per-game lock (one per game id in this process; forgotten when nobody holds or waits for it)."""
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    def kind_of(self, record: GameRecord) -> GameKind:
+        kind = self.kinds.get(record.kind)
+        if kind is None:
+            raise BotError("err.no_such_game", game_id=record.id)
+        return kind
+
+    async def record(self, game_id: int) -> GameRecord:
+        """The stored game. Raises ``BotError("err.no_such_game")``."""
+        record = await self.storage.get_game(game_id)
+        if record is None or record.kind not in self.kinds:
+            raise BotError("err.no_such_game", game_id=game_id)
+        return record
+
+    def envelope(self, record: GameRecord) -> Envelope:
+        """The envelope of ``record`` (migrated if saved before version 2; cheap: no engine load)."""
+        if is_current(record.state):
+            return Envelope.from_dict(record.state)
+        return self.kind_of(record).rules.migrate(record)
+
+    def snapshot(self, record: GameRecord) -> Snapshot:
+        """The game of ``record`` with its envelope (migrated if saved before version 2) and engine state (the
+        one ``GameState.from_dict`` of an action). Raises ``StateError`` for a corrupt state."""
+        kind = self.kind_of(record)
+        env = self.envelope(record)
+        state = None
+        if env.engine is not None:
+            state = kind.engine.from_dict(env.engine)
+            self.loads += 1
+        return Snapshot(kind, record, env, state)
+
+    async def load(self, game_id: int) -> Snapshot:
+        """:meth:`record` then :meth:`snapshot` (read-only: autocomplete, private views, the AI)."""
+        return self.snapshot(await self.record(game_id))
+
+    async def channel_record(self, channel_id: int, kind: GameKind | None = None) -> GameRecord:
+        """The open game in the channel (of ``kind`` if given), not loaded: for commands that only need its id
+        and status. Raises the kind's "no game here" refusal."""
+        record = await self.storage.active_game_in_channel(channel_id)
+        if record is None or record.kind not in self.kinds or (kind is not None and record.kind != kind.name):
+            if kind is not None:
+                raise kind.narration.no_game_here()
+            raise BotError("err.no_game_in_channel")
+        return record
+
+    async def channel_game(self, channel_id: int, kind: GameKind | None = None) -> Snapshot:
+        """:meth:`channel_record` loaded (for commands that read the state; pass it on as ``base=``)."""
+        return self.snapshot(await self.channel_record(channel_id, kind))
+
+    async def channel_busy(self, channel_id: int) -> bool:
+        """True if an open game (of any kind) holds the channel."""
+        return await self.storage.active_game_in_channel(channel_id) is not None
