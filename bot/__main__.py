@@ -341,6 +341,8 @@ def main(argv: list[str] | None = None) -> int:
     try:  # downloaded records are signed with this key (issue 22)
         signing.install(signing.load_key(config.data_dir, config.record_signing_key))
     except signing.SigningKeyError as err:
+        if isinstance(err.__cause__, OSError):  # DATA_DIR itself is unusable (not writable by this user...)
+            return _fail(ExitCode.DATABASE_CORRUPT, f"Data directory error: {err}")
         return _fail(ExitCode.CONFIG, f"Configuration error: {err}")
     try:
         asyncio.run(_run(config))

@@ -64,6 +64,11 @@ class UnstuckCog(commands.Cog, name="unstuck"):
         self.sweeper.start()  # once: games idle on a seat are checked for players who left (L1)
 
     @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Whoever uses the bot is present in its guild: no member lookup for them for a while (L1)."""
+        leavers.seen(interaction.guild_id, interaction.user.id)
+
+    @commands.Cog.listener()
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
         """Only with the (privileged) members intent: the member's running games lose that seat (L1)."""
         await leavers.member_removed(self.bot.games, payload.guild_id, payload.user.id)

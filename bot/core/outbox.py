@@ -123,6 +123,12 @@ class Outbox:
         except Exception as err:  # the database is away: a worker finds the work done later
             log.info("could not mark effect %s of game %s v%s done: %s", kind, game_id, version, err)
 
+    def settled_inline(self, kind: str, count: int = 1) -> None:
+        """``count`` effects of ``kind`` were completed by their committing process inside another write (e.g. the
+        board recorded with its ``board`` effect done): tell the observers, as :meth:`done` does."""
+        for _ in range(count):
+            self._settled(kind, "inline", 0.0)
+
     def poke(self) -> None:
         """Something was owed or failed: look at the outbox now."""
         self._poked.set()

@@ -17,7 +17,6 @@ BOARD_VERSION_KEY = "board.version"
 VERSION_SUFFIX = ".version"
 BOARD_GRACE_S = 10.0
 """A board owed by a commit is left to the committing process this long before the outbox's workers post it."""
-STRIP_GRACE_S = 10.0
 BOARD_STATUSES: tuple[str, ...] = ("active", "finished")
 """Statuses in which a game shows a board of its latest version (a lobby has none; an aborted game keeps its
 last board, stripped)."""

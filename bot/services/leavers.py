@@ -145,6 +145,12 @@ async def forfeit_gone(layer: GameLayer, game_id: int, user_id: int, seat: int, 
     return committed
 
 
+def seen(guild_id: int | None, user_id: int) -> None:
+    """``user_id`` just used the bot in ``guild_id`` (any interaction): present, no member fetch for a while."""
+    if guild_id:
+        _present[(guild_id, user_id)] = time.monotonic()
+
+
 def on_commit(layer: GameLayer, committed: Committed) -> None:
     """``layer.on_committed`` hook: the seats the game now waits for (and one that just timed out) are checked
     in the background, members seen within :data:`PRESENT_TTL_S` skipped."""

@@ -6,9 +6,9 @@ under ``"board.version"`` (a number, not a message id). Posting and recording ha
 lock (distinct from the action lock: actions never wait for Discord), so the newest version becomes the stored
 board and every other board loses its components (a board landing after a newer one is stripped itself).
 
-Durability: every commit of a game that shows a board owes a ``board`` effect (the outbox, ``bot/core/outbox.py``),
-and recording a new board owes a ``strip`` of the one it replaces. The committing process posts the board at once
-(answering the player's interaction) and marks the effect done; if it cannot (it died, Discord refused, the
+Durability: every commit of a game that shows a board owes a ``board`` effect (the outbox, ``bot/core/outbox.py``).
+The committing process posts the board at once (answering the player's interaction) and records it with the effect
+done in the same transaction (then strips the board it replaces: a board a crash left live is refused as stale); if it cannot (it died, Discord refused, the
 database was away), the outbox's workers run :meth:`Publisher.board_effect` later: it re-posts the board of the
 game's latest version only if the stored board is still older. On every READY :meth:`Publisher.recover_all` also
 re-posts stale boards (games stored before the outbox existed); a successful recovery hands the game to the AI.
@@ -39,7 +39,6 @@ from bot.services.boards import (
     BOARD_KEY,
     BOARD_STATUSES,
     BOARD_VERSION_KEY,
-    STRIP_GRACE_S,
     VERSION_SUFFIX,
     board_nonce,
     board_stale,
@@ -296,12 +295,11 @@ class Publisher(BoardRecovery):
         return msg
 
     async def _recorded(self, record: GameRecord, message_id: int, version: int) -> None:
-        """Record a posted board (under :meth:`lock`), mark its ``board`` effect done and strip the previous one."""
+        """Record a posted board (under :meth:`lock`) with its ``board`` effect done in the same transaction, then
+        strip the previous one (a click on a board left live by a crash in between is refused by its version)."""
         strip = await self.record_board(record.id, message_id, version)
-        await self.layer.outbox.done(record.id, version, "board")
         if strip is not None:
             await self.delivery.edit(record, strip, view=None)
-            await self.layer.outbox.done(record.id, version, "strip", up_to=False)
 
     def _forget_old(self) -> None:
         """Drop the fallback interactions whose tokens expired (a finished game's is never stored)."""
@@ -371,8 +369,11 @@ class Publisher(BoardRecovery):
             return message_id
         old = current.messages.get(BOARD_KEY)
         strip = old if old is not None and old != message_id else None
-        owed = [Owed("strip", {"message_id": strip}, delay_s=STRIP_GRACE_S, version=version)] if strip else []
-        await self.layer.storage.set_messages(game_id, {BOARD_KEY: message_id, BOARD_VERSION_KEY: version}, owed=owed)
+        completed = await self.layer.storage.set_messages(
+            game_id, {BOARD_KEY: message_id, BOARD_VERSION_KEY: version}, done=[("board", version)]
+        )
+        if completed:
+            self.layer.outbox.settled_inline("board", completed)
         return strip
 
     async def strip_all(self, record: GameRecord) -> int:

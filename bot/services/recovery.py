@@ -1,7 +1,7 @@
 """Board recovery and the outbox's handlers of boards (a mixin of :class:`bot.services.publish.Publisher`).
 
-Every commit of a game that shows a board owes a ``board`` effect, and recording a new board owes a ``strip`` of the
-one it replaces (the outbox, ``bot/core/outbox.py``). What the committing process could not post (it died, Discord
+Every commit of a game that shows a board owes a ``board`` effect (the outbox, ``bot/core/outbox.py``); ``strip``
+effects (stored by earlier versions) are still run. What the committing process could not post (it died, Discord
 refused, the database was away) is posted here: the board of the game's latest version, only while the stored board
 is older; a board already out but never recorded (a crash between the post and the record) is found in the
 channel's latest messages and recorded instead of being posted twice.

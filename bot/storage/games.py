@@ -312,22 +312,36 @@ class GamesMixin(Connection):
         await self.set_messages(game_id, {key: message_id})
 
     async def set_messages(
-        self, game_id: int, messages: Mapping[str, int | None], *, owed: Sequence[Owed] = ()
-    ) -> None:
+        self,
+        game_id: int,
+        messages: Mapping[str, int | None],
+        *,
+        owed: Sequence[Owed] = (),
+        done: Sequence[tuple[str, int]] = (),
+    ) -> int:
         """:meth:`set_message` for several keys in one transaction (a board and the version it shows), with the
-        effects this change ``owed`` (e.g. strip the board it replaces; at the game's current version unless
-        they name one)."""
+        effects this change ``owed`` (at the game's current version unless they name one) and the effects it
+        completes: ``done`` = ``(kind, version)`` pairs, each forgetting that kind's effects of that version or
+        older (the board just recorded is also the board older versions owed). Returns how many effects it
+        completed."""
         game_id = check.snowflake(game_id, "game_id")
         items = [
             (check.key(key, "key"), None if mid is None else check.snowflake(mid, "message_id"))
             for key, mid in messages.items()
         ]
 
-        async def body(tx: Tx) -> None:
+        async def body(tx: Tx) -> int:
             row = await tx.fetchrow("SELECT guild_id, version FROM games WHERE id = ?", (game_id,))
             if row is None:
                 raise GameNotFoundError(f"there is no game {game_id}", game_id=game_id)
             await insert_owed(tx, game_id, int(row[0]), int(row[1]), owed, self._clock())
+            completed = 0
+            for kind, version in done:
+                gone = await tx.fetch(
+                    "DELETE FROM effects WHERE game_id = ? AND kind = ? AND version <= ? RETURNING id",
+                    (game_id, str(kind), int(version)),
+                )
+                completed += len(gone)
             for key, message_id in items:
                 if message_id is None:
                     await tx.execute("DELETE FROM game_messages WHERE game_id = ? AND key = ?", (game_id, key))
@@ -337,8 +351,9 @@ class GamesMixin(Connection):
                         " ON CONFLICT (game_id, key) DO UPDATE SET message_id = excluded.message_id",
                         (game_id, key, message_id),
                     )
+            return completed
 
-        await self._write(body)
+        return await self._write(body)
 
 
 async def _refuse_busy_channel(tx: Tx, channel_id: int) -> None:

@@ -171,3 +171,13 @@ def test_migrate_db_to_postgresql_then_refuses_to_copy_twice(data_dir: Path, pg_
     assert check.returncode == 0 and "4 games" in check.stdout and "postgresql" in check.stdout
     again = bot(data_dir, "migrate-db", "--from", str(db), "--to", pg_url)
     assert again.returncode == ExitCode.REFUSED and "not empty" in one_line(again)
+
+
+def test_an_unusable_data_directory_exits_5_not_as_a_configuration_error(tmp_path: Path) -> None:
+    """DATA_DIR that cannot be written (here a path under a file; in the image a bind mount the image's uid cannot
+    write): the first file the bot writes there (the record signing key) fails, reported as the data's problem."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    out = bot(blocker / "data")
+    assert out.returncode == ExitCode.DATABASE_CORRUPT == 5, out.stderr
+    assert "Data directory error" in one_line(out)
