@@ -8,10 +8,11 @@ board and every other board loses its components (a board landing after a newer 
 
 Durability: every commit of a game that shows a board owes a ``board`` effect (the outbox, ``bot/core/outbox.py``).
 The committing process posts the board at once (answering the player's interaction) and records it with the effect
-done in the same transaction (then strips the board it replaces: a board a crash left live is refused as stale); if it cannot (it died, Discord refused, the
-database was away), the outbox's workers run :meth:`Publisher.board_effect` later: it re-posts the board of the
-game's latest version only if the stored board is still older. On every READY :meth:`Publisher.recover_all` also
-re-posts stale boards (games stored before the outbox existed); a successful recovery hands the game to the AI.
+done in the same transaction (then strips the board it replaces: a board a crash left live is refused as stale); if
+it cannot (it died, Discord refused, the database was away), the outbox's workers run :meth:`Publisher.board_effect`
+later: it re-posts the board of the game's latest version only if the stored board is still older. On every READY
+:meth:`Publisher.recover_all` also re-posts stale boards (games stored before the outbox existed); a successful
+recovery hands the game to the AI.
 """
 
 from __future__ import annotations
