@@ -261,6 +261,8 @@ async def run_setup(name: str, counts: list[int], moves: int, think: float, seed
                 outbox_rows.append(f"| {label} | {count} | {load1} | {' | '.join(outbox.cells(wall))} | "
                                    f"{outbox.scrapes} ({outbox.failed_scrapes} failed) |")
                 print(f"  outbox: {outbox_rows[-1]}", flush=True)
+                print(f"  outbox by kind/result: {dict(sorted((k, int(v)) for k, v in outbox.by_kind.items() if v))}",
+                      flush=True)
                 for note in figures.notes[:3]:
                     print(f"  failed: {note}", file=sys.stderr)
         finally:

@@ -45,6 +45,7 @@ class Scrape:
     """One ``/metrics`` answer reduced to what the bench needs (one process or several added up)."""
 
     settled: dict[str, float] = field(default_factory=dict)  # result -> count, summed over kinds
+    by_kind: dict[str, float] = field(default_factory=dict)  # "kind/result" -> count
     lag_buckets: dict[float, float] = field(default_factory=dict)  # le (s) -> cumulative count, over kinds
     lag_sum: float = 0.0
     lag_count: float = 0.0
@@ -59,6 +60,8 @@ class Scrape:
                 if s.name == SETTLED + "_total":
                     result = s.labels.get("result", "")
                     out.settled[result] = out.settled.get(result, 0.0) + s.value
+                    key = f"{s.labels.get('kind', '')}/{result}"
+                    out.by_kind[key] = out.by_kind.get(key, 0.0) + s.value
                 elif s.name == LAG + "_bucket":
                     le = float(s.labels["le"])
                     out.lag_buckets[le] = out.lag_buckets.get(le, 0.0) + s.value
@@ -76,7 +79,9 @@ class Scrape:
         """Several processes: counters, buckets and pending added; the oldest age is the max."""
         keys = set(self.settled) | set(other.settled)
         les = set(self.lag_buckets) | set(other.lag_buckets)
+        kinds = set(self.by_kind) | set(other.by_kind)
         return Scrape({k: self.settled.get(k, 0.0) + other.settled.get(k, 0.0) for k in keys},
+                      {k: self.by_kind.get(k, 0.0) + other.by_kind.get(k, 0.0) for k in kinds},
                       {le: self.lag_buckets.get(le, 0.0) + other.lag_buckets.get(le, 0.0) for le in les},
                       self.lag_sum + other.lag_sum, self.lag_count + other.lag_count,
                       self.pending + other.pending, max(self.oldest, other.oldest))
@@ -100,6 +105,7 @@ class StepOutbox:
     """The outbox over one step: effects settled (by result), the lag histogram's delta, the max gauges."""
 
     settled: dict[str, float]
+    by_kind: dict[str, float]  # "kind/result" -> count over the step
     lag_buckets: dict[float, float]
     lag_sum: float
     lag_count: float
@@ -120,7 +126,7 @@ class StepOutbox:
             value = bucket_quantile(self.lag_buckets, q)
             return "-" if math.isnan(value) else f"<= {value:g} s"
 
-        return [f"{ran / wall_s:.1f}", f"{100 * done / ran:.0f} %" if ran else "-",
+        return [f"{ran / wall_s:.1f}", f"{100 * done / ran:.1f} % ({done:.0f} of {ran:.0f})" if ran else "-",
                 f"{bound(0.5)} / {bound(0.99)} (mean {mean})", f"{self.max_pending:.0f}", f"{self.max_oldest:.1f}",
                 str(others or 0)]
 
@@ -191,6 +197,7 @@ class OutboxProbe:
         first = self._start
         return StepOutbox(
             {k: v - first.settled.get(k, 0.0) for k, v in last.settled.items()},
+            {k: v - first.by_kind.get(k, 0.0) for k, v in last.by_kind.items()},
             {le: v - first.lag_buckets.get(le, 0.0) for le, v in last.lag_buckets.items()},
             last.lag_sum - first.lag_sum, last.lag_count - first.lag_count,
             self._max_pending, self._max_oldest, self._scrapes, self._failed)
