@@ -234,6 +234,7 @@ async def run_setup(name: str, counts: list[int], moves: int, think: float, seed
                                                  figures, pairs[ch.id]) for ch in group))
                 wall = time.perf_counter() - t0
                 outbox = await probe.end()
+                drained = await probe.drain_time(30.0)
                 stop.set()
                 for task in ai_tasks:
                     task.cancel()
@@ -259,10 +260,12 @@ async def run_setup(name: str, counts: list[int], moves: int, think: float, seed
                       f"{mem:.0f} | {100 * (mem - idle) / count:.0f} | "
                       f"{len(lat) / wall:.1f} | {dict(kinds) or 0} | {100 * own / wall:.0f} |", flush=True)
                 outbox_rows.append(f"| {label} | {count} | {load1} | {' | '.join(outbox.cells(wall))} | "
+                                   f"{'> 30' if drained is None else f'{drained:.1f}'} | "
                                    f"{outbox.scrapes} ({outbox.failed_scrapes} failed) |")
                 print(f"  outbox: {outbox_rows[-1]}", flush=True)
                 print(f"  outbox by kind/result: {dict(sorted((k, int(v)) for k, v in outbox.by_kind.items() if v))}",
                       flush=True)
+                print(f"  REST calls by route: {dict(spent.by_route.most_common(8))}", file=sys.stderr)
                 for note in figures.notes[:3]:
                     print(f"  failed: {note}", file=sys.stderr)
         finally:
@@ -287,8 +290,8 @@ async def run(setups: list[str], counts: list[int], moves: int, think: float, se
         await run_setup(name, counts, moves, think, seed, pg, ai_games, outbox_rows)
     print("\nOutbox (issue 20), from /metrics:")
     print("| setup | games | load 1 min | effects settled/s (inline + done) | done by workers | worker lag p50 / p99 | "
-          "max pending | max oldest age s | other results | scrapes |")
-    print("|---|---:|---:|---:|---:|---|---:|---:|---|---:|")
+          "max pending | max oldest age s | other results | all done s after the step | scrapes |")
+    print("|---|---:|---:|---:|---:|---|---:|---:|---|---:|---:|")
     print("\n".join(outbox_rows))
     print(f"load average at the end: {load_average()}")
 

@@ -171,6 +171,18 @@ class OutboxProbe:
         self._max_oldest = max(self._max_oldest, total.oldest)
         return total
 
+    async def drain_time(self, timeout: float = 30.0, every: float = 0.5) -> float | None:  # noqa: ASYNC109
+        """Seconds from now until every process reports ``tablebot_effects_pending`` 0 (scraped every ``every`` s),
+        or ``None`` if effects are still pending after ``timeout`` s. Call after :meth:`end`."""
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        while True:
+            if (await self.scrape()).pending == 0:
+                return loop.time() - started
+            if loop.time() - started > timeout:
+                return None
+            await asyncio.sleep(every)
+
     async def _poll(self) -> None:
         while True:
             await asyncio.sleep(self.interval)
