@@ -21,6 +21,13 @@ descendant, ``/proc``); memory = PSS of the same processes (``smaps_rollup``; sh
 ``--ai-games K``: K more channels where carol plays the **hard** AI without pause (each of her moves answered by
 a search in the background lane) during every step: the humans' figures must not suffer (issue 15.1: "no number
 of AI games may delay anyone's first response"); "AI moves" counts the AI's answers meanwhile.
+
+The outbox (issue 20): every bot process runs with a ``HEALTH_PORT`` of its own; ``/metrics`` is scraped at each
+step's start and end and every 2 s between (``scale_metrics.OutboxProbe``). A second table per run gives, per
+(setup, N): effects settled per second (inline + done, over the step's wall time), the share done by outbox workers,
+the workers' lag p50 / p99 (bounds from the histogram's buckets) and mean, the max of ``tablebot_effects_pending``
+(summed over processes) and of ``tablebot_effect_oldest_age_seconds``, and any effect settled otherwise (later,
+failed, dropped).
 Prints one Markdown row per (setup, N) and the ``uptime`` load average; record them in BENCHMARKS.md.
 """
 
@@ -42,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_e2e import CLK_TCK, Figures, Tracker, add_players, pct, play_game, set_up_game
+from scale_metrics import OutboxProbe, free_port
 
 from devserver import DevServer
 from devserver.models import Channel, fixed_id
@@ -145,8 +153,16 @@ async def ai_opponent(
 
 
 async def run_setup(
-    name: str, counts: list[int], moves: int, think: float, seed: int, pg: str, ai_games: int = 0
+    name: str,
+    counts: list[int],
+    moves: int,
+    think: float,
+    seed: int,
+    pg: str,
+    ai_games: int = 0,
+    outbox_rows: list[str] | None = None,
 ) -> None:
+    outbox_rows = [] if outbox_rows is None else outbox_rows
     server = DevServer(token=TOKEN)
     shards = name == "shards"
     guild_ids = [server.guild_id]
@@ -178,10 +194,11 @@ async def run_setup(
     tracker = Tracker(server)
     schema = None
     with tempfile.TemporaryDirectory() as tmp:
-        env: dict[str, str] = {"LOG_LEVEL": "WARNING"}
+        env: dict[str, str] = {"LOG_LEVEL": "WARNING", "HEALTH_HOST": "127.0.0.1"}
         if name == "threads":
             env["CPU_WORKERS"] = "0"
         procs: list[BotProcess] = []
+        ports = [free_port() for _ in range(2 if shards else 1)]
         if shards:
             schema = await create_schema(pg)
             url = with_schema(pg, schema)
@@ -192,14 +209,24 @@ async def run_setup(
                     Path(tmp) / f"data{i}",
                     Path(tmp) / f"bot{i}.log",
                     token=TOKEN,
-                    extra_env=env,
+                    extra_env={**env, "HEALTH_PORT": str(ports[i])},
                     shards=([i], 2),
                 )
                 for i in range(2)
             ]
         else:
-            procs = [BotProcess(server, Path(tmp) / "data", Path(tmp) / "bot.log", token=TOKEN, extra_env=env)]
+            procs = [
+                BotProcess(
+                    server,
+                    Path(tmp) / "data",
+                    Path(tmp) / "bot.log",
+                    token=TOKEN,
+                    extra_env={**env, "HEALTH_PORT": str(ports[0])},
+                )
+            ]
+        probe = OutboxProbe(ports)
         try:
+            await probe.__aenter__()
             for proc in procs:
                 await proc.start()
             await asyncio.sleep(3)  # the CPU workers warm up
@@ -235,6 +262,7 @@ async def run_setup(
                 ai_tasks = [
                     asyncio.create_task(ai_opponent(server, ch, stop, ai_moves, pairs[ch.id][0])) for ch in ai_channels
                 ]
+                await probe.begin()
                 cpu0, main0 = cpu_of(pids), cpu_of(pids, workers=False)
                 t0, own0 = time.perf_counter(), time.process_time()
                 await asyncio.gather(
@@ -244,6 +272,8 @@ async def run_setup(
                     )
                 )
                 wall = time.perf_counter() - t0
+                outbox = await probe.end()
+                drained = await probe.drain_time(30.0)
                 stop.set()
                 for task in ai_tasks:
                     task.cancel()
@@ -271,9 +301,21 @@ async def run_setup(
                     f"{len(lat) / wall:.1f} | {dict(kinds) or 0} | {100 * own / wall:.0f} |",
                     flush=True,
                 )
+                outbox_rows.append(
+                    f"| {label} | {count} | {load1} | {' | '.join(outbox.cells(wall))} | "
+                    f"{'> 30' if drained is None else f'{drained:.1f}'} | "
+                    f"{outbox.scrapes} ({outbox.failed_scrapes} failed) |"
+                )
+                print(f"  outbox: {outbox_rows[-1]}", flush=True)
+                print(
+                    f"  outbox by kind/result: {dict(sorted((k, int(v)) for k, v in outbox.by_kind.items() if v))}",
+                    flush=True,
+                )
+                print(f"  REST calls by route: {dict(spent.by_route.most_common(8))}", file=sys.stderr)
                 for note in figures.notes[:3]:
                     print(f"  failed: {note}", file=sys.stderr)
         finally:
+            await probe.__aexit__(None, None, None)
             for proc in procs:
                 await proc.stop()
             await server.stop()
@@ -292,8 +334,17 @@ async def run(
         "violations | driver CPU % |"
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---:|")
+    outbox_rows: list[str] = []
     for name in setups:
-        await run_setup(name, counts, moves, think, seed, pg, ai_games)
+        await run_setup(name, counts, moves, think, seed, pg, ai_games, outbox_rows)
+    print("\nOutbox (issue 20), from /metrics:")
+    print(
+        "| setup | games | load 1 min | effects settled/s (inline + done) | done by workers | worker lag p50 / p99 | "
+        "max pending | max oldest age s | other results | all done s after the step | scrapes |"
+    )
+    print("|---|---:|---:|---:|---:|---|---:|---:|---|---:|---:|")
+    print("\n".join(outbox_rows))
+    print(f"load average at the end: {load_average()}")
 
 
 def main() -> None:
