@@ -229,7 +229,7 @@ class Sweeper:
 
     def start(self) -> None:
         if self.interval > 0 and self.task is None:
-            self.task = self.layer.bot.spawn(self._run(), name="leavers-sweep")
+            self.task = self.layer.bot.spawn(self._run(), name="daemon:leavers-sweep")
 
     async def _run(self) -> None:
         while True:
