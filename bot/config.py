@@ -26,6 +26,9 @@ Variables (see README "Configuration"):
 - ``LOG_FORMAT``: ``text`` (default) or ``json`` (one JSON object per line: time, level, logger, message, extras).
 - ``GAMES_PER_MEMBER`` / ``GAMES_PER_SERVER`` / ``GAME_THREADS``: the caps on open games of a server without its own
   ``/settings`` (default 5, 50, 20; ``bot/services/caps.py``).
+- ``THREAD_PER_GAME``: ``1`` (default) opens each game in a thread of its own where the bot may create one, ``0``
+  keeps games in the channel, for servers without their own ``/settings thread_per_game``
+  (``bot/services/footprint.py``).
 - ``SHARD_COUNT`` / ``SHARD_IDS``: Discord shards. ``SHARD_COUNT=4 SHARD_IDS=0,1`` makes this process run shards 0
   and 1 of 4 (another process runs 2,3; all on one PostgreSQL). Unset: one process, Discord's recommended count.
 """
@@ -94,6 +97,8 @@ class Config:
     database_wait_s: float = DEFAULT_DATABASE_WAIT_S
     log_format: str = "text"
     game_caps: tuple[int, int, int] = DEFAULT_GAME_CAPS
+    thread_per_game: bool = True
+    """``THREAD_PER_GAME``: a game gets a thread of its own by default (``bot/services/footprint.py``)."""
     departure_check_s: float = DEFAULT_DEPARTURE_CHECK_S
     """How often games idle on a seat are checked for a player who left (``DEPARTURE_CHECK``; 0: never)."""
     record_signing_key: str | None = field(default=None, repr=False)
@@ -195,6 +200,7 @@ class Config:
                 _int_in(env, "GAMES_PER_SERVER", DEFAULT_GAME_CAPS[1], 1, 10_000_000),
                 _int_in(env, "GAME_THREADS", DEFAULT_GAME_CAPS[2], 0, 10_000_000),
             ),
+            thread_per_game=bool(_int_in(env, "THREAD_PER_GAME", 1, 0, 1)),
             departure_check_s=_float_in(env, "DEPARTURE_CHECK", DEFAULT_DEPARTURE_CHECK_S, 0.0, 86400.0),
             record_signing_key=env.get("RECORD_SIGNING_KEY", "").strip() or None,
         )

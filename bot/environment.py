@@ -43,6 +43,10 @@ ENVIRONMENT: tuple[tuple[str, str], ...] = (
     ("GAMES_PER_SERVER", "open games of a server without its own /settings (default 50)"),
     ("GAME_THREADS", "games in threads the bot opened, per server without its own /settings (default 20)"),
     (
+        "THREAD_PER_GAME",
+        "1: each new game in a thread of its own where the bot may open one; 0: in the channel (default 1)",
+    ),
+    (
         "DEPARTURE_CHECK",
         "seconds between checks of games idle on a player who may have left (rule L1; 0: never; default 300)",
     ),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from bot.core.layer import GameLayer
 from bot.services.ai import AIScheduler
 from bot.services.fairshare import FairShare
+from bot.services.footprint import Footprint
 from bot.services.lobby import Lobby
 from bot.services.publish import Publisher
 from bot.services.records import Records
@@ -26,6 +27,7 @@ def wire(layer: GameLayer) -> GameLayer:
     layer.fair = FairShare()
     layer.publisher = Publisher(layer)
     layer.publisher.result_view = result_view
+    layer.publisher.footprint = Footprint(layer, layer.publisher)
     layer.ai = AIScheduler(layer)
     layer.lobby = Lobby(layer)
     layer.lobby.seating_view = seating_view

@@ -86,6 +86,8 @@ class BotProcess:
         # (an empty value in ``extra_env`` restores the bot's own defaults, bot/services/caps.py)
         for name in ("GAMES_PER_MEMBER", "GAMES_PER_SERVER", "GAME_THREADS"):
             env.setdefault(name, "100000")
+        # games stay in their channel (the tests read them there) unless a test asks for a thread per game
+        env.setdefault("THREAD_PER_GAME", "0")
         env.update(self.extra_env)
         return env
 

@@ -4,7 +4,8 @@
   ``daily``, ``none``);
 - ``expiry``: minutes before an unanswered challenge or lobby expires (1-1440);
 - ``games_per_member``, ``games_per_server``, ``threads``: the caps on open games and on the threads the bot opens
-  (``bot/services/caps.py``, issue 22).
+  (``bot/services/caps.py``, issue 22);
+- ``thread_per_game``: open each new game in a thread of its own where the bot may (``bot/services/footprint.py``).
 
 Without options it shows the settings in force. Hidden from members without Manage Server (default permissions)
 and re-checked here; the answer is ephemeral.
@@ -21,7 +22,7 @@ from discord.ext import commands
 from bot.core import clock as clocks
 from bot.errors import BotError
 from bot.i18n import t
-from bot.services import caps
+from bot.services import caps, footprint
 from bot.ui.common import reply
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ class SettingsCog(commands.Cog, name="settings"):
         games_per_member="Open games one member may have here (1-100; default 5)",
         games_per_server="Open games this server may have at once (1-1000; default 50)",
         threads="Open games the bot may put in new threads here (0-500; default 20)",
+        thread_per_game="Open each new game in a thread of its own (default: on)",
     )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
@@ -57,6 +59,7 @@ class SettingsCog(commands.Cog, name="settings"):
         games_per_member: app_commands.Range[int, 1, 100] | None = None,
         games_per_server: app_commands.Range[int, 1, 1000] | None = None,
         threads: app_commands.Range[int, 0, 500] | None = None,
+        thread_per_game: bool | None = None,
     ) -> None:
         if not interaction.permissions.manage_guild:
             raise BotError("err.forbidden")
@@ -80,6 +83,8 @@ class SettingsCog(commands.Cog, name="settings"):
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise BotError("settings.bad_cap", value=str(value)[:40], min=low, max=high)
             changes[name] = int(value)
+        if thread_per_game is not None:
+            changes[footprint.SETTING] = bool(thread_per_game)
         current = await (
             storage.set_guild_settings(guild_id, **changes) if changes else storage.get_guild_settings(guild_id)
         )
@@ -99,6 +104,8 @@ class SettingsCog(commands.Cog, name="settings"):
             server=caps_now[caps.SETTING_SERVER],
             threads=caps_now[caps.SETTING_THREADS],
         )
+        own = footprint.enabled(current, footprint.operator_default(self.bot.games))
+        text += "\n" + t("settings.thread_per_game", loc, value=t("settings.on" if own else "settings.off", loc))
         if changes:
             text = f"{t('settings.saved', loc)}\n{text}"
         await reply(interaction, text, ephemeral=True)

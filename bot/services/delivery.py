@@ -253,3 +253,35 @@ class Delivery:
             log.info("could not update message %s of game %s: %s", message_id, record.id, err)
             return False
         return True
+
+    async def delete(self, record: GameRecord, message_id: int) -> None:
+        """Delete a message of the game (a replaced board, ``bot/services/footprint.py``): through the interaction
+        that posted it while its token is fresh, else through the channel. A message already gone counts as
+        deleted. Raises ``discord.HTTPException`` (other refusals), :class:`GuildGone` in a removed guild."""
+        if record.guild_id in self.removed:
+            raise GuildGone(record.guild_id)
+        sender = self._sender(message_id)
+        self._sent_by.pop(message_id, None)
+        try:
+            if sender is not None:
+                interaction, original = sender
+                try:
+                    if original:
+                        await interaction.delete_original_response()
+                    else:
+                        await interaction.followup.delete_message(message_id)
+                    self.webhook_requests += 1
+                    return
+                except discord.HTTPException as err:
+                    if isinstance(err, discord.NotFound) and err.code == 10008:  # Unknown Message: gone already
+                        return
+                    log.info(
+                        "could not delete message %s of game %s through its interaction (%s)",
+                        message_id,
+                        record.id,
+                        err,
+                    )
+            self.channel_requests += 1
+            await self.channel(record).get_partial_message(message_id).delete()
+        except discord.NotFound:
+            return

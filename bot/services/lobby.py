@@ -5,7 +5,7 @@
 - ``lobby``: the host takes seat 0; others join and leave; the host adds AI seats and starts with
   ``min_seats..max_seats`` seats; the host leaving closes the lobby.
 
-One thread fallback (a busy channel opens the game in a new public thread when the bot may create one), one
+A thread per game where the bot may create one (``bot/services/footprint.py``; else a busy channel's fallback), one
 stored message (key ``"lobby"``: the challenge or lobby message, edited as seats change, stripped at the start).
 Texts are the game's: ``<prefix>.<event>`` keys when the game has them, else the shared ``lobby.<event>``.
 """
@@ -28,7 +28,7 @@ from bot.core.respond import reply, update
 from bot.errors import BotError
 from bot.first_response import InteractionGone, is_dead
 from bot.i18n import has, t
-from bot.services import access, caps
+from bot.services import access, caps, footprint
 from bot.services.challenges import refuse_duplicate, undo_if_duplicate
 from bot.storage import Effect, Owed
 from engine.protocol import GameState
@@ -76,18 +76,6 @@ class Lobby:
         return view
 
     # -- opening -----------------------------------------------------------------------------------------------
-    async def _thread(self, interaction: discord.Interaction, title: str) -> discord.Thread:
-        """A public thread of the command's text channel. Raises ``BotError("err.channel_busy_no_thread")`` when
-        the channel is no text channel or the bot may not create threads or speak in them."""
-        channel = interaction.channel
-        lacking = access.missing(interaction.app_permissions, thread=True, extra=access.THREAD_FALLBACK_NEEDS)
-        if not isinstance(channel, discord.TextChannel) or lacking:
-            raise BotError("err.channel_busy_no_thread", perms=access.Perms(lacking or ("create_public_threads",)))
-        await caps.check_thread(self.layer, interaction)  # issue 22: threads per server
-        return await channel.create_thread(
-            name=title[:100], type=discord.ChannelType.public_thread, auto_archive_duration=1440
-        )
-
     async def open(
         self,
         interaction: discord.Interaction,
@@ -142,8 +130,10 @@ class Lobby:
             status = "active"
         channel_id = interaction.channel_id or 0
         thread: discord.Thread | None = None
-        if await self.layer.channel_busy(channel_id):
-            thread = await self._thread(interaction, title)
+        own = await footprint.wants_thread(self.layer, interaction, settings)  # a thread of its own (quiet channels)
+        if own or await self.layer.channel_busy(channel_id):
+            thread = await footprint.open_thread(self.layer, interaction, title)
+            env = env.with_(extra=footprint.marked(env.extra, channel_id)) if own else env
             channel_id = thread.id
         owed = [] if starts else [Owed("lobby", delay_s=LOBBY_GRACE_S)]
         try:
@@ -160,7 +150,7 @@ class Lobby:
         except BotError as err:
             if err.key != "err.channel_busy" or thread is not None:
                 raise
-            thread = await self._thread(interaction, title)
+            thread = await footprint.open_thread(self.layer, interaction, title)
             snap = await self.layer.create(
                 kind,
                 guild_id=guild_id,
@@ -176,7 +166,7 @@ class Lobby:
         if wake is not None:
             self.layer.timers.poke(wake)
         publisher = self.layer.publisher
-        opened = text(kind, "opened_in_thread", loc, thread=thread.mention) if thread is not None else ""
+        opened = text(kind, "own_thread" if own else "opened_in_thread", loc, thread=thread.mention) if thread else ""
         if starts:
             if thread is not None:
                 await reply(interaction, opened)

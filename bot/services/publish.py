@@ -101,6 +101,8 @@ class Publisher(BoardRecovery):
         """The latest live interaction that published each game's board (a fallback route for its next boards)."""
         self.result_view: Callable[[Snapshot], discord.ui.View | None] | None = None
         """The components of a result card (the UI's record buttons), given by the wiring root (``bot/wiring.py``)."""
+        self.footprint: Any = None
+        """The game's footprint (``bot/services/footprint.py``: replaced boards deleted), given by the wiring root."""
         self.grace_s = BOARD_GRACE_S
         """Seconds a board owed by a commit is left to the committing process (tests shorten it)."""
         layer.outbox.subscribe("board", self.board_effect, rule=self.owed)
@@ -299,7 +301,10 @@ class Publisher(BoardRecovery):
         """Record a posted board (under :meth:`lock`) with its ``board`` effect done in the same transaction, then
         strip the previous one (a click on a board left live by a crash in between is refused by its version)."""
         strip = await self.record_board(record.id, message_id, version)
-        if strip is not None:
+        if strip is None:
+            return
+        foot = self.footprint  # a game in a thread of its own deletes the board it replaces (footprint.py)
+        if strip == message_id or foot is None or not await foot.pruned(record, strip, version):
             await self.delivery.edit(record, strip, view=None)
 
     def _forget_old(self) -> None:
@@ -370,8 +375,9 @@ class Publisher(BoardRecovery):
             return message_id
         old = current.messages.get(BOARD_KEY)
         strip = old if old is not None and old != message_id else None
+        owed = self.footprint.prune_owed(current, strip, version) if self.footprint is not None else []
         completed = await self.layer.storage.set_messages(
-            game_id, {BOARD_KEY: message_id, BOARD_VERSION_KEY: version}, done=[("board", version)]
+            game_id, {BOARD_KEY: message_id, BOARD_VERSION_KEY: version}, owed=owed, done=[("board", version)]
         )
         if completed:
             self.layer.outbox.settled_inline("board", completed)

@@ -1,0 +1,208 @@
+"""A game's footprint in its channel ("quiet channels"): a thread of its own, one live board, the result in the
+channel, and a last board that says the game ended.
+
+- **A thread per game** (guild setting :data:`SETTING`, ``/settings thread_per_game``; operator default
+  ``THREAD_PER_GAME``, on): a game opened in a guild text channel where the bot may create public threads and speak
+  in them gets a public thread of its own (:func:`wants_thread`); the opening command's answer in the channel
+  points to it. The envelope's ``extra["footprint"] = {"parent": <channel id>}`` marks such a game
+  (:func:`parent_of`). Without the permission, in a thread, or with the guild's thread cap reached
+  (``bot/services/caps.py``), the game stays where it was opened (the behaviour before threads per game).
+- **One live board** (games in a thread of their own): when a new board is recorded the previous one is
+  **deleted**, not only stripped; the new board mentions the player to move (``bot/core/mentions.py``), so the
+  thread notifies every turn with one message. The deletion is the ``prune`` effect, owed in the transaction
+  that records the new board (keyed ``(game, version, "prune")``, payload ``message_id``), done at once by the
+  recording process and otherwise by the outbox's workers.
+- **The result in the channel**: a finished game in a thread of its own owes a ``result`` effect: the result
+  card (text, result picture and record buttons, no board) posted in the parent channel once (message key
+  :data:`RESULT_KEY`, nonce ``r<game>``).
+- **The last board says the game ended**: an abort (``/abandon``, ``/abort``, ``/games``) of a game with a board
+  owes an ``ended`` effect: the board's text is replaced by the aborted game's status line, without the clock
+  line, and loses its components (its picture stays).
+
+Every step is an outbox effect (``bot/core/outbox.py``): durable, keyed ``(game, version, kind)``, idempotent (each
+handler re-reads the game and does only what is missing), so a restart in between loses or doubles nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.core.outbox import Drop
+from bot.errors import BotError
+from bot.i18n import t
+from bot.services import access, caps
+from bot.services.boards import BOARD_KEY
+from bot.services.delivery import GuildGone
+from bot.storage import Effect, Owed
+
+if TYPE_CHECKING:
+    from bot.core.kind import Snapshot
+    from bot.core.layer import GameLayer
+    from bot.storage.records import GameRecord
+
+log = logging.getLogger(__name__)
+
+SETTING = "thread_per_game"
+"""Guild setting (``true``/``false``): open each game in a thread of its own."""
+EXTRA_KEY = "footprint"
+"""Key of the envelope's ``extra`` marking a game in a thread of its own: ``{"parent": <channel id>}``."""
+RESULT_KEY = "result"
+"""Message key of the result card posted in the parent channel."""
+PRUNE, RESULT, ENDED = "prune", "result", "ended"
+"""Effect kinds: delete a replaced board; post the result card in the parent channel; mark the last board ended."""
+
+
+def enabled(settings: dict[str, Any], default: bool = True) -> bool:
+    """Whether a guild with ``settings`` opens each game in a thread of its own (its :data:`SETTING` if a bool,
+    else ``default``: the operator's ``THREAD_PER_GAME``)."""
+    value = settings.get(SETTING)
+    return value if isinstance(value, bool) else default
+
+
+def operator_default(layer: GameLayer) -> bool:
+    """The operator's ``THREAD_PER_GAME`` (``Config.thread_per_game``; on without a config)."""
+    return bool(getattr(getattr(layer.bot, "config", None), "thread_per_game", True))
+
+
+def parent_of(record: GameRecord) -> int | None:
+    """The channel whose thread the game was opened in for itself, or ``None`` (a game in its channel)."""
+    extra = record.state.get("extra") if isinstance(record.state, dict) else None
+    mark = extra.get(EXTRA_KEY) if isinstance(extra, dict) else None
+    parent = mark.get("parent") if isinstance(mark, dict) else None
+    return parent if isinstance(parent, int) else None
+
+
+def marked(extra: dict[str, Any], parent: int) -> dict[str, Any]:
+    """``extra`` with the mark of a game in a thread of its own opened from channel ``parent``."""
+    return {**extra, EXTRA_KEY: {"parent": parent}}
+
+
+async def wants_thread(layer: GameLayer, interaction: discord.Interaction, settings: dict[str, Any]) -> bool:
+    """True when a game opened by ``interaction`` gets a thread of its own: the guild's setting is on, the command
+    came from a guild text channel, the bot may create public threads and speak in them there, and the guild's cap
+    on games in threads is not reached. False means today's place: the channel (nothing is refused for it)."""
+    if not enabled(settings, operator_default(layer)) or not isinstance(interaction.channel, discord.TextChannel):
+        return False
+    if access.missing(interaction.app_permissions, thread=True, extra=access.THREAD_FALLBACK_NEEDS):
+        return False
+    try:
+        await caps.check_thread(layer, interaction)
+    except BotError:
+        return False
+    return True
+
+
+async def open_thread(layer: GameLayer, interaction: discord.Interaction, title: str) -> discord.Thread:
+    """A public thread of the command's text channel. Raises ``BotError("err.channel_busy_no_thread")`` when the
+    channel is no text channel or the bot may not create threads or speak in them, ``BotError("cap.threads")``
+    at the guild's cap."""
+    channel = interaction.channel
+    lacking = access.missing(interaction.app_permissions, thread=True, extra=access.THREAD_FALLBACK_NEEDS)
+    if not isinstance(channel, discord.TextChannel) or lacking:
+        raise BotError("err.channel_busy_no_thread", perms=access.Perms(lacking or ("create_public_threads",)))
+    await caps.check_thread(layer, interaction)  # issue 22: threads per server
+    return await channel.create_thread(
+        name=title[:100], type=discord.ChannelType.public_thread, auto_archive_duration=1440
+    )
+
+
+class Footprint:
+    """The ``prune``, ``result`` and ``ended`` effects (see the module docstring). ``publisher``: the board
+    publisher (its lock, delivery and payload)."""
+
+    def __init__(self, layer: GameLayer, publisher: Any) -> None:
+        self.layer = layer
+        self.publisher = publisher
+        layer.outbox.subscribe(PRUNE, self.prune_effect)
+        layer.outbox.subscribe(RESULT, self.result_effect, rule=self.owed)
+        layer.outbox.subscribe(ENDED, self.ended_effect)
+
+    def owed(self, snap: Snapshot, _change: Any) -> list[Owed]:
+        """The rule: a finished game in a thread of its own owes its result card in the parent channel; an aborted
+        game with a board owes the ended mark on that board."""
+        if snap.status == "finished" and parent_of(snap.record) is not None:
+            return [Owed(RESULT)]
+        if snap.status == "aborted" and BOARD_KEY in snap.record.messages:
+            return [Owed(ENDED)]
+        return []
+
+    # -- one live board ----------------------------------------------------------------------------------------
+    def prune_owed(self, record: GameRecord, old: int | None, version: int) -> list[Owed]:
+        """What recording a new board of ``version`` owes for the replaced board ``old``: its deletion (a game in a
+        thread of its own), else nothing (the publisher strips it, as before)."""
+        if old is None or parent_of(record) is None:
+            return []
+        return [Owed(PRUNE, {"message_id": int(old)}, delay_s=self.publisher.grace_s, version=version)]
+
+    async def pruned(self, record: GameRecord, old: int, version: int) -> bool:
+        """Delete the replaced board ``old`` now (**under the publish lock**) if the game prunes its boards; True when
+        it does (the outbox retries a failed deletion), False when the caller strips it instead."""
+        if parent_of(record) is None:
+            return False
+        try:
+            await self.publisher.delivery.delete(record, old)
+        except (discord.HTTPException, GuildGone) as err:
+            log.info("could not delete board %s of game %s (%s); the outbox tries again", old, record.id, err)
+            return True
+        await self.layer.outbox.done(record.id, version, PRUNE, up_to=False)
+        return True
+
+    async def prune_effect(self, effect: Effect) -> None:
+        """The ``prune`` effect: delete the replaced board ``payload["message_id"]`` (never the game's live board; a
+        board already gone counts as deleted)."""
+        message_id = effect.payload.get("message_id")
+        record = await self.layer.storage.get_game(effect.game_id)
+        if record is None or not isinstance(message_id, int):
+            return
+        async with self.publisher.lock(record.id):
+            fresh = await self.layer.storage.get_game(record.id)
+            if fresh is None or fresh.messages.get(BOARD_KEY) == message_id:
+                return
+            try:
+                await self.publisher.delivery.delete(fresh, message_id)
+            except GuildGone as err:
+                raise Drop("the bot was removed from the guild") from err
+
+    # -- the result in the channel -----------------------------------------------------------------------------
+    async def result_effect(self, effect: Effect) -> None:
+        """The ``result`` effect: post the finished game's result card in the channel its thread was opened from,
+        once (its message is recorded under :data:`RESULT_KEY`; a channel post carries the nonce ``r<game>``)."""
+        record = await self.layer.storage.get_game(effect.game_id)
+        parent = parent_of(record) if record is not None else None
+        if record is None or parent is None or record.status != "finished" or RESULT_KEY in record.messages:
+            return
+        if record.kind not in self.layer.kinds:
+            raise Drop(f"game {record.id}: unknown kind {record.kind}")
+        snap = self.layer.snapshot(record)
+        headline = t("foot.result", snap.locale, game=snap.kind.title, thread=f"<#{record.channel_id}>")
+        content, files, view = await self.publisher.payload(snap, headline, pictures=False)
+        try:
+            posted = await self.publisher.delivery.send(
+                replace(record, channel_id=parent), content, files=files, view=view, carry=False, nonce=f"r{record.id}"
+            )
+        except GuildGone as err:
+            raise Drop("the bot was removed from the guild") from err
+        except discord.NotFound as err:
+            if err.code == 10003:  # the parent channel was deleted
+                raise Drop(f"channel {parent} is gone") from err
+            raise
+        await self.layer.storage.set_message(record.id, RESULT_KEY, posted.id)
+
+    # -- the last board of an aborted game ---------------------------------------------------------------------
+    async def ended_effect(self, effect: Effect) -> None:
+        """The ``ended`` effect: the aborted game's board says so (its status line, no clock line) and loses its
+        components; its picture stays. Discord refusing (the message is gone) is logged, not retried."""
+        record = await self.layer.storage.get_game(effect.game_id)
+        if record is None or record.status != "aborted" or record.kind not in self.layer.kinds:
+            return
+        board = record.messages.get(BOARD_KEY)
+        if board is None:
+            return
+        snap = self.layer.snapshot(record)
+        said = snap.kind.narration.status_line(snap)  # the aborted game's words (no clock runs)
+        async with self.publisher.lock(record.id):
+            await self.publisher.delivery.edit(record, board, content=said[:2000], view=None)
