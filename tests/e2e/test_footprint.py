@@ -10,6 +10,8 @@ board says the game ended instead of a running clock.
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +26,17 @@ from .helpers import BotEnv, GameRow, answered, bot_env
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-CHANNELS = ("fp-classic", "fp-quiet", "fp-noperm", "fp-abandon", "fp-abort", "fp-conex-classic", "fp-conex-quiet")
+CHANNELS = (
+    "fp-classic",
+    "fp-quiet",
+    "fp-noperm",
+    "fp-abandon",
+    "fp-abort",
+    "fp-restart",
+    "fp-conex-classic",
+    "fp-conex-quiet",
+)
+BOARD_ANSWERS = ("PATCH /webhooks/*/*/messages/@original", "POST /interactions/*/*/callback")
 CLOCK_WORDS = "clock is running"
 
 
@@ -95,7 +107,7 @@ async def play_constructo_vs_ai(env: BotEnv, user: Any, game_id: int) -> tuple[G
         await answered(res)
         assert not res.ephemeral, res.text
         moves += 1
-        await env.server.wait_until(lambda v=game.version: env.game(game_id).version > v, 20, "the move stored")
+        await env.server.wait_until(lambda g=game: env.game(g.id).version > g.version, 20, "the move stored")
     raise AssertionError("the match did not end")
 
 
@@ -234,7 +246,7 @@ async def conex_vs_ai(env: BotEnv, channel: str, user_name: str) -> tuple[Footpr
             res = await answered(await here.slash("conex draw" if state.draw_pile else "conex pass"))
         assert not res.ephemeral, res.text
         turns += 1
-        await server.wait_until(lambda v=game.version: env.game(game.id).version > v, 20, "the turn stored")
+        await server.wait_until(lambda g=game: env.game(g.id).version > g.version, 20, "the turn stored")
     game = await settled(env, game.id)
     assert game.status == "finished", game.status
     return footprint(server, ch.id), game, turns
@@ -247,7 +259,7 @@ async def test_conex_vs_ai_classic_vs_thread_per_game(env: BotEnv) -> None:
     await set_threads(server, False)
     before, _game, turns = await conex_vs_ai(env, "fp-conex-classic", "carol")
     await set_threads(server, True)
-    after, game, turns_q = await conex_vs_ai(env, "fp-conex-quiet", "dave")
+    after, _game, turns_q = await conex_vs_ai(env, "fp-conex-quiet", "dave")
     quiet = server.channel("fp-conex-quiet").id
     await server.wait_until(lambda: footprint(server, quiet).thread == 2, 15, "the lobby and one board left")
     after = footprint(server, quiet)
@@ -257,4 +269,46 @@ async def test_conex_vs_ai_classic_vs_thread_per_game(env: BotEnv) -> None:
         f"messages ({before.channel_images} images); on: channel {after.channel} ({after.channel_images} images), "
         f"thread {after.thread} ({after.thread_images} images)"
     )
+    assert env.violations_since(mark) == [], env.violations_since(mark)
+
+
+async def test_killed_as_its_board_arrives_the_thread_still_keeps_one_board(env: BotEnv) -> None:
+    """The bot is SIGKILLed the moment a move's board reaches Discord in the game's thread (before it is recorded
+    and before the board it replaces is deleted). After the restart the outbox records that board (never posts it
+    twice), deletes the replaced one, and the AI answers: the thread again holds one board, the latest."""
+    server = env.server
+    mark = env.mark()
+    await set_threads(server, True)
+    ch = server.channel("fp-restart")
+    eve = server.as_user("carol", ch.id)
+    await answered(await eve.slash("constructo challenge", opponent="bot", level="easy"))
+    game = env.latest_game("constructo")
+    assert game.channel_id != ch.id
+    here = eve.in_channel(game.channel_id)
+    await answered(await here.slash("constructo place", tile=5, size="large"))
+    await server.wait_until(lambda: env.game(game.id).version >= 2, 20, "the AI's answer")
+    await settled(env, game.id)
+    proc = env.proc
+
+    def kill(_method: str, _path: str) -> None:
+        if proc.proc is not None and proc.proc.returncode is None:
+            os.kill(proc.proc.pid, signal.SIGKILL)
+
+    hooks = [server.on_request(pattern, kill, files_only=True) for pattern in BOARD_ANSWERS]
+    move = env.game(game.id).match.current_round.legal_moves()[0]
+    assert move.is_place
+    await here.slash("constructo place", tile=move.tile, size=move.size.word)
+    await server.wait_until(lambda: not proc.running, 20, "the bot killed as its board arrived")
+    for hook in hooks:
+        hook.count = hook.hits  # disarm the other one
+    await proc.kill()
+    await proc.start()
+    await server.wait_until(lambda: env.game(game.id).version >= 4, 30, "the AI's answer after the restart")
+    done = await settled(env, game.id, timeout=60)
+    await server.wait_until(
+        lambda: len([m for m in server.messages(game.channel_id) if not m.ephemeral]) == 1, 30, "one board"
+    )
+    (board,) = [m for m in server.messages(game.channel_id) if not m.ephemeral]
+    assert board.id == done.messages["board"] and done.messages["board.version"] == done.version
+    await answered(await here.slash("abandon"))
     assert env.violations_since(mark) == [], env.violations_since(mark)
