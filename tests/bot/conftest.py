@@ -304,7 +304,8 @@ async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
 
 
 async def make_bot(fake: FakeDiscord, storage: Storage, tmp_path: Path) -> TableBot:
-    config = Config(token="test-token-abc.def", data_dir=tmp_path)
+    # games stay in their channel, as the handler tests read them there (a thread per game: tests/e2e/test_footprint.py)
+    config = Config(token="test-token-abc.def", data_dir=tmp_path, thread_per_game=False)
     bot = TableBot(config, storage=storage)
     bot.http.request = fake.http_request  # type: ignore[method-assign]
     bot._connection.user = discord.ClientUser(state=bot._connection, data=user_payload(BOT_ID, "TableBot", bot=True))
