@@ -138,11 +138,18 @@ class Footprint:
             return []
         return [Owed(PRUNE, {"message_id": int(old)}, delay_s=self.publisher.grace_s, version=version)]
 
-    async def pruned(self, record: GameRecord, old: int, version: int) -> bool:
+    async def pruned(self, record: GameRecord, old: int, version: int, *, late: bool = False) -> bool:
         """Delete the replaced board ``old`` now (**under the publish lock**) if the game prunes its boards; True when
-        it does (the outbox retries a failed deletion), False when the caller strips it instead."""
+        it does (the outbox retries a failed deletion), False when the caller strips it instead. ``late``: ``old`` is
+        the board of ``version`` itself, landed after a newer one was recorded: its ``prune`` effect is owed here
+        (recording did not owe it) before the deletion is tried."""
         if parent_of(record) is None:
             return False
+        if late:
+            try:
+                await self.layer.storage.add_effects(record.id, self.prune_owed(record, old, version), version=version)
+            except Exception as err:  # the database is away: the deletion below is tried all the same
+                log.warning("could not owe the deletion of late board %s of game %s: %s", old, record.id, err)
         try:
             await self.publisher.delivery.delete(record, old)
         except (discord.HTTPException, GuildGone) as err:

@@ -303,8 +303,8 @@ class Publisher(BoardRecovery):
         strip = await self.record_board(record.id, message_id, version)
         if strip is None:
             return
-        foot = self.footprint  # a game in a thread of its own deletes the board it replaces (footprint.py)
-        if strip == message_id or foot is None or not await foot.pruned(record, strip, version):
+        foot = self.footprint  # a game in a thread of its own deletes a replaced or late board (footprint.py)
+        if foot is None or not await foot.pruned(record, strip, version, late=strip == message_id):
             await self.delivery.edit(record, strip, view=None)
 
     def _forget_old(self) -> None:
