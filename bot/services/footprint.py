@@ -4,9 +4,10 @@ channel, and a last board that says the game ended.
 - **A thread per game** (guild setting :data:`SETTING`, ``/settings thread_per_game``; operator default
   ``THREAD_PER_GAME``, on): a game opened in a guild text channel where the bot may create public threads and speak
   in them gets a public thread of its own (:func:`wants_thread`); the opening command's answer in the channel
-  points to it. The envelope's ``extra["footprint"] = {"parent": <channel id>}`` marks such a game
-  (:func:`parent_of`). Without the permission, in a thread, or with the guild's thread cap reached
-  (``bot/services/caps.py``), the game stays where it was opened (the behaviour before threads per game).
+  points to it. A game opened inside a public thread (a rematch from a result card there) keeps that thread as
+  its own. The envelope's ``extra["footprint"] = {"parent": <channel id>}`` marks such a game (:func:`parent_of`).
+  Without the permission, or with the guild's thread cap reached (``bot/services/caps.py``), the game stays where
+  it was opened, every board kept (the behaviour before threads per game).
 - **One live board** (games in a thread of their own): when a new board is recorded the previous one is
   **deleted**, not only stripped; the new board mentions the player to move (``bot/core/mentions.py``), so the
   thread notifies every turn with one message. The deletion is the ``prune`` effect, owed in the transaction
@@ -81,19 +82,28 @@ def marked(extra: dict[str, Any], parent: int) -> dict[str, Any]:
     return {**extra, EXTRA_KEY: {"parent": parent}}
 
 
-async def wants_thread(layer: GameLayer, interaction: discord.Interaction, settings: dict[str, Any]) -> bool:
-    """True when a game opened by ``interaction`` gets a thread of its own: the guild's setting is on, the command
-    came from a guild text channel, the bot may create public threads and speak in them there, and the guild's cap
-    on games in threads is not reached. False means today's place: the channel (nothing is refused for it)."""
-    if not enabled(settings, operator_default(layer)) or not isinstance(interaction.channel, discord.TextChannel):
-        return False
+async def wants_thread(
+    layer: GameLayer, interaction: discord.Interaction, settings: dict[str, Any]
+) -> tuple[bool, int] | None:
+    """Where a game opened by ``interaction`` goes when the guild's setting is on: ``(True, channel)``: a new thread
+    of its own (a guild text channel where the bot may create public threads and speak in them, the guild's cap on
+    games in threads not reached); ``(False, parent)``: the public thread the command came from (a rematch, a
+    challenge typed in a game's thread), kept as the game's own. ``None``: today's place, the channel, with every
+    board kept (the setting is off, or no thread can be had; nothing is refused for it)."""
+    channel = interaction.channel
+    if not enabled(settings, operator_default(layer)):
+        return None
+    if isinstance(channel, discord.Thread) and channel.type == discord.ChannelType.public_thread:
+        return (False, channel.parent_id)
+    if not isinstance(channel, discord.TextChannel):
+        return None
     if access.missing(interaction.app_permissions, thread=True, extra=access.THREAD_FALLBACK_NEEDS):
-        return False
+        return None
     try:
         await caps.check_thread(layer, interaction)
     except BotError:
-        return False
-    return True
+        return None
+    return (True, channel.id)
 
 
 async def open_thread(layer: GameLayer, interaction: discord.Interaction, title: str) -> discord.Thread:

@@ -130,11 +130,13 @@ class Lobby:
             status = "active"
         channel_id = interaction.channel_id or 0
         thread: discord.Thread | None = None
-        own = await footprint.wants_thread(self.layer, interaction, settings)  # a thread of its own (quiet channels)
+        quiet = await footprint.wants_thread(self.layer, interaction, settings)  # (new thread?, parent) or None
+        own = quiet is not None and quiet[0]
         if own or await self.layer.channel_busy(channel_id):
             thread = await footprint.open_thread(self.layer, interaction, title)
-            env = env.with_(extra=footprint.marked(env.extra, channel_id)) if own else env
             channel_id = thread.id
+        if quiet is not None and (own or thread is None):  # a thread of its own (quiet channels)
+            env = env.with_(extra=footprint.marked(env.extra, quiet[1]))
         owed = [] if starts else [Owed("lobby", delay_s=LOBBY_GRACE_S)]
         try:
             snap = await self.layer.create(

@@ -312,3 +312,39 @@ async def test_killed_as_its_board_arrives_the_thread_still_keeps_one_board(env:
     assert board.id == done.messages["board"] and done.messages["board.version"] == done.version
     await answered(await here.slash("abandon"))
     assert env.violations_since(mark) == [], env.violations_since(mark)
+
+
+async def test_rematch_from_the_thread_keeps_the_thread_quiet(env: BotEnv) -> None:
+    """A Rematch clicked on the final board in the game's thread opens the next game in that thread, as a game of
+    its own there: its replaced boards are deleted too (the earlier game's final board stays)."""
+    server = env.server
+    mark = env.mark()
+    await set_threads(server, True)
+    first = env.latest_game("constructo", None)
+    first = next(  # the finished match of test_constructo_vs_ai_classic_vs_thread_per_game, in bob's thread
+        g
+        for g in (env.game(i) for i in range(first.id, 0, -1))
+        if g.status == "finished" and g.players[0] == server.user("bob").id
+    )
+    thread = first.channel_id
+    bob = server.as_user("bob", thread)
+    res = await answered(await bob.click(server.message(first.messages["board"]), "Rematch"))
+    assert not res.ephemeral, res.text
+    second = env.latest_game("constructo", thread)
+    assert second.id != first.id and second.status == "active"
+    assert second.state["extra"]["footprint"] == {"parent": server.channel("fp-quiet").id}
+    for _ in range(2):
+        game = env.game(second.id)
+        match = game.match
+        if game.players[match.current_player] != bob.id:  # the AI starts the rematch
+            await server.wait_until(lambda g=game: env.game(g.id).version > g.version, 20, "the AI's move")
+            continue
+        move = match.current_round.legal_moves()[0]
+        await answered(await bob.slash("constructo place", tile=move.tile, size=move.size.word))
+        await server.wait_until(lambda g=game: env.game(g.id).version > g.version, 20, "bob's move stored")
+    await server.wait_until(lambda: env.game(second.id).version >= 3, 20, "three moves")
+    await settled(env, second.id)
+    left = [m.id for m in server.messages(thread) if not m.ephemeral]
+    assert left == [first.messages["board"], env.game(second.id).messages["board"]], left
+    await answered(await bob.slash("abandon"))
+    assert env.violations_since(mark) == [], env.violations_since(mark)
