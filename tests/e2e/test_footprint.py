@@ -259,11 +259,14 @@ async def test_conex_vs_ai_classic_vs_thread_per_game(env: BotEnv) -> None:
     await set_threads(server, False)
     before, _game, turns = await conex_vs_ai(env, "fp-conex-classic", "carol")
     await set_threads(server, True)
-    after, _game, turns_q = await conex_vs_ai(env, "fp-conex-quiet", "dave")
+    after, game, turns_q = await conex_vs_ai(env, "fp-conex-quiet", "dave")
     quiet = server.channel("fp-conex-quiet").id
     await server.wait_until(lambda: footprint(server, quiet).thread == 2, 15, "the lobby and one board left")
     after = footprint(server, quiet)
     assert after.channel == 2 and after.thread == 2, after  # pointer + result card; lobby + the final board
+    pointer, card = [m for m in server.messages(quiet) if not m.ephemeral]
+    assert "lobby" in pointer.content and f"<#{game.channel_id}>" in pointer.content, pointer.content
+    assert card.id == game.messages["result"] and len(card.images) == 1, card.content
     print(
         f"\nCONEX vs AI (goal 20), {turns} / {turns_q} human turns: thread_per_game off: channel {before.channel} "
         f"messages ({before.channel_images} images); on: channel {after.channel} ({after.channel_images} images), "

@@ -35,6 +35,7 @@ MESSAGES: dict[str, str] = {
     "cn.not_your_turn": "Not your turn: it is {who}'s turn.",
     "cn.not_in_hand": "Card #{card} is not in your hand: pick one from `/conex hand` (letter or number).",
     "cn.thread_title": "CONEX lobby of {host}",
+    "cn.own_thread": "The CONEX lobby has a thread of its own: {thread} (join it there).",
     "cn.opened_in_thread": "This channel is busy, so the CONEX lobby is in {thread}.",
     "cn.not_on_table": "Card #{card} is not on the table.",
     "cn.the_board": "the board",

@@ -45,6 +45,7 @@ MESSAGES: dict[str, str] = {
     "cn.not_your_turn": "No es tu turno: le toca a {who}.",
     "cn.not_in_hand": "La carta #{card} no está en tu mano: elige una de `/conex hand` (letra o número).",
     "cn.thread_title": "Sala de CONEX de {host}",
+    "cn.own_thread": "La sala de CONEX tiene su propio hilo: {thread} (únete allí).",
     "cn.opened_in_thread": "Este canal está ocupado, así que la sala de CONEX está en {thread}.",
     "cn.not_on_table": "La carta #{card} no está en la mesa.",
     "cn.the_board": "el tablero",
