@@ -10,6 +10,8 @@
 - ``set_user_permissions``: a user's own permission overwrite in a channel (e.g. ``deny=["view_channel"]``),
   sent as CHANNEL_UPDATE.
 - ``delete_message``: a moderator deletes a message (MESSAGE_DELETE).
+- ``set_upload_limit``: a guild's upload limit per file (boost level lost, Discord's default lowered): larger
+  files are refused 413/40005 and interactions carry the new ``attachment_size_limit``.
 - ``inject_interaction_failure``: Discord rejects the first response of the next matching interactions (10062),
   or delivers them late.
 - ``clear_commands``: the application's commands deleted elsewhere.
@@ -126,6 +128,13 @@ class Controls:
         self.notify()
         first = next(c for c in self.channels.values() if c.guild_id == guild.id and not c.is_thread)
         return self.bot_permissions(first)
+
+    def set_upload_limit(self, limit: int, guild: Guild | str | int | None = None) -> None:
+        """Files larger than ``limit`` bytes are refused in ``guild`` (default guild) with 413 code 40005, by every
+        route (channel posts and edits, interaction callbacks and webhooks), and interactions created there carry
+        ``attachment_size_limit`` = ``limit``. Discord's default is 10 MiB."""
+        self.guild(guild).upload_limit = int(limit)
+        self.notify()
 
     # ------------------------------------------------------------------ guild membership
     async def remove_bot(self, guild: Guild | str | int | None = None) -> Guild:

@@ -124,6 +124,7 @@ class Guild:
     bot_permissions: int = BOT_PERMISSIONS
     bot_member: bool = True
     locale: str = "en-US"  # preferred_locale, sent as the interaction's ``guild_locale``
+    upload_limit: int = 10 * 1024 * 1024  # bytes a file (``set_upload_limit``), = attachment_size_limit
     departed: set[int] = field(default_factory=set)  # user ids that left (``remove_member``): member fetch is 10007
 
     def shard(self, count: int) -> int:

@@ -31,7 +31,7 @@ async def post_message(s: DevServer, request: web.Request, channel_id: str) -> w
     payload, files = await read_body(request)
     require(s, channel, post_permission(channel))
     content_allowed(s, channel, payload, files, edit=False)
-    check_message(s, payload, files, f"POST {request.path}")
+    check_message(s, payload, files, f"POST {request.path}", channel_id=channel.id)
     if int(payload.get("flags") or 0) & EPHEMERAL:
         payload["flags"] = int(payload["flags"]) & ~EPHEMERAL  # Discord ignores ephemeral outside interactions
     nonce = payload.get("nonce")
@@ -77,7 +77,7 @@ async def patch_message(s: DevServer, request: web.Request, channel_id: str, mes
         raise ApiError(403, 50005, "Cannot edit a message authored by another user")
     payload, files = await read_body(request)
     content_allowed(s, channel, payload, files, edit=True)
-    check_message(s, payload, files, f"PATCH {request.path}", edit=True)
+    check_message(s, payload, files, f"PATCH {request.path}", edit=True, channel_id=channel.id)
     edit_message(s, msg, payload, files)
     await announce(s, "MESSAGE_UPDATE", msg)
     return json_response(msg.to_payload(s.base_url))
