@@ -184,6 +184,8 @@ class Channel:
     position: int = 0
     recipient: User | None = None
     overwrites: dict[int, tuple[int, int, int]] = field(default_factory=dict)  # target id -> (type, allow, deny)
+    archived: bool = False  # a thread's state (``set_thread_state``)
+    locked: bool = False
 
     @property
     def is_thread(self) -> bool:
@@ -219,9 +221,9 @@ class Channel:
                     "member_count": 1,
                     "total_message_sent": 0,
                     "thread_metadata": {
-                        "archived": False,
+                        "archived": self.archived,
                         "auto_archive_duration": 1440,
-                        "locked": False,
+                        "locked": self.locked,
                         "archive_timestamp": iso_now(),
                     },
                 }

@@ -32,7 +32,7 @@ from bot.core.respond import settle_loading
 from bot.first_response import InteractionGone, is_dead, token_fresh
 from bot.i18n import t
 from bot.services import access
-from bot.services.refusals import Cpu, Outgoing, place_refused, too_large, why
+from bot.services.refusals import ARCHIVED_THREAD, Cpu, Outgoing, place_refused, too_large, why
 
 if TYPE_CHECKING:
     from bot.core.host import Host
@@ -245,7 +245,7 @@ class Delivery:
                 log.info(
                     "could not post game %s's message through interaction %s either: %s", record.id, other.id, again
                 )
-        log.warning("game %s: channel %s refused the post (%s: %s)", record.id, record.channel_id, reason, err)
+        log.warning("game %s: the bot may not post in channel %s (%s: %s)", record.id, record.channel_id, reason, err)
         raise err
 
     async def _followup(
@@ -327,8 +327,10 @@ class Delivery:
         view: Any = _UNSET,
         mentions: Collection[int] = (),
     ) -> bool:
-        """Edit a stored message of the game (``view=None`` strips its components). Returns False (logged) when
-        Discord refuses (the message is gone, no permission...) and, without a request, in a removed guild."""
+        """Edit a stored message of the game (``view=None`` strips its components): through the interaction that
+        sent it while its token is fresh, else through the channel; in an archived thread (50083) the thread is
+        unarchived and the edit tried once more. Returns False (logged) when Discord refuses (the message is gone,
+        no permission, a locked thread...) and, without a request, in a removed guild."""
         if record.guild_id in self.removed:
             return False
         kwargs: dict[str, Any] = {}
@@ -357,9 +359,31 @@ class Delivery:
                 )
                 self._sent_by.pop(message_id, None)
         self.channel_requests += 1
+        message = self.channel(record).get_partial_message(message_id)
         try:
-            await self.channel(record).get_partial_message(message_id).edit(**kwargs)
+            await message.edit(**kwargs)
         except discord.HTTPException as err:
+            if err.code == ARCHIVED_THREAD and await self._unarchive(record):
+                try:  # the thread is open again (as Discord's own client does before an edit there)
+                    await message.edit(**kwargs)
+                    return True
+                except discord.HTTPException as again:
+                    err = again
             log.info("could not update message %s of game %s: %s", message_id, record.id, err)
             return False
+        return True
+
+    async def _unarchive(self, record: GameRecord) -> bool:
+        """Unarchive the game's thread (an edit there was refused: 50083). False when Discord refuses (a locked
+        thread: 160005)."""
+        http = getattr(self.bot, "http", None)
+        if http is None:
+            return False
+        self.channel_requests += 1
+        try:
+            await http.edit_channel(record.channel_id, archived=False)
+        except discord.HTTPException as err:
+            log.info("could not unarchive thread %s of game %s: %s", record.channel_id, record.id, err)
+            return False
+        log.info("unarchived thread %s of game %s to update a message there", record.channel_id, record.id)
         return True
