@@ -144,7 +144,7 @@ class Outgoing:
 
         datas = [file_bytes(f) for f in self.files]
         largest = max(len(d) for d in datas)
-        target = (limit if limit is not None and largest > limit else largest // 2) * 9 // 10
+        target = limit if limit is not None and largest > limit else largest // 2
         if self.shrunk:
             target = largest // 2
         smaller: list[discord.File] = []

@@ -65,7 +65,7 @@ async def test_board_over_the_upload_limit_comes_smaller_then_as_text(env: BotEn
     mark = env.mark()
     game_id = await human_game(env, "big-1")
     first = server.message(env.game(game_id).messages["board"]).images[0]
-    limit = len(first) * 6 // 10
+    limit = len(first) * 3 // 4
     server.set_upload_limit(limit)
     try:
         alice, bob = server.as_user("alice", "big-1"), server.as_user("bob", "big-1")
@@ -119,7 +119,7 @@ async def test_refused_edit_of_the_thinking_answer_is_replaced_by_a_followup(env
 async def test_archived_then_locked_thread_the_game_goes_on(env: BotEnv) -> None:
     """A game against the AI in a thread (the channel being busy). After a restart (no live interaction), the
     thread archived: the old board's buttons are still removed (the thread is unarchived for the edit). The thread
-    locked, and the move's own interaction dead: the move is stored, the channel refuses its board (160005), and
+    locked (the bot without Manage Threads), and the move's own interaction dead: the move is stored, the channel refuses its board (160005), and
     the next one who asks is told why with the board; the AI's answer reaches them too."""
     server = env.server
     mark = env.mark()
@@ -145,6 +145,7 @@ async def test_archived_then_locked_thread_the_game_goes_on(env: BotEnv) -> None
     assert not server.channel(thread.id).archived, "unarchived to edit the old board"
 
     await env.proc.restart()
+    await server.set_bot_permissions("thread-1", deny=["manage_threads"])  # a moderator's lock then binds the bot
     await server.set_thread_state(thread, locked=True)
     server.inject_interaction_failure("constructo place")
     match = env.game(game_id).match
@@ -161,6 +162,7 @@ async def test_archived_then_locked_thread_the_game_goes_on(env: BotEnv) -> None
     await server.wait_until(lambda: env.game(game_id).messages.get("board.version") == 4, 20, "the AI's board")
     assert env.game(game_id).messages["board"] == res.followups[0].id and res.followups[0].images
     await server.set_thread_state(thread, locked=False)
+    await server.set_bot_permissions("thread-1", reset=True)
     assert env.violations_since(mark) == [], env.log_tail()
     no_traceback(env)
 
