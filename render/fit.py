@@ -22,8 +22,8 @@ def smaller_png(data: bytes, max_bytes: int) -> bytes | None:
     """The picture ``data`` (any format Pillow reads; an animation's first frame) as a PNG of at most
     ``max_bytes`` bytes: the largest of :data:`SCALES` that fits, box-filtered (flat colours stay flat: a Lanczos
     filter's fringes made a half-size board *larger* than the box filter's by ~50 %), mapped to the fixed drawing
-    palette without dithering and compressed at zlib's best (``optimize``). ``None`` when it cannot fit without going below :data:`MIN_WIDTH_PX`
-    (or ``data`` is no picture). Sizes in bytes and pixels."""
+    palette without dithering and compressed at zlib's best (``optimize``). ``None`` when it cannot fit without
+    going below :data:`MIN_WIDTH_PX` (or ``data`` is no picture). Sizes in bytes and pixels."""
     try:
         with Image.open(io.BytesIO(data)) as opened:
             img = opened.convert("RGB")

@@ -119,8 +119,9 @@ async def test_refused_edit_of_the_thinking_answer_is_replaced_by_a_followup(env
 async def test_archived_then_locked_thread_the_game_goes_on(env: BotEnv) -> None:
     """A game against the AI in a thread (the channel being busy). After a restart (no live interaction), the
     thread archived: the old board's buttons are still removed (the thread is unarchived for the edit). The thread
-    locked (the bot without Manage Threads), and the move's own interaction dead: the move is stored, the channel refuses its board (160005), and
-    the next one who asks is told why with the board; the AI's answer reaches them too."""
+    locked (the bot without Manage Threads), and the move's own interaction dead: the move is stored, the channel
+    refuses its board (160005), and the next one who asks is told why with the board; the AI's answer reaches them
+    too."""
     server = env.server
     mark = env.mark()
     await human_game(env, "thread-1")  # the channel is busy: the next game opens a thread
