@@ -23,6 +23,8 @@ MESSAGES: dict[str, str] = {
     ),
     "pub.text_board": "(board as text: I may not attach images here)",
     "pub.text_board_large": "(board as text: Discord refused the picture's size here)",
+    "pub.picture_left_out": "(picture left out: Discord refused its size here; the text says the same)",
+    "rec.replay_too_large": "(the replay is larger than this server accepts for uploads, {mib} MiB: left out)",
     "pub.smaller": "(a smaller picture: Discord refused the full-size one here)",
     "pub.not_posted_why": "I could not post this in the channel ({why}), so here it is:",
     "pub.blocked_why": (

@@ -26,6 +26,8 @@ MESSAGES: dict[str, str] = {
     ),
     "pub.text_board": "(tablero en texto: aquí no puedo adjuntar imágenes)",
     "pub.text_board_large": "(tablero en texto: Discord rechazó aquí el tamaño de la imagen)",
+    "pub.picture_left_out": "(sin imagen: Discord rechazó aquí su tamaño; el texto dice lo mismo)",
+    "rec.replay_too_large": "(la repetición supera lo que este servidor acepta en subidas, {mib} MiB: se omite)",
     "pub.smaller": "(una imagen más pequeña: Discord rechazó aquí la de tamaño completo)",
     "pub.not_posted_why": "No pude publicar esto en el canal ({why}), así que aquí lo tienes:",
     "pub.blocked_why": (

@@ -32,7 +32,15 @@ from bot.core.respond import settle_loading
 from bot.first_response import InteractionGone, is_dead, token_fresh
 from bot.i18n import t
 from bot.services import access
-from bot.services.refusals import ARCHIVED_THREAD, Cpu, Outgoing, place_refused, too_large, why
+from bot.services.refusals import (
+    ARCHIVED_THREAD,
+    Cpu,
+    Outgoing,
+    interaction_limit,
+    place_refused,
+    too_large,
+    why,
+)
 
 if TYPE_CHECKING:
     from bot.core.host import Host
@@ -45,12 +53,6 @@ T = TypeVar("T")
 REMEMBERED = 20_000
 """At most this many messages remembered with their interaction (oldest forgotten first; those whose token
 expired are forgotten as new ones come)."""
-
-
-def interaction_limit(interaction: discord.Interaction) -> int | None:
-    """Bytes a file may have in ``interaction``'s answers (Discord's ``attachment_size_limit``), if known."""
-    limit = getattr(interaction, "filesize_limit", None)
-    return int(limit) if isinstance(limit, int) and limit > 0 else None
 
 
 def guild_limit(bot: Any, guild_id: int | None) -> int | None:

@@ -98,6 +98,8 @@ class Outgoing:
     locale: str | None = None
     note: list[str] = field(default_factory=list)
     shrunk: int = 0
+    large_key: str = "pub.text_board_large"
+    """The note said when the files are left out for their size (a board's: "board as text...")."""
 
     @property
     def text(self) -> str:
@@ -119,7 +121,7 @@ class Outgoing:
         if self.twin is None or not self.files:
             return False
         self.files = []
-        self.content = f"{self.content}\n{t(key, self.locale)}\n{self.twin}"
+        self.content = "\n".join(x for x in (self.content, t(key, self.locale), self.twin) if x)
         return True
 
     async def degrade(
@@ -131,7 +133,7 @@ class Outgoing:
         if too_large(err) and self.files:
             if cpu is not None and self.shrunk < SHRINKS and await self._shrink(limit, cpu):
                 return True
-            return self.as_text("pub.text_board_large")
+            return self.as_text(self.large_key)
         if files_refused and isinstance(err, discord.Forbidden) and err.code == MISSING_PERMISSIONS and self.files:
             return self.as_text("pub.text_board")
         self.reset()
@@ -165,3 +167,33 @@ class Outgoing:
             self.content = f"{self.content}\n{t('pub.smaller', self.locale)}"
         self.shrunk += 1
         return True
+
+
+def interaction_limit(interaction: discord.Interaction) -> int | None:
+    """Bytes a file may have in ``interaction``'s answers (Discord's ``attachment_size_limit``), if known."""
+    limit = getattr(interaction, "filesize_limit", None)
+    return int(limit) if isinstance(limit, int) and limit > 0 else None
+
+
+async def fill_fitting(
+    interaction: discord.Interaction,
+    content: str,
+    *,
+    files: list[discord.File],
+    cpu: Cpu | None,
+    ephemeral: bool = False,
+    **kwargs: Any,
+) -> None:
+    """:func:`bot.core.respond.fill` through the chain's form fallbacks, for an answer whose ``content`` already
+    says what its pictures show (a CONEX hand, hints): a picture over the upload limit goes smaller, then the
+    answer goes without it, saying so. Raises what Discord raised otherwise."""
+    from bot.core.respond import fill
+
+    out = Outgoing(content, files, twin="", locale=str(interaction.locale), large_key="pub.picture_left_out")
+    while True:
+        try:
+            await fill(interaction, out.text, ephemeral=ephemeral, files=out.files, **kwargs)
+            return
+        except discord.HTTPException as err:
+            if not await out.degrade(err, interaction_limit(interaction), cpu):
+                raise
