@@ -25,7 +25,7 @@ from .helpers import BotEnv, answered, assert_png, bot_env, buttons
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-CHANNELS = ("big-1", "think-1", "think-2", "thread-1", "seen-1")
+CHANNELS = ("big-1", "think-1", "think-2", "thread-1", "seen-1", "hand-1")
 EDIT_ORIGINAL = "PATCH /webhooks/*/*/messages/@original"
 DEFAULT_LIMIT = 10 * 1024 * 1024
 
@@ -198,5 +198,36 @@ async def test_channel_out_of_sight_boards_come_through_the_players_interaction(
         assert row.version == 2 and row.messages["board"] == note.id
     finally:
         await server.set_bot_permissions("seen-1", reset=True)
+    assert env.violations_since(mark) == [], env.log_tail()
+    no_traceback(env)
+
+
+async def test_private_hand_over_the_upload_limit_comes_smaller_then_without_picture(env: BotEnv) -> None:
+    """CONEX, the server's upload limit lowered mid-game: My hand answers privately with a smaller picture
+    within the limit; with a limit no picture meets, with the hand's text alone, saying the picture was left out.
+    Never "thinking" for good; the game goes on (its table still posted)."""
+    server = env.server
+    mark = env.mark()
+    erin = server.as_user("carol", "hand-1")
+    lobby = await answered(await erin.slash("conex new", table="small"))
+    await answered(await erin.click(lobby, "Add bot"))
+    await answered(await erin.click(lobby, "Start"), followups=1, timeout=30)
+    game_id = env.latest_game("conex", server.channel("hand-1").id).id
+    full = await answered(await erin.slash("conex hand"), timeout=30)
+    await server.wait_until(lambda: bool(full.images), 10, "the hand's picture")
+    size = len(full.images[0])
+    try:
+        server.set_upload_limit(size * 3 // 4)
+        small = await answered(await erin.slash("conex hand"), timeout=30)
+        await server.wait_until(lambda: bool(small.images), 10, "the smaller hand picture")
+        assert small.ephemeral and len(small.images[0]) <= size * 3 // 4 and width(small.images[0]) >= 400
+        server.set_upload_limit(2_000)
+        bare = await answered(await erin.slash("conex hand"), timeout=30)
+        msg = bare.message
+        assert msg is not None and not msg.loading and bare.ephemeral and not bare.images
+        assert "picture left out" in bare.text and "A" in bare.text, bare.text
+    finally:
+        server.set_upload_limit(DEFAULT_LIMIT)
+    assert env.game(game_id).status == "active"
     assert env.violations_since(mark) == [], env.log_tail()
     no_traceback(env)
