@@ -1,7 +1,8 @@
 """When Discord refuses a game message: what the refusal means and the next best form of the message.
 
 Every public game message (board, result card, lobby, reminder, claim) goes through one chain,
-:meth:`bot.services.delivery.Delivery.send`, and a refused post never undoes the action it shows:
+:meth:`bot.services.delivery.Delivery.send` (private pictures, a CONEX hand or hints, through :func:`fill_fitting`:
+the form steps only), and a refused post never undoes the action it shows:
 
 1. **the route**: the interaction's own answer, else a followup of a fresh interaction of the channel, else a
    channel message;
