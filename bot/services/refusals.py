@@ -142,14 +142,12 @@ class Outgoing:
 
     async def _shrink(self, limit: int | None, cpu: Cpu) -> bool:
         """Every file as a smaller PNG (``render.fit.smaller_png`` in the CPU workers): within ``limit`` the first
-        time if the file is larger, else half the largest file. False if one cannot be made small enough."""
+        time if the file is larger, else two thirds of the largest file. False if one cannot be made small enough."""
         from render.fit import smaller_png
 
         datas = [file_bytes(f) for f in self.files]
         largest = max(len(d) for d in datas)
-        target = limit if limit is not None and largest > limit else largest // 2
-        if self.shrunk:
-            target = largest // 2
+        target = limit if limit is not None and largest > limit and not self.shrunk else largest * 2 // 3
         smaller: list[discord.File] = []
         for f, data in zip(self.files, datas, strict=True):
             if not f.filename.lower().endswith(".png"):
