@@ -140,7 +140,7 @@ class Delivery:
         carry: bool = True,
         nonce: str | None = None,
         mentions: Collection[int] = (),
-        twin: str | None = None,
+        twin: str | Callable[[], str] | None = None,
         locale: str | None = None,
         rescue: discord.Interaction | None = None,
     ) -> discord.Message:
@@ -149,14 +149,15 @@ class Delivery:
         ``interaction``, else a channel message; also a channel message when the interaction is dead (Discord
         refused its first response, 10062). Without an interaction, a followup of the channel's fresh interaction
         while the channel is usable (``carry=False``: straight to the channel). On each route a file too large is
-        sent smaller, then as ``twin`` (the text replacing the files), and refused files as ``twin``. A channel
-        that refuses the post itself (permissions, access, archived or locked thread, deleted channel) hands it to
-        ``rescue`` or the channel's fresh interaction, headed by what went wrong (in ``locale``). A channel message
-        carries ``nonce`` (enforced: Discord returns the message already posted with it in the past few minutes
-        instead of a second one; a webhook message has no such key). ``mentions``: the user ids the message may
-        notify (none by default: ``bot.core.mentions``). Raises ``discord.HTTPException`` (its ``refusal``
-        attribute names a channel's refusal, see :func:`bot.services.refusals.place_refused`), and
-        :class:`GuildGone` (no request) in a guild the bot was removed from."""
+        sent smaller, then as ``twin`` (the text replacing the files, or a function making it), and refused files
+        as ``twin``. A channel that refuses the post itself (permissions, access, archived or locked thread,
+        deleted channel) hands it to ``rescue`` or the channel's fresh interaction, headed by what went wrong (in
+        ``locale``). A channel message carries ``nonce`` (enforced: Discord returns the message already posted
+        with it in the past few minutes instead of a second one; a webhook message has no such key).
+        ``mentions``: the user ids the message may notify (none by default: ``bot.core.mentions``). Raises
+        ``discord.HTTPException`` (its ``refusal`` attribute names a channel's refusal, see
+        :func:`bot.services.refusals.place_refused`), and :class:`GuildGone` (no request) in a guild the bot was
+        removed from."""
         if record.guild_id in self.removed:
             raise GuildGone(record.guild_id)
         out = Outgoing(content, list(files or []), twin, locale)

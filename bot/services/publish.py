@@ -259,7 +259,7 @@ class Publisher(BoardRecovery):
     ) -> discord.Message:
         pings = board_pings(snap) if snap is not None else []  # whom the board notifies (bot.core.mentions)
         chain: dict[str, Any] = {
-            "twin": self.twin(snap) if snap is not None and files else None,
+            "twin": (lambda: self.twin(snap)) if snap is not None and files else None,  # made only if needed
             "locale": snap.locale if snap is not None else None,
             "rescue": self._recent.get(record.id),
             "nonce": board_nonce(record),

@@ -90,12 +90,12 @@ def file_bytes(f: discord.File) -> bytes:
 @dataclass
 class Outgoing:
     """A message on its way: ``content``, ``files``, and ``twin`` (the text that replaces the files: a board's text
-    twin; ``None``: the files cannot be replaced). ``note`` heads it once a fallback changed what the reader
-    gets. ``locale`` for the notes."""
+    twin, or a function making it, called only when needed; ``None``: the files cannot be replaced). ``note``
+    heads it once a fallback changed what the reader gets. ``locale`` for the notes."""
 
     content: str
     files: list[discord.File]
-    twin: str | None = None
+    twin: str | Callable[[], str] | None = None
     locale: str | None = None
     note: list[str] = field(default_factory=list)
     shrunk: int = 0
@@ -121,8 +121,9 @@ class Outgoing:
         """Replace the files by the text twin, said by note ``key``. False when there is no twin."""
         if self.twin is None or not self.files:
             return False
+        twin = self.twin() if callable(self.twin) else self.twin
         self.files = []
-        self.content = "\n".join(x for x in (self.content, t(key, self.locale), self.twin) if x)
+        self.content = "\n".join(x for x in (self.content, t(key, self.locale), twin) if x)
         return True
 
     async def degrade(
