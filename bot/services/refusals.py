@@ -1,7 +1,7 @@
 """When Discord refuses a game message: what the refusal means and the next best form of the message.
 
 Every public game message (board, result card, lobby, reminder, claim) goes through one chain,
-:meth:`bot.services.delivery.Delivery.send` (private pictures, a CONEX hand or hints, through :func:`fill_fitting`:
+:meth:`bot.services.delivery.Delivery.send` (private pictures, a hand or hints, through :func:`fill_fitting`:
 the form steps only), and a refused post never undoes the action it shows:
 
 1. **the route**: the interaction's own answer, else a followup of a fresh interaction of the channel, else a
@@ -185,7 +185,7 @@ async def fill_fitting(
     **kwargs: Any,
 ) -> None:
     """:func:`bot.core.respond.fill` through the chain's form fallbacks, for an answer whose ``content`` already
-    says what its pictures show (a CONEX hand, hints): a picture over the upload limit goes smaller, then the
+    says what its pictures show (a hand, hints): a picture over the upload limit goes smaller, then the
     answer goes without it, saying so. Raises what Discord raised otherwise."""
     from bot.core.respond import fill
 
