@@ -25,7 +25,7 @@ from .helpers import BotEnv, answered, assert_png, bot_env, buttons
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-CHANNELS = ("big-1", "think-1", "think-2", "thread-1", "seen-1", "hand-1")
+CHANNELS = ("big-1", "think-1", "think-2", "thread-1", "seen-1", "hand-1", "embed-1")
 EDIT_ORIGINAL = "PATCH /webhooks/*/*/messages/@original"
 DEFAULT_LIMIT = 10 * 1024 * 1024
 
@@ -200,6 +200,27 @@ async def test_channel_out_of_sight_boards_come_through_the_players_interaction(
         await server.set_bot_permissions("seen-1", reset=True)
     assert env.violations_since(mark) == [], env.log_tail()
     no_traceback(env)
+
+
+async def test_embed_links_removed_mid_game_changes_nothing_the_players_see(env: BotEnv) -> None:
+    """Embed Links taken away mid-game (the bot sends no embeds): the move and the AI's answer are posted as
+    usual, pictures included, and stored."""
+    server = env.server
+    mark = env.mark()
+    dave = server.as_user("dave", "embed-1")
+    await answered(await dave.slash("constructo challenge", opponent="bot", level="easy"), timeout=30)
+    game_id = env.latest_game("constructo", server.channel("embed-1").id).id
+    await server.set_bot_permissions("embed-1", deny=["embed_links"])
+    try:
+        res = await answered(await dave.slash("constructo place", tile=5, size="large"), timeout=30)
+        assert "L5" in res.content and res.message.images
+        await server.wait_until(lambda: env.game(game_id).version == 2, 30, "the AI's answer")
+        await recorded(env, game_id, 2)
+        board = server.message(env.game(game_id).messages["board"])
+        assert board.images and not board.ephemeral and "could not" not in board.content
+    finally:
+        await server.set_bot_permissions("embed-1", reset=True)
+    assert env.violations_since(mark) == [], env.log_tail()
 
 
 async def test_private_hand_over_the_upload_limit_comes_smaller_then_without_picture(env: BotEnv) -> None:
