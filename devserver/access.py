@@ -10,7 +10,11 @@ pages; observed answers reported by bot developers):
   ``CREATE_PUBLIC_THREADS`` (``CREATE_PRIVATE_THREADS`` for a private one), fetching one message
   ``READ_MESSAGE_HISTORY`` (the message list is then empty instead), reactions ``ADD_REACTIONS``;
 - embeds without ``EMBED_LINKS`` are dropped silently; a message left with nothing else is refused (50013);
-- editing or deleting the bot's own message needs only ``VIEW_CHANNEL``.
+- editing or deleting the bot's own message needs only ``VIEW_CHANNEL``;
+- threads (``DevServer.set_thread_state``): a post in a locked thread is refused 400 code 160005 "Thread is
+  locked" (without Manage Threads); a post in an archived, unlocked thread unarchives it (THREAD_UPDATE), as
+  Discord documents; editing or deleting a message of an archived thread is refused 400 code 50083; unarchiving
+  or locking needs Manage Threads when the thread is locked.
 
 Interaction callbacks and interaction webhooks (followups, ``@original``) are not subject to any of this, as
 on Discord: they answer the user, not the channel.
@@ -24,6 +28,7 @@ from devserver.models import Channel, Guild
 from devserver.permissions import (
     ATTACH_FILES,
     EMBED_LINKS,
+    MANAGE_THREADS,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
     VIEW_CHANNEL,
@@ -33,6 +38,10 @@ from devserver.rest import ApiError, UploadedFile
 
 if TYPE_CHECKING:
     from devserver.server import DevServer
+
+
+ARCHIVED_THREAD = 50083
+LOCKED_THREAD = 160005
 
 
 def missing_access() -> ApiError:
@@ -95,3 +104,21 @@ def content_allowed(
         payload["embeds"] = []
         if not edit and not (payload.get("content") or payload.get("components") or files or payload.get("poll")):
             raise ApiError(403, 50013, "Missing Permissions", note="missing embed_links")
+
+
+async def thread_open_for_post(s: DevServer, channel: Channel) -> None:
+    """Before a post in ``channel``: 400/160005 in a locked thread (without Manage Threads); an archived thread is
+    unarchived (THREAD_UPDATE)."""
+    if not channel.is_thread:
+        return
+    if channel.locked and not s.bot_permissions(channel) & MANAGE_THREADS:
+        raise ApiError(400, LOCKED_THREAD, "Thread is locked")
+    if channel.archived:
+        channel.archived = False
+        await s.dispatch("THREAD_UPDATE", channel.to_payload(), guild_id=channel.guild_id)
+
+
+def thread_open_for_edit(channel: Channel) -> None:
+    """Before an edit or delete of a message in ``channel``: 400/50083 in an archived thread."""
+    if channel.is_thread and channel.archived:
+        raise ApiError(400, ARCHIVED_THREAD, "Operation cannot be performed on an archived thread")

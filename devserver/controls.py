@@ -10,6 +10,10 @@
 - ``set_user_permissions``: a user's own permission overwrite in a channel (e.g. ``deny=["view_channel"]``),
   sent as CHANNEL_UPDATE.
 - ``delete_message``: a moderator deletes a message (MESSAGE_DELETE).
+- ``set_thread_state``: a moderator (or Discord's auto-archive) archives or locks a thread (THREAD_UPDATE); see
+  ``access.py`` for what the bot may then do there.
+- ``set_upload_limit``: a guild's upload limit per file (boost level lost, Discord's default lowered): larger
+  files are refused 413/40005 and interactions carry the new ``attachment_size_limit``.
 - ``inject_interaction_failure``: Discord rejects the first response of the next matching interactions (10062),
   or delivers them late.
 - ``clear_commands``: the application's commands deleted elsewhere.
@@ -126,6 +130,30 @@ class Controls:
         self.notify()
         first = next(c for c in self.channels.values() if c.guild_id == guild.id and not c.is_thread)
         return self.bot_permissions(first)
+
+    async def set_thread_state(
+        self, thread: Channel | str | int, *, archived: bool | None = None, locked: bool | None = None
+    ) -> Channel:
+        """Archive/unarchive and lock/unlock ``thread`` (name, id or ``Channel``) as a moderator does, or Discord
+        after the thread's auto-archive duration; THREAD_UPDATE is sent. Raises ``ValueError`` for a channel that
+        is not a thread."""
+        ch = thread if isinstance(thread, Channel) else self.channel(thread)
+        if not ch.is_thread:
+            raise ValueError(f"#{ch.name} is not a thread")
+        if archived is not None:
+            ch.archived = archived
+        if locked is not None:
+            ch.locked = locked
+        await self.dispatch("THREAD_UPDATE", ch.to_payload(), guild_id=ch.guild_id)
+        self.notify()
+        return ch
+
+    def set_upload_limit(self, limit: int, guild: Guild | str | int | None = None) -> None:
+        """Files larger than ``limit`` bytes are refused in ``guild`` (default guild) with 413 code 40005, by every
+        route (channel posts and edits, interaction callbacks and webhooks), and interactions created there carry
+        ``attachment_size_limit`` = ``limit``. Discord's default is 10 MiB."""
+        self.guild(guild).upload_limit = int(limit)
+        self.notify()
 
     # ------------------------------------------------------------------ guild membership
     async def remove_bot(self, guild: Guild | str | int | None = None) -> Guild:

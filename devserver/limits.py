@@ -346,13 +346,19 @@ def _check_components(rows: list[dict[str, Any]], flags: int, out: list[Problem]
 
 
 def validate_message(
-    payload: dict[str, Any], files: list[tuple[str, bytes]], *, edit: bool = False, kept_attachments: int = 0
+    payload: dict[str, Any],
+    files: list[tuple[str, bytes]],
+    *,
+    edit: bool = False,
+    kept_attachments: int = 0,
+    max_file_bytes: int = MAX_FILE_BYTES,
 ) -> list[Problem]:
     """Check a message create/edit body plus uploaded ``files`` (name, bytes) against Discord's limits.
 
     Limits: content <= 2000; embeds (10, title 256, description 4096, 25 fields 256/1024, footer 2048, 6000 in
     all); components (5 rows, 5 buttons or 1 select per row, custom_id 1–100 and unique, button label <= 80,
-    select options 1–25 with label/value/description <= 100); files <= 10 MiB each, <= 10 files, <= 25 MiB per
+    select options 1–25 with label/value/description <= 100); files <= ``max_file_bytes`` each (the guild's upload
+    limit, 10 MiB by default), <= 10 files, <= 25 MiB per
     request; ``attachment://`` only for png/jpg/jpeg/webp/gif among the uploaded files. A new message may not be
     empty (code ``EMPTY``, reported by the caller as 50006).
     """
@@ -366,10 +372,12 @@ def validate_message(
     if len(files) > MAX_FILES:
         out.append(Problem(("files",), "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_FILES} or fewer in length."))
     for i, (name, data) in enumerate(files):
-        if len(data) > MAX_FILE_BYTES:
+        if len(data) > max_file_bytes:
             out.append(
                 Problem(
-                    (f"files[{i}]",), "FILE_TOO_LARGE", f"{name}: {len(data)} bytes is over the 10 MiB upload limit"
+                    (f"files[{i}]",),
+                    "FILE_TOO_LARGE",
+                    f"{name}: {len(data)} bytes is over the {max_file_bytes} bytes upload limit",
                 )
             )
     if sum(len(d) for _, d in files) > MAX_REQUEST_BYTES:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from devserver.limits import MAX_FILE_BYTES as MAX_FILE
 from devserver.limits import validate_message
 from devserver.models import EPHEMERAL, LOADING, Attachment, Interaction, Message, iso_now, snowflake
 from devserver.rest import ApiError, UploadedFile, invalid_form
@@ -51,9 +52,15 @@ def check_message(
     *,
     edit: bool = False,
     it: Interaction | None = None,
+    channel_id: int | None = None,
 ) -> None:
-    """Raise the Discord error for a payload breaking a message limit, recording it as a violation."""
-    problems = validate_message(payload, [(f[1], f[2]) for f in files], edit=edit)
+    """Raise the Discord error for a payload breaking a message limit, recording it as a violation (a file within
+    Discord's default 10 MiB but over a guild's lowered upload limit, ``set_upload_limit``, is 413/40005 without a
+    violation: the bot cannot know a limit changed after the interaction it answers was created)."""
+    limit = upload_limit(s, it.channel_id if it is not None else channel_id)
+    problems = validate_message(payload, [(f[1], f[2]) for f in files], edit=edit, max_file_bytes=limit)
+    if problems and all(p.code == "FILE_TOO_LARGE" for p in problems) and all(len(f[2]) <= MAX_FILE for f in files):
+        raise invalid_form(problems)
     if problems:
         err = invalid_form(problems)
         s.violate(
@@ -66,6 +73,13 @@ def check_message(
             interaction=it,
         )
         raise err
+
+
+def upload_limit(s: DevServer, channel_id: int | None) -> int:
+    """Bytes a file may have in ``channel_id``'s guild (``Guild.upload_limit``; 10 MiB without a guild)."""
+    channel = s.channels.get(channel_id) if channel_id is not None else None
+    guild = s.guilds.get(channel.guild_id) if channel is not None and channel.guild_id is not None else None
+    return guild.upload_limit if guild is not None else 10 * 1024 * 1024
 
 
 _USER = re.compile(r"<@!?([0-9]{1,20})>")

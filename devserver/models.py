@@ -124,6 +124,7 @@ class Guild:
     bot_permissions: int = BOT_PERMISSIONS
     bot_member: bool = True
     locale: str = "en-US"  # preferred_locale, sent as the interaction's ``guild_locale``
+    upload_limit: int = 10 * 1024 * 1024  # bytes a file (``set_upload_limit``), = attachment_size_limit
     departed: set[int] = field(default_factory=set)  # user ids that left (``remove_member``): member fetch is 10007
 
     def shard(self, count: int) -> int:
@@ -183,6 +184,8 @@ class Channel:
     position: int = 0
     recipient: User | None = None
     overwrites: dict[int, tuple[int, int, int]] = field(default_factory=dict)  # target id -> (type, allow, deny)
+    archived: bool = False  # a thread's state (``set_thread_state``)
+    locked: bool = False
 
     @property
     def is_thread(self) -> bool:
@@ -218,9 +221,9 @@ class Channel:
                     "member_count": 1,
                     "total_message_sent": 0,
                     "thread_metadata": {
-                        "archived": False,
+                        "archived": self.archived,
                         "auto_archive_duration": 1440,
-                        "locked": False,
+                        "locked": self.locked,
                         "archive_timestamp": iso_now(),
                     },
                 }

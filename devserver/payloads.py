@@ -138,7 +138,7 @@ def interaction_payload(s: DevServer, it: Interaction, channel: Channel, message
         "locale": it.user.locale,
         "app_permissions": str(s.bot_permissions(channel)),
         "entitlements": [],
-        "attachment_size_limit": 10 * 1024 * 1024,
+        "attachment_size_limit": guild.upload_limit if guild is not None else 10 * 1024 * 1024,
     }
     if guild is not None:
         payload.update(

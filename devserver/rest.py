@@ -55,6 +55,17 @@ class ApiError(Exception):
         return data
 
 
+KNOWN_ERRORS = {
+    10003: "Unknown Channel",
+    40005: "Request entity too large",
+    50001: "Missing Access",
+    50013: "Missing Permissions",
+    50083: "Operation cannot be performed on an archived thread",
+    160005: "Thread is locked",
+}
+"""Discord's messages for the JSON error codes the bot's fallbacks are tested with (an injected refusal's text)."""
+
+
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     """A JSON reply whose Content-Type is exactly ``application/json`` (discord.py compares it literally)."""
     hdrs = {"Content-Type": "application/json"}
@@ -168,7 +179,7 @@ class RestApi:
         inj = next((i for i in s.injections if i.matches(method, path)), None)
         if inj is not None:
             inj.hits += 1
-            resp = self._injected(inj.status, inj.retry_after)
+            resp = self._injected(inj.status, inj.retry_after, inj.code, inj.message)
             s.errors.append(ErrorRecord(route, inj.status, json.loads(resp.body), injected=True))  # type: ignore[arg-type]
             return self._done(method, path, template, resp)
         limit_headers: dict[str, str] = {}
@@ -290,7 +301,7 @@ class RestApi:
             return False
         return self.server.token is None or header.removeprefix("Bot ") == self.server.token
 
-    def _injected(self, status: int, retry_after: float) -> web.Response:
+    def _injected(self, status: int, retry_after: float, code: int = 0, message: str | None = None) -> web.Response:
         if status == 429:
             body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": False}
             headers = {
@@ -303,6 +314,9 @@ class RestApi:
                 "Via": "1.1 google",
             }
             return json_response(body, 429, headers)
+        if code:
+            text = message or KNOWN_ERRORS.get(code, "injected refusal")
+            return json_response({"message": text, "code": code}, status)
         return json_response({"message": f"{status}: injected server error", "code": 0}, status)
 
     async def attachment(self, request: web.Request) -> web.Response:

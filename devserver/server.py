@@ -61,6 +61,8 @@ class Injection:
     count: int
     retry_after: float = 0.05
     hits: int = 0
+    code: int = 0
+    message: str | None = None
 
     def matches(self, method: str, path: str) -> bool:
         pattern = self.pattern if " " in self.pattern else f"* {self.pattern}"
@@ -263,13 +265,24 @@ class DevServer(Directory, Controls):
             await self.wait_until(lambda: bool(self.all_commands()), timeout, "the bot's command sync")
 
     # ------------------------------------------------------------------ faults and records
-    def inject(self, route_pattern: str, status: int, count: int = 1, *, retry_after: float = 0.05) -> Injection:
-        """Answer the next ``count`` requests matching ``route_pattern`` with ``status`` (429 or 5xx).
+    def inject(
+        self,
+        route_pattern: str,
+        status: int,
+        count: int = 1,
+        *,
+        retry_after: float = 0.05,
+        code: int = 0,
+        message: str | None = None,
+    ) -> Injection:
+        """Answer the next ``count`` requests matching ``route_pattern`` with ``status`` (429, 5xx, or a refusal
+        with Discord's JSON error ``code``: e.g. 403/50013 Missing Permissions, 403/50001 Missing Access,
+        400/50083 archived thread, 400/160005 locked thread, 404/10003 Unknown Channel, 413/40005 too large).
 
         A 429 carries ``retry_after`` (seconds) in the body and the ``Retry-After``/``X-RateLimit-*``/``Via``
         headers discord.py reads. Returns the ``Injection`` (``.hits`` counts served faults).
         """
-        inj = Injection(route_pattern, status, count, retry_after)
+        inj = Injection(route_pattern, status, count, retry_after, code=code, message=message)
         self.injections.append(inj)
         return inj
 

@@ -22,6 +22,20 @@ MESSAGES: dict[str, str] = {
         "they come with your own actions."
     ),
     "pub.text_board": "(board as text: I may not attach images here)",
+    "pub.text_board_large": "(board as text: Discord refused the picture's size here)",
+    "pub.picture_left_out": "(picture left out: Discord refused its size here; the text says the same)",
+    "rec.replay_too_large": "(the replay is larger than this server accepts for uploads, {mib} MiB: left out)",
+    "pub.smaller": "(a smaller picture: Discord refused the full-size one here)",
+    "pub.not_posted_why": "I could not post this in the channel ({why}), so here it is:",
+    "pub.blocked_why": (
+        "⚠ I could not post this game's boards in the channel ({why}): until that changes, they come with your "
+        "own actions."
+    ),
+    "why.perms": "missing {perms}",
+    "why.access": "I can no longer see the channel",
+    "why.archived": "the thread is archived",
+    "why.locked": "the thread is locked",
+    "why.gone": "the channel no longer exists",
     "err.after_commit": (
         "Your action was saved, but something went wrong on my side while showing it. "
         "Use the board command to see the game as it is now."

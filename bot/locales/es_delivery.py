@@ -25,6 +25,20 @@ MESSAGES: dict[str, str] = {
         "administrador del servidor lo conceda, llegarán con tus propias acciones."
     ),
     "pub.text_board": "(tablero en texto: aquí no puedo adjuntar imágenes)",
+    "pub.text_board_large": "(tablero en texto: Discord rechazó aquí el tamaño de la imagen)",
+    "pub.picture_left_out": "(sin imagen: Discord rechazó aquí su tamaño; el texto dice lo mismo)",
+    "rec.replay_too_large": "(la repetición supera lo que este servidor acepta en subidas, {mib} MiB: se omite)",
+    "pub.smaller": "(una imagen más pequeña: Discord rechazó aquí la de tamaño completo)",
+    "pub.not_posted_why": "No pude publicar esto en el canal ({why}), así que aquí lo tienes:",
+    "pub.blocked_why": (
+        "⚠ No pude publicar los tableros de esta partida en el canal ({why}): mientras siga así, llegarán con tus "
+        "propias acciones."
+    ),
+    "why.perms": "me falta {perms}",
+    "why.access": "ya no puedo ver el canal",
+    "why.archived": "el hilo está archivado",
+    "why.locked": "el hilo está cerrado",
+    "why.gone": "el canal ya no existe",
     "err.after_commit": (
         "Tu acción se guardó, pero algo falló por mi parte al mostrarla. "
         "Usa el comando de tablero para ver la partida tal como está ahora."

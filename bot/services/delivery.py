@@ -22,15 +22,25 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from collections.abc import Collection
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Collection
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
 from bot.core.mentions import ping
 from bot.core.respond import settle_loading
 from bot.first_response import InteractionGone, is_dead, token_fresh
+from bot.i18n import t
 from bot.services import access
+from bot.services.refusals import (
+    ARCHIVED_THREAD,
+    Cpu,
+    Outgoing,
+    interaction_limit,
+    place_refused,
+    too_large,
+    why,
+)
 
 if TYPE_CHECKING:
     from bot.core.host import Host
@@ -39,9 +49,17 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 _UNSET: Any = object()
+T = TypeVar("T")
 REMEMBERED = 20_000
 """At most this many messages remembered with their interaction (oldest forgotten first; those whose token
 expired are forgotten as new ones come)."""
+
+
+def guild_limit(bot: Any, guild_id: int | None) -> int | None:
+    """Bytes a file may have in the guild by its boost level (discord.py's ``filesize_limit``), if known."""
+    guild = bot.get_guild(guild_id) if guild_id is not None else None
+    limit = getattr(guild, "filesize_limit", None)
+    return int(limit) if isinstance(limit, int) and limit > 0 else None
 
 
 class GuildGone(Exception):
@@ -60,6 +78,8 @@ class Delivery:
         self._latest: dict[int, discord.Interaction] = {}
         self.channel_requests = 0
         self.webhook_requests = 0
+        self.cpu: Cpu | None = None
+        """Runs a picture job in the CPU workers (the layer's ``cpu``, set by the publisher): smaller pictures."""
 
     # -- interactions whose webhook may still be used ------------------------------------------------------------
     def _remember(self, msg: discord.Message, interaction: discord.Interaction, original: bool) -> None:
@@ -120,24 +140,37 @@ class Delivery:
         carry: bool = True,
         nonce: str | None = None,
         mentions: Collection[int] = (),
+        twin: str | Callable[[], str] | None = None,
+        locale: str | None = None,
+        rescue: discord.Interaction | None = None,
     ) -> discord.Message:
-        """Post a public game message: ``interaction``'s deferred response edited in (``deferred``), else a
-        followup of the answered ``interaction``, else a channel message; also a channel message when the
-        interaction is dead (Discord refused its first response, 10062). Without an interaction, a followup of the
-        channel's fresh interaction while the channel is usable (``carry=False``: straight to the channel). A channel
-        message carries ``nonce`` (enforced: Discord returns the message already posted with it in the past few
-        minutes instead of a second one; a webhook message has no such key). ``mentions``: the user ids
-        the message may notify (none by default: ``bot.core.mentions``). Raises ``discord.HTTPException``, and
-        :class:`GuildGone` (no request) in a guild the bot was removed from."""
+        """Post a public game message through the fallback chain (:mod:`bot.services.refusals`):
+        ``interaction``'s deferred response edited in (``deferred``), else a followup of the answered
+        ``interaction``, else a channel message; also a channel message when the interaction is dead (Discord
+        refused its first response, 10062). Without an interaction, a followup of the channel's fresh interaction
+        while the channel is usable (``carry=False``: straight to the channel). On each route a file too large is
+        sent smaller, then as ``twin`` (the text replacing the files, or a function making it), and refused files
+        as ``twin``. A channel that refuses the post itself (permissions, access, archived or locked thread,
+        deleted channel) hands it to ``rescue`` or the channel's fresh interaction, headed by what went wrong (in
+        ``locale``). A channel message carries ``nonce`` (enforced: Discord returns the message already posted
+        with it in the past few minutes instead of a second one; a webhook message has no such key).
+        ``mentions``: the user ids the message may notify (none by default: ``bot.core.mentions``). Raises
+        ``discord.HTTPException`` (its ``refusal`` attribute names a channel's refusal, see
+        :func:`bot.services.refusals.place_refused`), and :class:`GuildGone` (no request) in a guild the bot was
+        removed from."""
         if record.guild_id in self.removed:
             raise GuildGone(record.guild_id)
-        files = files or []
+        out = Outgoing(content, list(files or []), twin, locale)
         kwargs: dict[str, Any] = {"view": view} if view is not None else {}
         if mentions:
             kwargs["allowed_mentions"] = ping(mentions)
         if interaction is not None:
             try:
-                msg, original = await self._answer(content, files, view, kwargs, interaction, deferred)
+                msg, original = await self._ladder(
+                    out,
+                    interaction_limit(interaction),
+                    lambda: self._answer(out.text, out.files, view, kwargs, interaction, deferred),
+                )
                 self._remember(msg, interaction, original)
                 return msg
             except (discord.NotFound, InteractionGone) as err:  # 10062: the interaction is dead
@@ -149,17 +182,12 @@ class Delivery:
                     err,
                     record.id,
                 )
-                for f in files:
-                    f.reset()
+                out.reset()
         carrier = self._carrier(record) if carry else None
         if carrier is not None and not is_dead(carrier) and access.channel_missing(self.bot, record.channel_id) is None:
-            # the channel is usable: the board goes as a followup all the same (no global-limited request); a
-            # channel that refuses is the publisher's business (it names what is missing, or posts text)
+            # the channel is usable: the message goes as a followup all the same (no global-limited request)
             try:
-                msg = await carrier.followup.send(content, files=files, wait=True, **kwargs)
-                self.webhook_requests += 1
-                self._remember(msg, carrier, False)
-                return msg
+                return await self._followup(out, carrier, kwargs)
             except discord.HTTPException as err:
                 if isinstance(err, discord.NotFound) and err.code == 10003:  # the channel is gone: no second try
                     raise
@@ -170,12 +198,85 @@ class Delivery:
                     err,
                 )
                 self._latest.pop(record.channel_id, None)
-                for f in files:
-                    f.reset()
         self.channel_requests += 1
         if nonce is not None:  # Discord returns the message already posted with it (the past few minutes)
             kwargs["nonce"] = nonce[:25]
-        return await self.channel(record).send(content, files=files, **kwargs)
+        channel = self.channel(record)
+        try:
+            return await self._ladder(
+                out,
+                guild_limit(self.bot, record.guild_id),
+                lambda: channel.send(out.text, files=out.files, **kwargs),
+                channel_id=record.channel_id,
+            )
+        except discord.HTTPException as err:
+            reason = place_refused(err)
+            if reason is None:
+                raise
+            err.refusal = reason  # type: ignore[attr-defined]
+            kwargs.pop("nonce", None)
+            return await self._rescue(record, out, kwargs, err, reason, rescue)
+
+    async def _rescue(
+        self,
+        record: GameRecord,
+        out: Outgoing,
+        kwargs: dict[str, Any],
+        err: discord.HTTPException,
+        reason: str,
+        rescue: discord.Interaction | None,
+    ) -> discord.Message:
+        """The channel refused the post (``reason``): a followup of ``rescue`` or of the channel's fresh
+        interaction (an interaction's webhook needs no channel permission), headed by what went wrong. Raises
+        ``err`` when no interaction can carry it."""
+        perms = access.channel_missing(self.bot, record.channel_id) if reason == "perms" else None
+        if reason == "perms" and perms is None:
+            perms = access.Perms(("send_messages",))
+        tried: set[int] = set()
+        for other in (rescue, self._latest.get(record.channel_id)):
+            if other is None or other.id in tried or not token_fresh(other) or is_dead(other):
+                continue
+            tried.add(other.id)
+            out.head(
+                t("pub.not_posted", out.locale, perms=perms)
+                if reason == "perms"
+                else t("pub.not_posted_why", out.locale, why=why(reason, out.locale))
+            )
+            try:
+                return await self._followup(out, other, kwargs)
+            except discord.HTTPException as again:
+                log.info(
+                    "could not post game %s's message through interaction %s either: %s", record.id, other.id, again
+                )
+        log.warning("game %s: the bot may not post in channel %s (%s: %s)", record.id, record.channel_id, reason, err)
+        raise err
+
+    async def _followup(
+        self, out: Outgoing, interaction: discord.Interaction, kwargs: dict[str, Any]
+    ) -> discord.Message:
+        """``out`` as a followup of ``interaction`` (remembered with it), through the form's fallbacks."""
+        msg: discord.Message = await self._ladder(
+            out,
+            interaction_limit(interaction),
+            lambda: interaction.followup.send(out.text, files=out.files, wait=True, **kwargs),
+        )
+        self.webhook_requests += 1
+        self._remember(msg, interaction, False)
+        return msg
+
+    async def _ladder(
+        self, out: Outgoing, limit: int | None, post: Callable[[], Awaitable[T]], *, channel_id: int | None = None
+    ) -> T:
+        """``post()`` until it succeeds or ``out`` has no next best form (``Outgoing.degrade``): then raise.
+        ``channel_id``: a channel post (files count as refused there when Attach Files is all the bot lacks)."""
+        while True:
+            try:
+                return await post()
+            except discord.HTTPException as err:
+                lacking = access.channel_missing(self.bot, channel_id) if channel_id is not None else None
+                refused = lacking is not None and lacking.flags == ("attach_files",)
+                if not await out.degrade(err, limit, self.cpu, files_refused=refused):
+                    raise
 
     async def _answer(
         self,
@@ -186,14 +287,26 @@ class Delivery:
         interaction: discord.Interaction,
         deferred: bool,
     ) -> tuple[discord.Message, bool]:
-        """The message answering ``interaction`` and whether it is its original response."""
+        """The message answering ``interaction`` and whether it is its original response. A refused edit of the
+        "thinking" answer (other than for a file's size) is replaced by a followup, which Discord puts in place of
+        the thinking message: the answer never stays "thinking…"."""
         if is_dead(interaction):
             raise InteractionGone(interaction)
         if deferred or interaction.extras.get("loading") == "public":
             interaction.extras.pop("loading", None)
-            return await interaction.edit_original_response(
-                content=content, attachments=files, view=view, allowed_mentions=kwargs.get("allowed_mentions")
-            ), True
+            try:
+                return await interaction.edit_original_response(
+                    content=content, attachments=files, view=view, allowed_mentions=kwargs.get("allowed_mentions")
+                ), True
+            except discord.HTTPException as err:
+                if too_large(err) or is_dead(interaction):
+                    raise
+                log.info(
+                    "editing the answer of interaction %s failed (%s); answering with a followup", interaction.id, err
+                )
+                for f in files:
+                    f.reset()
+                return await interaction.followup.send(content, files=files, wait=True, **kwargs), False
         if interaction.response.is_done():
             await settle_loading(interaction, False)
             return await interaction.followup.send(content, files=files, wait=True, **kwargs), False
@@ -217,8 +330,10 @@ class Delivery:
         view: Any = _UNSET,
         mentions: Collection[int] = (),
     ) -> bool:
-        """Edit a stored message of the game (``view=None`` strips its components). Returns False (logged) when
-        Discord refuses (the message is gone, no permission...) and, without a request, in a removed guild."""
+        """Edit a stored message of the game (``view=None`` strips its components): through the interaction that
+        sent it while its token is fresh, else through the channel; in an archived thread (50083) the thread is
+        unarchived and the edit tried once more. Returns False (logged) when Discord refuses (the message is gone,
+        no permission, a locked thread...) and, without a request, in a removed guild."""
         if record.guild_id in self.removed:
             return False
         kwargs: dict[str, Any] = {}
@@ -247,9 +362,16 @@ class Delivery:
                 )
                 self._sent_by.pop(message_id, None)
         self.channel_requests += 1
+        message = self.channel(record).get_partial_message(message_id)
         try:
-            await self.channel(record).get_partial_message(message_id).edit(**kwargs)
+            await message.edit(**kwargs)
         except discord.HTTPException as err:
+            if err.code == ARCHIVED_THREAD and await self._unarchive(record):
+                try:  # the thread is open again (as Discord's own client does before an edit there)
+                    await message.edit(**kwargs)
+                    return True
+                except discord.HTTPException as again:
+                    err = again
             log.info("could not update message %s of game %s: %s", message_id, record.id, err)
             return False
         return True
@@ -285,3 +407,18 @@ class Delivery:
             await self.channel(record).get_partial_message(message_id).delete()
         except discord.NotFound:
             return
+
+    async def _unarchive(self, record: GameRecord) -> bool:
+        """Unarchive the game's thread (an edit there was refused: 50083). False when Discord refuses (a locked
+        thread: 160005)."""
+        http = getattr(self.bot, "http", None)
+        if http is None:
+            return False
+        self.channel_requests += 1
+        try:
+            await http.edit_channel(record.channel_id, archived=False)
+        except discord.HTTPException as err:
+            log.info("could not unarchive thread %s of game %s: %s", record.channel_id, record.id, err)
+            return False
+        log.info("unarchived thread %s of game %s to update a message there", record.channel_id, record.id)
+        return True

@@ -23,7 +23,6 @@ from bot.core import clock as clocks
 from bot.core.changes import Change, Committed
 from bot.core.envelope import Envelope, Seat
 from bot.core.kind import GameKind, Snapshot, not_player
-from bot.core.mentions import ping
 from bot.core.respond import reply, update
 from bot.errors import BotError
 from bot.first_response import InteractionGone, is_dead
@@ -181,13 +180,15 @@ class Lobby:
             return snap
         view = self.view_of(snap)
         challenged = [invited] if invited is not None else []  # a challenge pings the challenged user only
-        if thread is not None:
-            pinged = ping(challenged)
-            said = kind.narration.lobby_text(snap)
-            posted = await (
-                thread.send(said, view=view, allowed_mentions=pinged)
-                if view is not None
-                else thread.send(said, allowed_mentions=pinged)
+        if thread is not None:  # the new thread, through the chain (a refusal there: the command's own answer)
+            posted = await publisher.delivery.send(
+                snap.record,
+                kind.narration.lobby_text(snap),
+                view=view,
+                carry=False,
+                mentions=challenged,
+                rescue=interaction,
+                locale=str(loc),
             )
         else:
             posted = await publisher.delivery.send(

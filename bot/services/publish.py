@@ -29,7 +29,7 @@ import discord
 from bot import metrics
 from bot.core.clock import running, stamp
 from bot.core.kind import Picture, Snapshot
-from bot.core.mentions import board_pings, ping
+from bot.core.mentions import board_pings
 from bot.core.respond import defer, png_file
 from bot.core.results import rating_line
 from bot.first_response import InteractionGone, is_dead, token_fresh
@@ -49,6 +49,7 @@ from bot.services.boards import (
 )
 from bot.services.delivery import Delivery, GuildGone
 from bot.services.recovery import BoardRecovery
+from bot.services.refusals import why
 from bot.storage import Owed
 
 if TYPE_CHECKING:
@@ -109,8 +110,10 @@ class Publisher(BoardRecovery):
         layer.on_shown.append(self.shown)
         layer.on_ready_hooks.append(self.recover_all)
         layer.outbox.subscribe("strip", self.strip_effect)
-        self.blocked: dict[int, access.Perms] = {}
-        """Games whose channel refused a board (403) and what the bot lacks there; said to the next who acts."""
+        self.blocked: dict[int, access.Perms | str] = {}
+        """Games whose channel refused a board and why (what the bot lacks there, or the reason key of
+        ``bot.services.refusals.place_refused``); said to the next who acts."""
+        self.delivery.cpu = layer.cpu
         self._inflight: dict[int, list[int]] = {}
         self._unrecorded: dict[int, tuple[int, int]] = {}
         """Boards posted whose recording failed (the database went away): game -> (version, message id); the
@@ -179,6 +182,17 @@ class Publisher(BoardRecovery):
                 content = f"{content}\n{line}"
         return content[:2000], files, view
 
+    @staticmethod
+    def twin(snap: Snapshot) -> str:
+        """The text twin of the pictures of ``snap``'s board (and result card): what replaces them when Discord
+        refuses the files (``bot.services.refusals``)."""
+        pictures = list(snap.kind.pictures.board_pictures(snap))
+        if snap.status == "finished":
+            result = snap.kind.pictures.result_picture(snap)
+            if result is not None:
+                pictures.append(result)
+        return "\n".join(p.fallback() for p in pictures)
+
     # -- posting -----------------------------------------------------------------------------------------------
     async def publish(
         self,
@@ -224,7 +238,12 @@ class Publisher(BoardRecovery):
             self._recent[snap.id] = interaction
             blocked = self.blocked.pop(snap.id, None)
             if blocked is not None:  # say it to the next one who touches the game
-                headline = f"{t('pub.blocked', snap.locale, perms=blocked)}\n{headline}"
+                said = (
+                    t("pub.blocked", snap.locale, perms=blocked)
+                    if isinstance(blocked, access.Perms)
+                    else t("pub.blocked_why", snap.locale, why=why(blocked, snap.locale))
+                )
+                headline = f"{said}\n{headline}"
         content, files, view = await self.payload(snap, headline, pictures=pictures)
         async with self.lock(snap.id):
             return await self._post(snap.record, content, files, view, interaction, deferred=deferred, snap=snap)
@@ -241,24 +260,23 @@ class Publisher(BoardRecovery):
         snap: Snapshot | None = None,
     ) -> discord.Message:
         pings = board_pings(snap) if snap is not None else []  # whom the board notifies (bot.core.mentions)
+        chain: dict[str, Any] = {
+            "twin": (lambda: self.twin(snap)) if snap is not None and files else None,  # made only if needed
+            "locale": snap.locale if snap is not None else None,
+            "rescue": self._recent.get(record.id),
+            "nonce": board_nonce(record),
+            "mentions": pings,
+        }
         try:
             try:
                 msg = await self.delivery.send(
-                    record,
-                    content,
-                    files=files,
-                    view=view,
-                    interaction=interaction,
-                    deferred=deferred,
-                    nonce=board_nonce(record),
-                    mentions=pings,
+                    record, content, files=files, view=view, interaction=interaction, deferred=deferred, **chain
                 )
-            except discord.Forbidden as err:  # 403: the bot may not post (or attach) in the game's channel
-                msg = await self._undeliverable(record, content, files, view, snap, err)
             except discord.HTTPException as err:
-                if interaction is None:
+                if interaction is None or getattr(err, "refusal", None) is not None:
                     raise
-                # the answer through the interaction failed (edits refused...): the board goes to the channel now
+                # the answer through the interaction failed (edits and followups refused...): the board goes to
+                # the channel now
                 log.info(
                     "answering interaction %s with game %s's board failed (%s); posting to the channel",
                     interaction.id,
@@ -267,15 +285,20 @@ class Publisher(BoardRecovery):
                 )
                 for f in files:
                     f.reset()
-                msg = await self.delivery.send(
-                    record, content, files=files, view=view, carry=False, nonce=board_nonce(record), mentions=pings
-                )
+                msg = await self.delivery.send(record, content, files=files, view=view, carry=False, **chain)
                 if deferred:  # our own "thinking" message, never a component's message
                     await self._drop_thinking(interaction)
         except GuildGone:  # removed from the guild: no retry either
             log.info("not posting the board of game %s: the bot was removed from its guild", record.id)
             raise
         except Exception as err:
+            reason = getattr(err, "refusal", None)
+            if reason is not None:  # said to the next one who touches the game, with the board
+                self.blocked[record.id] = (
+                    access.channel_missing(self.layer.bot, record.channel_id) or access.Perms(("send_messages",))
+                    if reason == "perms"
+                    else reason
+                )
             log.warning(
                 "posting the board of game %s v%s failed (%s); the outbox posts it later",
                 record.id,
@@ -322,48 +345,6 @@ class Publisher(BoardRecovery):
             await interaction.delete_original_response()
         except discord.HTTPException as err:
             log.info("could not remove the thinking message of interaction %s: %s", interaction.id, err)
-
-    async def _undeliverable(
-        self,
-        record: GameRecord,
-        content: str,
-        files: list[discord.File],
-        view: discord.ui.View | None,
-        snap: Snapshot | None,
-        err: discord.Forbidden,
-    ) -> discord.Message:
-        """A channel post of the game was refused (403). Without only Attach Files: the board as text. Else, the
-        latest interaction of the game still alive (the player whose action led here): a followup there naming
-        what is missing. Else the game is marked blocked (said to the next one who touches it) and ``err``
-        raised (the bounded retries go on)."""
-        perms = access.channel_missing(self.layer.bot, record.channel_id)
-        loc = snap.locale if snap is not None else None
-        if perms is not None and perms.flags == ("attach_files",) and files and snap is not None:
-            text = "\n".join(p.fallback() for p in snap.kind.pictures.board_pictures(snap))
-            board = f"{content}\n{t('pub.text_board', loc)}\n{text}"[:2000]
-            channel = self.delivery.channel(record)
-            pinged = ping(board_pings(snap))
-            return await (
-                channel.send(board, view=view, allowed_mentions=pinged)
-                if view is not None
-                else channel.send(board, allowed_mentions=pinged)
-            )
-        recent = self._recent.get(record.id)
-        if recent is not None and token_fresh(recent) and not is_dead(recent):
-            note = t("pub.not_posted", loc, perms=perms or access.Perms(("send_messages",)))
-            for f in files:
-                f.reset()
-            kwargs: dict[str, Any] = {"view": view} if view is not None else {}
-            kwargs["allowed_mentions"] = ping(board_pings(snap) if snap is not None else [])
-            try:
-                return await recent.followup.send(f"{note}\n{content}"[:2000], files=files, wait=True, **kwargs)
-            except discord.HTTPException as again:
-                log.info(
-                    "could not post game %s's board through interaction %s either: %s", record.id, recent.id, again
-                )
-        self.blocked[record.id] = perms or access.Perms(("send_messages",))
-        log.warning("game %s: the bot may not post in channel %s (%s)", record.id, record.channel_id, perms or err)
-        raise err
 
     async def record_board(self, game_id: int, message_id: int, version: int) -> int | None:
         """Record ``message_id`` (showing ``version``) as the game's board unless a newer one is recorded.

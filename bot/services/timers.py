@@ -201,7 +201,9 @@ class Timers:
         its deadline: at most one reminder per turn, no request every 30 s until then)."""
         text = t("clk.remind", snap.locale, who=snap.who(seat), game=snap.kind.title, when=clocks.stamp(deadline))
         try:
-            await self.layer.publisher.delivery.send(snap.record, text, mentions=human_ids(snap, [seat]))
+            await self.layer.publisher.delivery.send(
+                snap.record, text, mentions=human_ids(snap, [seat]), locale=snap.locale
+            )
         except (discord.HTTPException, GuildGone) as err:
             log.warning("game %s: the reminder could not be posted (%s); not retried", snap.id, err)
             return
@@ -215,7 +217,9 @@ class Timers:
         )
         view = self.claim_view(snap) if self.claim_view is not None else None
         claimers = human_ids(snap, [s for s in range(len(snap.players)) if s != seat])
-        msg = await self.layer.publisher.delivery.send(snap.record, text, view=view, mentions=claimers)
+        msg = await self.layer.publisher.delivery.send(
+            snap.record, text, view=view, mentions=claimers, locale=snap.locale
+        )
         # Recorded and checked under the game's lock: a move either committed before (its version is seen here) or
         # reads the game after (its commit sees the claim and strips it), never in between.
         async with self.layer.lock(snap.id):

@@ -21,6 +21,7 @@ import discord
 
 from bot.i18n import t
 from bot.services.records import REPLAY_FILENAME, NoReplay, json_file
+from bot.services.refusals import interaction_limit
 from bot.ui import rematch
 from bot.ui.common import GameButton, defer, fill, games, reply
 
@@ -102,7 +103,11 @@ async def send_replay(interaction: discord.Interaction, game_id: int, *, ephemer
     note = ""
     try:
         gif = await layer.records.replay(snap)
-        files.append(discord.File(io.BytesIO(gif), filename=REPLAY_FILENAME.format(game=snap.id)))
+        limit = interaction_limit(interaction)
+        if limit is not None and len(gif) > limit:  # this server's upload limit: the move list and record stay
+            note = "\n" + t("rec.replay_too_large", loc, mib=f"{limit / 2**20:.1f}")
+        else:
+            files.append(discord.File(io.BytesIO(gif), filename=REPLAY_FILENAME.format(game=snap.id)))
     except NoReplay:
         note = "\n" + t("rec.no_replay", loc)
     except Exception:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from devserver.access import require, visible_channel
+from devserver.access import LOCKED_THREAD, require, visible_channel
 from devserver.limits import Problem
 from devserver.models import Channel, snowflake
 from devserver.permissions import CREATE_PRIVATE_THREADS, CREATE_PUBLIC_THREADS, MANAGE_THREADS
@@ -27,11 +27,17 @@ async def patch_channel(s: DevServer, request: web.Request, channel_id: str) -> 
     body, _ = await read_body(request)
     if "name" in body:
         ch.name = body["name"]
+    if ch.is_thread:
+        if (ch.locked or "locked" in body) and not s.bot_permissions(ch) & MANAGE_THREADS:
+            raise ApiError(
+                400, LOCKED_THREAD, "Thread is locked", note="unarchiving a locked thread needs Manage Threads"
+            )
+        ch.archived = bool(body.get("archived", ch.archived))
+        ch.locked = bool(body.get("locked", ch.locked))
     data = ch.to_payload()
     if ch.is_thread:
-        for key in ("archived", "locked", "auto_archive_duration"):
-            if key in body:
-                data["thread_metadata"][key] = body[key]
+        if "auto_archive_duration" in body:
+            data["thread_metadata"]["auto_archive_duration"] = body["auto_archive_duration"]
         await s.dispatch("THREAD_UPDATE", data, guild_id=ch.guild_id)
     else:
         await s.dispatch("CHANNEL_UPDATE", data, guild_id=ch.guild_id)

@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from devserver.access import content_allowed, post_permission, require, visible_channel
+from devserver.access import (
+    content_allowed,
+    post_permission,
+    require,
+    thread_open_for_edit,
+    thread_open_for_post,
+    visible_channel,
+)
 from devserver.messaging import announce, bot_message, check_message, create_message, edit_message
 from devserver.models import EPHEMERAL
 from devserver.permissions import ADD_REACTIONS, READ_MESSAGE_HISTORY
@@ -31,7 +38,8 @@ async def post_message(s: DevServer, request: web.Request, channel_id: str) -> w
     payload, files = await read_body(request)
     require(s, channel, post_permission(channel))
     content_allowed(s, channel, payload, files, edit=False)
-    check_message(s, payload, files, f"POST {request.path}")
+    check_message(s, payload, files, f"POST {request.path}", channel_id=channel.id)
+    await thread_open_for_post(s, channel)
     if int(payload.get("flags") or 0) & EPHEMERAL:
         payload["flags"] = int(payload["flags"]) & ~EPHEMERAL  # Discord ignores ephemeral outside interactions
     nonce = payload.get("nonce")
@@ -75,9 +83,10 @@ async def patch_message(s: DevServer, request: web.Request, channel_id: str, mes
     msg = bot_message(s, channel_id, message_id)
     if msg.author is not s.bot_user:
         raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+    thread_open_for_edit(channel)
     payload, files = await read_body(request)
     content_allowed(s, channel, payload, files, edit=True)
-    check_message(s, payload, files, f"PATCH {request.path}", edit=True)
+    check_message(s, payload, files, f"PATCH {request.path}", edit=True, channel_id=channel.id)
     edit_message(s, msg, payload, files)
     await announce(s, "MESSAGE_UPDATE", msg)
     return json_response(msg.to_payload(s.base_url))
@@ -85,7 +94,7 @@ async def patch_message(s: DevServer, request: web.Request, channel_id: str, mes
 
 async def delete_message(s: DevServer, request: web.Request, channel_id: str, message_id: str) -> web.Response:
     """``DELETE /channels/{id}/messages/{id}``: the bot deletes a message (its own; View Channel)."""
-    visible_channel(s, channel_id)
+    thread_open_for_edit(visible_channel(s, channel_id))
     msg = bot_message(s, channel_id, message_id)
     msg.deleted, msg.deleted_by = True, s.bot_user.id
     s.notify()

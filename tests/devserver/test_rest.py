@@ -94,3 +94,29 @@ async def test_an_enforced_nonce_returns_the_message_already_posted(server: DevS
     assert again.id == first.id and other.id != first.id and plain.id not in (first.id, other.id)
     assert [m.content for m in server.messages("games-2")] == ["board v5", "board v6", "no nonce"]
     assert server.nonce_hits == 1
+
+
+async def test_upload_limit_and_injected_refusal_codes(server: DevServer, bot: TinyBot) -> None:
+    """``set_upload_limit``: a file over the guild's limit is refused 413/40005 (no violation while within Discord's
+    default 10 MiB); ``inject(..., code=)`` answers a refusal with Discord's JSON error code."""
+    channel = bot.get_channel(server.channel("games-2").id)
+    assert isinstance(channel, discord.TextChannel)
+    png = png_bytes()
+    server.set_upload_limit(len(png) - 1)
+    try:
+        with pytest.raises(discord.HTTPException) as err:
+            await channel.send("board", file=discord.File(io.BytesIO(png), "b.png"))
+        assert err.value.status == 413 and err.value.code == 40005
+        assert server.violations == []
+        server.set_upload_limit(len(png))
+        await channel.send("board", file=discord.File(io.BytesIO(png), "b.png"))
+    finally:
+        server.set_upload_limit(10 * 1024 * 1024)
+    fault = server.inject("POST /channels/*/messages", 400, code=160005)
+    with pytest.raises(discord.HTTPException) as err:
+        await channel.send("locked")
+    assert err.value.code == 160005 and "locked" in err.value.text and fault.hits == 1
+    server.inject("POST /channels/*/messages", 403, code=50013)
+    with pytest.raises(discord.Forbidden) as forbidden:
+        await channel.send("no permission")
+    assert forbidden.value.code == 50013

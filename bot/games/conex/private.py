@@ -18,6 +18,7 @@ from bot.games.conex.placing import hints as find_hints
 from bot.games.conex.views import PRIVATE, discard_view, forfeit_view, hints_view
 from bot.i18n import t
 from bot.services.publish import render_png
+from bot.services.refusals import fill_fitting
 from bot.ui.common import defer, fill, games, png_file, reply
 from engine.conex import Draw, Pass
 from engine.errors import NotYourTurnError, RuleError
@@ -76,7 +77,8 @@ async def _hand(interaction: discord.Interaction, layer: Any, ticket: Any, game_
         kwargs["view"] = discard_view(snap.id, game.hand(seat), locale=interaction.locale.value, letters=letters)
         text += "\n" + t("cn.must_discard", interaction.locale)
     first, *more = split_text(text)  # a big hand (27+ cards) does not fit one message: never cut it
-    await fill(interaction, first, ephemeral=True, files=[png_file(png, f"conex-hand-{snap.id}.png")], **kwargs)
+    hand_file = png_file(png, f"conex-hand-{snap.id}.png")  # smaller, or left out, past the upload limit
+    await fill_fitting(interaction, first, ephemeral=True, files=[hand_file], cpu=layer.cpu, **kwargs)
     for part in more:
         await reply(interaction, part, ephemeral=True)
 
@@ -158,7 +160,8 @@ async def _hints(interaction: discord.Interaction, layer: Any, ticket: Any, game
     content = head + "\n" + "\n".join(lines)
     kwargs: dict[str, Any] = {} if plan else {"view": hints_view(snap.id, snap.version, found, locale=loc.value)}
     first, *more = split_text(content)
-    await fill(interaction, first, ephemeral=True, files=[png_file(png, f"conex-hints-{snap.id}.png")], **kwargs)
+    hints_file = png_file(png, f"conex-hints-{snap.id}.png")  # smaller, or left out, past the upload limit
+    await fill_fitting(interaction, first, ephemeral=True, files=[hints_file], cpu=layer.cpu, **kwargs)
     for part in more:
         await reply(interaction, part, ephemeral=True)
 
