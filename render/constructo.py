@@ -40,7 +40,6 @@ from render.common import (
 )
 from render.constructo_draw import (
     BAR_W,
-    bar_height,
     CHIP_EDGE,
     MAX_RADIUS,
     PLAYER_FILL,
@@ -48,6 +47,7 @@ from render.constructo_draw import (
     PLAYER_STRIPE,
     SIZE_LETTER,
     SIZE_WORD,
+    bar_height,
     draw_board,
     draw_chip,
     draw_player_swatch,

@@ -163,12 +163,12 @@ def legible_cells(
 ) -> tuple[tuple[Cell, ...], float]:
     """Where to draw a layout's tiles so that each hexagon is big enough to read on a phone.
 
-    Returns ``(cells to draw, height cap px)``: ``cells`` themselves with ``max_height`` when they reach a radius of
-    ``need`` px in a box ``width`` x ``max_height`` px; else the best of the layout turned by 60-degree steps and,
-    for a path, folded into rows (:func:`folds`), in a box ``width`` x ``taller`` px: of those reaching ``need``, the least tall
-    picture, else the largest radius (up to ``max_radius``); ties go to the tile numbers closest to reading
-    order, then the fewest turns. Every candidate keeps exactly the tiles'
-    neighbours (C3), so the picture never shows two tiles touching that are not adjacent in play.
+    Returns ``(cells to draw, height cap px)``: ``cells`` themselves with ``max_height`` when they reach a
+    radius of ``need`` px in a box ``width`` x ``max_height`` px; else the best of the layout turned by 60-degree
+    steps and, for a path, folded into rows (:func:`folds`), in a box ``width`` x ``taller`` px: of those reaching
+    ``need``, the least tall picture, else the largest radius (up to ``max_radius``); ties go to the tile numbers
+    closest to reading order, then the fewest turns. Every candidate keeps exactly the tiles' neighbours (C3), so
+    the picture never shows two tiles touching that are not adjacent in play.
     """
     cells = tuple((int(q), int(r)) for q, r in cells)
 

@@ -74,7 +74,7 @@ def test_S1_tower_badge_stands_clear_of_the_tile_number(name: str) -> None:
             if tp.badge is None:
                 continue
             seen += 1
-            bx, by, br = tp.badge
+            bx, _by, br = tp.badge
             x0, _y0, x1, _y1 = number_box(tp, str(n))
             gap = (bx - br - x1) if bx > x1 else (x0 - bx - br)
             assert gap * 400 / 800 >= 4.5, f"{name} tile {n}: badge {gap:.1f} px from the number at 800 px"
