@@ -298,7 +298,7 @@ def render_leaderboard(
         for c in range(2, 6)
     ]
     need[0] = max(need[0], 110.0)
-    right = WIDTH - MARGIN
+    right = float(WIDTH - MARGIN)
     xs_right: list[float] = []
     for w in reversed(need):
         xs_right.insert(0, right)
