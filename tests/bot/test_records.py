@@ -87,7 +87,8 @@ async def test_result_card_replay_is_drawn_once_and_the_record_replays_to_the_sa
     gif, raw = files[f"replay-{gid}.gif"], files[f"game-{gid}.json"]
     assert frames(gif) == len(stored.history) + 1 == 8  # the start + 6 chips + the resignation
     assert f"**Game #{gid}**" in payload["content"] and "rombo:" in payload["content"]  # header + notation
-    assert all_custom_ids(payload) == [f"cx:ana:{gid}"]  # Replay and Download are attached already
+    # Replay and Download are attached already; Step through steps the replay privately (bot/ui/stepper.py)
+    assert all_custom_ids(payload) == [f"rc:sv:{gid}:0:s", f"cx:ana:{gid}"]
     replayed = load_record(json.loads(raw))
     assert replayed.to_dict() == stored.to_dict()
     assert bot.games.records.renders == 1
