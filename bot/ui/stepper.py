@@ -35,8 +35,9 @@ JUMP_OPTIONS = 25
 ROLES = {"s": "rec.step_open", "f": "⏮", "p": "◀", "n": "▶", "l": "⏭"}
 
 
-def _step_job(record: dict[str, Any], renderer: ReplayRenderer, index: int) -> tuple[bytes, str, int]:
-    """The CPU job of one still: ``(PNG, caption, actions in the game)``; ``index`` is clamped to the game."""
+def _step_job(record: dict[str, Any], renderer: ReplayRenderer, index: int) -> tuple[bytes, str, int, dict[int, str]]:
+    """The CPU job of one still: ``(PNG, caption, actions in the game, captions of the jump select's moves)``;
+    ``index`` is clamped to the game."""
     from engine.record import replay_steps
     from render import to_png
     from render.replay import replay_frame
@@ -45,14 +46,14 @@ def _step_job(record: dict[str, Any], renderer: ReplayRenderer, index: int) -> t
     total = len(rec.history)
     index = max(0, min(index, total))
     names = list(rec.players)
-    caption = ""
+    wanted = set(jump_moves(total, index)) | {index}
+    captions: dict[int, str] = {}
     for step in replay_steps(rec.state_cls, rec.setup, rec.history):
-        if step.index == index:
+        if step.index in wanted:
             seat, text = renderer.caption(step, names)
-            caption = f"{names[seat]}: {text}" if seat is not None and seat < len(names) else text
-            break
+            captions[step.index] = f"{names[seat]}: {text}" if seat is not None and seat < len(names) else text
     png = to_png(replay_frame(record, renderer, index, width=STEP_WIDTH))
-    return png, caption, total
+    return png, captions.get(index, ""), total, captions
 
 
 def jump_moves(total: int, current: int, limit: int = JUMP_OPTIONS) -> list[int]:
@@ -131,8 +132,12 @@ class JumpSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rc:s
         await report_errors(interaction, work)
 
 
-def step_view(game_id: int, move: int, total: int, locale: str | None) -> discord.ui.View:
-    """The stepper's components at ``move`` of ``total``: ⏮ ◀ ▶ ⏭ (disabled at the ends) and the jump select."""
+def step_view(
+    game_id: int, move: int, total: int, locale: str | None, captions: dict[int, str] | None = None
+) -> discord.ui.View:
+    """The stepper's components at ``move`` of ``total``: ⏮ ◀ ▶ ⏭ (disabled at the ends) and the jump select (each
+    option described by what that move did, ``captions[move]``, when given)."""
+    captions = captions or {}
     view = discord.ui.View(timeout=None)
     for role, target, off in (
         ("f", 0, move <= 0),
@@ -145,7 +150,10 @@ def step_view(game_id: int, move: int, total: int, locale: str | None) -> discor
         view.add_item(button)
     options = [
         discord.SelectOption(
-            label=t("rec.step_option", locale, move=m, total=total)[:100], value=str(m), default=m == move
+            label=t("rec.step_option", locale, move=m, total=total)[:100],
+            value=str(m),
+            description=captions.get(m, "")[:100] or None,
+            default=m == move,
         )
         for m in jump_moves(total, move)
     ]
@@ -168,14 +176,14 @@ async def show_move(interaction: discord.Interaction, game_id: int, move: int, *
         await defer(interaction, ephemeral=True)
     elif not interaction.response.is_done():
         await interaction.response.defer()  # a component: a deferred update of the stepper message
-    png, caption, total = await layer.cpu(_step_job, record_of(snap), renderer, move)
+    png, caption, total, captions = await layer.cpu(_step_job, record_of(snap), renderer, move)
     move = max(0, min(move, total))
     loc = interaction.locale
     text = t("rec.step_head", loc, game_id=snap.id, move=move, total=total)
     if caption:
         text += "\n" + discord.utils.escape_markdown(caption)
     file = discord.File(io.BytesIO(png), filename=f"game-{snap.id}-move-{move}.png")
-    view = step_view(snap.id, move, total, loc.value)
+    view = step_view(snap.id, move, total, loc.value, captions)
     none = discord.AllowedMentions.none()
     if new:
         await fill(interaction, text[:2000], ephemeral=True, files=[file], view=view, allowed_mentions=none)

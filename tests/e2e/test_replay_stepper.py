@@ -89,6 +89,9 @@ async def test_step_through_a_replay_privately_and_after_a_restart(env: BotEnv) 
     now = server.message(jump.message.id)
     assert f"move {total} of {total}" in now.content and now.images == [still(record, total)]
     assert labels(now)["▶"].get("disabled") and labels(now)["⏭"].get("disabled")
+    menu = next(c for row in now.components for c in row["components"] if c.get("type") == 3)
+    options = {o["value"]: o for o in menu["options"]}
+    assert set(options) == {str(k) for k in range(total + 1)} and "resigns" in options[str(total)]["description"]
 
     await env.proc.restart()  # persistent: the custom ids carry game and move, the game comes from storage
     back = await answered(await carol.click(server.message(stepper.id), "◀"), timeout=60)
