@@ -125,7 +125,7 @@ class JumpSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rc:s
         value = self.item.values[0] if self.item.values else ""
 
         async def work() -> None:
-            if not value.isdigit():
+            if not (value.isascii() and value.isdigit()):
                 raise BotError("rec.step_bad", move=value[:20])
             await show_move(interaction, self.game_id, int(value), new=False)
 
