@@ -23,3 +23,12 @@ def test_every_column_header_is_drawn_whole(columns: tuple[str, str, str]) -> No
     xs = sorted(boxes[h][0] for h in columns)
     assert boxes["rating"][2] < xs[0]  # headers side by side, not over each other
     assert all(0 <= lb.box[0] and lb.box[2] <= img.width for lb in log if lb.image is img)
+
+
+def test_spanish_headings_are_drawn_whole_beside_spanish_counts() -> None:
+    with record_labels() as log:
+        img = render_leaderboard(
+            ROWS, title="Clasificación", columns=("1.º", "2.º", "3.º+"), headings=("jugador", "puntuación")
+        )
+    texts = [lb.text for lb in log if lb.image is img]
+    assert {"jugador", "puntuación", "1.º", "2.º", "3.º+"} <= set(texts) and "player" not in texts
