@@ -47,6 +47,7 @@ from render.constructo_draw import (
     PLAYER_STRIPE,
     SIZE_LETTER,
     SIZE_WORD,
+    bar_height,
     draw_board,
     draw_chip,
     draw_player_swatch,
@@ -55,7 +56,7 @@ from render.constructo_draw import (
     size_value,
 )
 from render.constructo_draw import board_parts as board_parts
-from render.hexgrid import HexFit, fit, unit_extent
+from render.hexgrid import Cell, HexFit, fit, legible_cells, unit_extent
 
 __all__ = [
     "BAR_W",
@@ -65,6 +66,7 @@ __all__ = [
     "PLAYER_STRIPE",
     "board_fit",
     "board_text",
+    "display_cells",
     "draw_board",
     "draw_chip",
     "draw_stack",
@@ -82,6 +84,9 @@ FS = min_font_px(WIDTH)
 LINE = round(FS * 1.32)
 FOOTER_ROW_H = round(2 * LINE + 12)
 MAX_BOARD_H = 760.0
+TALL_BOARD_H = 1000.0  # a layout redrawn to be legible (linea, estrella) may take this much height
+# The smallest hexagon radius (px) whose chip bars hold a label at FS px with three chips stacked.
+LEGIBLE_RADIUS = next(r / 4 for r in range(160, 1000) if bar_height(r / 4, FS) >= FS + 2)
 SYMBOL_TAGS = ("●", "▲")
 _NOT_TAGS = set("SMLIO")
 
@@ -218,9 +223,17 @@ def _reserve_count(reserve: Any, size: int) -> int:
     return 0
 
 
+def display_cells(cells: Sequence[tuple[int, int]]) -> tuple[tuple[Cell, ...], float]:
+    """Where the board draws a layout's tiles and the height cap (px) of its board area: the layout as given when
+    its tiles reach :data:`LEGIBLE_RADIUS` at 800 px wide, else turned or folded (a line becomes a snake) with the
+    same neighbours (C3), see :func:`render.hexgrid.legible_cells`. The layouts sheet draws the layout as given."""
+    return legible_cells(cells, WIDTH - 2 * MARGIN, MAX_BOARD_H, TALL_BOARD_H, LEGIBLE_RADIUS, MAX_RADIUS)
+
+
 def _board_height(cells: Sequence[tuple[int, int]]) -> float:
-    uw, uh = unit_extent(cells)
-    radius = min((WIDTH - 2 * MARGIN) / uw, MAX_BOARD_H / uh, MAX_RADIUS)
+    shown, cap = display_cells(cells)
+    uw, uh = unit_extent(shown)
+    radius = min((WIDTH - 2 * MARGIN) / uw, cap / uh, MAX_RADIUS)
     return uh * radius + 24
 
 
@@ -245,7 +258,7 @@ def board_fit(match: Any, *, names: Sequence[str] = ("P1", "P2")) -> HexFit:
     names = seat_names(names, 2)
     cells = _shown_round(match).layout.cells
     top = _header_h(_header(match, names, player_tags(names)))
-    return fit(cells, _board_box(cells, top), MAX_RADIUS)
+    return fit(display_cells(cells)[0], _board_box(cells, top), MAX_RADIUS)
 
 
 def render_board(match: Any, *, names: Sequence[str] = ("P1", "P2"), theme: str = "dark") -> Image.Image:
@@ -282,7 +295,8 @@ def render_board(match: Any, *, names: Sequence[str] = ("P1", "P2"), theme: str 
         draw_text(draw, (MARGIN, y), text, size=size, fill=th.text, bold=bold)
         y += size * 1.32
     draw.rectangle((0, top, WIDTH, top + board_h), fill=th.panel)
-    draw_board(draw, rnd, _board_box(rnd.layout.cells, top), th, tags, fs=FS)
+    box = _board_box(rnd.layout.cells, top)
+    draw_board(draw, rnd, box, th, tags, fs=FS, cells=display_cells(rnd.layout.cells)[0])
     y = top + board_h + 6
     _legend(draw, y, th, legend)
     y += legend_h

@@ -37,6 +37,7 @@ SIZE_WORD = {1: "small", 2: "medium", 3: "large"}
 STACK_BOTTOM = 0.58  # the stack stands at most this many R below the centre
 CHIP_MARGIN = 4.0  # px between the bottom chip's lower corners and the drawn tile's edges
 NUMBER_Y = -0.62  # the tile number's centre, in R from the centre
+BADGE_GAP = 0.4  # at least this many fs px between a tile number's ink and its tower badge
 
 Box = tuple[float, float, float, float]
 
@@ -141,7 +142,13 @@ def tile_parts(
     if tower:
         br = max(radius * 0.17, fs * 0.66)
         nx = cx - badge_side * radius * 0.15
-        badge = (cx + badge_side * radius * 0.27, ny, br)
+        bx = cx + badge_side * radius * 0.27
+        # keep a clear gap between number and badge, so "5" and a "C" badge never read as "5C"
+        short = BADGE_GAP * fs - (abs(bx - nx) - br - text_width("8", num_size, True) / 2)
+        if short > 0:
+            nx -= badge_side * short / 2
+            bx += badge_side * short / 2
+        badge = (bx, ny, br)
     bar_h = bar_height(radius, fs)
     items: list[tuple[int, int, int | None]] = []
     seq = [(int(p), size_value(s)) for p, s in stack]
@@ -388,10 +395,12 @@ def draw_board(
     highlight_last: bool = True,
     numbers_centred: bool = False,
     fs: int = 25,
+    cells: Sequence[tuple[int, int]] | None = None,
 ) -> HexFit:
     """Draw a round's 9 tiles, stacks, towers and last action into ``box`` (x0, y0, x1, y1 px); labels at least
-    ``fs`` px. Returns the fit used."""
-    hf = fit(rnd.layout.cells, box, max_radius)
+    ``fs`` px; ``cells`` (tile order) = where to draw the tiles when not the layout's own cells (a redrawing with
+    the same neighbours). Returns the fit used."""
+    hf = fit(cells if cells is not None else rnd.layout.cells, box, max_radius)
     radius = hf.radius
     last = rnd.last_move if highlight_last else None
     lit: set[int] = set()

@@ -22,6 +22,7 @@ from render.common import (
     min_font_px,
     new_canvas,
     seat_names,
+    text_width,
     theme_of,
     wrap_text,
 )
@@ -267,14 +268,17 @@ def render_leaderboard(
     theme: str = "dark",
     empty_note: str = "No rated games yet.",
     columns: Sequence[str] = ("W", "L", "D"),
+    headings: Sequence[str] = ("player", "rating"),
 ) -> Image.Image:
     """A leaderboard image: one line per row ``(rank, name, rating, wins, losses, draws)`` in the given order.
 
     ``rating`` is shown as given: an int (the display scale, e.g. ``1234``) as is, a float with one decimal; the
     rating column fits five characters at full size. Names are shortened with an ellipsis, never a number.
     ``columns`` names the three counts (default W, L, D; a game ranking 3-4 players may count places, e.g.
-    ``("1st", "2nd", "3rd+")``). Empty ``rows`` draws only the title and ``empty_note`` (an 800 x ~130 px banner;
-    the bot may send text instead). 800 px wide RGB. Raises ``ValueError`` for a bad theme.
+    ``("1st", "2nd", "3rd+")``); ``headings`` names the player and rating columns (in the reader's language).
+    Every header is shown whole: columns are as wide as their header or widest cell. Empty ``rows`` draws only the
+    title and ``empty_note`` (an 800 x ~130 px banner; the bot may send text instead). 800 px wide RGB. Raises
+    ``ValueError`` for a bad theme.
     """
     th = theme_of(theme)
     title_lines = wrap_text(title, WIDTH - 2 * MARGIN, FS + 8, True, max_lines=2)
@@ -289,17 +293,30 @@ def render_leaderboard(
         draw_text(draw, (MARGIN, top), empty_note, size=FS, fill=th.muted)
         return img
     table_rows = [[f"{r[0]}", r[1], _rating(r[2]), str(r[3]), str(r[4]), str(r[5])] for r in rows]
-    xs = [MARGIN + 44, 84, 560, 640, 708, WIDTH - MARGIN]
+    headers = ["#", *headings, *columns]
+    # Right-hand columns as wide as their header or widest cell (bold, at full size), laid out from the right
+    # edge; the name takes what is left, so a long count header ("3rd+", "3.º+") is never cut.
+    need = [
+        max(48.0, text_width(headers[c], FS, True), *(text_width(row[c], FS + 2, True) for row in table_rows)) + 4
+        for c in range(2, 6)
+    ]
+    need[0] = max(need[0], 110.0)
+    right = float(WIDTH - MARGIN)
+    xs_right: list[float] = []
+    for w in reversed(need):
+        xs_right.insert(0, right)
+        right -= w + 12
+    xs = [MARGIN + 44, 84, *xs_right]
     _table(
         draw,
         top,
-        ["#", "player", "rating", *columns],
+        headers,
         table_rows,
         xs,
         ["r", "l", "r", "r", "r", "r"],
         th,
         bold_rows=[i for i, r in enumerate(rows) if r[0] == 1],
-        widths=[60, 380, 110, 60, 60, 60],
+        widths=[60, xs_right[0] - need[0] - 16 - 84, *need],
     )
     return img
 

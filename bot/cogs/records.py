@@ -21,7 +21,7 @@ from discord.ext import commands
 
 from bot.errors import BotError, storage_failure
 from bot.i18n import t
-from bot.ui import history, record_views
+from bot.ui import history, record_views, stepper
 from bot.ui.common import reply
 
 if TYPE_CHECKING:
@@ -101,6 +101,6 @@ class RecordsCog(commands.Cog, name="records"):
 
 async def setup(bot: TableBot) -> None:
     """Extension entry point: ``bot.load_extension("bot.cogs.records")``; registers the records' persistent
-    components (Replay, Download record, history paging)."""
-    bot.add_dynamic_items(*record_views.DYNAMIC_ITEMS, *history.DYNAMIC_ITEMS)
+    components (Replay, Download record, history paging, the replay stepper)."""
+    bot.add_dynamic_items(*record_views.DYNAMIC_ITEMS, *history.DYNAMIC_ITEMS, *stepper.DYNAMIC_ITEMS)
     await bot.add_cog(RecordsCog(bot))

@@ -123,7 +123,10 @@ class SharedCog(commands.Cog, name="shared"):
         columns = place_columns(loc) if by_place else wdl_columns(loc)
         if not table:  # nobody rated yet: one sentence, no empty picture
             return t("lb.empty", loc, game=game_title), [], None
-        png = await self.bot.games.cpu(render_png, render_leaderboard, table, title=title, columns=columns)
+        headings = (t("lb.col_player", loc), t("lb.col_rating", loc))
+        png = await self.bot.games.cpu(
+            render_png, render_leaderboard, table, title=title, columns=columns, headings=headings
+        )
         text = leaderboard_text(table, title=title, columns=columns)
         view = None
         if page > 0 or more:

@@ -54,6 +54,8 @@ MESSAGES: dict[str, str] = {
     "lb.col_1": "1st",
     "lb.col_2": "2nd",
     "lb.col_3": "3rd+",
+    "lb.col_player": "player",
+    "lb.col_rating": "rating",
     "stats.title": "Stats of {name}",
     "stats.row": "**{game}**: rank {rank}, rating {rating}, rated games: {games} ({wins}W {losses}L {draws}D)",
     "stats.row_places": "**{game}**: rank {rank}, rating {rating}, rated games: {games} (places: {places})",

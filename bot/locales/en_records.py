@@ -31,4 +31,10 @@ MESSAGES: dict[str, str] = {
     "hist.newer": "◀ Newer",
     "hist.older": "Older ▶",
     "hist.open": "Open a game's record…",
+    "rec.step_open": "Step through",
+    "rec.step_jump": "Jump to a move…",
+    "rec.step_option": "Move {move} of {total}",
+    "rec.step_head": "**Game #{game_id}** · move {move} of {total} (only you see this)",
+    "rec.step_none": "Game #{game_id} has no replay to step through.",
+    "rec.step_bad": "There is no move “{move}” in this game.",
 }

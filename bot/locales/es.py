@@ -55,6 +55,8 @@ MESSAGES: dict[str, str] = {
     "lb.col_1": "1.º",
     "lb.col_2": "2.º",
     "lb.col_3": "3.º+",
+    "lb.col_player": "jugador",
+    "lb.col_rating": "puntuación",
     "stats.title": "Estadísticas de {name}",
     "stats.row": (
         "**{game}**: puesto {rank}, puntuación {rating}, partidas puntuadas: {games} ({wins}V {losses}D {draws}E)"

@@ -33,6 +33,12 @@ MESSAGES: dict[str, str] = {
     "hist.newer": "◀ Más recientes",
     "hist.older": "Más antiguas ▶",
     "hist.open": "Abrir el registro de una partida…",
+    "rec.step_open": "Paso a paso",
+    "rec.step_jump": "Ir a una jugada…",
+    "rec.step_option": "Jugada {move} de {total}",
+    "rec.step_head": "**Partida #{game_id}** · jugada {move} de {total} (solo lo ves tú)",
+    "rec.step_none": "La partida #{game_id} no tiene repetición para ver paso a paso.",
+    "rec.step_bad": "No hay ninguna jugada «{move}» en esta partida.",
 }
 
 COMMANDS: dict[str, str] = {

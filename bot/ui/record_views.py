@@ -116,7 +116,14 @@ async def send_replay(interaction: discord.Interaction, game_id: int, *, ephemer
     pages = await layer.records.move_pages(snap, MOVES_LIMIT)
     files.append(json_file(snap))
     first = f"{header(snap, loc)}{note}\n{fenced(pages[0]) if pages else ''}".strip()
-    view = _view(record_items(snap, loc.value, replay=False, download=False))  # both are attached already
+    items = record_items(snap, loc.value, replay=False, download=False)  # both are attached already
+    if snap.kind.replay is not None:  # beside the animation: step through it move by move, privately
+        from bot.ui.stepper import StepButton
+
+        step = StepButton(snap.id, 0, "s", locale=loc.value)
+        step.row = RECORD_ROW
+        items.insert(0, step)
+    view = _view(items)
     await fill(
         interaction,
         first[:2000],

@@ -25,20 +25,41 @@ from engine.constructo.round import Round
 from engine.constructo.search import MAX_DEPTH, SCALE, search, solve
 from engine.errors import InvalidInputError
 
-__all__ = ["CODES", "MoveAnalysis", "Outcome", "RoundAnalysis", "analyse_round"]
+__all__ = ["CODES", "OUTCOME_CODES", "MoveAnalysis", "Outcome", "RoundAnalysis", "analyse_round"]
 
 Outcome = Literal["win", "draw", "loss"]
 
-CODES: tuple[str, ...] = ("forced", "best", "good", "inaccuracy", "lost_tower", "lost_towers")
-"""Action classifications, best first:
+CODES: tuple[str, ...] = (
+    "forced",
+    "best",
+    "good",
+    "inaccuracy",
+    "lost_tower",
+    "lost_towers",
+    "win_to_draw",
+    "draw_to_loss",
+    "win_to_loss",
+)
+"""Action classifications. A **change of outcome** comes first: an action that makes its mover's result worse
+(S2, E2: the round's winner is who has more towers) is named by that change, whatever the number of towers:
+
+* ``win_to_draw``: a won round let go to a draw ("lost the win").
+* ``draw_to_loss``: a drawn round turned into a loss.
+* ``win_to_loss``: a won round turned into a loss.
+
+An estimate (inexact values) only counts as a change when it also lost half a tower or more. Otherwise, by the
+towers the action cost while the result stays the same:
 
 * ``forced``: the only legal action.
 * ``best``: no loss (the action keeps the best value; it may differ from :attr:`MoveAnalysis.best` on ties).
 * ``good`` / ``inaccuracy``: a loss under a quarter of a tower / under one tower; only estimates (inexact
   values) have such fractions.
-* ``lost_tower``: the value dropped by at least one tower (and less than two).
-* ``lost_towers``: the value dropped by two towers or more.
+* ``lost_tower``: the value dropped by at least one tower (and less than two), the result unchanged.
+* ``lost_towers``: the value dropped by two towers or more, the result unchanged.
 """
+
+OUTCOME_CODES: tuple[str, ...] = ("win_to_draw", "draw_to_loss", "win_to_loss")
+"""The codes of an action that changed its mover's result (see :data:`CODES`)."""
 
 DEFAULT_NODES_CORE = 250_000
 DEFAULT_NODES_PYTHON = 15_000
@@ -114,9 +135,9 @@ class RoundAnalysis:
         start_value: the value of the starting position for ``first`` (towers times :data:`SCALE`).
         start_exact: whether ``start_value`` is proven.
         final_score: towers of player 0 and player 1 after the last action (S2).
-        turning_point: index of the action that cost its mover the most among those that made their result
-            worse (proven ones first, then estimated ones), else the largest loss of at least one tower (proven
-            first), or ``None`` when no action lost a tower. Ties go to the earliest action.
+        turning_point: index of the **first** action that made its mover's result worse (a code of
+            :data:`OUTCOME_CODES`, an estimated change included: its ``exact`` says so), else the largest loss of at
+            least one tower (proven first, ties to the earliest), or ``None`` when no action lost a tower.
         decided_at: the first position index (0 = before the first action, ``len(moves)`` = after the last)
             from which every position is proven to end with the round's actual result.
         scale: :data:`SCALE` (values are towers times ``scale``).
@@ -158,9 +179,15 @@ def _outcome(value: int) -> Outcome:
     return "win" if towers > 0 else "loss" if towers < 0 else "draw"
 
 
-def _classify(loss: int, forced: bool) -> str:
+_ORDER = {"loss": 0, "draw": 1, "win": 2}
+
+
+def _classify(loss: int, forced: bool, before: Outcome = "draw", after: Outcome = "draw", exact: bool = True) -> str:
+    """The code of an action (see :data:`CODES`): a worse result first, then the towers lost."""
     if forced:
         return "forced"
+    if _ORDER[after] < _ORDER[before] and (exact or loss >= SCALE // 2):
+        return f"{before}_to_{after}"
     if loss <= 0:
         return "best"
     if loss < SCALE // 4:
@@ -272,7 +299,7 @@ def analyse_round(
                 exact=exact,
                 best=best_move,
                 loss=loss,
-                code=_classify(loss, forced),
+                code=_classify(loss, forced, _outcome(before), _outcome(after), exact),
                 outcome_before=_outcome(before),
                 outcome_after=_outcome(after),
             )
@@ -294,9 +321,13 @@ def analyse_round(
 
 
 def _turning_point(moves: list[MoveAnalysis]) -> int | None:
-    worse = [m for m in moves if m.changed_outcome and m.code not in ("forced", "best")]
+    """The **first** action that changed its mover's result (an estimated change counts: it is marked as such),
+    else the costliest action that lost at least one tower (proven first; ties to the earliest), else ``None``."""
+    changed = [m.index for m in moves if m.code in OUTCOME_CODES]
+    if changed:
+        return min(changed)
     costly = [m for m in moves if m.loss >= SCALE and m.code != "forced"]
-    for pool in ([m for m in worse if m.exact], worse, [m for m in costly if m.exact], costly):
+    for pool in ([m for m in costly if m.exact], costly):
         if pool:
             return max(pool, key=lambda m: (m.loss, -m.index)).index
     return None

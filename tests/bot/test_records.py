@@ -9,6 +9,7 @@ import io
 import json
 from typing import Any
 
+import discord
 from PIL import Image
 
 from bot.app import TableBot
@@ -86,7 +87,8 @@ async def test_result_card_replay_is_drawn_once_and_the_record_replays_to_the_sa
     gif, raw = files[f"replay-{gid}.gif"], files[f"game-{gid}.json"]
     assert frames(gif) == len(stored.history) + 1 == 8  # the start + 6 chips + the resignation
     assert f"**Game #{gid}**" in payload["content"] and "rombo:" in payload["content"]  # header + notation
-    assert all_custom_ids(payload) == [f"cx:ana:{gid}"]  # Replay and Download are attached already
+    # Replay and Download are attached already; Step through steps the replay privately (bot/ui/stepper.py)
+    assert all_custom_ids(payload) == [f"rc:sv:{gid}:0:s", f"cx:ana:{gid}"]
     replayed = load_record(json.loads(raw))
     assert replayed.to_dict() == stored.to_dict()
     assert bot.games.records.renders == 1
@@ -142,6 +144,9 @@ async def test_analysis_is_computed_once_stored_with_the_game_and_says_what_is_e
     for i, move in enumerate(rnd["moves"], start=1):  # one mark per move, estimates flagged
         line = next(x for x in text.splitlines() if x.startswith(f"`{i:>2}.`"))
         assert f"**{move['move']}**" in line and (line.endswith("≈") != move["exact"])
+    files = answer(fake, token)[1]  # the value graph, and the board after each turning point
+    assert files[f"analysis-{gid}-values.png"].startswith(b"\x89PNG")
+    assert (f"analysis-{gid}-round1-turning.png" in files) == (rnd["turning_point"] is not None)
     assert jobs(bot.games).computed == 1
     again = await driver.click(int(card["id"]), f"cx:ana:{gid}", ALICE)
     assert answer(fake, again)[0]["content"] == text and jobs(bot.games).computed == 1
@@ -355,3 +360,44 @@ def test_conex_seeds_are_128_bits_from_secrets(monkeypatch: Any) -> None:
     monkeypatch.setattr(conex_kind.secrets, "randbits", lambda k: asked.append(k) or 2**127 + 5)
     setup = conex_kind.ConexRules().engine_setup(Envelope(engine=None), [ALICE, BOB])
     assert asked == [128] and setup["seed"] == 2**127 + 5
+
+
+def test_analysis_text_names_a_change_of_result_and_the_first_change_as_turning_point() -> None:
+    from bot.games.constructo.analysis import round_lines
+
+    def mv(i: int, player: int, before: int, after: int, code: str, ob: str, oa: str) -> dict[str, Any]:
+        return {
+            "index": i,
+            "player": player,
+            "move": f"L{i + 1}",
+            "value_before": before,
+            "value_after": after,
+            "exact": True,
+            "best": "M1",
+            "loss": before - after,
+            "code": code,
+            "outcome_before": ob,
+            "outcome_after": oa,
+        }
+
+    moves = [mv(i, i % 2, 0, 0, "best", "draw", "draw") for i in range(6)]
+    moves[2] = mv(2, 0, 0, -100, "draw_to_loss", "draw", "loss")
+    moves[4] = mv(4, 0, 100, -200, "win_to_loss", "win", "loss")
+    rnd = {
+        "round": 1,
+        "layout": "rombo",
+        "scale": 100,
+        "start_value": 0,
+        "start_exact": True,
+        "first": 0,
+        "turning_point": 2,
+        "decided_at": 3,
+        "over": True,
+        "moves": moves,
+    }
+    en = "\n".join(round_lines(rnd, ["Alice", "Bob"], discord.Locale.american_english))
+    es = "\n".join(round_lines(rnd, ["Alice", "Bob"], discord.Locale.spain_spanish))
+    assert "**Turning point:** move 3 by Alice: L3 turned a draw into a loss (−1)" in en
+    assert "inaccuracy" not in en and "L5** — turned a win into a loss (−3)" in en
+    assert "**Momento decisivo:** jugada 3 de Alice: L3 convirtió un empate en derrota (−1)" in es
+    assert "convirtió una victoria en derrota (−3)" in es

@@ -131,6 +131,9 @@ async def test_constructo_result_card_replay_download_and_analysis(env: BotEnv) 
     assert analysis.ephemeral and "Round 1" in text and "At the start:" in text
     assert "Turning point:" in text or "No move lost a tower." in text
     assert sum(1 for line in text.splitlines() if line.startswith("` ")) == 8  # a mark per move
+    pictures = files_of(analysis.messages)  # the value graph; the board after the turning point when there is one
+    assert pictures[f"analysis-{game.id}-values.png"].startswith(b"\x89PNG")
+    assert (f"analysis-{game.id}-round1-turning.png" in pictures) == ("Turning point:" in text)
     assert env.violations_since(mark) == [], env.log_tail()
 
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import t
-from bot.ui.common import GameButton, defer, fill, games, reply
+from bot.ui.common import GameButton, defer, fill, games, png_file, reply
 from engine.constructo import Match
 
 if TYPE_CHECKING:
@@ -38,8 +38,9 @@ round then takes 1-2 s, BENCHMARKS.md). A node budget, not a clock: the same mat
 MAX_ANALYSES = 1
 """Analyses computed at the same time in one process (each keeps one core busy for a few seconds)."""
 META_KEY = "constructo.analysis:{game}"
-FORMAT = 1
-"""Version of the stored analysis (a stored analysis of another version is computed again)."""
+FORMAT = 2
+"""Version of the stored analysis (a stored analysis of another version is computed again; 2: codes by change of
+outcome first, the turning point is the first change)."""
 PAGE_LIMIT = 1900
 
 
@@ -140,9 +141,13 @@ def _certainty(exact: bool, locale: Any) -> str:
 
 def _what(move: dict[str, Any], scale: int, locale: Any) -> str:
     """The code of a move in words (``"lost a tower"``), with the change of result if it made one."""
+    from engine.constructo.analysis import OUTCOME_CODES
+
     code = move["code"]
     text = t(f"cx.an_{code}", locale, towers=_towers(move["loss"], scale))
     order = {"loss": 0, "draw": 1, "win": 2}
+    if code in OUTCOME_CODES:  # the words already say which result it threw
+        return text
     if order.get(move["outcome_after"], 1) < order.get(move["outcome_before"], 1):
         text += " " + t(
             "cx.an_threw",
@@ -204,7 +209,25 @@ def analysis_pages(rounds: list[dict[str, Any]], names: list[str], locale: Any) 
     for rnd in rounds:
         lines += [*round_lines(rnd, names, locale), ""]
     lines.append(t("cx.an_legend", locale))
+    lines.append(t("cx.an_pictures", locale))
     return split_pages(lines, PAGE_LIMIT)
+
+
+def analysis_pictures(
+    match: Match, rounds: list[dict[str, Any]], names: list[str], titles: list[str]
+) -> list[tuple[str, bytes]]:
+    """The pictures of an analysis, as ``(name, PNG bytes)``: ``"values"``, the value graph of every round, then
+    ``"round<n>-turning"``, the board right after each round's turning point. The CPU job (module level)."""
+    from render import to_png
+    from render.constructo_analysis import render_turning_board, render_value_graph
+
+    out = [("values", to_png(render_value_graph(rounds, names=names, titles=titles)))]
+    for rnd in rounds:
+        tp = rnd.get("turning_point")
+        if tp is not None:
+            board = render_turning_board(match, int(rnd["round"]) - 1, int(tp), names=names)
+            out.append((f"round{rnd['round']}-turning", to_png(board)))
+    return out
 
 
 async def send_analysis(interaction: discord.Interaction, game_id: int) -> None:
@@ -217,7 +240,12 @@ async def send_analysis(interaction: discord.Interaction, game_id: int) -> None:
     first, *more = analysis_pages(rounds, snap.names, interaction.locale)
     head = t("cx.an_head", interaction.locale, game_id=snap.id)
     none = discord.AllowedMentions.none()
-    await fill(interaction, f"{head}\n{first}"[:2000], ephemeral=True, allowed_mentions=none)
+    files = []
+    if rounds:
+        titles = [t("cx.an_graph", interaction.locale, round=r["round"], layout=r["layout"]) for r in rounds]
+        pictures = await layer.cpu(analysis_pictures, snap.require_state(), rounds, list(snap.names), titles)
+        files = [png_file(png, f"analysis-{snap.id}-{name}.png") for name, png in pictures]
+    await fill(interaction, f"{head}\n{first}"[:2000], ephemeral=True, files=files, allowed_mentions=none)
     for page in more:
         await reply(interaction, page, ephemeral=True, allowed_mentions=none)
 

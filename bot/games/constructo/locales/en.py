@@ -95,6 +95,15 @@ MESSAGES.update(
         "cx.an_lost_tower": "lost a tower",
         "cx.an_lost_towers": "lost {towers} towers",
         "cx.an_threw": "({before} → {after})",
+        "cx.an_graph": "Round {round} · {layout} · value with best play (towers)",
+        "cx.an_pictures": (
+            "Pictures: the value after each move (a tag +n = that player ahead by n towers; solid = proven, "
+            "dashed = estimate; a dot = a change of result; yellow = the turning point) and the board right after "
+            "each turning point."
+        ),
+        "cx.an_win_to_draw": "lost the win (win → draw, −{towers})",
+        "cx.an_draw_to_loss": "turned a draw into a loss (−{towers})",
+        "cx.an_win_to_loss": "turned a win into a loss (−{towers})",
         "cx.an_legend": (
             "Values are the final tower difference with best play: exact where the solver proved it; "
             "≈ marks an estimate by the hard search (the rest of the round was too big to solve in the budget)."

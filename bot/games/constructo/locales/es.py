@@ -162,6 +162,15 @@ MESSAGES.update(
         "cx.an_lost_tower": "perdió una torre",
         "cx.an_lost_towers": "perdió {towers} torres",
         "cx.an_threw": "({before} → {after})",
+        "cx.an_graph": "Ronda {round} · {layout} · valor con juego perfecto (torres)",
+        "cx.an_pictures": (
+            "Imágenes: el valor tras cada jugada (una marca +n = ese jugador va n torres por delante; continua = "
+            "demostrado, discontinua = estimación; un punto = un cambio de resultado; amarillo = el momento "
+            "decisivo) y el tablero justo después de cada momento decisivo."
+        ),
+        "cx.an_win_to_draw": "dejó escapar la victoria (victoria → empate, −{towers})",
+        "cx.an_draw_to_loss": "convirtió un empate en derrota (−{towers})",
+        "cx.an_win_to_loss": "convirtió una victoria en derrota (−{towers})",
         "cx.an_legend": (
             "Los valores son la diferencia final de torres con juego perfecto: exactos donde el resolvedor lo "
             "demostró; ≈ marca una estimación de la búsqueda difícil (el resto de la ronda era demasiado grande "
