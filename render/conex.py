@@ -391,7 +391,7 @@ def table_text(
     and its rotation clockwise. Full entries read ``#12R +2 c2 at (3.5,-10.0) r90 corners 1:Y4,3:P2`` (colour
     letter, action, placed corner and its position, visible corners ``index:colour value``); free cards are
     marked ``free``. When that is longer than ``limit`` characters a medium form
-    (``#12R+2 c2 3.5,-10.0 r90 Y4 P2 free``: visible corners as colour and value) is tried, then a compact one
+    (``#12R+2 c2 4,-10 r90 Y4 P2 free``: whole cm, visible corners as colour and value) is tried, then a compact one
     (``#12R(4,-10)``) truncated with a count if still too long, so the text always fits a Discord message (2000
     characters). ``ghosts`` (the preview's ``Place`` list) are listed after the last placement as
     ``Ghost 1: place 12 c2 at 3.5,-10.0 r90``. ``words``: the reader's language (``None`` = English).
@@ -428,7 +428,7 @@ def table_text(
         )
         short = " ".join(k.split(":")[1] for k in corners.split(",")) if ":" in corners else "-"
         medium.append(
-            f"#{c.id}{c.color}{act.replace(' ', '')} c{tc.corner} {x:.1f},{y:.1f} r{r:.0f} {short}"
+            f"#{c.id}{c.color}{act.replace(' ', '')} c{tc.corner} {x:.0f},{y:.0f} r{r:.0f} {short}"
             + (f" {free_word}" if free else "")
         )
         compact.append(f"#{c.id}{c.color}{act.strip()}({x:.0f},{y:.0f})")
