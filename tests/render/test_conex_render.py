@@ -24,8 +24,8 @@ from render import to_png
 from render.common import hex_rgb
 from render.conex import (
     COLOUR_FILL,
-    placed_corner_cm,
     ghost_badges,
+    placed_corner_cm,
     render_hand,
     render_table,
     table_layout,
