@@ -40,10 +40,13 @@ def columns(n: int) -> int:
 
 
 def tile_size(n: int) -> tuple[int, int, int]:
-    """``(tile width, plot height, tile height)`` px of a sheet of ``n`` hints."""
+    """``(tile width, plot height, tile height)`` px of a sheet of ``n`` hints: two tiles side by side are taller
+    and three a row a little taller than :data:`PLOT_ASPECT`, so any sheet of 1-9 hints is between 1.35:1 and
+    1:1.8 (one phone screen)."""
     cols = columns(n)
     tile_w = (WIDTH - 2 * PAD - (cols - 1) * GAP) // cols
-    plot_h = round(tile_w * PLOT_ASPECT)
+    aspect = 1.3 if n == 2 else PLOT_ASPECT if cols < 3 else 0.9
+    plot_h = round(tile_w * aspect)
     return tile_w, plot_h, CAPTION_H + plot_h
 
 

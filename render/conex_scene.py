@@ -244,7 +244,8 @@ COIN_R = 0.56
 
 def _coin_spots(view: View, full: Polygon, seen: Any, r: float) -> list[tuple[float, float]]:
     """Where a corner's value may go, best first (plot px): on the corner (its incentre, or the middle of its
-    visible part when a later card covers half of it), then on its tip, then just off the tip (the coin touching it)."""
+    visible part when a later card covers half of it), then on its tip, then just off the tip (the coin touching it),
+    then nudged one radius around its middle."""
     pts = view.poly(full)
     spots = []
     if seen.area < 0.5 * full.area:
@@ -261,6 +262,9 @@ def _coin_spots(view: View, full: Polygon, seen: Any, r: float) -> list[tuple[fl
     ux, uy = (ix - vx) / d, (iy - vy) / d
     for k in (0.35, -0.45):
         spots.append((vx + ux * r * k * 2, vy + uy * r * k * 2) if r else (ix, iy))
+    # last, nudged around the corner's middle (still overlapping the corner), nearest the tip first
+    ring = [(ix + r * math.cos(a), iy + r * math.sin(a)) for a in (k * math.pi / 4 for k in range(8))]
+    spots += sorted(ring, key=lambda q: math.dist(q, (vx, vy)))
     return spots
 
 

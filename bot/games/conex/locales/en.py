@@ -1,5 +1,8 @@
 """English catalogue of CONEX (merged into ``en`` by ``bot/i18n.py``): lobby, table messages, components,
-refusals of the CONEX service (``cn.*``, ``ui.cn_*``)."""
+refusals of the CONEX service (``cn.*``, ``ui.cn_*``), and the words of the images (``img.cn.*``, the renderers'
+English from ``render/conex_words.py``, so every image word has its Spanish checked like any message)."""
+
+from render.conex_words import EN as _IMAGE_WORDS
 
 MESSAGES: dict[str, str] = {
     "ui.cn_hand": "My hand",
@@ -129,3 +132,5 @@ MESSAGES.update(
         "cn.reveal": "🔓 Deal seed: `{seed}` (commitment `{hash}`). Check it: `{command}`",
     }
 )
+
+MESSAGES.update({f"img.{key}": template for key, template in _IMAGE_WORDS.items()})

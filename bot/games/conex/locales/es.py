@@ -220,7 +220,7 @@ MESSAGES.update(
 MESSAGES.update(
     {
         "img.cn.title": "CONEX · meta {goal} · mazo {pile}",
-        "img.cn.zoom": "zoom: {zoom}",
+        "img.cn.zoom": "ampliación: {zoom}",
         "img.cn.to_play": "▶ juega {name}",
         "img.cn.game_over": "Fin de la partida",
         "img.cn.game_over_wins.one": "Fin de la partida — gana {names}",
