@@ -222,8 +222,8 @@ def _header(
             muted=True,
             gap=fs * 0.15,
         )
-    if corner_note:
-        add(w("cn.corner_note"), fs, muted=True)
+    if corner_note:  # a zoomed view sends the reader to the text twin rather than to another zoom
+        add(w("cn.corner_note" if zoom is None else "cn.corner_note_text"), fs, muted=True)
     return out
 
 

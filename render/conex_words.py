@@ -28,6 +28,7 @@ EN: dict[str, str] = {
     "cn.no_card_placed": "No card was placed.",
     "cn.no_cards_yet": "No cards yet: start on the board square of your corner's colour.",
     "cn.corner_note": "Some corner values: zoom in (/conex board zoom:<card>)",
+    "cn.corner_note_text": "Some corner values: /conex board text:true lists them",
     "cn.board_word": "board",
     "cn.die": "die",
     "cn.cm": "cm",

@@ -240,6 +240,7 @@ MESSAGES.update(
         "img.cn.no_card_placed": "No se colocó ninguna carta.",
         "img.cn.no_cards_yet": "Aún no hay cartas: empieza en la casilla del tablero del color de tu esquina.",
         "img.cn.corner_note": "Algunos valores de esquina: amplía (/conex board zoom:<carta>)",
+        "img.cn.corner_note_text": "Algunos valores de esquina: /conex board text:true los lista",
         "img.cn.board_word": "tablero",
         "img.cn.die": "dado",
         "img.cn.cm": "cm",
