@@ -266,20 +266,21 @@ def _layout(
     highlight: Highlight,
     removed: tuple[int, Pose] | None,
     w: Words,
-) -> tuple[TableLayout, list[_Line], Any]:
+) -> tuple[TableLayout, list[_Line], Any, Any]:
     rrect = removed_rect(removed)
     view = table_view(game, zoom, ghosts, [rrect] if rrect is not None else [], long_px=PLOT_LONG_PX)
     width = AXIS_L + view.width + PAD
     fs = min_font_px(width)
-    from render.conex_scene import corner_values_all_shown
+    from render.conex_scene import scene_labels
 
-    note = bool(table_cards(game)) and not corner_values_all_shown(game, view, fs)
+    labels = scene_labels(game, view, fs, w)
+    note = bool(table_cards(game)) and labels.skipped > 0
     lines = _header(game, names, highlight, removed, zoom, width, fs, note, w)
     header_h = 12 + sum(_line_h(ln) for ln in lines) + 8
     axis_t = fs + 18
     origin = (AXIS_L, round(header_h + axis_t))
     height = origin[1] + view.height + PAD
-    return TableLayout(view, origin, width, height, fs), lines, rrect
+    return TableLayout(view, origin, width, height, fs), lines, rrect, labels
 
 
 def render_table(
@@ -327,7 +328,7 @@ def render_table(
     th = theme_of(theme)
     w = resolve(words, EN)
     names = seat_names(names, game.players)
-    lay, lines, rrect = _layout(game, names, zoom, ghosts, highlight, removed, w)
+    lay, lines, rrect, labels = _layout(game, names, zoom, ghosts, highlight, removed, w)
     view, fs = lay.view, lay.fs
     lit = _highlighted(game, highlight)
     plot = Image.new("RGB", (view.width, view.height), th.bg)
@@ -343,6 +344,7 @@ def render_table(
         removed=(removed[0], rrect) if removed is not None and rrect is not None else None,
         board_word=zoom not in (None, "table"),
         words=w,
+        labels=labels,
     )
     img, draw = new_canvas(lay.width, lay.height, th)
     y = 12.0

@@ -193,13 +193,43 @@ class CornerCoin:
     colour: str
 
 
-def _overlaps(box: tuple[float, float, float, float], others: Sequence[tuple[float, float, float, float]]) -> bool:
-    x0, y0, x1, y1 = box
-    return any(x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1 for b in others)
+Box = tuple[float, float, float, float]
+
+
+class _Boxes:
+    """Label boxes (px) in a grid of 64 px buckets, so "does this box overlap one placed" looks at neighbours only."""
+
+    CELL = 64.0
+
+    def __init__(self, boxes: Sequence[Box] = ()) -> None:
+        self.cells: dict[tuple[int, int], list[Box]] = {}
+        for b in boxes:
+            self.add(b)
+
+    def _keys(self, b: Box) -> list[tuple[int, int]]:
+        c = self.CELL
+        return [
+            (i, j) for i in range(int(b[0] // c), int(b[2] // c) + 1) for j in range(int(b[1] // c), int(b[3] // c) + 1)
+        ]
+
+    def add(self, b: Box) -> None:
+        for k in self._keys(b):
+            self.cells.setdefault(k, []).append(b)
+
+    def hits(self, b: Box) -> bool:
+        x0, y0, x1, y1 = b
+        return any(
+            x0 < o[2] and o[0] < x1 and y0 < o[3] and o[1] < y1 for k in self._keys(b) for o in self.cells.get(k, ())
+        )
 
 
 def corner_coins(
-    view: View, game: Any, vis: dict[int, Any], fs: int, words: Words | None = None
+    view: View,
+    game: Any,
+    vis: dict[int, Any],
+    fs: int,
+    words: Words | None = None,
+    labels: Sequence[CardLabel] | None = None,
 ) -> tuple[list[CornerCoin], int]:
     """Every visible table corner's value, placed so no two labels overlap: ``(coins, skipped)``.
 
@@ -208,10 +238,13 @@ def corner_coins(
     incentre, or the middle of its visible part when a later card covers half of it). Cards are served top one
     first (what lies on top is what players look at), after the card numbers; a label that would overlap one
     already placed is skipped and counted in ``skipped`` (the header then says to zoom in). Slivers (under
-    :data:`CORNER_MIN_MM2`) and corners outside the view are neither drawn nor counted.
+    :data:`CORNER_MIN_MM2`) and corners outside the view are neither drawn nor counted. ``labels``: the card
+    labels already computed (:func:`card_labels`), else computed here.
     """
     inside = corner_labels_fit(view, fs)
-    taken = [b for lab in card_labels(view, game, vis, fs, words) for b in lab.boxes(fs)]
+    if labels is None:
+        labels = card_labels(view, game, vis, fs, words)
+    taken = _Boxes([b for lab in labels for b in lab.boxes(fs)])
     coins: list[CornerCoin] = []
     skipped = 0
     r = 0.0 if inside else COIN_R * fs
@@ -229,8 +262,8 @@ def corner_coins(
                 x = min(max(x, hw + 1), view.width - hw - 1)
                 y = min(max(y, hh + 1), view.height - hh - 1)
                 box = (x - hw, y - hh, x + hw, y + hh)
-                if not _overlaps(box, taken):
-                    taken.append(box)
+                if not taken.hits(box):
+                    taken.add(box)
                     coins.append(CornerCoin(x, y, r, text, corner.color))
                     break
             else:
@@ -268,9 +301,28 @@ def _coin_spots(view: View, full: Polygon, seen: Any, r: float) -> list[tuple[fl
     return spots
 
 
+@dataclass(frozen=True)
+class SceneLabels:
+    """What a table scene writes, computed once per picture (the header needs ``skipped`` before drawing): the
+    visible parts (:func:`render.conex_view.visible_parts`), card labels, corner coins and the corners skipped."""
+
+    vis: dict[int, Any]
+    cards: list[CardLabel]
+    coins: list[CornerCoin]
+    skipped: int
+
+
+def scene_labels(game: Any, view: View, fs: int, words: Words | None = None) -> SceneLabels:
+    """The :class:`SceneLabels` of ``game`` drawn in ``view`` with labels ``fs`` px."""
+    vis = visible_parts(game)
+    cards = card_labels(view, game, vis, fs, words)
+    coins, skipped = corner_coins(view, game, vis, fs, words, cards)
+    return SceneLabels(vis, cards, coins, skipped)
+
+
 def corner_values_all_shown(game: Any, view: View, fs: int) -> bool:
     """True when every visible corner in ``view`` gets its value (:func:`corner_coins` skips none)."""
-    return corner_coins(view, game, visible_parts(game), fs)[1] == 0
+    return scene_labels(game, view, fs).skipped == 0
 
 
 def _corner_labels(img: Image.Image, coins: Sequence[CornerCoin], fs: int) -> None:
@@ -339,6 +391,7 @@ def draw_scene(
     badges: bool = True,
     words: Words | None = None,
     ghost_marks: Sequence[str] | None = None,
+    labels: SceneLabels | None = None,
 ) -> bool:
     """Draw the table scene on ``img`` (the plot, ``view.width`` x ``view.height`` px); returns whether every
     visible corner got its value (``False``: some were too crowded, see :func:`corner_coins`).
@@ -346,7 +399,8 @@ def draw_scene(
     Grid, table edge, board, every card (play order), the ``highlight`` card outlined white, the ``focus`` card
     outlined in the theme's highlight colour, the ``removed`` card (id, rectangle) dashed in red, corner values
     and card numbers where still visible, then the ``ghosts`` (with number badges unless ``badges`` is false;
-    ``ghost_marks[i]`` is written big on ghost ``i``, e.g. its hand letter). ``words``: the viewer's language.
+    ``ghost_marks[i]`` is written big on ghost ``i``, e.g. its hand letter). ``words``: the viewer's language;
+    ``labels``: the :func:`scene_labels` of this picture when the caller computed them already.
     """
     w = resolve(words, EN)
     draw = ImageDraw.Draw(img)
@@ -365,15 +419,14 @@ def draw_scene(
             _outline(draw, view.poly(tc.rect), "#FFFFFF", 4, under="#000000")
         elif tc.card.id == focus:
             _outline(draw, view.poly(tc.rect), th.highlight, 4)
-    vis = visible_parts(game)
-    coins, skipped = corner_coins(view, game, vis, fs, w)
-    _corner_labels(img, coins, fs)
-    _card_labels(img, card_labels(view, game, vis, fs, w), fs)
+    sl = labels if labels is not None else scene_labels(game, view, fs, w)
+    _corner_labels(img, sl.coins, fs)
+    _card_labels(img, sl.cards, fs)
     if removed is not None:
         draw_removed(img, view, removed[0], removed[1], fs)
     if ghosts:
         draw_ghosts(img, view, game, ghosts, fs, badges=badges, marks=ghost_marks, words=w)
-    return skipped == 0
+    return sl.skipped == 0
 
 
 # ----------------------------------------------------------------------------------------------
