@@ -580,8 +580,8 @@ def draw_ghosts(
     for i, card, posed, tri, _rot in tris:
         colour = GHOST_OUTLINES[(i - 1) % len(GHOST_OUTLINES)]
         pts = view.poly(posed.rect)
-        dashed(draw, [*pts, pts[0]], "#000000", 7, 12)
-        dashed(draw, [*pts, pts[0]], colour, 4, 12)
+        dashed(draw, [*pts, pts[0]], "#000000", 6, 12)
+        dashed(draw, [*pts, pts[0]], colour, 3, 12)
         draw.polygon(view.poly(tri), outline="#000000", width=5)
         draw.polygon(view.poly(tri), outline="#FFFFFF", width=2)
         ink = ink_on(COLOUR_FILL[card.color])

@@ -204,3 +204,18 @@ def test_last_gives_the_placed_corner_where_place_takes_it() -> None:
     assert where in table_text(g, names=NAMES)
     texts = " ".join(lb.text for lb in _labels(lambda: render_table(g, names=NAMES)))
     assert f"({place.x:.1f}, {place.y:.1f}) cm" in texts
+
+
+def test_goldens_of_a_spanish_hand_and_a_nine_hint_sheet() -> None:
+    from bot.i18n import image_words
+    from tests.render.golden_util import assert_matches_golden
+
+    fresh = Game.new(players=3, seed=11)
+    counts = {c.id: k for k, c in enumerate(fresh.hand(0))}  # 0 ("ningún sitio legal"), 1 (singular), 2+ (plural)
+    assert_matches_golden(render_hand(fresh, 0, legal_counts=counts, words=image_words("es-ES")), "conex_hand_es")
+    g, _ = played(6)
+    p = g.current_player
+    hints = [h for c in g.hand(p) for h in g.find_placements(p, c.id, limit=3)][:9]
+    assert len(hints) == 9
+    marks = ["ABCDE"[[c.id for c in g.hand(p)].index(h.card)] for h in hints]
+    assert_matches_golden(render_hints(g, hints, marks=marks), "conex_hints_9")
