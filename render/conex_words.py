@@ -74,6 +74,15 @@ EN: dict[str, str] = {
     "cn.colour_R": "red",
     "cn.colour_T": "turquoise",
     "cn.colour_P": "purple",
+    # the result card
+    "cn.r_title": "CONEX — game result (goal {goal})",
+    "cn.r_over": "Game over",
+    "cn.r_in_progress": "Game in progress",
+    "cn.r_wins": "{name} wins!",
+    "cn.r_shared": "Shared win: {names}",
+    "cn.r_place": "place",
+    "cn.r_player": "player",
+    "cn.r_points": "points",
     # the hints
     "cn.no_hints": "No legal placement to suggest.",
     "cn.hint_label": "#{card} corner {corner} → {target}",

@@ -25,6 +25,7 @@ from render.conex_hints import columns, hint_tiles, hints_text, render_hints
 from render.conex_scene import COLOUR_FILL, corner_coins
 from render.conex_view import ghost_pose, visible_parts
 from render.conex_words import EN
+from render.results import render_conex_result
 from render.text import MIN_CAP_PX_AT_400, cap_px_at_phone, record_labels
 from render.words import Words, plural_category
 
@@ -80,7 +81,17 @@ def test_hand_title_says_1_card_not_1_cards() -> None:
 
 @pytest.mark.parametrize(
     "kind",
-    ["table_early", "table_full", "table_lightning", "table_zoom", "hand", "hand_discard", "hints", "no_hints"],
+    [
+        "table_early",
+        "table_full",
+        "table_lightning",
+        "table_zoom",
+        "hand",
+        "hand_discard",
+        "hints",
+        "no_hints",
+        "result",
+    ],
 )
 def test_no_english_is_drawn_when_the_viewer_reads_another_language(kind: str) -> None:
     """Every template is "¤" in this pseudo-language: a drawn label with a two-letter word is hard-coded text."""
@@ -104,6 +115,7 @@ def test_no_english_is_drawn_when_the_viewer_reads_another_language(kind: str) -
         "hand_discard": lambda: render_hand(pending, 0, words=PSEUDO),
         "hints": lambda: render_hints(fresh, hints, marks=["A", "B"], words=PSEUDO),
         "no_hints": lambda: render_hints(fresh, [], words=PSEUDO),
+        "result": lambda: render_conex_result(full, names=NAMES, words=PSEUDO),
     }
     english = [lb.text for lb in _labels(make[kind]) if ENGLISH_WORD.search(lb.text)]
     assert english == [], f"hard-coded English drawn in {kind}: {english}"

@@ -57,7 +57,11 @@ def result_picture(snap: Snapshot) -> Picture | None:
 
     game, names = game_of(snap), snap.names
     return Picture(
-        render_conex_result, (game,), f"conex-{snap.id}-result.png", lambda: _result_text(game, names), {"names": names}
+        render_conex_result,
+        (game,),
+        f"conex-{snap.id}-result.png",
+        lambda: _result_text(game, names),
+        {"names": names, "words": image_words(snap.locale)},  # a public card: the server's language
     )
 
 
