@@ -145,3 +145,28 @@ class CatalogueTranslator(app_commands.Translator):
         if lang == DEFAULT_LANGUAGE:
             return None
         return COMMANDS[lang].get(string.message)
+
+
+def tn(key: str, count: int, locale: str | discord.Locale | None = None, /, **kwargs: Any) -> str:
+    """:func:`t` of the plural form of ``key`` for ``count``: ``key.one`` / ``key.other`` (``key.many`` where the
+    language has it) by the language's CLDR rule (``render.words.plural_category``), with ``n=count`` filled in.
+    A language lacking the form falls back to English's, as :func:`t` does.
+
+    ``tn("cn.cards", 1, "en") == "1 card"``; ``tn("cn.cards", 0, "es") == "0 cartas"``.
+    """
+    from render.words import plural_category
+
+    form = f"{key}.{plural_category(language_of(locale), count)}"
+    if form not in MESSAGES[language_of(locale)] and form not in MESSAGES[DEFAULT_LANGUAGE]:
+        form = f"{key}.other"
+    return t(form, locale, n=count, **kwargs)
+
+
+def image_words(locale: str | discord.Locale | None = None) -> Any:
+    """The :class:`render.words.Words` of ``locale`` for the images and their text twins: every ``img.<key>``
+    template of the language (the renderers' own English fills what it lacks). Picklable (images are drawn in CPU
+    worker processes)."""
+    from render.words import Words
+
+    lang = language_of(locale)
+    return Words(lang, {k[4:]: v for k, v in MESSAGES[lang].items() if k.startswith("img.")})

@@ -26,6 +26,7 @@ from PIL import Image
 from shapely.geometry.base import BaseGeometry
 
 from engine.conex import Game, Place
+from engine.conex.geometry import corner_point
 from render.common import (
     draw_text,
     ellipsize,
@@ -46,7 +47,9 @@ from render.conex_scene import (
     paste_plot,
 )
 from render.conex_view import PLOT_LONG_PX, Pose, View, removed_rect, table_cards, table_view, visible_parts
+from render.conex_words import EN
 from render.results import conex_winners
+from render.words import Words, resolve
 
 __all__ = [
     "COLOUR_FILL",
@@ -68,8 +71,8 @@ def _star_holders(game: Any) -> dict[str, int | None]:
     return dict(game.stars)
 
 
-def _star_word(kind: str) -> str:
-    return "2x star" if kind == "2x" else "lightning star"
+def _star_word(kind: str, w: Words) -> str:
+    return w("cn.star_2x") if kind == "2x" else w("cn.star_lightning")
 
 
 def _highlighted(game: Any, highlight: Highlight) -> Any | None:
@@ -84,61 +87,77 @@ def _short(name: str, fs: int | None) -> str:
     return name if fs is None else ellipsize(name, 440, fs)
 
 
-def _last_text(tc: Any, names: Sequence[str], fs: int | None = None) -> str:
-    tgt = "the board" if tc.target == "board" else f"#{tc.target}"
+def placed_corner_cm(tc: Any) -> tuple[float, float]:
+    """Where a table card's placed corner lies, in cm (its centroid, as ``/conex place x: y:`` takes it, G1): the
+    one convention of every position players read (the "Last:" line, the text twin, the hints)."""
     x, y, r = tc.pose
-    return (
-        f"Last: #{tc.card.id} by {_short(names[tc.placed_by], fs)} · corner {tc.corner} on {tgt} · +{tc.points} · "
-        f"centre ({x / 10:.1f}, {y / 10:.1f}) cm r{r:.0f}"
+    cx, cy = corner_point(tc.card.corner(tc.corner), x, y, r)
+    return cx / 10.0, cy / 10.0
+
+
+def _last_text(tc: Any, names: Sequence[str], w: Words, fs: int | None = None) -> str:
+    tgt = w("cn.the_board") if tc.target == "board" else f"#{tc.target}"
+    x, y = placed_corner_cm(tc)
+    return w(
+        "cn.last",
+        card=tc.card.id,
+        name=_short(names[tc.placed_by], fs),
+        corner=tc.corner,
+        x=f"{x:.1f}",
+        y=f"{y:.1f}",
+        rot=f"{tc.pose[2] % 360:.0f}",
+        target=tgt,
+        points=tc.points,
     )
 
 
-def _turn_text(game: Game, names: Sequence[str], fs: int | None = None) -> str:
+def _turn_text(game: Game, names: Sequence[str], w: Words, fs: int | None = None) -> str:
     if game.current_player is None:
         winners = conex_winners(game)
-        verb = " wins" if len(winners) == 1 else " win"
-        return "Game over" + (" — " + " & ".join(_short(names[w], fs) for w in winners) + verb if winners else "")
-    return f"▶ {_short(names[game.current_player], fs)} to play"
+        if not winners:
+            return w("cn.game_over")
+        return w.count("cn.game_over_wins", len(winners), names=" & ".join(_short(names[k], fs) for k in winners))
+    return w("cn.to_play", name=_short(names[game.current_player], fs))
 
 
 def _header_lines(
     game: Game,
     names: Sequence[str],
+    w: Words,
     highlight: Highlight = "last",
     removed: tuple[int, Pose] | None = None,
 ) -> tuple[str, str, str]:
     """(title and turn, scores, last placement) as one line each: the text twin's header."""
-    goal = game.goal
-    turn = _turn_text(game, names)
-    turn = "game over" + turn[len("Game over") :] if turn.startswith("Game over") else turn
-    head = f"CONEX · goal {goal} · draw pile {len(game.draw_pile)} · {turn}"
+    if game.current_player is None:
+        winners = conex_winners(game)
+        joined = " & ".join(names[k] for k in winners)
+        turn = w.count("cn.t_game_over_wins", len(winners), names=joined) if winners else w("cn.t_game_over")
+    else:
+        turn = w("cn.t_to_play", name=names[game.current_player])
+    head = w("cn.t_head", goal=game.goal, pile=len(game.draw_pile), turn=turn)
     stars = _star_holders(game)
     parts = []
     for p in range(game.players):
         s = f"{names[p]} {game.scores[p]}"
-        held = [f"({_star_word(k)})" for k, v in stars.items() if v == p]
+        held = [f"({_star_word(k, w)})" for k, v in stars.items() if v == p]
         if held:
             s += " " + " ".join(held)
         parts.append(s)
-    scores = "Scores: " + "   ".join(parts)
-    supply = [("2x" if k == "2x" else "lightning") for k, v in stars.items() if v is None]
+    scores = w("cn.t_scores", scores="   ".join(parts))
+    supply = [_star_word(k, w) for k, v in stars.items() if v is None]
     if supply:
-        scores += "   · in supply: " + ", ".join(supply)
+        scores += "   · " + w("cn.t_supply", stars=", ".join(supply))
     pending = sorted(game.pending_discards)
     if pending:
-        scores += "   · must discard: " + ", ".join(names[p] for p in pending)
+        scores += "   · " + w("cn.t_must_discard", names=", ".join(names[p] for p in pending))
     lit = _highlighted(game, highlight)
     lines = []
     if removed is not None:
-        lines.append(f"Lightning: #{removed[0]} was removed from the table.")
+        lines.append(w("cn.t_removed", card=removed[0]))
     if lit is not None:
-        lines.append(_last_text(lit, names).replace(" · centre", ", centre"))
+        lines.append(_last_text(lit, names, w))
     elif not table_cards(game):
-        lines.append(
-            "No card was placed."
-            if game.is_over
-            else "No cards on the table yet: start on the board square of your corner's colour."
-        )
+        lines.append(w("cn.no_card_placed") if game.is_over else w("cn.t_no_cards"))
     return head, scores, " ".join(lines)
 
 
@@ -160,6 +179,7 @@ def _header(
     width: int,
     fs: int,
     corner_note: bool,
+    w: Words,
 ) -> list[_Line]:
     """The image header, top to bottom: title, whose turn, one line per seat (never dropped: the name is
     shortened with an ellipsis so the score always shows), stars in supply, pending discards, the removed card,
@@ -171,41 +191,39 @@ def _header(
         for i, ln in enumerate(wrap_text(text, max_w, size, bold, max_lines=lines)):
             out.append(_Line(ln, size, bold, muted, gap if i == 0 else 0.0))
 
-    title = f"CONEX · goal {game.goal} · draw pile {len(game.draw_pile)}"
+    title = w("cn.title", goal=game.goal, pile=len(game.draw_pile))
     if zoom is not None:
-        title += f" · zoom: {zoom}"
+        title += " · " + w("cn.zoom", zoom=zoom)
     add(title, fs + 4, bold=True)
-    add(_turn_text(game, names, fs), fs + 2, bold=True)
+    add(_turn_text(game, names, w, fs), fs + 2, bold=True)
     stars = _star_holders(game)
     pending = set(game.pending_discards)
     for p in range(game.players):
-        extras = [_star_word(k) for k, v in stars.items() if v == p]
+        extras = [_star_word(k, w) for k, v in stars.items() if v == p]
         if p in game.forfeited:
-            extras.append("left")
+            extras.append(w("cn.seat_left"))
         if p in pending:
-            extras.append("must discard")
-        suffix = f": {game.scores[p]} pts" + (" · " + " · ".join(extras) if extras else "")
+            extras.append(w("cn.seat_must_discard"))
+        suffix = ": " + w.count("cn.points", game.scores[p]) + (" · " + " · ".join(extras) if extras else "")
         name_w = max(max_w * 0.45, max_w - text_width(suffix, fs))
         add(ellipsize(names[p], name_w, fs) + suffix, fs, gap=fs * 0.15 if p == 0 else 0.0)
-    supply = [_star_word(k) for k, v in stars.items() if v is None]
+    supply = [_star_word(k, w) for k, v in stars.items() if v is None]
     if supply:
-        add("In supply: " + ", ".join(supply), fs, muted=True)
+        add(w("cn.in_supply", stars=", ".join(supply)), fs, muted=True)
     if removed is not None:
-        add(f"⚡ Lightning removed #{removed[0]} (red dashes)", fs, gap=fs * 0.15)
+        add(w("cn.lightning_removed", card=removed[0]), fs, gap=fs * 0.15)
     lit = _highlighted(game, highlight)
     if lit is not None:
-        add(_last_text(lit, names, fs), fs, muted=True, gap=fs * 0.15)
+        add(_last_text(lit, names, w, fs), fs, muted=True, gap=fs * 0.15)
     elif not table_cards(game):
         add(
-            "No card was placed."
-            if game.is_over
-            else "No cards yet: start on the board square of your corner's colour.",
+            w("cn.no_card_placed") if game.is_over else w("cn.no_cards_yet"),
             fs,
             muted=True,
             gap=fs * 0.15,
         )
-    if corner_note:
-        add("Corner values: zoom in (/conex board zoom:<card>)", fs, muted=True)
+    if corner_note:  # a zoomed view sends the reader to the text twin rather than to another zoom
+        add(w("cn.corner_note" if zoom is None else "cn.corner_note_text"), fs, muted=True)
     return out
 
 
@@ -233,10 +251,11 @@ def table_layout(
     ghosts: Sequence[Place] = (),
     highlight: Highlight = "last",
     removed: tuple[int, Pose] | None = None,
+    words: Words | None = None,
 ) -> TableLayout:
     """The :class:`TableLayout` of the :func:`render_table` image with the same arguments (for tests and image
     maps). Raises ``ValueError`` like :func:`render_table`."""
-    return _layout(game, seat_names(names, game.players), zoom, ghosts, highlight, removed)[0]
+    return _layout(game, seat_names(names, game.players), zoom, ghosts, highlight, removed, resolve(words, EN))[0]
 
 
 def _layout(
@@ -246,20 +265,22 @@ def _layout(
     ghosts: Sequence[Place],
     highlight: Highlight,
     removed: tuple[int, Pose] | None,
-) -> tuple[TableLayout, list[_Line], Any]:
+    w: Words,
+) -> tuple[TableLayout, list[_Line], Any, Any]:
     rrect = removed_rect(removed)
     view = table_view(game, zoom, ghosts, [rrect] if rrect is not None else [], long_px=PLOT_LONG_PX)
     width = AXIS_L + view.width + PAD
     fs = min_font_px(width)
-    from render.conex_scene import corner_labels_fit
+    from render.conex_scene import scene_labels
 
-    note = bool(table_cards(game)) and not corner_labels_fit(view, fs)
-    lines = _header(game, names, highlight, removed, zoom, width, fs, note)
+    labels = scene_labels(game, view, fs, w)
+    note = bool(table_cards(game)) and labels.skipped > 0
+    lines = _header(game, names, highlight, removed, zoom, width, fs, note, w)
     header_h = 12 + sum(_line_h(ln) for ln in lines) + 8
     axis_t = fs + 18
     origin = (AXIS_L, round(header_h + axis_t))
     height = origin[1] + view.height + PAD
-    return TableLayout(view, origin, width, height, fs), lines, rrect
+    return TableLayout(view, origin, width, height, fs), lines, rrect, labels
 
 
 def render_table(
@@ -271,6 +292,7 @@ def render_table(
     theme: str = "dark",
     highlight: Highlight = "last",
     removed: tuple[int, Pose] | None = None,
+    words: Words | None = None,
 ) -> Image.Image:
     """The CONEX table as an RGB image (about 1100 px wide), by default fitted to the region in play.
 
@@ -296,14 +318,17 @@ def render_table(
             removal made the last placement old news).
         removed: ``(card id, pose)`` of a card a lightning took off the table (pose = ``TableCard.pose``: centre
             x, y in mm and rotation in degrees clockwise): drawn as a red dashed outline tagged "✕ #id".
+        words: the viewer's :class:`render.words.Words` (keys of :data:`render.conex_words.EN`); ``None`` =
+            English. A public table takes the server's language.
 
     Raises:
         ValueError: unknown theme, ``zoom`` that is no table card id, a ghost naming a card or corner that does
             not exist, or a removed card id that is not 1..52.
     """
     th = theme_of(theme)
+    w = resolve(words, EN)
     names = seat_names(names, game.players)
-    lay, lines, rrect = _layout(game, names, zoom, ghosts, highlight, removed)
+    lay, lines, rrect, labels = _layout(game, names, zoom, ghosts, highlight, removed, w)
     view, fs = lay.view, lay.fs
     lit = _highlighted(game, highlight)
     plot = Image.new("RGB", (view.width, view.height), th.bg)
@@ -318,6 +343,8 @@ def render_table(
         focus=zoom if isinstance(zoom, int) else None,
         removed=(removed[0], rrect) if removed is not None and rrect is not None else None,
         board_word=zoom not in (None, "table"),
+        words=w,
+        labels=labels,
     )
     img, draw = new_canvas(lay.width, lay.height, th)
     y = 12.0
@@ -327,7 +354,7 @@ def render_table(
         y += ln.size * 1.32
     paste_plot(img, plot, lay.origin)
     draw_axes(img, view, lay.origin[0], lay.origin[1], th, fs)
-    draw_text(draw, (6, lay.origin[1] - 8), "cm", size=fs, fill=th.muted, anchor="ls")
+    draw_text(draw, (6, lay.origin[1] - 8), w("cn.cm"), size=fs, fill=th.muted, anchor="ls")
     return img
 
 
@@ -340,14 +367,14 @@ def plot_image(img: Image.Image, lay: TableLayout) -> Image.Image:
 # ----------------------------------------------------------------------------------------------
 # text twins
 # ----------------------------------------------------------------------------------------------
-def _corners_text(card: Any, visible: Iterable[BaseGeometry] | None = None) -> str:
+def _corners_text(card: Any, w: Words, visible: Iterable[BaseGeometry] | None = None) -> str:
     vis = list(visible) if visible is not None else [None] * len(card.corners)
     out = []
     for corner, v in zip(card.corners, vis, strict=True):
         if v is not None and v.area < 1.0:
             continue
         out.append(f"{corner.index}:{corner.color}{corner.value}")
-    return ",".join(out) if out else "none visible"
+    return ",".join(out) if out else w("cn.t_none_visible")
 
 
 def table_text(
@@ -358,61 +385,72 @@ def table_text(
     limit: int = 1900,
     highlight: Highlight = "last",
     removed: tuple[int, Pose] | None = None,
+    words: Words | None = None,
 ) -> str:
     """Text twin of :func:`render_table`: header facts then one entry per table card in play order.
 
-    Full entries read ``#12R +2 at (3.5,-10.0) r90 corners 1:Y4,3:P2`` (colour letter, action, centre in cm,
-    rotation clockwise, visible corners ``index:colour value``); free cards are marked ``free``. When that is
-    longer than ``limit`` characters a medium form (``#12R+2 3.5,-10.0 r90 Y4 P2 free``: visible corners as
-    colour and value) is tried, then a compact one (``#12R(4,-10)``) truncated with a count if still too long,
-    so the text always fits a Discord message (2000 characters). ``ghosts`` (the preview's ``Place`` list) are
-    listed after the last placement as ``Ghost 1: place 12 c2 at 3.5,-10.0 r90``.
+    A card is given by the corner it was placed with, where it lies in cm (as ``/conex place x: y:`` takes it)
+    and its rotation clockwise. Full entries read ``#12R +2 c2 at (3.5,-10.0) r90 corners 1:Y4,3:P2`` (colour
+    letter, action, placed corner and its position, visible corners ``index:colour value``); free cards are
+    marked ``free``. When that is longer than ``limit`` characters a medium form
+    (``#12R+2 c2 4,-10 r90 Y4 P2 free``: whole cm, visible corners as colour and value) is tried, then a compact one
+    (``#12R(4,-10)``) truncated with a count if still too long, so the text always fits a Discord message (2000
+    characters). ``ghosts`` (the preview's ``Place`` list) are listed after the last placement as
+    ``Ghost 1: place 12 c2 at 3.5,-10.0 r90``. ``words``: the reader's language (``None`` = English).
     """
+    w = resolve(words, EN)
     names = seat_names(names, game.players)
-    head, scores, lastline = _header_lines(game, names, highlight, removed)
+    head, scores, lastline = _header_lines(game, names, w, highlight, removed)
     head = head.replace("▶ ", "")
     cards = table_cards(game)
     vis = visible_parts(game)
     rects = [tc.rect for tc in cards]
+    free_word, die = w("cn.t_free"), w("cn.die")
     full, medium, compact = [], [], []
     for i, tc in enumerate(cards):
         c = tc.card
-        x, y, r = tc.pose
-        act = {"plus2": " +2", "die": " die"}.get(c.action or "", "")
+        x, y = placed_corner_cm(tc)
+        r = tc.pose[2] % 360
+        act = {"plus2": " +2", "die": f" {die}"}.get(c.action or "", "")
         free = all(o.intersection(tc.rect).area <= 0.01 for o in rects[i + 1 :])
-        corners = _corners_text(c, vis[c.id][1])
+        corners = _corners_text(c, w, vis[c.id][1])
         full.append(
-            f"#{c.id}{c.color}{act} at ({x / 10:.1f},{y / 10:.1f}) r{r:.0f} corners {corners}"
-            + (" free" if free else "")
+            w(
+                "cn.t_card",
+                card=c.id,
+                colour=c.color,
+                action=act,
+                corner=tc.corner,
+                x=f"{x:.1f}",
+                y=f"{y:.1f}",
+                rot=f"{r:.0f}",
+                corners=corners,
+            )
+            + (f" {free_word}" if free else "")
         )
         short = " ".join(k.split(":")[1] for k in corners.split(",")) if ":" in corners else "-"
         medium.append(
-            f"#{c.id}{c.color}{act.replace(' ', '')} {x / 10:.1f},{y / 10:.1f} r{r:.0f} {short}"
-            + (" free" if free else "")
+            f"#{c.id}{c.color}{act.replace(' ', '')} c{tc.corner} {x:.0f},{y:.0f} r{r:.0f} {short}"
+            + (f" {free_word}" if free else "")
         )
-        compact.append(f"#{c.id}{c.color}{act.strip()}({x / 10:.0f},{y / 10:.0f})")
+        compact.append(f"#{c.id}{c.color}{act.strip()}({x:.0f},{y:.0f})")
     if ghosts:
-        lastline += "\n" + "\n".join(f"Ghost {i}: {place}" for i, place in enumerate(ghosts, start=1))
-    intro = [
-        head,
-        scores,
-        lastline,
-        "Colours: Y yellow, R red, T turquoise, P purple. Board squares: Y top-left, "
-        "R top-right, T bottom-right, P bottom-left; coordinates in cm, origin = board centre, y down.",
-    ]
+        lastline += "\n" + "\n".join(w("cn.t_ghost", n=i, place=place) for i, place in enumerate(ghosts, start=1))
+    intro = [head, scores, lastline, w("cn.t_legend")]
     if not cards:
         return "\n".join(intro)
-    text = "\n".join([*intro, f"Table ({len(cards)} cards, bottom to top):", *full])
+    text = "\n".join([*intro, w("cn.t_table", n=len(cards)), *full])
     if len(text) <= limit:
         return text
-    base = "\n".join([*intro[:3], f"Table ({len(cards)} cards, bottom to top; centre cm, rotation, visible corners):"])
+    base = "\n".join([*intro[:3], w("cn.t_table_medium", n=len(cards))])
     text = base + "\n" + "; ".join(medium)
     if len(text) <= limit:
         return text
-    out = "\n".join([*intro[:3], f"Table ({len(cards)} cards, bottom to top, centre cm):"]) + "\n"
+    out = "\n".join([*intro[:3], w("cn.t_table_compact", n=len(cards))]) + "\n"
     for k, entry in enumerate(compact):
-        if len(out) + len(entry) + 20 > limit:
-            out += f" … (+{len(compact) - k} more)"
+        more = w("cn.t_more", n=len(compact) - k)
+        if len(out) + len(entry) + len(more) + 2 > limit:
+            out += " " + more
             break
         out += ("" if k == 0 else " ") + entry
     return out

@@ -16,12 +16,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import shapely
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 from shapely.geometry import Polygon
 
 from engine.conex.geometry import BOARD_MM, BOARD_SQUARES, posed_card
-from render.common import Theme, ink_on, note_paste, stamp_text, text_width
+from render.common import Theme, hex_rgb, ink_on, note_paste, stamp_text, text_width
 from render.conex_view import View, ghost_pose, incentre, label_point, table_cards, table_size, visible_parts
+from render.conex_words import EN
+from render.words import Words, resolve
 
 COLOUR_FILL: dict[str, str] = {"Y": "#F0E442", "R": "#D55E00", "T": "#009E73", "P": "#CC79A7"}
 CARD_EDGE = "#111111"
@@ -29,7 +31,10 @@ BOARD_FILL = {"dark": "#5C6068", "light": "#A9AEB6"}
 OFF_TABLE = {"dark": "#0E0F11", "light": "#C4C7CC"}
 REMOVED_INK = "#FF4040"
 CORNER_LABEL_LEG_MM = 22.0
-"""Corner values are drawn only when a typical corner (legs of this many mm) is at least 1.5 labels wide."""
+"""Corner labels carry the colour letter too (``R4``) when a typical corner (legs of this many mm) is at least 1.5
+labels wide; smaller, a corner's value is a coin of the corner's colour with the digit (:func:`corner_coins`)."""
+CORNER_MIN_MM2 = 30.0
+"""A corner with less visible area than this (a sliver under a later card) gets no value."""
 
 
 def halo_for(ink: str) -> str:
@@ -38,7 +43,8 @@ def halo_for(ink: str) -> str:
 
 
 def corner_labels_fit(view: View, fs: int) -> bool:
-    """True when corner values at ``fs`` px fit their corners in ``view`` (see :data:`CORNER_LABEL_LEG_MM`)."""
+    """True when corner labels with their colour letter at ``fs`` px fit their corners in ``view`` (see
+    :data:`CORNER_LABEL_LEG_MM`)."""
     return view.scale * CORNER_LABEL_LEG_MM >= 1.5 * fs
 
 
@@ -84,7 +90,7 @@ def _draw_grid(draw: ImageDraw.ImageDraw, view: View, th: Theme, step_mm: float)
     draw.line([(0, oy), (view.width, oy)], fill=th.muted, width=1)
 
 
-def _draw_board(img: Image.Image, view: View, th: Theme, fs: int, centre_word: bool) -> None:
+def _draw_board(img: Image.Image, view: View, th: Theme, fs: int, centre_word: str | None) -> None:
     draw = ImageDraw.Draw(img)
     h = BOARD_MM / 2
     draw.rectangle((*view.px(-h, -h), *view.px(h, h)), fill=BOARD_FILL[th.name], outline=CARD_EDGE, width=2)
@@ -100,7 +106,7 @@ def _draw_board(img: Image.Image, view: View, th: Theme, fs: int, centre_word: b
     if centre_word:
         cx, cy = view.px(0, 0)
         if 0 <= cx <= view.width and 0 <= cy <= view.height:
-            draw_label(img, (cx, cy), "board", max(fs, int(view.scale * 14)), "#FFFFFF")
+            draw_label(img, (cx, cy), centre_word, max(fs, int(view.scale * 14)), "#FFFFFF")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -125,35 +131,39 @@ def draw_card_shapes(
         draw.polygon(view.poly(shape), fill=COLOUR_FILL[corner.color], outline=CARD_EDGE, width=max(1, width - 1))
 
 
-def action_mark(card: Any) -> str:
-    """``"+2"`` or ``"die"`` for an action card (V2, X1), else ``""``."""
-    return {"plus2": "+2", "die": "die"}.get(card.action or "", "")
+def action_mark(card: Any, words: Words | None = None) -> str:
+    """``"+2"`` or the word for a die (``"die"`` in English) for an action card (V2, X1), else ``""``."""
+    if card.action == "die":
+        return resolve(words, EN)("cn.die")
+    return "+2" if card.action == "plus2" else ""
 
 
-def _corner_labels(img: Image.Image, view: View, game: Any, vis: dict[int, Any], fs: int) -> None:
-    for tc in table_cards(game):
-        for corner, full, seen in zip(tc.card.corners, tc.corner_shapes, vis[tc.card.id][1], strict=True):
-            if seen.is_empty or seen.area < 0.5 * full.area:
-                lp = label_point(seen, min_area=30.0)
-                if lp is None:
-                    continue
-                x, y = view.px(lp[0], lp[1])
-            else:
-                x, y = incentre(view.poly(full))
-            if not (0 <= x <= view.width and 0 <= y <= view.height):
-                continue
-            draw_label(
-                img,
-                (x, y),
-                f"{corner.color}{corner.value}",
-                fs,
-                ink_on(COLOUR_FILL[corner.color]),
-                stroke_width=max(1, fs // 14),
-            )
+@dataclass(frozen=True)
+class CardLabel:
+    """A table card's number label in plot px: centre, text, size, ink, and its action mark (``""``: none)."""
+
+    x: float
+    y: float
+    text: str
+    size: int
+    ink: str
+    mark: str
+
+    def boxes(self, fs: int) -> list[tuple[float, float, float, float]]:
+        """The label's (and its mark's) approximate boxes, px."""
+        hw, hh = text_width(self.text, self.size, True) / 2 + 3, self.size * 0.62 + 3
+        out = [(self.x - hw, self.y - hh, self.x + hw, self.y + hh)]
+        if self.mark:
+            mw = text_width(self.mark, fs, True) / 2 + 3
+            my = self.y + self.size * 1.05
+            out.append((self.x - mw, my - fs * 0.62 - 3, self.x + mw, my + fs * 0.62 + 3))
+        return out
 
 
-def _card_labels(img: Image.Image, view: View, game: Any, vis: dict[int, Any], fs: int) -> None:
+def card_labels(view: View, game: Any, vis: dict[int, Any], fs: int, words: Words | None = None) -> list[CardLabel]:
+    """Where each table card's number goes (on its visible main area; the colour letter too when it fits)."""
     size = max(fs, min(int(view.scale * 13), fs + 10))
+    out = []
     for tc in table_cards(game):
         lp = label_point(vis[tc.card.id][0])
         if lp is None:
@@ -164,13 +174,173 @@ def _card_labels(img: Image.Image, view: View, game: Any, vis: dict[int, Any], f
         full = f"{tc.card.id}{tc.card.color}"
         room = max(2.4 * lp[2] * view.scale, 0.9 * 60.0 * view.scale)
         label = full if text_width(full, size, True) <= room else str(tc.card.id)
-        ink = ink_on(COLOUR_FILL[tc.card.color])
-        mark = action_mark(tc.card)
+        mark = action_mark(tc.card, words)
         if mark:
             y -= size * 0.5
-        draw_label(img, (x, y), label, size, ink)
-        if mark:
-            draw_label(img, (x, y + size * 1.05), mark, fs, ink)
+        out.append(CardLabel(x, y, label, size, ink_on(COLOUR_FILL[tc.card.color]), mark))
+    return out
+
+
+@dataclass(frozen=True)
+class CornerCoin:
+    """A table corner's value in plot px: centre, radius (0 when drawn as a plain ``R4`` label inside a corner big
+    enough), the text (``"4"`` on a coin, ``"R4"`` inside), and the corner's colour letter."""
+
+    x: float
+    y: float
+    r: float
+    text: str
+    colour: str
+
+
+Box = tuple[float, float, float, float]
+
+
+class _Boxes:
+    """Label boxes (px) in a grid of 64 px buckets, so "does this box overlap one placed" looks at neighbours only."""
+
+    CELL = 64.0
+
+    def __init__(self, boxes: Sequence[Box] = ()) -> None:
+        self.cells: dict[tuple[int, int], list[Box]] = {}
+        for b in boxes:
+            self.add(b)
+
+    def _keys(self, b: Box) -> list[tuple[int, int]]:
+        c = self.CELL
+        return [
+            (i, j) for i in range(int(b[0] // c), int(b[2] // c) + 1) for j in range(int(b[1] // c), int(b[3] // c) + 1)
+        ]
+
+    def add(self, b: Box) -> None:
+        for k in self._keys(b):
+            self.cells.setdefault(k, []).append(b)
+
+    def hits(self, b: Box) -> bool:
+        x0, y0, x1, y1 = b
+        return any(
+            x0 < o[2] and o[0] < x1 and y0 < o[3] and o[1] < y1 for k in self._keys(b) for o in self.cells.get(k, ())
+        )
+
+
+def corner_coins(
+    view: View,
+    game: Any,
+    vis: dict[int, Any],
+    fs: int,
+    words: Words | None = None,
+    labels: Sequence[CardLabel] | None = None,
+) -> tuple[list[CornerCoin], int]:
+    """Every visible table corner's value, placed so no two labels overlap: ``(coins, skipped)``.
+
+    A corner big enough in ``view`` (:func:`corner_labels_fit`) gets its colour and value (``R4``) inside it;
+    otherwise a coin of the corner's colour, just big enough for the digit at ``fs`` px, on the corner (its
+    incentre, or the middle of its visible part when a later card covers half of it). Cards are served top one
+    first (what lies on top is what players look at), after the card numbers; a label that would overlap one
+    already placed is skipped and counted in ``skipped`` (the header then says to zoom in). Slivers (under
+    :data:`CORNER_MIN_MM2`) and corners outside the view are neither drawn nor counted. ``labels``: the card
+    labels already computed (:func:`card_labels`), else computed here.
+    """
+    inside = corner_labels_fit(view, fs)
+    if labels is None:
+        labels = card_labels(view, game, vis, fs, words)
+    taken = _Boxes([b for lab in labels for b in lab.boxes(fs)])
+    coins: list[CornerCoin] = []
+    skipped = 0
+    r = 0.0 if inside else COIN_R * fs
+    for tc in reversed(table_cards(game)):
+        for corner, full, seen in zip(tc.card.corners, tc.corner_shapes, vis[tc.card.id][1], strict=True):
+            if seen.is_empty or seen.area < CORNER_MIN_MM2:
+                continue
+            text = f"{corner.color}{corner.value}" if inside else str(corner.value)
+            hw = text_width(text, fs, True) / 2 + 2 if inside else r + 1
+            hh = fs * 0.62 + 2 if inside else r + 1
+            spots = _coin_spots(view, full, seen, r)
+            if not any(0 <= x <= view.width and 0 <= y <= view.height for x, y in spots[:1]):
+                continue
+            for x, y in spots:
+                x = min(max(x, hw + 1), view.width - hw - 1)
+                y = min(max(y, hh + 1), view.height - hh - 1)
+                box = (x - hw, y - hh, x + hw, y + hh)
+                if not taken.hits(box):
+                    taken.add(box)
+                    coins.append(CornerCoin(x, y, r, text, corner.color))
+                    break
+            else:
+                skipped += 1
+    return coins, skipped
+
+
+COIN_R = 0.56
+"""A value coin's radius, in label sizes (the digit's capitals fill most of it)."""
+
+
+def _coin_spots(view: View, full: Polygon, seen: Any, r: float) -> list[tuple[float, float]]:
+    """Where a corner's value may go, best first (plot px): on the corner (its incentre, or the middle of its
+    visible part when a later card covers half of it), then on its tip, then just off the tip (the coin touching it),
+    then nudged one radius around its middle."""
+    pts = view.poly(full)
+    spots = []
+    if seen.area < 0.5 * full.area:
+        lp = label_point(seen, min_area=CORNER_MIN_MM2)
+        if lp is not None:
+            spots.append(view.px(lp[0], lp[1]))
+    ix, iy = incentre(pts)
+    if not spots:
+        spots.append((ix, iy))
+    # the right angle's vertex is opposite the longest side (the hypotenuse)
+    sides = [math.dist(pts[(k + 1) % 3], pts[(k + 2) % 3]) for k in range(3)]
+    vx, vy = pts[sides.index(max(sides))]
+    d = math.dist((vx, vy), (ix, iy)) or 1.0
+    ux, uy = (ix - vx) / d, (iy - vy) / d
+    for k in (0.35, -0.45):
+        spots.append((vx + ux * r * k * 2, vy + uy * r * k * 2) if r else (ix, iy))
+    # last, nudged around the corner's middle (still overlapping the corner), nearest the tip first
+    ring = [(ix + r * math.cos(a), iy + r * math.sin(a)) for a in (k * math.pi / 4 for k in range(8))]
+    spots += sorted(ring, key=lambda q: math.dist(q, (vx, vy)))
+    return spots
+
+
+@dataclass(frozen=True)
+class SceneLabels:
+    """What a table scene writes, computed once per picture (the header needs ``skipped`` before drawing): the
+    visible parts (:func:`render.conex_view.visible_parts`), card labels, corner coins and the corners skipped."""
+
+    vis: dict[int, Any]
+    cards: list[CardLabel]
+    coins: list[CornerCoin]
+    skipped: int
+
+
+def scene_labels(game: Any, view: View, fs: int, words: Words | None = None) -> SceneLabels:
+    """The :class:`SceneLabels` of ``game`` drawn in ``view`` with labels ``fs`` px."""
+    vis = visible_parts(game)
+    cards = card_labels(view, game, vis, fs, words)
+    coins, skipped = corner_coins(view, game, vis, fs, words, cards)
+    return SceneLabels(vis, cards, coins, skipped)
+
+
+def corner_values_all_shown(game: Any, view: View, fs: int) -> bool:
+    """True when every visible corner in ``view`` gets its value (:func:`corner_coins` skips none)."""
+    return scene_labels(game, view, fs).skipped == 0
+
+
+def _corner_labels(img: Image.Image, coins: Sequence[CornerCoin], fs: int) -> None:
+    draw = ImageDraw.Draw(img)
+    for c in coins:
+        ink = ink_on(COLOUR_FILL[c.colour])
+        if c.r:
+            draw.ellipse((c.x - c.r, c.y - c.r, c.x + c.r, c.y + c.r), fill=COLOUR_FILL[c.colour], outline=ink, width=2)
+            stamp_text(img, (c.x, c.y), c.text, size=fs, fill=ink, bold=True)
+        else:
+            draw_label(img, (c.x, c.y), c.text, fs, ink, stroke_width=max(1, fs // 14))
+
+
+def _card_labels(img: Image.Image, labels: Sequence[CardLabel], fs: int) -> None:
+    for lab in labels:
+        draw_label(img, (lab.x, lab.y), lab.text, lab.size, lab.ink)
+        if lab.mark:
+            draw_label(img, (lab.x, lab.y + lab.size * 1.05), lab.mark, fs, lab.ink)
 
 
 def _outline(
@@ -219,21 +389,27 @@ def draw_scene(
     removed: tuple[int, Polygon] | None = None,
     board_word: bool = False,
     badges: bool = True,
+    words: Words | None = None,
+    ghost_marks: Sequence[str] | None = None,
+    labels: SceneLabels | None = None,
 ) -> bool:
-    """Draw the table scene on ``img`` (the plot, ``view.width`` x ``view.height`` px); returns whether corner
-    values were drawn (``False``: too small for this view, see :func:`corner_labels_fit`).
+    """Draw the table scene on ``img`` (the plot, ``view.width`` x ``view.height`` px); returns whether every
+    visible corner got its value (``False``: some were too crowded, see :func:`corner_coins`).
 
     Grid, table edge, board, every card (play order), the ``highlight`` card outlined white, the ``focus`` card
     outlined in the theme's highlight colour, the ``removed`` card (id, rectangle) dashed in red, corner values
-    and card numbers where still visible, then the ``ghosts`` (with number badges unless ``badges`` is false).
+    and card numbers where still visible, then the ``ghosts`` (with number badges unless ``badges`` is false;
+    ``ghost_marks[i]`` is written big on ghost ``i``, e.g. its hand letter). ``words``: the viewer's language;
+    ``labels``: the :func:`scene_labels` of this picture when the caller computed them already.
     """
+    w = resolve(words, EN)
     draw = ImageDraw.Draw(img)
     draw.rectangle((0, 0, view.width, view.height), fill=OFF_TABLE[th.name])
     tw, thh = table_size(game)
     draw.rectangle((*view.px(-tw / 2, -thh / 2), *view.px(tw / 2, thh / 2)), fill=th.table)
     _draw_grid(draw, view, th, 50.0 if view.scale < 2.5 else 10.0)
     draw.rectangle((*view.px(-tw / 2, -thh / 2), *view.px(tw / 2, thh / 2)), outline=th.table_edge, width=3)
-    _draw_board(img, view, th, fs, board_word and not ghosts)
+    _draw_board(img, view, th, fs, w("cn.board_word") if board_word and not ghosts else None)
     draw = ImageDraw.Draw(img)
     cards = table_cards(game)
     for tc in cards:
@@ -243,16 +419,14 @@ def draw_scene(
             _outline(draw, view.poly(tc.rect), "#FFFFFF", 4, under="#000000")
         elif tc.card.id == focus:
             _outline(draw, view.poly(tc.rect), th.highlight, 4)
-    vis = visible_parts(game)
-    corners = corner_labels_fit(view, fs)
-    if corners:
-        _corner_labels(img, view, game, vis, fs)
-    _card_labels(img, view, game, vis, fs)
+    sl = labels if labels is not None else scene_labels(game, view, fs, w)
+    _corner_labels(img, sl.coins, fs)
+    _card_labels(img, sl.cards, fs)
     if removed is not None:
         draw_removed(img, view, removed[0], removed[1], fs)
     if ghosts:
-        draw_ghosts(img, view, game, ghosts, fs, badges=badges)
-    return corners
+        draw_ghosts(img, view, game, ghosts, fs, badges=badges, marks=ghost_marks, words=w)
+    return sl.skipped == 0
 
 
 # ----------------------------------------------------------------------------------------------
@@ -345,31 +519,82 @@ def ghost_badges(game: Any, view: View, ghosts: Sequence[Any], min_r: float = 16
     return out
 
 
-def draw_ghosts(img: Image.Image, view: View, game: Any, ghosts: Sequence[Any], fs: int, badges: bool = True) -> None:
-    """Ghost cards semi-transparent with a dashed outline of their own colour, then the number badges on top
-    (numbers at least ``fs`` px)."""
-    overlay = Image.new("RGBA", img.size, (0, 0, 0, 0))
-    od = ImageDraw.Draw(overlay)
+def _shade(colour: str, k: float) -> tuple[int, int, int]:
+    """``colour`` moved ``k`` of the way to black (``k`` < 0: to white)."""
+    rgb = hex_rgb(colour)
+    if k >= 0:
+        return (round(rgb[0] * (1 - k)), round(rgb[1] * (1 - k)), round(rgb[2] * (1 - k)))
+    return tuple(round(c + (255 - c) * -k) for c in rgb)  # type: ignore[return-value]
+
+
+GHOST_STRIPE_PX = 9
+"""Spacing of a ghost card's diagonal hatching, px."""
+
+
+def hatch_polygon(img: Image.Image, pts: Sequence[tuple[float, float]], colour: tuple[int, int, int]) -> None:
+    """Diagonal stripes of ``colour`` (2 px wide, every :data:`GHOST_STRIPE_PX` px) clipped to the polygon."""
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    x0, y0 = max(0, math.floor(min(xs))), max(0, math.floor(min(ys)))
+    x1, y1 = min(img.width, math.ceil(max(xs)) + 1), min(img.height, math.ceil(max(ys)) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return
+    mask = Image.new("L", (x1 - x0, y1 - y0), 0)
+    md = ImageDraw.Draw(mask)
+    h = y1 - y0
+    for x in range(-h, x1 - x0, GHOST_STRIPE_PX):
+        md.line([(x, h), (x + h, 0)], fill=255, width=2)
+    clip = Image.new("L", mask.size, 0)
+    ImageDraw.Draw(clip).polygon([(px - x0, py - y0) for px, py in pts], fill=255)
+    img.paste(colour, (x0, y0, x1, y1), ImageChops.multiply(mask, clip))
+
+
+def draw_ghosts(
+    img: Image.Image,
+    view: View,
+    game: Any,
+    ghosts: Sequence[Any],
+    fs: int,
+    badges: bool = True,
+    marks: Sequence[str] | None = None,
+    words: Words | None = None,
+) -> None:
+    """Ghost cards in their real colours (solid: a translucent purple reads grey on the dark table), hatched in a
+    darker shade of each colour and outlined in dashes of the ghost's own colour, so "not placed yet" never costs
+    the colour; the corner used outlined; on each ghost its ``marks[i]`` (hand letter) big and its number with
+    colour letter; then the number badges on top (numbers at least ``fs`` px)."""
+    draw = ImageDraw.Draw(img)
     tris = []
     for i, place in enumerate(ghosts, start=1):
         card, (cx, cy, rot) = ghost_pose(game, place)
         posed = posed_card(card, cx, cy, rot)
-        r, g, b = (int(COLOUR_FILL[card.color][k : k + 2], 16) for k in (1, 3, 5))
-        od.polygon(view.poly(posed.rect), fill=(r, g, b, 90))
+        draw_card_shapes(draw, view, card, posed.rect, posed.corners, outline="#000000", width=2)
+        main = posed.rect.difference(shapely.union_all(list(posed.corners)))
+        parts = main.geoms if hasattr(main, "geoms") else [main]
+        for part in parts:
+            if isinstance(part, Polygon) and not part.is_empty:
+                hatch_polygon(img, view.poly(part), _shade(COLOUR_FILL[card.color], 0.22))
         for corner, shape in zip(card.corners, posed.corners, strict=True):
-            cr, cg, cb = (int(COLOUR_FILL[corner.color][k : k + 2], 16) for k in (1, 3, 5))
-            od.polygon(view.poly(shape), fill=(cr, cg, cb, 120))
-        tris.append((i, posed.corners[card.corners.index(card.corner(place.corner))], posed.rect))
-    base = img.convert("RGBA")
-    base.alpha_composite(overlay)
-    img.paste(base.convert("RGB"))
+            hatch_polygon(img, view.poly(shape), _shade(COLOUR_FILL[corner.color], 0.22))
+        tris.append((i, card, posed, posed.corners[card.corners.index(card.corner(place.corner))], rot))
     draw = ImageDraw.Draw(img)
-    for i, tri, rect in tris:
+    for i, card, posed, tri, _rot in tris:
         colour = GHOST_OUTLINES[(i - 1) % len(GHOST_OUTLINES)]
-        pts = view.poly(rect)
+        pts = view.poly(posed.rect)
         dashed(draw, [*pts, pts[0]], "#000000", 6, 12)
         dashed(draw, [*pts, pts[0]], colour, 3, 12)
-        draw.polygon(view.poly(tri), outline=colour, width=3)
+        draw.polygon(view.poly(tri), outline="#000000", width=5)
+        draw.polygon(view.poly(tri), outline="#FFFFFF", width=2)
+        ink = ink_on(COLOUR_FILL[card.color])
+        gx, gy = view.px(posed.rect.centroid.x, posed.rect.centroid.y)
+        if badges:  # the number badge may sit at the centre: the card's own labels go below it
+            gy += fs * 1.7
+        mark = marks[i - 1] if marks is not None and i - 1 < len(marks) else ""
+        number = f"{card.id}{card.color}"
+        if mark and view.scale * 40 >= 2.2 * fs:
+            draw_label(img, (gx, gy - fs * 0.55), mark, round(fs * 1.5), ink)
+            draw_label(img, (gx, gy + fs * 0.85), number, fs, ink)
+        else:
+            draw_label(img, (gx, gy), f"{mark} {number}".strip() if view.scale * 55 >= 4 * fs else number, fs, ink)
     if not badges:
         return
     found = ghost_badges(game, view, ghosts, min_r=fs / 1.2)

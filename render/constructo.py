@@ -46,7 +46,6 @@ from render.constructo_draw import (
     PLAYER_PATTERN,
     PLAYER_STRIPE,
     SIZE_LETTER,
-    SIZE_WORD,
     bar_height,
     draw_board,
     draw_chip,
@@ -56,7 +55,9 @@ from render.constructo_draw import (
     size_value,
 )
 from render.constructo_draw import board_parts as board_parts
+from render.constructo_words import EN
 from render.hexgrid import Cell, HexFit, fit, legible_cells, unit_extent
+from render.words import Words, resolve
 
 __all__ = [
     "BAR_W",
@@ -133,36 +134,39 @@ def tower_counts(rnd: Any) -> tuple[int, int]:
     return counts[0], counts[1]
 
 
-def _status_lines(match: Any, names: Sequence[str], tags: Sequence[str], fs: int | None = None) -> tuple[str, str]:
+def _status_lines(
+    match: Any, names: Sequence[str], tags: Sequence[str], fs: int | None = None, words: Words | None = None
+) -> tuple[str, str]:
     """(title, status) of the board; names shortened to 40% of the width when ``fs`` is given."""
+    w = resolve(words, EN)
 
     def nm(p: int) -> str:
         return names[p] if fs is None else ellipsize(names[p], WIDTH * 0.4, fs)
 
     rnd = _shown_round(match)
-    layout_name = rnd.layout.name or "custom layout"
-    title = f"Constructo · round {match.round_no} of 2 · {layout_name}"
+    layout_name = rnd.layout.name or w("ko.custom_layout")
+    title = w("ko.title", round=match.round_no, layout=layout_name)
     phase = match.phase
     if match.is_over:
         if match.resigned is not None:
-            w = 1 - match.resigned
-            line = f"Match over: {nm(match.resigned)} resigned, {nm(w)} ({tags[w]}) wins"
+            won = 1 - match.resigned
+            line = w("ko.over_resigned", loser=nm(match.resigned), winner=nm(won), tag=tags[won])
         elif match.winner is None:
             t = match.totals()
-            line = f"Match over: draw {t[0]}–{t[1]}"
+            line = w("ko.over_draw", a=t[0], b=t[1])
         else:
-            t, w = match.totals(), match.winner
-            line = f"Match over: {nm(w)} ({tags[w]}) wins {t[w]}–{t[1 - w]}"
+            t, won = match.totals(), match.winner
+            line = w("ko.over_won", winner=nm(won), tag=tags[won], a=t[won], b=t[1 - won])
     elif phase == "choosing_layout":
         c = match.chooser if match.chooser is not None else match.current_player
-        line = f"Round 1 over · {nm(c)} ({tags[c]}) chooses the layout for round 2"
+        line = w("ko.choosing", name=nm(c), tag=tags[c])
     else:
         p = match.current_player
-        line = f"▶ {nm(p)} ({tags[p]}, {PLAYER_PATTERN[p]}) to move"
+        line = w("ko.to_move", name=nm(p), tag=tags[p], pattern=w(f"ko.pattern_{p}"))
     last = rnd.last_move
     mover = _last_mover(rnd)
     if last is not None and mover is not None and not match.is_over:
-        line += f" · last move: {last} by {tags[mover]}"
+        line += " · " + w("ko.last_move", move=last, tag=tags[mover])
     return title, line
 
 
@@ -174,6 +178,7 @@ def _player_row(
     names: Sequence[str],
     tags: Sequence[str],
     th: Theme,
+    w: Words,
 ) -> None:
     """Two lines for one seat: swatch, name and match score; then the reserve (a chip and a count per size) and
     the running tower count."""
@@ -187,7 +192,7 @@ def _player_row(
         )
     draw_player_swatch(draw, (x + FS * 0.8, mid), FS * 1.45, player, tags[player], FS)
     totals = match.totals()
-    score = f"match {totals[player]}"
+    score = w("ko.match_score", n=totals[player])
     score_w = text_width(score, FS + 1, True)
     draw_text(draw, (WIDTH - MARGIN, mid), score, size=FS + 1, fill=th.text, bold=True, anchor="rm")
     draw_fit(
@@ -213,7 +218,7 @@ def _player_row(
         draw_text(draw, (x, mid2), label, size=FS, fill=th.text, anchor="lm")
         x += text_width(label, FS) + 18
     towers = tower_counts(rnd)[player]
-    draw_text(draw, (WIDTH - MARGIN, mid2), f"towers {towers}", size=FS, fill=th.text, anchor="rm")
+    draw_text(draw, (WIDTH - MARGIN, mid2), w("ko.towers", n=towers), size=FS, fill=th.text, anchor="rm")
 
 
 def _reserve_count(reserve: Any, size: int) -> int:
@@ -237,8 +242,10 @@ def _board_height(cells: Sequence[tuple[int, int]]) -> float:
     return uh * radius + 24
 
 
-def _header(match: Any, names: Sequence[str], tags: Sequence[str]) -> list[tuple[str, int, bool]]:
-    title, status = _status_lines(match, names, tags, FS)
+def _header(
+    match: Any, names: Sequence[str], tags: Sequence[str], words: Words | None = None
+) -> list[tuple[str, int, bool]]:
+    title, status = _status_lines(match, names, tags, FS, words)
     out = [(ln, FS + 5, True) for ln in wrap_text(title, WIDTH - 2 * MARGIN, FS + 5, True, max_lines=2)]
     out += [(ln, FS, False) for ln in wrap_text(status, WIDTH - 2 * MARGIN, FS, False, max_lines=3)]
     return out
@@ -252,16 +259,19 @@ def _board_box(cells: Sequence[tuple[int, int]], top: float) -> tuple[float, flo
     return (MARGIN, top + 12, WIDTH - MARGIN, top + _board_height(cells) - 12)
 
 
-def board_fit(match: Any, *, names: Sequence[str] = ("P1", "P2")) -> HexFit:
-    """Where :func:`render_board` (with the same ``names``) draws the tiles of ``match``'s shown round: hexagon
-    radius and the pixel centre of each tile (``centres[n - 1]`` for tile n). For tests and for image maps."""
+def board_fit(match: Any, *, names: Sequence[str] = ("P1", "P2"), words: Words | None = None) -> HexFit:
+    """Where :func:`render_board` (with the same ``names`` and ``words``) draws the tiles of ``match``'s shown
+    round: hexagon radius and the pixel centre of each tile (``centres[n - 1]`` for tile n). For tests and for
+    image maps."""
     names = seat_names(names, 2)
     cells = _shown_round(match).layout.cells
-    top = _header_h(_header(match, names, player_tags(names)))
+    top = _header_h(_header(match, names, player_tags(names), words))
     return fit(display_cells(cells)[0], _board_box(cells, top), MAX_RADIUS)
 
 
-def render_board(match: Any, *, names: Sequence[str] = ("P1", "P2"), theme: str = "dark") -> Image.Image:
+def render_board(
+    match: Any, *, names: Sequence[str] = ("P1", "P2"), theme: str = "dark", words: Words | None = None
+) -> Image.Image:
     """The board of a Constructo match as an 800 px wide RGB image.
 
     Shows the 9 tiles of the shown round's layout (any layout, auto-fitted) with their numbers (C4), every stack
@@ -273,19 +283,22 @@ def render_board(match: Any, *, names: Sequence[str] = ("P1", "P2"), theme: str 
         match: an ``engine.constructo.Match`` (only its public attributes are read).
         names: display names of seat 0 and seat 1 (colours and patterns belong to the seat, C1).
         theme: ``"dark"`` (default) or ``"light"``.
+        words: the reader's :class:`render.words.Words` (keys of :data:`render.constructo_words.EN`); ``None`` =
+            English. A public board takes the server's language.
 
     Raises:
         ValueError: unknown ``theme``.
     """
     th = theme_of(theme)
+    w = resolve(words, EN)
     names = seat_names(names, 2)
     tags = player_tags(names)
     rnd = _shown_round(match)
-    header = _header(match, names, tags)
+    header = _header(match, names, tags, w)
     top = _header_h(header)
     board_h = _board_height(rnd.layout.cells)
-    legend = _legend_lines(tags)
-    rounds = wrap_text(_rounds_line(match, tags), WIDTH - 2 * MARGIN, FS, max_lines=3)
+    legend = _legend_lines(tags, w)
+    rounds = wrap_text(_rounds_line(match, tags, w), WIDTH - 2 * MARGIN, FS, max_lines=3)
     legend_h = LINE * (len(legend) + 1) + 10
     rounds_h = LINE * len(rounds) + 8
     height = int(top + board_h + legend_h + rounds_h + 2 * FOOTER_ROW_H + MARGIN)
@@ -298,24 +311,24 @@ def render_board(match: Any, *, names: Sequence[str] = ("P1", "P2"), theme: str 
     box = _board_box(rnd.layout.cells, top)
     draw_board(draw, rnd, box, th, tags, fs=FS, cells=display_cells(rnd.layout.cells)[0])
     y = top + board_h + 6
-    _legend(draw, y, th, legend)
+    _legend(draw, y, th, legend, w)
     y += legend_h
     for ln in rounds:
         draw_text(draw, (MARGIN, y + LINE / 2), ln, size=FS, fill=th.muted, anchor="lm")
         y += LINE
     y += 8
     for p in (0, 1):
-        _player_row(draw, y, p, match, names, tags, th)
+        _player_row(draw, y, p, match, names, tags, th, w)
         y += FOOTER_ROW_H
     return img
 
 
-def _legend_lines(tags: Sequence[str]) -> list[str]:
-    key = f"L{tags[0]} = {tags[0]}'s large · chips bottom → top · small in a ring = swallowed · badge = tower owner"
+def _legend_lines(tags: Sequence[str], w: Words) -> list[str]:
+    key = w("ko.legend", tag=tags[0])
     return wrap_text(key, WIDTH - 2 * MARGIN, FS, max_lines=3)
 
 
-def _legend(draw: ImageDraw.ImageDraw, y: float, th: Theme, lines: Sequence[str]) -> None:
+def _legend(draw: ImageDraw.ImageDraw, y: float, th: Theme, lines: Sequence[str], w: Words) -> None:
     """Line 1: a chip of each size and its name; then the key lines."""
     mid = y + LINE / 2
     x: float = MARGIN
@@ -325,7 +338,7 @@ def _legend(draw: ImageDraw.ImageDraw, y: float, th: Theme, lines: Sequence[str]
             draw, x + BAR_W[size] * chip_r / 2, mid + FS * 0.42, FS * 0.84, chip_r, 0, size, th, "", tile_fill=th.bg
         )
         x += BAR_W[size] * chip_r + 6
-        word = SIZE_WORD[size] + (" (ring)" if size == 3 else "")
+        word = w(f"ko.size_{size}")
         draw_text(draw, (x, mid), word, size=FS, fill=th.muted, anchor="lm")
         x += text_width(word, FS) + 16
     for ln in lines:
@@ -333,18 +346,19 @@ def _legend(draw: ImageDraw.ImageDraw, y: float, th: Theme, lines: Sequence[str]
         draw_text(draw, (MARGIN, mid), ln, size=FS, fill=th.muted, anchor="lm")
 
 
-def _rounds_line(match: Any, tags: Sequence[str]) -> str:
+def _rounds_line(match: Any, tags: Sequence[str], w: Words) -> str:
     scores = list(match.round_scores())
     parts = []
     for i in range(2):
         if i < len(scores):
             a, b = scores[i]
             finished = i < len(match.rounds) and match.rounds[i].is_over
-            parts.append(f"round {i + 1}: {tags[0]} {a}–{b} {tags[1]}" + ("" if finished else " (so far)"))
+            part = w("ko.round", n=i + 1, a=tags[0], x=a, y=b, b=tags[1])
+            parts.append(part if finished else f"{part} {w('ko.so_far')}")
         else:
-            parts.append(f"round {i + 1}: —")
+            parts.append(w("ko.round_unplayed", n=i + 1))
     t = match.totals()
-    return " · ".join(parts) + f" · match: {tags[0]} {t[0]}–{t[1]} {tags[1]}"
+    return " · ".join(parts) + " · " + w("ko.match", a=tags[0], x=t[0], y=t[1], b=tags[1])
 
 
 # ----------------------------------------------------------------------------------------------
@@ -386,7 +400,7 @@ def board_text(match: Any, *, names: Sequence[str] = ("P1", "P2")) -> str:
             f"{names[p]} ({tags[p]}): reserve L{_reserve_count(res, 3)} M{_reserve_count(res, 2)} "
             f"S{_reserve_count(res, 1)}, towers {towers[p]}"
         )
-    lines.append(_rounds_line(match, tags).replace(" · ", "; "))
+    lines.append(_rounds_line(match, tags, resolve(None, EN)).replace(" · ", "; "))
     lines.append(f"Layout: {rnd.layout.to_text()}")
     return "\n".join(lines)
 

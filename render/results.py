@@ -26,8 +26,10 @@ from render.common import (
     theme_of,
     wrap_text,
 )
+from render.conex_words import EN as CONEX_EN
 from render.constructo import PLAYER_FILL, PLAYER_PATTERN, player_tags
 from render.constructo_draw import draw_player_swatch
+from render.words import Words, resolve
 
 WIDTH = 800
 MARGIN = 24
@@ -187,30 +189,35 @@ def conex_winners(game: Game) -> list[int]:
     return list(game.winners)
 
 
-def _conex_headline(game: Game, names: Sequence[str]) -> str:
+def _conex_headline(game: Game, names: Sequence[str], words: Words | None = None) -> str:
+    w = resolve(words, CONEX_EN)
     winners = conex_winners(game)
     if not winners:
-        return "Game over" if game.is_over else "Game in progress"
+        return w("cn.r_over") if game.is_over else w("cn.r_in_progress")
     if len(winners) == 1:
-        return f"{names[winners[0]]} wins!"
-    return "Shared win: " + ", ".join(names[w] for w in winners)
+        return w("cn.r_wins", name=names[winners[0]])
+    return w("cn.r_shared", names=", ".join(names[k] for k in winners))
 
 
-def render_conex_result(game: Game, *, names: Sequence[str], theme: str = "dark") -> Image.Image:
+def render_conex_result(
+    game: Game, *, names: Sequence[str], theme: str = "dark", words: Words | None = None
+) -> Image.Image:
     """End-of-game card for CONEX: the engine's ranking (ties share a place, E3), winners marked, the goal.
     Forfeited seats (they left the running game) rank last, marked "(left)", and never win.
 
-    ``names`` are by seat. 800 px wide RGB image. Raises ``ValueError`` for a bad theme.
+    ``names`` are by seat; ``words`` the reader's language (``None`` = English; the card is public: the server's).
+    800 px wide RGB image. Raises ``ValueError`` for a bad theme.
     """
     th = theme_of(theme)
+    w = resolve(words, CONEX_EN)
     names = seat_names(names, game.players)
     forfeited = game.forfeited
     ranking = conex_ranking(game)
-    headline = wrap_text(_conex_headline(game, names), WIDTH - 2 * MARGIN, FS + 12, True, max_lines=2)
+    headline = wrap_text(_conex_headline(game, names, w), WIDTH - 2 * MARGIN, FS + 12, True, max_lines=2)
     table_top = 20 + FS * 1.5 + len(headline) * (FS + 12) * 1.3 + 10
     height = int(table_top + ROW_H * (len(ranking) + 1) + MARGIN)
     img, draw = new_canvas(WIDTH, height, th)
-    draw_text(draw, (MARGIN, 20), f"CONEX — game result (goal {game.goal})", size=FS + 2, fill=th.muted, bold=True)
+    draw_text(draw, (MARGIN, 20), w("cn.r_title", goal=game.goal), size=FS + 2, fill=th.muted, bold=True)
     y = 20 + FS * 1.5
     for ln in headline:
         draw_text(draw, (MARGIN, y), ln, size=FS + 12, fill=th.highlight, bold=True)
@@ -219,7 +226,7 @@ def render_conex_result(game: Game, *, names: Sequence[str], theme: str = "dark"
     rows = [
         [
             f"{place}.",
-            ("★ " if seat in winners else "") + names[seat] + (" (left)" if seat in forfeited else ""),
+            ("★ " if seat in winners else "") + names[seat] + (f" ({w('cn.seat_left')})" if seat in forfeited else ""),
             str(score),
         ]
         for place, seat, score in ranking
@@ -227,7 +234,7 @@ def render_conex_result(game: Game, *, names: Sequence[str], theme: str = "dark"
     _table(
         draw,
         table_top,
-        ["place", "player", "points"],
+        [w("cn.r_place"), w("cn.r_player"), w("cn.r_points")],
         rows,
         [MARGIN, 120, WIDTH - MARGIN],
         ["l", "l", "r"],

@@ -50,7 +50,12 @@ def test_every_english_key_is_in_spanish_with_the_same_placeholders() -> None:
     assert not missing, f"{len(missing)} keys without Spanish: {missing}"
     differ = sorted(k for k in en if placeholders(en[k]) != placeholders(es[k]))
     assert not differ, [(k, placeholders(en[k]), placeholders(es[k])) for k in differ]
-    stray = sorted(k for k in es if k not in en and not k.startswith("rule."))
+    # a plural form English lacks ("many": Spanish whole millions) is no stray when English has the ".other"
+    stray = sorted(
+        k
+        for k in es
+        if k not in en and not k.startswith("rule.") and not (k.endswith(".many") and k[:-5] + ".other" in en)
+    )
     assert not stray, f"Spanish keys English does not have: {stray}"
 
 
@@ -59,7 +64,7 @@ def test_spanish_templates_are_not_english_copies() -> None:
         return bool(re.search(r"[a-z]{4,}", re.sub(r"\{[^}]*\}", "", v)))
 
     same = [k for k, v in MESSAGES["en"].items() if MESSAGES["es"][k] == v and words(v)]
-    allowed = {"ui.experimental"}  # the same word in both languages
+    allowed = {"ui.experimental", "img.cn.legal.one"}  # the same word in both languages
     assert not [k for k in same if k not in allowed], same
 
 

@@ -22,7 +22,16 @@ from engine.conex.deck import CARD_H_MM, CARD_W_MM
 from engine.conex.geometry import centre_for_corner
 from render import to_png
 from render.common import hex_rgb
-from render.conex import COLOUR_FILL, ghost_badges, render_hand, render_table, table_layout, table_text, table_view
+from render.conex import (
+    COLOUR_FILL,
+    ghost_badges,
+    placed_corner_cm,
+    render_hand,
+    render_table,
+    table_layout,
+    table_text,
+    table_view,
+)
 from render.conex_hand import HAND_SCALE, hand_slots, hand_text
 from render.conex_view import PLOT_LONG_PX
 from render.results import conex_result_text, render_conex_result
@@ -353,7 +362,7 @@ def test_goldens(full_game: Game) -> None:
         Place(0, hand[1].id, 1, -7.5, 7.0, 300.0),
         Place(0, hand[2].id, 2, 0.0, 0.0, 0.0),
     ]
-    assert_matches_golden(render_hints(fresh, hints), "conex_hints")
+    assert_matches_golden(render_hints(fresh, hints, marks=["A", "B", "C"]), "conex_hints")
     # after a lightning: the removed card dashed, no highlight
     d = full_game.to_dict()
     gone = d["table"][30]
@@ -413,7 +422,8 @@ def test_table_text_tiers_always_fit(full_game: Game) -> None:
     medium = table_text(full_game, names=NAMES)
     assert "visible corners" in medium and len(medium) <= 1900
     last = full_game.table[-1]
-    assert f"#{last.card.id}{last.card.color} {last.pose[0] / 10:.1f},{last.pose[1] / 10:.1f} r0" in medium
+    x, y = placed_corner_cm(last)  # the placed corner's position, as /conex place takes it
+    assert f"#{last.card.id}{last.card.color} c{last.corner} {x:.0f},{y:.0f} r0" in medium
     compact = table_text(full_game, names=NAMES, limit=1000)
     assert len(compact) <= 1000 and "#" in compact
     ids_shown = sum(f"#{tc.card.id}{tc.card.color}" in compact for tc in full_game.table)

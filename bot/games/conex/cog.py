@@ -23,7 +23,7 @@ from bot.games.conex.letters import letters_of
 from bot.games.conex.narration import game_of
 from bot.games.conex.placing import parse_card_ref, parse_target, resolve_place, targets
 from bot.games.conex.views import card_label, colour_name
-from bot.i18n import t
+from bot.i18n import image_words, t
 from bot.services.publish import render_png
 from bot.ui.common import GameCog, defer, fill, guild_locale, png_file, reply
 from engine.conex import Game
@@ -263,7 +263,9 @@ class ConexCog(
         snap = await self.running_game(interaction)
         game = game_of(snap)
         if text:
-            await reply(interaction, f"```\n{table_text(game, names=snap.names, limit=1900)}\n```", ephemeral=True)
+            words = image_words(interaction.locale)
+            shown = table_text(game, names=snap.names, limit=1900, words=words)
+            await reply(interaction, f"```\n{shown}\n```", ephemeral=True)
             return
         if zoom is not None:
             word = zoom.strip().lower()
@@ -272,7 +274,8 @@ class ConexCog(
                 raise BotError("cn.not_on_table", rule="Input", card=focus)
             self.games.fair.check(interaction, "zoom")
             await defer(interaction, ephemeral=True)
-            png = await self.games.cpu(render_png, render_table, game, names=snap.names, zoom=focus)
+            words = image_words(interaction.locale)  # a private view: the clicker's language
+            png = await self.games.cpu(render_png, render_table, game, names=snap.names, zoom=focus, words=words)
             await fill(
                 interaction,
                 t("cn.zoom", interaction.locale, zoom=zoom),

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot.games.conex.fairness import commitment_line, deal_public, reveal_line
-from bot.i18n import t
+from bot.i18n import t, tn
 from engine.conex import Game
 from engine.conex import events as ev
 from engine.protocol import Event
@@ -36,8 +36,7 @@ def events_text(snap: Snapshot, events: Sequence[Event]) -> str:
         elif isinstance(e, ev.DieRolled):
             lines.append(t("cn.ev_die", loc, name=names[e.player], face=e.face))
         elif isinstance(e, ev.Drew):
-            key = "cn.ev_drew_one" if e.count == 1 else "cn.ev_drew"
-            lines.append(t(key, loc, name=names[e.player], count=e.count))
+            lines.append(tn("cn.ev_drew", e.count, loc, name=names[e.player], count=e.count))
         elif isinstance(e, ev.StarTaken):
             if e.from_ is None:
                 lines.append(t("cn.ev_star", loc, name=names[e.player], star=e.star))

@@ -10,6 +10,7 @@ import discord
 from bot.core.kind import Picture
 from bot.games.conex import views
 from bot.games.conex.narration import game_of
+from bot.i18n import image_words
 from engine.conex import Game
 
 if TYPE_CHECKING:
@@ -18,10 +19,10 @@ if TYPE_CHECKING:
 TABLE_FILENAME = "conex-{game}-{version}.png"
 
 
-def _table_text(game: Game, names: list[str]) -> str:
+def _table_text(game: Game, names: list[str], words: object = None) -> str:
     from render.conex import table_text
 
-    return f"```\n{table_text(game, names=names, limit=1500)}\n```"
+    return f"```\n{table_text(game, names=names, limit=1500, words=words)}\n```"  # type: ignore[arg-type]
 
 
 def _result_text(game: Game, names: list[str]) -> str:
@@ -34,7 +35,8 @@ def table_pictures(snap: Snapshot) -> list[Picture]:
     from render.conex import render_table
 
     game, names = game_of(snap), snap.names
-    kwargs: dict[str, Any] = {"names": names}
+    words = image_words(snap.locale)  # a public table: the server's language
+    kwargs: dict[str, Any] = {"names": names, "words": words}
     removed = snap.env.extra.get("removed")
     if removed:  # after a lightning: the removed card outlined, no highlight of the (older) last placement
         card, x, y, rot = removed
@@ -44,7 +46,7 @@ def table_pictures(snap: Snapshot) -> list[Picture]:
             render_table,
             (game,),
             TABLE_FILENAME.format(game=snap.id, version=snap.version),
-            lambda: _table_text(game, names),
+            lambda: _table_text(game, names, words),
             kwargs,
         )
     ]
@@ -55,7 +57,11 @@ def result_picture(snap: Snapshot) -> Picture | None:
 
     game, names = game_of(snap), snap.names
     return Picture(
-        render_conex_result, (game,), f"conex-{snap.id}-result.png", lambda: _result_text(game, names), {"names": names}
+        render_conex_result,
+        (game,),
+        f"conex-{snap.id}-result.png",
+        lambda: _result_text(game, names),
+        {"names": names, "words": image_words(snap.locale)},  # a public card: the server's language
     )
 
 

@@ -11,6 +11,7 @@ import discord
 from bot.core.kind import Picture
 from bot.games.constructo.narration import match_of
 from bot.games.constructo.views import board_view as make_board_view
+from bot.i18n import image_words
 from engine.constructo import Match, Move
 
 if TYPE_CHECKING:
@@ -41,7 +42,7 @@ def board_pictures(snap: Snapshot) -> list[Picture]:
             (match,),
             BOARD_FILENAME.format(game=snap.id, version=snap.version),
             lambda: _board_text(match, names),
-            {"names": names},
+            {"names": names, "words": image_words(snap.locale)},  # a public board: the server's language
         )
     ]
 

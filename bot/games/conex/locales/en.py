@@ -1,5 +1,8 @@
 """English catalogue of CONEX (merged into ``en`` by ``bot/i18n.py``): lobby, table messages, components,
-refusals of the CONEX service (``cn.*``, ``ui.cn_*``)."""
+refusals of the CONEX service (``cn.*``, ``ui.cn_*``), and the words of the images (``img.cn.*``, the renderers'
+English from ``render/conex_words.py``, so every image word has its Spanish checked like any message)."""
+
+from render.conex_words import EN as _IMAGE_WORDS
 
 MESSAGES: dict[str, str] = {
     "ui.cn_hand": "My hand",
@@ -42,8 +45,8 @@ MESSAGES: dict[str, str] = {
     "cn.ev_placed": "{name} placed card #{card} (corner {corner}) on {target}: **+{points}**.",
     "cn.ev_placed_double": "{name} placed card #{card} (corner {corner}) on {target} with the 2x star: **+{points}**.",
     "cn.ev_die": "Die: **{face}**.",
-    "cn.ev_drew_one": "{name} drew 1 card.",
-    "cn.ev_drew": "{name} drew {count} cards.",
+    "cn.ev_drew.one": "{name} drew {n} card.",
+    "cn.ev_drew.other": "{name} drew {n} cards.",
     "cn.ev_star": "{name} takes the **{star}** star (usable from their next turn).",
     "cn.ev_star_from": "{name} takes the **{star}** star from {prev} (usable from their next turn).",
     "cn.ev_star_kept": "{name} rolled the **{star}** star they already hold: they keep it.",
@@ -83,7 +86,7 @@ MESSAGES: dict[str, str] = {
         "{n}. card **{letter}** (#{card}), corner {corner} on {target} at ({x}, {y}) cm, rotation {rot}° — "
         "**+{points}**"
     ),
-    "cn.hint_label": "{letter} (#{card}) corner {corner} → {target} · +{points}",
+    "cn.hint_label": "{letter} (#{card}) → {target} · +{points}",
     "cn.hint_with_2x": " (with your 2x star: **+{points}**, button {n} · 2x)",
     "cn.no_hints": "None of your cards has a legal placement now: draw (or pass if the pile is empty).",
     "cn.board": "The current table:",
@@ -130,3 +133,5 @@ MESSAGES.update(
         "cn.reveal": "🔓 Deal seed: `{seed}` (commitment `{hash}`). Check it: `{command}`",
     }
 )
+
+MESSAGES.update({f"img.{key}": template for key, template in _IMAGE_WORDS.items()})

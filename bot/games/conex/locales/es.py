@@ -54,8 +54,9 @@ MESSAGES: dict[str, str] = {
         "{name} colocó la carta #{card} (esquina {corner}) sobre {target} con la estrella 2x: **+{points}**."
     ),
     "cn.ev_die": "Dado: **{face}**.",
-    "cn.ev_drew_one": "{name} robó 1 carta.",
-    "cn.ev_drew": "{name} robó {count} cartas.",
+    "cn.ev_drew.one": "{name} robó {n} carta.",
+    "cn.ev_drew.other": "{name} robó {n} cartas.",
+    "cn.ev_drew.many": "{name} robó {n} de cartas.",
     "cn.ev_star": "{name} se lleva la estrella **{star}** (la puede usar desde su próximo turno).",
     "cn.ev_star_from": ("{name} le quita la estrella **{star}** a {prev} (la puede usar desde su próximo turno)."),
     "cn.ev_star_kept": "{name} sacó la estrella **{star}** que ya tenía: se la queda.",
@@ -87,7 +88,7 @@ MESSAGES: dict[str, str] = {
         "{n}. carta **{letter}** (#{card}), esquina {corner} sobre {target} en ({x}, {y}) cm, giro {rot}° — "
         "**+{points}**"
     ),
-    "cn.hint_label": "{letter} (#{card}) esquina {corner} → {target} · +{points}",
+    "cn.hint_label": "{letter} (#{card}) → {target} · +{points}",
     "cn.hint_with_2x": " (con tu estrella 2x: **+{points}**, botón {n} · 2x)",
     "cn.no_hints": "Ninguna carta de tu mano tiene ahora una colocación legal: roba (o pasa si el mazo está vacío).",
     "cn.board": "La mesa actual:",
@@ -212,5 +213,93 @@ MESSAGES.update(
             "La semilla se revela al final para que cualquiera compruebe el reparto, los dados y los descartes al azar."
         ),
         "cn.reveal": "🔓 Semilla del reparto: `{seed}` (compromiso `{hash}`). Compruébalo: `{command}`",
+    }
+)
+
+# Words drawn in the CONEX images and written in their text twins (``render/conex_words.py`` holds the English;
+# ``bot.i18n.image_words`` hands these to the renderers). Colour letters (Y R T P) stay as symbols.
+MESSAGES.update(
+    {
+        "img.cn.title": "CONEX · meta {goal} · mazo {pile}",
+        "img.cn.zoom": "ampliación: {zoom}",
+        "img.cn.to_play": "▶ juega {name}",
+        "img.cn.game_over": "Fin de la partida",
+        "img.cn.game_over_wins.one": "Fin de la partida — gana {names}",
+        "img.cn.game_over_wins.other": "Fin de la partida — ganan {names}",
+        "img.cn.points.one": "{n} pto",
+        "img.cn.points.other": "{n} ptos",
+        "img.cn.star_2x": "estrella 2x",
+        "img.cn.star_lightning": "estrella rayo",
+        "img.cn.seat_left": "se fue",
+        "img.cn.seat_must_discard": "debe descartar",
+        "img.cn.in_supply": "En la reserva: {stars}",
+        "img.cn.lightning_removed": "⚡ El rayo quitó la #{card} (guiones rojos)",
+        "img.cn.last": (
+            "Última: #{card} de {name} · esquina {corner} en ({x}, {y}) cm r{rot} sobre {target} · +{points}"
+        ),
+        "img.cn.the_board": "el tablero",
+        "img.cn.no_card_placed": "No se colocó ninguna carta.",
+        "img.cn.no_cards_yet": "Aún no hay cartas: empieza en la casilla del tablero del color de tu esquina.",
+        "img.cn.corner_note": "Algunos valores de esquina: amplía (/conex board zoom:<carta>)",
+        "img.cn.corner_note_text": "Algunos valores de esquina: /conex board text:true los lista",
+        "img.cn.board_word": "tablero",
+        "img.cn.die": "dado",
+        "img.cn.cm": "cm",
+        "img.cn.t_head": "CONEX · meta {goal} · mazo {pile} · {turn}",
+        "img.cn.t_to_play": "juega {name}",
+        "img.cn.t_game_over": "fin de la partida",
+        "img.cn.t_game_over_wins.one": "fin de la partida — gana {names}",
+        "img.cn.t_game_over_wins.other": "fin de la partida — ganan {names}",
+        "img.cn.t_scores": "Puntos: {scores}",
+        "img.cn.t_supply": "en la reserva: {stars}",
+        "img.cn.t_must_discard": "deben descartar: {names}",
+        "img.cn.t_removed": "Rayo: la #{card} salió de la mesa.",
+        "img.cn.t_no_cards": "Aún no hay cartas en la mesa: empieza en la casilla del tablero del color de tu esquina.",
+        "img.cn.t_ghost": "Fantasma {n}: {place}",
+        "img.cn.t_legend": (
+            "Colores: Y amarillo, R rojo, T turquesa, P morado. Casillas del tablero: Y arriba a la izquierda, "
+            "R arriba a la derecha, T abajo a la derecha, P abajo a la izquierda; coordenadas en cm, origen = centro "
+            "del tablero, y hacia abajo; cada carta se da por la esquina con que se colocó (c2 en x,y = su esquina 2 "
+            "allí, como lo pide /conex place)."
+        ),
+        "img.cn.t_table": "Mesa ({n} cartas, de abajo arriba):",
+        "img.cn.t_table_medium": (
+            "Mesa ({n} cartas, de abajo arriba; esquina colocada en x,y cm, rotación, esquinas visibles):"
+        ),
+        "img.cn.t_table_compact": "Mesa ({n} cartas, de abajo arriba, esquina colocada en x,y cm):",
+        "img.cn.t_card": "#{card}{colour}{action} c{corner} en ({x},{y}) r{rot} esquinas {corners}",
+        "img.cn.t_none_visible": "ninguna visible",
+        "img.cn.t_free": "libre",
+        "img.cn.t_more": "… (+{n} más)",
+        "img.cn.hand_title.one": "Tu mano · {n} carta",
+        "img.cn.hand_title.other": "Tu mano · {n} cartas",
+        "img.cn.hand_title.many": "Tu mano · {n} de cartas",
+        "img.cn.hand_stars": "Estrellas: {stars} · puntos {score}",
+        "img.cn.none": "ninguna",
+        "img.cn.you_must_discard": "debes descartar una carta",
+        "img.cn.hand_empty": "No tienes cartas en la mano.",
+        "img.cn.legal_none": "ningún sitio legal",
+        "img.cn.legal_capped": "{n}+ legales",
+        "img.cn.legal.one": "{n} legal",
+        "img.cn.legal.other": "{n} legales",
+        "img.cn.hand_text_head.one": "Tu mano ({n} carta); estrellas: {stars}",
+        "img.cn.hand_text_head.other": "Tu mano ({n} cartas); estrellas: {stars}",
+        "img.cn.hand_text_card": "{letter}: #{card} {colour}{action} — esquinas {corners}",
+        "img.cn.colour_Y": "amarilla",
+        "img.cn.colour_R": "roja",
+        "img.cn.colour_T": "turquesa",
+        "img.cn.colour_P": "morada",
+        "img.cn.r_title": "CONEX — resultado de la partida (meta {goal})",
+        "img.cn.r_over": "Fin de la partida",
+        "img.cn.r_in_progress": "Partida en curso",
+        "img.cn.r_wins": "¡Gana {name}!",
+        "img.cn.r_shared": "Victoria compartida: {names}",
+        "img.cn.r_place": "puesto",
+        "img.cn.r_player": "jugador",
+        "img.cn.r_points": "puntos",
+        "img.cn.no_hints": "No hay ninguna colocación legal que sugerir.",
+        "img.cn.hint_label": "#{card} esquina {corner} → {target}",
+        "img.cn.hint_points": "{label} · +{points}",
+        "img.cn.hint_text": "{n}. {label} — esquina en ({x}, {y}) cm{rot}",
     }
 )

@@ -1,5 +1,8 @@
 """English catalogue of Constructo (merged into ``en`` by ``bot/i18n.py``): challenge, board messages,
-components (``cx.*``, Constructo's ``ui.*``)."""
+components (``cx.*``, Constructo's ``ui.*``), and the words of the board image (``img.ko.*``, the renderer's
+English from ``render/constructo_words.py``)."""
+
+from render.constructo_words import EN as _IMAGE_WORDS
 
 MESSAGES: dict[str, str] = {
     "ui.resign": "Resign",
@@ -110,3 +113,5 @@ MESSAGES.update(
         ),
     }
 )
+
+MESSAGES.update({f"img.{key}": template for key, template in _IMAGE_WORDS.items()})

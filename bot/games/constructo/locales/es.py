@@ -178,3 +178,33 @@ MESSAGES.update(
         ),
     }
 )
+
+# Words drawn in the Constructo board image (``render/constructo_words.py`` holds the English). Size letters
+# (S M L), tags and move notation stay as symbols.
+MESSAGES.update(
+    {
+        "img.ko.title": "Constructo · ronda {round} de 2 · {layout}",
+        "img.ko.custom_layout": "tablero propio",
+        "img.ko.over_resigned": "Fin de la partida: {loser} abandonó, gana {winner} ({tag})",
+        "img.ko.over_draw": "Fin de la partida: empate {a}–{b}",
+        "img.ko.over_won": "Fin de la partida: gana {winner} ({tag}) {a}–{b}",
+        "img.ko.choosing": "Fin de la ronda 1 · {name} ({tag}) elige el tablero de la ronda 2",
+        "img.ko.to_move": "▶ mueve {name} ({tag}, {pattern})",
+        "img.ko.pattern_0": "lisas",
+        "img.ko.pattern_1": "rayadas",
+        "img.ko.last_move": "última jugada: {move} de {tag}",
+        "img.ko.match_score": "partida {n}",
+        "img.ko.towers": "torres {n}",
+        "img.ko.legend": (
+            "L{tag} = grande de {tag} · fichas de abajo → arriba · pequeña en un anillo = tragada · "
+            "insignia = dueño de la torre"
+        ),
+        "img.ko.size_1": "pequeña",
+        "img.ko.size_2": "mediana",
+        "img.ko.size_3": "grande (anillo)",
+        "img.ko.round": "ronda {n}: {a} {x}–{y} {b}",
+        "img.ko.so_far": "(por ahora)",
+        "img.ko.round_unplayed": "ronda {n}: —",
+        "img.ko.match": "partida: {a} {x}–{y} {b}",
+    }
+)
