@@ -165,6 +165,12 @@ class Rules:
     """``ai_function(state, seat, level, seed) -> action text``: a module-level function (it runs in a worker)
     given a copy of the state. ``None``: the game has no AI."""
 
+    def ai_lane(self, state: GameState, seat: int, level: str) -> str:
+        """The CPU lane of the AI's next job for ``seat`` at ``level`` (``bot/core/cpu.py``): ``"light"`` for a
+        job of at most about a second of CPU, which then never waits behind long searches, ``"background"`` for a
+        long one. Default: ``"background"``."""
+        return "background"
+
     def validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """The options of a new game, checked and normalised (JSON-ready: stored in the envelope). Raises
         ``InvalidInputError``/``BotError``. Default: unchanged."""
