@@ -156,7 +156,7 @@ class Rules:
     - per action, under the game's lock (``GameLayer.act``): :meth:`parse`, :meth:`before`, the engine's ``apply``
       (a ``RuleError`` goes through :meth:`refine`), :meth:`check_applied`, :meth:`after`, then the commit;
     - :meth:`migrate` when a stored game predates envelope version 2;
-    - :attr:`ai_function` (through the CPU seam) when an AI seat is to act.
+    - :attr:`ai_function` (through the CPU seam, in the lane :meth:`ai_lane` names) when an AI seat is to act.
     """
 
     kind: GameKind
