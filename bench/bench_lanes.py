@@ -7,7 +7,8 @@ Usage: ``.venv/bin/python bench/bench_lanes.py [--part wait agree] [--hard 40] [
 ``--hard`` coroutines play hard Constructo AI seats without pause (each submits the bot's ``ai_action`` at level
 ``hard`` on a mid-game position, again as soon as it returns, in the lane ``Rules.ai_lane`` names), while
 ``--cheap`` CONEX AI seats think 0.5-1.5 s then submit the CONEX ``ai_action`` (a turn decision on a 21-card
-table, ~0.1 s of CPU: heavier than a discard) and time it from the call to its answer. Run twice for ``--seconds``
+table, ~0.1 s of CPU: heavier than a discard) and time it from the call to its start in a worker (queue wait)
+and to its answer. Run twice for ``--seconds``
 each: **before** (``light=0``: every background job in one first-come, first-served lane) and **after** (the light
 lane). After ``--seconds`` no new job starts; the cheap jobs already called are awaited to their answer.
 
@@ -42,6 +43,14 @@ from engine.conex import Game
 from engine.conex.ai import first_fit
 from engine.constructo import Match
 from engine.constructo.ai import choose_move, hard_nodes
+
+
+def timed_conex(game: Game, seat: int, level: str, seed: int) -> tuple[str, float, float]:
+    """The CONEX AI seat's job as the bot runs it, plus when it started in the worker (``time.time()``: comparable
+    across processes) and its CPU seconds."""
+    started, cpu = time.time(), time.process_time()
+    text = conex_ai(game, seat, level, seed)
+    return text, started, time.process_time() - cpu
 
 
 def load() -> str:
@@ -82,6 +91,8 @@ async def wait_run(light: int | None, hard: int, cheap: int, seconds: float) -> 
     tables = [conex_midgame(s) for s in range(cheap)]
     crules, xrules = ConstructoRules(), ConexRules()
     waits: list[float] = []
+    queued: list[float] = []
+    cpus: list[float] = []
     hard_done = [0]
 
     async def hard_seat(i: int) -> None:
@@ -101,15 +112,18 @@ async def wait_run(light: int | None, hard: int, cheap: int, seconds: float) -> 
             await asyncio.sleep(rng.uniform(0.5, 1.5))
             if time.perf_counter() >= stop:
                 return
-            started = time.perf_counter()
-            await pools.run(lane, conex_ai, game, game.current_player, "medium", i)
+            called, started = time.time(), time.perf_counter()
+            _, began, cpu = await pools.run(lane, timed_conex, game, game.current_player, "medium", i)
             waits.append(time.perf_counter() - started)
+            queued.append(began - called)
+            cpus.append(cpu)
 
     tasks = [asyncio.ensure_future(hard_seat(i)) for i in range(hard)]
     await asyncio.gather(*(cheap_seat(i) for i in range(cheap)))  # the last cheap jobs are awaited to the end
     await asyncio.gather(*tasks)
     pools.close()
-    return {"waits": waits, "hard": hard_done[0], "workers": (workers, pools.background_workers)}
+    workers_used = (workers, pools.background_workers)
+    return {"waits": waits, "queued": queued, "cpu": cpus, "hard": hard_done[0], "workers": workers_used}
 
 
 def hog(until: float) -> None:
@@ -169,14 +183,19 @@ def main() -> None:
     args = ap.parse_args()
     if "wait" in args.part:
         print(f"load at start: {load()}")
-        print("| lanes | hard AI jobs done | cheap jobs | call to answer p50 | p99 | max |")
+        print(
+            "| lanes | hard AI jobs done | cheap jobs | queue wait p50 / p99 / max | call to answer p50 / p99 / max "
+            "| cheap job CPU p50 |"
+        )
         print("|---|---:|---:|---:|---:|---:|")
         for name, light in (("before: one background lane", 0), ("after: light lane", None)):
             r = asyncio.run(wait_run(light, args.hard, args.cheap, args.seconds))
-            w = r["waits"]
+            w, q = r["waits"], r["queued"]
             print(
                 f"| {name} (workers {r['workers'][0]} + {r['workers'][1]}) | {r['hard']} | {len(w)} | "
-                f"{pct(w, 0.5):.2f} s | {pct(w, 0.99):.2f} s | {max(w, default=float('nan')):.2f} s |"
+                f"{pct(q, 0.5):.2f} / {pct(q, 0.99):.2f} / {max(q, default=float('nan')):.2f} s | "
+                f"{pct(w, 0.5):.2f} / {pct(w, 0.99):.2f} / {max(w, default=float('nan')):.2f} s | "
+                f"{pct(r['cpu'], 0.5) * 1000:.0f} ms |"
             )
             print(f"load: {load()}", flush=True)
     if "agree" in args.part:

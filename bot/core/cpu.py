@@ -5,9 +5,9 @@ small server process that already imported ``engine`` and ``render``, never from
 
 - **interactive** (``CPU_WORKERS``, default: the machine's cores): boards, hands, hints, placement searches,
   everything a person waits for;
-- **light** (one worker, ``nice`` +5): cheap background jobs, at most about a second of CPU each (a CONEX AI
-  seat's turn or discard, Constructo's easy and medium levels, round 2's layout choice). The caller names the
-  lane from the job's kind (``Rules.ai_lane``), so a 1-ms discard never queues behind long searches;
+- **light** (one worker, ``nice`` +5): cheap background jobs, at most about a second of CPU each (an AI seat's
+  quick move or discard). The caller names the lane from the job's kind (a game's ``Rules.ai_lane``), so a 1-ms
+  discard never queues behind long searches;
 - **background** (``AI_WORKERS``, default: half the cores, at least one; ``nice`` +10): long jobs -- hard AI
   searches, analyses, replay GIFs. They share their workers first come, first served.
 
@@ -178,9 +178,9 @@ class CpuPools:
             if self._pools[served] is pool:
                 self._pools[served] = None
                 pool.shutdown(wait=False, cancel_futures=True)
-            pool = self._pool(lane)
-            assert pool is not None
-            return await (loop.run_in_executor(pool, call) if call else loop.run_in_executor(pool, fn, *args))
+            fresh = self._pool(lane)
+            assert fresh is not None
+            return await (loop.run_in_executor(fresh, call) if call else loop.run_in_executor(fresh, fn, *args))
 
     async def warm(self) -> None:
         """Start every worker of every lane and warm it (imports, fonts, one PNG encode)."""
