@@ -44,7 +44,7 @@ BACKGROUND_NICE = 10
 LIGHT_NICE = 5
 LANES = ("interactive", "light", "background")
 NICE = {"interactive": 0, "light": LIGHT_NICE, "background": BACKGROUND_NICE}
-LIGHT_SLOW_S = 2.0
+LIGHT_SLOW_S = 5.0
 """A light-lane job done later than this (wall seconds from its call, queueing included) is logged."""
 
 
