@@ -123,3 +123,34 @@ async def test_the_ai_scheduler_runs_each_search_in_its_games_lane(bot: TableBot
     for game in games:
         record = await storage.get_game(game)
         assert record is not None and record.version == 1  # each AI seat played once
+
+
+async def test_a_conex_ai_seat_moves_while_hard_constructo_searches_still_wait(bot: TableBot, storage: Storage) -> None:
+    """The whole path with real worker processes: three hard Constructo AI seats and then a CONEX AI seat are resumed
+    at once; the CONEX seat (queued last) has moved while at least two of the hard searches have not finished. With
+    one first-come, first-served background lane it would move only after all three."""
+    pools = bot.games.pools = CpuPools(1, 1, 1)
+    try:
+        await pools.warm()
+        hard = {"match": Match.new("rombo", first=0).to_dict(), "ai": {"seat": 0, "level": "hard"}, "layout": "rombo"}
+        hard |= {"names": ["AI", "alice"], "locale": None}
+        games = [
+            await storage.create_game("constructo", GUILD_ID, CHANNEL_ID + n, hard, [BOT_ID, ALICE], status="active")
+            for n in (1, 2, 3)
+        ]
+        conex = Game.new(players=2, seed=7, table="medium", goal=40)  # seat 0 (the AI) starts
+        state = {"conex": conex.to_dict(), "table": conex.table_size, "goal": conex.goal, "host": -1}
+        state |= {"names": ["AI 1", "alice"], "ai": [-1], "locale": None}
+        cheap = await storage.create_game("conex", GUILD_ID, CHANNEL_ID, state, [-1, ALICE], status="active")
+        for game in [*games, cheap]:
+            await storage.set_message(game, "board", 990 + game)
+            await storage.set_message(game, "board.version", 0)
+
+        order: list[int] = []  # the games in the order their AI moves were committed
+        bot.games.on_committed.append(lambda committed: order.append(committed.snap.id))
+        assert await bot.games.ai.resume_all() == 4
+        await bot.games.ai.idle()
+        assert sorted(order) == sorted([*games, cheap])  # every AI seat moved once
+    finally:
+        pools.close()
+    assert order.index(cheap) <= 1, f"the CONEX seat moved after {order.index(cheap)} of 3 hard searches"
