@@ -28,6 +28,7 @@ from __future__ import annotations
 import random
 from typing import Literal
 
+from engine.constructo import core as _core
 from engine.constructo.layout import LAYOUTS, RECOMMENDED, Layout
 from engine.constructo.match import Match
 from engine.constructo.move import MOVE_BY_CODE, Move
@@ -62,9 +63,7 @@ HARD_NODES_PYTHON = 150_000
 
 def hard_nodes() -> int:
     """The ``hard`` level's default node budget for the search in use (compiled core or pure Python)."""
-    from engine.constructo import core
-
-    return HARD_NODES_CORE if core.core_available() else HARD_NODES_PYTHON
+    return HARD_NODES_CORE if _core.core_available() else HARD_NODES_PYTHON
 
 
 def _round_of(state: Round | Match) -> Round:
