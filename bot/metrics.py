@@ -334,7 +334,8 @@ def instrument_pools(pools: Any) -> None:
     pools._metrics_wrapped = True
     CPU_WORKERS.labels("interactive").set(getattr(pools, "workers", 0))
     CPU_WORKERS.labels("background").set(getattr(pools, "background_workers", 0) if getattr(pools, "workers", 0) else 0)
-    for lane in ("interactive", "background"):
+    CPU_WORKERS.labels("light").set(getattr(pools, "light_workers", 0) if getattr(pools, "workers", 0) else 0)
+    for lane in ("interactive", "light", "background"):
         CPU_QUEUE.labels(lane)  # exported as 0 from the start
 
 

@@ -1,13 +1,20 @@
 """The CPU seam's engine: process pools so the event loop only does I/O and every core works.
 
-Two lanes, each its own ``concurrent.futures.ProcessPoolExecutor`` (``forkserver`` context: workers fork from a
+Three lanes, each its own ``concurrent.futures.ProcessPoolExecutor`` (``forkserver`` context: workers fork from a
 small server process that already imported ``engine`` and ``render``, never from the bot with its sockets):
 
 - **interactive** (``CPU_WORKERS``, default: the machine's cores): boards, hands, hints, placement searches,
   everything a person waits for;
-- **background** (``AI_WORKERS``, default: half the cores, at least one): AI searches, analyses, replay GIFs.
-  Its workers run at a lower OS priority (``nice`` +10), so no number of AI games can take the cores from a
-  first response, and they cannot queue in front of an interactive job either (another executor).
+- **light** (one worker, ``nice`` +5): cheap background jobs, at most about a second of CPU each (an AI seat's
+  quick move or discard). The caller names the lane from the job's kind (a game's ``Rules.ai_lane``), so a 1-ms
+  discard never queues behind long searches;
+- **background** (``AI_WORKERS``, default: half the cores, at least one; ``nice`` +10): long jobs -- hard AI
+  searches, analyses, replay GIFs. They share their workers first come, first served.
+
+Both background lanes run at a lower OS priority, so no number of AI games can take the cores from a first
+response, and they cannot queue in front of an interactive job either (another executor). The light lane's
+nice is between the two, so the scheduler gives its short jobs most of a core even while every background
+worker searches. A light job done more than ``LIGHT_SLOW_S`` after its call is logged (a kind's lane may be wrong).
 
 ``CPU_WORKERS=0`` runs everything in threads of the bot's own process (the old behaviour; unit tests use it:
 their injected functions need not pickle). A worker that dies (``BrokenProcessPool``) is replaced and the job
@@ -34,6 +41,11 @@ log = logging.getLogger(__name__)
 
 PRELOAD = ("engine", "render", "PIL.Image", "PIL.PngImagePlugin")
 BACKGROUND_NICE = 10
+LIGHT_NICE = 5
+LANES = ("interactive", "light", "background")
+NICE = {"interactive": 0, "light": LIGHT_NICE, "background": BACKGROUND_NICE}
+LIGHT_SLOW_S = 5.0
+"""A light-lane job done later than this (wall seconds from its call, queueing included) is logged."""
 
 
 def _import_all(package: str) -> int:
@@ -84,13 +96,18 @@ def warm_job(pause_s: float) -> int:
 
 
 class CpuPools:
-    """The interactive and background lanes (see the module docstring)."""
+    """The interactive, light and background lanes (see the module docstring).
 
-    def __init__(self, workers: int, background: int | None = None) -> None:
+    ``workers``: interactive processes (0: threads for everything); ``background``: background processes
+    (``None``: half of ``workers``, at least one); ``light``: light-lane processes (``None``: one; 0: light jobs
+    share the background lane, as before the light lane existed)."""
+
+    def __init__(self, workers: int, background: int | None = None, light: int | None = None) -> None:
         self.workers = max(0, workers)
         self.background_workers = max(1, self.workers // 2) if background is None else max(0, background)
-        self._pools: dict[str, Executor | None] = {"interactive": None, "background": None}
-        self.jobs = {"interactive": 0, "background": 0}
+        self.light_workers = 1 if light is None else max(0, light)
+        self._pools: dict[str, Executor | None] = dict.fromkeys(LANES)
+        self.jobs = dict.fromkeys(LANES, 0)
         self.restarts = 0
 
     @property
@@ -98,11 +115,23 @@ class CpuPools:
         return self.workers > 0
 
     def _size(self, lane: str) -> int:
-        return self.workers if lane == "interactive" else (self.background_workers or self.workers)
+        if lane == "interactive":
+            return self.workers
+        if lane == "light":
+            return self.light_workers
+        return self.background_workers or self.workers
+
+    def _lane(self, lane: str) -> str:
+        """The lane whose pool serves ``lane`` (light jobs use the background pool when the light lane has none).
+        Raises ValueError for an unknown lane."""
+        if lane not in NICE:
+            raise ValueError(f"unknown CPU lane {lane!r}: one of {', '.join(LANES)}")
+        return "background" if lane == "light" and not self.light_workers else lane
 
     def _pool(self, lane: str) -> Executor | None:
         if not self.processes:
             return None
+        lane = self._lane(lane)
         pool = self._pools[lane]
         if pool is None:
             ctx = multiprocessing.get_context("forkserver")
@@ -110,19 +139,34 @@ class CpuPools:
                 ctx.set_forkserver_preload(list(PRELOAD))
             except Exception:  # the forkserver already runs (another pool started it)
                 pass
-            nice = BACKGROUND_NICE if lane == "background" else 0
             pool = ProcessPoolExecutor(
-                self._size(lane), mp_context=ctx, initializer=_init_worker, initargs=(nice, os.getpid())
+                self._size(lane), mp_context=ctx, initializer=_init_worker, initargs=(NICE[lane], os.getpid())
             )
             self._pools[lane] = pool
         return pool
 
     async def run(self, lane: str, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
-        """``fn(*args, **kwargs)`` in ``lane``'s pool (threads when ``workers`` is 0)."""
+        """``fn(*args, **kwargs)`` in ``lane``'s pool (``"interactive"``, ``"light"`` or ``"background"``; threads
+        when ``workers`` is 0). Raises what ``fn`` raises, ValueError for an unknown lane."""
+        self._lane(lane)
         self.jobs[lane] += 1
         pool = self._pool(lane)
         if pool is None:
             return await asyncio.to_thread(fn, *args, **kwargs)
+        if lane == "light":
+            started = time.perf_counter()
+            try:
+                return await self._submit(lane, pool, fn, args, kwargs)
+            finally:
+                took = time.perf_counter() - started
+                if took > LIGHT_SLOW_S and fn is not warm_job:
+                    name = getattr(fn, "__qualname__", repr(fn))
+                    log.warning("light CPU job %s done %.1f s after its call (light jobs must be short)", name, took)
+        return await self._submit(lane, pool, fn, args, kwargs)
+
+    async def _submit(
+        self, lane: str, pool: Executor, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> Any:
         loop = asyncio.get_running_loop()
         call = partial(fn, *args, **kwargs) if kwargs else None
         try:
@@ -130,20 +174,20 @@ class CpuPools:
         except BrokenProcessPool:
             log.error("a %s CPU worker died; starting a new pool and retrying the job once", lane)
             self.restarts += 1
-            if self._pools[lane] is pool:
-                self._pools[lane] = None
+            served = self._lane(lane)
+            if self._pools[served] is pool:
+                self._pools[served] = None
                 pool.shutdown(wait=False, cancel_futures=True)
-            pool = self._pool(lane)
-            assert pool is not None
-            return await (loop.run_in_executor(pool, call) if call else loop.run_in_executor(pool, fn, *args))
+            fresh = self._pool(lane)
+            assert fresh is not None
+            return await (loop.run_in_executor(fresh, call) if call else loop.run_in_executor(fresh, fn, *args))
 
     async def warm(self) -> None:
-        """Start every worker of both lanes and warm it (imports, fonts, one PNG encode)."""
+        """Start every worker of every lane and warm it (imports, fonts, one PNG encode)."""
         if not self.processes:
             return
         started = time.perf_counter()
-        lanes = ("interactive", "background")
-        jobs = [self.run(lane, warm_job, 0.3) for lane in lanes for _ in range(self._size(lane))]
+        jobs = [self.run(lane, warm_job, 0.3) for lane in LANES for _ in range(self._size(lane))]
         pids = await asyncio.gather(*jobs, return_exceptions=True)
         for lane in self.jobs:
             self.jobs[lane] = 0
@@ -151,8 +195,9 @@ class CpuPools:
         if failed:
             log.warning("warming the CPU workers failed: %r", failed[0])
         log.info(
-            "CPU pools ready: %d interactive + %d background workers (%d processes) in %.1f s",
+            "CPU pools ready: %d interactive + %d light + %d background workers (%d processes) in %.1f s",
             self.workers,
+            self.light_workers,
             self.background_workers,
             len({p for p in pids if isinstance(p, int)}),
             time.perf_counter() - started,

@@ -156,7 +156,7 @@ class Rules:
     - per action, under the game's lock (``GameLayer.act``): :meth:`parse`, :meth:`before`, the engine's ``apply``
       (a ``RuleError`` goes through :meth:`refine`), :meth:`check_applied`, :meth:`after`, then the commit;
     - :meth:`migrate` when a stored game predates envelope version 2;
-    - :attr:`ai_function` (through the CPU seam) when an AI seat is to act.
+    - :attr:`ai_function` (through the CPU seam, in the lane :meth:`ai_lane` names) when an AI seat is to act.
     """
 
     kind: GameKind
@@ -164,6 +164,12 @@ class Rules:
     ai_function: Callable[..., str] | None = None
     """``ai_function(state, seat, level, seed) -> action text``: a module-level function (it runs in a worker)
     given a copy of the state. ``None``: the game has no AI."""
+
+    def ai_lane(self, state: GameState, seat: int, level: str) -> str:
+        """The CPU lane of the AI's next job for ``seat`` at ``level`` (``bot/core/cpu.py``): ``"light"`` for a
+        job of at most about a second of CPU, which then never waits behind long searches, ``"background"`` for a
+        long one. Default: ``"background"``."""
+        return "background"
 
     def validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """The options of a new game, checked and normalised (JSON-ready: stored in the envelope). Raises

@@ -14,9 +14,9 @@ Two simultaneous actions on one game never both apply: the per-game ``asyncio.Lo
 process and storage's version check refuses the loser across processes (``err.conflict``). A button carries the
 version it was drawn at; a click on an older one is ``err.stale``. Nothing is written when anything refuses.
 
-CPU work (rendering, placement searches) goes through :meth:`GameLayer.cpu`, AI searches, analyses and replays through
-:meth:`GameLayer.cpu_background`: process pools (``bot/core/cpu.py``), so give them module-level functions and
-plain or picklable arguments.
+CPU work (rendering, placement searches) goes through :meth:`GameLayer.cpu`, analyses and replays through
+:meth:`GameLayer.cpu_background`, AI searches through the lane their game names (``Rules.ai_lane``): process pools
+(``bot/core/cpu.py``), so give them module-level functions and plain or picklable arguments.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 :meth:`AIScheduler.notify` is given every snapshot whose board is out (a player's action, an AI move, a start, a
 recovered board, the resume pass after READY). If an AI seat is in ``state.awaiting()`` and no AI task runs for
 that game, one starts; a running task picks up the newest snapshot itself, so a second notify never starts a
-second search. The task: search off the loop (``kind.rules.ai_function`` through ``layer.cpu`` on a copy of the state)
+second search. The task: search off the loop (``kind.rules.ai_function`` on a copy of the state, in the CPU lane
+``kind.rules.ai_lane`` names: a cheap job never queues behind long searches)
 -> commit through the same path as a player's action, checked against the version searched -> publish -> repeat
 while an AI seat is awaited. A version that moved on meanwhile (another seat acted) is searched again once;
 ``duplicates`` counts searches of a (game, version) already searched (0 is the target; the bench reads it).
@@ -147,7 +148,8 @@ class AIScheduler:
         seed = snap.id * 1000 + snap.version
         fn = snap.kind.rules.ai_function
         assert fn is not None
-        text: str = await self.layer.cpu_background(fn, state.copy(), seat, level, seed)
+        lane = snap.kind.rules.ai_lane(state, seat, level)
+        text: str = await self.layer.pools.run(lane, fn, state.copy(), seat, level, seed)
         return text
 
     async def resume_all(self) -> int:

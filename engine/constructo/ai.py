@@ -7,17 +7,19 @@ Levels:
 * ``medium`` -- 2-ply greedy on the tower count: the action whose worst case after the opponent's
   best immediate reply leaves the best tower difference.
 * ``hard``   -- :func:`engine.constructo.search.search`: iterative-deepening negamax alpha-beta with a
-  transposition table keyed up to the layout's symmetries, under a time and/or node budget, in the compiled
-  core when it is built (:mod:`engine.constructo.core`). Whenever the remaining tree is searched without
+  transposition table keyed up to the layout's symmetries, under a **node** budget (:func:`hard_nodes`: about
+  0.7 s of one core of the project's machine), in the compiled core when it is built
+  (:mod:`engine.constructo.core`). Whenever the remaining tree is searched without
   reaching the depth horizon (at most 36 actions per round), the result is exact and the search stops: the
   AI then plays perfectly.
 
 The value of a round is its final tower difference (S2, E2) for the player to move; non-terminal
 leaves get a heuristic (tower difference plus a small bonus for available tower-making moves).
 
-No asyncio: the bot runs it in a thread (the compiled core releases the GIL while it searches).
-Deterministic given ``seed`` when the search is bounded by ``max_nodes`` (the time budget alone depends on
-the machine's speed). ``search``, ``solve``, ``SearchResult`` and ``SCALE`` are re-exported from
+No asyncio: the bot runs it in a worker (the compiled core releases the GIL while it searches).
+Deterministic given ``seed``: every level is bounded by node counts, never by the clock, so a position gets the same
+move on an idle or a busy machine (a wall-clock ``budget_s`` is used only when a caller asks for one).
+``search``, ``solve``, ``SearchResult`` and ``SCALE`` are re-exported from
 :mod:`engine.constructo.search`.
 """
 
@@ -26,6 +28,7 @@ from __future__ import annotations
 import random
 from typing import Literal
 
+from engine.constructo import core as _core
 from engine.constructo.layout import LAYOUTS, RECOMMENDED, Layout
 from engine.constructo.match import Match
 from engine.constructo.move import MOVE_BY_CODE, Move
@@ -33,12 +36,34 @@ from engine.constructo.round import Round
 from engine.constructo.search import SCALE, SearchResult, search, solve
 from engine.errors import IllegalMoveError, InvalidInputError, NotYourTurnError
 
-__all__ = ["LEVELS", "SCALE", "Level", "SearchResult", "choose_layout", "choose_move", "search", "solve"]
+__all__ = [
+    "HARD_NODES_CORE",
+    "HARD_NODES_PYTHON",
+    "LEVELS",
+    "SCALE",
+    "Level",
+    "SearchResult",
+    "choose_layout",
+    "choose_move",
+    "hard_nodes",
+    "search",
+    "solve",
+]
 
 Level = Literal["easy", "medium", "hard"]
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 
 _INF = 1 << 30
+
+HARD_NODES_CORE = 2_000_000
+"""The ``hard`` level's node budget with the compiled core: ~2.8 M nodes/s of CPU here, so ~0.7 s of one core."""
+HARD_NODES_PYTHON = 150_000
+"""The same with the pure-Python search (~130 k nodes/s here: ~1.1 s): a shallower, still deterministic game."""
+
+
+def hard_nodes() -> int:
+    """The ``hard`` level's default node budget for the search in use (compiled core or pure Python)."""
+    return HARD_NODES_CORE if _core.core_available() else HARD_NODES_PYTHON
 
 
 def _round_of(state: Round | Match) -> Round:
@@ -72,7 +97,7 @@ def choose_move(
     state: Round | Match,
     level: Level | str = "easy",
     seed: int = 0,
-    budget_s: float | None = 1.0,
+    budget_s: float | None = None,
     max_nodes: int | None = None,
 ) -> Move:
     """Pick a legal action for the player to move in ``state`` (a Round, or a Match's current round).
@@ -80,10 +105,10 @@ def choose_move(
     Args:
         level: ``"easy"``, ``"medium"`` or ``"hard"`` (see the module docstring).
         seed: seeds a ``random.Random`` (tie breaks and easy's choices): same seed, same answer.
-        budget_s: wall-clock budget in seconds for ``hard`` (``None`` or ``<= 0``: no time limit, if
-            ``max_nodes`` is given; with neither, 1 s).
-        max_nodes: node budget for ``hard``; with it (and a generous ``budget_s``) the result does not
-            depend on the machine's speed -- use it in tests.
+        budget_s: optional wall-clock cap in seconds for ``hard`` (``None`` or ``<= 0``, the default: none). With a
+            cap the move depends on the machine's speed and load; the bot never passes one.
+        max_nodes: node budget for ``hard`` (``None``: :func:`hard_nodes`, ~2 M nodes with the compiled core).
+            A node budget alone makes the move depend only on the position and ``seed``.
 
     Returns: a :class:`Move` that is legal in the current position (never mutates ``state``).
 
@@ -99,9 +124,10 @@ def choose_move(
     if level == "medium":
         return _medium(rnd, rng)
     if level == "hard":
-        if (budget_s is None or budget_s <= 0) and max_nodes is None:
-            budget_s = 1.0  # never an unbounded search: the whole round is far too big to solve
-        return search(rnd, budget_s=budget_s, max_nodes=max_nodes, seed=seed).move
+        if max_nodes is None:
+            max_nodes = hard_nodes()  # never an unbounded search: the whole round is far too big to solve
+        cap = budget_s if budget_s is not None and budget_s > 0 else None
+        return search(rnd, budget_s=cap, max_nodes=max_nodes, seed=seed).move
     raise InvalidInputError(f"unknown AI level {level!r}: use easy, medium or hard")
 
 

@@ -35,7 +35,7 @@ async def test_jobs_run_in_worker_processes_and_ai_at_lower_priority(pools: CpuP
     bg_pid, bg_nice = await pools.run("background", where)
     assert bg_pid not in (os.getpid(), pid) and bg_nice >= min(19, nice + BACKGROUND_NICE)
     await pools.warm()  # starts and warms every worker; the counts start from zero again
-    assert pools.jobs == {"interactive": 0, "background": 0}
+    assert pools.jobs == {"interactive": 0, "light": 0, "background": 0}
 
 
 async def test_a_dead_worker_is_replaced_and_its_job_retried(pools: CpuPools, tmp_path: Path) -> None:

@@ -44,6 +44,11 @@ class ConexRules(Rules):
 
     ai_function = staticmethod(ai_action)
 
+    def ai_lane(self, state: Any, seat: int, level: str) -> str:
+        """Always ``"light"``: a discard (X3) takes about a millisecond and a turn is bounded by 100 finder calls
+        (p99 about 0.4 s of CPU, BENCHMARKS.md "CONEX AI")."""
+        return "light"
+
     def __init__(self) -> None:
         self.discard_timeout_s: float = DISCARD_TIMEOUT_S
         self.new_seed: Callable[[], int] = lambda: secrets.randbits(128)

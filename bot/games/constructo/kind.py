@@ -25,17 +25,17 @@ from render.constructo_replay import REPLAY
 AI_LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 DEFAULT_LAYOUT = "rombo"
 DEFAULT_LEVEL = "medium"
-AI_BUDGET_S = 1.0
 
 
 def ai_action(match: Match, seat: int, level: str, seed: int) -> str:
     """The AI seat's action as text: round 2's layout when it chooses (M1), else its move
-    (``engine.constructo.ai``, ``AI_BUDGET_S`` of search). CPU work: runs in a worker."""
+    (``engine.constructo.ai``; ``hard`` searches a node budget, never the clock, so a busy machine does not
+    weaken it). CPU work: runs in a worker."""
     from engine.constructo import ai
 
     if match.phase == "choosing_layout":
         return str(ChooseLayout(seat, ai.choose_layout(match, seat, seed)))
-    return str(ai.choose_move(match, level, seed, AI_BUDGET_S))
+    return str(ai.choose_move(match, level, seed))
 
 
 def check_level(level: str | None) -> str:
@@ -50,6 +50,13 @@ class ConstructoRules(Rules):
     """Options (round 1's layout), the setup, rematch seating (C1), the AI, migration."""
 
     ai_function = staticmethod(ai_action)
+
+    def ai_lane(self, state: Any, seat: int, level: str) -> str:
+        """``"background"`` for the hard level's search (a node budget, ~0.7 s of CPU), ``"light"`` for easy and
+        medium (milliseconds) and for round 2's layout choice (M1, a short search)."""
+        if level == "hard" and getattr(state, "phase", None) != "choosing_layout":
+            return "background"
+        return "light"
 
     def validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """``{"layout": text | None}`` -> ``{"layout": name or coordinates}`` (default ``rombo``). Raises
