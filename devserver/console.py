@@ -357,7 +357,7 @@ class Console:
 
     async def _channel(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109
         self.user = self.user.in_channel(unquote(rest))
-        self.places[self.user.name] = self.user.channel.id  # sticks for this user, also after a one-line `bob> channel X`
+        self.places[self.user.name] = self.user.channel.id  # sticks, also after a one-line `bob> channel X`
         return f"now in #{self.user.channel.name}"
 
     async def _show(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109

@@ -114,7 +114,9 @@ async def test_console_server_controls(server: DevServer, bot: TinyBot, tmp_path
     assert "board" in await console.run_line("/png", timeout=5)
 
 
-async def test_console_shows_what_the_bot_posts_after_its_answer(server: DevServer, bot: TinyBot, tmp_path: Path) -> None:
+async def test_console_shows_what_the_bot_posts_after_its_answer(
+    server: DevServer, bot: TinyBot, tmp_path: Path
+) -> None:
     """The answer comes first and the board a moment later: both print with the line that caused them."""
     console = Console(server, tmp_path, user="alice")
     out = await console.run_line("/saved", timeout=5)  # answers, then posts 0.4 s later
