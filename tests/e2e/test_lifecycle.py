@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from devserver.client import CommandUsageError, DevUser
-from devserver.models import Message
+from devserver.client import DevUser
+from devserver.models import Message, User, fixed_id
 from engine.constructo import Size
 
 from .helpers import BotEnv, answered, assert_refusal, bot_env, resign
@@ -187,13 +187,21 @@ async def test_games_lists_open_games_and_aborts_one_after_confirmation(env: Bot
     server = env.server
     mark = env.mark()
     mod, carol = server.as_user("mod"), server.as_user("carol")
-    with pytest.raises(CommandUsageError):
-        await carol.slash("games")  # hidden from members (default permissions)
     await answered(await carol.in_channel("games").slash("constructo challenge", opponent="dave"))
     waiting = env.latest_game("constructo")
     await answered(await carol.in_channel("general").slash("constructo challenge", opponent="bot", level="easy"))
     running = env.latest_game("constructo")
     assert running.status == "active"
+
+    # a member sees the same list, privately, with no Abort button, and may watch the running game
+    res = await answered(await carol.slash("games"))
+    assert res.ephemeral and f"#{waiting.id}" in res.text and f"#{running.id}" in res.text
+    assert not [c for c in res.message.buttons() if c.get("custom_id", "").startswith("ga:ab:")]
+    watch = next(c for c in res.message.buttons() if c.get("type") == 3)
+    assert [o["value"] for o in watch["options"]] == [str(running.id)], "only running games can be watched"
+    seen = await answered(await carol.select(res.message, str(running.id)))
+    assert seen.ephemeral and seen.message is not None and seen.message.attachments, "the board, privately"
+    assert f"#{running.id}" in seen.text and "/channels/" in seen.text
 
     res = await answered(await mod.slash("games"))
     assert res.ephemeral
@@ -273,3 +281,49 @@ async def test_removed_from_a_guild_its_games_end_unrated_nothing_posted_there_o
     assert env.game(home.id).status == "active"
     assert not res.ephemeral and res.message is not None and res.message.images, "the board answers it here"
     env.assert_alive()
+
+
+async def test_mygames_lists_the_members_games_the_ones_waiting_for_them_first(env: BotEnv) -> None:
+    """``/mygames``: every open game of the member here, the one waiting for them first, with whose turn, the
+    time left and a link to the board; in the member's language."""
+    server = env.server
+    mark = env.mark()
+    for n, name in enumerate(("erin", "frank", "gina")):
+        server.users[name] = User(id=fixed_id(900 + n), name=name.capitalize())
+    erin, frank, gina = (server.as_user(name, "games-2") for name in ("erin", "frank", "gina"))
+    assert "no open game" in (await answered(await erin.slash("mygames"))).text
+
+    # gina's challenge first (gina moves first: erin waits), then erin's own (erin moves first)
+    await answered(await gina.slash("constructo challenge", opponent="erin"))
+    theirs = env.latest_game("constructo")
+    await answered(await erin.slash("constructo accept"))
+    await answered(await erin.in_channel("general").slash("constructo challenge", opponent="frank"))
+    mine = env.latest_game("constructo")
+    await answered(await frank.in_channel("general").slash("constructo accept"))
+    await server.wait_until(
+        lambda: all("board" in env.game(g.id).messages for g in (theirs, mine)), 15, "both boards posted"
+    )
+    lobby = await answered(await erin.in_channel("games").slash("conex new", table="small", goal=20))
+    assert not lobby.ephemeral
+
+    res = await answered(await erin.slash("mygames"))
+    assert res.ephemeral
+    lines = res.text.split("\n")
+    assert "3" in lines[0] and "waiting for you: 1" in lines[0], lines[0]
+    assert lines[1].startswith(f"**#{mine.id}**") and "**your turn**" in lines[1], lines
+    assert lines[2].startswith(f"**#{theirs.id}**") and "Gina to move" in lines[2], lines
+    assert "waiting for players" in lines[3], lines
+    for line, game in ((lines[1], mine), (lines[2], theirs)):
+        board = env.game(game.id).messages["board"]
+        assert f"/channels/{server.guild_id}/" in line and line.rstrip(")").endswith(f"/{board}"), line
+        assert "time runs out <t:" in line, line
+    assert "frank" not in lines[1].lower().split(" against ")[0], "the opponent is named after 'against'"
+    assert "Frank" in lines[1]
+
+    erin.user.locale = "es-ES"
+    try:
+        text = (await answered(await erin.slash("mygames"))).text
+        assert "**te toca**" in text and "le toca a Gina" in text and "esperando jugadores" in text, text
+    finally:
+        erin.user.locale = "en-US"
+    assert env.violations_since(mark) == [], env.log_tail()
