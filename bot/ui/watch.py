@@ -118,7 +118,7 @@ async def my_games(interaction: discord.Interaction) -> None:
 
 def watch_select(records: list[GameRecord], layer: GameLayer, loc: Any) -> WatchSelect | None:
     """The **Watch a game** select for the running games among ``records`` (at most 25), or ``None``."""
-    options = []
+    options: list[discord.SelectOption] = []
     for record in records:
         if record.status != "active" or len(options) >= WATCH_OPTIONS:
             continue
