@@ -9,5 +9,6 @@ MESSAGES: dict[str, str] = {
     "mine.their_turn": "{who} to move",
     "mine.time_left": "time runs out {when}",
     "ui.watch": "Watch a game…",
+    "err.own_open_challenge": "This is your own open challenge: wait for someone to accept it, or withdraw it.",
     "watch.head": "**#{game_id}** {game}, as it stands now · [go to the game]({link})",
 }

@@ -9,6 +9,7 @@ MESSAGES: dict[str, str] = {
     "mine.their_turn": "le toca a {who}",
     "mine.time_left": "el tiempo se acaba {when}",
     "ui.watch": "Mirar una partida…",
+    "err.own_open_challenge": "Es tu propio desafío abierto: espera a que alguien lo acepte, o retíralo.",
     "watch.head": "**#{game_id}** {game}, tal como está ahora · [ir a la partida]({link})",
 }
 

@@ -327,3 +327,43 @@ async def test_mygames_lists_the_members_games_the_ones_waiting_for_them_first(e
     finally:
         erin.user.locale = "en-US"
     assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def test_an_open_challenge_is_taken_by_anyone_but_its_challenger(env: BotEnv) -> None:
+    """``/constructo challenge`` without an opponent: anyone but the challenger accepts (button or command, from
+    another channel too); the challenger's own click is refused; a second open challenge of theirs is refused."""
+    server = env.server
+    mark = env.mark()
+    for n, name in enumerate(("hana", "ivan", "jo")):
+        server.users[name] = User(id=fixed_id(920 + n), name=name.capitalize())
+    hana, ivan, jo = (server.as_user(name, "games-2") for name in ("hana", "ivan", "jo"))
+    await answered(await hana.slash("constructo challenge"))
+    game = env.latest_game("constructo")
+    await server.wait_until(lambda: "lobby" in env.game(game.id).messages, 15, "the challenge message")
+    msg = server.message(env.game(game.id).messages["lobby"])  # in games-2, or a thread when it is busy
+    assert not msg.ephemeral and "looking for an opponent" in msg.content and not msg.pinged_users, msg
+    assert game.status == "lobby" and game.players == [hana.id]
+    assert "already waiting" in assert_refusal(
+        await answered(await hana.in_channel("general").slash("constructo challenge"))
+    )
+    assert "your own open challenge" in assert_refusal(await answered(await hana.click(msg, "Accept")))
+    assert env.game(game.id).status == "lobby"
+
+    await answered(await ivan.click(msg, "Accept"))
+    row = env.game(game.id)
+    assert row.status == "active" and row.players == [hana.id, ivan.id]
+    assert "Ivan accepted Hana's challenge" in server.message(msg.id).content
+    await server.wait_until(lambda: "board" in env.game(game.id).messages, 15, "the first board")
+    await answered(await ivan.slash("constructo resign"))  # ends it: the channel is free again (not checked)
+
+    # by command, from another channel; in Spanish for a Spanish server member
+    jo.user.locale = "es-ES"
+    await answered(await hana.in_channel("general").slash("constructo challenge", layout="flor"))
+    other = env.latest_game("constructo")
+    assert other.id != game.id and other.status == "lobby"
+    res = await answered(await jo.in_channel("games").slash("constructo accept"))
+    jo.user.locale = "en-US"
+    row = env.game(other.id)
+    assert row.status == "active" and row.players == [hana.id, jo.id], res.text
+    assert "Aceptado: la partida está en" in res.text, res.text
+    assert env.violations_since(mark) == [], env.log_tail()
