@@ -13,9 +13,10 @@ async def test_prefs_default_to_unset_and_update_only_given_keys(storage: Storag
         "language": "pt-BR",
         "palette": "okabe-ito",
         "theme": None,
+        "alerts": None,
     }
-    await storage.set_prefs(5, theme="light")
-    assert await storage.get_prefs(5) == {"language": "pt-BR", "palette": "okabe-ito", "theme": "light"}
+    await storage.set_prefs(5, theme="light", alerts="dm")
+    assert await storage.get_prefs(5) == {"language": "pt-BR", "palette": "okabe-ito", "theme": "light", "alerts": "dm"}
     await storage.set_prefs(5, palette=None)  # back to the default
     assert (await storage.get_prefs(5))["palette"] is None
     assert await storage.get_prefs(6) == dict.fromkeys(PREF_KEYS)
