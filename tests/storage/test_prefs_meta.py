@@ -31,7 +31,7 @@ async def test_bad_prefs_are_refused_and_change_nothing(storage: Storage, prefs:
     with pytest.raises(InvalidDataError) as info:
         await storage.set_prefs(9, **{"theme": "dark", **prefs})  # type: ignore[arg-type]
     assert info.value.rule == "Input"
-    assert await storage.get_prefs(9) == {"language": "fr", "palette": None, "theme": None}
+    assert await storage.get_prefs(9) == {"language": "fr", "palette": None, "theme": None, "alerts": None}
 
 
 async def test_meta_set_replace_delete(storage: Storage) -> None:
