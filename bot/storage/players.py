@@ -135,6 +135,10 @@ class PlayersMixin(Connection):
             await self._write(body)
         return await self.get_prefs(user_id)
 
+    async def users_with_alerts(self) -> list[int]:
+        """User ids whose turn alerts are on (``alerts = 'dm'``)."""
+        return [row[0] for row in await self._all("SELECT user_id FROM user_prefs WHERE alerts = 'dm'", ())]
+
     async def get_meta(self, key: str) -> str | None:
         """The value stored under ``key``, or ``None``."""
         row = await self._one("SELECT value FROM meta WHERE key = ?", (check.key(key, "key"),))

@@ -33,7 +33,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
     async with bot_env(Path(tmp_path_factory.mktemp("lifecycle")), start=False) as e:
         e.server.add_guild("Other Guild")  # before the bot connects: it hears of both guilds
-        e.proc.extra_env = {"DEV_GUILD_ID": ""}  # global commands: usable in both guilds
+        e.proc.extra_env = {"DEV_GUILD_ID": "", "ALERT_DELAY": "1"}  # global commands: usable in both guilds
         await e.proc.start()
         yield e
 
@@ -367,3 +367,50 @@ async def test_an_open_challenge_is_taken_by_anyone_but_its_challenger(env: BotE
     assert row.status == "active" and row.players == [hana.id, jo.id], res.text
     assert "Aceptado: la partida está en" in res.text, res.text
     assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def test_turn_alerts_by_dm_are_opt_in_one_per_turn_and_turn_off_when_dms_close(env: BotEnv) -> None:
+    """``/mysettings alerts:on`` (a DM at once proves DMs work); a turn waiting for the player brings one DM with a
+    link to the board; closed DMs refuse turning them on, and turn them off (said once) when an alert bounces."""
+    server = env.server
+    mark = env.mark()
+    for n, name in enumerate(("kim", "lee")):
+        server.users[name] = User(id=fixed_id(940 + n), name=name.capitalize())
+    kim, lee = server.as_user("kim", "general"), server.as_user("lee", "general")
+    assert "**off**" in (await answered(await kim.slash("mysettings"))).text
+    res = await answered(await kim.slash("mysettings", alerts="on"))
+    assert res.ephemeral and "**on**" in res.text
+    assert ["Turn alerts are on" in m.content for m in server.dm_messages("kim")] == [True]
+    server.users["lee"].dms_open = False
+    res = await answered(await lee.slash("mysettings", alerts="on"))
+    assert "could not send you a DM" in res.text and "**off**" in res.text, res.text
+
+    await answered(await lee.slash("constructo challenge", opponent="kim"))
+    game = env.latest_game("constructo")
+    await answered(await kim.slash("constructo accept"))
+    here = server.channel(env.game(game.id).channel_id)
+    kim, lee = server.as_user("kim", here), server.as_user("lee", here)
+    await answered(await lee.slash("constructo place", tile="5", size="large"))  # kim's turn now
+    await server.wait_until(lambda: len(server.dm_messages("kim")) == 2, 15, "kim's turn alert")
+    alert = server.dm_messages("kim")[-1].content
+    assert f"#{game.id}" in alert and f"/channels/{server.guild_id}/{here.id}/" in alert, alert
+    await asyncio.sleep(2.5)
+    assert len(server.dm_messages("kim")) == 2, "one alert per turn"
+    assert server.dm_messages("lee") == [], "lee never opted in"
+
+    server.users["kim"].dms_open = False
+    first = await answered(await kim.slash("constructo place", tile="4", size="large"))
+    second = await answered(await lee.slash("constructo place", tile="6", size="large"))  # kim's turn: it bounces
+    assert not first.ephemeral and not second.ephemeral, (first.text, second.text)
+    await server.wait_until(lambda: env_prefs(env, kim.id) == "failed", 15, "alerts turned off")
+    server.users["kim"].dms_open = True
+    text = (await answered(await kim.slash("mysettings"))).text
+    assert "were turned off because a DM could not reach you" in text and "**off**" in text, text
+    assert "were turned off" not in (await answered(await kim.slash("mysettings"))).text, "said once"
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+def env_prefs(env: BotEnv, user_id: int) -> str | None:
+    with env.db() as conn:
+        row = conn.execute("SELECT alerts FROM user_prefs WHERE user_id = ?", (user_id,)).fetchone()
+    return row[0] if row else None
