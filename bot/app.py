@@ -46,6 +46,7 @@ SHARED_EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.settings",
     "bot.cogs.unstuck",
     "bot.cogs.about",
+    "bot.cogs.me",
 )
 """Cogs of every game (``/leaderboard``, ``/stats``, ``/help``, ``/abort``; ``/history``, ``/replay``; ``/settings``;
 ``/abandon``, ``/games``, leaving a guild), loaded after the games' own."""

@@ -52,6 +52,7 @@ DEFAULT_DATABASE_WAIT_S = 60.0
 LOG_FORMATS: tuple[str, ...] = ("text", "json")
 MAX_DRAIN_TIMEOUT_S = 300.0
 DEFAULT_DEPARTURE_CHECK_S = 300.0
+DEFAULT_ALERT_DELAY_S = 30.0
 REDACTED = "[REDACTED-TOKEN]"
 DEFAULT_GAME_CAPS = (5, 50, 20)
 """Open games per member, per server, and in threads the bot opened, for a server without its own ``/settings``."""
@@ -101,6 +102,8 @@ class Config:
     """``THREAD_PER_GAME``: a game gets a thread of its own by default (``bot/services/footprint.py``)."""
     departure_check_s: float = DEFAULT_DEPARTURE_CHECK_S
     """How often games idle on a seat are checked for a player who left (``DEPARTURE_CHECK``; 0: never)."""
+    alert_delay_s: float = DEFAULT_ALERT_DELAY_S
+    """Seconds a turn waits before its DM alert to a player who opted in (``ALERT_DELAY``)."""
     record_signing_key: str | None = field(default=None, repr=False)
     """``RECORD_SIGNING_KEY``: the Ed25519 private key signing downloaded records (else one kept in DATA_DIR)."""
 
@@ -202,6 +205,7 @@ class Config:
             ),
             thread_per_game=bool(_int_in(env, "THREAD_PER_GAME", 1, 0, 1)),
             departure_check_s=_float_in(env, "DEPARTURE_CHECK", DEFAULT_DEPARTURE_CHECK_S, 0.0, 86400.0),
+            alert_delay_s=_float_in(env, "ALERT_DELAY", DEFAULT_ALERT_DELAY_S, 0.0, 86400.0),
             record_signing_key=env.get("RECORD_SIGNING_KEY", "").strip() or None,
         )
 

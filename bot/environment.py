@@ -51,6 +51,10 @@ ENVIRONMENT: tuple[tuple[str, str], ...] = (
         "seconds between checks of games idle on a player who may have left (rule L1; 0: never; default 300)",
     ),
     (
+        "ALERT_DELAY",
+        "seconds a turn waits before its DM alert to a player who opted in (/mysettings; default 30)",
+    ),
+    (
         "RECORD_SIGNING_KEY",
         "Ed25519 private key signing downloaded records (64 hex digits or base64 of 32 bytes; "
         "default: one created in DATA_DIR/record-signing.key)",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bot.core.layer import GameLayer
 from bot.services.ai import AIScheduler
+from bot.services.alerts import Alerts
 from bot.services.fairshare import FairShare
 from bot.services.footprint import Footprint
 from bot.services.lobby import Lobby
@@ -34,4 +35,5 @@ def wire(layer: GameLayer) -> GameLayer:
     layer.records = Records(layer)
     layer.timers = Timers(layer)
     layer.timers.claim_view = claim_view
+    layer.alerts = Alerts(layer)
     return layer

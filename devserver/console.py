@@ -15,7 +15,8 @@ Lines (the prompt shows who acts, e.g. ``alice>``):
   its parent channel).
 - ``delete #3`` — the moderator deletes message ``#3`` of ``show``.
 - ``kick-bot`` / ``invite-bot`` — remove the bot from this guild (GUILD_DELETE) / invite it back.
-- ``switch carol`` (or ``bob> /help`` / ``as bob /help`` for one line), ``channel games-2``, ``show [n]``,
+- ``switch carol`` (or ``bob> /help`` / ``as bob /help`` for one line), ``channel games-2`` (each user keeps
+  their own channel, also after a one-line ``mod> channel games-2``), ``show [n]``,
   ``users``, ``channels``, ``violations``, ``restart`` (SIGKILL the bot and start it again), ``help``, ``quit``.
 
 Every attachment is saved under the output folder (``./devserver-out`` by default) and its path printed.
@@ -35,6 +36,7 @@ from devserver.permissions import names
 from devserver.result import InteractionResult
 from devserver.server import DevServer
 
+SETTLE_S = 0.6  # after an answer, the bot counts as done once it sent no request for this long
 NEEDS_ARGUMENT = {"click", "select", "complete", "as", "switch", "channel", "delete"}
 HELP = (__doc__ or "").split("``alice>``):", 1)[-1].split("Every attachment", 1)[0].replace("``", "`")
 
@@ -85,6 +87,8 @@ class Console:
         self.saved: dict[int, Path] = {}
         self.seen: dict[int, int] = {}  # message id -> edits count already printed
         self.known_threads = {c.id for c in server.channels.values() if c.is_thread}
+        self.places: dict[str, int] = {}  # user name -> the channel that user was last in (`channel` sticks per user)
+        self.settle_s = SETTLE_S
         self.mark_seen()
         self.commands: dict[str, Callable[[str, float], Awaitable[str]]] = {
             "click": self._click,
@@ -143,6 +147,14 @@ class Console:
                 out.append(self.render(m))
         self.mark_seen()
         return "\n".join(out)
+
+    async def answer(self, res: InteractionResult, timeout: float) -> str:  # noqa: ASYNC109
+        """Wait for ``res``, then until the bot has been quiet for ``settle_s``, and render both.
+
+        An answer comes first and the board it owes a moment later (the bot posts it after the commit): with
+        the result's default 0.15-s settle, ``click Accept`` printed the first board only after the next line.
+        """
+        return self.result_text(await res.wait(timeout, settle=self.settle_s))
 
     def result_text(self, res: InteractionResult) -> str:
         parts = []
@@ -209,7 +221,7 @@ class Console:
             if first.startswith("/"):
                 path, options = parse_options(shlex.split(line[1:]))
                 res = await self.user.slash(path, **options)
-                return self.result_text(await res.wait(timeout))
+                return await self.answer(res, timeout)
             handler = self.commands.get(first)
             if handler is not None and not rest and first in NEEDS_ARGUMENT:
                 return f"?? `{first}` needs more: type `help`"
@@ -223,7 +235,7 @@ class Console:
         if name not in self.server.users:
             return f"?? no user {name!r}"
         keep = self.user
-        self.user = self.server.as_user(name, keep.channel)
+        self.user = self.server.as_user(name, self.places.get(name, keep.channel.id))
         try:
             return await self.run_line(rest, timeout=timeout) if rest else f"now acting as {name}"
         finally:
@@ -246,7 +258,7 @@ class Console:
                 raise CommandUsageError(f"no visible message has a button {label!r}")
             msg, label = self.numbered(n), unquote(tail)
         res = await self.user.click(msg, label)
-        return self.result_text(await res.wait(timeout))
+        return await self.answer(res, timeout)
 
     async def _select(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109
         """``select [#N] [@MENU] VALUE...`` (see the module docstring)."""
@@ -262,7 +274,7 @@ class Console:
             raise CommandUsageError(f"no visible message has a select offering {' '.join(words)!r}")
         msg, comp, values = found
         res = await self.user.select(msg, *values, custom_id=comp["custom_id"])
-        return self.result_text(await res.wait(timeout))
+        return await self.answer(res, timeout)
 
     def _find_select(
         self, words: list[str], menu: str | None, n: int | None
@@ -338,11 +350,14 @@ class Console:
 
     # -------------------------------------------------------------- navigation and lists
     async def _switch(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109
-        self.user = self.server.as_user(rest.split()[0], self.user.channel)
+        name = rest.split()[0]
+        self.places[self.user.name] = self.user.channel.id  # each user keeps their own channel
+        self.user = self.server.as_user(name, self.places.get(name, self.user.channel.id))
         return f"now acting as {self.user.name}"
 
     async def _channel(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109
         self.user = self.user.in_channel(unquote(rest))
+        self.places[self.user.name] = self.user.channel.id  # sticks, also after a one-line `bob> channel X`
         return f"now in #{self.user.channel.name}"
 
     async def _show(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109

@@ -198,6 +198,12 @@ class Directory:
         """The stored message ``message_id`` (deleted ones included); raises ``KeyError``."""
         return self._messages[message_id]
 
+    def dm_messages(self, user: str | int) -> list[Message]:
+        """The bot's direct messages to ``user`` (oldest first)."""
+        target = self.user(user)
+        dms = {c.id for c in self.channels.values() if c.type == 1 and c.recipient is target}
+        return [m for m in self._messages.values() if m.channel_id in dms and not m.deleted]
+
     def messages(
         self,
         channel: str | int | Channel | None = None,

@@ -69,6 +69,7 @@ class User:
     moderator: bool = False
     member_permissions: int = EVERYONE_PERMISSIONS
     locale: str = "en-US"  # the client language, sent as the interaction's ``locale`` (e.g. "es-ES", "es-419")
+    dms_open: bool = True  # False: a bot's DM to this user is refused 403/50007, as Discord does
 
     def to_payload(self) -> dict[str, Any]:
         return {

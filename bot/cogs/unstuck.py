@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.services import departure, leavers
-from bot.ui import admin, mutual, rematch
+from bot.ui import admin, mutual, rematch, watch
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -39,11 +39,15 @@ class UnstuckCog(commands.Cog, name="unstuck"):
         record = await self.bot.games.channel_record(interaction.channel_id or 0)
         await mutual.agree(interaction, record.id)
 
-    @app_commands.command(name="games", description="Admins: this server's open games, with abort buttons")
+    @app_commands.command(name="games", description="This server's open games: watch one (admins: abort one)")
     @app_commands.guild_only()
-    @app_commands.default_permissions(manage_guild=True)
     async def games(self, interaction: discord.Interaction) -> None:
         await admin.listing(interaction)
+
+    @app_commands.command(name="mygames", description="Your open games in this server: whose turn, time left, links")
+    @app_commands.guild_only()
+    async def mygames(self, interaction: discord.Interaction) -> None:
+        await watch.my_games(interaction)
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
@@ -87,7 +91,7 @@ class UnstuckCog(commands.Cog, name="unstuck"):
 
 async def setup(bot: TableBot) -> None:
     """Extension entry point: ``bot.load_extension("bot.cogs.unstuck")``."""
-    bot.add_dynamic_items(*mutual.DYNAMIC_ITEMS, *rematch.DYNAMIC_ITEMS, *admin.DYNAMIC_ITEMS)
+    bot.add_dynamic_items(*mutual.DYNAMIC_ITEMS, *rematch.DYNAMIC_ITEMS, *admin.DYNAMIC_ITEMS, *watch.DYNAMIC_ITEMS)
     bot.games.on_committed.append(partial(mutual.on_commit, bot.games))
     bot.games.on_committed.append(partial(leavers.on_commit, bot.games))
     await bot.add_cog(UnstuckCog(bot))

@@ -58,7 +58,7 @@ COMMANDS: dict[str, str] = {
     "Propose to abort this channel's game: every player must agree; not rated": (
         "Propón anular la partida del canal: todos deben aceptar; no puntúa"
     ),
-    "Admins: this server's open games, with abort buttons": (
-        "Admins: las partidas abiertas del servidor, con botones para anularlas"
+    "This server's open games: watch one (admins: abort one)": (
+        "Las partidas abiertas del servidor: mira una (admins: anula una)"
     ),
 }

@@ -8,10 +8,12 @@ either direction: Bob challenging Alice while Alice's challenge to Bob waits is 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import discord
 
+from bot.core.envelope import Envelope, Seat
 from bot.core.respond import reply
 from bot.errors import BotError
 from bot.i18n import t
@@ -22,6 +24,22 @@ if TYPE_CHECKING:
     from bot.storage.records import GameRecord
 
 LOBBY_KEYS = ("lobby", "challenge")
+
+
+def is_open(env: Envelope, players: list[int]) -> bool:
+    """An open challenge: a two-seat challenge posted without an opponent (``invited`` unset, one seat taken, no
+    engine yet, ``options["open"]``), which anyone but the challenger may accept."""
+    return env.invited is None and env.engine is None and len(players) == 1 and env.options.get("open") is True
+
+
+def take_open_seat(snap: Snapshot, user_id: int, name: str) -> Snapshot:
+    """``snap`` of an open challenge with ``user_id`` seated second (nothing stored). Raises
+    ``BotError("err.own_open_challenge")`` for the challenger."""
+    if user_id in snap.players:
+        raise BotError("err.own_open_challenge")
+    players = [*snap.players, user_id]
+    env = snap.env.with_(seats=[*snap.env.seats, Seat.of(name)])
+    return replace(snap, env=env, record=replace(snap.record, players=players))
 
 
 def jump_link(record: GameRecord) -> str:
@@ -82,7 +100,13 @@ async def pending(
 async def accept(layer: GameLayer, kind: GameKind, interaction: discord.Interaction, other: int | None) -> None:
     """``/<game> accept [opponent]``: accept the pending challenge; answered in place when it is in this channel,
     else the board goes to the game's channel and the caller gets a link."""
-    record = await pending(layer, kind, interaction, invited_only=True, other=other)
+    try:
+        record = await pending(layer, kind, interaction, invited_only=True, other=other)
+    except BotError as err:
+        found = await open_challenge(layer, kind, interaction, other) if err.key == "err.no_pending_challenge" else None
+        if found is None:
+            raise
+        record = found
     await layer.lobby.accept(interaction, record.id)
     if record.channel_id != interaction.channel_id:
         await reply(
@@ -90,6 +114,25 @@ async def accept(layer: GameLayer, kind: GameKind, interaction: discord.Interact
             t("lobby.accepted_there", interaction.locale, channel=f"<#{record.channel_id}>"),
             ephemeral=True,
         )
+
+
+async def open_challenge(
+    layer: GameLayer, kind: GameKind, interaction: discord.Interaction, other: int | None
+) -> GameRecord | None:
+    """The oldest open challenge of ``kind`` (posted without an opponent) of another member that the caller may take:
+    in this channel first, else anywhere in this guild; ``other`` narrows it to that challenger's."""
+    user_id = interaction.user.id
+    found = [
+        r
+        for r in await layer.storage.list_active_games(kind=kind.name, guild_id=interaction.guild_id or 0)
+        if r.status == "lobby"
+        and len(r.players) == 1
+        and user_id not in r.players
+        and (other is None or other in r.players)
+        and layer.envelope(r).options.get("open") is True
+    ]
+    found.sort(key=lambda r: (r.channel_id != interaction.channel_id, r.id))
+    return found[0] if found else None
 
 
 async def decline(layer: GameLayer, kind: GameKind, interaction: discord.Interaction, other: int | None) -> None:

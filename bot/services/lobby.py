@@ -26,9 +26,9 @@ from bot.core.kind import GameKind, Snapshot, not_player
 from bot.core.respond import reply, update
 from bot.errors import BotError
 from bot.first_response import InteractionGone, is_dead
-from bot.i18n import has, t
 from bot.services import access, caps, footprint
-from bot.services.challenges import refuse_duplicate, undo_if_duplicate
+from bot.services.challenges import is_open, refuse_duplicate, take_open_seat, undo_if_duplicate
+from bot.services.seat_text import key, text
 from bot.storage import Effect, Owed
 from engine.protocol import GameState
 
@@ -38,20 +38,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LOBBY_KEY = "lobby"
+"""Message key of the challenge or lobby message."""
 LOBBY_GRACE_S = 10.0
 """A new challenge or lobby's message is left to the opening command this long before the outbox posts it."""
-"""Message key of the challenge or lobby message."""
-
-
-def key(kind: GameKind, event: str) -> str:
-    """The game's own message key for a seating ``event`` (``<prefix>.<event>``) if it has one, else
-    ``lobby.<event>``."""
-    own = f"{kind.prefix}.{event}"
-    return own if has(own, "en") else f"lobby.{event}"
-
-
-def text(kind: GameKind, event: str, locale: Any, **kwargs: Any) -> str:
-    return t(key(kind, event), locale, **kwargs)
 
 
 def is_component(interaction: discord.Interaction) -> bool:
@@ -102,7 +91,8 @@ class Lobby:
         access.require(interaction)  # before anything is stored: a game the bot could not show never starts
         await caps.check_open(self.layer, interaction)  # issue 22: open games per member and per server
         loc = interaction.guild_locale.value if interaction.guild_locale else None
-        if invited is not None:
+        challenge = invited is not None or options.get("open") is True  # one waiting challenge per pair (or opener)
+        if challenge:
             await refuse_duplicate(self.layer, kind, interaction.guild_id or 0, players)
         guild_id = interaction.guild_id or 0
         settings = await self.layer.storage.get_guild_settings(guild_id) if guild_id else {}
@@ -162,7 +152,7 @@ class Lobby:
                 wake_at=wake,
                 owed=owed,
             )
-        if invited is not None:
+        if challenge:
             await undo_if_duplicate(self.layer, kind, snap)
         if wake is not None:
             self.layer.timers.poke(wake)
@@ -396,16 +386,23 @@ class Lobby:
 
     # -- challenge mode ----------------------------------------------------------------------------------------
     async def accept(self, interaction: discord.Interaction, game_id: int) -> Committed:
-        """The invited user accepts: the game starts (seat 0 first), the challenge message says so."""
-
+        """The invited user accepts, or anyone but the challenger an open challenge (``challenges.is_open``): the
+        game starts (seat 0 first), the challenge message says so. Refused: ``err.not_challenged``,
+        ``err.own_open_challenge``, the member's cap."""
         made: list[GameState] = []
         access.require(interaction)
+        user = interaction.user
+        if is_open(self.layer.envelope(await self.layer.record(game_id)), [user.id]):
+            await caps.check_join(self.layer, interaction)
 
         def step(snap: Snapshot) -> Change:
             invited = snap.env.invited
-            if interaction.user.id != invited:
+            if is_open(snap.env, snap.players):
+                seated = take_open_seat(snap, user.id, user.display_name)
+                return replace(self._start_change(seated, user.id, "accept", made), players=seated.players)
+            if user.id != invited:
                 raise BotError("err.not_challenged", user=invited)
-            return self._start_change(snap, interaction.user.id, "accept", made)
+            return self._start_change(snap, user.id, "accept", made)
 
         committed = self._started(await self._transact(game_id, step), made)
         snap = committed.snap

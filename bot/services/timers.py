@@ -36,7 +36,8 @@ from bot.core.mentions import human_ids
 from bot.errors import BotError
 from bot.i18n import t
 from bot.services.delivery import GuildGone
-from bot.services.lobby import LOBBY_KEY, text
+from bot.services.lobby import LOBBY_KEY
+from bot.services.seat_text import text
 from bot.storage.records import GameRecord
 from engine.errors import RuleError
 

@@ -40,7 +40,7 @@ TABLES: tuple[tuple[str, str, str], ...] = (
         "game_id, user_id",
     ),
     ("game_outcomes", "game_id, user_id, guild_id, kind, place, outcome, rated, vs_ai", "game_id, user_id"),
-    ("user_prefs", "user_id, language, palette, theme, updated_at", "user_id"),
+    ("user_prefs", "user_id, language, palette, theme, updated_at, alerts", "user_id"),
     ("guild_settings", "guild_id, key, value_json, updated_at", "guild_id, key"),
     ("meta", "key, value", "key"),
     (

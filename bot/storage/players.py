@@ -106,10 +106,11 @@ class PlayersMixin(Connection):
 
     # ------------------------------------------------------------------ preferences and meta
     async def get_prefs(self, user_id: int) -> dict[str, str | None]:
-        """``{"language": ..., "palette": ..., "theme": ...}``; ``None`` = not set (use the default,
-        e.g. the interaction's locale for the language)."""
+        """``{"language": ..., "palette": ..., "theme": ..., "alerts": ...}``; ``None`` = not set (use the
+        default, e.g. the interaction's locale for the language; no alerts)."""
         row = await self._one(
-            "SELECT language, palette, theme FROM user_prefs WHERE user_id = ?", (check.snowflake(user_id, "user_id"),)
+            f"SELECT {', '.join(check.PREF_KEYS)} FROM user_prefs WHERE user_id = ?",  # whitelisted names
+            (check.snowflake(user_id, "user_id"),),
         )
         return dict(zip(check.PREF_KEYS, row or (None,) * len(check.PREF_KEYS), strict=True))
 
@@ -133,6 +134,10 @@ class PlayersMixin(Connection):
 
             await self._write(body)
         return await self.get_prefs(user_id)
+
+    async def users_with_alerts(self) -> list[int]:
+        """User ids whose turn alerts are on (``alerts = 'dm'``)."""
+        return [row[0] for row in await self._all("SELECT user_id FROM user_prefs WHERE alerts = 'dm'", ())]
 
     async def get_meta(self, key: str) -> str | None:
         """The value stored under ``key``, or ``None``."""

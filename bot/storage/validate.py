@@ -19,10 +19,11 @@ _KIND = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 _SETTING = re.compile(r"^[a-z_]{1,32}$")
 MAX_SETTING_JSON = 4000
 
-PREF_KEYS: tuple[str, ...] = ("language", "palette", "theme")
+PREF_KEYS: tuple[str, ...] = ("language", "palette", "theme", "alerts")
 """Known user preferences: ``language`` (a BCP 47 tag such as ``"en"``, ``"fr"``, ``"pt-BR"``),
-``palette`` (a palette name such as ``"default"`` or ``"okabe-ito"``) and ``theme`` (``"dark"``,
-``"light"``...). Names are lowercase ``[a-z0-9_-]``, at most 32 characters."""
+``palette`` (a palette name such as ``"default"`` or ``"okabe-ito"``), ``theme`` (``"dark"``,
+``"light"``...) and ``alerts`` (turn alerts: ``"dm"`` on, ``"failed"`` turned off by an undeliverable DM).
+Names are lowercase ``[a-z0-9_-]``, at most 32 characters."""
 
 
 def snowflake(value: Any, field: str) -> int:

@@ -1,9 +1,10 @@
-"""The admins' ``/games`` (Manage Server, issue 12): the guild's open games, each with its channel, players, whose
-turn it is and since when (Discord timestamps: every client shows them in its own time), and an **Abort #id**
-button per game (``ga:ab:<game>``) that asks for a confirmation (``ga:ok:<game>``) before ending the game
-without a result (never rated; its messages stripped; its channel told who ended it).
+"""``/games``: the guild's open games, each with its channel, players, whose turn it is and since when (Discord
+timestamps: every client shows them in its own time), and a **Watch a game** select (:mod:`bot.ui.watch`: the
+current board, privately). For admins (Manage Server) also an **Abort #id** button per game (``ga:ab:<game>``)
+that asks for a confirmation (``ga:ok:<game>``) before ending the game without a result (never rated; its
+messages stripped; its channel told who ended it).
 
-Everything is answered privately to the admin; the permission is checked again on every click.
+Everything is answered privately; the permission is checked again on every Abort click.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import discord
 from bot.core import paging
 from bot.errors import BotError
 from bot.i18n import t
+from bot.ui import watch
 from bot.ui.common import GameButton, games, reply, report_errors, update
 from bot.ui.mutual import abort_note, needs_consent
 
@@ -26,8 +28,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PER_PAGE = 20
-"""Games per page of ``/games``: their Abort buttons fill 4 rows of 5; the 5th row holds Previous / Next."""
+PER_PAGE = 15
+"""Games per page of ``/games``: an admin's Abort buttons fill 3 rows of 5, the Watch select the 4th row and
+Previous / Next the 5th."""
 
 
 def _check(interaction: discord.Interaction) -> None:
@@ -68,9 +71,10 @@ def describe(layer: GameLayer, record: GameRecord, loc: Any) -> str:
 
 async def listing(interaction: discord.Interaction, page: int = 0) -> None:
     """``/games``: the guild's open games, privately, page ``page`` (0-based, clamped): at most :data:`PER_PAGE`
-    games and 2,000 characters of whole lines, an **Abort #id** button per listed game (each beside its line's
-    ``#id``) and Previous / Next (``ga:pg:<page>``). A page button edits the listing in place."""
-    _check(interaction)
+    games and 2,000 characters of whole lines, the **Watch a game** select of the page's running games, for an
+    admin an **Abort #id** button per listed game (each beside its line's ``#id``), and Previous / Next
+    (``ga:pg:<page>``). A page button edits the listing in place."""
+    admin = bool(interaction.permissions.manage_guild)
     layer = games(interaction)
     loc = interaction.locale
     records = [
@@ -97,8 +101,13 @@ async def listing(interaction: discord.Interaction, page: int = 0) -> None:
         else t("games.head_page", loc, n=len(records), page=page + 1, pages=len(packed))
     )
     view = discord.ui.View(timeout=None)
-    for game_id, _text in shown:
-        view.add_item(AbortAskButton(game_id, locale=loc.value))
+    if admin:
+        for game_id, _text in shown:
+            view.add_item(AbortAskButton(game_id, locale=loc.value))
+    by_id = {r.id: r for r in records}
+    select = watch.watch_select([by_id[gid] for gid, _text in shown], layer, loc)
+    if select is not None:
+        view.add_item(select)
     if len(packed) > 1:
         prev = PageButton(page - 1, "ui.page_prev", locale=loc.value)
         prev.item.disabled = page == 0

@@ -36,6 +36,8 @@ async def post_message(s: DevServer, request: web.Request, channel_id: str) -> w
     """``POST /channels/{id}/messages``: needs View Channel, Send Messages (in Threads), Attach Files for files."""
     channel = visible_channel(s, channel_id)
     payload, files = await read_body(request)
+    if channel.type == 1 and channel.recipient is not None and not channel.recipient.dms_open:
+        raise ApiError(403, 50007, "Cannot send messages to this user")
     require(s, channel, post_permission(channel))
     content_allowed(s, channel, payload, files, edit=False)
     check_message(s, payload, files, f"POST {request.path}", channel_id=channel.id)

@@ -75,14 +75,15 @@ async def test_every_game_cog_loaded(bot: TableBot) -> None:
     assert bot.failed_extensions == []
     names = {c.name for c in bot.tree.get_commands()}
     assert {"constructo", "conex"} <= set(bot.games.kinds) and {"constructo", "conex"} <= names
-    assert extensions(bot.games)[-5:] == [
+    assert extensions(bot.games)[-6:] == [
         "bot.cogs.shared",
         "bot.cogs.records",
         "bot.cogs.settings",
         "bot.cogs.unstuck",
         "bot.cogs.about",
+        "bot.cogs.me",
     ]
-    assert {"history", "replay", "settings", "games", "abandon"} <= names
+    assert {"history", "replay", "settings", "games", "abandon", "mygames", "mysettings"} <= names
     for kind in bot.games.kinds.values():
         assert f"{kind.package}.cog" in extensions(bot.games)
 

@@ -214,6 +214,13 @@ class TinyBot(discord.Client):
             except discord.HTTPException as exc:
                 self.events.append(f"double:{exc.code}")
 
+        @tree.command(name="saved", description="Answers, then posts a board 0.4 s later", guild=guild)
+        async def saved(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("saved", ephemeral=True)
+            await asyncio.sleep(0.4)
+            assert isinstance(interaction.channel, discord.TextChannel)
+            await interaction.channel.send("board after the answer")
+
         @tree.command(name="post", description="Posts in the channel and opens a thread", guild=guild)
         async def post(interaction: discord.Interaction) -> None:
             await interaction.response.defer(ephemeral=True)

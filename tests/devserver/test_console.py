@@ -112,3 +112,23 @@ async def test_console_server_controls(server: DevServer, bot: TinyBot, tmp_path
     assert "invited to 'Dev Guild'" in await console.run_line("invite-bot")
     await server.wait_until(lambda: f"guild_join:{server.guild_id}" in bot.events, 5, "GUILD_CREATE")
     assert "board" in await console.run_line("/png", timeout=5)
+
+
+async def test_console_shows_what_the_bot_posts_after_its_answer(
+    server: DevServer, bot: TinyBot, tmp_path: Path
+) -> None:
+    """The answer comes first and the board a moment later: both print with the line that caused them."""
+    console = Console(server, tmp_path, user="alice")
+    out = await console.run_line("/saved", timeout=5)  # answers, then posts 0.4 s later
+    assert "saved" in out and "board after the answer" in out
+
+
+async def test_console_channel_sticks_for_a_one_line_user(server: DevServer, bot: TinyBot, tmp_path: Path) -> None:
+    console = Console(server, tmp_path, user="bob")
+    assert (await console.run_line("mod> channel general")) == "now in #general"
+    assert console.prompt == "bob> "  # bob stays where he was
+    assert "#general" in await console.run_line("mod> perms")  # mod is still in #general on the next line
+    assert (await console.run_line("switch mod")) == "now acting as mod"
+    assert console.prompt == "mod #general> "
+    assert (await console.run_line("switch bob")) == "now acting as bob"
+    assert console.prompt == "bob> "

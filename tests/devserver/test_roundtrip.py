@@ -22,6 +22,7 @@ async def test_login_sync_and_gateway_connect(server: DevServer, bot: TinyBot) -
         "late",
         "double",
         "post",
+        "saved",
         "perms",
         "retry",
         "menus",

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from devserver.client import CommandUsageError, DevUser
-from devserver.models import Message
+from devserver.client import DevUser
+from devserver.models import Message, User, fixed_id
 from engine.constructo import Size
 
 from .helpers import BotEnv, answered, assert_refusal, bot_env, resign
@@ -33,7 +33,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
     async with bot_env(Path(tmp_path_factory.mktemp("lifecycle")), start=False) as e:
         e.server.add_guild("Other Guild")  # before the bot connects: it hears of both guilds
-        e.proc.extra_env = {"DEV_GUILD_ID": ""}  # global commands: usable in both guilds
+        e.proc.extra_env = {"DEV_GUILD_ID": "", "ALERT_DELAY": "1"}  # global commands: usable in both guilds
         await e.proc.start()
         yield e
 
@@ -187,13 +187,21 @@ async def test_games_lists_open_games_and_aborts_one_after_confirmation(env: Bot
     server = env.server
     mark = env.mark()
     mod, carol = server.as_user("mod"), server.as_user("carol")
-    with pytest.raises(CommandUsageError):
-        await carol.slash("games")  # hidden from members (default permissions)
     await answered(await carol.in_channel("games").slash("constructo challenge", opponent="dave"))
     waiting = env.latest_game("constructo")
     await answered(await carol.in_channel("general").slash("constructo challenge", opponent="bot", level="easy"))
     running = env.latest_game("constructo")
     assert running.status == "active"
+
+    # a member sees the same list, privately, with no Abort button, and may watch the running game
+    res = await answered(await carol.slash("games"))
+    assert res.ephemeral and f"#{waiting.id}" in res.text and f"#{running.id}" in res.text
+    assert not [c for c in res.message.buttons() if c.get("custom_id", "").startswith("ga:ab:")]
+    watch = next(c for c in res.message.buttons() if c.get("type") == 3)
+    assert [o["value"] for o in watch["options"]] == [str(running.id)], "only running games can be watched"
+    seen = await answered(await carol.select(res.message, str(running.id)))
+    assert seen.ephemeral and seen.message is not None and seen.message.attachments, "the board, privately"
+    assert f"#{running.id}" in seen.text and "/channels/" in seen.text
 
     res = await answered(await mod.slash("games"))
     assert res.ephemeral
@@ -273,3 +281,136 @@ async def test_removed_from_a_guild_its_games_end_unrated_nothing_posted_there_o
     assert env.game(home.id).status == "active"
     assert not res.ephemeral and res.message is not None and res.message.images, "the board answers it here"
     env.assert_alive()
+
+
+async def test_mygames_lists_the_members_games_the_ones_waiting_for_them_first(env: BotEnv) -> None:
+    """``/mygames``: every open game of the member here, the one waiting for them first, with whose turn, the
+    time left and a link to the board; in the member's language."""
+    server = env.server
+    mark = env.mark()
+    for n, name in enumerate(("erin", "frank", "gina")):
+        server.users[name] = User(id=fixed_id(900 + n), name=name.capitalize())
+    erin, frank, gina = (server.as_user(name, "games-2") for name in ("erin", "frank", "gina"))
+    assert "no open game" in (await answered(await erin.slash("mygames"))).text
+
+    # gina's challenge first (gina moves first: erin waits), then erin's own (erin moves first)
+    await answered(await gina.slash("constructo challenge", opponent="erin"))
+    theirs = env.latest_game("constructo")
+    await answered(await erin.slash("constructo accept"))
+    await answered(await erin.in_channel("general").slash("constructo challenge", opponent="frank"))
+    mine = env.latest_game("constructo")
+    await answered(await frank.in_channel("general").slash("constructo accept"))
+    await server.wait_until(
+        lambda: all("board" in env.game(g.id).messages for g in (theirs, mine)), 15, "both boards posted"
+    )
+    lobby = await answered(await erin.in_channel("games").slash("conex new", table="small", goal=20))
+    assert not lobby.ephemeral
+
+    res = await answered(await erin.slash("mygames"))
+    assert res.ephemeral
+    lines = res.text.split("\n")
+    assert "3" in lines[0] and "waiting for you: 1" in lines[0], lines[0]
+    assert lines[1].startswith(f"**#{mine.id}**") and "**your turn**" in lines[1], lines
+    assert lines[2].startswith(f"**#{theirs.id}**") and "Gina to move" in lines[2], lines
+    assert "waiting for players" in lines[3], lines
+    for line, game in ((lines[1], mine), (lines[2], theirs)):
+        board = env.game(game.id).messages["board"]
+        assert f"/channels/{server.guild_id}/" in line and line.rstrip(")").endswith(f"/{board}"), line
+        assert "time runs out <t:" in line, line
+    assert "frank" not in lines[1].lower().split(" against ")[0], "the opponent is named after 'against'"
+    assert "Frank" in lines[1]
+
+    erin.user.locale = "es-ES"
+    try:
+        text = (await answered(await erin.slash("mygames"))).text
+        assert "**te toca**" in text and "le toca a Gina" in text and "esperando jugadores" in text, text
+    finally:
+        erin.user.locale = "en-US"
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def test_an_open_challenge_is_taken_by_anyone_but_its_challenger(env: BotEnv) -> None:
+    """``/constructo challenge`` without an opponent: anyone but the challenger accepts (button or command, from
+    another channel too); the challenger's own click is refused; a second open challenge of theirs is refused."""
+    server = env.server
+    mark = env.mark()
+    for n, name in enumerate(("hana", "ivan", "jo")):
+        server.users[name] = User(id=fixed_id(920 + n), name=name.capitalize())
+    hana, ivan, jo = (server.as_user(name, "games-2") for name in ("hana", "ivan", "jo"))
+    await answered(await hana.slash("constructo challenge"))
+    game = env.latest_game("constructo")
+    await server.wait_until(lambda: "lobby" in env.game(game.id).messages, 15, "the challenge message")
+    msg = server.message(env.game(game.id).messages["lobby"])  # in games-2, or a thread when it is busy
+    assert not msg.ephemeral and "looking for an opponent" in msg.content and not msg.pinged_users, msg
+    assert game.status == "lobby" and game.players == [hana.id]
+    assert "already waiting" in assert_refusal(
+        await answered(await hana.in_channel("general").slash("constructo challenge"))
+    )
+    assert "your own open challenge" in assert_refusal(await answered(await hana.click(msg, "Accept")))
+    assert env.game(game.id).status == "lobby"
+
+    await answered(await ivan.click(msg, "Accept"))
+    row = env.game(game.id)
+    assert row.status == "active" and row.players == [hana.id, ivan.id]
+    assert "Ivan accepted Hana's challenge" in server.message(msg.id).content
+    await server.wait_until(lambda: "board" in env.game(game.id).messages, 15, "the first board")
+    await answered(await ivan.slash("constructo resign"))  # ends it: the channel is free again (not checked)
+
+    # by command, from another channel; in Spanish for a Spanish server member
+    jo.user.locale = "es-ES"
+    await answered(await hana.in_channel("general").slash("constructo challenge", layout="flor"))
+    other = env.latest_game("constructo")
+    assert other.id != game.id and other.status == "lobby"
+    res = await answered(await jo.in_channel("games").slash("constructo accept"))
+    jo.user.locale = "en-US"
+    row = env.game(other.id)
+    assert row.status == "active" and row.players == [hana.id, jo.id], res.text
+    assert "Aceptado: la partida está en" in res.text, res.text
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def test_turn_alerts_by_dm_are_opt_in_one_per_turn_and_turn_off_when_dms_close(env: BotEnv) -> None:
+    """``/mysettings alerts:on`` (a DM at once proves DMs work); a turn waiting for the player brings one DM with a
+    link to the board; closed DMs refuse turning them on, and turn them off (said once) when an alert bounces."""
+    server = env.server
+    mark = env.mark()
+    for n, name in enumerate(("kim", "lee")):
+        server.users[name] = User(id=fixed_id(940 + n), name=name.capitalize())
+    kim, lee = server.as_user("kim", "general"), server.as_user("lee", "general")
+    assert "**off**" in (await answered(await kim.slash("mysettings"))).text
+    res = await answered(await kim.slash("mysettings", alerts="on"))
+    assert res.ephemeral and "**on**" in res.text
+    assert ["Turn alerts are on" in m.content for m in server.dm_messages("kim")] == [True]
+    server.users["lee"].dms_open = False
+    res = await answered(await lee.slash("mysettings", alerts="on"))
+    assert "could not send you a DM" in res.text and "**off**" in res.text, res.text
+
+    await answered(await lee.slash("constructo challenge", opponent="kim"))
+    game = env.latest_game("constructo")
+    await answered(await kim.slash("constructo accept"))
+    here = server.channel(env.game(game.id).channel_id)
+    kim, lee = server.as_user("kim", here), server.as_user("lee", here)
+    await answered(await lee.slash("constructo place", tile="5", size="large"))  # kim's turn now
+    await server.wait_until(lambda: len(server.dm_messages("kim")) == 2, 15, "kim's turn alert")
+    alert = server.dm_messages("kim")[-1].content
+    assert f"#{game.id}" in alert and f"/channels/{server.guild_id}/{here.id}/" in alert, alert
+    await asyncio.sleep(2.5)
+    assert len(server.dm_messages("kim")) == 2, "one alert per turn"
+    assert server.dm_messages("lee") == [], "lee never opted in"
+
+    server.users["kim"].dms_open = False
+    first = await answered(await kim.slash("constructo place", tile="4", size="large"))
+    second = await answered(await lee.slash("constructo place", tile="6", size="large"))  # kim's turn: it bounces
+    assert not first.ephemeral and not second.ephemeral, (first.text, second.text)
+    await server.wait_until(lambda: env_prefs(env, kim.id) == "failed", 15, "alerts turned off")
+    server.users["kim"].dms_open = True
+    text = (await answered(await kim.slash("mysettings"))).text
+    assert "were turned off because a DM could not reach you" in text and "**off**" in text, text
+    assert "were turned off" not in (await answered(await kim.slash("mysettings"))).text, "said once"
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+def env_prefs(env: BotEnv, user_id: int) -> str | None:
+    with env.db() as conn:
+        row = conn.execute("SELECT alerts FROM user_prefs WHERE user_id = ?", (user_id,)).fetchone()
+    return row[0] if row else None

@@ -87,7 +87,7 @@ async def test_migrate_db_copies_an_installation_with_ids_preserved(
     after = await snapshot_of(target)
     for key in ("games", "log", "board", "stats", "history", "changes"):
         assert after[key] == before[key], key
-    assert after["prefs"] == {"language": "fr", "palette": None, "theme": "light"}
+    assert after["prefs"] == {"language": "fr", "palette": None, "theme": "light", "alerts": None}
     assert after["settings"] == {"clock": "daily"} and after["meta"] == "abc"
     assert after["next_id"] == 4  # the id sequence continues after the copied games
     assert after["installation"] != before["installation"]  # a new installation with the same data

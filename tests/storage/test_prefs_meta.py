@@ -13,9 +13,10 @@ async def test_prefs_default_to_unset_and_update_only_given_keys(storage: Storag
         "language": "pt-BR",
         "palette": "okabe-ito",
         "theme": None,
+        "alerts": None,
     }
-    await storage.set_prefs(5, theme="light")
-    assert await storage.get_prefs(5) == {"language": "pt-BR", "palette": "okabe-ito", "theme": "light"}
+    await storage.set_prefs(5, theme="light", alerts="dm")
+    assert await storage.get_prefs(5) == {"language": "pt-BR", "palette": "okabe-ito", "theme": "light", "alerts": "dm"}
     await storage.set_prefs(5, palette=None)  # back to the default
     assert (await storage.get_prefs(5))["palette"] is None
     assert await storage.get_prefs(6) == dict.fromkeys(PREF_KEYS)
@@ -30,7 +31,7 @@ async def test_bad_prefs_are_refused_and_change_nothing(storage: Storage, prefs:
     with pytest.raises(InvalidDataError) as info:
         await storage.set_prefs(9, **{"theme": "dark", **prefs})  # type: ignore[arg-type]
     assert info.value.rule == "Input"
-    assert await storage.get_prefs(9) == {"language": "fr", "palette": None, "theme": None}
+    assert await storage.get_prefs(9) == {"language": "fr", "palette": None, "theme": None, "alerts": None}
 
 
 async def test_meta_set_replace_delete(storage: Storage) -> None:

@@ -80,7 +80,7 @@ class ConstructoCog(
     # -- challenge -------------------------------------------------------------------------------------------
     @app_commands.command(name="challenge", description="Challenge someone (or me, the AI) to a Constructo match")
     @app_commands.describe(
-        opponent="Who you play against (pick the bot to play the AI)",
+        opponent="Who you play against (pick the bot to play the AI; leave empty: anyone may accept)",
         layout="Round 1 layout: a name (default rombo) or 9 coordinates like (0,0) (1,0) ...",
         level="AI strength when you challenge the bot",
         clock=CLOCK_HELP,
@@ -88,16 +88,27 @@ class ConstructoCog(
     async def challenge(
         self,
         interaction: discord.Interaction,
-        opponent: discord.User,
+        opponent: discord.User | None = None,
         layout: str | None = None,
         level: Literal["easy", "medium", "hard"] | None = None,
         clock: Literal["live", "daily", "none"] | None = None,
     ) -> None:
         loc = guild_locale(interaction)
         me = interaction.user
-        vs_ai = self.vs_ai(interaction, opponent)
         options = KIND.rules.validate_options({"layout": layout})
         lvl = check_level(level)
+        if opponent is None:  # an open challenge: anyone but the challenger may accept it
+            await self.games.lobby.open(
+                interaction,
+                KIND,
+                options={**options, "open": True},
+                seats=[Seat.of(me.display_name)],
+                players=[me.id],
+                title=t("cx.thread_title_open", loc, a=me.display_name),
+                clock=clock,
+            )
+            return
+        vs_ai = self.vs_ai(interaction, opponent)
         if vs_ai:
             seats = [Seat.of(me.display_name), Seat.of(KIND.narration.ai_seat_name(lvl, 1, loc), lvl)]
         else:

@@ -52,6 +52,8 @@ def started(snap: Snapshot) -> str:
 
 
 def challenge_text(snap: Snapshot) -> str:
+    if snap.env.invited is None and len(snap.players) == 1:  # an open challenge
+        return t("cx.challenge_open", snap.locale, challenger=snap.names[0], layout=snap.env.options.get("layout", "?"))
     return t(
         "cx.challenge",
         snap.locale,

@@ -27,6 +27,11 @@ MESSAGES: dict[str, str] = {
         "{opponent}, **{challenger}** challenges you to a Constructo match on layout **{layout}**. "
         "Accept or decline below."
     ),
+    "cx.challenge_open": (
+        "**{challenger}** is looking for an opponent for a Constructo match on layout **{layout}**: anyone may "
+        "accept below (or with `/constructo accept`)."
+    ),
+    "cx.thread_title_open": "Constructo: {a} vs anyone",
     "cx.ai_name": "AI ({level})",
     "cx.thread_title": "Constructo: {a} vs {b}",
     "cx.opened_in_thread": "This channel is busy, so the game is in {thread}.",

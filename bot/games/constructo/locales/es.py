@@ -28,6 +28,11 @@ MESSAGES: dict[str, str] = {
         "{opponent}, **{challenger}** te desafía a una partida de Constructo en el tablero **{layout}**. "
         "Acepta o rechaza abajo."
     ),
+    "cx.challenge_open": (
+        "**{challenger}** busca rival para una partida de Constructo en el tablero **{layout}**: cualquiera puede "
+        "aceptar abajo (o con `/constructo accept`)."
+    ),
+    "cx.thread_title_open": "Constructo: {a} contra quien sea",
     "cx.ai_name": "IA ({level})",
     "cx.thread_title": "Constructo: {a} contra {b}",
     "cx.opened_in_thread": "Este canal está ocupado, así que la partida está en {thread}.",
@@ -101,7 +106,9 @@ MESSAGES: dict[str, str] = {
 COMMANDS: dict[str, str] = {
     "Play Constructo: stack chips on 9 hex tiles, build towers": "Juega a Constructo: apila fichas y construye torres",
     "Challenge someone (or me, the AI) to a Constructo match": "Desafía a alguien (o a mí, la IA) a Constructo",
-    "Who you play against (pick the bot to play the AI)": "Contra quién juegas (elige el bot para jugar contra la IA)",
+    "Who you play against (pick the bot to play the AI; leave empty: anyone may accept)": (
+        "Contra quién juegas (el bot: contra la IA; vacío: cualquiera puede aceptar)"
+    ),
     "Round 1 layout: a name (default rombo) or 9 coordinates like (0,0) (1,0) ...": (
         "Tablero de la ronda 1: un nombre (rombo por defecto) o 9 coordenadas (0,0) (1,0) ..."
     ),
