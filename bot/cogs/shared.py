@@ -21,6 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.core.paging import clip, pages
+from bot.core.results import place_name
 from bot.errors import BotError
 from bot.i18n import t
 from bot.services.publish import render_png
@@ -119,7 +120,7 @@ class SharedCog(commands.Cog, name="shared"):
                 counts = places_counts(stats.places)
             else:
                 counts = (r.wins, r.losses, r.draws)
-            table.append((r.rank, await self.display_name(guild, r.user_id), r.display, *counts))
+            table.append((r.rank, await self.display_name(guild, r.user_id), r.shown, *counts))  # "1563?": provisional
         columns = place_columns(loc) if by_place else wdl_columns(loc)
         if not table:  # nobody rated yet: one sentence, no empty picture
             return t("lb.empty", loc, game=game_title), [], None
@@ -146,14 +147,16 @@ class SharedCog(commands.Cog, name="shared"):
             if row is None:
                 lines.append(t("stats.none", loc, game=title))
             elif self._by_place(kind):
-                places = " · ".join(t("stats.place", loc, place=p, n=n) for p, n in stats.places.items())
+                places = " · ".join(
+                    t("stats.place", loc, place=place_name(p, loc), n=n) for p, n in stats.places.items()
+                )
                 lines.append(
                     t(
                         "stats.row_places",
                         loc,
                         game=title,
                         rank=row.rank,
-                        rating=row.display,
+                        rating=row.shown,
                         games=row.games,
                         places=places or "—",
                     )
@@ -165,7 +168,7 @@ class SharedCog(commands.Cog, name="shared"):
                         loc,
                         game=title,
                         rank=row.rank,
-                        rating=row.display,
+                        rating=row.shown,
                         games=row.games,
                         wins=row.wins,
                         losses=row.losses,

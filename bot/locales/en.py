@@ -57,7 +57,7 @@ MESSAGES: dict[str, str] = {
     "stats.title": "Stats of {name}",
     "stats.row": "**{game}**: rank {rank}, rating {rating}, rated games: {games} ({wins}W {losses}L {draws}D)",
     "stats.row_places": "**{game}**: rank {rank}, rating {rating}, rated games: {games} (places: {places})",
-    "stats.place": "#{place} ×{n}",
+    "stats.place": "{place} ×{n}",
     "stats.vs_ai": "  against the AI (not rated): {wins}W {losses}L {draws}D",
     "stats.none": "**{game}**: no rated game yet.",
     "abort.done": "{name} aborted the {game} game of this channel. Nothing was rated.",
@@ -69,7 +69,12 @@ MESSAGES: dict[str, str] = {
         "result card; admins (Manage Server): `/abort`, `/games`, `/settings` (the clock of new games, the expiry "
         "of challenges and lobbies); an admin who plays in the game needs the others' consent to abort it (as "
         "`/abandon`). A player who leaves the server or can no longer see the game's channel forfeits their seat: "
-        "the others play on while two remain, else the opponent wins; rated as a forfeit."
+        "the others play on while two remain, else the opponent wins; rated as a forfeit.\n"
+        "**Ratings**: a game is rated only when every player has made a move (a game someone never moved in ends "
+        "unrated, whoever wins it); games against the AI are never rated. Everyone starts at 1500; two equal "
+        "players win and lose about the same amount. A rating from fewer than 5 rated games is provisional, "
+        "shown with **?**. Equal ratings on the leaderboard: provisional players after the others, then more "
+        "rated games first, then whoever reached the rating first."
     ),
     "list.or": "{head} or {last}",
     "ai.seat": "AI {n}",

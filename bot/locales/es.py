@@ -62,7 +62,7 @@ MESSAGES: dict[str, str] = {
     "stats.row_places": (
         "**{game}**: puesto {rank}, puntuación {rating}, partidas puntuadas: {games} (puestos: {places})"
     ),
-    "stats.place": "#{place} ×{n}",
+    "stats.place": "{place} ×{n}",
     "stats.vs_ai": "  contra la IA (sin puntuar): {wins}V {losses}D {draws}E",
     "stats.none": "**{game}**: ninguna partida puntuada todavía.",
     "abort.done": "{name} anuló la partida de {game} de este canal. No se ha puntuado nada.",

@@ -12,6 +12,7 @@ MESSAGES: dict[str, str] = {
     "ui.cn_hint": "{n} · +{points}",
     "ui.cn_hint_2x": "{n} · 2x +{points}",
     "ui.cn_forfeit": "Yes, leave the game",
+    "ui.cn_fair": "How do I know the deal was fair?",
     "cn.lobby": (
         "**CONEX lobby** opened by {host} — table {table}, goal {goal} points. Seats ({n}/4):\n{seats}\n"
         "Join, leave or add a bot below; the host starts with 2–4 players."
@@ -52,15 +53,15 @@ MESSAGES: dict[str, str] = {
     "cn.ev_discards": "{who}: discard one card each (Discard button, or `/conex discard`).",
     "cn.ev_discarded": "{name} discarded a card.",
     "cn.ev_discard_timeout": (
-        "{name}'s discard was overdue (X3): a random card of their hand went to the bottom of the pile."
+        "{name}'s discard was overdue: a random card of their hand went to the bottom of the pile."
     ),
     "cn.ev_goal": "{name} reached the goal with {score} points: the round is played to its end.",
     "cn.ev_forfeit": "{name} left the game: their hand goes to the bottom of the pile and their seat is skipped.",
     "cn.ev_skipped": "{name}'s seat is skipped.",
     "cn.ev_over": "Game over: {reason}.",
-    "cn.reason_E1": "the goal was reached and the round is complete (E1)",
-    "cn.reason_E2-pass": "every player passed in one go-round (E2)",
-    "cn.reason_E2-empty": "all hands and the draw pile are empty (E2)",
+    "cn.reason_E1": "the goal was reached and the round is complete",
+    "cn.reason_E2-pass": "every player passed in one go-round",
+    "cn.reason_E2-empty": "all hands and the draw pile are empty",
     "cn.reason_forfeit": "too few players are left in the game",
     "cn.ev_turn_timeout": (
         "{name}'s time ran out: their turn is skipped ({count} of {limit} in a row; at {limit} they leave the game)."
@@ -108,8 +109,8 @@ MESSAGES: dict[str, str] = {
         "• On your turn do one thing: **place** a card (`/conex place`, or pick a hint), **draw** 2 cards, or "
         "**pass** (only when the draw pile is empty).\n"
         "• Placing: the corner you choose must lie on a visible card of the same colour, or on the board square "
-        "of that colour (P1); the new card may touch only that target (P2), no visible corner (P3), and must "
-        "stay on the table (P4).\n"
+        "of that colour; the new card may touch only that target, no visible corner, and must "
+        "stay on the table.\n"
         "• You score the corner's value; +2 more on a +2 card. A die card makes you roll: 1 or 2 cards, or a "
         "star. The 2x star doubles one later placement; the lightning star removes a free card at the start or "
         "end of your turn, and every other player then discards one card.\n"
@@ -123,9 +124,28 @@ MESSAGES: dict[str, str] = {
 MESSAGES.update(
     {
         "cn.commitment": (
-            "🔒 Deal commitment (SHA-256 of the shuffle seed, deck `{deck}`): `{hash}`. "
-            "The seed is revealed at the end so anyone can check the deal, the die rolls and the random discards."
+            "🔒 The deal is sealed before anyone sees a card (fingerprint `{hash}`): "
+            "**How do I know the deal was fair?** explains it."
         ),
-        "cn.reveal": "🔓 Deal seed: `{seed}` (commitment `{hash}`). Check it: `{command}`",
+        "cn.reveal": "🔓 The deal can be checked now: **How do I know the deal was fair?**",
+        "cn.reveal_seed": "Deal seed: `{seed}` (fingerprint `{hash}`). Check it with this bot's code: `{command}`",
+        "cn.fair_explain": (
+            "Before anyone saw a card, I posted a fingerprint of the shuffle's secret seed: that "
+            "seed decides the deal, every die roll and every random discard, and no other seed gives the same "
+            "fingerprint. When the game is over I reveal the seed, so anyone can recompute the fingerprint and the "
+            "whole deal from it and see that nothing was changed."
+        ),
+        "cn.fair_hash": "Fingerprint posted at the start: `{hash}`",
+        "cn.fair_pending": "The seed is revealed when the game is over.",
+    }
+)
+
+# How a game ended (``/history``): ``cn.end_<outcome reason>``.
+MESSAGES.update(
+    {
+        "cn.end_E1": "goal reached",
+        "cn.end_E2-pass": "everyone passed",
+        "cn.end_E2-empty": "out of cards",
+        "cn.end_forfeit": "too few players left",
     }
 )

@@ -1,0 +1,15 @@
+"""Spanish words for results and ratings (``en_words.py``): puestos con su nombre, por qué una partida no puntuó,
+cómo terminó cada partida en ``/history``."""
+
+MESSAGES: dict[str, str] = {
+    "res.not_rated_unmoved": (
+        "Sin puntuar: {names} no llegó a hacer ninguna jugada (una partida solo puntúa cuando cada jugador ha jugado)."
+    ),
+    "place.1": "1.º",
+    "place.2": "2.º",
+    "place.3": "3.º",
+    "place.n": "{n}.º",
+    "place.shared": "{place} (compartido)",
+    "hist.end_abort": "anulada",
+    "hist.aborted": "anulada (sin resultado)",
+}
