@@ -70,11 +70,9 @@ MESSAGES: dict[str, str] = {
         "of challenges and lobbies); an admin who plays in the game needs the others' consent to abort it (as "
         "`/abandon`). A player who leaves the server or can no longer see the game's channel forfeits their seat: "
         "the others play on while two remain, else the opponent wins; rated as a forfeit.\n"
-        "**Ratings**: a game is rated only when every player has made a move (a game someone never moved in ends "
-        "unrated, whoever wins it); games against the AI are never rated. Everyone starts at 1500; two equal "
-        "players win and lose about the same amount. A rating from fewer than 5 rated games is provisional, "
-        "shown with **?**. Equal ratings on the leaderboard: provisional players after the others, then more "
-        "rated games first, then whoever reached the rating first."
+        "**Ratings**: a game is rated only once every player has moved (never against the AI); everyone starts at "
+        "1500; **?** marks a rating of fewer than 5 rated games. Equal ratings: provisional ones last, then more "
+        "games, then who got there first."
     ),
     "list.or": "{head} or {last}",
     "ai.seat": "AI {n}",

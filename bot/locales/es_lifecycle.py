@@ -51,11 +51,8 @@ MESSAGES: dict[str, str] = {
         "admin que juega en la partida necesita que los demás acepten anularla (como `/abandon`). Quien se va del "
         "servidor o deja de ver el canal de la partida pierde su asiento: "
         "los demás siguen mientras queden dos, si no gana el rival; puntúa como abandono.\n"
-        "**Puntuación**: una partida solo puntúa cuando cada jugador ha hecho al menos una jugada (si alguien no "
-        "llegó a jugar, termina sin puntuar, gane quien gane); las partidas contra la IA nunca puntúan. Todos "
-        "empiezan con 1500; dos jugadores iguales ganan y pierden más o menos lo mismo. Una puntuación de menos "
-        "de 5 partidas puntuadas es provisional y se muestra con **?**. Empates en la clasificación: los "
-        "provisionales detrás de los demás, luego quien tiene más partidas puntuadas, luego quien llegó antes."
+        "**Puntuación**: solo puntúa si cada jugador ha jugado (nunca contra la IA); se empieza con 1500; **?** = "
+        "menos de 5 partidas puntuadas. Empates: provisionales detrás, luego más partidas, luego quien llegó antes."
     ),
 }
 
