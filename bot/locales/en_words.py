@@ -12,4 +12,8 @@ MESSAGES: dict[str, str] = {
     "place.shared": "{place} (shared)",
     "hist.end_abort": "aborted",
     "hist.aborted": "aborted (no result)",
+    "abort.after_forfeit": (
+        "{names} already left this game after playing, so it can no longer be aborted (that would erase their "
+        "last place). Play it out, or leave it yourself (you then rank last)."
+    ),
 }

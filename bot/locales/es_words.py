@@ -12,4 +12,8 @@ MESSAGES: dict[str, str] = {
     "place.shared": "{place} (compartido)",
     "hist.end_abort": "anulada",
     "hist.aborted": "anulada (sin resultado)",
+    "abort.after_forfeit": (
+        "{names} ya abandonó esta partida después de jugar, así que ya no se puede anular (borraría su último "
+        "puesto). Terminadla jugando, o abandónala tú (quedas último)."
+    ),
 }
