@@ -206,7 +206,8 @@ async def test_history_lists_pages_and_opens_records_and_autocompletes(env: BotE
     assert "page 1" in page1.content and f"`#{conex.id}`" in page1.content and "rating" in page1.content
     opened = await answered(await alice.select(page1, str(conex.id)), timeout=30)
     assert opened.ephemeral and f"Game #{conex.id}" in opened.text
-    assert [c.get("label") for c in opened.message.buttons()] == ["Replay", "Download record"]
+    labels = ["Replay", "Download record", "How do I know the deal was fair?"]
+    assert [c.get("label") for c in opened.message.buttons()] == labels
     choices = await alice.autocomplete("replay", "game", "")
     assert [c["value"] for c in choices][:1] == [ids[0]] and len(choices) == 6
     assert env.violations_since(mark) == [], env.log_tail()
