@@ -22,6 +22,7 @@ from discord.ext import commands
 
 from bot.core.paging import clip, pages
 from bot.core.results import place_name
+from bot.storage.ratings import PROVISIONAL_GAMES
 from bot.errors import BotError
 from bot.i18n import t
 from bot.services.publish import render_png
@@ -141,9 +142,11 @@ class SharedCog(commands.Cog, name="shared"):
         target = user or interaction.user
         lines = [t("stats.title", interaction.locale, name=target.display_name)]
         loc = interaction.locale
+        provisional = False
         for kind, title in ((k.name, k.title) for k in self.bot.games.kinds.values()):
             stats = await self.bot.storage.player_stats(interaction.guild_id or 0, kind, target.id)
             row = stats.rating
+            provisional = provisional or (row is not None and row.provisional)
             if row is None:
                 lines.append(t("stats.none", loc, game=title))
             elif self._by_place(kind):
@@ -178,6 +181,8 @@ class SharedCog(commands.Cog, name="shared"):
             ai = stats.vs_ai
             if ai.wins + ai.draws + ai.losses:  # games against the AI: never rated, counted apart
                 lines.append(t("stats.vs_ai", loc, wins=ai.wins, draws=ai.draws, losses=ai.losses))
+        if provisional:  # a provisional rating is shown: say what "?" means
+            lines.append(t("stats.provisional", loc, games=PROVISIONAL_GAMES))
         await reply(interaction, "\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="help", description="How to play with this bot")

@@ -5,6 +5,7 @@ MESSAGES: dict[str, str] = {
     "res.not_rated_unmoved": (
         "Not rated: {names} never made a move (a game is rated only when every player has moved)."
     ),
+    "stats.provisional": "? = provisional: fewer than {games} rated games so far.",
     "place.1": "1st",
     "place.2": "2nd",
     "place.3": "3rd",

@@ -5,6 +5,7 @@ MESSAGES: dict[str, str] = {
     "res.not_rated_unmoved": (
         "Sin puntuar: {names} no llegó a hacer ninguna jugada (una partida solo puntúa cuando cada jugador ha jugado)."
     ),
+    "stats.provisional": "? = provisional: menos de {games} partidas puntuadas por ahora.",
     "place.1": "1.º",
     "place.2": "2.º",
     "place.3": "3.º",
