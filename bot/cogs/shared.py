@@ -22,10 +22,10 @@ from discord.ext import commands
 
 from bot.core.paging import clip, pages
 from bot.core.results import place_name
-from bot.storage.ratings import PROVISIONAL_GAMES
 from bot.errors import BotError
 from bot.i18n import t
 from bot.services.publish import render_png
+from bot.storage.ratings import PROVISIONAL_GAMES
 from bot.ui import mutual
 from bot.ui.common import defer, fill, png_file, reply, report_errors, update
 
