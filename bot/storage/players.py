@@ -25,11 +25,17 @@ ORDER = f"{_EST.format(t='r')} DESC, r.mu DESC, r.games DESC, r.updated_at, r.us
 """The leaderboard's order (``ratings`` module docstring): established players first, then the rating, then more
 rated games, then who reached it first (the older last rated game), then the lower user id."""
 _EB, _ER = _EST.format(t="b"), _EST.format(t="r")
-# Rank = 1 + players strictly ahead in ORDER (the same terms, compared one after the other).
-_RANK = f"""1 + (SELECT count(*) FROM ratings b
-             WHERE b.guild_id = r.guild_id AND b.kind = r.kind AND ({_EB} > {_ER} OR ({_EB} = {_ER} AND (
-               b.mu > r.mu OR (b.mu = r.mu AND (b.games > r.games OR (b.games = r.games AND (
-               b.updated_at < r.updated_at OR (b.updated_at = r.updated_at AND b.user_id < r.user_id)))))))))"""
+_SAME = "b.guild_id = r.guild_id AND b.kind = r.kind"
+_AHEAD = (
+    f"{_EB} > {_ER}",
+    f"{_EB} = {_ER} AND b.mu > r.mu",
+    f"{_EB} = {_ER} AND b.mu = r.mu AND b.games > r.games",
+    f"{_EB} = {_ER} AND b.mu = r.mu AND b.games = r.games AND b.updated_at < r.updated_at",
+    f"{_EB} = {_ER} AND b.mu = r.mu AND b.games = r.games AND b.updated_at = r.updated_at AND b.user_id < r.user_id",
+)
+# Rank = 1 + players strictly ahead in ORDER: one count per tie-break level, each a range of the index
+# ratings_order (migration 0004), so a rank costs what the players ahead cost, not the whole guild.
+_RANK = "(1 + " + " + ".join(f"(SELECT count(*) FROM ratings b WHERE {_SAME} AND {term})" for term in _AHEAD) + ")"
 
 
 def _rating(row: Sequence[Any], rank: int) -> RatingRow:

@@ -194,8 +194,8 @@ async def test_leaderboard_pages_and_ranks(storage: Storage) -> None:
 
 
 def test_leaderboard_and_rank_queries_read_only_the_guilds_rows(tmp_path: Path) -> None:
-    """Needs no full scan: both queries search the guild's and kind's rows by key (the order is sorted within
-    them: established, rating, games, who first)."""
+    """Needs no full scan and no sort: both queries are range searches of the index ``ratings_order`` (guild, kind,
+    established, rating, games, who first, user id: migration 0004)."""
     path = tmp_path / "plan.sqlite3"
 
     async def create() -> None:
@@ -214,8 +214,9 @@ def test_leaderboard_and_rank_queries_read_only_the_guilds_rows(tmp_path: Path) 
             (1, "conex", 5),
         ).fetchall()
     top_plan, rank_plan = " | ".join(r[3] for r in top), " | ".join(r[3] for r in rank)
-    assert "(guild_id=? AND kind=?)" in top_plan and "SCAN" not in top_plan
-    assert "(guild_id=? AND kind=?" in rank_plan and "SCAN" not in rank_plan
+    assert "ratings_order (guild_id=? AND kind=?)" in top_plan and "TEMP B-TREE" not in top_plan, top_plan
+    assert "SCAN" not in top_plan
+    assert "ratings_order (guild_id=? AND kind=?" in rank_plan and "SCAN" not in rank_plan, rank_plan
 
 
 async def test_games_finishing_at_once_in_two_processes_lose_no_rating_update(database_url: str) -> None:
