@@ -61,12 +61,12 @@ async def agree(interaction: discord.Interaction, game_id: int) -> None:
         raise BotError("abort.not_started" if record.status == "lobby" else "err.game_closed")
     snap = layer.snapshot(record)
     left = [s for s in range(len(record.players)) if _left(snap.state, s)]
-    counted = _counted_departures(snap, left)
-    if counted:  # an abort would erase their rated last place: refused, saying what to do instead
-        raise BotError("abort.after_forfeit", names=", ".join(snap.names[s] for s in counted))
     voters = [u for u in humans(record, snap.env) if record.players.index(u) not in left]
     if user.id not in voters:
         raise not_player()
+    counted = _counted_departures(snap, left)
+    if counted:  # an abort would erase their rated last place: refused, saying what to do instead
+        raise BotError("abort.after_forfeit", names=", ".join(snap.names[s] for s in counted))
     is_click = interaction.type == discord.InteractionType.component
     async with agreement(layer.storage, WHAT, game_id) as deal:
         if deal.votes and deal.data.get("version", record.version) != record.version:  # the game moved on
