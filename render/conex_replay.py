@@ -219,16 +219,29 @@ def caption(step: Step, names: Sequence[str]) -> tuple[int | None, str]:
     return step.seat, " · ".join(_describe(step.events, names, detail=False)) or str(step.text)
 
 
+ENDINGS: dict[str, str] = {
+    "E1": "goal reached",
+    "E2-pass": "everyone passed",
+    "E2-empty": "out of cards",
+    "forfeit": "too few players left",
+}
+"""How a game ended, in words (the outcome's reason is a rule code: never shown to players)."""
+PLACES: dict[int, str] = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+
+
 def _result(final: Any, names: Sequence[str]) -> str:
+    """``Result (goal reached): 1st Alice 41 · 2nd Bob 39 · 3rd Carol 12 (left)``: places named as places."""
     outcome = final.outcome
     if outcome is None:
         return "Unfinished."
     parts = []
     for seat in range(final.players):
-        tag = outcome.results[seat].value + (", left" if seat in outcome.forfeited else "")
-        parts.append(f"{outcome.place_of(seat)}. {names[seat]} {final.scores[seat]} ({tag})")
+        place = outcome.place_of(seat)
+        left = " (left)" if seat in outcome.forfeited else ""
+        parts.append(f"{PLACES.get(place, f'{place}th')} {names[seat]} {final.scores[seat]}{left}")
     order = sorted(range(final.players), key=outcome.place_of)
-    return f"Result ({outcome.reason}): " + " · ".join(parts[s] for s in order)
+    how = ENDINGS.get(outcome.reason, "game over")
+    return f"Result ({how}): " + " · ".join(parts[s] for s in order)
 
 
 def _compact(step: Step) -> str:
@@ -260,7 +273,7 @@ def move_lines(rec: Record, steps: Iterable[Step], names: Sequence[str], *, comp
         2. Bob: place #3 corner 1 on #12 · +5 · die: two cards
         3. Carol: ⚡ lightning removes #3 (Bob's) · discards owed: Alice, Bob
         ...
-        Result (E1): 1. Alice 41 (win) · 2. Bob 39 (loss) · 3. Carol 12 (loss, left)
+        Result (goal reached): 1st Alice 41 · 2nd Bob 39 · 3rd Carol 12 (left)
 
     ``compact``: seats lettered A-D (a legend line) and one token per action, ten to a line: ``2B:3>12+5`` (card 3
     on card 12 for 5; ``>B`` = on the board), ``⚡7`` (lightning on 7), ``x17`` (discard 17), ``draw``, ``pass``,

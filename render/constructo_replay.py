@@ -82,11 +82,11 @@ def _result_line(final: Any, names: Sequence[str]) -> str:
     if outcome.reason == "M3" or outcome.reason == "timeout":
         loser = outcome.forfeited[0] if outcome.forfeited else outcome.ranking[-1][0]
         how = "resigned" if outcome.reason == "M3" else "ran out of time"
-        return f"{names[loser]} {how}: {names[1 - loser]} wins ({outcome.reason})."
+        return f"{names[loser]} {how}: {names[1 - loser]} wins."
     if len(outcome.ranking) == 1:
-        return f"Draw {totals[0]}–{totals[1]} (M2)."
+        return f"Draw {totals[0]}–{totals[1]} over both rounds."
     w = outcome.ranking[0][0]
-    return f"{names[w]} wins {totals[w]}–{totals[1 - w]} (M2)."
+    return f"{names[w]} wins {totals[w]}–{totals[1 - w]} over both rounds."
 
 
 def move_lines(rec: Record, steps: Iterable[Step], names: Sequence[str], *, compact: bool = False) -> list[str]:
@@ -97,7 +97,7 @@ def move_lines(rec: Record, steps: Iterable[Step], names: Sequence[str], *, comp
         rombo: L5 M4 4-5 S3 ...
         Round 2 · Bob chose flor and starts · towers 1–2
         flor: ...
-        Bob resigned (M3).
+        Bob resigned.
         Alice wins 4–4 ...
 
     Each record line is a round's ``Round.record()`` (readable back with ``Round.from_record``). ``compact`` changes
@@ -118,7 +118,7 @@ def move_lines(rec: Record, steps: Iterable[Step], names: Sequence[str], *, comp
         lines.append(f"Round {i + 1} · {how} · towers {a}–{b}{so_far}")
         lines.append(rnd.record())
     if final.resigned is not None:
-        lines.append(f"{names[final.resigned]} resigned (M3).")
+        lines.append(f"{names[final.resigned]} resigned.")
     elif final.timed_out is not None:
         lines.append(f"{names[final.timed_out]} ran out of time.")
     lines.append(_result_line(final, names))

@@ -36,7 +36,7 @@ MARGIN = 24
 FS = min_font_px(WIDTH)
 ROW_H = round(FS * 1.8)
 
-LeaderRow = tuple[int, str, float, int, int, int]
+LeaderRow = tuple[int, str, float | str, int, int, int]
 
 
 def _table(
@@ -263,9 +263,10 @@ def conex_result_text(game: Game, *, names: Sequence[str]) -> str:
 # ----------------------------------------------------------------------------------------------
 # leaderboard
 # ----------------------------------------------------------------------------------------------
-def _rating(value: float) -> str:
-    """A rating as shown: an int as is (``1234``), a float with one decimal (``27.3``)."""
-    return str(value) if isinstance(value, int) else f"{value:.1f}"
+def _rating(value: float | str) -> str:
+    """A rating as shown: an int or a text as is (``1234``, ``1234?`` for a provisional one), a float with one
+    decimal (``27.3``)."""
+    return str(value) if isinstance(value, int | str) else f"{value:.1f}"
 
 
 def render_leaderboard(

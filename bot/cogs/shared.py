@@ -21,9 +21,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.core.paging import clip, pages
+from bot.core.results import place_name
 from bot.errors import BotError
 from bot.i18n import t
 from bot.services.publish import render_png
+from bot.storage.ratings import PROVISIONAL_GAMES
 from bot.ui import mutual
 from bot.ui.common import defer, fill, png_file, reply, report_errors, update
 
@@ -119,7 +121,7 @@ class SharedCog(commands.Cog, name="shared"):
                 counts = places_counts(stats.places)
             else:
                 counts = (r.wins, r.losses, r.draws)
-            table.append((r.rank, await self.display_name(guild, r.user_id), r.display, *counts))
+            table.append((r.rank, await self.display_name(guild, r.user_id), r.shown, *counts))  # "1563?": provisional
         columns = place_columns(loc) if by_place else wdl_columns(loc)
         if not table:  # nobody rated yet: one sentence, no empty picture
             return t("lb.empty", loc, game=game_title), [], None
@@ -143,20 +145,24 @@ class SharedCog(commands.Cog, name="shared"):
         target = user or interaction.user
         lines = [t("stats.title", interaction.locale, name=target.display_name)]
         loc = interaction.locale
+        provisional = False
         for kind, title in ((k.name, k.title) for k in self.bot.games.kinds.values()):
             stats = await self.bot.storage.player_stats(interaction.guild_id or 0, kind, target.id)
             row = stats.rating
+            provisional = provisional or (row is not None and row.provisional)
             if row is None:
                 lines.append(t("stats.none", loc, game=title))
             elif self._by_place(kind):
-                places = " · ".join(t("stats.place", loc, place=p, n=n) for p, n in stats.places.items())
+                places = " · ".join(
+                    t("stats.place", loc, place=place_name(p, loc), n=n) for p, n in stats.places.items()
+                )
                 lines.append(
                     t(
                         "stats.row_places",
                         loc,
                         game=title,
                         rank=row.rank,
-                        rating=row.display,
+                        rating=row.shown,
                         games=row.games,
                         places=places or "—",
                     )
@@ -168,7 +174,7 @@ class SharedCog(commands.Cog, name="shared"):
                         loc,
                         game=title,
                         rank=row.rank,
-                        rating=row.display,
+                        rating=row.shown,
                         games=row.games,
                         wins=row.wins,
                         losses=row.losses,
@@ -178,6 +184,8 @@ class SharedCog(commands.Cog, name="shared"):
             ai = stats.vs_ai
             if ai.wins + ai.draws + ai.losses:  # games against the AI: never rated, counted apart
                 lines.append(t("stats.vs_ai", loc, wins=ai.wins, draws=ai.draws, losses=ai.losses))
+        if provisional:  # a provisional rating is shown: say what "?" means
+            lines.append(t("stats.provisional", loc, games=PROVISIONAL_GAMES))
         await reply(interaction, "\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="help", description="How to play with this bot")

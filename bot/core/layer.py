@@ -37,7 +37,7 @@ from bot.core.envelope import Envelope
 from bot.core.kind import GameKind, Snapshot
 from bot.core.loading import Loader
 from bot.core.outbox import Outbox
-from bot.core.results import outcome_result
+from bot.core.results import outcome_result, unmoved_seats
 from bot.errors import BotError
 from bot.storage import UNCHANGED, Owed
 from bot.storage.errors import (
@@ -324,7 +324,8 @@ class GameLayer(Loader):
         outcome = state.outcome
         if outcome is not None:
             ai_seats = [s for s in range(len(players)) if snap.is_ai(s)]
-            result = outcome_result(outcome, players, ai_seats=ai_seats)
+            unmoved = unmoved_seats(state.history, len(players))  # rated only when each player has moved
+            result = outcome_result(outcome, players, ai_seats=ai_seats, unmoved=unmoved)
         return Change(
             env,
             str(applied.action),

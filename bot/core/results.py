@@ -1,6 +1,10 @@
 """A finished game's result: the engine's ``Outcome`` -> what storage records, and the rating line players read.
 
 The same for every game: storage ranks by ``ranking`` (openskill) and needs no per-game branch.
+
+**Rated only when each player has moved** (lichess aborts a game a player never moved in): a game with a seat that
+never played a move of its own (forfeits and timeouts are not moves) ends with its result, but unrated
+(:func:`unmoved_seats`), so a player who never moved neither loses nor gains rating, whoever claimed the win.
 """
 
 from __future__ import annotations
@@ -16,16 +20,30 @@ if TYPE_CHECKING:
     from bot.storage.records import RatingChange
 
 
-def outcome_result(outcome: Outcome, players: Sequence[int], *, ai_seats: Sequence[int] = ()) -> dict[str, Any]:
+NOT_MOVES: frozenset[str] = frozenset({"forfeit", "timeout"})
+"""Logged action texts that are no move of the seat's own (the engine protocol's shared ``Forfeit``/``Timeout``)."""
+
+
+def unmoved_seats(history: Sequence[tuple[int, str]], seats: int) -> list[int]:
+    """Seats ``0..seats-1`` that never played a move of their own in ``history`` (``[(seat, action text)]``, the
+    engine's log): a forfeit or a timeout is not a move."""
+    moved = {seat for seat, text in history if text.strip().lower() not in NOT_MOVES}
+    return [s for s in range(seats) if s not in moved]
+
+
+def outcome_result(
+    outcome: Outcome, players: Sequence[int], *, ai_seats: Sequence[int] = (), unmoved: Sequence[int] = ()
+) -> dict[str, Any]:
     """The result handed to ``Storage.apply_action(result=...)`` for a finished game (the shared result dict).
 
     ``{"ranking": [[uid, ...], ...]`` (the engine's seat groups as user ids, best first), ``"rated"`` (no AI
-    seat), ``"results": {uid: "win" | "draw" | "loss"}`` (as the game counts it), ``"reason"`` (the outcome's
-    code), ``"scores": {uid: int} | None``, ``"ai": [uid, ...]`` (the AI seats' user ids)``}``.
+    seat and no seat in ``unmoved``: rated only when each player has moved), ``"results": {uid: "win" | "draw" |
+    "loss"}`` (as the game counts it), ``"reason"`` (the outcome's code), ``"scores": {uid: int} | None``, ``"ai":
+    [uid, ...]`` (the AI seats' user ids)``}``.
     """
     result: dict[str, Any] = {
         "ranking": [[players[s] for s in group] for group in outcome.ranking],
-        "rated": not ai_seats,
+        "rated": not ai_seats and not unmoved,
         "results": {players[s]: r.value for s, r in enumerate(outcome.results)},
         "reason": outcome.reason,
         "scores": None if outcome.scores is None else {players[s]: int(v) for s, v in enumerate(outcome.scores)},
@@ -36,19 +54,37 @@ def outcome_result(outcome: Outcome, players: Sequence[int], *, ai_seats: Sequen
 
 
 def rating_line(snap: Snapshot, changes: Sequence[RatingChange]) -> str:
-    """``"Rating changes: alice 1000 → 1024 (+24), bob 1000 → 986 (-14)."`` (the displayed scale,
-    ``ratings.display``) for a rated finished game, ``"Not rated (...)."`` for a game with an AI seat, else
-    ``""``."""
+    """``"Rating changes: alice 1500? → 1563? (+63), bob 1500? → 1437? (−63)."`` (the displayed scale,
+    ``ratings.display``; ``?`` marks a provisional rating, ``ratings.PROVISIONAL_GAMES``) for a rated finished
+    game; for an unrated one why: ``"Not rated (a game against the AI)."`` or ``"Not rated: bob never moved
+    (...)."``; else ``""``."""
     if changes:
         seat = {uid: i for i, uid in enumerate(snap.players)}
         names = snap.names
         parts = [
-            f"{names[seat[c.user_id]]} {c.display_before} → {c.display_after} ({c.display_delta:+d})"
+            f"{names[seat[c.user_id]]} {c.shown_before} → {c.shown_after} ({signed(c.display_delta)})"
             for c in changes
             if c.user_id in seat
         ]
         return t("res.rating_changes", snap.locale, changes=", ".join(parts))
     result = snap.record.result
-    if result is not None and not result.rated:
-        return t("res.not_rated", snap.locale)
-    return ""
+    if result is None or result.rated:
+        return ""
+    if not result.ai_seats and snap.state is not None:
+        idle = unmoved_seats(snap.state.history, len(snap.players))
+        if idle:
+            who = ", ".join(snap.names[s] for s in idle)
+            return t("res.not_rated_unmoved", snap.locale, names=who)
+    return t("res.not_rated", snap.locale)
+
+
+def place_name(place: int, locale: Any) -> str:
+    """A 1-based place named as a place in the reader's language: ``1st``, ``2nd``, ``3rd``, ``4th`` (``1.º``,
+    ``2.º`` in Spanish)."""
+    key = f"place.{place}" if place in (1, 2, 3) else "place.n"
+    return t(key, locale, n=place)
+
+
+def signed(delta: int) -> str:
+    """A rating change as players read it: ``+63``, ``−44`` (a true minus sign), ``±0``."""
+    return f"+{delta}" if delta > 0 else f"−{-delta}" if delta < 0 else "±0"

@@ -11,7 +11,7 @@ MESSAGES: dict[str, str] = {
     "err.internal": "Something went wrong on my side; nothing was changed. Please try again.",
     "err.bad_option": "I could not understand {value!r}: check the option and try again.",
     "err.forbidden": "You need the Manage Server permission for this.",
-    "err.no_such_game": "Game {game_id} does not exist (any more).",
+    "err.no_such_game": "Game {game_id} does not exist (any more): `/history` lists your games.",
     "err.no_game_here": "There is no {game} game in this channel: start one with a challenge.",
     "err.no_game_in_channel": "There is no game in this channel.",
     "err.not_player": "You are not a player of this game: start your own with {starts}.",
@@ -22,7 +22,9 @@ MESSAGES: dict[str, str] = {
     "err.busy": "I am busy with this server's requests right now: try again in a few seconds.",
     "err.stale": "This board is out of date: the game moved on. Use the latest board below.",
     "err.conflict": "Someone acted at the same moment and their action came first: look at the new board.",
-    "err.game_closed": "This game is over; nothing more can be played in it.",
+    "err.game_closed": (
+        "This game is over; nothing more can be played in it. Rematch from its result card, or start a new one."
+    ),
     "err.wrong_phase": "This game is not at that stage any more (it is {status}).",
     "err.self_challenge": "You cannot challenge yourself: pick another player, or me to play the AI.",
     "err.bot_opponent": "Bots cannot play here, except me: challenge me to play the AI.",
@@ -35,7 +37,7 @@ MESSAGES: dict[str, str] = {
     "err.guild_only": "Games are played in servers, not in direct messages.",
     # storage refusals by rule code
     "storage.VersionConflict": "Someone acted at the same moment and their action came first: look at the new board.",
-    "storage.GameClosed": "This game is over; nothing more can be played in it.",
+    "storage.GameClosed": "This game is over; nothing more can be played in it. Start a new one to play on.",
     "storage.ChannelBusy": "This channel already has a game in progress: finish or abort it first.",
     # -- components -----------------------------------------------------------------------------
     "ui.accept": "Accept",
@@ -59,7 +61,7 @@ MESSAGES: dict[str, str] = {
     "stats.title": "Stats of {name}",
     "stats.row": "**{game}**: rank {rank}, rating {rating}, rated games: {games} ({wins}W {losses}L {draws}D)",
     "stats.row_places": "**{game}**: rank {rank}, rating {rating}, rated games: {games} (places: {places})",
-    "stats.place": "#{place} ×{n}",
+    "stats.place": "{place} ×{n}",
     "stats.vs_ai": "  against the AI (not rated): {wins}W {losses}L {draws}D",
     "stats.none": "**{game}**: no rated game yet.",
     "abort.done": "{name} aborted the {game} game of this channel. Nothing was rated.",
@@ -71,7 +73,10 @@ MESSAGES: dict[str, str] = {
         "result card; admins (Manage Server): `/abort`, `/games`, `/settings` (the clock of new games, the expiry "
         "of challenges and lobbies); an admin who plays in the game needs the others' consent to abort it (as "
         "`/abandon`). A player who leaves the server or can no longer see the game's channel forfeits their seat: "
-        "the others play on while two remain, else the opponent wins; rated as a forfeit."
+        "the others play on while two remain, else the opponent wins; rated as a forfeit.\n"
+        "**Ratings**: a game is rated only once every player has moved (never against the AI); everyone starts at "
+        "1500; **?** marks a rating of fewer than 5 rated games. Equal ratings: provisional ones last, then more "
+        "games, then who got there first."
     ),
     "list.or": "{head} or {last}",
     "ai.seat": "AI {n}",
@@ -88,8 +93,8 @@ MESSAGES: dict[str, str] = {
     "lobby.joined": "{name} takes seat {n}.",
     "lobby.left": "{name} left the lobby.",
     "lobby.lobby_closed": "{name} closed the lobby.",
-    "lobby.already_in": "You already have a seat in this game.",
-    "lobby.full": "The table is full ({max} players at most).",
+    "lobby.already_in": "You already have a seat in this game: wait for it to start.",
+    "lobby.full": "The table is full ({max} players at most): open a game of your own.",
     "lobby.host_only": "Only the host (<@{host}>) can do this.",
     "lobby.too_few": "This game needs {min} to {max} players: wait for someone to join, or add a bot.",
 }

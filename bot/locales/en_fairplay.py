@@ -15,7 +15,7 @@ MESSAGES: dict[str, str] = {
         "You play in this game, so as an admin too you need the other players' consent to abort it: propose it "
         "with `/abandon` in the game's channel."
     ),
-    "abort.reveal": "The aborted deal, revealed so anyone can check it was fair: {reveal}",
+    "abort.reveal": "The aborted deal is revealed so anyone can check it was fair. {reveal}",
     # signed records
     "rec.signed_by": "Signed with the key `{key}` (check: `{command}`).",
 }

@@ -11,8 +11,8 @@ MESSAGES: dict[str, str] = {
     "rec.no_replay": "This game has no animated replay; its record is attached.",
     "rec.replay_failed": "The animated replay could not be drawn this time; the move list and record are below.",
     "rec.json": (
-        "The record of game #{game_id}: setup, every action and the result, as JSON. "
-        "The engine replays it and checks every action (`engine.record.load_record`)."
+        "The record of game #{game_id}: setup, every action and the result, as a JSON file. "
+        "It is signed, and this bot's code can replay it and check every action against the rules."
     ),
     "rec.replay_button": "Replay",
     "rec.download_button": "Download record",
@@ -22,7 +22,7 @@ MESSAGES: dict[str, str] = {
     "hist.win": "win",
     "hist.draw": "draw",
     "hist.loss": "loss",
-    "hist.place": "({place} of {seats})",
+    "hist.place": "{place} of {seats}",
     "hist.rating": "rating {delta} ({after})",
     "hist.unrated": "not rated",
     "hist.unrated_ai": "not rated (AI)",

@@ -18,7 +18,10 @@ MESSAGES: dict[str, str] = {
     "err.busy": "Estoy ocupado con las peticiones de este servidor: inténtalo de nuevo en unos segundos.",
     "err.stale": "Este tablero está desfasado: la partida avanzó. Usa el tablero más reciente.",
     "err.conflict": "Otra acción llegó en el mismo momento y fue primero: mira el tablero nuevo.",
-    "err.game_closed": "Esta partida ha terminado; ya no se puede jugar en ella.",
+    "err.game_closed": (
+        "Esta partida ha terminado; ya no se puede jugar en ella. Pide la revancha en su tarjeta de resultado o "
+        "empieza otra."
+    ),
     "err.no_game_here": "No hay ninguna partida de {game} en este canal: empieza una con un desafío.",
     "err.self_challenge": "No puedes desafiarte a ti mismo: elige a otra persona, o a mí para jugar contra la IA.",
     "err.forbidden": "Necesitas el permiso Gestionar servidor para esto.",
@@ -33,7 +36,7 @@ MESSAGES: dict[str, str] = {
     "rule.Forfeited": "Abandonaste esta partida; tu asiento ya no juega.",
     "rule.State": "La partida guardada no se puede leer; no se ha cambiado nada.",
     "err.bad_option": "No he entendido {value!r}: revisa la opción e inténtalo de nuevo.",
-    "err.no_such_game": "La partida {game_id} no existe (o ya no existe).",
+    "err.no_such_game": "La partida {game_id} no existe (o ya no existe): `/history` lista tus partidas.",
     "err.no_game_in_channel": "No hay ninguna partida en este canal.",
     "err.no_such_kind": "Aquí no hay ningún juego llamado {game!r}.",
     "err.not_challenged": "Solo <@{user}> puede responder a este desafío.",
@@ -44,7 +47,7 @@ MESSAGES: dict[str, str] = {
     "err.channel_busy": ("Este canal ya tiene una partida en curso (partida {game_id}): termínala o anúlala primero."),
     "err.guild_only": "Las partidas se juegan en servidores, no en mensajes directos.",
     "storage.VersionConflict": "Otra acción llegó en el mismo momento y fue primero: mira el tablero nuevo.",
-    "storage.GameClosed": "Esta partida ha terminado; ya no se puede jugar en ella.",
+    "storage.GameClosed": "Esta partida ha terminado; ya no se puede jugar en ella. Empieza otra para seguir.",
     "storage.ChannelBusy": "Este canal ya tiene una partida en curso: termínala o anúlala primero.",
     "lb.title": "Clasificación de {game} — {guild}",
     "lb.empty": "Nadie tiene todavía una partida puntuada de {game} en este servidor.",
@@ -64,7 +67,7 @@ MESSAGES: dict[str, str] = {
     "stats.row_places": (
         "**{game}**: puesto {rank}, puntuación {rating}, partidas puntuadas: {games} (puestos: {places})"
     ),
-    "stats.place": "#{place} ×{n}",
+    "stats.place": "{place} ×{n}",
     "stats.vs_ai": "  contra la IA (sin puntuar): {wins}V {losses}D {draws}E",
     "stats.none": "**{game}**: ninguna partida puntuada todavía.",
     "abort.done": "{name} anuló la partida de {game} de este canal. No se ha puntuado nada.",
@@ -78,8 +81,8 @@ MESSAGES: dict[str, str] = {
     "lobby.joined": "{name} ocupa el asiento {n}.",
     "lobby.left": "{name} salió de la sala.",
     "lobby.lobby_closed": "{name} cerró la sala.",
-    "lobby.already_in": "Ya tienes un asiento en esta partida.",
-    "lobby.full": "La mesa está completa (como mucho {max} jugadores).",
+    "lobby.already_in": "Ya tienes un asiento en esta partida: espera a que empiece.",
+    "lobby.full": "La mesa está completa (como mucho {max} jugadores): abre tu propia partida.",
     "lobby.host_only": "Solo el anfitrión (<@{host}>) puede hacer esto.",
     "lobby.too_few": ("Esta partida necesita de {min} a {max} jugadores: espera a que alguien se una o añade un bot."),
 }

@@ -16,6 +16,6 @@ MESSAGES: dict[str, str] = {
         "Juegas en esta partida, así que aunque seas admin necesitas que los demás jugadores acepten anularla: "
         "propónlo con `/abandon` en el canal de la partida."
     ),
-    "abort.reveal": "El reparto anulado, revelado para que cualquiera compruebe que fue limpio: {reveal}",
+    "abort.reveal": "Se revela el reparto anulado para que cualquiera compruebe que fue limpio. {reveal}",
     "rec.signed_by": "Firmado con la clave `{key}` (comprobación: `{command}`).",
 }

@@ -50,7 +50,9 @@ MESSAGES: dict[str, str] = {
         "`/abort`, `/games`, `/settings` (el reloj de las partidas nuevas, la caducidad de retos y salas); un "
         "admin que juega en la partida necesita que los demás acepten anularla (como `/abandon`). Quien se va del "
         "servidor o deja de ver el canal de la partida pierde su asiento: "
-        "los demás siguen mientras queden dos, si no gana el rival; puntúa como abandono."
+        "los demás siguen mientras queden dos, si no gana el rival; puntúa como abandono.\n"
+        "**Puntuación**: solo puntúa si cada jugador ha jugado (nunca contra la IA); se empieza con 1500; **?** = "
+        "menos de 5 partidas puntuadas. Empates: provisionales detrás, luego más partidas, luego quien llegó antes."
     ),
 }
 

@@ -13,8 +13,8 @@ MESSAGES: dict[str, str] = {
     "rec.no_replay": "Esta partida no tiene repetición animada; va adjunto su registro.",
     "rec.replay_failed": "Esta vez no se pudo dibujar la repetición; abajo están la lista de jugadas y el registro.",
     "rec.json": (
-        "El registro de la partida #{game_id}: preparación, cada acción y el resultado, en JSON. "
-        "El motor lo reproduce comprobando cada acción (`engine.record.load_record`)."
+        "El registro de la partida #{game_id}: preparación, cada acción y el resultado, en un archivo JSON. "
+        "Va firmado, y el código de este bot puede reproducirlo comprobando cada acción con las reglas."
     ),
     "rec.replay_button": "Repetición",
     "rec.download_button": "Descargar registro",
@@ -24,7 +24,7 @@ MESSAGES: dict[str, str] = {
     "hist.win": "victoria",
     "hist.draw": "empate",
     "hist.loss": "derrota",
-    "hist.place": "({place}.º de {seats})",
+    "hist.place": "{place} de {seats}",
     "hist.rating": "puntuación {delta} ({after})",
     "hist.unrated": "sin puntuar",
     "hist.unrated_ai": "sin puntuar (IA)",

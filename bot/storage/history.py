@@ -51,7 +51,9 @@ class HistoryMixin(Connection):
         order = "ASC" if after_id is not None else "DESC"
         rows = await self._all(
             "SELECT g.id, g.kind, g.guild_id, g.channel_id, coalesce(g.finished_at, g.updated_at), g.result_json,"
-            f" g.end_reason, {self.backend.sql.seats_json}, rc.mu_before, rc.sigma_before, rc.mu_after, rc.sigma_after"
+            f" g.end_reason, {self.backend.sql.seats_json}, rc.mu_before, rc.sigma_before, rc.mu_after, rc.sigma_after,"
+            " (SELECT count(*) FROM game_outcomes o WHERE o.guild_id = g.guild_id AND o.kind = g.kind"
+            "  AND o.user_id = p.user_id AND o.rated = 1 AND o.game_id <= g.id)"
             " FROM game_players p JOIN games g ON g.id = p.game_id"
             " LEFT JOIN rating_changes rc ON rc.game_id = g.id AND rc.user_id = p.user_id"
             f" WHERE {where} ORDER BY g.id {order} LIMIT ?",
@@ -64,10 +66,11 @@ class HistoryMixin(Connection):
 def _row(r: Any, user_id: int) -> HistoryRow:
     result = load_result(r[5])
     seats = sorted(json.loads(r[7] or "[]"))
-    delta = after = None
+    delta = after = shown = None
     if r[8] is not None:
         after = rating_math.display(r[10], r[11])
         delta = after - rating_math.display(r[8], r[9])
+        shown = rating_math.shown(r[10], r[11], int(r[12]))
     outcomes = result.outcomes() if result else {}
     return HistoryRow(
         game_id=r[0],
@@ -87,4 +90,5 @@ def _row(r: Any, user_id: int) -> HistoryRow:
         place=result.places().get(user_id) if result else None,
         rating_delta=delta,
         rating_after=after,
+        rating_shown=shown,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from . import ratings as rating_math
 from . import validate as check
 from .backend import Tx
 from .connection import Connection
@@ -19,11 +20,22 @@ from .records import (
 )
 
 _RATING_COLUMNS = "r.user_id, r.mu, r.sigma, r.ordinal, r.games, r.wins, r.losses, r.draws"
-# Rank = 1 + players strictly ahead in leaderboard order (ordinal DESC, user_id ASC). The
-# `b.ordinal >= r.ordinal` term lets SQLite range-scan the ratings_board index instead of the guild.
-_RANK = """1 + (SELECT count(*) FROM ratings b
-             WHERE b.guild_id = r.guild_id AND b.kind = r.kind AND b.ordinal >= r.ordinal
-               AND (b.ordinal > r.ordinal OR b.user_id < r.user_id))"""
+_EST = f"CASE WHEN {{t}}.games >= {rating_math.PROVISIONAL_GAMES} THEN 1 ELSE 0 END"
+ORDER = f"{_EST.format(t='r')} DESC, r.mu DESC, r.games DESC, r.updated_at, r.user_id"
+"""The leaderboard's order (``ratings`` module docstring): established players first, then the rating, then more
+rated games, then who reached it first (the older last rated game), then the lower user id."""
+_EB, _ER = _EST.format(t="b"), _EST.format(t="r")
+_SAME = "b.guild_id = r.guild_id AND b.kind = r.kind"
+_AHEAD = (
+    f"{_EB} > {_ER}",
+    f"{_EB} = {_ER} AND b.mu > r.mu",
+    f"{_EB} = {_ER} AND b.mu = r.mu AND b.games > r.games",
+    f"{_EB} = {_ER} AND b.mu = r.mu AND b.games = r.games AND b.updated_at < r.updated_at",
+    f"{_EB} = {_ER} AND b.mu = r.mu AND b.games = r.games AND b.updated_at = r.updated_at AND b.user_id < r.user_id",
+)
+# Rank = 1 + players strictly ahead in ORDER: one count per tie-break level, each a range of the index
+# ratings_order (migration 0005), so a rank costs what the players ahead cost, not the whole guild.
+_RANK = "(1 + " + " + ".join(f"(SELECT count(*) FROM ratings b WHERE {_SAME} AND {term})" for term in _AHEAD) + ")"
 
 
 def _rating(row: Sequence[Any], rank: int) -> RatingRow:
@@ -34,15 +46,15 @@ class PlayersMixin(Connection):
     """Ratings, leaderboard, preferences and meta (part of ``Storage``)."""
 
     async def leaderboard(self, guild_id: int, kind: str, limit: int = 10, offset: int = 0) -> list[RatingRow]:
-        """Rated players of a guild for one game kind, best first (ordinal ``mu - 3 sigma`` descending,
-        then user id); ``rank`` is 1-based. Reads only the rows shown (index ``ratings_board``).
+        """Rated players of a guild for one game kind, best first in :data:`ORDER` (established players, then the
+        rating, then more games, then who reached it first, then user id); ``rank`` is 1-based.
         ``limit`` 1..100, ``offset`` >= 0, else ``InvalidDataError``."""
         guild_id, kind = check.snowflake(guild_id, "guild_id"), check.kind(kind)
         if not isinstance(limit, int) or not 1 <= limit <= 100 or not isinstance(offset, int) or offset < 0:
             raise InvalidDataError("limit must be 1..100 and offset >= 0", field="limit")
         rows = await self._all(
             f"SELECT {_RATING_COLUMNS} FROM ratings r WHERE r.guild_id = ? AND r.kind = ?"
-            " ORDER BY r.ordinal DESC, r.user_id LIMIT ? OFFSET ?",
+            f" ORDER BY {ORDER} LIMIT ? OFFSET ?",
             (guild_id, kind, limit, offset),
         )
         return [_rating(row, offset + i) for i, row in enumerate(rows, start=1)]
@@ -64,10 +76,14 @@ class PlayersMixin(Connection):
         return int(row[0])
 
     async def rating_changes(self, game_id: int) -> list[RatingChange]:
-        """What a rated game did to each player's rating, in ranking order (empty if unrated)."""
+        """What a rated game did to each player's rating, in ranking order (empty if unrated), with each player's
+        rated games of that guild and kind up to this one (``RatingChange.games``: the provisional ``?``)."""
         rows = await self._all(
-            "SELECT game_id, user_id, place, outcome, mu_before, sigma_before, mu_after, sigma_after"
-            " FROM rating_changes WHERE game_id = ? ORDER BY place, user_id",
+            "SELECT rc.game_id, rc.user_id, rc.place, rc.outcome, rc.mu_before, rc.sigma_before, rc.mu_after,"
+            " rc.sigma_after, (SELECT count(*) FROM game_outcomes o WHERE o.guild_id = g.guild_id AND o.kind = g.kind"
+            "  AND o.user_id = rc.user_id AND o.rated = 1 AND o.game_id <= rc.game_id)"
+            " FROM rating_changes rc JOIN games g ON g.id = rc.game_id"
+            " WHERE rc.game_id = ? ORDER BY rc.place, rc.user_id",
             (check.snowflake(game_id, "game_id"),),
         )
         return [RatingChange(*row) for row in rows]

@@ -4,11 +4,16 @@
   ``ranks`` = the index of each user's group in the result's ranking (ties are equal ranks).
 - Win/draw/loss come from the result (``GameResult.outcomes()``: the game's own ``results``, else the
   generic default: a lone first group wins, a shared first group draws, everyone else loses).
-- The leaderboard sorts by openskill's ordinal ``mu - 3 sigma`` (a conservative estimate). Players
-  are shown ``display(mu, sigma)``: openskill's own ``ordinal(alpha=DISPLAY_ALPHA,
-  target=DISPLAY_TARGET)``, i.e. ``1000 + 24 (mu - 3 sigma)``, rounded. A newcomer shows 1000 and
-  climbs as the system learns (simulated 50 % players: about 1230 after 20 games, about 1470 after
-  200); the order is the same as the ordinal's (README design notes).
+- Players are shown ``display(mu, sigma)`` (lichess conventions): the rating itself, not a
+  conservative estimate: openskill's own ``ordinal(z=0, alpha=DISPLAY_ALPHA, target=DISPLAY_TARGET)``,
+  i.e. ``1500 + 24 (mu - 25)``, rounded. A newcomer shows 1500; two equal players exchange equal
+  amounts (two newcomers: +63 / -63; two players with 20+ games: about +/-15), since the shown
+  number no longer rises with the shrinking uncertainty. A player with fewer than
+  ``PROVISIONAL_GAMES`` rated games is **provisional**: the rating is shown with a ``?``.
+- The leaderboard order (``leaderboard_order``): established players before provisional ones, then
+  the rating (``mu``) high to low; equal ratings: more rated games first, then whoever reached it first
+  (the older last rated game), then the lower user id. The column ``ordinal`` (``mu - 3 sigma``) is
+  still written, for audits.
 """
 
 from __future__ import annotations
@@ -22,7 +27,12 @@ from .results import GameResult
 MODEL = PlackettLuce()
 """The one rating model (openskill defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300)."""
 DISPLAY_ALPHA = 24.0
-DISPLAY_TARGET = 1000.0
+"""Display points per openskill ``mu`` point."""
+DISPLAY_TARGET = 900.0
+"""``DISPLAY_ALPHA * 25 + DISPLAY_TARGET`` = 1500, a newcomer's shown rating (``mu`` 25)."""
+PROVISIONAL_GAMES = 5
+"""A rating from fewer rated games than this is provisional: shown with ``?`` (as lichess marks a rating it is not
+yet sure of)."""
 
 
 @dataclass(frozen=True)
@@ -55,8 +65,19 @@ def ordinal(mu: float, sigma: float) -> float:
 
 
 def display(mu: float, sigma: float) -> int:
-    """The rating players see: openskill's ``ordinal(alpha=24, target=1000)`` rounded (1000 for a newcomer)."""
-    return round(MODEL.rating(mu=mu, sigma=sigma).ordinal(alpha=DISPLAY_ALPHA, target=DISPLAY_TARGET))
+    """The rating players see: openskill's ``ordinal(z=0, alpha=24, target=900)`` rounded, i.e.
+    ``1500 + 24 (mu - 25)`` (1500 for a newcomer). ``sigma`` does not move it (it only decides the ``?``)."""
+    return round(MODEL.rating(mu=mu, sigma=sigma).ordinal(z=0.0, alpha=DISPLAY_ALPHA, target=DISPLAY_TARGET))
+
+
+def provisional(games: int) -> bool:
+    """True for a rating from fewer than :data:`PROVISIONAL_GAMES` rated games (shown with ``?``)."""
+    return games < PROVISIONAL_GAMES
+
+
+def shown(mu: float, sigma: float, games: int) -> str:
+    """The rating as text: ``"1563"``, or ``"1563?"`` while provisional (``games`` rated games so far)."""
+    return f"{display(mu, sigma)}{'?' if provisional(games) else ''}"
 
 
 def rate(result: GameResult, current: dict[int, tuple[float, float]]) -> list[Update]:

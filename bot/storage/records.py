@@ -66,9 +66,9 @@ class ActionRecord:
 class RatingRow:
     """A player's rating in one guild and game kind.
 
-    ``mu``/``sigma`` are openskill Plackett-Luce values; ``ordinal = mu - 3 * sigma`` is what the
-    leaderboard sorts on (higher first; equal ordinals by lower user id). ``rank`` is 1-based in that
-    order. ``games = wins + losses + draws``.
+    ``mu``/``sigma`` are openskill Plackett-Luce values; ``ordinal = mu - 3 * sigma`` (kept for audits).
+    ``rank`` is 1-based in the leaderboard's order (``ratings`` module docstring: established players first,
+    then ``mu``, then more games, then who reached it first). ``games = wins + losses + draws``.
     """
 
     user_id: int
@@ -83,14 +83,26 @@ class RatingRow:
 
     @property
     def display(self) -> int:
-        """The rating players see (``ratings.display``: 1000 for a newcomer, same order as ``ordinal``)."""
+        """The rating players see (``ratings.display``: 1500 for a newcomer)."""
         return rating_math.display(self.mu, self.sigma)
+
+    @property
+    def provisional(self) -> bool:
+        """Fewer than ``ratings.PROVISIONAL_GAMES`` rated games: the rating is shown with ``?``."""
+        return rating_math.provisional(self.games)
+
+    @property
+    def shown(self) -> str:
+        """The rating as players read it: ``"1563"``, or ``"1563?"`` while provisional."""
+        return rating_math.shown(self.mu, self.sigma, self.games)
 
 
 @dataclass(frozen=True)
 class RatingChange:
     """What one rated game did to one player: ``place`` (1 = first group), ``outcome``
-    (``"win" | "loss" | "draw"``) and mu/sigma before and after. ``delta`` is the change of ordinal."""
+    (``"win" | "loss" | "draw"``) and mu/sigma before and after. ``delta`` is the change of ordinal. ``games``:
+    the player's rated games in this guild and game kind up to and including this one (``shown_after`` marks the
+    rating ``?`` below ``ratings.PROVISIONAL_GAMES``)."""
 
     game_id: int
     user_id: int
@@ -100,6 +112,7 @@ class RatingChange:
     sigma_before: float
     mu_after: float
     sigma_after: float
+    games: int = rating_math.PROVISIONAL_GAMES
 
     @property
     def delta(self) -> float:
@@ -115,6 +128,16 @@ class RatingChange:
     def display_after(self) -> int:
         """The displayed rating after the game."""
         return rating_math.display(self.mu_after, self.sigma_after)
+
+    @property
+    def shown_after(self) -> str:
+        """The rating after the game as players read it: ``"1563"``, or ``"1563?"`` while provisional."""
+        return rating_math.shown(self.mu_after, self.sigma_after, self.games)
+
+    @property
+    def shown_before(self) -> str:
+        """The rating before the game as players read it (``?`` while provisional before it)."""
+        return rating_math.shown(self.mu_before, self.sigma_before, self.games - 1)
 
     @property
     def display_delta(self) -> int:
@@ -180,3 +203,5 @@ class HistoryRow:
     place: int | None
     rating_delta: int | None = None
     rating_after: int | None = None
+    rating_shown: str | None = None
+    """``rating_after`` as players read it (``"1563?"`` while provisional after this game)."""

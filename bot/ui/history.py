@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import t
+from bot.core.results import place_name, signed
+from bot.i18n import has, t
 from bot.ui.common import games, report_errors, update
 from bot.ui.record_views import send_record
 
@@ -69,10 +70,24 @@ def _stamp(row: HistoryRow, style: str) -> str:
 
 
 def _outcome(row: HistoryRow, locale: Any) -> str:
-    word = t(f"hist.{row.outcome}", locale) if row.outcome in ("win", "draw", "loss") else "?"
+    """``win`` / ``draw`` / ``loss`` for two players; with more, the place named as a place (``2nd of 3``: a 2nd
+    place is no loss), ``(shared)`` when tied."""
     if len(row.players) > 2 and row.place is not None:
-        word += " " + t("hist.place", locale, place=row.place, seats=len(row.players))
-    return word
+        shared = sum(1 for g in row.ranking for u in g if row.user_id in g) > 1
+        place = place_name(row.place, locale)
+        if shared:
+            place = t("place.shared", locale, place=place)
+        return t("hist.place", locale, place=place, seats=len(row.players))
+    return t(f"hist.{row.outcome}", locale) if row.outcome in ("win", "draw", "loss") else "?"
+
+
+def ending(row: HistoryRow, prefix: str | None, locale: Any) -> str:
+    """How the game ended, in words: the game's own ``<prefix>.end_<reason>`` (``by resignation``, ``on time``,
+    ``goal reached``...), else ``""`` (a reason the game has no words for is not shown as a code)."""
+    if not row.reason or prefix is None:
+        return ""
+    key = f"{prefix}.end_{row.reason}"
+    return t(key, locale) if has(key, "en") else ""
 
 
 def _who(uid: int, row: HistoryRow, bot_id: int | None, locale: Any) -> str:
@@ -81,19 +96,31 @@ def _who(uid: int, row: HistoryRow, bot_id: int | None, locale: Any) -> str:
     return f"<@{uid}>"
 
 
-def row_text(row: HistoryRow, titles: dict[str, str], bot_id: int | None, locale: Any) -> str:
-    """One game: ``#12 · <game> · date (ago) · **win** 1st of 3 · 24–18–9 · rating +12 (1012) · vs @bob, AI``."""
+def row_text(
+    row: HistoryRow,
+    titles: dict[str, str],
+    bot_id: int | None,
+    locale: Any,
+    prefixes: dict[str, str] | None = None,
+) -> str:
+    """One game: ``#12 · <game> · date (ago) · **win** by resignation · rating +12 (1512?) · vs @bob`` (a game of 3+
+    players: ``**2nd of 3** · goal reached · 24–18–9``). The score is left out when the game ended before any
+    point was scored (a resignation at 0–0 is said in words, not as ``0–0``); ``prefixes``: each kind's message
+    prefix, for its endings."""
+    head = f"**{_outcome(row, locale)}**"
+    how = ending(row, (prefixes or {}).get(row.kind), locale)
     parts = [
         f"`#{row.game_id}` **{titles.get(row.kind, row.kind)}**",
         f"{_stamp(row, 'd')} ({_stamp(row, 'R')})",
-        f"**{_outcome(row, locale)}**",
+        f"{head} {how}" if how else head,
     ]
-    if row.scores:
+    if row.scores and any(row.scores.values()):
         mine = row.scores.get(row.user_id)
         others = [row.scores[u] for u in row.players if u != row.user_id and u in row.scores]
         parts.append("–".join(str(s) for s in ([mine] if mine is not None else []) + others))
     if row.rating_delta is not None:
-        parts.append(t("hist.rating", locale, delta=f"{row.rating_delta:+d}", after=row.rating_after))
+        after = row.rating_shown or row.rating_after
+        parts.append(t("hist.rating", locale, delta=signed(row.rating_delta), after=after))
     else:
         parts.append(t("hist.unrated_ai" if row.vs_ai else "hist.unrated", locale))
     others_ = [_who(u, row, bot_id, locale) for u in row.players if u != row.user_id]
@@ -101,13 +128,15 @@ def row_text(row: HistoryRow, titles: dict[str, str], bot_id: int | None, locale
     return " · ".join(parts)
 
 
-def page_text(page: Page, titles: dict[str, str], bot_id: int | None, locale: Any) -> str:
+def page_text(
+    page: Page, titles: dict[str, str], bot_id: int | None, locale: Any, prefixes: dict[str, str] | None = None
+) -> str:
     """The message of a page: a title line, then one line per game (or that there is none)."""
     game = titles.get(page.kind, page.kind) if page.kind else t("hist.all_games", locale)
     head = t("hist.head", locale, who=f"<@{page.user_id}>", game=game, page=page.number)
     if not page.rows:
         return f"{head}\n{t('hist.empty', locale)}"
-    return "\n".join([head, *(row_text(r, titles, bot_id, locale) for r in page.rows)])
+    return "\n".join([head, *(row_text(r, titles, bot_id, locale, prefixes) for r in page.rows)])
 
 
 def page_view(page: Page, titles: dict[str, str], locale: str | None) -> discord.ui.View | None:
@@ -132,12 +161,17 @@ def titles_of(layer: GameLayer) -> dict[str, str]:
     return {name: kind.title for name, kind in layer.kinds.items()}
 
 
+def prefixes_of(layer: GameLayer) -> dict[str, str]:
+    """Each registered game's message prefix by kind name (its endings are ``<prefix>.end_<reason>``)."""
+    return {name: kind.prefix for name, kind in layer.kinds.items()}
+
+
 async def page_message(layer: GameLayer, page: Page, locale: discord.Locale) -> dict[str, Any]:
     """``content`` and ``view`` of a page's message (mentions never ping)."""
     titles = titles_of(layer)
     view = page_view(page, titles, locale.value)
     return {
-        "content": page_text(page, titles, layer.bot_user_id, locale)[:2000],
+        "content": page_text(page, titles, layer.bot_user_id, locale, prefixes_of(layer))[:2000],
         "view": view,
         "allowed_mentions": discord.AllowedMentions.none(),
     }

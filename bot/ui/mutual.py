@@ -25,6 +25,7 @@ import discord
 from bot.core.changes import Change
 from bot.core.kind import not_player
 from bot.core.mentions import ping
+from bot.core.results import unmoved_seats
 from bot.errors import BotError
 from bot.i18n import t
 from bot.services.agreements import agreement, humans, mentions
@@ -63,6 +64,9 @@ async def agree(interaction: discord.Interaction, game_id: int) -> None:
     voters = [u for u in humans(record, snap.env) if record.players.index(u) not in left]
     if user.id not in voters:
         raise not_player()
+    counted = _counted_departures(snap, left)
+    if counted:  # an abort would erase their rated last place: refused, saying what to do instead
+        raise BotError("abort.after_forfeit", names=", ".join(snap.names[s] for s in counted))
     is_click = interaction.type == discord.InteractionType.component
     async with agreement(layer.storage, WHAT, game_id) as deal:
         if deal.votes and deal.data.get("version", record.version) != record.version:  # the game moved on
@@ -140,6 +144,16 @@ def on_commit(layer: GameLayer, committed: Committed) -> None:
 async def _void(layer: GameLayer, record: Any, message_id: int, locale: Any) -> None:
     await layer.publisher.delivery.edit(record, message_id, content=t("abort.stale", locale), view=None)
     await layer.storage.set_message(record.id, OFFER_KEY, None)
+
+
+def _counted_departures(snap: Any, left: list[int]) -> list[int]:
+    """Seats in ``left`` whose last place would count for ratings: they moved before leaving, in a game without AI
+    seats. Aborting then would erase that place, so ``/abandon`` is refused (a seat that left without ever moving
+    makes the game unrated anyway: no place is lost)."""
+    if not left or snap.has_ai or snap.state is None:
+        return []
+    idle = set(unmoved_seats(snap.state.history, len(snap.players)))
+    return [s for s in left if s not in idle]
 
 
 def _left(state: Any, seat: int) -> bool:

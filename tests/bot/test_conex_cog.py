@@ -109,7 +109,7 @@ async def test_join_leave_and_host_only_start(driver: Driver, fake: FakeDiscord,
     ((name, data),) = fake.files[int(table["id"])]
     assert record.version == 4  # join, join, leave, start
     assert name == "conex-1-4.png" and png_ok(data)
-    assert all_custom_ids(table) == ["cn:hand:1", "cn:hints:1", "cn:draw:1:4"]
+    assert all_custom_ids(table) == ["cn:hand:1", "cn:hints:1", "cn:draw:1:4", "cn:fair:1"]
 
 
 async def test_full_table_and_host_leaving_closes_the_lobby(
@@ -555,13 +555,15 @@ async def test_forfeit_skips_the_seat_and_the_last_player_wins_rated(
     await driver.command(
         "conex place", ALICE, card=str(place.card), corner=place.corner, x=place.x, y=place.y, rotation=place.rotation
     )
+    for who in (BOB, CAROL, ALICE):  # every player moves once: the game will be rated
+        await driver.command("conex draw", who)
     pile_before = len(game_of(await record_of(storage, gid)).pile)
     token = await forfeit(driver, fake, BOB, gid)  # Bob is to play: his turn is skipped at once
     assert "bob left the game" in fake.visible_text(token)
     record = await record_of(storage, gid)
     stored = game_of(record)
     assert stored.forfeited == {1} and stored.hands[1] == [] and stored.scores[1] == 0
-    assert len(stored.pile) == pile_before + 5 and stored.current_player == 2
+    assert len(stored.pile) == pile_before + 7 and stored.current_player == 2  # his 5 cards and the 2 he drew
     assert "no longer plays" in refusal(fake, await driver.command("conex leave", BOB))
     assert "no longer plays" in refusal(fake, await driver.command("conex draw", BOB))
     await driver.command("conex draw", CAROL)  # Alice next (Bob skipped on the way round)
@@ -575,16 +577,16 @@ async def test_forfeit_skips_the_seat_and_the_last_player_wins_rated(
     edit = fake.calls_for(token)[1]
     assert [name for name, _ in edit.files] == [f"conex-{gid}-{record.version}.png", f"conex-{gid}-result.png"]
     assert "CONEX over" in fake.visible_text(token) and "alice" in fake.visible_text(token)
-    assert re.search(r"Rating changes: alice 1000 → 1\d{3} \(\+\d+\)", fake.visible_text(token))
+    assert re.search(r"Rating changes: alice 1500\? → 1\d{3}\? \(\+\d+\)", fake.visible_text(token))
     assert (await storage.rating_of(GUILD_ID, "conex", ALICE)).wins == 1  # type: ignore[union-attr]
     assert (await storage.rating_of(GUILD_ID, "conex", BOB)).losses == 1  # type: ignore[union-attr]
     assert "no CONEX game" in refusal(fake, await driver.command("conex draw", ALICE))
-    # CONEX results are places (a shared 2nd is no loss), on the familiar 1000 scale
+    # CONEX results are places named as places (a shared 2nd is no loss); one rated game: provisional "?"
     stats = initial(fake, await driver.command("stats", BOB))["data"]["content"]
-    assert re.search(r"\*\*CONEX\*\*: rank [23], rating \d{3,4}, rated games: 1 \(places: #2 ×1\)", stats), stats
+    assert re.search(r"\*\*CONEX\*\*: rank [23], rating 1\d{3}\?, rated games: 1 \(places: 2nd ×1\)", stats), stats
     board = await driver.command("leaderboard", BOB, game="conex")
     text = fake.calls_for(board)[-1].payload["content"]  # type: ignore[index]
-    assert re.search(r"1\. alice — rating 1\d{3} \(1st 1 / 2nd 0 / 3rd\+ 0\)", text), text
+    assert re.search(r"1\. alice — rating 1\d{3}\? \(1st 1 / 2nd 0 / 3rd\+ 0\)", text), text
     assert "(1st 0 / 2nd 1 / 3rd+ 0)" in text
 
 
@@ -610,8 +612,9 @@ async def test_goal_reached_ends_after_the_round_with_result_and_ratings(
     files = fake.calls_for(token)[1].files
     assert len(files) == 2 and all(png_ok(data) for _, data in files)
     final = fake.calls_for(token)[1].payload
-    assert all_custom_ids(final) == [f"rm:go:{gid}", f"rc:rp:{gid}", f"rc:dl:{gid}"]  # type: ignore[arg-type]  # no play buttons
-    assert f"python -m engine.conex verify {stored.setup['seed']} " in final["content"]  # type: ignore[index]
+    assert all_custom_ids(final) == [f"rm:go:{gid}", f"rc:rp:{gid}", f"rc:dl:{gid}", f"cn:fair:{gid}"]  # type: ignore[arg-type]  # no play buttons
+    assert "The deal can be checked now" in final["content"]  # type: ignore[operator]  # the proof: behind the button
+    assert "Deal seed" not in final["content"] and "python -m" not in final["content"]  # type: ignore[operator]
     changes = await storage.rating_changes(gid)
     assert {c.user_id for c in changes} == {ALICE, BOB}
 
@@ -648,7 +651,8 @@ async def test_board_text_zoom_and_autocomplete(driver: Driver, fake: FakeDiscor
     mine = await driver.autocomplete("conex discard", BOB, "card", card="")
     assert [c["value"] for c in mine] == [str(cid) for cid in game.hands[1]]
     token = await driver.command("conex rules", 4)
-    assert initial(fake, token)["data"]["flags"] & EPHEMERAL and "P1" in initial(fake, token)["data"]["content"]
+    rules = initial(fake, token)["data"]["content"]
+    assert initial(fake, token)["data"]["flags"] & EPHEMERAL and "of that colour" in rules and "(P1)" not in rules
 
 
 # -- the 3 s rule and one response -----------------------------------------------------------------------
@@ -772,5 +776,5 @@ async def test_failed_table_post_is_recovered_with_the_last_action(
     table = fake.messages[record.messages["board"]]
     last = (await storage.actions(gid))[-1].action
     assert f"AI 1: `{last}`" in table["content"] and "<@1> to play" in table["content"]
-    assert all_custom_ids(table) == [f"cn:hand:{gid}", f"cn:hints:{gid}", f"cn:draw:{gid}:1"]
+    assert all_custom_ids(table) == [f"cn:hand:{gid}", f"cn:hints:{gid}", f"cn:draw:{gid}:1", f"cn:fair:{gid}"]
     assert await bot.games.publisher.recover_all() == 0

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import re
 from pathlib import Path
 from typing import Any
 
@@ -307,7 +306,11 @@ async def test_move_select_and_k1_tower(driver: Driver, fake: FakeDiscord, stora
 async def test_resign_finishes_rated_and_removes_components(
     driver: Driver, fake: FakeDiscord, storage: Storage
 ) -> None:
+    """A resignation after three moves is rated (each player has moved): equal newcomers, +63 / −63."""
     game = await start(driver, fake, storage)
+    await driver.command("constructo place", ALICE, tile=5, size="large")
+    await driver.command("constructo place", BOB, tile=4, size="medium")
+    await driver.command("constructo place", ALICE, tile=9, size="small")
     board = copy.deepcopy(await board_of(storage, fake, game))
     ask = await driver.click(int(board["id"]), f"cx:res:{game}", BOB)
     prompt = initial(fake, ask)["data"]
@@ -323,7 +326,8 @@ async def test_resign_finishes_rated_and_removes_components(
     # The result card keeps only the record buttons (no move, no resign).
     assert all_custom_ids(final) == [f"rm:go:{game}", f"rc:rp:{game}", f"rc:dl:{game}", f"cx:ana:{game}"]  # type: ignore[arg-type]
     assert "alice" in final["content"] and "wins" in final["content"]  # type: ignore[index]
-    assert re.search(r"Rating changes: alice 1000 → 1\d{3} \(\+\d+\), bob 1000 → \d{3,4} \(-\d+\)\.", final["content"])  # type: ignore[arg-type]  # the familiar scale: a newcomer is 1000
+    # lichess conventions: a newcomer is 1500, provisional (?), and equal players exchange equal amounts
+    assert "Rating changes: alice 1500? → 1563? (+63), bob 1500? → 1437? (−63)." in final["content"]  # type: ignore[operator]
     assert [name.endswith("-result.png") for name, _ in final_call.files] == [False, True]
     assert all(png_ok(data) for _, data in final_call.files)
     row = await storage.rating_of(GUILD_ID, "constructo", ALICE)
@@ -613,3 +617,22 @@ async def test_move_command_k1_medium_onto_large(driver: Driver, fake: FakeDisco
     assert record is not None
     rnd = match_of(record).current_round
     assert rnd.tower_owner(5) == 1 and rnd.tile(4) == ()
+
+
+async def test_resigning_before_moving_ends_the_match_unrated(
+    driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    """Rated only when each player has moved (lichess aborts such games): Bob resigns before his first move; Alice
+    wins, nobody's rating moves, and the card says why in words."""
+    game = await start(driver, fake, storage)
+    await driver.command("constructo place", ALICE, tile=5, size="large")
+    board = copy.deepcopy(await board_of(storage, fake, game))
+    ask = await driver.click(int(board["id"]), f"cx:res:{game}", BOB)
+    token = await driver.click(fake.originals[ask], f"cx:rsy:{game}", BOB)
+    record = await storage.get_game(game)
+    assert record is not None and record.status == "finished" and record.result is not None
+    assert record.result.ranking == ((ALICE,), (BOB,)) and not record.result.rated
+    final = fake.calls_for(token)[-1].payload
+    assert "Not rated: bob never made a move" in final["content"], final["content"]  # type: ignore[index,operator]
+    assert await storage.rating_of(GUILD_ID, "constructo", ALICE) is None
+    assert await storage.rating_of(GUILD_ID, "constructo", BOB) is None

@@ -223,7 +223,7 @@ async def test_history_pages_with_persistent_buttons_even_after_a_restart(
     assert "<@2>" in lines[0] and "page 1" in lines[0] and len(lines) == 1 + PAGE_SIZE
     newest = ids[-1]
     assert lines[1].startswith(f"`#{newest}` **Constructo** · <t:") and ":R>)" in lines[1]
-    assert "**loss**" in lines[1] and "1–3" in lines[1] and "rating -" in lines[1] and "vs <@1>" in lines[1]
+    assert "**loss**" in lines[1] and "1–3" in lines[1] and "rating −" in lines[1] and "vs <@1>" in lines[1]
     select = component(msg, "rc:ho:2")
     assert [o["value"] for o in select["options"]] == [str(g) for g in ids[::-1][:PAGE_SIZE]]
     page = buttons_of(msg)
@@ -275,7 +275,8 @@ async def test_conex_commitment_is_posted_before_any_hand_and_the_revealed_seed_
     gid = await start_game(driver, fake, storage, bot, seed=seed)
     digest = fair.commitment(seed)
     table = await board(storage, fake, gid)
-    assert digest in table["content"] and fair.deck_version() in table["content"]
+    assert digest in table["content"] and "How do I know the deal was fair?" in table["content"]
+    assert "SHA-256" not in table["content"] and "engine." not in table["content"]  # said in words
     assert str(seed) not in table["content"]
     lobby = (await storage.get_game(gid)).messages["lobby"]  # type: ignore[union-attr]
     assert digest in fake.messages[lobby]["content"]
@@ -289,7 +290,12 @@ async def test_conex_commitment_is_posted_before_any_hand_and_the_revealed_seed_
     confirm = await forfeit(driver, fake, BOB, gid)  # Bob forfeits: Alice wins
     card = await board(storage, fake, gid)
     command = f"python -m engine.conex verify {seed} {digest} --players 2"
-    assert f"Deal seed: `{seed}`" in card["content"] and command in card["content"], card["content"]
+    assert str(seed) not in card["content"] and "python -m" not in card["content"], card["content"]  # plain words
+    assert "The deal can be checked now" in card["content"]
+    proof = await driver.click(int(card["id"]), f"cn:fair:{gid}", CAROL)  # anyone may ask, privately
+    text = fake.visible_text(proof)
+    assert initial(fake, proof)["data"]["flags"] & EPHEMERAL
+    assert f"Deal seed: `{seed}`" in text and command in text and digest in text, text
     assert fake.calls_for(confirm)
     assert conex_cli.main(command.split()[3:]) == 0 and "OK" in capsys.readouterr().out
     tampered = ["verify", str(seed + 1), digest, "--players", "2"]

@@ -12,7 +12,10 @@ ADMIN = 4
 
 
 async def _finished_game(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
+    """Both players move (so the match is rated), then Bob resigns."""
     await start(driver, fake, storage)
+    await driver.command("constructo place", ALICE, tile=5, size="large")
+    await driver.command("constructo place", BOB, tile=4, size="medium")
     await driver.resign(BOB)
 
 
@@ -35,7 +38,8 @@ async def test_stats_for_self_and_another_user(driver: Driver, fake: FakeDiscord
     text = initial(fake, await driver.command("stats", ALICE))["data"]["content"]
     assert "Stats of alice" in text and "rank 1" in text and "1W 0L 0D" in text and "CONEX**: no rated" in text
     text = initial(fake, await driver.command("stats", CAROL, user=BOB))["data"]["content"]
-    assert "Stats of bob" in text and "0W 1L 0D" in text and "rating 9" in text  # the 1000 scale, below it
+    assert "Stats of bob" in text and "0W 1L 0D" in text and "rating 1437?" in text  # 1500 - 63, provisional
+    assert "? = provisional: fewer than 5 rated games" in text
     assert "against the AI" not in text
     await driver.command("constructo challenge", BOB, channel_id=CHANNEL_ID + 1, opponent=BOT_ID)
     await driver.resign(BOB, channel_id=CHANNEL_ID + 1)  # a game against the AI: counted apart, never rated

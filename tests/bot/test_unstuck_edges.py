@@ -510,3 +510,23 @@ async def test_an_abort_offer_says_at_once_that_a_move_voided_it(
     edits = [c for c in fake.calls[calls:] if c.method == "PATCH" and c.path.endswith(f"/messages/{offer}")]
     assert edits, "the offer was left as it was"
     assert edits[-1].payload["components"] == [] and "no longer stands" in edits[-1].payload["content"]  # type: ignore[index]
+
+
+async def test_a_seat_that_left_after_playing_keeps_its_last_place_abandon_is_refused(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    """CONEX: Carol drew (she played) and then left: her last place counts for ratings, so an abort by the two
+    others would erase it; /abandon is refused privately, in words, saying what to do instead (English and
+    Spanish), and nothing changes."""
+    gid = await start_game(driver, fake, storage, bot, seats=(ALICE, BOB, CAROL))
+    for who in (ALICE, BOB, CAROL):
+        await driver.command("conex draw", who)
+    await forfeit(driver, fake, CAROL, gid)
+    before = await storage.get_game(gid)
+    assert before is not None and before.status == "active"
+    text = refusal(fake, await driver.command("abandon", ALICE))
+    assert "Carol already left this game after playing" in text and "Play it out" in text, text
+    es = refusal(fake, await driver.command("abandon", BOB, locale="es-ES"))
+    assert "Carol ya abandonó esta partida" in es, es
+    after = await storage.get_game(gid)
+    assert after is not None and after.status == "active" and after.version == before.version

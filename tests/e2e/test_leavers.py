@@ -94,8 +94,9 @@ async def test_constructo_opponent_who_left_the_server_loses_when_the_game_needs
     game_id = await constructo_game(env, "alice", "dave", "games")
     row = env.game(game_id)
     dave = server.user("dave")
-    if row.players[row.match.current_player] == dave.id:  # dave moves first: let him, then it is alice's turn
+    if row.players[row.match.current_player] != dave.id:  # alice first: her move, so dave moves too (rated)
         await constructo_move(env, game_id, "games")
+    await constructo_move(env, game_id, "games")  # dave's move; then it is alice's turn
     ratings = env.ratings("constructo")
 
     await server.remove_member("dave")  # GUILD_MEMBER_REMOVE: not delivered without the members intent

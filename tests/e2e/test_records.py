@@ -150,7 +150,7 @@ async def test_conex_commitment_before_any_hand_reveal_and_replay(env: BotEnv) -
     assert seed.bit_length() > 64, "a 128-bit seed from secrets"
     digest = fair.commitment(seed)
     table = start.followups[-1]
-    assert digest in table.content and fair.deck_version() in table.content and str(seed) not in table.content
+    assert digest in table.content and str(seed) not in table.content and "SHA-256" not in table.content
     assert digest in server.message(res.message.id).content  # the lobby message says it too
 
     hand = await answered(await bob.click(table, "My hand"))
@@ -167,8 +167,11 @@ async def test_conex_commitment_before_any_hand_reveal_and_replay(env: BotEnv) -
     assert row.status == "finished"
     card = server.message(row.messages["board"])
     command = f"python -m engine.conex verify {seed} {digest} --players 2"
-    assert f"`{seed}`" in card.content and command in card.content, card.content
-    assert [c.get("label") for c in card.buttons()] == ["Rematch", "Replay", "Download record"]
+    assert f"`{seed}`" not in card.content and "python -m" not in card.content, card.content  # in words on the card
+    labels = ["Rematch", "Replay", "Download record", "How do I know the deal was fair?"]
+    assert [c.get("label") for c in card.buttons()] == labels
+    proof = await answered(await alice.click(card, "How do I know the deal was fair?"))
+    assert proof.ephemeral and f"`{seed}`" in proof.text and command in proof.text and digest in proof.text
     code, out = await run(*command.split()[1:])  # the documented command, as a player would run it
     assert code == 0 and out.strip().endswith("OK"), out
     code, out = await run("-m", "engine.conex", "verify", str(seed ^ 1), digest, "--players", "2")  # tampered
@@ -177,7 +180,7 @@ async def test_conex_commitment_before_any_hand_reveal_and_replay(env: BotEnv) -
     started = time.perf_counter()
     replay = await answered(await alice.slash("replay", game=game.id), timeout=60)
     seconds = time.perf_counter() - started
-    assert not replay.ephemeral and f"Game #{game.id}" in replay.text and "Deal seed" in replay.text
+    assert not replay.ephemeral and f"Game #{game.id}" in replay.text and str(seed) not in replay.text
     check_record(env, game.id, files_of(replay.messages), "conex 2 seats, 4 draws + forfeit", seconds)
     assert env.violations_since(mark) == [], env.log_tail()
 
@@ -206,7 +209,8 @@ async def test_history_lists_pages_and_opens_records_and_autocompletes(env: BotE
     assert "page 1" in page1.content and f"`#{conex.id}`" in page1.content and "rating" in page1.content
     opened = await answered(await alice.select(page1, str(conex.id)), timeout=30)
     assert opened.ephemeral and f"Game #{conex.id}" in opened.text
-    assert [c.get("label") for c in opened.message.buttons()] == ["Replay", "Download record"]
+    labels = ["Replay", "Download record", "How do I know the deal was fair?"]
+    assert [c.get("label") for c in opened.message.buttons()] == labels
     choices = await alice.autocomplete("replay", "game", "")
     assert [c["value"] for c in choices][:1] == [ids[0]] and len(choices) == 6
     assert env.violations_since(mark) == [], env.log_tail()

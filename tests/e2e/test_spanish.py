@@ -66,7 +66,9 @@ async def test_constructo_in_spanish_refusals_rules_resign_confirmation_and_resu
     done = await answered(await bob.click(ask.message, "Sí, abandono"), followups=1)
     board = done.followups[-1].content
     assert "Fin de la partida: Bob abandonó, gana **Alice** (Alice 0 – 0 Bob en el tablero)." in board, board
-    assert "Cambios de puntuación: Alice 1000 → 1" in spanish(board) and env.game(game.id).status == "finished"
+    assert (
+        "Cambios de puntuación: Alice 1500? → 1563? (+63)" in spanish(board) and env.game(game.id).status == "finished"
+    )
 
 
 async def test_conex_in_spanish_lobby_hints_and_refusals(env: BotEnv) -> None:

@@ -20,27 +20,28 @@ async def finish(storage: Storage, kind: str, seats: list[int], result: dict[str
     return gid
 
 
-def test_display_rating_is_openskills_own_ordinal_scaled_to_1000_for_a_newcomer() -> None:
+def test_display_rating_is_openskills_own_mu_scaled_to_1500_for_a_newcomer() -> None:
+    """Lichess conventions: a newcomer reads 1500 and the shown number is the rating, not a conservative estimate:
+    it does not rise with the shrinking uncertainty (sigma), so two equal players exchange equal amounts."""
     model = PlackettLuce()
     fresh = model.rating()
-    assert display_rating(fresh.mu, fresh.sigma) == 1000 == round(fresh.ordinal(alpha=24, target=1000))
-    # Same order as the ordinal the leaderboard sorts on.
-    samples = [(25.0, 8.3), (30.0, 2.0), (20.0, 1.0), (28.0, 6.0), (25.0, 1.5)]
-    by_ordinal = sorted(samples, key=lambda r: r[0] - 3 * r[1])
-    assert [display_rating(*r) for r in by_ordinal] == sorted(display_rating(*r) for r in samples)
-    # An established average player (mu 25, sigma ~1.5-2.5) reads about 1420-1490: familiar numbers.
-    assert 1400 <= display_rating(25.0, 2.5) <= display_rating(25.0, 1.5) <= 1500
+    assert display_rating(fresh.mu, fresh.sigma) == 1500 == round(fresh.ordinal(z=0, alpha=24, target=900))
+    assert display_rating(25.0, 1.5) == display_rating(25.0, 8.3) == 1500
+    assert display_rating(26.0, 3.0) == 1524
 
 
 async def test_rating_rows_and_changes_expose_the_display_scale(storage: Storage) -> None:
     gid = await finish(storage, "constructo", [1, 2], {"ranking": [[1], [2]], "rated": True})
     winner = await storage.rating_of(GUILD, "constructo", 1)
     loser = await storage.rating_of(GUILD, "constructo", 2)
-    assert winner is not None and loser is not None and winner.display > 1000 > loser.display
+    assert winner is not None and loser is not None and winner.display > 1500 > loser.display
     changes = {c.user_id: c for c in await storage.rating_changes(gid)}
-    assert changes[1].display_before == changes[2].display_before == 1000
-    assert changes[1].display_after == winner.display and changes[1].display_delta == winner.display - 1000
-    assert changes[2].display_delta < 0
+    assert changes[1].display_before == changes[2].display_before == 1500
+    assert changes[1].display_after == winner.display and changes[1].display_delta == winner.display - 1500
+    # two newcomers: the winner gains what the loser loses (+63 / -63, not +83 / -44)
+    assert changes[1].display_delta == -changes[2].display_delta == 63
+    # one rated game: provisional, shown with "?"
+    assert changes[1].games == 1 and changes[1].shown_after == f"{winner.display}?" and winner.shown.endswith("?")
 
 
 async def test_history_lists_a_players_finished_games_newest_first_paged_by_id(storage: Storage) -> None:
@@ -77,7 +78,8 @@ async def test_history_lists_a_players_finished_games_newest_first_paged_by_id(s
     assert (conex.outcome, conex.place, conex.results[4], conex.ranking) == ("win", 1, "loss", ((3, 1), (4,)))
     assert conex.players == [3, 1, 4] and conex.rated and not conex.vs_ai and conex.rating_delta is not None
     assert (first.scores, first.reason, first.outcome, first.place) == ({1: 5, 2: 3}, "M2", "win", 1)
-    assert first.rating_delta is not None and first.rating_delta > 0 and first.rating_after == 1000 + first.rating_delta
+    assert first.rating_delta is not None and first.rating_delta > 0 and first.rating_after == 1500 + first.rating_delta
+    assert first.rating_shown == f"{first.rating_after}?"  # one rated game: provisional
     assert first.finished_at >= first.finished_at.replace(year=2000)
     # Paging, kind filter, other guild.
     assert [r.game_id for r in await storage.finished_games(GUILD, 1, limit=2)] == [g3, g2]

@@ -61,7 +61,9 @@ def expected_ratings() -> dict[str, dict[int, tuple[float, float]]]:
     return {k: {u: (r.mu, r.sigma) for u, r in v.items()} for k, v in table.items()}
 
 
-async def test_ratings_match_openskill_and_leaderboard_is_sorted_by_ordinal(storage: Storage) -> None:
+async def test_ratings_match_openskill_and_leaderboard_is_sorted_established_first_then_by_rating(
+    storage: Storage,
+) -> None:
     for kind, ranking in RESULTS:
         await play(storage, kind, ranking)
     expected = expected_ratings()
@@ -73,7 +75,8 @@ async def test_ratings_match_openskill_and_leaderboard_is_sorted_by_ordinal(stor
             assert row.mu == pytest.approx(mu, rel=1e-12) and row.sigma == pytest.approx(sigma, rel=1e-12)
             assert row.ordinal == pytest.approx(mu - 3 * sigma, rel=1e-12)
             assert row.games == row.wins + row.losses + row.draws
-        order = sorted(expected[kind], key=lambda u: (-(expected[kind][u][0] - 3 * expected[kind][u][1]), u))
+        games = {r.user_id: r.games for r in board}
+        order = sorted(expected[kind], key=lambda u: (games[u] < 5, -expected[kind][u][0], -games[u], u))
         assert [r.user_id for r in board] == order
         assert [r.rank for r in board] == list(range(1, len(board) + 1))
         for row in board:
@@ -190,8 +193,9 @@ async def test_leaderboard_pages_and_ranks(storage: Storage) -> None:
             await storage.leaderboard(GUILD, "conex", **bad)
 
 
-def test_leaderboard_and_rank_queries_use_the_index_not_a_scan(tmp_path: Path) -> None:
-    """Needs no full scan: both queries are index searches on ratings_board (guild, kind, ordinal)."""
+def test_leaderboard_and_rank_queries_read_only_the_guilds_rows(tmp_path: Path) -> None:
+    """Needs no full scan and no sort: both queries are range searches of the index ``ratings_order`` (guild, kind,
+    established, rating, games, who first, user id: migration 0005)."""
     path = tmp_path / "plan.sqlite3"
 
     async def create() -> None:
@@ -201,7 +205,7 @@ def test_leaderboard_and_rank_queries_use_the_index_not_a_scan(tmp_path: Path) -
     with sqlite3.connect(path) as conn:
         top = conn.execute(
             f"EXPLAIN QUERY PLAN SELECT {storage_db._RATING_COLUMNS} FROM ratings r WHERE r.guild_id = ? AND"
-            " r.kind = ? ORDER BY r.ordinal DESC, r.user_id LIMIT ? OFFSET ?",
+            f" r.kind = ? ORDER BY {storage_db.ORDER} LIMIT ? OFFSET ?",
             (1, "conex", 10, 0),
         ).fetchall()
         rank = conn.execute(
@@ -210,8 +214,9 @@ def test_leaderboard_and_rank_queries_use_the_index_not_a_scan(tmp_path: Path) -
             (1, "conex", 5),
         ).fetchall()
     top_plan, rank_plan = " | ".join(r[3] for r in top), " | ".join(r[3] for r in rank)
-    assert "ratings_board" in top_plan and "TEMP B-TREE" not in top_plan and "SCAN" not in top_plan
-    assert "ratings_board (guild_id=? AND kind=? AND ordinal" in rank_plan and "SCAN" not in rank_plan
+    assert "ratings_order (guild_id=? AND kind=?)" in top_plan and "TEMP B-TREE" not in top_plan, top_plan
+    assert "SCAN" not in top_plan
+    assert "ratings_order (guild_id=? AND kind=?" in rank_plan and "SCAN" not in rank_plan, rank_plan
 
 
 async def test_games_finishing_at_once_in_two_processes_lose_no_rating_update(database_url: str) -> None:
@@ -239,3 +244,33 @@ async def test_games_finishing_at_once_in_two_processes_lose_no_rating_update(da
     finally:
         await a.close()
         await b.close()
+
+
+async def test_leaderboard_tie_break_established_first_then_more_games_then_who_got_there_first(
+    storage: Storage,
+) -> None:
+    """The documented order (README, "Ratings players trust"): players with fewer than 5 rated games (provisional,
+    ``?``) come after established ones whatever their rating; equal ratings: more rated games first, then the one
+    whose rating was reached first (older last rated game), then the lower user id. Never arbitrary."""
+    # 20 and 21 play five drawn games: equal ratings, established; 30 beats 31 once: higher, but provisional.
+    for _ in range(5):
+        await play(storage, "constructo", [[20, 21]])
+    await play(storage, "constructo", [[30], [31]])
+    # 40 and 41 tie a game after 20/21 reached theirs: same rating as each other, provisional.
+    await play(storage, "constructo", [[41, 40]])
+    board = await storage.leaderboard(GUILD, "constructo", limit=100)
+    by_user = {r.user_id: r for r in board}
+    assert by_user[30].display > by_user[20].display == by_user[21].display
+    assert [r.user_id for r in board] == [20, 21, 30, 40, 41, 31]
+    assert [r.rank for r in board] == [1, 2, 3, 4, 5, 6]
+    assert not by_user[20].provisional and by_user[20].shown == str(by_user[20].display)
+    assert by_user[30].provisional and by_user[30].shown == f"{by_user[30].display}?"
+    for row in board:  # the single-row rank agrees with the page's order
+        assert await storage.rating_of(GUILD, "constructo", row.user_id) == row
+
+
+async def test_a_rating_stops_being_provisional_at_five_rated_games(storage: Storage) -> None:
+    for n in range(1, 6):
+        gid = await play(storage, "constructo", [[50], [51]] if n % 2 else [[51], [50]])
+        change = next(c for c in await storage.rating_changes(gid) if c.user_id == 50)
+        assert change.games == n and change.shown_after.endswith("?") == (n < 5)

@@ -6,9 +6,11 @@
   sees a card before it: My hand and Hints open as soon as the start commit exists (issue 22: no window where a
   true request is refused) and, while no table is recorded yet (:func:`deal_public`), carry the commitment line
   themselves (:func:`commitment_first`).
-- **Reveal** (end): the result card's status line gives the seed and the exact command that recomputes the deal and
-  checks the commitment (:func:`reveal_line`). An aborted game that had started reveals it too, in the abort
-  message (:func:`abort_reveal`, issue 22): a re-deal is never free of a trace.
+- **Reveal** (end): the result card says in words that the deal can be checked now; the proof itself is behind the
+  button **How do I know the deal was fair?** (:func:`proof_text`, privately: two sentences, the fingerprint, and
+  once the game is over the seed and the exact command that recomputes the deal and checks the commitment). An
+  aborted game that had started reveals the seed in the abort message (:func:`abort_reveal`, issue 22): a re-deal
+  is never free of a trace.
 
 The seed is drawn by ``ConexRules.new_seed`` from ``secrets.randbits(128)``; die rolls and random discards derive from
 it (``engine/conex/fair.py``), so the commitment covers every chance of the game.
@@ -39,14 +41,29 @@ def verify_command(game: Game) -> str:
 
 
 def commitment_line(game: Game, locale: Any) -> str:
-    """The commitment shown at the start: SHA-256 of the seed and deck version, never the seed itself."""
+    """The commitment shown at the start, in words: the fingerprint (SHA-256 of the seed and deck version), never
+    the seed itself, and the button that explains it."""
     return t("cn.commitment", locale, hash=fair.commitment(seed_of(game)), deck=fair.deck_version())
 
 
 def reveal_line(game: Game, locale: Any) -> str:
-    """The seed revealed at the end, with the command that checks it against the commitment."""
+    """The result card's line: the deal can be checked now (the proof is behind the fairness button)."""
+    return t("cn.reveal", locale)
+
+
+def seed_line(game: Game, locale: Any) -> str:
+    """The seed revealed, with its fingerprint and the command that checks one against the other."""
     seed = seed_of(game)
-    return t("cn.reveal", locale, seed=seed, hash=fair.commitment(seed), command=verify_command(game))
+    return t("cn.reveal_seed", locale, seed=seed, hash=fair.commitment(seed), command=verify_command(game))
+
+
+def proof_text(game: Game, locale: Any, *, revealed: bool = False) -> str:
+    """The private answer of **How do I know the deal was fair?**: the scheme in two sentences, the fingerprint
+    posted at the start, and the seed with its check once the game is over or aborted (``revealed``; before: when it
+    will be revealed)."""
+    lines = [t("cn.fair_explain", locale), t("cn.fair_hash", locale, hash=fair.commitment(seed_of(game)))]
+    lines.append(seed_line(game, locale) if game.is_over or revealed else t("cn.fair_pending", locale))
+    return "\n".join(lines)
 
 
 def deal_public(record: GameRecord) -> bool:
@@ -67,4 +84,4 @@ def abort_reveal(snap: Snapshot, locale: Any) -> str:
     verify command), else ``""`` (a lobby never dealt)."""
     if snap.state is None:
         return ""
-    return "\n" + t("abort.reveal", locale, reveal=reveal_line(snap.state, locale))  # type: ignore[arg-type]
+    return "\n" + t("abort.reveal", locale, reveal=seed_line(snap.state, locale))  # type: ignore[arg-type]

@@ -25,7 +25,7 @@ from bot.errors import BotError
 from bot.games.conex import letters, narration, payload
 from bot.games.conex.ai import ai_action
 from bot.games.conex.fairness import abort_reveal
-from bot.games.conex.views import DYNAMIC_ITEMS
+from bot.games.conex.views import DYNAMIC_ITEMS, FairButton
 from bot.i18n import t
 from bot.storage.records import ActionRecord, GameRecord
 from engine.conex import Discard, Game, Place, Timeout, fair
@@ -217,6 +217,10 @@ class ConexComponents(Components):
 
     def board_view(self, snap: Snapshot) -> Any:
         return payload.table_view(snap)
+
+    def record_items(self, snap: Snapshot, locale: str | None) -> list[Any]:
+        """How do I know the deal was fair? beside a finished game's record (the seed is revealed there)."""
+        return [FairButton(snap.id, locale=locale)]
 
     async def leave_running(self, interaction: Any, game_id: int) -> None:
         """Leave clicked on the lobby message of a running game: the private forfeit confirmation."""

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.errors import BotError
-from bot.games.conex.fairness import commitment_first
+from bot.games.conex.fairness import commitment_first, proof_text
 from bot.games.conex.letters import letters_of
 from bot.games.conex.narration import game_of
 from bot.games.conex.placing import cm, legal_counts
@@ -212,4 +212,13 @@ async def forfeit(interaction: discord.Interaction, game_id: int) -> None:
     await games(interaction).play(interaction, game_id, "forfeit")
 
 
-PRIVATE.update(hand=hand, hints=hints, discard_prompt=discard_prompt, forfeit=forfeit)
+async def fair(interaction: discord.Interaction, game_id: int) -> None:
+    """How do I know the deal was fair? (anyone who sees the table may ask): the proof in words, privately, with
+    the fingerprint, and the seed once the game is over (``fairness.proof_text``). Changes nothing."""
+    snap = await games(interaction).load(game_id)
+    await reply(
+        interaction, proof_text(game_of(snap), interaction.locale, revealed=snap.status != "active"), ephemeral=True
+    )
+
+
+PRIVATE.update(hand=hand, hints=hints, discard_prompt=discard_prompt, forfeit=forfeit, fair=fair)

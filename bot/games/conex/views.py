@@ -87,6 +87,16 @@ class DiscardPromptButton(GameButton, template=r"cn:disc:(?P<game>[0-9]+)"):
         await PRIVATE["discard_prompt"](interaction, self.game_id)
 
 
+class FairButton(GameButton, template=r"cn:fair:(?P<game>[0-9]+)"):
+    """How do I know the deal was fair? The proof in words, privately: the fingerprint (commitment) posted at the
+    start, and the seed once the game is over (``private.fair``)."""
+
+    prefix, verb, label_key, style = "cn", "fair", "ui.cn_fair", discord.ButtonStyle.secondary
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await PRIVATE["fair"](interaction, self.game_id)
+
+
 class ForfeitButton(GameButton, template=r"cn:forfeit:(?P<game>[0-9]+)"):
     """Confirms ``/conex leave`` in a running game (the engine's ``Forfeit``); sent privately."""
 
@@ -219,6 +229,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     HandButton,
     HintsButton,
     DiscardPromptButton,
+    FairButton,
     ForfeitButton,
     ActionButton,
     DiscardSelect,
@@ -230,13 +241,16 @@ def table_view(
     game_id: int, version: int, *, pile_empty: bool, discards_pending: bool, locale: str | None = None
 ) -> discord.ui.View:
     """The buttons under a running game's table: My hand, Hints, Draw (or Pass when the pile is empty),
-    and Discard while discards are pending."""
+    Discard while discards are pending, and How do I know the deal was fair? (second row)."""
     view = discord.ui.View(timeout=None)
     view.add_item(HandButton(game_id, locale=locale))
     view.add_item(HintsButton(game_id, locale=locale))
     view.add_item(ActionButton("pass" if pile_empty else "draw", game_id, version, locale=locale))
     if discards_pending:
         view.add_item(DiscardPromptButton(game_id, locale=locale))
+    fair = FairButton(game_id, locale=locale)
+    fair.row = 1
+    view.add_item(fair)
     return view
 
 

@@ -15,6 +15,7 @@ MESSAGES: dict[str, str] = {
     "ui.cn_hint": "{n} · +{points}",
     "ui.cn_hint_2x": "{n} · 2x +{points}",
     "ui.cn_forfeit": "Yes, leave the game",
+    "ui.cn_fair": "How do I know the deal was fair?",
     "cn.lobby": (
         "**CONEX lobby** opened by {host} — table {table}, goal {goal} points. Seats ({n}/4):\n{seats}\n"
         "Join, leave or add a bot below; the host starts with 2–4 players."
@@ -29,8 +30,8 @@ MESSAGES: dict[str, str] = {
         "turns are skipped and you rank last. Click to confirm, or ignore this."
     ),
     "cn.no_game_here": "There is no CONEX game in this channel: open a lobby with `/conex new`.",
-    "cn.already_in": "You already have a seat in this game.",
-    "cn.full": "The table is full ({max} players at most).",
+    "cn.already_in": "You already have a seat in this game: wait for the host to start.",
+    "cn.full": "The table is full ({max} players at most): open your own lobby with `/conex new`.",
     "cn.host_only": "Only the host (<@{host}>) can do this.",
     "cn.too_few": "CONEX needs 2 to 4 players: wait for someone to join, or add a bot.",
     "cn.forfeited": "You left this game; your seat no longer plays.",
@@ -40,7 +41,7 @@ MESSAGES: dict[str, str] = {
     "cn.thread_title": "CONEX lobby of {host}",
     "cn.own_thread": "The CONEX lobby has a thread of its own: {thread} (join it there).",
     "cn.opened_in_thread": "This channel is busy, so the CONEX lobby is in {thread}.",
-    "cn.not_on_table": "Card #{card} is not on the table.",
+    "cn.not_on_table": "Card #{card} is not on the table: pick a number shown on the table image.",
     "cn.the_board": "the board",
     "cn.ev_placed": "{name} placed card #{card} (corner {corner}) on {target}: **+{points}**.",
     "cn.ev_placed_double": "{name} placed card #{card} (corner {corner}) on {target} with the 2x star: **+{points}**.",
@@ -56,15 +57,15 @@ MESSAGES: dict[str, str] = {
     "cn.ev_discards": "{who}: discard one card each (Discard button, or `/conex discard`).",
     "cn.ev_discarded": "{name} discarded a card.",
     "cn.ev_discard_timeout": (
-        "{name}'s discard was overdue (X3): a random card of their hand went to the bottom of the pile."
+        "{name}'s discard was overdue: a random card of their hand went to the bottom of the pile."
     ),
     "cn.ev_goal": "{name} reached the goal with {score} points: the round is played to its end.",
     "cn.ev_forfeit": "{name} left the game: their hand goes to the bottom of the pile and their seat is skipped.",
     "cn.ev_skipped": "{name}'s seat is skipped.",
     "cn.ev_over": "Game over: {reason}.",
-    "cn.reason_E1": "the goal was reached and the round is complete (E1)",
-    "cn.reason_E2-pass": "every player passed in one go-round (E2)",
-    "cn.reason_E2-empty": "all hands and the draw pile are empty (E2)",
+    "cn.reason_E1": "the goal was reached and the round is complete",
+    "cn.reason_E2-pass": "every player passed in one go-round",
+    "cn.reason_E2-empty": "all hands and the draw pile are empty",
     "cn.reason_forfeit": "too few players are left in the game",
     "cn.ev_turn_timeout": (
         "{name}'s time ran out: their turn is skipped ({count} of {limit} in a row; at {limit} they leave the game)."
@@ -112,8 +113,8 @@ MESSAGES: dict[str, str] = {
         "• On your turn do one thing: **place** a card (`/conex place`, or pick a hint), **draw** 2 cards, or "
         "**pass** (only when the draw pile is empty).\n"
         "• Placing: the corner you choose must lie on a visible card of the same colour, or on the board square "
-        "of that colour (P1); the new card may touch only that target (P2), no visible corner (P3), and must "
-        "stay on the table (P4).\n"
+        "of that colour; the new card may touch only that target, no visible corner, and must "
+        "stay on the table.\n"
         "• You score the corner's value; +2 more on a +2 card. A die card makes you roll: 1 or 2 cards, or a "
         "star. The 2x star doubles one later placement; the lightning star removes a free card at the start or "
         "end of your turn, and every other player then discards one card.\n"
@@ -127,10 +128,29 @@ MESSAGES: dict[str, str] = {
 MESSAGES.update(
     {
         "cn.commitment": (
-            "🔒 Deal commitment (SHA-256 of the shuffle seed, deck `{deck}`): `{hash}`. "
-            "The seed is revealed at the end so anyone can check the deal, the die rolls and the random discards."
+            "🔒 The deal is sealed before anyone sees a card (fingerprint `{hash}`): "
+            "**How do I know the deal was fair?** explains it."
         ),
-        "cn.reveal": "🔓 Deal seed: `{seed}` (commitment `{hash}`). Check it: `{command}`",
+        "cn.reveal": "🔓 The deal can be checked now: **How do I know the deal was fair?**",
+        "cn.reveal_seed": "Deal seed: `{seed}` (fingerprint `{hash}`). Check it with this bot's code: `{command}`",
+        "cn.fair_explain": (
+            "Before anyone saw a card, I posted a fingerprint of the shuffle's secret seed: that "
+            "seed decides the deal, every die roll and every random discard, and no other seed gives the same "
+            "fingerprint. When the game is over I reveal the seed, so anyone can recompute the fingerprint and the "
+            "whole deal from it and see that nothing was changed."
+        ),
+        "cn.fair_hash": "Fingerprint posted at the start: `{hash}`",
+        "cn.fair_pending": "The seed is revealed when the game is over.",
+    }
+)
+
+# How a game ended (``/history``): ``cn.end_<outcome reason>``.
+MESSAGES.update(
+    {
+        "cn.end_E1": "goal reached",
+        "cn.end_E2-pass": "everyone passed",
+        "cn.end_E2-empty": "out of cards",
+        "cn.end_forfeit": "too few players left",
     }
 )
 

@@ -9,15 +9,16 @@ MESSAGES: dict[str, str] = {
     "ui.cn_pass": "Pasar",
     "ui.cn_discard": "Descartar",
     "ui.cn_forfeit": "Sí, abandonar la partida",
+    "ui.cn_fair": "¿Cómo sé que el reparto fue limpio?",
     "cn.no_game_here": "No hay ninguna partida de CONEX en este canal: abre una sala con `/conex new`.",
-    "cn.already_in": "Ya tienes un asiento en esta partida.",
-    "cn.full": "La mesa está completa (como mucho {max} jugadores).",
+    "cn.already_in": "Ya tienes un asiento en esta partida: espera a que el anfitrión la empiece.",
+    "cn.full": "La mesa está completa (como mucho {max} jugadores): abre tu propia sala con `/conex new`.",
     "cn.host_only": "Solo el anfitrión (<@{host}>) puede hacer esto.",
     "cn.too_few": "CONEX necesita de 2 a 4 jugadores: espera a que alguien se una o añade un bot.",
     "cn.forfeited": "Abandonaste esta partida; tu asiento ya no juega.",
-    "cn.reason_E1": "se alcanzó la meta y la ronda está completa (E1)",
-    "cn.reason_E2-pass": "todos los jugadores pasaron en una vuelta (E2)",
-    "cn.reason_E2-empty": "todas las manos y el mazo de robo están vacíos (E2)",
+    "cn.reason_E1": "se alcanzó la meta y la ronda está completa",
+    "cn.reason_E2-pass": "todos los jugadores pasaron en una vuelta",
+    "cn.reason_E2-empty": "todas las manos y el mazo de robo están vacíos",
     "cn.reason_forfeit": "quedan demasiado pocos jugadores en la partida",
     "cn.ev_turn_timeout": (
         "Se acabó el tiempo de {name}: se salta su turno ({count} de {limit} seguidos; con {limit} abandona la "
@@ -47,7 +48,7 @@ MESSAGES: dict[str, str] = {
     "cn.thread_title": "Sala de CONEX de {host}",
     "cn.own_thread": "La sala de CONEX tiene su propio hilo: {thread} (únete allí).",
     "cn.opened_in_thread": "Este canal está ocupado, así que la sala de CONEX está en {thread}.",
-    "cn.not_on_table": "La carta #{card} no está en la mesa.",
+    "cn.not_on_table": "La carta #{card} no está en la mesa: elige un número de los que se ven en la mesa.",
     "cn.the_board": "el tablero",
     "cn.ev_placed": "{name} colocó la carta #{card} (esquina {corner}) sobre {target}: **+{points}**.",
     "cn.ev_placed_double": (
@@ -66,7 +67,7 @@ MESSAGES: dict[str, str] = {
     "cn.ev_discards": "{who}: descartad una carta cada uno (botón Descartar o `/conex discard`).",
     "cn.ev_discarded": "{name} descartó una carta.",
     "cn.ev_discard_timeout": (
-        "El descarte de {name} se pasó de tiempo (X3): una carta al azar de su mano fue debajo del mazo."
+        "El descarte de {name} se pasó de tiempo: una carta al azar de su mano fue debajo del mazo."
     ),
     "cn.ev_goal": "{name} alcanzó la meta con {score} puntos: la ronda se juega hasta el final.",
     "cn.ev_forfeit": "{name} abandonó la partida: su mano va debajo del mazo y se salta su asiento.",
@@ -116,8 +117,8 @@ MESSAGES: dict[str, str] = {
         "• En tu turno haces una cosa: **colocar** una carta (`/conex place` o una pista), **robar** 2 cartas, o "
         "**pasar** (solo con el mazo de robo vacío).\n"
         "• Al colocar: la esquina elegida debe caer sobre una carta visible de su mismo color, o sobre la "
-        "casilla del tablero de ese color (P1); la carta nueva solo puede tocar ese objetivo (P2), ninguna "
-        "esquina visible (P3), y debe quedar sobre la mesa (P4).\n"
+        "casilla del tablero de ese color; la carta nueva solo puede tocar ese objetivo, ninguna "
+        "esquina visible, y debe quedar sobre la mesa.\n"
         "• Sumas el valor de la esquina; +2 más sobre una carta +2. Una carta de dado te hace tirar: 1 o 2 "
         "cartas, o una estrella. La estrella 2x dobla una colocación posterior; la estrella rayo retira una "
         "carta libre al principio o al final de tu turno, y cada otro jugador descarta entonces una carta.\n"
@@ -209,10 +210,31 @@ COMMANDS: dict[str, str] = {
 MESSAGES.update(
     {
         "cn.commitment": (
-            "🔒 Compromiso del reparto (SHA-256 de la semilla del barajado, mazo `{deck}`): `{hash}`. "
-            "La semilla se revela al final para que cualquiera compruebe el reparto, los dados y los descartes al azar."
+            "🔒 El reparto queda sellado antes de que nadie vea una carta (huella `{hash}`): "
+            "**¿Cómo sé que el reparto fue limpio?** lo explica."
         ),
-        "cn.reveal": "🔓 Semilla del reparto: `{seed}` (compromiso `{hash}`). Compruébalo: `{command}`",
+        "cn.reveal": "🔓 Ya se puede comprobar el reparto: **¿Cómo sé que el reparto fue limpio?**",
+        "cn.reveal_seed": (
+            "Semilla del reparto: `{seed}` (huella `{hash}`). Compruébalo con el código de este bot: `{command}`"
+        ),
+        "cn.fair_explain": (
+            "Antes de que nadie viera una carta publiqué una huella de la semilla secreta del barajado: "
+            "esa semilla decide el reparto, cada tirada del dado y cada descarte al azar, y ninguna otra "
+            "semilla da la misma huella. Al terminar la partida revelo la semilla, así cualquiera puede recalcular "
+            "la huella y todo el reparto y ver que no se cambió nada."
+        ),
+        "cn.fair_hash": "Huella publicada al empezar: `{hash}`",
+        "cn.fair_pending": "La semilla se revela cuando termine la partida.",
+    }
+)
+
+# How a game ended (``/history``): ``cn.end_<outcome reason>``.
+MESSAGES.update(
+    {
+        "cn.end_E1": "meta alcanzada",
+        "cn.end_E2-pass": "todos pasaron",
+        "cn.end_E2-empty": "sin cartas",
+        "cn.end_forfeit": "quedaban muy pocos jugadores",
     }
 )
 

@@ -43,12 +43,14 @@ MESSAGES: dict[str, str] = {
     "cx.played": "{name} played **{move}**.",
     "cx.layout_chosen": "{name} chose layout **{layout}** for round 2.",
     "cx.resigned": "{name} resigned.",
-    "cx.confirm_resign": "Resign this match? You lose it at once (rule M3). Click to confirm, or ignore this.",
+    "cx.confirm_resign": (
+        "Resign this match? You lose it at once, whatever the score. Click to confirm, or ignore this."
+    ),
     "cx.resign_done": "You resigned.",
     "cx.board": "The current board:",
     "cx.to_move": "Round {round}: {who} to move.",
     "cx.score": "{name0} {a} – {b} {name1}",
-    "cx.round_end": "Round {round} is over: {name} could not act (E1).",
+    "cx.round_end": "Round {round} is over: {name} had no legal place or move left.",
     "cx.choose_layout": "{why} Score: {score}. {who}: choose the layout of round 2 (you start it).",
     "cx.over_win": "{why} Match over: **{winner}** wins, {score}.",
     "cx.over_draw": "{why} Match over: a draw, {score}.",
@@ -64,7 +66,8 @@ MESSAGES: dict[str, str] = {
         "• Only these moves stack: medium onto large, small onto medium. A small never goes straight "
         "onto a large, nothing goes onto a small — except that a large may *swallow* a lone small "
         "(that pair is not a tower).\n"
-        "• A tile with two or more chips is blocked for good.\n"
+        "• Once a tile holds two or more chips, none of its chips moves again; a lone chip may still move "
+        "onto it by the rules above (placing is only ever on an empty tile).\n"
         "• A round ends as soon as the player to move cannot act. Every tower (2+ chips, a swallow "
         "alone excepted) scores 1 point for the owner of its top chip.\n"
         "• Two rounds; the second player chooses round 2's layout and starts it. Highest total wins.\n"
@@ -120,3 +123,12 @@ MESSAGES.update(
 )
 
 MESSAGES.update({f"img.{key}": template for key, template in _IMAGE_WORDS.items()})
+
+# How a match ended (``/history``): ``cx.end_<outcome reason>``.
+MESSAGES.update(
+    {
+        "cx.end_M2": "after both rounds",
+        "cx.end_M3": "by resignation",
+        "cx.end_timeout": "on time",
+    }
+)

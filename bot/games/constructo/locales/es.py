@@ -46,11 +46,12 @@ MESSAGES: dict[str, str] = {
     "cx.layout_chosen": "{name} eligió el tablero **{layout}** para la ronda 2.",
     "cx.resigned": "{name} abandonó.",
     "cx.confirm_resign": (
-        "¿Abandonar esta partida? La pierdes en el acto (regla M3). Pulsa para confirmar o ignora este mensaje."
+        "¿Abandonar esta partida? La pierdes en el acto, sea cual sea el marcador. Pulsa para confirmar o ignora "
+        "este mensaje."
     ),
     "cx.board": "El tablero actual:",
     "cx.score": "{name0} {a} – {b} {name1}",
-    "cx.round_end": "La ronda {round} ha terminado: {name} no podía jugar (E1).",
+    "cx.round_end": "La ronda {round} ha terminado: a {name} no le quedaba ninguna colocación ni movimiento legal.",
     "cx.choose_layout": "{why} Marcador: {score}. {who}: elige el tablero de la ronda 2 (la empiezas tú).",
     "cx.over_win": "{why} Fin de la partida: gana **{winner}**, {score}.",
     "cx.over_draw": "{why} Fin de la partida: empate, {score}.",
@@ -69,7 +70,8 @@ MESSAGES: dict[str, str] = {
         "• Solo se apila así: mediana sobre grande, pequeña sobre mediana. Una pequeña nunca va directamente "
         "sobre una grande y nada va sobre una pequeña, salvo que una grande puede *tragarse* una pequeña sola "
         "(esa pareja no es torre).\n"
-        "• Una casilla con dos o más fichas queda bloqueada para siempre.\n"
+        "• En cuanto una casilla tiene dos o más fichas, ninguna de sus fichas vuelve a moverse; una ficha sola "
+        "aún puede moverse encima según las reglas de arriba (solo se coloca en casillas vacías).\n"
         "• La ronda termina en cuanto el jugador al que le toca no puede jugar. Cada torre (2+ fichas, salvo "
         "una pequeña tragada) vale 1 punto para el dueño de su ficha de arriba.\n"
         "• Dos rondas; el segundo jugador elige el tablero de la ronda 2 y la empieza. Gana el total más alto.\n"
@@ -213,5 +215,14 @@ MESSAGES.update(
         "img.ko.so_far": "(por ahora)",
         "img.ko.round_unplayed": "ronda {n}: —",
         "img.ko.match": "partida: {a} {x}–{y} {b}",
+    }
+)
+
+# How a match ended (``/history``): ``cx.end_<outcome reason>``.
+MESSAGES.update(
+    {
+        "cx.end_M2": "tras las dos rondas",
+        "cx.end_M3": "por abandono",
+        "cx.end_timeout": "por tiempo",
     }
 )
