@@ -16,6 +16,10 @@ editing or stripping it goes through that interaction's webhook, and a board wit
 (an AI's move, a recovery) is a followup of the latest interaction that posted in the game's channel. Only
 when no fresh interaction is at hand (after a restart, an idle quarter of an hour) does a board or an edit spend
 a channel request.
+
+What is remembered of such an interaction is an :class:`Answered`: its id, channel, creation time and followup
+webhook (application id + token), never the ``discord.Interaction`` itself, whose payload, clicked message and
+cached responses would stay in memory for the token's 15 minutes (about 9 KB per answered move).
 """
 
 from __future__ import annotations
@@ -26,10 +30,12 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.http import handle_message_parameters
+from discord.webhook.async_ import async_context
 
 from bot.core.mentions import ping
 from bot.core.respond import settle_loading
-from bot.first_response import InteractionGone, is_dead, token_fresh
+from bot.first_response import InteractionGone, born, is_dead, token_fresh
 from bot.services import access
 
 if TYPE_CHECKING:
@@ -44,6 +50,63 @@ REMEMBERED = 20_000
 expired are forgotten as new ones come)."""
 
 
+class Answered:
+    """What is kept of an interaction the bot answered, for as long as its token is fresh: ``id`` (its snowflake),
+    ``channel_id``, ``followup`` (the interaction's webhook: followups and edits of its messages), ``token`` and
+    ``extras`` (only ``"born"``: its creation on the monotonic clock, so :func:`~bot.first_response.token_fresh`
+    and :func:`~bot.first_response.is_dead` read it as they read the interaction). One per interaction
+    (:meth:`of`)."""
+
+    __slots__ = ("channel_id", "extras", "followup", "id")
+
+    def __init__(self, interaction: discord.Interaction) -> None:
+        self.id = interaction.id
+        self.channel_id = interaction.channel_id
+        self.followup: discord.Webhook = interaction.followup
+        self.extras: dict[str, Any] = {"born": born(interaction)}
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction | Answered) -> Answered:
+        """The :class:`Answered` of ``interaction`` (the same object for every message it sent)."""
+        if isinstance(interaction, Answered):
+            return interaction
+        found = interaction.extras.get("answered")
+        if not isinstance(found, Answered):
+            found = interaction.extras["answered"] = cls(interaction)
+        return found
+
+    @property
+    def token(self) -> str:
+        return str(self.followup.token)
+
+    async def edit_original_response(
+        self, *, content: str | None = _UNSET, view: Any = _UNSET, allowed_mentions: Any = None
+    ) -> None:
+        """Edit the interaction's original response: the request discord.py's
+        ``Interaction.edit_original_response`` sends (``PATCH /webhooks/{app}/{token}/messages/@original``), made
+        through the same webhook adapter. Raises ``discord.HTTPException``."""
+        hook = self.followup
+        state = getattr(hook, "_state", None)
+        with handle_message_parameters(
+            content=discord.utils.MISSING if content is _UNSET else content,
+            view=discord.utils.MISSING if view is _UNSET else view,
+            allowed_mentions=allowed_mentions,
+            previous_allowed_mentions=getattr(state, "allowed_mentions", None),
+        ) as params:
+            data = await async_context.get().edit_original_interaction_response(
+                hook.id,
+                self.token,
+                session=hook.session,
+                proxy=hook.proxy,
+                proxy_auth=hook.proxy_auth,
+                payload=params.payload,
+                multipart=params.multipart,
+                files=params.files,
+            )
+        if view and view is not _UNSET and not view.is_finished() and view.is_dispatchable() and state is not None:
+            state.store_view(view, int(data["id"]))  # as discord.py does for the components' callbacks
+
+
 class GuildGone(Exception):
     """The bot was removed from the game's guild: nothing is sent or edited there any more."""
 
@@ -56,15 +119,16 @@ class Delivery:
     def __init__(self, bot: Host) -> None:
         self.bot = bot
         self.removed: set[int] = set()
-        self._sent_by: OrderedDict[int, tuple[discord.Interaction, bool]] = OrderedDict()
-        self._latest: dict[int, discord.Interaction] = {}
+        self._sent_by: OrderedDict[int, tuple[Answered, bool]] = OrderedDict()
+        self._latest: dict[int, Answered] = {}
         self.channel_requests = 0
         self.webhook_requests = 0
 
     # -- interactions whose webhook may still be used ------------------------------------------------------------
-    def _remember(self, msg: discord.Message, interaction: discord.Interaction, original: bool) -> None:
+    def _remember(self, msg: discord.Message, interaction: discord.Interaction | Answered, original: bool) -> None:
         if not token_fresh(interaction):
             return
+        interaction = Answered.of(interaction)
         self._sent_by[msg.id] = (interaction, original)
         self._sent_by.move_to_end(msg.id)
         self._forget_expired()
@@ -90,14 +154,14 @@ class Delivery:
         """How many messages are remembered with their interaction (memory checks)."""
         return len(self._sent_by)
 
-    def _sender(self, message_id: int) -> tuple[discord.Interaction, bool] | None:
+    def _sender(self, message_id: int) -> tuple[Answered, bool] | None:
         found = self._sent_by.get(message_id)
         if found is None or not token_fresh(found[0]):
             self._sent_by.pop(message_id, None)
             return None
         return found
 
-    def _carrier(self, record: GameRecord) -> discord.Interaction | None:
+    def _carrier(self, record: GameRecord) -> Answered | None:
         """A fresh interaction that posted in the game's channel: its webhook can carry the next board."""
         found = self._latest.get(record.channel_id)
         if found is None or not token_fresh(found):
