@@ -9,9 +9,9 @@ board and every other board loses its components (a board landing after a newer 
 Durability: every commit of a game that shows a board owes a ``board`` effect (the outbox, ``bot/core/outbox.py``).
 The committing process posts the board at once (answering the player's interaction) and records it with the effect
 done in the same transaction (then strips the board it replaces: a board a crash left live is refused as stale); if
-it cannot (it died, Discord refused, the database was away), the outbox's workers run :meth:`Publisher.board_effect`
+it cannot (it died, Discord refused, the database was away), the outbox's workers run :meth:`BoardRecovery.board_effect`
 later: it re-posts the board of the game's latest version only if the stored board is still older. On every READY
-:meth:`Publisher.recover_all` also re-posts stale boards (games stored before the outbox existed); a successful
+``BoardRecovery.recover_all`` also re-posts stale boards (games stored before the outbox existed); a successful
 recovery hands the game to the AI.
 """
 
@@ -47,7 +47,7 @@ from bot.services.boards import (
     message_ids,
     render_png,
 )
-from bot.services.delivery import Delivery, GuildGone
+from bot.services.delivery import Answered, Delivery, GuildGone
 from bot.services.recovery import BoardRecovery
 from bot.storage import Owed
 
@@ -56,6 +56,9 @@ if TYPE_CHECKING:
     from bot.storage.records import GameRecord
 
 log = logging.getLogger(__name__)
+
+MAX_KEPT = 1024
+"""At most this many games' refusals (``blocked``) and unrecorded boards are kept in memory (oldest dropped)."""
 
 __all__ = [
     "BOARD_KEY",
@@ -89,24 +92,28 @@ def clock_line(snap: Snapshot) -> str:
     )
 
 
-class Publisher(BoardRecovery):
-    """Boards of every game (see the module docstring)."""
+class Publisher:
+    """Boards of every game (see the module docstring); ``recovery`` (:class:`~bot.services.recovery.BoardRecovery`)
+    posts what the committing process could not."""
 
     def __init__(self, layer: GameLayer) -> None:
         self.layer = layer
         self.delivery = Delivery(layer.bot)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._recovering = False
-        self._recent: dict[int, discord.Interaction] = {}
-        """The latest live interaction that published each game's board (a fallback route for its next boards)."""
+        self._recent: dict[int, Answered] = {}
+        """The latest live interaction that published each running game's board (a fallback route for its next
+        boards); forgotten when the game closes (:meth:`forget`) or the token expires."""
         self.result_view: Callable[[Snapshot], discord.ui.View | None] | None = None
         """The components of a result card (the UI's record buttons), given by the wiring root (``bot/wiring.py``)."""
         self.grace_s = BOARD_GRACE_S
         """Seconds a board owed by a commit is left to the committing process (tests shorten it)."""
-        layer.outbox.subscribe("board", self.board_effect, rule=self.owed)
+        self.recovery = BoardRecovery(self)
+        """Recovery of stale boards and the outbox's ``board``/``strip`` handlers."""
+        layer.outbox.subscribe("board", self.recovery.board_effect, rule=self.owed)
         layer.on_shown.append(self.shown)
-        layer.on_ready_hooks.append(self.recover_all)
-        layer.outbox.subscribe("strip", self.strip_effect)
+        layer.on_ready_hooks.append(self.recovery.recover_all)
+        layer.outbox.subscribe("strip", self.recovery.strip_effect)
+        layer.on_committed.append(self.closed)
         self.blocked: dict[int, access.Perms] = {}
         """Games whose channel refused a board (403) and what the bot lacks there; said to the next who acts."""
         self._inflight: dict[int, list[int]] = {}
@@ -219,7 +226,7 @@ class Publisher(BoardRecovery):
                 interaction = None
         self._forget_old()
         if interaction is not None and snap.status == "active":
-            self._recent[snap.id] = interaction
+            self._recent[snap.id] = Answered.of(interaction)
             blocked = self.blocked.pop(snap.id, None)
             if blocked is not None:  # say it to the next one who touches the game
                 headline = f"{t('pub.blocked', snap.locale, perms=blocked)}\n{headline}"
@@ -280,12 +287,14 @@ class Publisher(BoardRecovery):
                 record.version,
                 err,
             )
-            await self.failed(record.id)
+            await self.recovery.failed(record.id)
             raise
         try:
             await self._recorded(record, msg.id, record.version)
         except Exception as err:  # the board is out but the database went away: recorded by the outbox, not re-posted
             self._unrecorded[record.id] = (record.version, msg.id)
+            while len(self._unrecorded) > MAX_KEPT:  # the oldest is found in the channel's history instead
+                del self._unrecorded[next(iter(self._unrecorded))]
             log.warning(
                 "the board of game %s v%s is posted (message %s) but could not be recorded (%s); the outbox records it",
                 record.id,
@@ -299,8 +308,22 @@ class Publisher(BoardRecovery):
         """Record a posted board (under :meth:`lock`) with its ``board`` effect done in the same transaction, then
         strip the previous one (a click on a board left live by a crash in between is refused by its version)."""
         strip = await self.record_board(record.id, message_id, version)
+        if not record.is_open and version >= record.version:  # the game's last board is out
+            self.forget(record.id)
         if strip is not None:
             await self.delivery.edit(record, strip, view=None)
+
+    def forget(self, game_id: int) -> None:
+        """Drop what is kept in memory for a game that closed (its fallback interaction, a refusal to tell):
+        called once its last board is recorded, and by :meth:`closed` for a game that shows none."""
+        self._recent.pop(game_id, None)
+        self.blocked.pop(game_id, None)
+
+    def closed(self, committed: Any) -> None:
+        """``layer.on_committed`` hook: an aborted game shows no last board, so nothing of it is kept; a finished
+        one keeps its fallback route until its result card is recorded (:meth:`_recorded`)."""
+        if committed.snap.status not in BOARD_STATUSES:
+            self.forget(committed.snap.id)
 
     def _forget_old(self) -> None:
         """Drop the fallback interactions whose tokens expired (a finished game's is never stored)."""
@@ -357,6 +380,8 @@ class Publisher(BoardRecovery):
                     "could not post game %s's board through interaction %s either: %s", record.id, recent.id, again
                 )
         self.blocked[record.id] = perms or access.Perms(("send_messages",))
+        while len(self.blocked) > MAX_KEPT:  # games never played again: the oldest refusal is forgotten
+            del self.blocked[next(iter(self.blocked))]
         log.warning("game %s: the bot may not post in channel %s (%s)", record.id, record.channel_id, perms or err)
         raise err
 
