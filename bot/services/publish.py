@@ -326,7 +326,7 @@ class Publisher:
             self.forget(committed.snap.id)
 
     def _forget_old(self) -> None:
-        """Drop the fallback interactions whose tokens expired (a finished game's is never stored)."""
+        """Drop the fallback interactions whose tokens expired (a closed game's is dropped at once: :meth:`forget`)."""
         if len(self._recent) < 256:
             return
         for game_id, interaction in list(self._recent.items()):
