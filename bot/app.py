@@ -112,6 +112,9 @@ class TableBot(commands.Bot):
     ) -> None:
         intents = discord.Intents.default()
         intents.message_content = False
+        # no message cache: the bot reads no message events, and discord.py's default keeps the last 1,000
+        # messages of every channel it sees (components and all) only for those events
+        client_options.setdefault("max_messages", None)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,

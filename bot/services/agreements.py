@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
@@ -19,7 +20,8 @@ if TYPE_CHECKING:
     from bot.core.envelope import Envelope
     from bot.storage.records import GameRecord
 
-_LOCKS: dict[str, asyncio.Lock] = {}
+_LOCKS: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+"""One lock per agreement while someone holds or waits for it (forgotten after: one per game ever would grow)."""
 
 
 def humans(record: GameRecord, env: Envelope) -> list[int]:
@@ -61,7 +63,9 @@ class Agreement:
 async def agreement(storage: Any, what: str, game_id: int) -> AsyncIterator[Agreement]:
     """The agreement ``what`` of ``game_id`` under its lock (saved by the caller)."""
     key = f"{what}:{game_id}"
-    lock = _LOCKS.setdefault(key, asyncio.Lock())
+    lock = _LOCKS.get(key)
+    if lock is None:
+        lock = _LOCKS[key] = asyncio.Lock()
     async with lock:
         raw = await storage.get_meta(key)
         try:

@@ -78,7 +78,7 @@ class AIScheduler:
         if record is None or record.version != effect.version or record.status != "active":
             return  # someone acted since, or the game is over: nothing owed
         if board_stale(record):
-            await self.layer.publisher.recover(record.id)  # hands the game to notify() itself
+            await self.layer.publisher.recovery.recover(record.id)  # hands the game to notify() itself
         else:
             self.notify(self.layer.snapshot(record))
         task = self._tasks.get(record.id)

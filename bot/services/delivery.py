@@ -16,6 +16,10 @@ editing or stripping it goes through that interaction's webhook, and a board wit
 (an AI's move, a recovery) is a followup of the latest interaction that posted in the game's channel. Only
 when no fresh interaction is at hand (after a restart, an idle quarter of an hour) does a board or an edit spend
 a channel request.
+
+What is remembered of such an interaction is an :class:`Answered`: its id, channel, creation time and followup
+webhook (application id + token), never the ``discord.Interaction`` itself, whose payload, clicked message and
+cached responses would stay in memory for the token's 15 minutes (about 9 KB per answered move).
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ from bot.core.respond import settle_loading
 from bot.first_response import InteractionGone, is_dead, token_fresh
 from bot.i18n import t
 from bot.services import access
+from bot.services.answered import UNSET as _UNSET
+from bot.services.answered import Answered
 from bot.services.refusals import (
     ARCHIVED_THREAD,
     Cpu,
@@ -48,7 +54,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-_UNSET: Any = object()
 T = TypeVar("T")
 REMEMBERED = 20_000
 """At most this many messages remembered with their interaction (oldest forgotten first; those whose token
@@ -74,17 +79,18 @@ class Delivery:
     def __init__(self, bot: Host) -> None:
         self.bot = bot
         self.removed: set[int] = set()
-        self._sent_by: OrderedDict[int, tuple[discord.Interaction, bool]] = OrderedDict()
-        self._latest: dict[int, discord.Interaction] = {}
+        self._sent_by: OrderedDict[int, tuple[Answered, bool]] = OrderedDict()
+        self._latest: dict[int, Answered] = {}
         self.channel_requests = 0
         self.webhook_requests = 0
         self.cpu: Cpu | None = None
         """Runs a picture job in the CPU workers (the layer's ``cpu``, set by the publisher): smaller pictures."""
 
     # -- interactions whose webhook may still be used ------------------------------------------------------------
-    def _remember(self, msg: discord.Message, interaction: discord.Interaction, original: bool) -> None:
+    def _remember(self, msg: discord.Message, interaction: discord.Interaction | Answered, original: bool) -> None:
         if not token_fresh(interaction):
             return
+        interaction = Answered.of(interaction)
         self._sent_by[msg.id] = (interaction, original)
         self._sent_by.move_to_end(msg.id)
         self._forget_expired()
@@ -110,14 +116,14 @@ class Delivery:
         """How many messages are remembered with their interaction (memory checks)."""
         return len(self._sent_by)
 
-    def _sender(self, message_id: int) -> tuple[discord.Interaction, bool] | None:
+    def _sender(self, message_id: int) -> tuple[Answered, bool] | None:
         found = self._sent_by.get(message_id)
         if found is None or not token_fresh(found[0]):
             self._sent_by.pop(message_id, None)
             return None
         return found
 
-    def _carrier(self, record: GameRecord) -> discord.Interaction | None:
+    def _carrier(self, record: GameRecord) -> Answered | None:
         """A fresh interaction that posted in the game's channel: its webhook can carry the next board."""
         found = self._latest.get(record.channel_id)
         if found is None or not token_fresh(found):

@@ -9,9 +9,9 @@ board and every other board loses its components (a board landing after a newer 
 Durability: every commit of a game that shows a board owes a ``board`` effect (the outbox, ``bot/core/outbox.py``).
 The committing process posts the board at once (answering the player's interaction) and records it with the effect
 done in the same transaction (then strips the board it replaces: a board a crash left live is refused as stale); if
-it cannot (it died, Discord refused, the database was away), the outbox's workers run :meth:`Publisher.board_effect`
+it cannot (it died, Discord refused, the database was away), the outbox's workers run :meth:`BoardRecovery.board_effect`
 later: it re-posts the board of the game's latest version only if the stored board is still older. On every READY
-:meth:`Publisher.recover_all` also re-posts stale boards (games stored before the outbox existed); a successful
+``BoardRecovery.recover_all`` also re-posts stale boards (games stored before the outbox existed); a successful
 recovery hands the game to the AI.
 """
 
@@ -35,6 +35,7 @@ from bot.core.results import rating_line
 from bot.first_response import InteractionGone, is_dead, token_fresh
 from bot.i18n import t
 from bot.services import access
+from bot.services.answered import Answered
 from bot.services.boards import (
     BOARD_GRACE_S,
     BOARD_KEY,
@@ -57,6 +58,9 @@ if TYPE_CHECKING:
     from bot.storage.records import GameRecord
 
 log = logging.getLogger(__name__)
+
+MAX_KEPT = 1024
+"""At most this many games' refusals (``blocked``) and unrecorded boards are kept in memory (oldest dropped)."""
 
 __all__ = [
     "BOARD_KEY",
@@ -90,26 +94,30 @@ def clock_line(snap: Snapshot) -> str:
     )
 
 
-class Publisher(BoardRecovery):
-    """Boards of every game (see the module docstring)."""
+class Publisher:
+    """Boards of every game (see the module docstring); ``recovery`` (:class:`~bot.services.recovery.BoardRecovery`)
+    posts what the committing process could not."""
 
     def __init__(self, layer: GameLayer) -> None:
         self.layer = layer
         self.delivery = Delivery(layer.bot)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._recovering = False
-        self._recent: dict[int, discord.Interaction] = {}
-        """The latest live interaction that published each game's board (a fallback route for its next boards)."""
+        self._recent: dict[int, Answered] = {}
+        """The latest live interaction that published each running game's board (a fallback route for its next
+        boards); forgotten when the game closes (:meth:`forget`) or the token expires."""
         self.result_view: Callable[[Snapshot], discord.ui.View | None] | None = None
         """The components of a result card (the UI's record buttons), given by the wiring root (``bot/wiring.py``)."""
         self.footprint: Any = None
         """The game's footprint (``bot/services/footprint.py``: replaced boards deleted), given by the wiring root."""
         self.grace_s = BOARD_GRACE_S
         """Seconds a board owed by a commit is left to the committing process (tests shorten it)."""
-        layer.outbox.subscribe("board", self.board_effect, rule=self.owed)
+        self.recovery = BoardRecovery(self)
+        """Recovery of stale boards and the outbox's ``board``/``strip`` handlers."""
+        layer.outbox.subscribe("board", self.recovery.board_effect, rule=self.owed)
         layer.on_shown.append(self.shown)
-        layer.on_ready_hooks.append(self.recover_all)
-        layer.outbox.subscribe("strip", self.strip_effect)
+        layer.on_ready_hooks.append(self.recovery.recover_all)
+        layer.outbox.subscribe("strip", self.recovery.strip_effect)
+        layer.on_committed.append(self.closed)
         self.blocked: dict[int, access.Perms | str] = {}
         """Games whose channel refused a board and why (what the bot lacks there, or the reason key of
         ``bot.services.refusals.place_refused``); said to the next who acts."""
@@ -235,7 +243,7 @@ class Publisher(BoardRecovery):
                 interaction = None
         self._forget_old()
         if interaction is not None and snap.status == "active":
-            self._recent[snap.id] = interaction
+            self._recent[snap.id] = Answered.of(interaction)
             blocked = self.blocked.pop(snap.id, None)
             if blocked is not None:  # say it to the next one who touches the game
                 said = (
@@ -305,12 +313,14 @@ class Publisher(BoardRecovery):
                 record.version,
                 err,
             )
-            await self.failed(record.id)
+            await self.recovery.failed(record.id)
             raise
         try:
             await self._recorded(record, msg.id, record.version)
         except Exception as err:  # the board is out but the database went away: recorded by the outbox, not re-posted
             self._unrecorded[record.id] = (record.version, msg.id)
+            while len(self._unrecorded) > MAX_KEPT:  # the oldest is found in the channel's history instead
+                del self._unrecorded[next(iter(self._unrecorded))]
             log.warning(
                 "the board of game %s v%s is posted (message %s) but could not be recorded (%s); the outbox records it",
                 record.id,
@@ -324,14 +334,28 @@ class Publisher(BoardRecovery):
         """Record a posted board (under :meth:`lock`) with its ``board`` effect done in the same transaction, then
         strip the previous one (a click on a board left live by a crash in between is refused by its version)."""
         strip = await self.record_board(record.id, message_id, version)
+        if not record.is_open and version >= record.version:  # the game's last board is out
+            self.forget(record.id)
         if strip is None:
             return
         foot = self.footprint  # a game in a thread of its own deletes a replaced or late board (footprint.py)
         if foot is None or not await foot.pruned(record, strip, version, late=strip == message_id):
             await self.delivery.edit(record, strip, view=None)
 
+    def forget(self, game_id: int) -> None:
+        """Drop what is kept in memory for a game that closed (its fallback interaction, a refusal to tell):
+        called once its last board is recorded, and by :meth:`closed` for a game that shows none."""
+        self._recent.pop(game_id, None)
+        self.blocked.pop(game_id, None)
+
+    def closed(self, committed: Any) -> None:
+        """``layer.on_committed`` hook: an aborted game shows no last board, so nothing of it is kept; a finished
+        one keeps its fallback route until its result card is recorded (:meth:`_recorded`)."""
+        if committed.snap.status not in BOARD_STATUSES:
+            self.forget(committed.snap.id)
+
     def _forget_old(self) -> None:
-        """Drop the fallback interactions whose tokens expired (a finished game's is never stored)."""
+        """Drop the fallback interactions whose tokens expired (a closed game's is dropped at once: :meth:`forget`)."""
         if len(self._recent) < 256:
             return
         for game_id, interaction in list(self._recent.items()):

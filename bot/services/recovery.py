@@ -1,4 +1,5 @@
-"""Board recovery and the outbox's handlers of boards (a mixin of :class:`bot.services.publish.Publisher`).
+"""Board recovery and the outbox's handlers of boards: :class:`BoardRecovery`, the ``recovery`` collaborator of
+:class:`bot.services.publish.Publisher`.
 
 Every commit of a game that shows a board owes a ``board`` effect (the outbox, ``bot/core/outbox.py``); ``strip``
 effects (stored by earlier versions) are still run. What the committing process could not post (it died, Discord
@@ -11,13 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
 from bot.core.outbox import Drop, Later
 from bot.services.boards import BOARD_KEY, HISTORY_LOOKBACK, board_stale
-from bot.services.delivery import GuildGone
+from bot.services.delivery import Delivery, GuildGone
 from bot.storage import Effect, Owed
 
 if TYPE_CHECKING:
@@ -27,25 +28,22 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class BoardRecovery:
-    """Recovery of stale boards and the ``board``/``strip`` effect handlers; needs the publisher's ``layer``,
-    ``delivery``, ``lock``, ``payload``, ``_post``, ``_recorded``, ``_inflight``, ``_unrecorded``, ``grace_s``."""
+class Boards(Protocol):
+    """What recovery uses of the publisher (:class:`bot.services.publish.Publisher`): posting and recording a board
+    under the game's publish lock, and what it knows of boards in flight (``_inflight``: game -> versions being
+    posted) or posted but not recorded (``_unrecorded``: game -> (version, message id))."""
 
     layer: Any
-    delivery: Any
+    delivery: Delivery
     grace_s: float
-    _recovering: bool
     _inflight: dict[int, list[int]]
-    _unrecorded: Any
+    _unrecorded: dict[int, tuple[int, int]]
 
-    # the publisher's own (bot/services/publish.py)
-    def lock(self, game_id: int) -> asyncio.Lock:
-        raise NotImplementedError
+    def lock(self, game_id: int) -> asyncio.Lock: ...
 
     async def payload(
         self, snap: Snapshot, headline: str, *, pictures: bool = True
-    ) -> tuple[str, list[discord.File], discord.ui.View | None]:
-        raise NotImplementedError
+    ) -> tuple[str, list[discord.File], discord.ui.View | None]: ...
 
     async def _post(
         self,
@@ -57,33 +55,41 @@ class BoardRecovery:
         *,
         deferred: bool = False,
         snap: Snapshot | None = None,
-    ) -> discord.Message:
-        raise NotImplementedError
+    ) -> discord.Message: ...
 
-    async def _recorded(self, record: GameRecord, message_id: int, version: int) -> None:
-        raise NotImplementedError
+    async def _recorded(self, record: GameRecord, message_id: int, version: int) -> None: ...
+
+
+class BoardRecovery:
+    """Recovery of stale boards and the ``board``/``strip`` effect handlers of ``boards`` (the publisher)."""
+
+    def __init__(self, boards: Boards) -> None:
+        self.boards = boards
+        self.layer = boards.layer
+        self.delivery = boards.delivery
+        self._recovering = False
 
     # -- recovery ----------------------------------------------------------------------------------------------
     async def recover(self, game_id: int) -> bool:
         """Under the publish lock: if the game's board is stale, post its current board as a channel message
         headed by the last action. Returns True if it posted one (then the AI scheduler gets the game). Raises
         if the post fails."""
-        async with self.lock(game_id):
+        async with self.boards.lock(game_id):
             record = await self.layer.record(game_id)
-            if not board_stale(record) or max(self._inflight.get(game_id, ()), default=-1) >= record.version:
+            if not board_stale(record) or max(self.boards._inflight.get(game_id, ()), default=-1) >= record.version:
                 return False  # fresh, or its board is being posted right now (a failure schedules a retry)
             snap = self.layer.snapshot(record)
             actions = await self.layer.storage.actions(game_id, after_seq=max(record.version - 1, 0))
             headline = snap.kind.narration.last_headline(snap, actions[-1] if actions else None)
-            content, files, view = await self.payload(snap, headline)
+            content, files, view = await self.boards.payload(snap, headline)
             posted = await self._posted_unrecorded(record, content)
             if posted is not None:  # the process died between the post and its record: record it, never post twice
                 log.info(
                     "the board of game %s v%s is already out (message %s): recorded", game_id, record.version, posted
                 )
-                await self._recorded(record, posted, record.version)
+                await self.boards._recorded(record, posted, record.version)
             else:
-                await self._post(record, content, files, view, None, snap=snap)
+                await self.boards._post(record, content, files, view, None, snap=snap)
         self.layer.ai.notify(snap)
         return True
 
@@ -139,7 +145,7 @@ class BoardRecovery:
         """Posting a board of ``game_id`` failed: make sure a ``board`` effect is owed (a commit owes one already;
         a board re-posted on request may not), so the outbox's workers post it once Discord lets them."""
         try:
-            await self.layer.storage.add_effects(game_id, [Owed("board", delay_s=min(2.0, self.grace_s))])
+            await self.layer.storage.add_effects(game_id, [Owed("board", delay_s=min(2.0, self.boards.grace_s))])
         except Exception as err:  # the database is away too: READY's recovery is the last resort
             log.warning("could not owe a board for game %s: %s", game_id, err)
         self.layer.outbox.poke()
@@ -151,19 +157,19 @@ class BoardRecovery:
         posted (the guild left, the channel deleted), and what Discord raised (then it is tried again later)."""
         record = await self.layer.storage.get_game(effect.game_id)
         if record is None or not board_stale(record):
-            self._unrecorded.pop(effect.game_id, None)
+            self.boards._unrecorded.pop(effect.game_id, None)
             return
         if record.kind not in self.layer.kinds or record.guild_id in self.delivery.removed:
             raise Drop(f"game {record.id} cannot show a board here")
-        if max(self._inflight.get(record.id, ()), default=-1) >= record.version:
+        if max(self.boards._inflight.get(record.id, ()), default=-1) >= record.version:
             raise Later(3.0)
-        posted = self._unrecorded.pop(record.id, None)
+        posted = self.boards._unrecorded.pop(record.id, None)
         if posted is not None and posted[0] <= record.version:  # posted already: record it, never post it twice
             try:
-                async with self.lock(record.id):
-                    await self._recorded(record, posted[1], posted[0])
+                async with self.boards.lock(record.id):
+                    await self.boards._recorded(record, posted[1], posted[0])
             except Exception:
-                self._unrecorded[record.id] = posted
+                self.boards._unrecorded[record.id] = posted
                 raise
             record = await self.layer.storage.get_game(effect.game_id)
             if record is None or not board_stale(record):
@@ -184,5 +190,5 @@ class BoardRecovery:
         message_id = effect.payload.get("message_id")
         if record is None or not isinstance(message_id, int):
             return
-        async with self.lock(record.id):
+        async with self.boards.lock(record.id):
             await self.delivery.edit(record, message_id, view=None)

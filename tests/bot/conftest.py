@@ -340,6 +340,20 @@ def walk_commands(tree: app_commands.CommandTree) -> list[app_commands.Command[A
     return out
 
 
+async def start(
+    driver: Driver, fake: FakeDiscord, storage: Storage, *, by: int = 1, opponent: int = 2, **options: Any
+) -> int:
+    """``by`` challenges ``opponent`` to Constructo (``options``: the command's, e.g. ``clock``), the opponent
+    accepts: returns the game id (the challenger to move; the game is ``active``)."""
+    token = await driver.command("constructo challenge", by, opponent=opponent, **options)
+    challenge = fake.originals[token]
+    game_id = int(all_custom_ids(fake.messages[challenge])[0].split(":")[2])
+    await driver.click(challenge, f"cx:acc:{game_id}", opponent)
+    record = await storage.get_game(game_id)
+    assert record is not None and record.status == "active"
+    return game_id
+
+
 def initial(fake: FakeDiscord, token: str) -> dict[str, Any]:
     """The initial response's payload of the interaction with ``token``: ``{"type": ..., "data": {...}}``."""
     (call,) = fake.callbacks(token)

@@ -5,7 +5,6 @@ Server only) feeding new games, the pure clock rules, and every clock text in Sp
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 from bot.app import TableBot
 from bot.core import clock as clocks
@@ -13,7 +12,7 @@ from bot.core.envelope import Envelope
 from bot.i18n import MESSAGES
 from bot.storage import Storage
 from engine.constructo import Match
-from tests.bot.conftest import Driver, all_custom_ids, envelope_of, refusal
+from tests.bot.conftest import Driver, all_custom_ids, envelope_of, refusal, start
 from tests.bot.fakediscord import BOT_ID, CHANNEL_ID, GUILD_ID, OTHER_CHANNEL_ID, FakeDiscord
 
 ALICE, BOB, CAROL = 1, 2, 3
@@ -25,14 +24,6 @@ def channel_texts(fake: FakeDiscord) -> list[str]:
         for m in fake.messages.values()
         if m.get("channel_id") in (CHANNEL_ID, str(CHANNEL_ID))
     ]
-
-
-async def start(driver: Driver, fake: FakeDiscord, storage: Storage, **options: Any) -> int:
-    token = await driver.command("constructo challenge", ALICE, opponent=BOB, **options)
-    challenge = fake.originals[token]
-    game_id = int(all_custom_ids(fake.messages[challenge])[0].split(":")[2])
-    await driver.click(challenge, f"cx:acc:{game_id}", BOB)
-    return game_id
 
 
 async def test_one_reminder_per_turn_then_a_claim_that_waits(

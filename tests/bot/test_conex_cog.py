@@ -770,11 +770,11 @@ async def test_failed_table_post_is_recovered_with_the_last_action(
     record = await record_of(storage, gid)
     assert record.version == 1 and board_stale(record)  # committed, but no table shows it
     fake.fail_paths.clear()
-    assert await bot.games.publisher.recover_all() == 1
+    assert await bot.games.publisher.recovery.recover_all() == 1
     record = await record_of(storage, gid)
     assert not board_stale(record) and record.messages["board.version"] == 1
     table = fake.messages[record.messages["board"]]
     last = (await storage.actions(gid))[-1].action
     assert f"AI 1: `{last}`" in table["content"] and "<@1> to play" in table["content"]
     assert all_custom_ids(table) == [f"cn:hand:{gid}", f"cn:hints:{gid}", f"cn:draw:{gid}:1", f"cn:fair:{gid}"]
-    assert await bot.games.publisher.recover_all() == 0
+    assert await bot.games.publisher.recovery.recover_all() == 0

@@ -72,7 +72,7 @@ async def test_ai_table_saved_but_never_posted_is_reposted_after_a_restart(
     await bot.close()
     second = await make_bot(fake, storage, tmp_path)
     try:
-        assert await second.games.publisher.recover_all() == 1  # what READY runs
+        assert await second.games.publisher.recovery.recover_all() == 1  # what READY runs
         record = await record_of(storage, gid)
         assert record.messages[BOARD_VERSION_KEY] == 2
         table = fake.messages[record.messages["board"]]
@@ -82,7 +82,7 @@ async def test_ai_table_saved_but_never_posted_is_reposted_after_a_restart(
         # the old Draw button is refused as out of date, and there IS a newer table to use
         token = await Driver(second, fake).click(int(alice_table["id"]), f"cn:draw:{gid}:1", ALICE, message=alice_table)
         assert "out of date" in refusal(fake, token)
-        assert await second.games.publisher.recover_all() == 0
+        assert await second.games.publisher.recovery.recover_all() == 0
     finally:
         await second.close()
 

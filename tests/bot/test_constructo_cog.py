@@ -25,6 +25,7 @@ from tests.bot.conftest import (
     make_bot,
     match_of,
     refusal,
+    start,
 )
 from tests.bot.fakediscord import BOT_ID, CHANNEL_ID, EPHEMERAL, GUILD_ID, OTHER_CHANNEL_ID, FakeDiscord, png_ok
 
@@ -35,17 +36,6 @@ async def board_of(storage: Storage, fake: FakeDiscord, game_id: int) -> dict[st
     record = await storage.get_game(game_id)
     assert record is not None
     return fake.messages[record.messages["board"]]
-
-
-async def start(driver: Driver, fake: FakeDiscord, storage: Storage, **options: Any) -> int:
-    """Alice challenges Bob, Bob accepts: returns the game id (Alice to move)."""
-    token = await driver.command("constructo challenge", ALICE, opponent=BOB, **options)
-    challenge_msg = fake.originals[token]
-    game_id = int(all_custom_ids(fake.messages[challenge_msg])[0].split(":")[2])
-    await driver.click(challenge_msg, f"cx:acc:{game_id}", BOB)
-    record = await storage.get_game(game_id)
-    assert record is not None and record.status == "active"
-    return game_id
 
 
 async def version(storage: Storage, game_id: int) -> int:

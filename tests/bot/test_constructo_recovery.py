@@ -3,7 +3,7 @@
 ``test_constructo_cog.py`` and Discord recorded at the HTTP seams.
 
 - Bug 1: an AI move saved but never posted (process killed, or the post failed) is re-posted by
-  ``Publisher.recover_all`` (on READY) and by the retry after a failed post.
+  ``BoardRecovery.recover_all`` (on READY) and by the retry after a failed post.
 - Bug 3: boards posted at the same time: only the newest keeps live components.
 - Bug 6: two challenges racing for one channel: the loser opens a thread instead of a refusal.
 - Bug 7: ``/abort`` strips the challenge's Accept/Decline buttons too.
@@ -76,7 +76,7 @@ async def test_restart_reposts_the_board_of_an_ai_move_that_was_saved_but_never_
     second = await make_bot(fake, storage, tmp_path)
     try:
         before = len(fake.calls)
-        assert await second.games.publisher.recover_all() == 1  # what on_ready runs
+        assert await second.games.publisher.recovery.recover_all() == 1  # what on_ready runs
         posts = [c for c in fake.calls[before:] if c.method == "POST" and c.path == CHANNEL_POSTS]
         assert len(posts) == 1
         content = posts[0].payload["content"]  # type: ignore[index]
@@ -86,7 +86,7 @@ async def test_restart_reposts_the_board_of_an_ai_move_that_was_saved_but_never_
         assert record is not None and record.messages[BOARD_VERSION_KEY] == record.version == 2
         assert live_boards(fake, game) == [record.messages["board"]], "only the recovered board is live"
         assert any(i.startswith(f"cx:pl:{game}:2:") for i in all_custom_ids(fake.messages[record.messages["board"]]))
-        assert await second.games.publisher.recover_all() == 0, "an up-to-date board is not posted again"
+        assert await second.games.publisher.recovery.recover_all() == 0, "an up-to-date board is not posted again"
     finally:
         await second.close()
 

@@ -10,9 +10,8 @@ from bot.app import TableBot
 from bot.services import departure
 from bot.services.delivery import GuildGone
 from bot.storage import Storage
-from tests.bot.conftest import Driver
+from tests.bot.conftest import Driver, start
 from tests.bot.fakediscord import CHANNEL_ID, GUILD_ID, FakeDiscord
-from tests.bot.test_constructo_cog import start
 
 ALICE, BOB = 1, 2
 

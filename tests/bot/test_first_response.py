@@ -10,18 +10,10 @@ import pytest
 
 from bot.app import TableBot
 from bot.storage import Storage
-from tests.bot.conftest import Driver, all_custom_ids
+from tests.bot.conftest import Driver, all_custom_ids, start
 from tests.bot.fakediscord import CHANNEL_ID, FakeDiscord
 
 ALICE, BOB = 1, 2
-
-
-async def start(driver: Driver, fake: FakeDiscord, storage: Storage) -> int:
-    token = await driver.command("constructo challenge", ALICE, opponent=BOB)
-    challenge_msg = fake.originals[token]
-    game_id = int(all_custom_ids(fake.messages[challenge_msg])[0].split(":")[2])
-    await driver.click(challenge_msg, f"cx:acc:{game_id}", BOB)
-    return game_id
 
 
 @pytest.fixture

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from bot.app import TableBot
 from bot.storage import Storage
-from tests.bot.conftest import Driver, all_custom_ids, envelope_of, initial, match_of, refusal
+from tests.bot.conftest import Driver, all_custom_ids, envelope_of, initial, match_of, refusal, start
 from tests.bot.fakediscord import CHANNEL_ID, EPHEMERAL, OTHER_CHANNEL_ID, FakeDiscord
 from tests.bot.test_conex_cog import forfeit, start_game, table_msg
-from tests.bot.test_constructo_cog import board_of, start
+from tests.bot.test_constructo_cog import board_of
 
 ALICE, BOB, CAROL = 1, 2, 3
 

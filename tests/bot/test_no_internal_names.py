@@ -10,10 +10,9 @@ import pytest
 
 from bot.app import TableBot
 from bot.storage import Storage
-from tests.bot.conftest import Driver, refusal
+from tests.bot.conftest import Driver, refusal, start
 from tests.bot.fakediscord import FakeDiscord
 from tests.bot.test_conex_cog import ALICE, BOB, CAROL, start_game
-from tests.bot.test_constructo_cog import start
 
 LEAKS = [
     re.compile(r"\b[A-Z][a-z]+[A-Z][A-Za-z]*\b"),  # NotYourTurn, VersionConflict, InvalidInputError...

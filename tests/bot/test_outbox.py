@@ -23,20 +23,11 @@ from bot.app import TableBot
 from bot.services import lobby
 from bot.services.publish import BOARD_VERSION_KEY
 from bot.storage import Storage
-from tests.bot.conftest import Driver, all_custom_ids, make_bot
+from tests.bot.conftest import Driver, all_custom_ids, make_bot, start
 from tests.bot.fakediscord import CHANNEL_ID, EPHEMERAL, FakeDiscord
 
 ALICE, BOB = 1, 2
 CHANNEL_POSTS = f"/channels/{CHANNEL_ID}/messages"
-
-
-async def start(driver: Driver, fake: FakeDiscord, storage: Storage) -> int:
-    """Alice challenges Bob, Bob accepts: the game id (Alice to move)."""
-    token = await driver.command("constructo challenge", ALICE, opponent=BOB)
-    challenge_msg = fake.originals[token]
-    game_id = int(all_custom_ids(fake.messages[challenge_msg])[0].split(":")[2])
-    await driver.click(challenge_msg, f"cx:acc:{game_id}", BOB)
-    return game_id
 
 
 async def until(predicate: Any, what: str) -> None:

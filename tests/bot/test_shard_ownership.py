@@ -42,7 +42,7 @@ async def test_recovery_and_ai_resume_only_for_owned_guilds(
     await storage.set_message(record.id, BOARD_VERSION_KEY, -1)  # its board looks stale after a restart
     bot.config = dataclasses.replace(bot.config, shard_count=2, shard_ids=(1,))
     calls = len(fake.calls)
-    assert await bot.games.publisher.recover_all() == 0
+    assert await bot.games.publisher.recovery.recover_all() == 0
     assert fake.calls[calls:] == [], "another process's game is none of this one's business"
     bot.config = dataclasses.replace(bot.config, shard_ids=(0,))
-    assert await bot.games.publisher.recover_all() == 1
+    assert await bot.games.publisher.recovery.recover_all() == 1

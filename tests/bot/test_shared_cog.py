@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from bot.app import TableBot
 from bot.storage import Storage
-from tests.bot.conftest import Driver
+from tests.bot.conftest import Driver, start
 from tests.bot.fakediscord import BOT_ID, CHANNEL_ID, EPHEMERAL, GUILD_ID, FakeDiscord, image_size, png_ok
-from tests.bot.test_constructo_cog import ALICE, BOB, CAROL, board_of, initial, refusal, start
+from tests.bot.test_constructo_cog import ALICE, BOB, CAROL, board_of, initial, refusal
 
 ADMIN = 4
 

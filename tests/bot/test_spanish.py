@@ -18,9 +18,9 @@ from bot.games import GAMES
 from bot.i18n import _game_module, _modules, language_of
 from bot.storage import Storage
 from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError
-from tests.bot.conftest import Driver
+from tests.bot.conftest import Driver, start
 from tests.bot.fakediscord import FakeDiscord
-from tests.bot.test_constructo_cog import ALICE, start
+from tests.bot.test_constructo_cog import ALICE
 
 ROOT = Path(__file__).resolve().parents[2]
 

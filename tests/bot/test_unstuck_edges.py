@@ -24,10 +24,10 @@ from bot.core.envelope import Envelope, Seat
 from bot.storage import Storage
 from engine.conex import Game
 from engine.constructo import Match
-from tests.bot.conftest import Driver, all_custom_ids, envelope_of, refusal
+from tests.bot.conftest import Driver, all_custom_ids, envelope_of, refusal, start
 from tests.bot.fakediscord import CHANNEL_ID, GUILD_ID, FakeDiscord
 from tests.bot.test_conex_cog import forfeit, lightning_position, start_game
-from tests.bot.test_constructo_cog import board_of, start
+from tests.bot.test_constructo_cog import board_of
 
 ALICE, BOB, CAROL = 1, 2, 3
 
