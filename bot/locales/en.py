@@ -69,9 +69,10 @@ MESSAGES: dict[str, str] = {
     "help.tail": (
         "**Everything**: `/leaderboard`, `/stats`, `/history` (finished games), `/replay` (a finished game's replay "
         "and record), `/help`, `/about` (version, invite link), `/abandon` (end a game every player agrees to "
-        "end; not rated), **Rematch** on a "
-        "result card; admins (Manage Server): `/abort`, `/games`, `/settings` (the clock of new games, the expiry "
-        "of challenges and lobbies); an admin who plays in the game needs the others' consent to abort it (as "
+        "end; not rated), **Rematch** on a result card, `/mygames` (your open games, yours to move first), `/games` "
+        "(this server's games: watch one), `/mysettings` (a DM when a game waits for you); admins (Manage "
+        "Server): `/abort`, Abort in `/games`, `/settings` (the clock of new games, the expiry of challenges and "
+        "lobbies, a thread per game); an admin who plays in the game needs the others' consent to abort it (as "
         "`/abandon`). A player who leaves the server or can no longer see the game's channel forfeits their seat: "
         "the others play on while two remain, else the opponent wins; rated as a forfeit.\n"
         "**Ratings**: a game is rated only once every player has moved (never against the AI); everyone starts at "
