@@ -81,5 +81,9 @@ async def test_help_names_every_top_level_command_in_both_languages(
     names = sorted(c.name for c in bot.tree.get_commands())
     assert {"settings", "games", "abandon", "history", "replay"} <= set(names)
     for locale in ("en-US", "es-ES"):
-        text = refusal(fake, await driver.command("help", CAROL, locale=locale))
+        token = await driver.command("help", CAROL, locale=locale)
+        first = initial(fake, token)["data"]
+        pages = [first["content"], *(c.payload.get("content", "") for c in fake.calls_for(token)[1:])]
+        assert all(len(p) <= 2000 and first["flags"] & EPHEMERAL for p in pages)  # private, paged within limits
+        text = "\n".join(pages)
         assert [n for n in names if f"/{n}" not in text] == [], (locale, text)
