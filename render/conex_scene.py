@@ -25,7 +25,7 @@ from render.conex_view import View, ghost_pose, incentre, label_point, table_car
 from render.conex_words import EN
 from render.words import Words, resolve
 
-COLOUR_FILL: dict[str, str] = {"Y": "#F0E442", "R": "#D55E00", "T": "#009E73", "P": "#CC79A7"}
+COLOUR_FILL: dict[str, str] = {"Y": "#F0E442", "R": "#D93A3A", "T": "#2BC3B5", "P": "#9A66D4"}
 CARD_EDGE = "#111111"
 BOARD_FILL = {"dark": "#5C6068", "light": "#A9AEB6"}
 OFF_TABLE = {"dark": "#0E0F11", "light": "#C4C7CC"}
