@@ -111,6 +111,11 @@ class TableBot(commands.Bot):
     ) -> None:
         intents = discord.Intents.default()
         intents.message_content = False
+        # The bot reads no messages (it answers interactions): without these intents the gateway sends no
+        # MESSAGE_CREATE/UPDATE/DELETE, not even for the bot's own board posts and edits (each parsed into a
+        # discord.Message for nothing: a share of the loop's CPU per placement).
+        intents.guild_messages = False
+        intents.dm_messages = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,

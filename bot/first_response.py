@@ -148,12 +148,29 @@ class FirstResponseGuard:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def now(self, interaction: discord.Interaction) -> None:
+        """Answer ``interaction`` at once (same answers as after the budget), not waiting for its handler: the
+        process is about to queue the handler's work (:mod:`bot.core.admission`), so its first response must not
+        queue with it. Nothing happens for an interaction answered already, dead, or not guarded."""
+        response = getattr(interaction, "_cs_response", None)
+        if not isinstance(response, GuardedResponse) or response.is_done() or is_dead(interaction):
+            return
+        task = asyncio.get_running_loop().create_task(
+            self._answer(interaction, response, 0.0), name=f"first-response-now-{interaction.id}"
+        )
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     async def _watch(self, interaction: discord.Interaction, response: GuardedResponse, delay: float) -> None:
         try:
             await asyncio.wait_for(response.responded.wait(), delay)
             return  # answered in time
         except TimeoutError:
             pass
+        await self._answer(interaction, response, delay)
+
+    async def _answer(self, interaction: discord.Interaction, response: GuardedResponse, delay: float) -> None:
+        """The guard's own first response (see the module docstring), unless one was given meanwhile."""
         async with response.lock:
             if response.is_done() or is_dead(interaction):
                 return

@@ -9,6 +9,9 @@ small server process that already imported ``engine`` and ``render``, never from
   Its workers run at a lower OS priority (``nice`` +10), so no number of AI games can take the cores from a
   first response, and they cannot queue in front of an interactive job either (another executor).
 
+The interactive workers run at ``nice`` +:data:`INTERACTIVE_NICE` too: when boards ask for more CPU than the machine
+has, the bot's own process (the event loop: every first response, the gateway) keeps the cores and the boards lag.
+
 ``CPU_WORKERS=0`` runs everything in threads of the bot's own process (the old behaviour; unit tests use it:
 their injected functions need not pickle). A worker that dies (``BrokenProcessPool``) is replaced and the job
 retried once. :meth:`CpuPools.warm` starts every worker and imports/draws once so the first real render is not
@@ -34,6 +37,8 @@ log = logging.getLogger(__name__)
 
 PRELOAD = ("engine", "render", "PIL.Image", "PIL.PngImagePlugin")
 BACKGROUND_NICE = 10
+INTERACTIVE_NICE = 5
+"""The interactive workers' OS priority below the bot process (``nice`` +5: about a third of the CPU weight)."""
 
 
 def _import_all(package: str) -> int:
@@ -110,7 +115,7 @@ class CpuPools:
                 ctx.set_forkserver_preload(list(PRELOAD))
             except Exception:  # the forkserver already runs (another pool started it)
                 pass
-            nice = BACKGROUND_NICE if lane == "background" else 0
+            nice = BACKGROUND_NICE if lane == "background" else INTERACTIVE_NICE
             pool = ProcessPoolExecutor(
                 self._size(lane), mp_context=ctx, initializer=_init_worker, initargs=(nice, os.getpid())
             )
