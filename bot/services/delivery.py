@@ -21,6 +21,7 @@ a channel request.
 from __future__ import annotations
 
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
@@ -42,6 +43,8 @@ _UNSET: Any = object()
 REMEMBERED = 20_000
 """At most this many messages remembered with their interaction (oldest forgotten first; those whose token
 expired are forgotten as new ones come)."""
+LATEST_SWEEP_S = 10.0
+"""Seconds between two sweeps of the channels' latest interactions for expired tokens (a sweep reads them all)."""
 
 
 class GuildGone(Exception):
@@ -58,6 +61,7 @@ class Delivery:
         self.removed: set[int] = set()
         self._sent_by: OrderedDict[int, tuple[discord.Interaction, bool]] = OrderedDict()
         self._latest: dict[int, discord.Interaction] = {}
+        self._latest_swept = 0.0
         self.channel_requests = 0
         self.webhook_requests = 0
 
@@ -80,7 +84,9 @@ class Delivery:
             if token_fresh(first) and len(self._sent_by) <= REMEMBERED:
                 break
             self._sent_by.popitem(last=False)
-        if len(self._latest) > 64:
+        now = time.monotonic()
+        if len(self._latest) > 64 and now >= self._latest_swept + LATEST_SWEEP_S:  # O(channels): not on every send
+            self._latest_swept = now
             for channel_id, interaction in list(self._latest.items()):
                 if not token_fresh(interaction):
                     del self._latest[channel_id]
