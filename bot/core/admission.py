@@ -11,8 +11,9 @@ first responses pass 3 s ("This interaction failed").
 finds every slot taken gets its first response **at once** from the first-response guard
 (``bot.first_response.FirstResponseGuard.now``: a public "thinking" for a command, a deferred update for a
 component) and then waits for a slot, costing the loop nothing meanwhile. Under overload the boards lag (they queue
-here, in order), the first responses do not. Actions without an interaction (AI seats, timers, recovery) are not
-admitted here: they hold no token that can expire.
+here, in order), the first responses do not. While half the slots or more work (:attr:`Admission.busy`), the guard
+answers every new interaction at once, before any of its handler's work (even its first storage read). Actions
+without an interaction (AI seats, timers, recovery) are not admitted here: they hold no token that can expire.
 """
 
 from __future__ import annotations
@@ -36,8 +37,15 @@ class Admission:
         self.slots = max(1, slots)
         self.hurry = hurry
         self.waiting = 0
+        self.working = 0
         self.hurried = 0
         self._free = asyncio.Semaphore(self.slots)
+
+    @property
+    def busy(self) -> bool:
+        """True while at least half the slots work: the process is loaded, interactions are answered at once
+        (the first-response guard's ``pressure``), before any of their work."""
+        return self.working >= max(1, self.slots // 2)
 
     @property
     def full(self) -> bool:
@@ -58,9 +66,11 @@ class Admission:
             await self._free.acquire()
         finally:
             self.waiting -= 1
+        self.working += 1
         try:
             yield
         finally:
+            self.working -= 1
             self._free.release()
 
 

@@ -113,3 +113,29 @@ async def test_actions_without_an_interaction_are_not_held() -> None:
         async with asyncio.timeout(0.5):
             async with admission.admit(None):
                 pass
+
+
+async def test_while_busy_a_new_interaction_is_answered_before_any_of_its_work(
+    crowded: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two slots, one working (half: busy): the next command is answered at once by the guard, before its channel
+    lookup (made to take 0.5 s here) has even returned; then it works in the free slot."""
+    crowded.games.admission = Admission(2, hurry=crowded.first_response.now)
+    crowded.first_response.pressure = lambda: crowded.games.admission.busy
+    monkeypatch.setattr(crowded.first_response, "busy_budget_s", 0.0)
+    place(driver, ALICE, CHANNEL_ID, 1)
+    await asyncio.sleep(0.2)
+    assert crowded.games.admission.busy and not crowded.games.admission.full
+    real = storage.active_game_in_channel
+
+    async def slow_lookup(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.5)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(storage, "active_game_in_channel", slow_lookup)
+    token, sent = place(driver, CAROL, OTHER_CHANNEL_ID, 2)
+    assert await first_call_at(fake, token) - sent < 0.3, "answered before its work, not after the lookup"
+    assert crowded.games.admission.hurried == 0  # a free slot: not admission's answer, the guard's
+    await driver.settle()
+    driver.assert_one_response(token)
+    assert [c for c in fake.calls_for(token) if c.method == "PATCH" and c.files], "its board filled the answer"
