@@ -115,6 +115,11 @@ class TableBot(commands.Bot):
         # no message cache: the bot reads no message events, and discord.py's default keeps the last 1,000
         # messages of every channel it sees (components and all) only for those events
         client_options.setdefault("max_messages", None)
+        # The bot reads no messages (it answers interactions): without these intents the gateway sends no
+        # MESSAGE_CREATE/UPDATE/DELETE, not even for the bot's own board posts and edits (each parsed into a
+        # discord.Message for nothing: a share of the loop's CPU per placement).
+        intents.guild_messages = False
+        intents.dm_messages = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -143,6 +148,7 @@ class TableBot(commands.Bot):
             self.storage = await Storage.open(self.config.storage_target, pool_size=self.config.database_pool_size)
         await self.tree.set_translator(CatalogueTranslator())
         self.games = wire(GameLayer(self))
+        self.first_response.pressure = lambda: self.games.admission.busy  # loaded: answer first (bot.core.admission)
         self.storage.use_clock(self.games.clock.now)  # stored times and due times on the bot's one clock
         metrics.instrument_storage(self.storage)
         metrics.instrument_pools(self.games.pools)

@@ -4,9 +4,9 @@
 before any handler task starts) and gives it a :class:`GuardedResponse`: discord.py's ``InteractionResponse``
 whose responding methods hold a per-interaction lock, so the guard and a handler never send two first responses.
 It is the bot's one first-response mechanism, and it is load-aware: if the interaction has no response
-:data:`FIRST_RESPONSE_BUDGET_S` after Discord created it (:data:`BUSY_BUDGET_S` while more than
-:data:`BUSY_INTERACTIONS` interactions wait for theirs: a loaded process must not let answers queue behind
-storage), the guard answers:
+:data:`FIRST_RESPONSE_BUDGET_S` after Discord created it (:data:`BUSY_BUDGET_S`, i.e. at once, while more than
+:data:`BUSY_INTERACTIONS` interactions wait for theirs or the bot's action slots are busy, ``bot.core.admission``:
+a loaded process must not let answers queue behind storage and boards), the guard answers:
 
 - a command: a public "thinking" deferral (``interaction.extras["loading"] = "public"``); the handler's answer
   fills it in later, a private answer deletes it first (:func:`bot.ui.common.reply`);
@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -36,8 +37,11 @@ FIRST_RESPONSE_BUDGET_S = 2.2
 
 BUSY_INTERACTIONS = 16
 """With more interactions than this waiting for their first response, the process counts as loaded."""
-BUSY_BUDGET_S = 0.5
-"""The guard's budget (from the interaction's creation) while the process is loaded."""
+BUSY_BUDGET_S = 0.0
+"""The guard's budget (from the interaction's creation) while the process is loaded: none, the first response is
+sent before any of the handler's work (a loaded process must not let answers queue behind storage or boards)."""
+AUTOCOMPLETE_BUSY_BUDGET_S = 0.5
+"""An autocomplete's budget while the process is loaded (answering it early can only say "no choices")."""
 MAX_TRUSTED_AGE_S = 10.0
 """An interaction older than this by its snowflake means a clock is off: the budget then counts from receipt."""
 TOKEN_LIFE_S = 15 * 60.0
@@ -130,6 +134,8 @@ class FirstResponseGuard:
         self.budget_s = budget_s
         self.busy_budget_s = BUSY_BUDGET_S
         self.busy_after = BUSY_INTERACTIONS
+        self.pressure: Callable[[], bool] = lambda: False
+        """Also loaded while this says so (the bot wires its action admission: ``Admission.busy``)."""
         self.answered = 0
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -140,10 +146,26 @@ class FirstResponseGuard:
         response = GuardedResponse(interaction)
         interaction._cs_response = response  # type: ignore[attr-defined]  # discord.py's cached slot
         age = token_age(interaction)  # stamps its creation; a clock off (or a made-up id) counts from now
-        budget = self.busy_budget_s if len(self._tasks) >= self.busy_after else self.budget_s
+        loaded = len(self._tasks) >= self.busy_after or self.pressure()
+        budget = self.budget_s
+        if loaded:  # an autocomplete's only possible early answer is "no choices": it keeps a moment for its own
+            budget = AUTOCOMPLETE_BUSY_BUDGET_S if interaction.type == discord.InteractionType.autocomplete else 0.0
+            budget = max(budget, self.busy_budget_s)
         delay = max(0.0, budget - age)
+        job = self._answer(interaction, response, 0.0) if delay <= 0 else self._watch(interaction, response, delay)
+        task = asyncio.get_running_loop().create_task(job, name=f"first-response-{interaction.id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def now(self, interaction: discord.Interaction) -> None:
+        """Answer ``interaction`` at once (same answers as after the budget), not waiting for its handler: the
+        process is about to queue the handler's work (:mod:`bot.core.admission`), so its first response must not
+        queue with it. Nothing happens for an interaction answered already, dead, or not guarded."""
+        response = getattr(interaction, "_cs_response", None)
+        if not isinstance(response, GuardedResponse) or response.is_done() or is_dead(interaction):
+            return
         task = asyncio.get_running_loop().create_task(
-            self._watch(interaction, response, delay), name=f"first-response-{interaction.id}"
+            self._answer(interaction, response, 0.0), name=f"first-response-now-{interaction.id}"
         )
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -154,6 +176,10 @@ class FirstResponseGuard:
             return  # answered in time
         except TimeoutError:
             pass
+        await self._answer(interaction, response, delay)
+
+    async def _answer(self, interaction: discord.Interaction, response: GuardedResponse, delay: float) -> None:
+        """The guard's own first response (see the module docstring), unless one was given meanwhile."""
         async with response.lock:
             if response.is_done() or is_dead(interaction):
                 return

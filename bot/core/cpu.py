@@ -5,7 +5,7 @@ small server process that already imported ``engine`` and ``render``, never from
 
 - **interactive** (``CPU_WORKERS``, default: the machine's cores): boards, hands, hints, placement searches,
   everything a person waits for;
-- **light** (one worker, ``nice`` +5): cheap background jobs, at most about a second of CPU each (an AI seat's
+- **light** (one worker, ``nice`` +7, between the interactive +5 and the background +10): cheap background jobs, at most about a second of CPU each (an AI seat's
   quick move or discard). The caller names the lane from the job's kind (a game's ``Rules.ai_lane``), so a 1-ms
   discard never queues behind long searches;
 - **background** (``AI_WORKERS``, default: half the cores, at least one; ``nice`` +10): long jobs -- hard AI
@@ -15,6 +15,9 @@ Both background lanes run at a lower OS priority, so no number of AI games can t
 response, and they cannot queue in front of an interactive job either (another executor). The light lane's
 nice is between the two, so the scheduler gives its short jobs most of a core even while every background
 worker searches. A light job done more than ``LIGHT_SLOW_S`` after its call is logged (a kind's lane may be wrong).
+
+The interactive workers run at ``nice`` +:data:`INTERACTIVE_NICE` too: when boards ask for more CPU than the machine
+has, the bot's own process (the event loop: every first response, the gateway) keeps the cores and the boards lag.
 
 ``CPU_WORKERS=0`` runs everything in threads of the bot's own process (the old behaviour; unit tests use it:
 their injected functions need not pickle). A worker that dies (``BrokenProcessPool``) is replaced and the job
@@ -41,9 +44,11 @@ log = logging.getLogger(__name__)
 
 PRELOAD = ("engine", "render", "PIL.Image", "PIL.PngImagePlugin")
 BACKGROUND_NICE = 10
-LIGHT_NICE = 5
+INTERACTIVE_NICE = 5
+"""The interactive workers' OS priority below the bot process (``nice`` +5: about a third of the CPU weight)."""
+LIGHT_NICE = 7
 LANES = ("interactive", "light", "background")
-NICE = {"interactive": 0, "light": LIGHT_NICE, "background": BACKGROUND_NICE}
+NICE = {"interactive": INTERACTIVE_NICE, "light": LIGHT_NICE, "background": BACKGROUND_NICE}
 LIGHT_SLOW_S = 5.0
 """A light-lane job done later than this (wall seconds from its call, queueing included) is logged."""
 

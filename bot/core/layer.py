@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.core import clock as clocks
 from bot.core import registry
+from bot.core.admission import Admission, hurry_of
 from bot.core.changes import COMMITTED, Change, Committed, Partial, committed_anyway
 from bot.core.cpu import CpuPools
 from bot.core.envelope import Envelope
@@ -103,6 +104,7 @@ class GameLayer(Loader):
         self.copies = 0
         config = getattr(bot, "config", None)
         self.pools = CpuPools(getattr(config, "cpu_workers", 0), getattr(config, "ai_workers", None))
+        self.admission = Admission(hurry=hurry_of(bot))
 
     @property
     def storage(self) -> Storage:
@@ -406,9 +408,14 @@ class GameLayer(Loader):
         client): ``work`` loads, applies and commits (with the effects it owes: :meth:`transact`); then the new
         board answers ``interaction`` and the AI seats act. The first response, if the work is slow, is the
         first-response guard's (``bot/first_response.py``); anything that fails after the commit is answered
-        "your action was saved" (``COMMITTED``), and what the commit owes is still done by the outbox."""
-        committed = await work
-        await self.after_commit(committed, self.headline(committed), interaction)
+        "your action was saved" (``COMMITTED``), and what the commit owes is still done by the outbox. At most
+        ``admission.slots`` actions work at once; one that waits is answered first (:mod:`bot.core.admission`)."""
+        try:
+            async with self.admission.admit(interaction):
+                committed = await work
+                await self.after_commit(committed, self.headline(committed), interaction)
+        finally:
+            getattr(work, "close", lambda: None)()  # a no-op once awaited; else (cancelled while waiting) never started
         return committed
 
     async def play(

@@ -41,9 +41,10 @@ class Loader:
             raise BotError("err.no_such_game", game_id=record.id)
         return kind
 
-    async def record(self, game_id: int) -> GameRecord:
-        """The stored game. Raises ``BotError("err.no_such_game")``."""
-        record = await self.storage.get_game(game_id)
+    async def record(self, game_id: int, *, state: bool = True) -> GameRecord:
+        """The stored game (``state=False``: without its state, see ``Storage.get_game``). Raises
+        ``BotError("err.no_such_game")``."""
+        record = await self.storage.get_game(game_id, state=state)
         if record is None or record.kind not in self.kinds:
             raise BotError("err.no_such_game", game_id=game_id)
         return record
@@ -69,10 +70,10 @@ class Loader:
         """:meth:`record` then :meth:`snapshot` (read-only: autocomplete, private views, the AI)."""
         return self.snapshot(await self.record(game_id))
 
-    async def channel_record(self, channel_id: int, kind: GameKind | None = None) -> GameRecord:
+    async def channel_record(self, channel_id: int, kind: GameKind | None = None, *, state: bool = True) -> GameRecord:
         """The open game in the channel (of ``kind`` if given), not loaded: for commands that only need its id
-        and status. Raises the kind's "no game here" refusal."""
-        record = await self.storage.active_game_in_channel(channel_id)
+        and status (``state=False``: not even its state read). Raises the kind's "no game here" refusal."""
+        record = await self.storage.active_game_in_channel(channel_id, state=state)
         if record is None or record.kind not in self.kinds or (kind is not None and record.kind != kind.name):
             if kind is not None:
                 raise kind.narration.no_game_here()

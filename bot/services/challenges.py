@@ -54,7 +54,7 @@ async def refuse_duplicate(layer: GameLayer, kind: GameKind, guild_id: int, play
     """Raise ``BotError("err.duplicate_challenge")`` when a pending challenge of ``kind`` in ``guild_id`` already
     seats exactly ``players`` (any order)."""
     wanted = sorted(players)
-    for record in await layer.storage.list_active_games(kind=kind.name, guild_id=guild_id):
+    for record in await layer.storage.list_active_games(kind=kind.name, guild_id=guild_id, lobby_only=True):
         if record.status == "lobby" and sorted(record.players) == wanted:
             raise BotError("err.duplicate_challenge", link=jump_link(record), game_id=record.id)
 
@@ -63,7 +63,7 @@ async def undo_if_duplicate(layer: GameLayer, kind: GameKind, snap: Snapshot) ->
     """Right after a challenge was created: if an older identical one slipped in meanwhile (two sent at once), this
     one is aborted before anyone saw it and refused like a duplicate (``err.duplicate_challenge``)."""
     wanted = sorted(snap.players)
-    for record in await layer.storage.list_active_games(kind=kind.name, guild_id=snap.record.guild_id):
+    for record in await layer.storage.list_active_games(kind=kind.name, guild_id=snap.record.guild_id, lobby_only=True):
         if record.id < snap.id and record.status == "lobby" and sorted(record.players) == wanted:
             await layer.storage.abort_game(snap.id, snap.version, None, reason="duplicate")
             raise BotError("err.duplicate_challenge", link=jump_link(record), game_id=record.id)
@@ -77,7 +77,9 @@ async def pending(
     it must be the only one. Raises ``err.no_pending_challenge`` / ``err.several_challenges``."""
     user_id = interaction.user.id
     found = []
-    for record in await layer.storage.list_active_games(kind=kind.name, guild_id=interaction.guild_id or 0):
+    for record in await layer.storage.list_active_games(
+        kind=kind.name, guild_id=interaction.guild_id or 0, lobby_only=True
+    ):
         if record.status != "lobby" or user_id not in record.players:
             continue
         env = layer.envelope(record)

@@ -25,6 +25,7 @@ cached responses would stay in memory for the token's 15 minutes (about 9 KB per
 from __future__ import annotations
 
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Collection
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -58,6 +59,8 @@ T = TypeVar("T")
 REMEMBERED = 20_000
 """At most this many messages remembered with their interaction (oldest forgotten first; those whose token
 expired are forgotten as new ones come)."""
+LATEST_SWEEP_S = 10.0
+"""Seconds between two sweeps of the channels' latest interactions for expired tokens (a sweep reads them all)."""
 
 
 def guild_limit(bot: Any, guild_id: int | None) -> int | None:
@@ -81,6 +84,7 @@ class Delivery:
         self.removed: set[int] = set()
         self._sent_by: OrderedDict[int, tuple[Answered, bool]] = OrderedDict()
         self._latest: dict[int, Answered] = {}
+        self._latest_swept = 0.0
         self.channel_requests = 0
         self.webhook_requests = 0
         self.cpu: Cpu | None = None
@@ -106,7 +110,9 @@ class Delivery:
             if token_fresh(first) and len(self._sent_by) <= REMEMBERED:
                 break
             self._sent_by.popitem(last=False)
-        if len(self._latest) > 64:
+        now = time.monotonic()
+        if len(self._latest) > 64 and now >= self._latest_swept + LATEST_SWEEP_S:  # O(channels): not on every send
+            self._latest_swept = now
             for channel_id, interaction in list(self._latest.items()):
                 if not token_fresh(interaction):
                     del self._latest[channel_id]

@@ -374,7 +374,7 @@ class Publisher:
         """Record ``message_id`` (showing ``version``) as the game's board unless a newer one is recorded.
         **Call under** :meth:`lock`. Returns the message whose components must be stripped now: the previous
         board, or ``message_id`` itself when it is already out of date; ``None`` when nothing is to strip."""
-        current = await self.layer.record(game_id)
+        current = await self.layer.record(game_id, state=False)  # its messages, version and status
         shown = board_version(current)
         if (shown is not None and version < shown) or (not current.is_open and version < current.version):
             return message_id

@@ -78,8 +78,11 @@ class GamesMixin(Connection):
     def _columns(self) -> str:
         return game_columns(self.backend.sql.seats_json, self.backend.sql.messages_json)
 
-    async def _games(self, where: str, params: Sequence[Any], tail: str = "") -> list[GameRecord]:
-        rows = await self._all(f"SELECT {self._columns} FROM games g WHERE {where}{tail}", params)
+    async def _games(
+        self, where: str, params: Sequence[Any], tail: str = "", *, state: bool = True
+    ) -> list[GameRecord]:
+        columns = self._columns if state else self._columns.replace("g.state_json", "'{}'", 1)
+        rows = await self._all(f"SELECT {columns} FROM games g WHERE {where}{tail}", params)
         return [_game(row) for row in rows]
 
     async def create_game(
@@ -135,22 +138,28 @@ class GamesMixin(Connection):
         await self.backend.after_commit_game(game_id)
         return game_id
 
-    async def get_game(self, game_id: int) -> GameRecord | None:
-        """The game with this id, or ``None``."""
-        found = await self._games("g.id = ?", (check.snowflake(game_id, "id"),))
+    async def get_game(self, game_id: int, *, state: bool = True) -> GameRecord | None:
+        """The game with this id, or ``None``. ``state=False``: its ``state`` is left empty (``{}``), neither read
+        nor decoded (for callers that need only its id, status, version, players or messages)."""
+        found = await self._games("g.id = ?", (check.snowflake(game_id, "id"),), state=state)
         return found[0] if found else None
 
-    async def active_game_in_channel(self, channel_id: int) -> GameRecord | None:
-        """The channel's open game (``lobby`` or ``active``), or ``None``."""
+    async def active_game_in_channel(self, channel_id: int, *, state: bool = True) -> GameRecord | None:
+        """The channel's open game (``lobby`` or ``active``), or ``None``; ``state`` as in :meth:`get_game`."""
         found = await self._games(
-            "g.channel_id = ? AND g.status IN ('lobby', 'active')", (check.snowflake(channel_id, "channel_id"),)
+            "g.channel_id = ? AND g.status IN ('lobby', 'active')",
+            (check.snowflake(channel_id, "channel_id"),),
+            state=state,
         )
         return found[0] if found else None
 
-    async def list_active_games(self, *, kind: str | None = None, guild_id: int | None = None) -> list[GameRecord]:
+    async def list_active_games(
+        self, *, kind: str | None = None, guild_id: int | None = None, lobby_only: bool = False
+    ) -> list[GameRecord]:
         """Every open (``lobby``/``active``) game, oldest first; optionally one kind or one guild only
-        (used at startup to re-register views and by the turn scheduler)."""
-        where = "g.status IN ('lobby', 'active')"
+        (used at startup to re-register views and by the turn scheduler); ``lobby_only``: the pending challenges
+        alone (selected in SQL: a guild's hundreds of running games are not read and decoded)."""
+        where = "g.status = 'lobby'" if lobby_only else "g.status IN ('lobby', 'active')"
         params: list[Any] = []
         if kind is not None:
             where += " AND g.kind = ?"

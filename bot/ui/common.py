@@ -240,9 +240,10 @@ class GameCog(commands.GroupCog):
         return layer
 
     async def here(self, interaction: discord.Interaction) -> GameRecord:
-        """The game of this kind in the interaction's channel (lobby or running). Raises ``BotError``
+        """The game of this kind in the interaction's channel (lobby or running), its state not read (its id,
+        status, players...; the action's own load reads the state). Raises ``BotError``
         (``narration.no_game_here``)."""
-        return await self.games.channel_record(interaction.channel_id or 0, self.kind)
+        return await self.games.channel_record(interaction.channel_id or 0, self.kind, state=False)
 
     async def running(self, interaction: discord.Interaction) -> GameRecord:
         """The channel's game once it runs. Raises ``BotError("err.not_started")`` while seats are taken."""
@@ -253,7 +254,10 @@ class GameCog(commands.GroupCog):
 
     async def running_game(self, interaction: discord.Interaction) -> Snapshot:
         """The running game here, loaded (commands that read the state pass it on as ``base``)."""
-        return self.games.snapshot(await self.running(interaction))
+        record = await self.games.channel_record(interaction.channel_id or 0, self.kind)
+        if record.status == "lobby":
+            raise BotError("err.not_started")
+        return self.games.snapshot(record)
 
     async def mine(
         self, interaction: discord.Interaction, check: Callable[[GameRecord], bool] | None = None
