@@ -5,9 +5,9 @@ small server process that already imported ``engine`` and ``render``, never from
 
 - **interactive** (``CPU_WORKERS``, default: the machine's cores): boards, hands, hints, placement searches,
   everything a person waits for;
-- **light** (one worker, ``nice`` +7, between the interactive +5 and the background +10): cheap background jobs, at most about a second of CPU each (an AI seat's
-  quick move or discard). The caller names the lane from the job's kind (a game's ``Rules.ai_lane``), so a 1-ms
-  discard never queues behind long searches;
+- **light** (one worker, ``nice`` +7, between the interactive +5 and the background +10): cheap background jobs,
+  at most about a second of CPU each (an AI seat's quick move or discard). The caller names the lane from the
+  job's kind (a game's ``Rules.ai_lane``), so a 1-ms discard never queues behind long searches;
 - **background** (``AI_WORKERS``, default: half the cores, at least one; ``nice`` +10): long jobs -- hard AI
   searches, analyses, replay GIFs. They share their workers first come, first served.
 
