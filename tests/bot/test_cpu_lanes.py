@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot.app import TableBot
-from bot.core.cpu import BACKGROUND_NICE, LIGHT_NICE, CpuPools
+from bot.core.cpu import BACKGROUND_NICE, INTERACTIVE_NICE, LIGHT_NICE, CpuPools
 from bot.games.conex.kind import ConexRules
 from bot.games.constructo.kind import ConstructoRules
 from bot.storage import Storage
@@ -63,7 +63,11 @@ async def test_a_light_job_finishes_while_long_background_jobs_are_still_queued(
     assert finished <= 2, f"the light job waited for {finished} of {LONG_JOBS} long jobs"
     assert len({os.getpid(), pid, light_pid, bg_pid}) == 4  # a worker of its own per lane
     # the light lane runs between the interactive and the background priority
-    assert min(19, nice + LIGHT_NICE) == light_nice < bg_nice == min(19, nice + BACKGROUND_NICE)
+    base = os.nice(0)  # the bot process
+    assert (nice, light_nice, bg_nice) == tuple(
+        min(19, base + n) for n in (INTERACTIVE_NICE, LIGHT_NICE, BACKGROUND_NICE)
+    )
+    assert nice < light_nice < bg_nice or bg_nice == 19
 
 
 async def test_without_a_light_lane_the_cheap_job_waits_for_every_long_one() -> None:
