@@ -8,8 +8,9 @@ It is the bot's one first-response mechanism, and it is load-aware: if the inter
 :data:`BUSY_INTERACTIONS` interactions wait for theirs or the bot's action slots are busy, ``bot.core.admission``:
 a loaded process must not let answers queue behind storage and boards), the guard answers:
 
-- a command: a public "thinking" deferral (``interaction.extras["loading"] = "public"``); the handler's answer
-  fills it in later, a private answer deletes it first (:func:`bot.ui.common.reply`);
+- a command: a "thinking" deferral (``interaction.extras["loading"]``), private for a command that always answers
+  privately (declared with ``extras=PRIVATE_ANSWER``: hands, hints, lists), else public; the handler's answer fills
+  it in later, an answer of the other visibility deletes it first (:func:`bot.ui.common.reply`);
 - a component or modal: a deferred update (nothing visible; the handler edits the message or sends followups);
 - an autocomplete: no choices (its handler's late choices are dropped by discord.py).
 
@@ -31,6 +32,21 @@ from discord.interactions import InteractionResponse
 from bot import metrics
 
 log = logging.getLogger(__name__)
+
+PRIVATE_ANSWER: dict[str, Any] = {"private": True}
+"""``app_commands.command(..., extras=PRIVATE_ANSWER)``: the command always answers privately, so the guard's early
+"thinking" is private too (a hint never flashes a public message, however loaded the bot is)."""
+
+
+def answers_privately(interaction: discord.Interaction) -> bool:
+    """Whether ``interaction``'s command was declared with :data:`PRIVATE_ANSWER`."""
+    try:
+        command = interaction.command
+    except Exception:  # an unknown or forged command: the public default
+        return False
+    extras = getattr(command, "extras", None)
+    return bool(isinstance(extras, dict) and extras.get("private"))
+
 
 FIRST_RESPONSE_BUDGET_S = 2.2
 """Seconds after the interaction's creation (its snowflake time) when the guard answers for a slow handler."""
@@ -187,8 +203,9 @@ class FirstResponseGuard:
                 if interaction.type == discord.InteractionType.autocomplete:
                     await InteractionResponse.autocomplete(response, [])
                 elif interaction.type == discord.InteractionType.application_command:
-                    await InteractionResponse.defer(response, thinking=True)
-                    interaction.extras["loading"] = "public"
+                    private = answers_privately(interaction)
+                    await InteractionResponse.defer(response, ephemeral=private, thinking=True)
+                    interaction.extras["loading"] = "private" if private else "public"
                 else:
                     await InteractionResponse.defer(response)
             except discord.HTTPException as err:

@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.first_response import PRIVATE_ANSWER
 from bot.i18n import t
 from bot.services.alerts import FAILED, ON, UNDELIVERABLE
 from bot.ui.common import reply
@@ -28,7 +29,7 @@ class MeCog(commands.Cog, name="me"):
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="mysettings", description="Your own settings: turn alerts by DM")
+    @app_commands.command(name="mysettings", description="Your own settings: turn alerts by DM", extras=PRIVATE_ANSWER)
     @app_commands.describe(alerts="A DM when a game waits for your move (one per turn; off by default)")
     async def mysettings(self, interaction: discord.Interaction, alerts: Literal["on", "off"] | None = None) -> None:
         loc = interaction.locale

@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import BotError, storage_failure
+from bot.first_response import PRIVATE_ANSWER
 from bot.i18n import t
 from bot.ui import history, record_views, stepper
 from bot.ui.common import reply
@@ -44,7 +45,7 @@ class RecordsCog(commands.Cog, name="records"):
         command = self.history
         command._params["game"] = replace(command._params["game"], choices=choices)  # the registered games
 
-    @app_commands.command(name="history", description="A player's recent games in this server")
+    @app_commands.command(name="history", description="A player's recent games in this server", extras=PRIVATE_ANSWER)
     @app_commands.describe(user="Whose games (you by default)", game="Only games of this kind")
     @app_commands.guild_only()
     async def history(

@@ -23,6 +23,7 @@ from discord.ext import commands
 from bot.core.paging import clip, pages
 from bot.core.results import place_name
 from bot.errors import BotError
+from bot.first_response import PRIVATE_ANSWER
 from bot.i18n import t
 from bot.services.publish import render_png
 from bot.storage.ratings import PROVISIONAL_GAMES
@@ -188,7 +189,7 @@ class SharedCog(commands.Cog, name="shared"):
             lines.append(t("stats.provisional", loc, games=PROVISIONAL_GAMES))
         await reply(interaction, "\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
 
-    @app_commands.command(name="help", description="How to play with this bot")
+    @app_commands.command(name="help", description="How to play with this bot", extras=PRIVATE_ANSWER)
     async def help(self, interaction: discord.Interaction) -> None:
         loc = interaction.locale
         sections = "".join(t(f"{kind.prefix}.help", loc) for kind in self.bot.games.kinds.values())

@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.first_response import PRIVATE_ANSWER
 from bot.services import departure, leavers
 from bot.ui import admin, mutual, rematch, watch
 
@@ -39,12 +40,18 @@ class UnstuckCog(commands.Cog, name="unstuck"):
         record = await self.bot.games.channel_record(interaction.channel_id or 0)
         await mutual.agree(interaction, record.id)
 
-    @app_commands.command(name="games", description="This server's open games: watch one (admins: abort one)")
+    @app_commands.command(
+        name="games", description="This server's open games: watch one (admins: abort one)", extras=PRIVATE_ANSWER
+    )
     @app_commands.guild_only()
     async def games(self, interaction: discord.Interaction) -> None:
         await admin.listing(interaction)
 
-    @app_commands.command(name="mygames", description="Your open games in this server: whose turn, time left, links")
+    @app_commands.command(
+        name="mygames",
+        description="Your open games in this server: whose turn, time left, links",
+        extras=PRIVATE_ANSWER,
+    )
     @app_commands.guild_only()
     async def mygames(self, interaction: discord.Interaction) -> None:
         await watch.my_games(interaction)

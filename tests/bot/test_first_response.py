@@ -126,3 +126,24 @@ async def test_an_answer_racing_the_guard_fills_the_guards_thinking(
     assert calls[0].payload["type"] == 5  # type: ignore[index]
     assert not [c for c in calls if c.method == "DELETE"], "the thinking message is filled, not deleted"
     assert any(i.startswith("cx:acc:") for i in all_custom_ids(fake.messages[fake.originals[token]]))
+
+
+async def test_a_slow_private_command_gets_private_thinking_and_no_public_flash(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A command declared ``extras=PRIVATE_ANSWER`` (``/mygames``) never shows a public "thinking", however slow."""
+    monkeypatch.setattr(bot.first_response, "budget_s", 0.05)
+    await start(driver, fake, storage)
+    real = storage.list_active_games
+
+    async def slow_list(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.3)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(storage, "list_active_games", slow_list)
+    token = await driver.command("mygames", ALICE)
+    calls = fake.calls_for(token)
+    first = calls[0].payload
+    assert first["type"] == 5 and first["data"]["flags"] & 64, first  # type: ignore[index]  # private thinking
+    assert "DELETE" not in [c.method for c in calls], "the private thinking is filled in, not replaced"
+    assert "your turn" in fake.visible_text(token)

@@ -17,6 +17,7 @@ from bot.core.clock import CLOCK_HELP
 from bot.core.envelope import Seat
 from bot.core.kind import Snapshot
 from bot.errors import BotError
+from bot.first_response import PRIVATE_ANSWER
 from bot.games.conex import private
 from bot.games.conex.kind import KIND
 from bot.games.conex.letters import letters_of
@@ -119,7 +120,7 @@ class ConexCog(
         await private.leave(interaction, (await self.here(interaction)).id)
 
     # -- play ------------------------------------------------------------------------------------------------
-    @app_commands.command(name="hand", description="See your CONEX hand (only you see it)")
+    @app_commands.command(name="hand", description="See your CONEX hand (only you see it)", extras=PRIVATE_ANSWER)
     async def hand(self, interaction: discord.Interaction) -> None:
         await private.hand(interaction, (await self.running(interaction)).id)
 
@@ -213,7 +214,9 @@ class ConexCog(
             return choices
         return [c for c in choices if c.value in fits]
 
-    @app_commands.command(name="hints", description="Private preview of good legal placements for your hand")
+    @app_commands.command(
+        name="hints", description="Private preview of good legal placements for your hand", extras=PRIVATE_ANSWER
+    )
     async def hints(self, interaction: discord.Interaction) -> None:
         await private.hints(interaction, (await self.running(interaction)).id)
 
