@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import t
+from bot.services.boards import message_link
 from bot.storage import Effect, Owed
 
 if TYPE_CHECKING:
@@ -46,13 +47,6 @@ def awaited_humans(snap: Snapshot) -> list[int]:
         for s in snap.state.awaiting()
         if s < len(snap.players) and not (s < len(seats) and seats[s].ai is not None) and snap.players[s] > 0
     ]
-
-
-def jump_link(snap: Snapshot) -> str:
-    record = snap.record
-    message = record.messages.get("board")
-    base = f"https://discord.com/channels/{record.guild_id}/{record.channel_id}"
-    return f"{base}/{message}" if message else base
 
 
 class Alerts:
@@ -112,7 +106,7 @@ class Alerts:
             game=snap.kind.title,
             game_id=snap.id,
             server=discord.utils.escape_markdown(guild.name) if guild is not None else "?",
-            link=jump_link(snap),
+            link=message_link(snap.record, "board"),
         )
         try:
             user = bot.get_user(user_id) or await bot.fetch_user(user_id)

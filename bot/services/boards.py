@@ -29,6 +29,14 @@ def render_png(draw: Any, /, *args: Any, **kwargs: Any) -> bytes:
     return to_png(draw(*args, **kwargs))
 
 
+def message_link(record: GameRecord, *keys: str) -> str:
+    """A jump link to the first of the game's stored messages ``keys`` (``"board"``, ``"lobby"``...) that exists:
+    ``https://discord.com/channels/<guild>/<channel>/<message>``, else to the game's channel."""
+    message = next((record.messages[k] for k in keys if record.messages.get(k)), None)
+    base = f"https://discord.com/channels/{record.guild_id}/{record.channel_id}"
+    return f"{base}/{message}" if message else base
+
+
 def message_ids(record: GameRecord) -> dict[str, int]:
     """The game's stored message ids by key (``"board"``, ``"lobby"``...), without ``*.version`` keys."""
     return {k: v for k, v in record.messages.items() if not k.endswith(VERSION_SUFFIX)}

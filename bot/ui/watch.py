@@ -23,6 +23,7 @@ from bot.core import paging
 from bot.core.kind import start_hint
 from bot.errors import BotError
 from bot.i18n import t
+from bot.services.boards import message_link
 from bot.ui.common import games, reply, report_errors
 
 if TYPE_CHECKING:
@@ -36,11 +37,8 @@ WATCH_OPTIONS = 25
 
 
 def jump_link(record: GameRecord) -> str:
-    """A link to the game's board message (``https://discord.com/channels/<guild>/<channel>/<message>``), or to its
-    channel when no board is posted yet."""
-    message = record.messages.get("board") or record.messages.get("lobby")
-    base = f"https://discord.com/channels/{record.guild_id}/{record.channel_id}"
-    return f"{base}/{message}" if message else base
+    """A link to the game's board message, else its challenge or lobby message, else its channel."""
+    return message_link(record, "board", "lobby")
 
 
 @dataclass(frozen=True)
