@@ -46,6 +46,7 @@ from pathlib import Path
 import aiohttp
 import discord
 
+from bot import gcpolicy
 from bot.config import Config, ConfigError, apply_endpoints, configure_logging
 from bot.environment import ENVIRONMENT
 from bot.exitcodes import ExitCode, for_storage_error
@@ -336,6 +337,7 @@ def main(argv: list[str] | None = None) -> int:
     global _JSON_LOGS
     _JSON_LOGS = config.log_format == "json"
     apply_endpoints(config)
+    log.info("garbage collector thresholds %s (GC_GEN0)", gcpolicy.tune())
     from bot import signing
 
     try:  # downloaded records are signed with this key (issue 22)

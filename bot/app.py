@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import metrics
+from bot import gcpolicy, metrics
 from bot.config import Config
 from bot.core.layer import GameLayer
 from bot.first_response import FirstResponseGuard
@@ -171,6 +171,7 @@ class TableBot(commands.Bot):
                 self.failed_extensions.append(name)
         if self.sync_enabled:
             await self.sync_commands()
+        gcpolicy.freeze()  # what lives as long as the process: never scanned again (bot/gcpolicy.py)
 
     def spawn(self, coro: Any, *, name: str) -> asyncio.Task[Any]:
         """Run ``coro`` in the background, keeping a reference and logging its failure."""
@@ -277,6 +278,7 @@ class TableBot(commands.Bot):
         log.info("connected as %s (%s) in %d guilds", self.user, getattr(self.user, "id", "?"), len(self.guilds))
         if self.games is not None:
             self.spawn(self.games.on_ready(), name="board-recovery")
+        gcpolicy.freeze()  # the guilds, channels and members cached on connecting
 
 
 class ShardedTableBot(TableBot, commands.AutoShardedBot):
