@@ -26,6 +26,7 @@ from bot.core.kind import GameKind, Snapshot, not_player
 from bot.core.respond import reply, update
 from bot.errors import BotError
 from bot.first_response import InteractionGone, is_dead
+from bot.i18n import t
 from bot.services import access, caps, footprint
 from bot.services.challenges import is_open, refuse_duplicate, take_open_seat, undo_if_duplicate
 from bot.services.place import Place
@@ -162,7 +163,13 @@ class Lobby:
         if wake is not None:
             self.layer.timers.poke(wake)
         publisher = self.layer.publisher
-        opened = text(kind, "own_thread" if own else "opened_in_thread", loc, thread=thread.mention) if thread else ""
+        event, opened = "own_thread" if own else "opened_in_thread", ""
+        if thread is not None:  # a game that starts at once has no lobby to join: the shared words ("the game")
+            opened = (
+                t(f"lobby.{event}", loc, thread=thread.mention)
+                if starts
+                else text(kind, event, loc, thread=thread.mention)
+            )
         if starts:
             if thread is not None and live:
                 await reply(interaction, opened)  # type: ignore[arg-type]

@@ -272,7 +272,10 @@ class MatchQueue:
             kind = self.layer.kinds.get(w.kind)
             guild = self.layer.bot.get_guild(w.guild_id)
             if guild is None:
-                continue  # another process's guild (or one the bot left)
+                if getattr(self.layer.bot, "owns", lambda _g: False)(w.guild_id):  # ours, and the bot left it
+                    log.info("quick match: the bot left guild %s; %s taken out of the queue", w.guild_id, w.user_id)
+                    await self.layer.storage.queue_remove(w.user_id)
+                continue  # else another process's guild
             channel = guild.get_channel_or_thread(w.channel_id)
             if kind is None or not isinstance(channel, discord.TextChannel | discord.Thread):
                 log.info("quick match: the queue of %s (%s) lost its channel; taken out", w.user_id, w.kind)
@@ -284,9 +287,18 @@ class MatchQueue:
             try:
                 if await self._match(kind, players, place, w, fill=True) is not None:
                     opened += 1
+            except BotError as err:
+                if err.key != "cap.member":
+                    await self._later(w, err)
+                    continue
+                log.info("quick match: %s is at the member cap; taken out of the %s queue", w.user_id, w.kind)
+                await self.layer.storage.queue_remove(w.user_id)
             except Exception as err:
-                log.warning("quick match of %s could not open (%s); trying again later", w.user_id, err)
-                later = replace(w, wait_until=self.layer.clock.now() + RETRY_S)
-                await self.layer.storage.queue_take([w])
-                await self.layer.storage.queue_put(later)
+                await self._later(w, err)
         return opened
+
+    async def _later(self, w: Waiting, err: BaseException) -> None:
+        """A timed match that could not open: its player waits :data:`RETRY_S` more (as they were otherwise)."""
+        log.warning("quick match of %s could not open (%s); trying again later", w.user_id, err)
+        if await self.layer.storage.queue_take([w]):
+            await self.layer.storage.queue_put(replace(w, wait_until=self.layer.clock.now() + RETRY_S))

@@ -29,9 +29,10 @@ WAIT_S = 4
 async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
     extra = {"QUEUE_WAIT_S": str(WAIT_S), "THREAD_PER_GAME": "1"}
     async with bot_env(Path(tmp_path_factory.mktemp("queue")), start=False, extra_env=extra) as e:
-        for n in range(1, 13):
+        for n in range(1, 14):
             user = User(id=fixed_id(700 + n), name=f"q{n}")
             e.server.users[f"q{n}"] = user
+        e.server.users["q13"].locale = "es-ES"
         e.server.add_channel("queue-2")
         await e.proc.start()
         await e.server.wait_until(lambda: "connected as" in e.proc.log(), 20, "the bot's READY")
@@ -93,7 +94,8 @@ async def test_conex_waits_for_the_chosen_table_of_three(env: BotEnv) -> None:
     assert res.ephemeral and "2 players wait" in res.content, res.content
     assert games_of(env, q3.id) == [] and games_of(env, q4.id) == []
     mark = last_id(env)
-    await answered(await q5.slash("play join", game="conex", seats=3))
+    res = await answered(await q5.slash("play join", game="conex", seats=3))
+    assert "The game has a thread of its own" in res.content and "lobby" not in res.content, res.content
     (game,) = games_of(env, q5.id)
     assert game.kind == "conex" and game.status == "active" and game.players == [q3.id, q4.id, q5.id]
     said = await ping(env, mark)
@@ -134,6 +136,15 @@ async def test_one_queue_per_player_and_leaving(env: BotEnv) -> None:
     assert queued(env) == {}
     assert "You left the Constructo queue" in clicked.content, clicked.content
     assert games_of(env, q7.id) == []
+
+
+async def test_a_spanish_player_is_answered_in_spanish(env: BotEnv) -> None:
+    q13 = env.server.as_user("q13")
+    res = await answered(await q13.slash("play join", game="conex", seats=2, bots=False))
+    assert res.ephemeral and "Estás en la cola de **CONEX** (2 jugadores)" in res.content, res.content
+    clicked = await answered(await q13.click(res.message, "Salir de la cola"))
+    assert "Has salido de la cola de CONEX" in clicked.content, clicked.content
+    assert queued(env) == {}
 
 
 async def test_the_queue_and_its_wait_survive_a_restart(env: BotEnv) -> None:
