@@ -121,7 +121,9 @@ class MatchQueue:
         if bots:
             self._poked.set()
         group = await self.layer.storage.queue_group(*entry.group)
-        if len(group) >= seats and await self._match(kind, group[:seats], interaction, entry):
+        mine = [w for w in group if w.user_id == user.id]
+        others = [w for w in group if w.user_id != user.id][: seats - 1]  # the oldest, and the joiner (who opens it)
+        if mine and len(others) == seats - 1 and await self._match(kind, [*others, *mine], interaction, entry):
             return
         group = await self.layer.storage.queue_group(*entry.group)
         await self._tell_queued(interaction, kind, entry, before, len(group))

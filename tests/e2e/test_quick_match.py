@@ -5,11 +5,13 @@ notifying exactly them; CONEX waits for the table size chosen (3 seats); a playe
 the wait (``QUEUE_WAIT_S``, 4 s here), also across a restart; a player is in one queue at a time (joining another
 moves them, said privately; ``/play leave`` and the **Leave the queue** button leave); the queue survives a restart
 (a player queued before it is paired after it); a queued player who opens another game stays queued and is paired,
-unless the match finds them at their open-game cap: then they are taken out of the queue and the others keep waiting.
+unless the match finds them at their open-game cap: then they are taken out of the queue and the others keep waiting;
+two joins at once next to one waiting player make one game, the other joiner keeps waiting.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -29,7 +31,7 @@ WAIT_S = 4
 async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
     extra = {"QUEUE_WAIT_S": str(WAIT_S), "THREAD_PER_GAME": "1"}
     async with bot_env(Path(tmp_path_factory.mktemp("queue")), start=False, extra_env=extra) as e:
-        for n in range(1, 14):
+        for n in range(1, 17):
             user = User(id=fixed_id(700 + n), name=f"q{n}")
             e.server.users[f"q{n}"] = user
         e.server.users["q13"].locale = "es-ES"
@@ -192,3 +194,21 @@ async def test_a_queued_player_who_opens_another_game_stays_queued_unless_at_the
     assert res.ephemeral and "nobody else waits" in res.content, res.content
     assert q1.id in queued(env) and server.user("q2").id not in queued(env), "q2 at the cap left the queue"
     assert len(games_of(env, server.user("q2").id)) == 2
+
+
+async def test_two_joins_at_once_make_one_game_with_the_waiting_player(env: BotEnv) -> None:
+    server = env.server
+    q14, q15, q16 = (server.as_user(n) for n in ("q14", "q15", "q16"))
+    await answered(await q14.slash("play join", game="constructo", clock="live"))
+    both = await asyncio.gather(
+        q15.slash("play join", game="constructo", clock="live"), q16.slash("play join", game="constructo", clock="live")
+    )
+    for res in both:
+        await answered(res)
+    (game,) = games_of(env, q14.id)
+    (late,) = [u for u in (q15, q16) if u.id not in game.players]
+    assert game.status == "active" and len(game.players) == 2
+    waiting = queued(env)
+    assert waiting.get(late.id) == ("constructo", 2), "the other joiner waits: nobody is in two games or none"
+    assert not {q14.id, q15.id, q16.id} - {late.id} & set(waiting)
+    assert games_of(env, late.id) == []
