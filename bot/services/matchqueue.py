@@ -96,8 +96,9 @@ class MatchQueue:
         guild_id = interaction.guild_id
         if not guild_id:
             raise BotError("err.guild_only")
-        if not kind.seating.min_seats <= seats <= kind.seating.max_seats:
-            raise BotError("queue.seats", min=kind.seating.min_seats, max=kind.seating.max_seats)
+        low, high = kind.seating.min_seats, kind.seating.max_seats
+        if not low <= seats <= high:
+            raise BotError("queue.seats" if low < high else "queue.seats_fixed", game=kind.title, min=low, max=high)
         settings = await self.layer.storage.get_guild_settings(guild_id)
         if not allowed(settings, kind, interaction.channel_id or 0):
             raise BotError("queue.disabled", game=kind.title)
@@ -117,6 +118,12 @@ class MatchQueue:
             now,
             now + self.wait_s if bots else None,
         )
+        again = await self.layer.storage.queue_get(user.id)
+        if again is not None and again.group == entry.group:  # joining the same queue again keeps one's place
+            waited = now - again.joined_at
+            entry = replace(
+                entry, joined_at=again.joined_at, wait_until=None if not bots else now + self.wait_s - waited
+            )
         before = await self.layer.storage.queue_put(entry)
         if bots:
             self._poked.set()

@@ -47,6 +47,11 @@ def queued(env: BotEnv) -> dict[int, tuple[str, int]]:
         return {u: (k, s) for u, k, s in conn.execute("SELECT user_id, kind, seats FROM match_queue")}
 
 
+def joined_at(env: BotEnv, user_id: int) -> float:
+    with env.db() as conn:
+        return float(conn.execute("SELECT joined_at FROM match_queue WHERE user_id = ?", (user_id,)).fetchone()[0])
+
+
 def last_id(env: BotEnv) -> int:
     return max((m.id for m in env.server.all_messages()), default=0)
 
@@ -132,8 +137,13 @@ async def test_one_queue_per_player_and_leaving(env: BotEnv) -> None:
     res = await answered(await q7.slash("play leave"))
     assert "not in a quick-match queue" in res.content
 
+    res = await answered(await q7.slash("play join", game="constructo", seats=3))
+    assert res.ephemeral and "Constructo is played by 2 players" in res.content, res.content
+    assert queued(env) == {}
+    await answered(await q7.slash("play join", game="constructo"))
+    first = joined_at(env, q7.id)
     res = await answered(await q7.slash("play join", game="constructo"))
-    assert queued(env) == {q7.id: ("constructo", 2)}
+    assert queued(env) == {q7.id: ("constructo", 2)} and joined_at(env, q7.id) == first, "joining again keeps the place"
     clicked = await answered(await q7.click(res.message, "Leave the queue"))
     assert queued(env) == {}
     assert "You left the Constructo queue" in clicked.content, clicked.content
