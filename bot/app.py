@@ -47,6 +47,7 @@ SHARED_EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.unstuck",
     "bot.cogs.about",
     "bot.cogs.me",
+    "bot.cogs.play",
 )
 """Cogs of every game (``/leaderboard``, ``/stats``, ``/help``, ``/abort``; ``/history``, ``/replay``; ``/settings``;
 ``/abandon``, ``/games``, leaving a guild), loaded after the games' own."""

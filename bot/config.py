@@ -29,6 +29,8 @@ Variables (see README "Configuration"):
 - ``THREAD_PER_GAME``: ``1`` (default) opens each game in a thread of its own where the bot may create one, ``0``
   keeps games in the channel, for servers without their own ``/settings thread_per_game``
   (``bot/services/footprint.py``).
+- ``QUEUE_WAIT_S``: seconds a quick-match queue (``/play``) waits before filling free seats with AI seats, for the
+  players who allow it (default 120; ``bot/services/matchqueue.py``).
 - ``SHARD_COUNT`` / ``SHARD_IDS``: Discord shards. ``SHARD_COUNT=4 SHARD_IDS=0,1`` makes this process run shards 0
   and 1 of 4 (another process runs 2,3; all on one PostgreSQL). Unset: one process, Discord's recommended count.
 """
@@ -100,6 +102,8 @@ class Config:
     game_caps: tuple[int, int, int] = DEFAULT_GAME_CAPS
     thread_per_game: bool = True
     """``THREAD_PER_GAME``: a game gets a thread of its own by default (``bot/services/footprint.py``)."""
+    queue_wait_s: float = 120.0
+    """``QUEUE_WAIT_S``: a quick-match queue's wait before AI seats fill in (``bot/services/matchqueue.py``)."""
     departure_check_s: float = DEFAULT_DEPARTURE_CHECK_S
     """How often games idle on a seat are checked for a player who left (``DEPARTURE_CHECK``; 0: never)."""
     alert_delay_s: float = DEFAULT_ALERT_DELAY_S
@@ -204,6 +208,7 @@ class Config:
                 _int_in(env, "GAME_THREADS", DEFAULT_GAME_CAPS[2], 0, 10_000_000),
             ),
             thread_per_game=bool(_int_in(env, "THREAD_PER_GAME", 1, 0, 1)),
+            queue_wait_s=_float_in(env, "QUEUE_WAIT_S", 120.0, 1.0, 3600.0),
             departure_check_s=_float_in(env, "DEPARTURE_CHECK", DEFAULT_DEPARTURE_CHECK_S, 0.0, 86400.0),
             alert_delay_s=_float_in(env, "ALERT_DELAY", DEFAULT_ALERT_DELAY_S, 0.0, 86400.0),
             record_signing_key=env.get("RECORD_SIGNING_KEY", "").strip() or None,

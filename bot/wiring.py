@@ -14,11 +14,13 @@ from bot.services.alerts import Alerts
 from bot.services.fairshare import FairShare
 from bot.services.footprint import Footprint
 from bot.services.lobby import Lobby
+from bot.services.matchqueue import MatchQueue
 from bot.services.publish import Publisher
 from bot.services.records import Records
 from bot.services.timers import Timers
 from bot.ui.claim import claim_view
 from bot.ui.components import seating_view
+from bot.ui.queue_views import leave_view
 from bot.ui.record_views import result_view
 
 
@@ -36,4 +38,6 @@ def wire(layer: GameLayer) -> GameLayer:
     layer.timers = Timers(layer)
     layer.timers.claim_view = claim_view
     layer.alerts = Alerts(layer)
+    layer.queue = MatchQueue(layer)
+    layer.queue.leave_view = leave_view
     return layer

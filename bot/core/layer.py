@@ -74,8 +74,8 @@ class GameLayer(Loader):
     after a commit is to be shown: the publisher posts its board, then the AI scheduler looks at it),
     ``on_ready_hooks`` (run after every READY), ``loads`` (engine states built from storage) and ``copies`` (states
     copied from a snapshot already loaded): the bench counts them per action. The services themselves
-    (``publisher``, ``ai``, ``lobby``, ``records``, ``timers``, ``fair``, ``alerts``) are attached by the wiring root
-    (:mod:`bot.wiring`) for the UI and the games to reach."""
+    (``publisher``, ``ai``, ``lobby``, ``records``, ``timers``, ``fair``, ``alerts``, ``queue``) are attached by the
+    wiring root (:mod:`bot.wiring`) for the UI and the games to reach."""
 
     publisher: Any
     ai: Any
@@ -84,6 +84,7 @@ class GameLayer(Loader):
     timers: Any
     fair: Any
     alerts: Any
+    queue: Any
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot

@@ -43,7 +43,8 @@ MESSAGES: dict[str, str] = {
     "ui.abort_game": "Anular #{game_id}",
     "ui.abort_confirm": "Sí, anularla",
     "help.tail": (
-        "**Para todo**: `/leaderboard`, `/stats`, `/history` (partidas terminadas), `/replay` (la repetición y "
+        "**Para todo**: `/play join` (una partida rápida con quien llegue; `/play leave`), "
+        "`/leaderboard`, `/stats`, `/history` (partidas terminadas), `/replay` (la repetición y "
         "el registro de una partida terminada), `/help`, `/about` (versión, enlace de invitación), `/abandon` "
         "(anula una partida si todos los jugadores "
         "aceptan; no puntúa), **Revancha** en la tarjeta de resultado, `/mygames` (tus partidas abiertas, primero "

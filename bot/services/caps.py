@@ -85,6 +85,13 @@ async def check_join(layer: GameLayer, interaction: discord.Interaction) -> None
     _check_member(counts, caps)
 
 
+async def check_member(layer: GameLayer, guild_id: int, user_id: int) -> None:
+    """Before ``user_id`` is seated in a new game of ``guild_id`` without asking (a quick match pairs them):
+    ``BotError("cap.member")`` at the member cap."""
+    counts, caps = await _counts(layer, guild_id, user_id)
+    _check_member(counts, caps)
+
+
 def _check_member(counts: OpenGames, caps: dict[str, int]) -> None:
     if counts.member >= caps[SETTING_MEMBER]:
         raise BotError("cap.member", count=counts.member, limit=caps[SETTING_MEMBER])

@@ -26,8 +26,10 @@ from bot.core.kind import GameKind, Snapshot, not_player
 from bot.core.respond import reply, update
 from bot.errors import BotError
 from bot.first_response import InteractionGone, is_dead
+from bot.i18n import t
 from bot.services import access, caps, footprint
 from bot.services.challenges import is_open, refuse_duplicate, take_open_seat, undo_if_duplicate
+from bot.services.place import Place
 from bot.services.seat_text import key, text
 from bot.storage import Effect, Owed
 from engine.protocol import GameState
@@ -66,7 +68,7 @@ class Lobby:
     # -- opening -----------------------------------------------------------------------------------------------
     async def open(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction | Place,
         kind: GameKind,
         *,
         options: dict[str, Any],
@@ -83,12 +85,16 @@ class Lobby:
         lobby message is posted and stored. ``clock``: the time-control preset chosen (``None``: the guild's
         default, ``bot/core/clock.py``); an unstarted challenge or lobby expires after the guild's set-up expiry.
 
-        ``start``: start at once whatever the seats (a rematch every player agreed to).
+        ``start``: start at once whatever the seats (a rematch every player agreed to, a quick match). A
+        :class:`Place` instead of an interaction (a quick match paired by its timer) needs ``start``.
 
         Raises ``BotError`` (``err.channel_busy_no_thread``, ``err.duplicate_challenge``, ``cap.member``,
         ``cap.server``, ``cap.threads``: ``bot/services/caps.py``) and whatever the kind's setup refuses.
         """
-        access.require(interaction)  # before anything is stored: a game the bot could not show never starts
+        live = not isinstance(interaction, Place)  # a Place is never answered: the board goes to the channel
+        if not live and not start:
+            raise ValueError("a game opened without an interaction must start at once")
+        access.require(interaction)  # type: ignore[arg-type]  # before anything is stored: a game never shown
         await caps.check_open(self.layer, interaction)  # issue 22: open games per member and per server
         loc = interaction.guild_locale.value if interaction.guild_locale else None
         challenge = invited is not None or options.get("open") is True  # one waiting challenge per pair (or opener)
@@ -157,14 +163,20 @@ class Lobby:
         if wake is not None:
             self.layer.timers.poke(wake)
         publisher = self.layer.publisher
-        opened = text(kind, "own_thread" if own else "opened_in_thread", loc, thread=thread.mention) if thread else ""
+        event, opened = "own_thread" if own else "opened_in_thread", ""
+        if thread is not None:  # a game that starts at once has no lobby to join: the shared words ("the game")
+            opened = (
+                t(f"lobby.{event}", loc, thread=thread.mention)
+                if starts
+                else text(kind, event, loc, thread=thread.mention)
+            )
         if starts:
-            if thread is not None:
-                await reply(interaction, opened)
+            if thread is not None and live:
+                await reply(interaction, opened)  # type: ignore[arg-type]
             await publisher.publish(
                 snap,
                 headline=kind.narration.started_text(snap),
-                interaction=None if thread is not None else interaction,
+                interaction=interaction if thread is None and live else None,  # type: ignore[arg-type]
             )
             self.layer.ai.notify(snap)
             return snap

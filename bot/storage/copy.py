@@ -49,6 +49,11 @@ TABLES: tuple[tuple[str, str, str], ...] = (
         " claimed_until, last_error",
         "id",
     ),
+    (
+        "match_queue",
+        "user_id, guild_id, channel_id, kind, seats, clock, name, locale, joined_at, wait_until",
+        "user_id",
+    ),
 )
 """Every table of the schema with its columns and key, in an order that satisfies the foreign keys."""
 _FLOAT_COLUMNS = {
@@ -59,6 +64,8 @@ _FLOAT_COLUMNS = {
     "at",
     "due_at",
     "claimed_until",
+    "joined_at",
+    "wait_until",
     "mu",
     "sigma",
     "ordinal",

@@ -75,13 +75,14 @@ async def test_every_game_cog_loaded(bot: TableBot) -> None:
     assert bot.failed_extensions == []
     names = {c.name for c in bot.tree.get_commands()}
     assert {"constructo", "conex"} <= set(bot.games.kinds) and {"constructo", "conex"} <= names
-    assert extensions(bot.games)[-6:] == [
+    assert extensions(bot.games)[-7:] == [
         "bot.cogs.shared",
         "bot.cogs.records",
         "bot.cogs.settings",
         "bot.cogs.unstuck",
         "bot.cogs.about",
         "bot.cogs.me",
+        "bot.cogs.play",
     ]
     assert {"history", "replay", "settings", "games", "abandon", "mygames", "mysettings"} <= names
     for kind in bot.games.kinds.values():
