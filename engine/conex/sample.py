@@ -15,7 +15,7 @@ def first_fit_game(placed: int, *, players: int = 3, seed: int = 11) -> Game:
     """A new ``players``-seat game dealt from ``seed`` after ``placed`` cards are laid (draws between them as
     needed): each turn the finder's first legal pose of the seat's first card that has one, else a draw.
 
-    Raises ValueError for ``placed`` < 0 (and what ``Game.new`` raises for a bad ``players``). Deterministic: the
+    Raises ValueError for ``placed`` < 0 or more cards than the game lays before it ends (and what ``Game.new`` raises for a bad ``players``). Deterministic: the
     same arguments give the same game."""
     if placed < 0:
         raise ValueError(f"placed must be >= 0, not {placed}")
@@ -23,6 +23,8 @@ def first_fit_game(placed: int, *, players: int = 3, seed: int = 11) -> Game:
     laid = 0
     while laid < placed:
         seat = game.current_player
+        if seat is None:  # the game ended before that many cards were laid
+            raise ValueError(f"the game ended after {laid} cards, before {placed}")
         for card in game.hand(seat):
             found = game.find_placements(seat, card.id, limit=1)
             if found:
