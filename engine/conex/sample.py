@@ -15,8 +15,8 @@ def first_fit_game(placed: int, *, players: int = 3, seed: int = 11) -> Game:
     """A new ``players``-seat game dealt from ``seed`` after ``placed`` cards are laid (draws between them as
     needed): each turn the finder's first legal pose of the seat's first card that has one, else a draw.
 
-    Raises ValueError for ``placed`` < 0 or more cards than the game lays before it ends (and what ``Game.new`` raises for a bad ``players``). Deterministic: the
-    same arguments give the same game."""
+    Raises ValueError for ``placed`` < 0 or more cards than the game lays before it ends (and what ``Game.new``
+    raises for a bad ``players``). Deterministic: the same arguments give the same game."""
     if placed < 0:
         raise ValueError(f"placed must be >= 0, not {placed}")
     game = Game.new(players=players, seed=seed)
