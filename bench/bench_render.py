@@ -21,7 +21,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.conex import Draw, Game  # noqa: E402
+from engine.conex import Game  # noqa: E402
+from engine.conex.sample import first_fit_game  # noqa: E402
 from engine.constructo import Match, Round  # noqa: E402
 from render import to_png  # noqa: E402
 from render.conex import render_hand, render_hints, render_table  # noqa: E402
@@ -44,20 +45,8 @@ def conex_with(n: int) -> Game:
 
 
 def early_game(n: int) -> Game:
-    """A fresh 3-player game (seed 11) after ``n`` placements, each the finder's first legal one (hands full)."""
-    g = Game.new(players=3, seed=11)
-    placed = 0
-    while placed < n:
-        p = g.current_player
-        for c in g.hand(p):
-            found = g.find_placements(p, c.id, limit=1)
-            if found:
-                g.play(found[0])
-                placed += 1
-                break
-        else:
-            g.play(Draw(p))
-    return g
+    """A fresh 3-player game (seed 11) after ``n`` first-fit poses (``engine.conex.sample``; hands full)."""
+    return first_fit_game(n)
 
 
 def full_constructo() -> Match:

@@ -12,7 +12,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from engine.conex import Draw, Game
+from engine.conex import Game
+from engine.conex.sample import first_fit_game
 from engine.constructo import Match, Round
 from render import to_png
 from render.conex import render_table
@@ -30,20 +31,8 @@ def constructo_board() -> Any:
 
 
 def conex_game(placed_cards: int = 7, seed: int = 11) -> Game:
-    """A real 3-player game: each turn the first legal placement the engine's finder gives, else a draw."""
-    game = Game.new(players=3, seed=seed)
-    placed = 0
-    while placed < placed_cards:
-        seat = game.current_player
-        for card in game.hand(seat):
-            found = game.find_placements(seat, card.id, limit=1)
-            if found:
-                game.play(found[0])
-                placed += 1
-                break
-        else:
-            game.play(Draw(seat))
-    return game
+    """A real 3-player game after ``placed_cards`` first-fit poses (``engine.conex.sample``)."""
+    return first_fit_game(placed_cards, seed=seed)
 
 
 def conex_images() -> dict[str, Any]:

@@ -49,6 +49,10 @@ async def test_duplicate_refused_deleted_challenge_accepted_by_command_board_rep
     assert challenge is not None and not challenge.ephemeral
     game = env.latest_game("constructo", games.id)
     assert game.status == "lobby"
+    # the challenge's message is recorded just after it is posted: a refusal links to it from then on
+    await server.wait_until(
+        lambda: env.game(game.id).messages.get("lobby") == challenge.id, 10, "the challenge's message recorded"
+    )
 
     again = await answered(await alice.in_channel("games-2").slash("constructo challenge", opponent="bob"))
     text = assert_refusal(again, "already waiting")

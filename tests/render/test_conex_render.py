@@ -17,9 +17,10 @@ import shapely
 from PIL import Image
 from shapely.geometry import Point
 
-from engine.conex import BOARD_SQUARES, Draw, Game, posed_card
+from engine.conex import BOARD_SQUARES, Game, posed_card
 from engine.conex.deck import CARD_H_MM, CARD_W_MM
 from engine.conex.geometry import centre_for_corner
+from engine.conex.sample import first_fit_game
 from render import to_png
 from render.common import hex_rgb
 from render.conex import (
@@ -50,19 +51,7 @@ def full_game() -> Game:
 @pytest.fixture(scope="module")
 def small_game() -> Game:
     """A real game with 6 cards placed by the engine's finder (first legal placement each turn)."""
-    g = Game.new(players=3, seed=11)
-    placed = 0
-    while placed < 6:
-        p = g.current_player
-        for c in g.hand(p):
-            found = g.find_placements(p, c.id, limit=1)
-            if found:
-                g.play(found[0])
-                placed += 1
-                break
-        else:
-            g.play(Draw(p))
-    return g
+    return first_fit_game(6)
 
 
 def _origin(game: Game, zoom: object = None, ghosts: tuple = (), names: tuple = NAMES) -> tuple[int, int]:
