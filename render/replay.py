@@ -230,9 +230,8 @@ class _Frames:
         self.total = len(self.rec.history)
         self.names = _names(self.rec, names, self.final.num_players)
         self.width, self.theme = width, theme
-        self.paint = self.hooks.prepare(
-            self.final, self.steps, names=self.names, width=width, theme=theme, palette=palette
-        )
+        extra = {"palette": palette} if palette is not None else {}  # a hook without ``palette`` draws the default
+        self.paint = self.hooks.prepare(self.final, self.steps, names=self.names, width=width, theme=theme, **extra)
 
     def live(self) -> Iterable[Step]:
         return replay_steps(self.rec.state_cls, self.rec.setup, self.rec.history)

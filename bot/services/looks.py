@@ -17,6 +17,7 @@ from typing import Any
 
 from render.palette import PALETTES, Palette, palette_of
 
+DEFAULT_PALETTE = "standard"
 THEMES: tuple[str, ...] = ("dark", "light")
 """The themes a player may choose (``render.common.THEMES``)."""
 PALETTE_NAMES: tuple[str, ...] = tuple(PALETTES)
@@ -29,7 +30,7 @@ class Look:
     ``palette=`` keywords."""
 
     theme: str = "dark"
-    palette: str = "standard"
+    palette: str = DEFAULT_PALETTE
 
     @property
     def drawn(self) -> Palette:
@@ -37,8 +38,9 @@ class Look:
         return palette_of(self.palette)
 
     def kwargs(self) -> dict[str, Any]:
-        """``{"theme": ..., "palette": Palette}`` for ``render_*`` functions (picklable, for the CPU workers)."""
-        return {"theme": self.theme, "palette": self.drawn}
+        """``{"theme": ..., "palette": Palette | None}`` for ``render_*`` functions (picklable, for the CPU
+        workers); the standard palette is ``None`` (every drawing function's default)."""
+        return {"theme": self.theme, "palette": None if self.palette == DEFAULT_PALETTE else self.drawn}
 
 
 DEFAULT = Look()
