@@ -10,11 +10,12 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
 
 from render.fonts import FONT_DIR
+from render.palette import PALETTES, STANDARD, Palette, hex_rgb, luminance
 from render.text import (
     STAMP_MAX_CHARS,
     draw_fit,
@@ -36,6 +37,7 @@ __all__ = [
     "OKABE_ITO",
     "STAMP_MAX_CHARS",
     "THEMES",
+    "Palette",
     "Theme",
     "arrow",
     "draw_fit",
@@ -77,24 +79,6 @@ RGB = tuple[int, int, int]
 Point = tuple[float, float]
 
 
-def hex_rgb(colour: str) -> RGB:
-    """``"#RRGGBB"`` -> ``(r, g, b)`` ints 0..255."""
-    c = colour.lstrip("#")
-    return int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)
-
-
-def luminance(colour: str | RGB) -> float:
-    """Relative luminance 0..1 (WCAG formula) of a colour given as ``"#RRGGBB"`` or an RGB tuple."""
-    rgb = hex_rgb(colour) if isinstance(colour, str) else colour
-
-    def lin(v: int) -> float:
-        s = v / 255
-        return s / 12.92 if s <= 0.03928 else ((s + 0.055) / 1.055) ** 2.4
-
-    r, g, b = (lin(v) for v in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
 def ink_on(colour: str | RGB) -> str:
     """Black or white, whichever reads better on ``colour``."""
     return "#111111" if luminance(colour) > 0.23 else "#FFFFFF"
@@ -117,6 +101,13 @@ class Theme:
     table_edge: str
     highlight: str
     outline: str
+    seats: tuple[str, str] = STANDARD.seats["dark"]
+    """The two seats' fills (the :class:`render.palette.Palette` applied by :func:`theme_of`)."""
+    stripe: str = STANDARD.stripes["dark"]
+    """The stripes over seat 1's fill."""
+    card_patterns: bool = False
+    """Cards: a pattern per colour on every corner triangle (the colour-blind palette)."""
+    palette: str = STANDARD.name
 
 
 THEMES: dict[str, Theme] = {
@@ -153,12 +144,17 @@ THEMES: dict[str, Theme] = {
 }
 
 
-def theme_of(theme: str) -> Theme:
-    """The :class:`Theme` called ``"dark"`` or ``"light"``; raises ``ValueError`` for anything else."""
+def theme_of(theme: str, palette: Palette | None = None) -> Theme:
+    """The :class:`Theme` called ``"dark"`` or ``"light"`` with ``palette``'s seat colours and cues for that theme
+    (``None`` = :data:`render.palette.STANDARD`); raises ``ValueError`` for another theme name."""
     try:
-        return THEMES[theme]
+        th = THEMES[theme]
     except KeyError:
         raise ValueError(f"unknown theme {theme!r}: use 'dark' or 'light'") from None
+    pal = palette or STANDARD
+    return replace(
+        th, seats=pal.seat_fill(theme), stripe=pal.stripe(theme), card_patterns=pal.card_patterns, palette=pal.name
+    )
 
 
 def new_canvas(width: int, height: int, th: Theme) -> tuple[Image.Image, ImageDraw.ImageDraw]:
@@ -227,7 +223,7 @@ PALETTE_EXACT: tuple[str, ...] = (
     "#000000",
     "#111111",
     "#08306B",
-    "#5C6068",
+    "#60646C",
     "#A9AEB6",
     "#0E0F11",
     "#C4C7CC",
@@ -247,7 +243,8 @@ PALETTE_EXACT: tuple[str, ...] = (
 def _palette_colours() -> list[RGB]:
     exact = [
         *OKABE_ITO.values(),
-        *(c for t in THEMES.values() for c in vars(t).values() if c.startswith("#")),
+        *(c for t in THEMES.values() for c in vars(t).values() if isinstance(c, str) and c.startswith("#")),
+        *(c for p in PALETTES.values() for c in p.colours()),
         *PALETTE_EXACT,
     ]
     colours: list[RGB] = list(dict.fromkeys(hex_rgb(c) for c in exact))

@@ -48,6 +48,7 @@ from render.conex_scene import (
 )
 from render.conex_view import PLOT_LONG_PX, Pose, View, removed_rect, table_cards, table_view, visible_parts
 from render.conex_words import EN
+from render.palette import Palette
 from render.results import conex_winners
 from render.words import Words, resolve
 
@@ -290,6 +291,7 @@ def render_table(
     zoom: int | str | None = None,
     ghosts: Sequence[Place] = (),
     theme: str = "dark",
+    palette: Palette | None = None,
     highlight: Highlight = "last",
     removed: tuple[int, Pose] | None = None,
     words: Words | None = None,
@@ -313,6 +315,8 @@ def render_table(
         ghosts: ``Place`` actions drawn as numbered translucent ghosts (rotation ``None`` is drawn at 0 degrees).
             Legality is not checked here.
         theme: ``"dark"`` or ``"light"``.
+        palette: the viewer's :class:`render.palette.Palette` (``None`` = standard): the colour-blind one
+            patterns the corner triangles.
         highlight: the table card outlined in white and described on the header's "Last:" line: ``"last"``
             (default) = the last card played, a card id, or ``None`` = none (e.g. after a lightning, whose
             removal made the last placement old news).
@@ -325,7 +329,7 @@ def render_table(
         ValueError: unknown theme, ``zoom`` that is no table card id, a ghost naming a card or corner that does
             not exist, or a removed card id that is not 1..52.
     """
-    th = theme_of(theme)
+    th = theme_of(theme, palette)
     w = resolve(words, EN)
     names = seat_names(names, game.players)
     lay, lines, rrect, labels = _layout(game, names, zoom, ghosts, highlight, removed, w)

@@ -24,6 +24,7 @@ from render.common import Theme, draw_fit, draw_text, ink_on, min_font_px, new_c
 from render.conex_scene import COLOUR_FILL, draw_card_shapes, halo_for
 from render.conex_view import View
 from render.conex_words import EN
+from render.palette import Palette
 from render.words import Words, resolve
 
 WIDTH = 800
@@ -108,7 +109,7 @@ def _draw_hand_card(
     """One upright card with its top-left at (x0, y_card); corner tags inside its corners, legal count under."""
     view = View(-(x0 / HAND_SCALE) - CARD_W_MM / 2, -(y_card / HAND_SCALE) - CARD_H_MM / 2, HAND_SCALE, 0, 0)
     posed = posed_card(card, 0.0, 0.0, 0.0)
-    draw_card_shapes(draw, view, card, posed.rect, posed.corners, width=3)
+    draw_card_shapes(draw, view, card, posed.rect, posed.corners, width=3, patterns=th.card_patterns)
     w, h = CARD_W_MM * HAND_SCALE, CARD_H_MM * HAND_SCALE
     cx, cy = x0 + w / 2, y_card + h / 2
     ink = ink_on(COLOUR_FILL[card.color])
@@ -160,6 +161,7 @@ def render_hand(
     *,
     legal_counts: Mapping[int, int] | None = None,
     theme: str = "dark",
+    palette: Palette | None = None,
     letters: Mapping[int, str] | None = None,
     words: Words | None = None,
 ) -> Image.Image:
@@ -169,9 +171,10 @@ def render_hand(
 
     ``letters`` (card id -> reference) overrides the hand letters (default: A, B, C... in hand order, see
     ``engine.conex.handref.hand_letter``). ``words``: the viewer's language (``None`` = English). 800 px wide, 3
-    cards per row; an empty hand is an 800 x ~200 px "no cards" banner. Raises ``ValueError`` for an unknown theme.
+    cards per row; an empty hand is an 800 x ~200 px "no cards" banner. ``palette``: the viewer's
+    :class:`render.palette.Palette` (``None`` = standard). Raises ``ValueError`` for an unknown theme.
     """
-    th = theme_of(theme)
+    th = theme_of(theme, palette)
     w = resolve(words, EN)
     hand = list(game.hand(player))
     slots = hand_slots(len(hand))

@@ -22,6 +22,7 @@ from render.common import draw_text, min_font_px, new_canvas, note_paste, theme_
 from render.conex_scene import GHOST_OUTLINES, draw_scene
 from render.conex_view import View, ghost_pose, table_cards, window_view
 from render.conex_words import EN
+from render.palette import Palette
 from render.words import Words, resolve
 
 WIDTH = 800
@@ -104,12 +105,13 @@ def hint_plot(
     view: View,
     theme: str = "dark",
     *,
+    palette: Palette | None = None,
     mark: str = "",
     words: Words | None = None,
 ) -> Image.Image:
     """One tile's picture: the table in ``view`` with the single ghost ``place`` (``None``: no ghost), ``mark``
     (its hand letter) written on the ghost."""
-    th = theme_of(theme)
+    th = theme_of(theme, palette)
     plot = Image.new("RGB", (view.width, view.height), th.bg)
     draw_scene(
         plot,
@@ -161,6 +163,7 @@ def render_hints(
     labels: Sequence[str] | None = None,
     marks: Sequence[str] | None = None,
     theme: str = "dark",
+    palette: Palette | None = None,
     words: Words | None = None,
 ) -> Image.Image:
     """The hint previews: one tile per hint (``Place`` actions, or objects with ``.place`` and ``.points`` such as
@@ -168,12 +171,12 @@ def render_hints(
     letter — written on it), captioned with its number (1-based, as on the hint buttons) and ``labels[i]``
     (default :func:`default_label`: card, corner, target, points). 800 px wide, :func:`columns` tiles per row
     (nine hints: 3 x 3, 800 x ~870 px); an empty ``hints`` gives a small "no hints" banner. ``words``: the
-    viewer's language (``None`` = English).
+    viewer's language (``None`` = English); ``palette`` the viewer's :class:`render.palette.Palette`.
 
     Raises ``ValueError`` for an unknown theme, ``labels`` or ``marks`` of another length than ``hints``, or a
     hint naming a card or corner that does not exist.
     """
-    th = theme_of(theme)
+    th = theme_of(theme, palette)
     w = resolve(words, EN)
     if labels is not None and len(labels) != len(hints):
         raise ValueError(f"{len(labels)} labels for {len(hints)} hints")
@@ -193,7 +196,7 @@ def render_hints(
         x0, y0, x1, y1 = tile.box
         draw.rounded_rectangle((x0, y0, x1, y1), radius=10, fill=th.panel)
         mark = marks[tile.number - 1] if marks is not None else ""
-        plot = hint_plot(game, _place(hint), tile.view, theme, mark=mark, words=w)
+        plot = hint_plot(game, _place(hint), tile.view, theme, palette=palette, mark=mark, words=w)
         img.paste(plot, tile.plot_box[:2])
         note_paste(plot, img, tile.plot_box[:2])
         draw.rectangle(tile.plot_box, outline=colour, width=3)

@@ -44,6 +44,7 @@ from engine.record import Record, Step
 from render.common import draw_text, ellipsize, min_font_px, text_width, theme_of
 from render.conex_scene import REMOVED_INK, draw_scene, paste_plot
 from render.conex_view import View, fit_bounds, window_view
+from render.palette import Palette
 from render.replay import ReplayRenderer
 
 __all__ = ["EXTRA_COLOURS", "PAD", "REPLAY", "caption", "frame_view", "move_lines", "plot_top", "prepare", "score_key"]
@@ -114,11 +115,17 @@ def _lit(step: Step) -> tuple[int | None, tuple[int, Any] | None]:
 
 
 def prepare(
-    final: Any, steps: Sequence[Step], *, names: Sequence[str], width: int, theme: str
+    final: Any,
+    steps: Sequence[Step],
+    *,
+    names: Sequence[str],
+    width: int,
+    theme: str,
+    palette: Palette | None = None,
 ) -> Callable[[Step], Image.Image]:
     """A painter: the header and table after a step (``step.state``, a live ``Game``), ``width`` px wide, with the
     step's placement outlined or its removed card dashed."""
-    th = theme_of(theme)
+    th = theme_of(theme, palette)
     fs = min_font_px(width)
     view = frame_view(final, steps, width)
     line_h = round(fs * 1.35)

@@ -21,13 +21,14 @@ from shapely.geometry import Polygon
 
 from engine.conex.geometry import BOARD_MM, BOARD_SQUARES, posed_card
 from render.common import Theme, hex_rgb, ink_on, note_paste, stamp_text, text_width
+from render.conex_patterns import draw_corner_pattern
 from render.conex_view import View, ghost_pose, incentre, label_point, table_cards, table_size, visible_parts
 from render.conex_words import EN
 from render.words import Words, resolve
 
 COLOUR_FILL: dict[str, str] = {"Y": "#F0E442", "R": "#D93A3A", "T": "#2BC3B5", "P": "#9A66D4"}
 CARD_EDGE = "#111111"
-BOARD_FILL = {"dark": "#5C6068", "light": "#A9AEB6"}
+BOARD_FILL = {"dark": "#60646C", "light": "#A9AEB6"}  # dark: #60646C keeps the cards' black keyline 3:1 on it
 OFF_TABLE = {"dark": "#0E0F11", "light": "#C4C7CC"}
 REMOVED_INK = "#FF4040"
 CORNER_LABEL_LEG_MM = 22.0
@@ -121,14 +122,18 @@ def draw_card_shapes(
     fill: str | None = None,
     outline: str = CARD_EDGE,
     width: int = 2,
+    patterns: bool = False,
 ) -> None:
-    """One card's rectangle (its colour) and its corner triangles (their colours), no labels."""
+    """One card's rectangle (its colour) and its corner triangles (their colours, with each colour's pattern when
+    ``patterns``: the colour-blind palette, :mod:`render.conex_patterns`), no labels."""
     pts = view.poly(rect)
     draw.polygon(pts, fill=fill or COLOUR_FILL[card.color])
     # the edge as a closed line: Pillow's polygon outline wider than 1 px masks the whole image (slow)
     draw.line([*pts, pts[0], pts[1]], fill=outline, width=width, joint="curve")
     for corner, shape in zip(card.corners, corners, strict=True):
         draw.polygon(view.poly(shape), fill=COLOUR_FILL[corner.color], outline=CARD_EDGE, width=max(1, width - 1))
+        if patterns:
+            draw_corner_pattern(draw, view, shape, corner.color, COLOUR_FILL[corner.color])
 
 
 def action_mark(card: Any, words: Words | None = None) -> str:
@@ -413,7 +418,7 @@ def draw_scene(
     draw = ImageDraw.Draw(img)
     cards = table_cards(game)
     for tc in cards:
-        draw_card_shapes(draw, view, tc.card, tc.rect, tc.corner_shapes)
+        draw_card_shapes(draw, view, tc.card, tc.rect, tc.corner_shapes, patterns=th.card_patterns)
     for tc in cards:
         if tc.card.id == highlight:
             _outline(draw, view.poly(tc.rect), "#FFFFFF", 4, under="#000000")
@@ -425,7 +430,7 @@ def draw_scene(
     if removed is not None:
         draw_removed(img, view, removed[0], removed[1], fs)
     if ghosts:
-        draw_ghosts(img, view, game, ghosts, fs, badges=badges, marks=ghost_marks, words=w)
+        draw_ghosts(img, view, game, ghosts, fs, badges=badges, marks=ghost_marks, words=w, patterns=th.card_patterns)
     return sl.skipped == 0
 
 
@@ -557,24 +562,27 @@ def draw_ghosts(
     badges: bool = True,
     marks: Sequence[str] | None = None,
     words: Words | None = None,
+    patterns: bool = False,
 ) -> None:
     """Ghost cards in their real colours (solid: a translucent purple reads grey on the dark table), hatched in a
     darker shade of each colour and outlined in dashes of the ghost's own colour, so "not placed yet" never costs
     the colour; the corner used outlined; on each ghost its ``marks[i]`` (hand letter) big and its number with
-    colour letter; then the number badges on top (numbers at least ``fs`` px)."""
+    colour letter; then the number badges on top (numbers at least ``fs`` px). ``patterns``: the corners' patterns
+    (colour-blind palette)."""
     draw = ImageDraw.Draw(img)
     tris = []
     for i, place in enumerate(ghosts, start=1):
         card, (cx, cy, rot) = ghost_pose(game, place)
         posed = posed_card(card, cx, cy, rot)
-        draw_card_shapes(draw, view, card, posed.rect, posed.corners, outline="#000000", width=2)
+        draw_card_shapes(draw, view, card, posed.rect, posed.corners, outline="#000000", width=2, patterns=patterns)
         main = posed.rect.difference(shapely.union_all(list(posed.corners)))
         parts = main.geoms if hasattr(main, "geoms") else [main]
         for part in parts:
             if isinstance(part, Polygon) and not part.is_empty:
                 hatch_polygon(img, view.poly(part), _shade(COLOUR_FILL[card.color], 0.22))
         for corner, shape in zip(card.corners, posed.corners, strict=True):
-            hatch_polygon(img, view.poly(shape), _shade(COLOUR_FILL[corner.color], 0.22))
+            if not patterns:  # the colour-blind corner patterns stay unhatched, to be read
+                hatch_polygon(img, view.poly(shape), _shade(COLOUR_FILL[corner.color], 0.22))
         tris.append((i, card, posed, posed.corners[card.corners.index(card.corner(place.corner))], rot))
     draw = ImageDraw.Draw(img)
     for i, card, posed, tri, _rot in tris:

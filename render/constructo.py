@@ -57,6 +57,7 @@ from render.constructo_draw import (
 from render.constructo_draw import board_parts as board_parts
 from render.constructo_words import EN
 from render.hexgrid import Cell, HexFit, fit, legible_cells, unit_extent
+from render.palette import Palette
 from render.words import Words, resolve
 
 __all__ = [
@@ -190,7 +191,7 @@ def _player_row(
         draw.rounded_rectangle(
             (x - 8, y + 2, WIDTH - MARGIN + 8, y + FOOTER_ROW_H - 2), radius=10, outline=th.highlight, width=3
         )
-    draw_player_swatch(draw, (x + FS * 0.8, mid), FS * 1.45, player, tags[player], FS)
+    draw_player_swatch(draw, (x + FS * 0.8, mid), FS * 1.45, player, tags[player], FS, th)
     totals = match.totals()
     score = w("ko.match_score", n=totals[player])
     score_w = text_width(score, FS + 1, True)
@@ -270,7 +271,12 @@ def board_fit(match: Any, *, names: Sequence[str] = ("P1", "P2"), words: Words |
 
 
 def render_board(
-    match: Any, *, names: Sequence[str] = ("P1", "P2"), theme: str = "dark", words: Words | None = None
+    match: Any,
+    *,
+    names: Sequence[str] = ("P1", "P2"),
+    theme: str = "dark",
+    words: Words | None = None,
+    palette: Palette | None = None,
 ) -> Image.Image:
     """The board of a Constructo match as an 800 px wide RGB image.
 
@@ -283,13 +289,14 @@ def render_board(
         match: an ``engine.constructo.Match`` (only its public attributes are read).
         names: display names of seat 0 and seat 1 (colours and patterns belong to the seat, C1).
         theme: ``"dark"`` (default) or ``"light"``.
+        palette: the seat colours (:class:`render.palette.Palette`; ``None`` = standard).
         words: the reader's :class:`render.words.Words` (keys of :data:`render.constructo_words.EN`); ``None`` =
             English. A public board takes the server's language.
 
     Raises:
         ValueError: unknown ``theme``.
     """
-    th = theme_of(theme)
+    th = theme_of(theme, palette)
     w = resolve(words, EN)
     names = seat_names(names, 2)
     tags = player_tags(names)
@@ -463,13 +470,13 @@ def _row_geometry(row: list[tuple[str, Any, bool]]) -> tuple[float, float]:
     return cell_w, h
 
 
-def render_layouts_sheet(*, theme: str = "dark") -> Image.Image:
+def render_layouts_sheet(*, theme: str = "dark", palette: Palette | None = None) -> Image.Image:
     """All named layouts (recommended first, then experimental) with their names and tile numbers 1–9.
 
     An 800 px wide RGB image, two layouts per row (a very wide layout takes a whole row).
     Raises ``ValueError`` for an unknown ``theme``.
     """
-    th = theme_of(theme)
+    th = theme_of(theme, palette)
     rows = _sheet_rows(_sheet_layouts())
     title = wrap_text("Constructo layouts — pick one by name", WIDTH - 2 * MARGIN, FS + 6, True, max_lines=2)
     top = 16 + len(title) * (FS + 6) * 1.32 + 8

@@ -18,8 +18,8 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render.common import draw_text, ellipsize, hex_rgb, min_font_px, new_canvas, seat_names, theme_of
-from render.constructo import PLAYER_FILL, player_tags, render_board
-from render.constructo_draw import PLAYER_STRIPE
+from render.constructo import player_tags, render_board
+from render.palette import Palette
 
 __all__ = ["match_at", "render_turning_board", "render_value_graph", "round_values"]
 
@@ -95,11 +95,11 @@ def _panel(
         draw.line((left, ypos(v), right, ypos(v)), fill=th.grid, width=1)
     seat_top, seat_bot = (0, 1)
     draw_text(
-        draw, (left - 8, ypos(span)), f"{tags[seat_top]} +{span}", size=FS, fill=PLAYER_FILL[0], bold=True, anchor="rm"
+        draw, (left - 8, ypos(span)), f"{tags[seat_top]} +{span}", size=FS, fill=th.seats[0], bold=True, anchor="rm"
     )
     draw_text(draw, (left - 8, mid), "0", size=FS, fill=th.muted, bold=True, anchor="rm")
     draw_text(
-        draw, (left - 8, ypos(-span)), f"{tags[seat_bot]} +{span}", size=FS, fill=PLAYER_FILL[1], bold=True, anchor="rm"
+        draw, (left - 8, ypos(-span)), f"{tags[seat_bot]} +{span}", size=FS, fill=th.seats[1], bold=True, anchor="rm"
     )
     for i in range(n):
         a, b = (xpos(i), ypos(pts[i][0])), (xpos(i + 1), ypos(pts[i + 1][0]))
@@ -112,9 +112,9 @@ def _panel(
             i = m["index"] + 1
             x, y = xpos(i), ypos(pts[i][0])
             r = 9
-            draw.ellipse((x - r, y - r, x + r, y + r), fill=PLAYER_FILL[m["player"]], outline=th.text, width=2)
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=th.seats[m["player"]], outline=th.text, width=2)
             if m["player"] == 1:
-                draw.line((x - 5, y + 5, x + 5, y - 5), fill=PLAYER_STRIPE, width=3)
+                draw.line((x - 5, y + 5, x + 5, y - 5), fill=th.stripe, width=3)
     draw_text(draw, (left, y_bot + FS * 0.7), "1", size=FS, fill=th.muted, anchor="lt")
     draw_text(draw, (right, y_bot + FS * 0.7), f"{n}", size=FS, fill=th.muted, anchor="rt")
 
@@ -125,6 +125,7 @@ def render_value_graph(
     names: Sequence[str] = ("P1", "P2"),
     titles: Sequence[str] | None = None,
     theme: str = "dark",
+    palette: Palette | None = None,
 ) -> Image.Image:
     """The value graph of each analysed round, one panel per round (800 px wide, ``300 x len(rounds)`` px tall).
 
@@ -133,11 +134,12 @@ def render_value_graph(
         names: seat 0 and seat 1 (their tags label the axis: ``A +2`` = A ahead by two towers, S2).
         titles: one title per round, in the reader's language (default ``"Round n"``).
         theme: ``"dark"`` or ``"light"``.
+        palette: the seat colours (:class:`render.palette.Palette`; ``None`` = standard).
 
     Raises:
         ValueError: unknown ``theme``, or ``titles`` of another length than ``rounds``.
     """
-    th = theme_of(theme)
+    th = theme_of(theme, palette)
     if titles is not None and len(titles) != len(rounds):
         raise ValueError("one title per round")
     tags = player_tags(seat_names(names, 2))
@@ -162,8 +164,14 @@ def match_at(match: Any, round_index: int, actions: int) -> Any:
 
 
 def render_turning_board(
-    match: Any, round_index: int, turning_point: int, *, names: Sequence[str] = ("P1", "P2"), theme: str = "dark"
+    match: Any,
+    round_index: int,
+    turning_point: int,
+    *,
+    names: Sequence[str] = ("P1", "P2"),
+    theme: str = "dark",
+    palette: Palette | None = None,
 ) -> Image.Image:
     """The board right after the turning-point action (0-based ``turning_point``) of round ``round_index``, that
     action highlighted (:func:`render.constructo.render_board`)."""
-    return render_board(match_at(match, round_index, turning_point + 1), names=names, theme=theme)
+    return render_board(match_at(match, round_index, turning_point + 1), names=names, theme=theme, palette=palette)

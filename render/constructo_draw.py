@@ -1,9 +1,9 @@
 """Constructo drawing primitives: chips side-on, stacks, tiles and a whole layout (rules C3, C4, K4, S1).
 
 Used by :mod:`render.constructo` (board, layouts sheet) and :mod:`render.results` (player swatches).
-Conventions: seat 0 chips are solid vermillion, seat 1 chips sky blue with dark stripes (never colour alone;
-colours belong to the seat, so a player keeps them in both rounds, C1); a large chip is a ring (a bar with a
-hole) and a small it swallowed sits in that hole.
+Conventions: seat 0 chips are solid, seat 1 chips striped, in the palette's seat colours (``Theme.seats``; never
+colour alone; colours belong to the seat, so a player keeps them in both rounds, C1); a large chip is a ring (a bar
+with a hole) and a small it swallowed sits in that hole.
 
 Geometry (pointy-top hexagon of circumradius R, centre (cx, cy), y down): the tile number sits at
 ``cy - 0.62 R``, a tower badge beside it (on the side away from the move arrow); the stack stands about
@@ -20,13 +20,15 @@ from typing import Any
 
 from PIL import ImageDraw
 
-from render.common import OKABE_ITO, Theme, arrow, draw_text, hatch, text_width
+from render.common import Theme, arrow, draw_text, hatch, text_width
 from render.hexgrid import HexFit, fit
+from render.palette import STANDARD
 
 MAX_RADIUS = 120.0
 
-PLAYER_FILL: tuple[str, str] = (OKABE_ITO["vermillion"], OKABE_ITO["sky"])
-PLAYER_STRIPE = "#08306B"
+PLAYER_FILL: tuple[str, str] = STANDARD.seats["dark"]
+"""The seats' fills of the standard palette on the dark theme (drawing reads ``Theme.seats``: the palette chosen)."""
+PLAYER_STRIPE = STANDARD.stripes["dark"]
 CHIP_EDGE = "#111111"
 PLAYER_PATTERN: tuple[str, str] = ("solid", "striped")
 
@@ -204,10 +206,10 @@ def badge_side_for(hf: HexFit, src: int, dst: int) -> int:
 # ----------------------------------------------------------------------------------------------
 # drawing primitives
 # ----------------------------------------------------------------------------------------------
-def _chip_body(draw: ImageDraw.ImageDraw, box: Box, player: int) -> None:
-    draw.rectangle(box, fill=PLAYER_FILL[player])
+def _chip_body(draw: ImageDraw.ImageDraw, box: Box, player: int, th: Theme) -> None:
+    draw.rectangle(box, fill=th.seats[player])
     if player == 1:
-        hatch(draw, box, PLAYER_STRIPE, spacing=8, width=2)
+        hatch(draw, box, th.stripe, spacing=8, width=2)
     draw.rectangle(box, outline=CHIP_EDGE, width=2)
 
 
@@ -234,7 +236,7 @@ def draw_chip_part(
     x0, y0, x1, y1 = chip.box
     cx = (x0 + x1) / 2
     height = y1 - y0
-    _chip_body(draw, chip.box, chip.player)
+    _chip_body(draw, chip.box, chip.player, th)
     if chip.size == 3:
         hole_w = BAR_W[1] * radius + 10
         hx0, hx1 = cx - hole_w / 2, cx + hole_w / 2
@@ -259,7 +261,7 @@ def draw_chip_part(
         if chip.swallowed is not None:
             sw = BAR_W[1] * radius
             sh = min(height * 0.78, height - band - 2)
-            _chip_body(draw, (cx - sw / 2, y1 - sh, cx + sw / 2, y1), chip.swallowed)
+            _chip_body(draw, (cx - sw / 2, y1 - sh, cx + sw / 2, y1), chip.swallowed, th)
         if chip.label and chip.swallowed is not None:
             leg = _ring_leg(radius)
             _chip_label(draw, (x0 + leg / 2, (y0 + y1) / 2), chip.label, fs)
@@ -310,16 +312,24 @@ def draw_stack(
 
 
 def draw_player_swatch(
-    draw: ImageDraw.ImageDraw, xy: tuple[float, float], size: float, player: int, tag: str, fs: int = 0
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    size: float,
+    player: int,
+    tag: str,
+    fs: int = 0,
+    th: Theme | None = None,
 ) -> None:
-    """A player marker: a rounded square ``size`` px wide centred on ``xy`` in the player's colour and pattern,
-    with the tag alone (no size letter, so it never reads as a chip) at least ``fs`` px."""
+    """A player marker: a rounded square ``size`` px wide centred on ``xy`` in the player's colour and pattern
+    (``th``'s seats; ``None`` = the standard dark ones), with the tag alone (no size letter, so it never reads as a
+    chip) at least ``fs`` px."""
+    seats, stripe = (th.seats, th.stripe) if th is not None else (PLAYER_FILL, PLAYER_STRIPE)
     x, y = xy
     box = (x - size / 2, y - size / 2, x + size / 2, y + size / 2)
-    draw.rounded_rectangle(box, radius=size * 0.22, fill=PLAYER_FILL[player])
+    draw.rounded_rectangle(box, radius=size * 0.22, fill=seats[player])
     if player == 1:
         inset = size * 0.12
-        hatch(draw, (box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset), PLAYER_STRIPE, spacing=8, width=2)
+        hatch(draw, (box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset), stripe, spacing=8, width=2)
     draw.rounded_rectangle(box, radius=size * 0.22, outline="#FFFFFF", width=2)
     draw_text(
         draw,
@@ -338,10 +348,10 @@ def _tower_badge(
     draw: ImageDraw.ImageDraw, badge: tuple[float, float, float], owner: int, tag: str, th: Theme, fs: int
 ) -> None:
     x, y, r = badge
-    draw.ellipse((x - r, y - r, x + r, y + r), fill=PLAYER_FILL[owner], outline=th.text, width=3)
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=th.seats[owner], outline=th.text, width=3)
     if owner == 1:
         # a striped ring inside the badge keeps the pattern cue
-        draw.arc((x - r + 4, y - r + 4, x + r - 4, y + r - 4), 0, 360, fill=PLAYER_STRIPE, width=3)
+        draw.arc((x - r + 4, y - r + 4, x + r - 4, y + r - 4), 0, 360, fill=th.stripe, width=3)
     draw_text(
         draw,
         (x, y),
@@ -410,7 +420,7 @@ def draw_board(
     for n in range(1, 10):
         corners = hf.corners(n, shrink=tile_shrink(radius))
         owner = rnd.tower_owner(n)
-        edge = PLAYER_FILL[owner] if owner is not None else th.tile_edge
+        edge = th.seats[owner] if owner is not None else th.tile_edge
         draw.polygon(corners, fill=th.tile, outline=edge, width=max(3, int(radius * 0.06)) if owner is not None else 3)
         tp = parts[n - 1]
         for chip in tp.chips:

@@ -17,18 +17,25 @@ from engine.constructo import Match
 from engine.constructo.events import ChipMoved, ChipPlaced, LayoutChosen, Resigned, RoundOver, TimedOut
 from engine.record import Record, Step
 from render.constructo import player_tags, render_board, tower_counts
+from render.palette import Palette
 from render.replay import ReplayRenderer
 
 __all__ = ["REPLAY", "caption", "move_lines", "prepare", "score_key"]
 
 
 def prepare(
-    final: Any, steps: Sequence[Step], *, names: Sequence[str], width: int, theme: str
+    final: Any,
+    steps: Sequence[Step],
+    *,
+    names: Sequence[str],
+    width: int,
+    theme: str,
+    palette: Palette | None = None,
 ) -> Callable[[Step], Image.Image]:
     """A painter: the board after a step (``step.state``, a live ``Match``), ``width`` px wide."""
 
     def paint(step: Step) -> Image.Image:
-        img = render_board(step.state, names=names, theme=theme)
+        img = render_board(step.state, names=names, theme=theme, palette=palette)
         if img.width != width:
             img = img.resize((width, round(img.height * width / img.width)), Image.Resampling.HAMMING)
         return img

@@ -20,8 +20,8 @@ A game takes part through a :class:`ReplayRenderer` its plug-in names (``kind.re
 ``render/<game>_replay.py: REPLAY``), passed to every function here (never looked up by the record's game name):
 
 - ``engine``: the game's ``GameState`` class (the record is replayed with it; a record of another game is refused);
-- ``prepare(final, steps, *, names, width, theme) -> Callable[[Step], Image]``: a painter drawing the frame body
-  (``width`` px wide, RGB) for a live :class:`engine.record.Step`; ``final`` is the game at its end and ``steps``
+- ``prepare(final, steps, *, names, width, theme, palette) -> Callable[[Step], Image]``: a painter drawing the frame
+  body (``width`` px wide, RGB) for a live :class:`engine.record.Step`; ``final`` is the game at its end and ``steps``
   every step's events (``state`` is ``None`` in them), e.g. to fix one camera for the whole replay;
 - ``caption(step, names) -> (seat | None, text)``: what the step did (the seat's name is put before it);
 - ``score_key(state) -> Hashable``: a frame whose key differs from the previous one's is never dropped;
@@ -44,6 +44,7 @@ from PIL import Image, ImageDraw
 
 from engine.record import Record, Step, parse_record, replay_steps, verify_final
 from render.common import draw_text, ellipsize, min_font_px, note_paste, seat_names, text_width, theme_of
+from render.palette import Palette
 
 __all__ = [
     "DEFAULT_WIDTH",
@@ -89,7 +90,7 @@ class ReplayRenderer:
 
     Attributes:
         engine: the game's ``GameState`` class (``engine.record.replay_steps`` replays the record with it).
-        prepare: ``prepare(final, steps, *, names, width, theme) -> paint(step) -> RGB image``.
+        prepare: ``prepare(final, steps, *, names, width, theme, palette) -> paint(step) -> RGB image``.
         caption: ``caption(step, names) -> (seat | None, text)``.
         score_key: ``score_key(state) -> Hashable``.
         move_lines: ``move_lines(record, steps, names, *, compact) -> list[str]``.
@@ -212,7 +213,13 @@ class _Frames:
     """Draws frames (caption band + the hook's body) for one record."""
 
     def __init__(
-        self, record: Mapping[str, Any], renderer: ReplayRenderer, names: Sequence[str] | None, width: int, theme: str
+        self,
+        record: Mapping[str, Any],
+        renderer: ReplayRenderer,
+        names: Sequence[str] | None,
+        width: int,
+        theme: str,
+        palette: Palette | None = None,
     ) -> None:
         theme_of(theme)
         if not 240 <= width <= 1600:
@@ -223,7 +230,8 @@ class _Frames:
         self.total = len(self.rec.history)
         self.names = _names(self.rec, names, self.final.num_players)
         self.width, self.theme = width, theme
-        self.paint = self.hooks.prepare(self.final, self.steps, names=self.names, width=width, theme=theme)
+        extra = {"palette": palette} if palette is not None else {}  # a hook without ``palette`` draws the default
+        self.paint = self.hooks.prepare(self.final, self.steps, names=self.names, width=width, theme=theme, **extra)
 
     def live(self) -> Iterable[Step]:
         return replay_steps(self.rec.state_cls, self.rec.setup, self.rec.history)
@@ -248,11 +256,12 @@ def replay_frame(
     names: Sequence[str] | None = None,
     theme: str = "dark",
     width: int = DEFAULT_WIDTH,
+    palette: Palette | None = None,
 ) -> Image.Image:
     """Frame ``index`` (0 = the start, k = after action k) of :func:`render_replay`'s animation as an RGB image,
     drawn from a fresh replay (a still "position after move k"). Raises like :func:`render_replay`, and
     ``IndexError`` for an index outside ``0..actions``."""
-    frames = _Frames(record, renderer, names, width, theme)
+    frames = _Frames(record, renderer, names, width, theme, palette)
     if not 0 <= index <= frames.total:
         raise IndexError(f"frame {index} of a replay with {frames.total} actions")
     for step in frames.live():
@@ -315,6 +324,7 @@ def render_replay(
     frame_ms: int | None = None,
     last_ms: int = LAST_MS,
     max_bytes: int = MAX_BYTES,
+    palette: Palette | None = None,
 ) -> bytes:
     """An animated GIF replaying the game of ``record`` (an :func:`engine.record.export_record` dict).
 
@@ -328,6 +338,7 @@ def render_replay(
         renderer: the game's :class:`ReplayRenderer` (its plug-in's ``kind.replay``).
         names: display names by seat (default: the record's ``players``).
         theme: ``"dark"`` or ``"light"``.
+        palette: the seat colours and cues (:class:`render.palette.Palette`; ``None`` = standard).
         width: frame width in px (240..1600; labels keep 9 px capitals at 400 px wide only from the default up).
         max_frames: frame cap (>= 2).
         frame_ms: time per action frame in ms (default automatic).
@@ -343,23 +354,23 @@ def render_replay(
             disagrees with the replay.
         ValueError: an unknown theme, a width outside 240..1600, ``max_frames < 2``.
     """
-    frames = _Frames(record, renderer, names, width, theme)
+    frames = _Frames(record, renderer, names, width, theme, palette)
     keep = frame_indices(frames.total, frames.scored, max_frames)
     wanted = set(keep)
     drawn: dict[int, Image.Image] = {}
-    palette: Image.Image | None = None
+    gif_pal: Image.Image | None = None
     last_rgb: Image.Image | None = None
     for step in frames.live():
         if step.index not in wanted:
             continue
         rgb = frames.draw(step)
-        if palette is None:
+        if gif_pal is None:
             last_rgb = _last_frame(frames)
             extra = frames.hooks.extra_colours
-            palette = _palette([rgb, last_rgb], extra)
-        drawn[step.index] = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
-    assert palette is not None and last_rgb is not None
-    return _fit(drawn, keep, frames.scored, palette, frame_ms, last_ms, max_bytes)
+            gif_pal = _palette([rgb, last_rgb], extra)
+        drawn[step.index] = rgb.quantize(palette=gif_pal, dither=Image.Dither.NONE)
+    assert gif_pal is not None and last_rgb is not None
+    return _fit(drawn, keep, frames.scored, gif_pal, frame_ms, last_ms, max_bytes)
 
 
 def _last_frame(frames: _Frames) -> Image.Image:

@@ -27,8 +27,9 @@ from render.common import (
     wrap_text,
 )
 from render.conex_words import EN as CONEX_EN
-from render.constructo import PLAYER_FILL, PLAYER_PATTERN, player_tags
+from render.constructo import PLAYER_PATTERN, player_tags
 from render.constructo_draw import draw_player_swatch
+from render.palette import Palette
 from render.words import Words, resolve
 
 WIDTH = 800
@@ -102,11 +103,13 @@ def _constructo_headline(match: Match, names: Sequence[str]) -> str:
     return f"{names[w]} wins {totals[w]}–{totals[1 - w]}"
 
 
-def render_constructo_result(match: Match, *, names: Sequence[str] = ("P1", "P2"), theme: str = "dark") -> Image.Image:
+def render_constructo_result(
+    match: Match, *, names: Sequence[str] = ("P1", "P2"), theme: str = "dark", palette: Palette | None = None
+) -> Image.Image:
     """End-of-match card for Constructo: the winner (or draw, or resignation, M2/M3), per-round tower scores
     with each round's layout, and match totals. 800 px wide RGB image. Raises ``ValueError`` for a bad theme.
     """
-    th = theme_of(theme)
+    th = theme_of(theme, palette)
     names = seat_names(names, 2)
     tags = player_tags(names)
     scores = list(match.round_scores())
@@ -124,7 +127,7 @@ def render_constructo_result(match: Match, *, names: Sequence[str] = ("P1", "P2"
     y = key_top
     for p in (0, 1):
         mid = y + FS * 0.8
-        draw_player_swatch(draw, (MARGIN + FS * 0.8, mid), FS * 1.45, p, tags[p], FS)
+        draw_player_swatch(draw, (MARGIN + FS * 0.8, mid), FS * 1.45, p, tags[p], FS, th)
         draw_fit(
             draw,
             (MARGIN + FS * 2.2, mid),
@@ -154,7 +157,7 @@ def render_constructo_result(match: Match, *, names: Sequence[str] = ("P1", "P2"
         bold_rows=[len(rows) - 1],
         widths=[150, 200, 180, 180],
     )
-    draw.rectangle((0, 0, 10, height), fill=PLAYER_FILL[match.winner] if match.winner is not None else th.muted)
+    draw.rectangle((0, 0, 10, height), fill=th.seats[match.winner] if match.winner is not None else th.muted)
     return img
 
 
@@ -200,7 +203,7 @@ def _conex_headline(game: Game, names: Sequence[str], words: Words | None = None
 
 
 def render_conex_result(
-    game: Game, *, names: Sequence[str], theme: str = "dark", words: Words | None = None
+    game: Game, *, names: Sequence[str], theme: str = "dark", words: Words | None = None, palette: Palette | None = None
 ) -> Image.Image:
     """End-of-game card for CONEX: the engine's ranking (ties share a place, E3), winners marked, the goal.
     Forfeited seats (they left the running game) rank last, marked "(left)", and never win.
@@ -208,7 +211,7 @@ def render_conex_result(
     ``names`` are by seat; ``words`` the reader's language (``None`` = English; the card is public: the server's).
     800 px wide RGB image. Raises ``ValueError`` for a bad theme.
     """
-    th = theme_of(theme)
+    th = theme_of(theme, palette)
     w = resolve(words, CONEX_EN)
     names = seat_names(names, game.players)
     forfeited = game.forfeited
@@ -274,6 +277,7 @@ def render_leaderboard(
     *,
     title: str = "Leaderboard",
     theme: str = "dark",
+    palette: Palette | None = None,
     empty_note: str = "No rated games yet.",
     columns: Sequence[str] = ("W", "L", "D"),
     headings: Sequence[str] = ("player", "rating"),
@@ -288,7 +292,7 @@ def render_leaderboard(
     title and ``empty_note`` (an 800 x ~130 px banner; the bot may send text instead). 800 px wide RGB. Raises
     ``ValueError`` for a bad theme.
     """
-    th = theme_of(theme)
+    th = theme_of(theme, palette)
     title_lines = wrap_text(title, WIDTH - 2 * MARGIN, FS + 8, True, max_lines=2)
     top = 18 + len(title_lines) * (FS + 8) * 1.3 + 6
     height = int(top + ROW_H * (len(rows) + 1) + MARGIN) if rows else int(top + FS * 1.6 + MARGIN)

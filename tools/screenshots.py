@@ -1,7 +1,8 @@
 """The README's screenshots, rendered by the project itself: ``python -m tools.screenshots [--out docs/screenshots]``.
 
 Writes ``constructo-board.png`` (a round in progress), ``conex-table.png`` (a 3-player table after a few cards),
-``conex-hand.png`` (that table's first hand) and ``conex-hints.png`` (its hint sheet), each as a player sees it in
+``conex-hand.png`` (that table's first hand) and ``conex-hints.png`` (its hint sheet), and the board and the hand
+again in the light theme with the colour-blind palette (``*-light-colour-blind.png``), each as a player sees it in
 Discord, from fixed positions (the same files every run on the same fonts and Pillow). ``tests/render`` checks that
 the committed files are current (``test_screenshots.py``): after a visual change, run this and look at them.
 """
@@ -20,14 +21,16 @@ from render.conex import render_table
 from render.conex_hand import render_hand
 from render.conex_hints import render_hints
 from render.constructo import render_board
+from render.palette import COLOUR_BLIND
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 CONSTRUCTO_RECORD = "rombo: S1 L2 M9 2-1 L5 M4 S6 4-5 L3 M7"
 """A round in progress: swallows, a move, towers of both players (the notation of ``engine/constructo``)."""
 
 
-def constructo_board() -> Any:
-    return render_board(Match(0, [Round.from_record(CONSTRUCTO_RECORD)]), names=("Alice", "Bob"))
+def constructo_board(**look: Any) -> Any:
+    """The board of :data:`CONSTRUCTO_RECORD`; ``look``: ``theme=`` and ``palette=`` of the drawing."""
+    return render_board(Match(0, [Round.from_record(CONSTRUCTO_RECORD)]), names=("Alice", "Bob"), **look)
 
 
 def conex_game(placed_cards: int = 7, seed: int = 11) -> Game:
@@ -44,12 +47,18 @@ def conex_images() -> dict[str, Any]:
         "conex-table.png": render_table(game, names=names),
         "conex-hand.png": render_hand(game, seat),
         "conex-hints.png": render_hints(game, hints),
+        "conex-hand-light-colour-blind.png": render_hand(game, seat, theme="light", palette=COLOUR_BLIND),
     }
 
 
 def images() -> dict[str, Any]:
     """Every screenshot by file name (PIL images)."""
-    return {"constructo-board.png": constructo_board(), **conex_images()}
+    light = constructo_board(theme="light", palette=COLOUR_BLIND)
+    return {
+        "constructo-board.png": constructo_board(),
+        "constructo-board-light-colour-blind.png": light,
+        **conex_images(),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

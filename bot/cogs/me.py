@@ -1,4 +1,5 @@
-"""``/mysettings``: a player's own settings (private): turn alerts by DM (:mod:`bot.services.alerts`).
+"""``/mysettings``: a player's own settings (private): turn alerts by DM (:mod:`bot.services.alerts`), and how the
+pictures only they see look: theme and palette (:mod:`bot.services.looks`).
 
 ``/settings`` stays the admins' command: Discord hides it from members through its default permissions, which a
 subcommand cannot override, so a player's own settings have a command of their own, next to ``/mygames``.
@@ -17,6 +18,7 @@ from discord.ext import commands
 from bot.first_response import PRIVATE_ANSWER
 from bot.i18n import t
 from bot.services.alerts import FAILED, ON, UNDELIVERABLE
+from bot.services.looks import look_from
 from bot.ui.common import reply
 
 if TYPE_CHECKING:
@@ -31,11 +33,30 @@ class MeCog(commands.Cog, name="me"):
 
     @app_commands.command(name="mysettings", description="Your own settings: turn alerts by DM", extras=PRIVATE_ANSWER)
     @app_commands.describe(alerts="A DM when a game waits for your move (one per turn; off by default)")
-    async def mysettings(self, interaction: discord.Interaction, alerts: Literal["on", "off"] | None = None) -> None:
+    @app_commands.describe(
+        theme="Your private pictures (hand, hints, zoom, analysis): dark or light background",
+        palette="Player colours of your private pictures: standard, or colour-blind (with patterns)",
+    )
+    async def mysettings(
+        self,
+        interaction: discord.Interaction,
+        alerts: Literal["on", "off"] | None = None,
+        theme: Literal["dark", "light"] | None = None,
+        palette: Literal["standard", "colour-blind"] | None = None,
+    ) -> None:
         loc = interaction.locale
         games = self.bot.games
         prefs = await self.bot.storage.get_prefs(interaction.user.id)
         lines: list[str] = []
+        look_changes = {k: v for k, v in (("theme", theme), ("palette", palette)) if v is not None}
+        if look_changes:
+            prefs = await self.bot.storage.set_prefs(interaction.user.id, **look_changes)
+            if alerts is None:
+                lines.append(t("settings.saved", loc))
+        look = look_from(prefs)
+        look_line = t(
+            "me.look", loc, theme=t(f"me.theme_{look.theme}", loc), palette=t(f"me.palette_{look.palette}", loc)
+        )
         if prefs.get("alerts") == FAILED:  # said once, then it reads as off
             lines.append(t("me.alerts_failed", loc))
             await self.bot.storage.set_prefs(interaction.user.id, alerts=None)
@@ -47,7 +68,7 @@ class MeCog(commands.Cog, name="me"):
                 if getattr(err, "code", None) not in UNDELIVERABLE:
                     raise
                 await games.alerts.set(interaction.user.id, False)
-                await reply(interaction, "\n".join([*lines, t("me.alerts_closed", loc)]), ephemeral=True)
+                await reply(interaction, "\n".join([*lines, t("me.alerts_closed", loc), look_line]), ephemeral=True)
                 return
             await games.alerts.set(interaction.user.id, True)
             state = True
@@ -57,6 +78,7 @@ class MeCog(commands.Cog, name="me"):
             state = False
             lines.append(t("settings.saved", loc))
         lines.append(t("me.alerts_on" if state else "me.alerts_off", loc))
+        lines.append(look_line)
         await reply(interaction, "\n".join(lines), ephemeral=True)
 
 

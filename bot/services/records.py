@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import BotError
+from bot.services.looks import DEFAULT, Look
 from engine.record import export_record
 
 if TYPE_CHECKING:
@@ -75,12 +76,12 @@ def _renderer(snap: Snapshot) -> ReplayRenderer | None:
     return snap.kind.replay
 
 
-def _render(record: dict[str, Any], renderer: ReplayRenderer, theme: str) -> bytes:
+def _render(record: dict[str, Any], renderer: ReplayRenderer, look: Look) -> bytes:
     """The CPU job of a replay (module level; the record is plain data and the renderer pickles by reference, so a
     process pool can run it)."""
     from render.replay import render_replay
 
-    return render_replay(record, renderer, theme=theme)
+    return render_replay(record, renderer, **look.kwargs())
 
 
 def _pages(record: dict[str, Any], renderer: ReplayRenderer, limit: int) -> list[str]:
@@ -104,9 +105,9 @@ class Records:
     def __init__(self, layer: GameLayer) -> None:
         self.layer = layer
         self.cache_bytes = REPLAY_CACHE_BYTES
-        self._gifs: OrderedDict[tuple[int, str], bytes] = OrderedDict()
+        self._gifs: OrderedDict[tuple[int, Look], bytes] = OrderedDict()
         self._size = 0
-        self._pending: dict[tuple[int, str], asyncio.Future[bytes]] = {}
+        self._pending: dict[tuple[int, Look], asyncio.Future[bytes]] = {}
         self._slots: asyncio.Semaphore | None = None
         self.renders = 0
 
@@ -128,13 +129,14 @@ class Records:
         return self.layer.snapshot(record)
 
     # -- replays -----------------------------------------------------------------------------------------------
-    def cached(self, game_id: int, theme: str = "dark") -> bytes | None:
+    def cached(self, game_id: int, look: Look = DEFAULT) -> bytes | None:
         """The cached replay of ``game_id`` (``None``: not rendered since the start, or dropped)."""
-        return self._gifs.get((game_id, theme))
+        return self._gifs.get((game_id, look))
 
-    async def replay(self, snap: Snapshot, theme: str = "dark") -> bytes:
+    async def replay(self, snap: Snapshot, look: Look = DEFAULT) -> bytes:
         """The animated GIF replay of a finished game (``render.replay.render_replay``: one frame per action and
-        the start, bounded in frames and bytes), rendered off the event loop once and cached.
+        the start, bounded in frames and bytes) in ``look`` (a private answer: the reader's), rendered off the
+        event loop once per look and cached.
 
         Raises:
             NoReplay: the game's kind names no replay renderer.
@@ -144,30 +146,30 @@ class Records:
         renderer = _renderer(snap)
         if renderer is None:
             raise NoReplay(snap.kind.name)
-        key = (snap.id, theme)
+        key = (snap.id, look)
         gif = self._gifs.get(key)
         if gif is not None:
             self._gifs.move_to_end(key)
             return gif
         pending = self._pending.get(key)
         if pending is None:
-            pending = asyncio.ensure_future(self._render(key, record_of(snap), renderer, theme))
+            pending = asyncio.ensure_future(self._render(key, record_of(snap), renderer, look))
             self._pending[key] = pending
             pending.add_done_callback(lambda _f: self._pending.pop(key, None))
         return await asyncio.shield(pending)
 
     async def _render(
-        self, key: tuple[int, str], record: dict[str, Any], renderer: ReplayRenderer, theme: str
+        self, key: tuple[int, Look], record: dict[str, Any], renderer: ReplayRenderer, look: Look
     ) -> bytes:
         if self._slots is None:
             self._slots = asyncio.Semaphore(MAX_RENDERS)
         async with self._slots:
-            gif: bytes = await self.layer.cpu_background(_render, record, renderer, theme)
+            gif: bytes = await self.layer.cpu_background(_render, record, renderer, look)
         self.renders += 1
         self._keep(key, gif)
         return gif
 
-    def _keep(self, key: tuple[int, str], gif: bytes) -> None:
+    def _keep(self, key: tuple[int, Look], gif: bytes) -> None:
         if len(gif) > self.cache_bytes:
             return
         old = self._gifs.pop(key, None)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import t
+from bot.services.looks import DEFAULT, look_of
 from bot.services.records import REPLAY_FILENAME, NoReplay, json_file
 from bot.services.refusals import interaction_limit
 from bot.ui import rematch
@@ -102,7 +103,8 @@ async def send_replay(interaction: discord.Interaction, game_id: int, *, ephemer
     files: list[discord.File] = []
     note = ""
     try:
-        gif = await layer.records.replay(snap)
+        look = await look_of(layer.storage, interaction.user.id) if ephemeral else DEFAULT  # private: theirs
+        gif = await layer.records.replay(snap, look)
         limit = interaction_limit(interaction)
         if limit is not None and len(gif) > limit:  # this server's upload limit: the move list and record stay
             note = "\n" + t("rec.replay_too_large", loc, mib=f"{limit / 2**20:.1f}")

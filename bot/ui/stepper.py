@@ -22,6 +22,7 @@ import discord
 
 from bot.errors import BotError
 from bot.i18n import t
+from bot.services.looks import DEFAULT, Look, look_of
 from bot.services.records import record_of
 from bot.ui.common import defer, fill, games, report_errors, update
 
@@ -35,9 +36,11 @@ JUMP_OPTIONS = 25
 ROLES = {"s": "rec.step_open", "f": "⏮", "p": "◀", "n": "▶", "l": "⏭"}
 
 
-def _step_job(record: dict[str, Any], renderer: ReplayRenderer, index: int) -> tuple[bytes, str, int, dict[int, str]]:
+def _step_job(
+    record: dict[str, Any], renderer: ReplayRenderer, index: int, look: Look = DEFAULT
+) -> tuple[bytes, str, int, dict[int, str]]:
     """The CPU job of one still: ``(PNG, caption, actions in the game, captions of the jump select's moves)``;
-    ``index`` is clamped to the game."""
+    ``index`` is clamped to the game; the still is drawn in ``look`` (the stepper is private: the reader's)."""
     from engine.record import replay_steps
     from render import to_png
     from render.replay import replay_frame
@@ -52,7 +55,7 @@ def _step_job(record: dict[str, Any], renderer: ReplayRenderer, index: int) -> t
         if step.index in wanted:
             seat, text = renderer.caption(step, names)
             captions[step.index] = f"{names[seat]}: {text}" if seat is not None and seat < len(names) else text
-    png = to_png(replay_frame(record, renderer, index, width=STEP_WIDTH))
+    png = to_png(replay_frame(record, renderer, index, width=STEP_WIDTH, **look.kwargs()))
     return png, captions.get(index, ""), total, captions
 
 
@@ -176,7 +179,8 @@ async def show_move(interaction: discord.Interaction, game_id: int, move: int, *
         await defer(interaction, ephemeral=True)
     elif not interaction.response.is_done():
         await interaction.response.defer()  # a component: a deferred update of the stepper message
-    png, caption, total, captions = await layer.cpu(_step_job, record_of(snap), renderer, move)
+    look = await look_of(layer.storage, interaction.user.id)
+    png, caption, total, captions = await layer.cpu(_step_job, record_of(snap), renderer, move, look)
     move = max(0, min(move, total))
     loc = interaction.locale
     text = t("rec.step_head", loc, game_id=snap.id, move=move, total=total)

@@ -25,6 +25,7 @@ from bot.games.conex.narration import game_of
 from bot.games.conex.placing import parse_card_ref, parse_target, resolve_place, targets
 from bot.games.conex.views import card_label, colour_name
 from bot.i18n import image_words, t
+from bot.services.looks import look_of
 from bot.services.publish import render_png
 from bot.ui.common import GameCog, defer, fill, guild_locale, png_file, reply
 from engine.conex import Game
@@ -278,7 +279,10 @@ class ConexCog(
             self.games.fair.check(interaction, "zoom")
             await defer(interaction, ephemeral=True)
             words = image_words(interaction.locale)  # a private view: the clicker's language
-            png = await self.games.cpu(render_png, render_table, game, names=snap.names, zoom=focus, words=words)
+            look = await look_of(self.games.storage, interaction.user.id)  # private: the player's own look
+            png = await self.games.cpu(
+                render_png, render_table, game, names=snap.names, zoom=focus, words=words, **look.kwargs()
+            )
             await fill(
                 interaction,
                 t("cn.zoom", interaction.locale, zoom=zoom),

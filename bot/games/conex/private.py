@@ -17,6 +17,7 @@ from bot.games.conex.placing import cm, legal_counts
 from bot.games.conex.placing import hints as find_hints
 from bot.games.conex.views import PRIVATE, discard_view, forfeit_view, hints_view
 from bot.i18n import image_words, t
+from bot.services.looks import look_of
 from bot.services.publish import render_png
 from bot.services.refusals import fill_fitting
 from bot.ui.common import defer, fill, games, png_file, reply
@@ -74,7 +75,10 @@ async def _hand(interaction: discord.Interaction, layer: Any, ticket: Any, game_
     if not game.hands[seat]:  # an empty hand: its text, no blank picture
         await fill(interaction, text, ephemeral=True)
         return
-    png = await layer.cpu(render_png, render_hand, game, seat, legal_counts=counts, letters=letters, words=words)
+    look = await look_of(layer.storage, interaction.user.id)  # a private picture: the player's own look
+    png = await layer.cpu(
+        render_png, render_hand, game, seat, legal_counts=counts, letters=letters, words=words, **look.kwargs()
+    )
     kwargs: dict[str, Any] = {}
     if seat in game.pending_discards and game.hands[seat]:
         kwargs["view"] = discard_view(snap.id, game.hand(seat), locale=interaction.locale.value, letters=letters)
@@ -160,7 +164,10 @@ async def _hints(interaction: discord.Interaction, layer: Any, ticket: Any, game
     letters = letters_of(snap.env.extra, game, seat)
     labels, lines = hint_texts(game, seat, found, letters, loc)
     marks = [letters.get(h.place.card, "") for h in found]  # each ghost carries its hand letter
-    png = await layer.cpu(render_png, render_hints, game, found, labels=labels, marks=marks, words=image_words(loc))
+    look = await look_of(layer.storage, interaction.user.id)  # a private picture: the player's own look
+    png = await layer.cpu(
+        render_png, render_hints, game, found, labels=labels, marks=marks, words=image_words(loc), **look.kwargs()
+    )
     head = commitment_first(snap, loc) + t("cn.hints_off_turn" if plan else "cn.hints", loc)
     content = head + "\n" + "\n".join(lines)
     kwargs: dict[str, Any] = {} if plan else {"view": hints_view(snap.id, snap.version, found, locale=loc.value)}

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import t
+from bot.services.looks import DEFAULT, Look, look_of
 from bot.ui.common import GameButton, defer, fill, games, png_file, reply
 from engine.constructo import Match
 
@@ -214,18 +215,19 @@ def analysis_pages(rounds: list[dict[str, Any]], names: list[str], locale: Any) 
 
 
 def analysis_pictures(
-    match: Match, rounds: list[dict[str, Any]], names: list[str], titles: list[str]
+    match: Match, rounds: list[dict[str, Any]], names: list[str], titles: list[str], look: Look = DEFAULT
 ) -> list[tuple[str, bytes]]:
     """The pictures of an analysis, as ``(name, PNG bytes)``: ``"values"``, the value graph of every round, then
-    ``"round<n>-turning"``, the board right after each round's turning point. The CPU job (module level)."""
+    ``"round<n>-turning"``, the board right after each round's turning point, in ``look`` (the reader's). The CPU job
+    (module level)."""
     from render import to_png
     from render.constructo_analysis import render_turning_board, render_value_graph
 
-    out = [("values", to_png(render_value_graph(rounds, names=names, titles=titles)))]
+    out = [("values", to_png(render_value_graph(rounds, names=names, titles=titles, **look.kwargs())))]
     for rnd in rounds:
         tp = rnd.get("turning_point")
         if tp is not None:
-            board = render_turning_board(match, int(rnd["round"]) - 1, int(tp), names=names)
+            board = render_turning_board(match, int(rnd["round"]) - 1, int(tp), names=names, **look.kwargs())
             out.append((f"round{rnd['round']}-turning", to_png(board)))
     return out
 
@@ -243,7 +245,8 @@ async def send_analysis(interaction: discord.Interaction, game_id: int) -> None:
     files = []
     if rounds:
         titles = [t("cx.an_graph", interaction.locale, round=r["round"], layout=r["layout"]) for r in rounds]
-        pictures = await layer.cpu(analysis_pictures, snap.require_state(), rounds, list(snap.names), titles)
+        look = await look_of(layer.storage, interaction.user.id)  # a private answer: the reader's look
+        pictures = await layer.cpu(analysis_pictures, snap.require_state(), rounds, list(snap.names), titles, look)
         files = [png_file(png, f"analysis-{snap.id}-{name}.png") for name, png in pictures]
     await fill(interaction, f"{head}\n{first}"[:2000], ephemeral=True, files=files, allowed_mentions=none)
     for page in more:

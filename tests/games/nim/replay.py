@@ -16,6 +16,7 @@ from PIL import Image, ImageDraw
 from engine.protocol import GameOver
 from engine.record import Record, Step
 from render.common import draw_text, min_font_px, theme_of
+from render.palette import Palette
 from render.replay import ReplayRenderer
 from tests.games.nim.engine import Left, Nim, Took
 
@@ -33,10 +34,16 @@ def _geometry(setup: dict[str, Any], width: int) -> tuple[int, int, int]:
 
 
 def prepare(
-    final: Nim, steps: Sequence[Step], *, names: Sequence[str], width: int, theme: str
+    final: Nim,
+    steps: Sequence[Step],
+    *,
+    names: Sequence[str],
+    width: int,
+    theme: str,
+    palette: Palette | None = None,
 ) -> Callable[[Step], Image.Image]:
     """A painter: the heaps after a step (``step.state``, a live ``Nim``), ``width`` px wide, RGB."""
-    th = theme_of(theme)
+    th = theme_of(theme, palette)
     label_w, stone, row_h = _geometry(final.setup, width)
     height = len(final.setup["heaps"]) * row_h + 2 * MARGIN
     fs = min_font_px(width)
