@@ -188,6 +188,9 @@ class TableBot(commands.Bot):
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         # Runs inside the gateway parser, before any handler task of the interaction starts.
         if event_name == "interaction" and args:
+            languages = getattr(self.games, "languages", None)
+            if languages is not None:  # a player's own language (/mysettings) before any handler reads it
+                languages.apply(args[0])
             self.first_response.attach(args[0])
             forged.screen(self, args[0])  # a component no handler takes: answered privately (issue 22)
         if self.health is not None:

@@ -13,6 +13,7 @@ from bot.services.ai import AIScheduler
 from bot.services.alerts import Alerts
 from bot.services.fairshare import FairShare
 from bot.services.footprint import Footprint
+from bot.services.language import LanguageOverrides
 from bot.services.lobby import Lobby
 from bot.services.publish import Publisher
 from bot.services.records import Records
@@ -36,4 +37,5 @@ def wire(layer: GameLayer) -> GameLayer:
     layer.timers = Timers(layer)
     layer.timers.claim_view = claim_view
     layer.alerts = Alerts(layer)
+    layer.languages = LanguageOverrides(layer)
     return layer

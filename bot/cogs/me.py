@@ -1,4 +1,5 @@
-"""``/mysettings``: a player's own settings (private): turn alerts by DM (:mod:`bot.services.alerts`).
+"""``/mysettings``: a player's own settings (private): turn alerts by DM (:mod:`bot.services.alerts`), their own
+language (:mod:`bot.services.language`).
 
 ``/settings`` stays the admins' command: Discord hides it from members through its default permissions, which a
 subcommand cannot override, so a player's own settings have a command of their own, next to ``/mygames``.
@@ -31,11 +32,19 @@ class MeCog(commands.Cog, name="me"):
 
     @app_commands.command(name="mysettings", description="Your own settings: turn alerts by DM", extras=PRIVATE_ANSWER)
     @app_commands.describe(alerts="A DM when a game waits for your move (one per turn; off by default)")
-    async def mysettings(self, interaction: discord.Interaction, alerts: Literal["on", "off"] | None = None) -> None:
-        loc = interaction.locale
+    @app_commands.describe(language="The language the bot uses for you alone (auto: your Discord's)")
+    async def mysettings(
+        self,
+        interaction: discord.Interaction,
+        alerts: Literal["on", "off"] | None = None,
+        language: Literal["auto", "en", "es"] | None = None,
+    ) -> None:
         games = self.bot.games
-        prefs = await self.bot.storage.get_prefs(interaction.user.id)
         lines: list[str] = []
+        if language is not None:  # first: the rest of the answer is already in the chosen language
+            await games.languages.choose(interaction, language)
+        loc = interaction.locale
+        prefs = await self.bot.storage.get_prefs(interaction.user.id)
         if prefs.get("alerts") == FAILED:  # said once, then it reads as off
             lines.append(t("me.alerts_failed", loc))
             await self.bot.storage.set_prefs(interaction.user.id, alerts=None)
@@ -57,6 +66,9 @@ class MeCog(commands.Cog, name="me"):
             state = False
             lines.append(t("settings.saved", loc))
         lines.append(t("me.alerts_on" if state else "me.alerts_off", loc))
+        lines.append(t(f"me.language_{games.languages.chosen_by(interaction.user.id)}", loc))
+        if language is not None and alerts is None:
+            lines.insert(0, t("settings.saved", loc))
         await reply(interaction, "\n".join(lines), ephemeral=True)
 
 

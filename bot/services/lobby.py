@@ -24,9 +24,10 @@ from bot.core.changes import Change, Committed
 from bot.core.envelope import Envelope, Seat
 from bot.core.kind import GameKind, Snapshot, not_player
 from bot.core.respond import reply, update
+from bot.core.results import CASUAL
 from bot.errors import BotError
 from bot.first_response import InteractionGone, is_dead
-from bot.services import access, caps, footprint
+from bot.services import access, caps, footprint, house
 from bot.services.challenges import is_open, refuse_duplicate, take_open_seat, undo_if_duplicate
 from bot.services.seat_text import key, text
 from bot.storage import Effect, Owed
@@ -88,14 +89,15 @@ class Lobby:
         Raises ``BotError`` (``err.channel_busy_no_thread``, ``err.duplicate_challenge``, ``cap.member``,
         ``cap.server``, ``cap.threads``: ``bot/services/caps.py``) and whatever the kind's setup refuses.
         """
+        guild_id = interaction.guild_id or 0
+        settings = await self.layer.storage.get_guild_settings(guild_id) if guild_id else {}
+        house.check_open(settings, interaction, kind, players, seats, invited)  # /settings: channel, game, blocks
         access.require(interaction)  # before anything is stored: a game the bot could not show never starts
         await caps.check_open(self.layer, interaction)  # issue 22: open games per member and per server
         loc = interaction.guild_locale.value if interaction.guild_locale else None
         challenge = invited is not None or options.get("open") is True  # one waiting challenge per pair (or opener)
         if challenge:
             await refuse_duplicate(self.layer, kind, interaction.guild_id or 0, players)
-        guild_id = interaction.guild_id or 0
-        settings = await self.layer.storage.get_guild_settings(guild_id) if guild_id else {}
         timing = self.layer.clock
         now = timing.now()
         env = Envelope.new(
@@ -107,6 +109,8 @@ class Lobby:
             now=now,
             clock=clocks.new_clock(clocks.preset_of(clock, settings), timing),
         )
+        if not house.rated(settings):  # the server plays unrated games: stamped now, a later change leaves it be
+            env = env.with_(extra={**env.extra, CASUAL: True})
         starts = start or (invited is None and len(players) >= kind.seating.min_seats and all(s.ai for s in seats[1:]))
         status = "lobby"
         wake: float | None = now + timing.span(60.0 * clocks.expiry_minutes(settings))
@@ -275,6 +279,7 @@ class Lobby:
         """Take the next seat. Refused: already seated, full, the member's open games at their cap."""
         user = interaction.user
         if user.id not in (await self.layer.record(game_id)).players:  # one already seated hears "already in"
+            await house.require_join(self.layer, interaction)
             await caps.check_join(self.layer, interaction)
 
         def step(snap: Snapshot) -> Change:
@@ -392,6 +397,7 @@ class Lobby:
         made: list[GameState] = []
         access.require(interaction)
         user = interaction.user
+        await house.require_join(self.layer, interaction)
         if is_open(self.layer.envelope(await self.layer.record(game_id)), [user.id]):
             await caps.check_join(self.layer, interaction)
 
