@@ -148,6 +148,7 @@ class TableBot(commands.Bot):
             self.storage = await Storage.open(self.config.storage_target, pool_size=self.config.database_pool_size)
         await self.tree.set_translator(CatalogueTranslator())
         self.games = wire(GameLayer(self))
+        await self.games.languages.reload()  # players' own languages, before the first interaction (bot.services)
         self.first_response.pressure = lambda: self.games.admission.busy  # loaded: answer first (bot.core.admission)
         self.storage.use_clock(self.games.clock.now)  # stored times and due times on the bot's one clock
         metrics.instrument_storage(self.storage)

@@ -9,8 +9,9 @@ hand and hint follows without a change in the handlers; the client's own locale 
 they keep the server's. Turn-alert DMs read the stored choice themselves (``bot/services/alerts.py``).
 
 The choices live in ``user_prefs.language`` (survive restarts) and in this process's memory (the parse step cannot
-wait for storage); the memory is reloaded at every READY and at most every :data:`REFRESH_S` seconds after an
-interaction, so a choice made through another process (shards) is followed within that time.
+wait for storage); the memory is loaded at startup before the gateway connects, again at every READY, and at most
+every :data:`REFRESH_S` seconds after an interaction, so a choice made through another process (shards) is followed
+within that time.
 """
 
 from __future__ import annotations
@@ -61,9 +62,11 @@ class LanguageOverrides:
             interaction.locale = CHOICES[lang]
         if time.monotonic() - self.loaded_at > REFRESH_S and (self._refresh is None or self._refresh.done()):
             self.loaded_at = time.monotonic()  # one reload at a time, even if it fails
-            self._refresh = asyncio.get_running_loop().create_task(self._reload(), name="language-reload")
+            self._refresh = asyncio.get_running_loop().create_task(self.reload(), name="language-reload")
 
-    async def _reload(self) -> None:
+    async def reload(self) -> None:
+        """:meth:`load`, logging a failure instead of raising (at startup, before the gateway connects, so the
+        first interactions already find the choices; and in the background)."""
         try:
             await self.load()
         except Exception as err:  # storage away: keep what we know, try again later
