@@ -33,6 +33,7 @@ MESSAGES: dict[str, str] = {
     "house.reset_cancelled": "Cancelled: no rating was changed.",
     "house.reset_button": "Reset the ratings",
     "house.cancel_button": "Cancel",
+    "house.unrated_note": "Not rated: this server plays unrated games.",
     "res.not_rated_casual": "Not rated (this server plays unrated games).",
     "me.language_auto": "Language: your Discord's (`/mysettings language:en` or `es` to choose one).",
     "me.language_en": "Language: **English**, whatever your Discord uses (`/mysettings language:auto` to follow it).",

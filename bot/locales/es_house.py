@@ -41,6 +41,7 @@ MESSAGES: dict[str, str] = {
     "house.reset_cancelled": "Cancelado: no ha cambiado ninguna puntuación.",
     "house.reset_button": "Reiniciar las puntuaciones",
     "house.cancel_button": "Cancelar",
+    "house.unrated_note": "Sin puntuar: este servidor juega partidas sin puntuar.",
     "res.not_rated_casual": "Sin puntuar (este servidor juega partidas sin puntuar).",
     "me.language_auto": "Idioma: el de tu Discord (`/mysettings language:en` o `es` para elegir uno).",
     "me.language_en": "Idioma: **inglés**, use lo que use tu Discord (`/mysettings language:auto` para seguirlo).",

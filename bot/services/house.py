@@ -23,13 +23,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from bot.core.results import CASUAL
 from bot.errors import BotError
+from bot.i18n import t
 
 if TYPE_CHECKING:
     import discord
 
     from bot.core.envelope import Seat
-    from bot.core.kind import GameKind
+    from bot.core.kind import GameKind, Snapshot
     from bot.core.layer import GameLayer
 
 SETTING_CHANNELS = "channels"
@@ -188,3 +190,10 @@ def check_open(
     refusal = check_start(settings, place, interaction.user.id, kind.name, kind.title, others)
     if refusal is not None:
         raise refusal
+
+
+def lobby_text(snap: Snapshot) -> str:
+    """The kind's challenge or lobby text, saying "not rated" when the game was opened while its server played
+    unrated games (``Envelope.extra[CASUAL]``)."""
+    said = snap.kind.narration.lobby_text(snap)
+    return f"{said}\n{t('house.unrated_note', snap.locale)}" if snap.env.extra.get(CASUAL) else said

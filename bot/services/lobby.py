@@ -177,7 +177,7 @@ class Lobby:
         if thread is not None:  # the new thread, through the chain (a refusal there: the command's own answer)
             posted = await publisher.delivery.send(
                 snap.record,
-                kind.narration.lobby_text(snap),
+                house.lobby_text(snap),
                 view=view,
                 carry=False,
                 mentions=challenged,
@@ -186,7 +186,7 @@ class Lobby:
             )
         else:
             posted = await publisher.delivery.send(
-                snap.record, kind.narration.lobby_text(snap), view=view, interaction=interaction, mentions=challenged
+                snap.record, house.lobby_text(snap), view=view, interaction=interaction, mentions=challenged
             )
         await self.layer.storage.set_message(snap.id, LOBBY_KEY, posted.id)
         await self.layer.outbox.done(snap.id, 0, "lobby")
@@ -203,7 +203,7 @@ class Lobby:
         snap = self.layer.snapshot(record)
         view = self.view_of(snap)
         posted = await self.layer.publisher.delivery.send(
-            record, snap.kind.narration.lobby_text(snap), view=view, nonce=f"l{record.id}"
+            record, house.lobby_text(snap), view=view, nonce=f"l{record.id}"
         )
         await self.layer.storage.set_message(record.id, LOBBY_KEY, posted.id)
 
@@ -231,7 +231,7 @@ class Lobby:
     ) -> Committed:
         committed = await self._transact(game_id, step)
         snap = committed.snap
-        await self._show(interaction, snap, snap.kind.narration.lobby_text(snap), live=True)
+        await self._show(interaction, snap, house.lobby_text(snap), live=True)
         if not is_component(interaction):
             await reply(interaction, text(snap.kind, event, snap.locale, n=len(snap.players), **kw))
         return committed
@@ -309,7 +309,7 @@ class Lobby:
 
         committed = await self._transact(game_id, step)
         snap = committed.snap
-        await self._show(interaction, snap, snap.kind.narration.lobby_text(snap), live=True)
+        await self._show(interaction, snap, house.lobby_text(snap), live=True)
         if not is_component(interaction):
             await reply(interaction, text(snap.kind, "joined", snap.locale, name=names[0], n=len(snap.players)))
         return committed
@@ -348,7 +348,7 @@ class Lobby:
             if not is_component(interaction):
                 await reply(interaction, closed)
             return committed
-        await self._show(interaction, snap, snap.kind.narration.lobby_text(snap), live=True)
+        await self._show(interaction, snap, house.lobby_text(snap), live=True)
         if not is_component(interaction):
             await reply(interaction, text(snap.kind, "left", loc, name=user.display_name))
         return committed
@@ -385,7 +385,7 @@ class Lobby:
         committed = self._started(await self._transact(game_id, step), made)
         snap = committed.snap
         started = snap.kind.narration.started_text(snap)
-        await self._show(interaction, snap, f"{snap.kind.narration.lobby_text(snap)}\n{started}", live=False)
+        await self._show(interaction, snap, f"{house.lobby_text(snap)}\n{started}", live=False)
         await self.layer.after_commit(committed, started, interaction)
         return committed
 

@@ -137,13 +137,17 @@ async def test_a_game_turned_off_is_refused_and_back_on_plays(env: BotEnv) -> No
     assert env.latest_game("conex").status == "aborted"
 
 
-async def _short_game(env: BotEnv) -> str:
-    """alice challenges bob in #games, each places one chip, alice resigns: the result card's text."""
+async def _short_game(env: BotEnv, *, casual: bool, **meanwhile: object) -> str:
+    """alice challenges bob in #games (the challenge says "Not rated" when ``casual``), each places one chip (the
+    ``meanwhile`` settings are made after the first), alice resigns: the result card's text."""
     server = env.server
     alice, bob = server.as_user("alice"), server.as_user("bob")
     res = await answered(await alice.slash("constructo challenge", opponent="bob"))
+    assert ("Not rated: this server plays unrated games." in res.text) is casual, res.text
     await answered(await bob.click(res.message, "Accept"), followups=1)
     await answered(await alice.slash("constructo place", tile=5, size="large"))
+    if meanwhile:
+        await settings(env, **meanwhile)
     await answered(await bob.slash("constructo place", tile=4, size="small"))
     await resign(alice)
     row = env.latest_game("constructo", server.channel("games").id)
@@ -155,12 +159,11 @@ async def test_unrated_by_default_then_rated_then_ratings_reset_with_cancel_and_
     server = env.server
     alice, bob = server.as_user("alice"), server.as_user("bob")
     assert "New games are rated: no (results count, ratings do not move)." in await settings(env, rated=False)
-    card = await _short_game(env)
+    card = await _short_game(env, casual=True, rated=True)  # turned back on mid-game: the game stays unrated
     assert "Not rated (this server plays unrated games)." in card and "Rating changes" not in card, card
     assert env.ratings("constructo") == {}
 
-    await settings(env, rated=True)
-    card = await _short_game(env)
+    card = await _short_game(env, casual=False)
     assert "Rating changes" in card, card
     before = env.ratings("constructo")
     assert set(before) == {alice.id, bob.id}
