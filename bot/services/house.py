@@ -179,15 +179,16 @@ def check_open(
     invited: int | None,
 ) -> None:
     """``Lobby.open``'s check (the guild's ``settings`` already read): raise :func:`check_start`'s refusal for the
-    opener (``players[0]``) with every other human seat and the invited user as ``others``. Nothing outside a
-    guild."""
+    interaction's user with every other human seat (a rematch seats everyone at once) and the invited user as
+    ``others``. Nothing outside a guild."""
     if not interaction.guild_id:
         return
-    others = [p for p, s in zip(players, seats, strict=False) if s.ai is None][1:]
+    opener = interaction.user.id
+    others = [p for p, s in zip(players, seats, strict=False) if s.ai is None and p != opener]
     if invited is not None:
         others.append(invited)
     place = interaction.channel or interaction.channel_id
-    refusal = check_start(settings, place, interaction.user.id, kind.name, kind.title, others)
+    refusal = check_start(settings, place, opener, kind.name, kind.title, others)
     if refusal is not None:
         raise refusal
 
