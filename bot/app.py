@@ -149,6 +149,7 @@ class TableBot(commands.Bot):
             self.storage = await Storage.open(self.config.storage_target, pool_size=self.config.database_pool_size)
         await self.tree.set_translator(CatalogueTranslator())
         self.games = wire(GameLayer(self))
+        await self.games.languages.reload()  # players' own languages, before the first interaction (bot.services)
         self.first_response.pressure = lambda: self.games.admission.busy  # loaded: answer first (bot.core.admission)
         self.storage.use_clock(self.games.clock.now)  # stored times and due times on the bot's one clock
         metrics.instrument_storage(self.storage)
@@ -190,6 +191,9 @@ class TableBot(commands.Bot):
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         # Runs inside the gateway parser, before any handler task of the interaction starts.
         if event_name == "interaction" and args:
+            languages = getattr(self.games, "languages", None)
+            if languages is not None:  # a player's own language (/mysettings) before any handler reads it
+                languages.apply(args[0])
             self.first_response.attach(args[0])
             forged.screen(self, args[0])  # a component no handler takes: answered privately (issue 22)
         if self.health is not None:

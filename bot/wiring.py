@@ -13,6 +13,7 @@ from bot.services.ai import AIScheduler
 from bot.services.alerts import Alerts
 from bot.services.fairshare import FairShare
 from bot.services.footprint import Footprint
+from bot.services.language import LanguageOverrides
 from bot.services.lobby import Lobby
 from bot.services.matchqueue import MatchQueue
 from bot.services.publish import Publisher
@@ -40,4 +41,5 @@ def wire(layer: GameLayer) -> GameLayer:
     layer.alerts = Alerts(layer)
     layer.queue = MatchQueue(layer)
     layer.queue.leave_view = leave_view
+    layer.languages = LanguageOverrides(layer)
     return layer

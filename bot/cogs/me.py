@@ -1,5 +1,6 @@
-"""``/mysettings``: a player's own settings (private): turn alerts by DM (:mod:`bot.services.alerts`), and how the
-pictures only they see look: theme and palette (:mod:`bot.services.looks`).
+"""``/mysettings``: a player's own settings (private): turn alerts by DM (:mod:`bot.services.alerts`), their own
+language (:mod:`bot.services.language`), and how the pictures only they see look: theme and palette
+(:mod:`bot.services.looks`).
 
 ``/settings`` stays the admins' command: Discord hides it from members through its default permissions, which a
 subcommand cannot override, so a player's own settings have a command of their own, next to ``/mygames``.
@@ -37,21 +38,25 @@ class MeCog(commands.Cog, name="me"):
         theme="Your private pictures (hand, hints, zoom, analysis): dark or light background",
         palette="Player colours of your private pictures: standard, or colour-blind (with patterns)",
     )
+    @app_commands.describe(language="The language the bot uses for you alone (auto: your Discord's)")
     async def mysettings(
         self,
         interaction: discord.Interaction,
         alerts: Literal["on", "off"] | None = None,
         theme: Literal["dark", "light"] | None = None,
         palette: Literal["standard", "colour-blind"] | None = None,
+        language: Literal["auto", "en", "es"] | None = None,
     ) -> None:
-        loc = interaction.locale
         games = self.bot.games
-        prefs = await self.bot.storage.get_prefs(interaction.user.id)
         lines: list[str] = []
+        if language is not None:  # first: the rest of the answer is already in the chosen language
+            await games.languages.choose(interaction, language)
+        loc = interaction.locale
+        prefs = await self.bot.storage.get_prefs(interaction.user.id)
         look_changes = {k: v for k, v in (("theme", theme), ("palette", palette)) if v is not None}
         if look_changes:
             prefs = await self.bot.storage.set_prefs(interaction.user.id, **look_changes)
-            if alerts is None:
+            if alerts is None and language is None:
                 lines.append(t("settings.saved", loc))
         look = look_from(prefs)
         look_line = t(
@@ -78,7 +83,10 @@ class MeCog(commands.Cog, name="me"):
             state = False
             lines.append(t("settings.saved", loc))
         lines.append(t("me.alerts_on" if state else "me.alerts_off", loc))
+        lines.append(t(f"me.language_{games.languages.chosen_by(interaction.user.id)}", loc))
         lines.append(look_line)
+        if language is not None and alerts is None:
+            lines.insert(0, t("settings.saved", loc))
         await reply(interaction, "\n".join(lines), ephemeral=True)
 
 

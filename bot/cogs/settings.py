@@ -5,7 +5,10 @@
 - ``expiry``: minutes before an unanswered challenge or lobby expires (1-1440);
 - ``games_per_member``, ``games_per_server``, ``threads``: the caps on open games and on the threads the bot opens
   (``bot/services/caps.py``, issue 22);
-- ``thread_per_game``: open each new game in a thread of its own where the bot may (``bot/services/footprint.py``).
+- ``thread_per_game``: open each new game in a thread of its own where the bot may (``bot/services/footprint.py``);
+- house rules (``bot/services/house.py``): ``allow_channel`` / ``remove_channel`` / ``any_channel`` (where games may
+  start), ``game_on`` / ``game_off``, ``rated`` (new games rated or not), ``block`` / ``unblock`` (a member may
+  neither start nor join games here); ``reset_ratings`` asks to confirm (``bot/ui/server_settings.py``).
 
 Without options it shows the settings in force. Hidden from members without Manage Server (default permissions)
 and re-checked here; the answer is ephemeral.
@@ -13,6 +16,7 @@ and re-checked here; the answer is ephemeral.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -23,6 +27,7 @@ from bot.core import clock as clocks
 from bot.errors import BotError
 from bot.i18n import t
 from bot.services import caps, footprint
+from bot.ui import server_settings
 from bot.ui.common import reply
 
 if TYPE_CHECKING:
@@ -36,6 +41,12 @@ class SettingsCog(commands.Cog, name="settings"):
 
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
+        choices: list[app_commands.Choice[str | int | float]] = [
+            app_commands.Choice(name=kind.title, value=name) for name, kind in bot.games.kinds.items()
+        ]
+        params = self.settings._params
+        for option in ("game_on", "game_off", "reset_ratings"):  # the registered games
+            params[option] = replace(params[option], choices=choices)
 
     @app_commands.command(
         name="settings",
@@ -48,6 +59,15 @@ class SettingsCog(commands.Cog, name="settings"):
         games_per_server="Open games this server may have at once (1-1000; default 50)",
         threads="Open games the bot may put in new threads here (0-500; default 20)",
         thread_per_game="Open each new game in a thread of its own (default: on)",
+        allow_channel="Let games start in this channel (once one is listed, only listed channels)",
+        remove_channel="Take a channel off the list of channels where games may start",
+        any_channel="True: games may start in any channel again (empties the list)",
+        game_on="Turn a game on in this server",
+        game_off="Turn a game off in this server (games already open go on)",
+        rated="Whether new games here are rated (default: on)",
+        reset_ratings="Reset a game's ratings in this server (asks you to confirm)",
+        block="Stop a member from starting or joining games here",
+        unblock="Let a blocked member play again",
     )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
@@ -60,6 +80,15 @@ class SettingsCog(commands.Cog, name="settings"):
         games_per_server: app_commands.Range[int, 1, 1000] | None = None,
         threads: app_commands.Range[int, 0, 500] | None = None,
         thread_per_game: bool | None = None,
+        allow_channel: discord.TextChannel | None = None,
+        remove_channel: discord.TextChannel | None = None,
+        any_channel: bool | None = None,
+        game_on: str | None = None,
+        game_off: str | None = None,
+        rated: bool | None = None,
+        reset_ratings: str | None = None,
+        block: discord.User | None = None,
+        unblock: discord.User | None = None,
     ) -> None:
         if not interaction.permissions.manage_guild:
             raise BotError("err.forbidden")
@@ -85,32 +114,34 @@ class SettingsCog(commands.Cog, name="settings"):
             changes[name] = int(value)
         if thread_per_game is not None:
             changes[footprint.SETTING] = bool(thread_per_game)
-        current = await (
-            storage.set_guild_settings(guild_id, **changes) if changes else storage.get_guild_settings(guild_id)
+        current = await storage.get_guild_settings(guild_id)
+        changes.update(
+            server_settings.house_changes(
+                self.bot.games,
+                current,
+                allow_channel=allow_channel.id if allow_channel is not None else None,
+                remove_channel=remove_channel.id if remove_channel is not None else None,
+                any_channel=any_channel,
+                game_on=game_on,
+                game_off=game_off,
+                rated=rated,
+                block=block.id if block is not None else None,
+                unblock=unblock.id if unblock is not None else None,
+            )
         )
+        if changes:
+            current = await storage.set_guild_settings(guild_id, **changes)
         loc = interaction.locale
-        preset = clocks.preset_of(None, current)
-        text = t(
-            "settings.show",
-            loc,
-            clock=f"`{preset}` ({t(f'clk.preset_{preset}', loc)})",
-            minutes=clocks.expiry_minutes(current),
-        )
-        caps_now = caps.limits(current, caps.operator_caps(self.bot.games))
-        text += "\n" + t(
-            "settings.caps",
-            loc,
-            member=caps_now[caps.SETTING_MEMBER],
-            server=caps_now[caps.SETTING_SERVER],
-            threads=caps_now[caps.SETTING_THREADS],
-        )
-        own = footprint.enabled(current, footprint.operator_default(self.bot.games))
-        text += "\n" + t("settings.thread_per_game", loc, value=t("settings.on" if own else "settings.off", loc))
+        if reset_ratings is not None:  # a confirmation first: nothing is reset by the command itself
+            await server_settings.ask_reset(interaction, reset_ratings, t("settings.saved", loc) if changes else "")
+            return
+        text = server_settings.describe(self.bot.games, current, loc)
         if changes:
             text = f"{t('settings.saved', loc)}\n{text}"
-        await reply(interaction, text, ephemeral=True)
+        await reply(interaction, text[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
 
 async def setup(bot: TableBot) -> None:
     """Extension entry point: ``bot.load_extension("bot.cogs.settings")``."""
     await bot.add_cog(SettingsCog(bot))
+    bot.add_dynamic_items(*server_settings.DYNAMIC_ITEMS)

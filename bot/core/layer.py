@@ -38,7 +38,7 @@ from bot.core.envelope import Envelope
 from bot.core.kind import GameKind, Snapshot
 from bot.core.loading import Loader
 from bot.core.outbox import Outbox
-from bot.core.results import outcome_result, unmoved_seats
+from bot.core.results import CASUAL, outcome_result, unmoved_seats
 from bot.errors import BotError
 from bot.storage import UNCHANGED, Owed
 from bot.storage.errors import (
@@ -85,6 +85,7 @@ class GameLayer(Loader):
     fair: Any
     alerts: Any
     queue: Any
+    languages: Any
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot
@@ -328,7 +329,8 @@ class GameLayer(Loader):
         if outcome is not None:
             ai_seats = [s for s in range(len(players)) if snap.is_ai(s)]
             unmoved = unmoved_seats(state.history, len(players))  # rated only when each player has moved
-            result = outcome_result(outcome, players, ai_seats=ai_seats, unmoved=unmoved)
+            casual = bool(env.extra.get(CASUAL))  # opened while the server played unrated games (/settings)
+            result = outcome_result(outcome, players, ai_seats=ai_seats, unmoved=unmoved, casual=casual)
         return Change(
             env,
             str(applied.action),

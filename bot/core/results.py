@@ -20,6 +20,10 @@ if TYPE_CHECKING:
     from bot.storage.records import RatingChange
 
 
+CASUAL = "casual"
+"""Key of ``Envelope.extra``: ``True`` on a game opened while its server plays unrated games (``/settings rated``,
+``bot/services/house.py``); such a game ends with its result but unrated."""
+
 NOT_MOVES: frozenset[str] = frozenset({"forfeit", "timeout"})
 """Logged action texts that are no move of the seat's own (the engine protocol's shared ``Forfeit``/``Timeout``)."""
 
@@ -32,7 +36,12 @@ def unmoved_seats(history: Sequence[tuple[int, str]], seats: int) -> list[int]:
 
 
 def outcome_result(
-    outcome: Outcome, players: Sequence[int], *, ai_seats: Sequence[int] = (), unmoved: Sequence[int] = ()
+    outcome: Outcome,
+    players: Sequence[int],
+    *,
+    ai_seats: Sequence[int] = (),
+    unmoved: Sequence[int] = (),
+    casual: bool = False,
 ) -> dict[str, Any]:
     """The result handed to ``Storage.apply_action(result=...)`` for a finished game (the shared result dict).
 
@@ -43,7 +52,7 @@ def outcome_result(
     """
     result: dict[str, Any] = {
         "ranking": [[players[s] for s in group] for group in outcome.ranking],
-        "rated": not ai_seats and not unmoved,
+        "rated": not ai_seats and not unmoved and not casual,
         "results": {players[s]: r.value for s, r in enumerate(outcome.results)},
         "reason": outcome.reason,
         "scores": None if outcome.scores is None else {players[s]: int(v) for s, v in enumerate(outcome.scores)},
@@ -70,6 +79,8 @@ def rating_line(snap: Snapshot, changes: Sequence[RatingChange]) -> str:
     result = snap.record.result
     if result is None or result.rated:
         return ""
+    if not result.ai_seats and snap.env.extra.get(CASUAL):
+        return t("res.not_rated_casual", snap.locale)
     if not result.ai_seats and snap.state is not None:
         idle = unmoved_seats(snap.state.history, len(snap.players))
         if idle:

@@ -3,7 +3,6 @@
 MESSAGES: dict[str, str] = {
     "queue.seats_fixed": "{game} is played by {max} players: leave out `seats`.",
     "queue.seats": "A table has {min} to {max} players.",
-    "queue.disabled": "Quick matches of {game} are off in this channel (a server setting).",
     "queue.moved": "You left the {game} queue ({seats} players) for this one: a player waits in one queue at a time.",
     "queue.waiting.one": (
         "You are queued for **{game}** ({seats} players): nobody else waits yet. You will be mentioned when "

@@ -3,7 +3,6 @@
 MESSAGES: dict[str, str] = {
     "queue.seats_fixed": "{game} se juega entre {max} jugadores: no indiques `seats`.",
     "queue.seats": "Una mesa tiene de {min} a {max} jugadores.",
-    "queue.disabled": "Las partidas rápidas de {game} están desactivadas en este canal (un ajuste del servidor).",
     "queue.moved": "Has dejado la cola de {game} ({seats} jugadores) por esta: cada jugador espera en una sola cola.",
     "queue.waiting.one": (
         "Estás en la cola de **{game}** ({seats} jugadores): todavía no espera nadie más. Te mencionaré cuando se "

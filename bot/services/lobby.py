@@ -24,10 +24,11 @@ from bot.core.changes import Change, Committed
 from bot.core.envelope import Envelope, Seat
 from bot.core.kind import GameKind, Snapshot, not_player
 from bot.core.respond import reply, update
+from bot.core.results import CASUAL
 from bot.errors import BotError
 from bot.first_response import InteractionGone, is_dead
 from bot.i18n import t
-from bot.services import access, caps, footprint
+from bot.services import access, caps, footprint, house
 from bot.services.challenges import is_open, refuse_duplicate, take_open_seat, undo_if_duplicate
 from bot.services.place import Place
 from bot.services.seat_text import key, text
@@ -94,14 +95,15 @@ class Lobby:
         live = not isinstance(interaction, Place)  # a Place is never answered: the board goes to the channel
         if not live and not start:
             raise ValueError("a game opened without an interaction must start at once")
+        guild_id = interaction.guild_id or 0
+        settings = await self.layer.storage.get_guild_settings(guild_id) if guild_id else {}
+        house.check_open(settings, interaction, kind, players, seats, invited)  # type: ignore[arg-type]  # /settings
         access.require(interaction)  # type: ignore[arg-type]  # before anything is stored: a game never shown
         await caps.check_open(self.layer, interaction)  # issue 22: open games per member and per server
         loc = interaction.guild_locale.value if interaction.guild_locale else None
         challenge = invited is not None or options.get("open") is True  # one waiting challenge per pair (or opener)
         if challenge:
             await refuse_duplicate(self.layer, kind, interaction.guild_id or 0, players)
-        guild_id = interaction.guild_id or 0
-        settings = await self.layer.storage.get_guild_settings(guild_id) if guild_id else {}
         timing = self.layer.clock
         now = timing.now()
         env = Envelope.new(
@@ -113,6 +115,8 @@ class Lobby:
             now=now,
             clock=clocks.new_clock(clocks.preset_of(clock, settings), timing),
         )
+        if not house.rated(settings):  # the server plays unrated games: stamped now, a later change leaves it be
+            env = env.with_(extra={**env.extra, CASUAL: True})
         starts = start or (invited is None and len(players) >= kind.seating.min_seats and all(s.ai for s in seats[1:]))
         status = "lobby"
         wake: float | None = now + timing.span(60.0 * clocks.expiry_minutes(settings))
@@ -185,7 +189,7 @@ class Lobby:
         if thread is not None:  # the new thread, through the chain (a refusal there: the command's own answer)
             posted = await publisher.delivery.send(
                 snap.record,
-                kind.narration.lobby_text(snap),
+                house.lobby_text(snap),
                 view=view,
                 carry=False,
                 mentions=challenged,
@@ -194,7 +198,7 @@ class Lobby:
             )
         else:
             posted = await publisher.delivery.send(
-                snap.record, kind.narration.lobby_text(snap), view=view, interaction=interaction, mentions=challenged
+                snap.record, house.lobby_text(snap), view=view, interaction=interaction, mentions=challenged
             )
         await self.layer.storage.set_message(snap.id, LOBBY_KEY, posted.id)
         await self.layer.outbox.done(snap.id, 0, "lobby")
@@ -211,7 +215,7 @@ class Lobby:
         snap = self.layer.snapshot(record)
         view = self.view_of(snap)
         posted = await self.layer.publisher.delivery.send(
-            record, snap.kind.narration.lobby_text(snap), view=view, nonce=f"l{record.id}"
+            record, house.lobby_text(snap), view=view, nonce=f"l{record.id}"
         )
         await self.layer.storage.set_message(record.id, LOBBY_KEY, posted.id)
 
@@ -239,7 +243,7 @@ class Lobby:
     ) -> Committed:
         committed = await self._transact(game_id, step)
         snap = committed.snap
-        await self._show(interaction, snap, snap.kind.narration.lobby_text(snap), live=True)
+        await self._show(interaction, snap, house.lobby_text(snap), live=True)
         if not is_component(interaction):
             await reply(interaction, text(snap.kind, event, snap.locale, n=len(snap.players), **kw))
         return committed
@@ -287,6 +291,7 @@ class Lobby:
         """Take the next seat. Refused: already seated, full, the member's open games at their cap."""
         user = interaction.user
         if user.id not in (await self.layer.record(game_id)).players:  # one already seated hears "already in"
+            await house.require_join(self.layer, interaction)
             await caps.check_join(self.layer, interaction)
 
         def step(snap: Snapshot) -> Change:
@@ -316,7 +321,7 @@ class Lobby:
 
         committed = await self._transact(game_id, step)
         snap = committed.snap
-        await self._show(interaction, snap, snap.kind.narration.lobby_text(snap), live=True)
+        await self._show(interaction, snap, house.lobby_text(snap), live=True)
         if not is_component(interaction):
             await reply(interaction, text(snap.kind, "joined", snap.locale, name=names[0], n=len(snap.players)))
         return committed
@@ -355,7 +360,7 @@ class Lobby:
             if not is_component(interaction):
                 await reply(interaction, closed)
             return committed
-        await self._show(interaction, snap, snap.kind.narration.lobby_text(snap), live=True)
+        await self._show(interaction, snap, house.lobby_text(snap), live=True)
         if not is_component(interaction):
             await reply(interaction, text(snap.kind, "left", loc, name=user.display_name))
         return committed
@@ -392,7 +397,7 @@ class Lobby:
         committed = self._started(await self._transact(game_id, step), made)
         snap = committed.snap
         started = snap.kind.narration.started_text(snap)
-        await self._show(interaction, snap, f"{snap.kind.narration.lobby_text(snap)}\n{started}", live=False)
+        await self._show(interaction, snap, f"{house.lobby_text(snap)}\n{started}", live=False)
         await self.layer.after_commit(committed, started, interaction)
         return committed
 
@@ -404,6 +409,7 @@ class Lobby:
         made: list[GameState] = []
         access.require(interaction)
         user = interaction.user
+        await house.require_join(self.layer, interaction)
         if is_open(self.layer.envelope(await self.layer.record(game_id)), [user.id]):
             await caps.check_join(self.layer, interaction)
 

@@ -39,7 +39,7 @@ from bot.core.envelope import Seat
 from bot.core.respond import reply
 from bot.errors import BotError
 from bot.i18n import t, tn
-from bot.services import access, caps
+from bot.services import access, caps, house
 from bot.services.boards import BOARD_KEY, message_link
 from bot.services.place import Place
 from bot.storage.queue import Waiting
@@ -55,17 +55,6 @@ MAX_SLEEP_S = 60.0
 """The timer re-reads the queue at least this often (deadlines set by another process are seen then)."""
 RETRY_S = 30.0
 """A timed match that could not open (Discord refused, the server's cap) is tried again after this long."""
-
-
-def allowed(settings: dict[str, Any], kind: GameKind, channel_id: int) -> bool:
-    """Hook for the server's game and channel settings: whether ``kind`` may be queued for in ``channel_id`` of a
-    server with ``settings`` (``Storage.get_guild_settings``). Reads ``games_disabled`` (a list of game names) and
-    ``play_channels`` (a list of channel ids; empty or unset: every channel) when such settings exist; else True."""
-    disabled = settings.get("games_disabled")
-    if isinstance(disabled, list) and kind.name in disabled:
-        return False
-    channels = settings.get("play_channels")
-    return not (isinstance(channels, list) and channels and channel_id not in channels)
 
 
 class MatchQueue:
@@ -91,7 +80,7 @@ class MatchQueue:
         self, interaction: discord.Interaction, kind: GameKind, *, seats: int, clock: str | None, bots: bool
     ) -> None:
         """Queue ``interaction.user`` for ``kind`` at a table of ``seats``; pair at once when the group is complete.
-        Raises ``BotError``: ``err.guild_only``, ``queue.disabled`` (:func:`allowed`), ``queue.seats``,
+        Raises ``BotError``: ``err.guild_only``, ``house.*`` (the server's settings, :func:`bot.services.house.check_start`), ``queue.seats``,
         ``err.missing_perms``, ``cap.member``/``cap.server`` (the joiner's own caps, checked before queueing)."""
         guild_id = interaction.guild_id
         if not guild_id:
@@ -100,8 +89,11 @@ class MatchQueue:
         if not low <= seats <= high:
             raise BotError("queue.seats" if low < high else "queue.seats_fixed", game=kind.title, min=low, max=high)
         settings = await self.layer.storage.get_guild_settings(guild_id)
-        if not allowed(settings, kind, interaction.channel_id or 0):
-            raise BotError("queue.disabled", game=kind.title)
+        refusal = house.check_start(  # /settings: blocked member, game turned off, channel not allowed
+            settings, interaction.channel or interaction.channel_id, interaction.user.id, kind.name, kind.title
+        )
+        if refusal is not None:
+            raise refusal
         access.require(interaction)
         await caps.check_open(self.layer, interaction)
         now = self.layer.clock.now()

@@ -99,6 +99,19 @@ class GuildsMixin(GamesMixin):
             await self._write(body)
         return await self.get_guild_settings(guild_id)
 
+    async def reset_ratings(self, guild_id: int, kind: str) -> int:
+        """Forget every rating of the guild in game ``kind`` (``/settings reset_ratings``): each player's next rated
+        game starts again from the default rating, the leaderboard is empty until then. Finished games, their
+        results and past rating changes stay (history, stats). Returns how many players had a rating."""
+        guild_id, kind = check.snowflake(guild_id, "guild_id"), check.kind(kind)
+
+        async def body(tx: Tx) -> int:
+            row = await tx.fetchrow("SELECT count(*) FROM ratings WHERE guild_id = ? AND kind = ?", (guild_id, kind))
+            await tx.execute("DELETE FROM ratings WHERE guild_id = ? AND kind = ?", (guild_id, kind))
+            return int(row[0]) if row else 0
+
+        return await self._write(body)
+
     # ------------------------------------------------------------------ guild removal
     async def abort_guild_games(self, guild_id: int, *, reason: str = "guild_removed") -> list[GameRecord]:
         """End every open game of the guild as ``aborted`` in one transaction (the bot was removed from

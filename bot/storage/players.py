@@ -155,6 +155,11 @@ class PlayersMixin(Connection):
         """User ids whose turn alerts are on (``alerts = 'dm'``)."""
         return [row[0] for row in await self._all("SELECT user_id FROM user_prefs WHERE alerts = 'dm'", ())]
 
+    async def language_overrides(self) -> dict[int, str]:
+        """``{user id: language}`` of every user who chose a language (``/mysettings language``)."""
+        rows = await self._all("SELECT user_id, language FROM user_prefs WHERE language IS NOT NULL", ())
+        return {int(uid): str(lang) for uid, lang in rows}
+
     async def get_meta(self, key: str) -> str | None:
         """The value stored under ``key``, or ``None``."""
         row = await self._one("SELECT value FROM meta WHERE key = ?", (check.key(key, "key"),))

@@ -222,3 +222,29 @@ async def test_two_joins_at_once_make_one_game_with_the_waiting_player(env: BotE
     assert waiting.get(late.id) == ("constructo", 2), "the other joiner waits: nobody is in two games or none"
     assert not {q14.id, q15.id, q16.id} - {late.id} & set(waiting)
     assert games_of(env, late.id) == []
+
+
+async def test_the_servers_settings_bind_the_queue_too(env: BotEnv) -> None:
+    """``/settings`` (``bot/services/house.py``): a game turned off, a channel off the allow-list and a blocked member
+    are refused privately by ``/play join`` as by a challenge, and nobody is queued."""
+    server = env.server
+    mod, q14 = server.as_user("mod"), server.as_user("q14")
+
+    async def admin(**options: object) -> None:
+        res = await answered(await mod.slash("settings", **options))
+        assert res.ephemeral and res.text.startswith("Saved."), res.text
+
+    await admin(game_off="conex")
+    res = await answered(await q14.slash("play join", game="conex", seats=2))
+    assert res.ephemeral and "CONEX is turned off in this server" in res.content, res.content
+    await admin(game_on="conex", allow_channel="queue-2")
+    res = await answered(await q14.slash("play join", game="constructo"))
+    assert res.ephemeral and "Games are played only in" in res.content, res.content
+    await admin(any_channel=True, block="q14")
+    res = await answered(await q14.slash("play join", game="constructo"))
+    assert res.ephemeral and "blocked you" in res.content, res.content
+    assert q14.id not in queued(env)
+    await admin(unblock="q14")
+    res = await answered(await q14.slash("play join", game="constructo"))
+    assert res.ephemeral and queued(env).get(q14.id) == ("constructo", 2), res.content
+    await answered(await q14.slash("play leave"))
