@@ -80,8 +80,9 @@ class MatchQueue:
         self, interaction: discord.Interaction, kind: GameKind, *, seats: int, clock: str | None, bots: bool
     ) -> None:
         """Queue ``interaction.user`` for ``kind`` at a table of ``seats``; pair at once when the group is complete.
-        Raises ``BotError``: ``err.guild_only``, ``house.*`` (the server's settings, :func:`bot.services.house.check_start`), ``queue.seats``,
-        ``err.missing_perms``, ``cap.member``/``cap.server`` (the joiner's own caps, checked before queueing)."""
+        Raises ``BotError``: ``err.guild_only``, ``house.*`` (the server's settings,
+        :func:`bot.services.house.check_start`), ``queue.seats``, ``err.missing_perms``, ``cap.member``/``cap.server``
+        (the joiner's own caps, checked before queueing)."""
         guild_id = interaction.guild_id
         if not guild_id:
             raise BotError("err.guild_only")
