@@ -261,10 +261,11 @@ class MatchQueue:
             except Exception as err:
                 log.warning("the quick-match queue could not be read (%s); trying again", err)
                 delay = 5.0
+            handle = asyncio.get_running_loop().call_later(delay, self._poked.set)  # a timeout with no helper task
             try:
-                await asyncio.wait_for(self._poked.wait(), delay)
-            except TimeoutError:
-                pass
+                await self._poked.wait()
+            finally:
+                handle.cancel()
 
     async def fire_due(self) -> int:
         """Open a game with AI seats for every player whose wait ran out (in a guild this process serves).

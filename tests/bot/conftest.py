@@ -35,7 +35,7 @@ from tests.bot.fakediscord import (
     user_payload,
 )
 
-IGNORED_TASKS = {"heartbeat", "daemon:timers", "daemon:outbox", "cpu-warm-up"}
+IGNORED_TASKS = {"heartbeat", "daemon:timers", "daemon:outbox", "daemon:match-queue", "cpu-warm-up"}
 APP_PERMISSIONS = str(
     discord.Permissions(
         send_messages=True,
