@@ -57,6 +57,7 @@ from render.constructo_draw import (
 from render.constructo_draw import board_parts as board_parts
 from render.constructo_words import EN
 from render.hexgrid import Cell, HexFit, fit, legible_cells, unit_extent
+from render.record_words import EN as RECORD_EN
 from render.words import Words, resolve
 
 __all__ = [
@@ -463,15 +464,17 @@ def _row_geometry(row: list[tuple[str, Any, bool]]) -> tuple[float, float]:
     return cell_w, h
 
 
-def render_layouts_sheet(*, theme: str = "dark") -> Image.Image:
+def render_layouts_sheet(*, theme: str = "dark", words: Words | None = None) -> Image.Image:
     """All named layouts (recommended first, then experimental) with their names and tile numbers 1–9.
 
-    An 800 px wide RGB image, two layouts per row (a very wide layout takes a whole row).
+    An 800 px wide RGB image, two layouts per row (a very wide layout takes a whole row); ``words``: the reader's
+    language (``None`` = English; layout names are names, the same in every language).
     Raises ``ValueError`` for an unknown ``theme``.
     """
     th = theme_of(theme)
+    w = resolve(words, RECORD_EN)
     rows = _sheet_rows(_sheet_layouts())
-    title = wrap_text("Constructo layouts — pick one by name", WIDTH - 2 * MARGIN, FS + 6, True, max_lines=2)
+    title = wrap_text(w("ly.title"), WIDTH - 2 * MARGIN, FS + 6, True, max_lines=2)
     top = 16 + len(title) * (FS + 6) * 1.32 + 8
     height = int(top + sum(_row_geometry(r)[1] for r in rows) + MARGIN)
     img, draw = new_canvas(WIDTH, height, th)
@@ -487,12 +490,14 @@ def render_layouts_sheet(*, theme: str = "dark") -> Image.Image:
             x0 = MARGIN + c * cell_w
             draw.rounded_rectangle((x0 + 4, y0 + 4, x0 + cell_w - 4, y0 + h - 4), radius=14, fill=th.panel)
             draw_text(draw, (x0 + 16, y0 + 10 + LINE / 2), name, size=FS + 3, fill=th.text, bold=True, anchor="lm")
-            group = "★ recommended" if recommended else "experimental"
-            draw_text(
+            group = "★ " + w("ly.recommended") if recommended else w("ly.experimental")
+            draw_fit(
                 draw,
                 (x0 + 16, y0 + 10 + LINE * 1.5),
                 group,
+                max_w=cell_w - 40,
                 size=FS,
+                minimum=FS,
                 fill=th.highlight if recommended else th.muted,
                 anchor="lm",
             )
@@ -511,10 +516,12 @@ def render_layouts_sheet(*, theme: str = "dark") -> Image.Image:
     return img
 
 
-def layouts_text() -> str:
-    """Text twin of :func:`render_layouts_sheet`: one line per layout, name, group and cells by tile number."""
-    lines = ["Constructo layouts (tile n = n-th cell, axial (q,r), pointy-top hexagons):"]
+def layouts_text(*, words: Words | None = None) -> str:
+    """Text twin of :func:`render_layouts_sheet`: one line per layout, name, group and cells by tile number, in
+    ``words``' language (``None`` = English)."""
+    w = resolve(words, RECORD_EN)
+    lines = [w("ly.t_head")]
     for name, layout, recommended in _sheet_layouts():
-        group = "recommended" if recommended else "experimental"
-        lines.append(f"{name} ({group}): {layout.coords_text()}")
+        group = w("ly.recommended") if recommended else w("ly.experimental")
+        lines.append(w("ly.t_line", name=name, group=group, cells=layout.coords_text()))
     return "\n".join(lines)

@@ -102,7 +102,7 @@ async def send_replay(interaction: discord.Interaction, game_id: int, *, ephemer
     files: list[discord.File] = []
     note = ""
     try:
-        gif = await layer.records.replay(snap)
+        gif = await layer.records.replay(snap, locale=loc)
         limit = interaction_limit(interaction)
         if limit is not None and len(gif) > limit:  # this server's upload limit: the move list and record stay
             note = "\n" + t("rec.replay_too_large", loc, mib=f"{limit / 2**20:.1f}")
@@ -113,7 +113,7 @@ async def send_replay(interaction: discord.Interaction, game_id: int, *, ephemer
     except Exception:
         log.exception("the replay of game %s could not be drawn", snap.id)
         note = "\n" + t("rec.replay_failed", loc)
-    pages = await layer.records.move_pages(snap, MOVES_LIMIT)
+    pages = await layer.records.move_pages(snap, MOVES_LIMIT, loc)
     files.append(json_file(snap))
     first = f"{header(snap, loc)}{note}\n{fenced(pages[0]) if pages else ''}".strip()
     items = record_items(snap, loc.value, replay=False, download=False)  # both are attached already
@@ -143,7 +143,7 @@ async def send_record(interaction: discord.Interaction, game_id: int) -> None:
     snap = await layer.records.finished(game_id, interaction.guild_id)
     loc = interaction.locale
     await defer(interaction, ephemeral=True)
-    moves = await layer.records.move_text(snap, MOVES_LIMIT)
+    moves = await layer.records.move_text(snap, MOVES_LIMIT, loc)
     view = _view(record_items(snap, loc.value))
     await fill(
         interaction,

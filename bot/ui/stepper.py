@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import BotError
-from bot.i18n import t
+from bot.i18n import image_words, t
 from bot.services.records import record_of
 from bot.ui.common import defer, fill, games, report_errors, update
 
@@ -35,9 +35,11 @@ JUMP_OPTIONS = 25
 ROLES = {"s": "rec.step_open", "f": "⏮", "p": "◀", "n": "▶", "l": "⏭"}
 
 
-def _step_job(record: dict[str, Any], renderer: ReplayRenderer, index: int) -> tuple[bytes, str, int, dict[int, str]]:
-    """The CPU job of one still: ``(PNG, caption, actions in the game, captions of the jump select's moves)``;
-    ``index`` is clamped to the game."""
+def _step_job(
+    record: dict[str, Any], renderer: ReplayRenderer, index: int, words: Any = None
+) -> tuple[bytes, str, int, dict[int, str]]:
+    """The CPU job of one still: ``(PNG, caption, actions in the game, captions of the jump select's moves)``, in
+    ``words``' language (the clicker's; ``None`` = English); ``index`` is clamped to the game."""
     from engine.record import replay_steps
     from render import to_png
     from render.replay import replay_frame
@@ -50,9 +52,9 @@ def _step_job(record: dict[str, Any], renderer: ReplayRenderer, index: int) -> t
     captions: dict[int, str] = {}
     for step in replay_steps(rec.state_cls, rec.setup, rec.history):
         if step.index in wanted:
-            seat, text = renderer.caption(step, names)
+            seat, text = renderer.caption(step, names, words)
             captions[step.index] = f"{names[seat]}: {text}" if seat is not None and seat < len(names) else text
-    png = to_png(replay_frame(record, renderer, index, width=STEP_WIDTH))
+    png = to_png(replay_frame(record, renderer, index, width=STEP_WIDTH, words=words))
     return png, captions.get(index, ""), total, captions
 
 
@@ -176,7 +178,8 @@ async def show_move(interaction: discord.Interaction, game_id: int, move: int, *
         await defer(interaction, ephemeral=True)
     elif not interaction.response.is_done():
         await interaction.response.defer()  # a component: a deferred update of the stepper message
-    png, caption, total, captions = await layer.cpu(_step_job, record_of(snap), renderer, move)
+    words = image_words(interaction.locale)  # a private still: the clicker's language
+    png, caption, total, captions = await layer.cpu(_step_job, record_of(snap), renderer, move, words)
     move = max(0, min(move, total))
     loc = interaction.locale
     text = t("rec.step_head", loc, game_id=snap.id, move=move, total=total)
