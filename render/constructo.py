@@ -57,7 +57,6 @@ from render.constructo_draw import (
 from render.constructo_draw import board_parts as board_parts
 from render.constructo_words import EN
 from render.hexgrid import Cell, HexFit, fit, legible_cells, unit_extent
-from render.record_words import EN as RECORD_EN
 from render.words import Words, resolve
 
 __all__ = [
@@ -472,7 +471,7 @@ def render_layouts_sheet(*, theme: str = "dark", words: Words | None = None) -> 
     Raises ``ValueError`` for an unknown ``theme``.
     """
     th = theme_of(theme)
-    w = resolve(words, RECORD_EN)
+    w = resolve(words, EN)
     rows = _sheet_rows(_sheet_layouts())
     title = wrap_text(w("ly.title"), WIDTH - 2 * MARGIN, FS + 6, True, max_lines=2)
     top = 16 + len(title) * (FS + 6) * 1.32 + 8
@@ -519,7 +518,7 @@ def render_layouts_sheet(*, theme: str = "dark", words: Words | None = None) -> 
 def layouts_text(*, words: Words | None = None) -> str:
     """Text twin of :func:`render_layouts_sheet`: one line per layout, name, group and cells by tile number, in
     ``words``' language (``None`` = English)."""
-    w = resolve(words, RECORD_EN)
+    w = resolve(words, EN)
     lines = [w("ly.t_head")]
     for name, layout, recommended in _sheet_layouts():
         group = w("ly.recommended") if recommended else w("ly.experimental")

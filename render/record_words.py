@@ -1,37 +1,13 @@
-"""English templates of the words of the after-game pictures and their text twins (:class:`render.words.Words`
-defaults): the Constructo result card (``rs.ko_*``), the CONEX result card's text twin (``rs.cn_*``), the
-leaderboard (``lb.*``), the Constructo layouts sheet (``ly.*``) and the replays of both games: frame headers,
-captions and move lists (``rp.*``). The bot's catalogues translate them under ``img.<key>``
-(``bot/locales/<lang>_pictures.py``); a key ending in ``.one`` / ``.other`` is a plural form.
-
-Card numbers, tile numbers, move notation (``L5``, ``4-5``), layout names, player tags and the compact replay
-tokens' symbols (``12A:7>3+5``, ``⚡``) are symbols, the same in every language.
+"""English templates of the words shared by every game's after-game pictures (:class:`render.words.Words`
+defaults): the leaderboard image and its text twin (``lb.*``), and what any replay's move list says (``rp.*``). Each
+game's own after-game words (its result card, replay captions and move list) are in its ``render/<game>_words.py``.
+The bot's catalogues translate them under ``img.<key>`` (``bot/locales/<lang>_pictures.py``); a key ending in
+``.one`` / ``.other`` is a plural form.
 """
 
 from __future__ import annotations
 
 EN: dict[str, str] = {
-    # Constructo result card
-    "rs.ko_title": "Constructo — match result",
-    "rs.ko_resigned": "{loser} resigned — {winner} wins",
-    "rs.ko_timed_out": "{loser} ran out of time — {winner} wins",
-    "rs.ko_in_progress": "Match in progress: {a}–{b}",
-    "rs.ko_draw": "Draw, {a}–{b}",
-    "rs.ko_won": "{winner} wins {a}–{b}",
-    "rs.ko_key": "{name} ({pattern})",
-    "rs.ko_round": "Round {n}",
-    "rs.ko_custom": "custom",
-    "rs.ko_total": "Total",
-    "rs.ko_layout": "layout",
-    "rs.ko_t_head": "Constructo — match result: {headline}",
-    "rs.ko_t_round": "Round {n} ({layout}): {a} {x} – {y} {b}",
-    "rs.ko_t_total": "Total: {a} {x} – {y} {b}",
-    # CONEX result card's text twin (the card's own words are cn.r_* in render/conex_words.py)
-    "rs.cn_t_head": "CONEX — game result: {headline}",
-    "rs.cn_t_row.one": "{place}. {name} — {n} point",
-    "rs.cn_t_row.other": "{place}. {name} — {n} points",
-    "rs.cn_t_winner": "winner",
-    # leaderboard
     "lb.title": "Leaderboard",
     "lb.empty": "No rated games yet.",
     "lb.player": "player",
@@ -41,89 +17,9 @@ EN: dict[str, str] = {
     "lb.col_d": "D",
     "lb.t_empty": "{title}: no rated games yet.",
     "lb.t_row": "{rank}. {name} — rating {rating} ({a} {w} / {b} {l} / {c} {d})",
-    # Constructo layouts sheet
-    "ly.title": "Constructo layouts — pick one by name",
-    "ly.recommended": "recommended",
-    "ly.experimental": "experimental",
-    "ly.t_head": "Constructo layouts (tile n = n-th cell, axial (q,r), pointy-top hexagons):",
-    "ly.t_line": "{name} ({group}): {cells}",
-    # replays: shared
     "rp.unfinished": "Unfinished.",
     "rp.more_lines.one": "… {n} more line: see the full move list",
     "rp.more_lines.other": "… {n} more lines: see the full move list",
-    # replays: CONEX frames, captions and move list
-    "rp.cn_head": "goal {goal} · draw pile {pile}",
-    "rp.cn_start": "start · {n} players · {name} begins",
-    "rp.cn_place": "place #{card} on {target} · +{points}",
-    "rp.cn_place_corner": "place #{card} corner {corner} on {target} · +{points}",
-    "rp.cn_uses_2x": "uses the 2x star",
-    "rp.cn_die": "die: {face}",
-    "rp.cn_face_card": "one card",
-    "rp.cn_face_two": "two cards",
-    "rp.cn_face_lightning": "lightning",
-    "rp.cn_face_2x": "2x",
-    "rp.cn_takes": "takes the {star}",
-    "rp.cn_takes_supply": "takes the {star} from the supply",
-    "rp.cn_takes_from": "takes the {star} from {name}",
-    "rp.cn_draw": "draw",
-    "rp.cn_draws": "draws",
-    "rp.cn_removes": "⚡ lightning removes #{card}",
-    "rp.cn_removes_owner": "⚡ lightning removes #{card} ({name}'s)",
-    "rp.cn_discards_owed": "discards owed: {names}",
-    "rp.cn_discard": "discard #{card}",
-    "rp.cn_discard_hidden": "discard",
-    "rp.cn_random_discard": "random discard #{card}",
-    "rp.cn_random_discard_hidden": "random discard",
-    "rp.cn_pass": "pass",
-    "rp.cn_passes": "passes",
-    "rp.cn_time_out": "time out",
-    "rp.cn_time_out_n": "time out {count}/{limit}",
-    "rp.cn_leaves": "leaves the game",
-    "rp.cn_leaves_n.one": "leaves the game ({n} card back to the pile)",
-    "rp.cn_leaves_n.other": "leaves the game ({n} cards back to the pile)",
-    "rp.cn_goal": "reaches the goal with {score}",
-    "rp.cn_over": "game over",
-    "rp.cn_end_E1": "goal reached",
-    "rp.cn_end_E2-pass": "everyone passed",
-    "rp.cn_end_E2-empty": "out of cards",
-    "rp.cn_end_forfeit": "too few players left",
-    "rp.cn_place_1": "1st",
-    "rp.cn_place_2": "2nd",
-    "rp.cn_place_3": "3rd",
-    "rp.cn_place_n": "{n}th",
-    "rp.cn_result": "Result ({how}): {parts}",
-    "rp.cn_list_head": "CONEX · {n} players: {names} · goal {goal} · {size} table",
-    "rp.cn_size_small": "small",
-    "rp.cn_size_medium": "medium",
-    "rp.cn_size_large": "large",
-    "rp.cn_compact_head": "CONEX · {legend} · goal {goal} · card>target+points, ⚡ lightning, x discard",
-    "rp.cn_tok_time": "time",
-    "rp.cn_tok_left": "left",
-    "rp.cn_tok_pass": "pass",
-    "rp.cn_tok_draw": "draw",
-    # replays: Constructo captions and move list
-    "rp.ko_start": "start · {layout} · {name} moves first",
-    "rp.ko_custom": "a custom layout",
-    "rp.ko_place": "{chip} · {size} on {tile}",
-    "rp.ko_size_1": "small",
-    "rp.ko_size_2": "medium",
-    "rp.ko_size_3": "large",
-    "rp.ko_swallows": "swallows the small",
-    "rp.ko_tower": "tower {tag}",
-    "rp.ko_chooses": "chooses {layout} for round {n}",
-    "rp.ko_round_over": "round {n} over: {a} {x}–{y} {b}",
-    "rp.ko_resigns": "resigns",
-    "rp.ko_times_out": "runs out of time",
-    "rp.ko_lost_resigned": "{loser} resigned: {winner} wins.",
-    "rp.ko_lost_time": "{loser} ran out of time: {winner} wins.",
-    "rp.ko_draw": "Draw {a}–{b} over both rounds.",
-    "rp.ko_wins": "{winner} wins {a}–{b} over both rounds.",
-    "rp.ko_list_head": "Constructo · {a} vs {b}",
-    "rp.ko_round_first": "Round {n} · {layout} · {name} starts · towers {a}–{b}",
-    "rp.ko_round_chose": "Round {n} · {name} chose {layout} and starts · towers {a}–{b}",
-    "rp.ko_so_far": "(so far)",
-    "rp.ko_resigned": "{name} resigned.",
-    "rp.ko_timed_out": "{name} ran out of time.",
 }
 
 __all__ = ["EN"]

@@ -218,6 +218,56 @@ MESSAGES.update(
     }
 )
 
+# Words of the result card, the layouts sheet and the replay (captions, move list): ``render/constructo_words.py``
+# holds the English. Layout names and move notation stay as symbols.
+MESSAGES.update(
+    {
+        "img.rs.ko_title": "Constructo — resultado de la partida",
+        "img.rs.ko_resigned": "{loser} abandonó — gana {winner}",
+        "img.rs.ko_timed_out": "A {loser} se le acabó el tiempo — gana {winner}",
+        "img.rs.ko_in_progress": "Partida en curso: {a}–{b}",
+        "img.rs.ko_draw": "Empate, {a}–{b}",
+        "img.rs.ko_won": "Gana {winner} {a}–{b}",
+        "img.rs.ko_key": "{name} ({pattern})",
+        "img.rs.ko_round": "Ronda {n}",
+        "img.rs.ko_custom": "propio",
+        "img.rs.ko_total": "En total",
+        "img.rs.ko_layout": "tablero",
+        "img.rs.ko_t_head": "Constructo — resultado de la partida: {headline}",
+        "img.rs.ko_t_round": "Ronda {n} ({layout}): {a} {x} – {y} {b}",
+        "img.rs.ko_t_total": "En total: {a} {x} – {y} {b}",
+        "img.ly.title": "Tableros de Constructo — elige uno por su nombre",
+        "img.ly.recommended": "recomendado",
+        "img.ly.experimental": "de prueba",
+        "img.ly.t_head": (
+            "Tableros de Constructo (casilla n = n-ésima celda, coordenadas axiales (q,r), hexágonos en punta):"
+        ),
+        "img.ly.t_line": "{name} ({group}): {cells}",
+        "img.rp.ko_start": "inicio · {layout} · empieza {name}",
+        "img.rp.ko_custom": "un tablero propio",
+        "img.rp.ko_place": "{chip} · {size} en {tile}",
+        "img.rp.ko_size_1": "pequeña",
+        "img.rp.ko_size_2": "mediana",
+        "img.rp.ko_size_3": "grande",
+        "img.rp.ko_swallows": "se traga la pequeña",
+        "img.rp.ko_tower": "torre {tag}",
+        "img.rp.ko_chooses": "elige {layout} para la ronda {n}",
+        "img.rp.ko_round_over": "fin de la ronda {n}: {a} {x}–{y} {b}",
+        "img.rp.ko_resigns": "abandona",
+        "img.rp.ko_times_out": "se queda sin tiempo",
+        "img.rp.ko_lost_resigned": "{loser} abandonó: gana {winner}.",
+        "img.rp.ko_lost_time": "A {loser} se le acabó el tiempo: gana {winner}.",
+        "img.rp.ko_draw": "Empate {a}–{b} en las dos rondas.",
+        "img.rp.ko_wins": "Gana {winner} {a}–{b} en las dos rondas.",
+        "img.rp.ko_list_head": "Constructo · {a} contra {b}",
+        "img.rp.ko_round_first": "Ronda {n} · {layout} · empieza {name} · torres {a}–{b}",
+        "img.rp.ko_round_chose": "Ronda {n} · {name} eligió {layout} y empieza · torres {a}–{b}",
+        "img.rp.ko_so_far": "(por ahora)",
+        "img.rp.ko_resigned": "{name} abandonó.",
+        "img.rp.ko_timed_out": "A {name} se le acabó el tiempo.",
+    }
+)
+
 # How a match ended (``/history``): ``cx.end_<outcome reason>``.
 MESSAGES.update(
     {
