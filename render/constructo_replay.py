@@ -116,8 +116,7 @@ def move_lines(
         rombo: L5 M4 4-5 S3 ...
         Round 2 · Bob chose flor and starts · towers 1–2
         flor: ...
-        Bob resigned.
-        Alice wins 4–4 ...
+        Bob resigned: Alice wins.
 
     Each record line is a round's ``Round.record()`` (readable back with ``Round.from_record``). ``compact`` changes
     nothing (a match fits one message). ``words``: the reader's language (``None`` = English)."""
@@ -133,11 +132,7 @@ def move_lines(
         line = w(key, n=i + 1, layout=_layout_name(rnd.layout, w), name=names[rnd.first], a=a, b=b)
         lines.append(line if rnd.is_over else f"{line} {w('rp.ko_so_far')}")
         lines.append(rnd.record())
-    if final.resigned is not None:
-        lines.append(w("rp.ko_resigned", name=names[final.resigned]))
-    elif final.timed_out is not None:
-        lines.append(w("rp.ko_timed_out", name=names[final.timed_out]))
-    lines.append(_result_line(final, names, w))
+    lines.append(_result_line(final, names, w))  # a resignation or timeout is said once, there
     return lines
 
 

@@ -69,8 +69,6 @@ EN: dict[str, str] = {
     "rp.ko_round_first": "Round {n} · {layout} · {name} starts · towers {a}–{b}",
     "rp.ko_round_chose": "Round {n} · {name} chose {layout} and starts · towers {a}–{b}",
     "rp.ko_so_far": "(so far)",
-    "rp.ko_resigned": "{name} resigned.",
-    "rp.ko_timed_out": "{name} ran out of time.",
 }
 
 __all__ = ["EN"]

@@ -263,8 +263,6 @@ MESSAGES.update(
         "img.rp.ko_round_first": "Ronda {n} · {layout} · empieza {name} · torres {a}–{b}",
         "img.rp.ko_round_chose": "Ronda {n} · {name} eligió {layout} y empieza · torres {a}–{b}",
         "img.rp.ko_so_far": "(por ahora)",
-        "img.rp.ko_resigned": "{name} abandonó.",
-        "img.rp.ko_timed_out": "A {name} se le acabó el tiempo.",
     }
 )
 
