@@ -48,8 +48,7 @@ def events_text(snap: Snapshot, events: Sequence[Event]) -> str:
             lines.append(t("cn.ev_passed", loc, name=names[e.player]))
         elif isinstance(e, ev.CardRemoved):
             lines.append(t("cn.ev_lightning", loc, name=names[e.player], card=e.card))
-        elif isinstance(e, ev.DiscardsPending):
-            lines.append(t("cn.ev_discards", loc, who=", ".join(snap.who(s) for s in e.players)))
+        # DiscardsPending: not told here; the status line's "waiting for discards" says who and how, once
         elif isinstance(e, ev.Discarded):
             key = "cn.ev_discard_timeout" if e.random else "cn.ev_discarded"
             lines.append(t(key, loc, name=names[e.player]))
@@ -61,8 +60,7 @@ def events_text(snap: Snapshot, events: Sequence[Event]) -> str:
             lines.append(t("cn.ev_forfeit", loc, name=names[e.player]))
         elif isinstance(e, ev.TurnSkipped):
             lines.append(t("cn.ev_skipped", loc, name=names[e.player]))
-        elif isinstance(e, ev.GameOver):
-            lines.append(t("cn.ev_over", loc, reason=t(f"cn.reason_{e.outcome.reason}", loc)))
+        # GameOver: not told here; the status line under this headline says it once, with why and who won
     return "\n".join(lines)
 
 
@@ -80,7 +78,8 @@ def status_line(snap: Snapshot) -> str:
     )
     if game.outcome is not None:
         winners = " & ".join(names[w] for w in game.outcome.winners)
-        return t("cn.over", loc, winners=winners, scores=scores) + "\n" + reveal_line(game, loc)
+        why = t(f"cn.reason_{game.outcome.reason}", loc)
+        return t("cn.over_why", loc, why=why, winners=winners, scores=scores) + "\n" + reveal_line(game, loc)
     assert game.current_player is not None
     text = t(
         "cn.to_play", loc, who=snap.who(game.current_player), scores=scores, pile=len(game.draw_pile), goal=game.goal

@@ -64,7 +64,6 @@ MESSAGES: dict[str, str] = {
     "cn.score_item": "{name}: {score}",
     "cn.ev_passed": "{name} pasó.",
     "cn.ev_lightning": "{name} usó la estrella rayo: la carta #{card} va debajo del mazo de robo.",
-    "cn.ev_discards": "{who}: descartad una carta cada uno (botón Descartar o `/conex discard`).",
     "cn.ev_discarded": "{name} descartó una carta.",
     "cn.ev_discard_timeout": (
         "El descarte de {name} se pasó de tiempo: una carta al azar de su mano fue debajo del mazo."
@@ -72,11 +71,10 @@ MESSAGES: dict[str, str] = {
     "cn.ev_goal": "{name} alcanzó la meta con {score} puntos: la ronda se juega hasta el final.",
     "cn.ev_forfeit": "{name} abandonó la partida: su mano va debajo del mazo y se salta su asiento.",
     "cn.ev_skipped": "Se salta el asiento de {name}.",
-    "cn.ev_over": "Fin de la partida: {reason}.",
     "cn.forfeited_mark": "(abandonó)",
     "cn.to_play": "Le toca a {who}. Puntos: {scores}. Mazo de robo: {pile}. Meta: {goal}.",
-    "cn.pending": "Esperando descartes de: {who}.",
-    "cn.over": "**Fin de CONEX** — gana(n): **{winners}**. Puntos: {scores}.",
+    "cn.pending": "Esperando descartes de: {who} — una carta cada uno (botón Descartar o `/conex discard`).",
+    "cn.over_why": "**Fin de CONEX** ({why}) — gana(n): **{winners}**. Puntos: {scores}.",
     "cn.rating_changes": "Cambios de puntuación: {changes}.",
     "cn.not_rated": "Sin puntuar (una partida con asientos de IA).",
     "cn.aborted": "Esta partida se anuló.",
