@@ -28,6 +28,16 @@ EN: dict[str, str] = {
     "ko.so_far": "(so far)",
     "ko.round_unplayed": "round {n}: —",
     "ko.match": "match: {a} {x}–{y} {b}",
+    # the board's text twin
+    "ko.t_players": (
+        "Players: {ta} = {a}, solid chips; {tb} = {b}, striped chips. Chips bottom to top, e.g. L{ta} = large of {ta}."
+    ),
+    "ko.t_tiles": "Tiles: {tiles}",
+    "ko.t_empty": "empty",
+    "ko.t_swallowed": "({chip} swallowed)",
+    "ko.t_tower": "tower {tag}",
+    "ko.t_reserve": "{name} ({tag}): reserve L{l} M{m} S{s}, towers {towers}",
+    "ko.t_layout": "Layout: {layout}",
     # after the match (render/results.py, the layouts sheet, render/constructo_replay.py): the result card and its
     # text twin (rs.), the layouts sheet (ly.), replay captions and the move list (rp.)
     "rs.ko_title": "Constructo — match result",

@@ -16,10 +16,10 @@ from PIL import Image
 
 from bot.i18n import image_words
 from engine.conex import Game
-from engine.constructo import LAYOUTS
+from engine.constructo import LAYOUTS, Match
 from engine.record import export_record, replay_steps
 from render.conex_replay import REPLAY as CONEX_REPLAY
-from render.constructo import layouts_text, render_layouts_sheet
+from render.constructo import board_text, layouts_text, render_layouts_sheet
 from render.constructo_replay import REPLAY as CONSTRUCTO_REPLAY
 from render.record_words import EN as RECORD_EN
 from render.replay import ReplayRenderer, move_list_pages, move_list_text, replay_frame
@@ -113,6 +113,7 @@ def test_every_caption_and_move_list_line_follows_the_words(renderer: ReplayRend
 
 
 def test_text_twins_follow_the_words_too() -> None:
+    """Result cards', leaderboard's, layouts sheet's and the Constructo board's text twins."""
     full = Game.from_dict(json.loads(FIXTURE.read_text(encoding="utf-8")))
     texts = [
         *(constructo_result_text(m, names=NAMES[:2], words=PSEUDO) for m in MATCHES.values()),
@@ -120,6 +121,7 @@ def test_text_twins_follow_the_words_too() -> None:
         leaderboard_text(ROWS, words=PSEUDO),
         leaderboard_text([], words=PSEUDO),
         layouts_text(words=PSEUDO),
+        *(board_text(m, names=NAMES[:2], words=PSEUDO) for m in (*MATCHES.values(), Match.new("flor"))),
     ]
     # layouts_text writes each layout's cells as axial coordinates "(q,r)": symbols
     assert english("\n".join(texts).splitlines()) == []

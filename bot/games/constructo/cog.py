@@ -230,7 +230,7 @@ class ConstructoCog(
         if snap.status == "lobby":
             raise BotError("err.not_started")
         if text:
-            body = board_text(match_of(snap), names=snap.names)
+            body = board_text(match_of(snap), names=snap.names, words=image_words(interaction.locale))
             await reply(interaction, f"```\n{body[:1950]}\n```", ephemeral=True)
             return
         await self.games.publisher.show_board(interaction, snap)

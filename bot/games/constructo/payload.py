@@ -20,10 +20,10 @@ if TYPE_CHECKING:
 BOARD_FILENAME = "constructo-{game}-{version}.png"
 
 
-def _board_text(match: Match, names: list[str]) -> str:
+def _board_text(match: Match, names: list[str], words: object = None) -> str:
     from render.constructo import board_text
 
-    return f"```\n{board_text(match, names=names)}\n```"
+    return f"```\n{board_text(match, names=names, words=words)}\n```"  # type: ignore[arg-type]
 
 
 def _result_text(match: Match, names: list[str], words: object = None) -> str:
@@ -36,13 +36,14 @@ def board_pictures(snap: Snapshot) -> list[Picture]:
     from render.constructo import render_board
 
     match, names = match_of(snap), snap.names
+    words = image_words(snap.locale)  # a public board: the server's language
     return [
         Picture(
             render_board,
             (match,),
             BOARD_FILENAME.format(game=snap.id, version=snap.version),
-            lambda: _board_text(match, names),
-            {"names": names, "words": image_words(snap.locale)},  # a public board: the server's language
+            lambda: _board_text(match, names, words),
+            {"names": names, "words": words},
         )
     ]
 

@@ -214,6 +214,16 @@ MESSAGES.update(
         "img.ko.so_far": "(por ahora)",
         "img.ko.round_unplayed": "ronda {n}: —",
         "img.ko.match": "partida: {a} {x}–{y} {b}",
+        "img.ko.t_players": (
+            "Jugadores: {ta} = {a}, fichas lisas; {tb} = {b}, fichas rayadas. Fichas de abajo arriba, p. ej. "
+            "L{ta} = grande de {ta}."
+        ),
+        "img.ko.t_tiles": "Casillas: {tiles}",
+        "img.ko.t_empty": "vacía",
+        "img.ko.t_swallowed": "({chip} tragada)",
+        "img.ko.t_tower": "torre {tag}",
+        "img.ko.t_reserve": "{name} ({tag}): reserva L{l} M{m} S{s}, torres {towers}",
+        "img.ko.t_layout": "Tablero: {layout}",
     }
 )
 
