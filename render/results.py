@@ -239,16 +239,19 @@ def render_conex_result(
         ]
         for place, seat, score in ranking
     ]
+    headers = [w("cn.r_place"), w("cn.r_player"), w("cn.r_points")]
+    place_w = max(90.0, text_width(headers[0], FS, True) + 4)  # the place header whole ("place", "puesto")
+    name_x = MARGIN + place_w + 6
     _table(
         draw,
         table_top,
-        [w("cn.r_place"), w("cn.r_player"), w("cn.r_points")],
+        headers,
         rows,
-        [MARGIN, 120, WIDTH - MARGIN],
+        [MARGIN, name_x, WIDTH - MARGIN],
         ["l", "l", "r"],
         th,
         bold_rows=[i for i, (_, seat, _) in enumerate(ranking) if seat in winners],
-        widths=[90, 500, 120],
+        widths=[place_w, WIDTH - MARGIN - 120 - 16 - name_x, 120],
     )
     draw.rectangle((0, 0, 10, height), fill=OKABE_ITO["yellow"])
     return img

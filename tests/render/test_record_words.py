@@ -164,6 +164,7 @@ def test_the_spanish_words_passed_in_are_the_ones_drawn() -> None:
     assert late is not None
     headline = w("rs.ko_timed_out", loser=NAMES[late], winner=NAMES[1 - late])
     assert part_of(headline, drawn(pics["ko_result_timeout"])), headline
+    assert {w("cn.r_place"), w("cn.r_player"), w("cn.r_points")} <= drawn(pics["cn_result"])  # headers whole
     assert {w("lb.title"), w("lb.player"), w("lb.rating"), w("lb.col_w")} <= drawn(pics["leaderboard"])
     assert w("lb.empty") in drawn(pics["leaderboard_empty"])
     sheet = drawn(pics["layouts"])
