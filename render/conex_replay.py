@@ -44,8 +44,11 @@ from engine.record import Record, Step
 from render.common import draw_text, ellipsize, min_font_px, text_width, theme_of
 from render.conex_scene import REMOVED_INK, draw_scene, paste_plot
 from render.conex_view import View, fit_bounds, window_view
+from render.conex_words import EN as CONEX_EN
 from render.palette import Palette
+from render.record_words import EN as RECORD_EN
 from render.replay import ReplayRenderer
+from render.words import Words, resolve
 
 __all__ = ["EXTRA_COLOURS", "PAD", "REPLAY", "caption", "frame_view", "move_lines", "plot_top", "prepare", "score_key"]
 
@@ -53,7 +56,14 @@ PAD = 10
 EXTRA_COLOURS = (REMOVED_INK, "#FFFFFF", "#000000")
 """Colours a frame may need that the first and last frames can lack (the removed card's dashes, the outline)."""
 SEAT_LETTERS = "ABCD"
-_STAR = {"2x": "2x star", "lightning": "lightning star"}
+WORDS = {**CONEX_EN, **RECORD_EN}
+_STAR = {"2x": "cn.star_2x", "lightning": "cn.star_lightning"}
+_FACE = {
+    "card": "rp.cn_face_card",
+    "two cards": "rp.cn_face_two",
+    "lightning": "rp.cn_face_lightning",
+    "2x": "rp.cn_face_2x",
+}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -76,28 +86,30 @@ def plot_top(players: int, width: int) -> int:
     return 8 + round(min_font_px(width) * 1.35) * (1 + players) + 6
 
 
-def _turn_line(game: Any, names: Sequence[str], max_w: float, fs: int) -> str:
-    head = f"goal {game.goal} · draw pile {len(game.draw_pile)} · "
+def _turn_line(game: Any, names: Sequence[str], max_w: float, fs: int, w: Words) -> str:
+    """``goal 40 · draw pile 12 · ▶ Alice to play`` (or who won), names shortened so the line fits ``max_w``."""
+    head = w("rp.cn_head", goal=game.goal, pile=len(game.draw_pile)) + " · "
     if game.current_player is None:
         winners = list(game.winners)
         if not winners:
-            return head + "game over"
-        verb = " wins" if len(winners) == 1 else " win"
-        room = max(max_w * 0.25, max_w - text_width(head + "game over · " + verb, fs, True))
+            return ellipsize(head + w("cn.game_over"), max_w, fs, True)
+        bare = head + w.count("cn.game_over_wins", len(winners), names="")
+        room = max(max_w * 0.25, max_w - text_width(bare, fs, True))
         gap = text_width(" & ", fs, True) * (len(winners) - 1)
-        who = " & ".join(ellipsize(names[w], (room - gap) / len(winners), fs, True) for w in winners)
-        return ellipsize(head + f"game over · {who}{verb}", max_w, fs, True)
-    room = max(max_w * 0.25, max_w - text_width(head + "▶  to play", fs, True))
-    return ellipsize(head + f"▶ {ellipsize(names[game.current_player], room, fs, True)} to play", max_w, fs, True)
+        who = " & ".join(ellipsize(names[k], (room - gap) / len(winners), fs, True) for k in winners)
+        return ellipsize(head + w.count("cn.game_over_wins", len(winners), names=who), max_w, fs, True)
+    room = max(max_w * 0.25, max_w - text_width(head + w("cn.to_play", name=""), fs, True))
+    name = ellipsize(names[game.current_player], room, fs, True)
+    return ellipsize(head + w("cn.to_play", name=name), max_w, fs, True)
 
 
-def _seat_line(game: Any, seat: int, names: Sequence[str], max_w: float, fs: int) -> str:
-    extras = [_STAR[k] for k, v in game.stars.items() if v == seat]
+def _seat_line(game: Any, seat: int, names: Sequence[str], max_w: float, fs: int, w: Words) -> str:
+    extras = [w(_STAR[k]) for k, v in game.stars.items() if v == seat]
     if seat in game.forfeited:
-        extras.append("left")
+        extras.append(w("cn.seat_left"))
     if seat in game.pending_discards:
-        extras.append("must discard")
-    suffix = f": {game.scores[seat]} pts" + (" · " + " · ".join(extras) if extras else "")
+        extras.append(w("cn.seat_must_discard"))
+    suffix = ": " + w.count("cn.points", game.scores[seat]) + (" · " + " · ".join(extras) if extras else "")
     name_w = max(max_w * 0.4, max_w - text_width(suffix, fs))
     return ellipsize(names[seat], name_w, fs) + suffix
 
@@ -122,10 +134,12 @@ def prepare(
     width: int,
     theme: str,
     palette: Palette | None = None,
+    words: Words | None = None,
 ) -> Callable[[Step], Image.Image]:
     """A painter: the header and table after a step (``step.state``, a live ``Game``), ``width`` px wide, with the
-    step's placement outlined or its removed card dashed."""
+    step's placement outlined or its removed card dashed; the header in ``words``' language (``None`` = English)."""
     th = theme_of(theme, palette)
+    w = resolve(words, WORDS)
     fs = min_font_px(width)
     view = frame_view(final, steps, width)
     line_h = round(fs * 1.35)
@@ -140,7 +154,7 @@ def prepare(
         key = (tuple(tc.card.id for tc in step.state.table), highlight, removed[0] if removed else None)
         if cache.get("key") != key:
             plot = Image.new("RGB", (view.width, view.height), th.bg)
-            draw_scene(plot, view, step.state, th, fs=fs, highlight=highlight, removed=removed)
+            draw_scene(plot, view, step.state, th, fs=fs, highlight=highlight, removed=removed, words=w)
             cache.update(key=key, plot=plot)
         plot_img: Image.Image = cache["plot"]
         return plot_img
@@ -151,11 +165,11 @@ def prepare(
         draw = ImageDraw.Draw(img)
         max_w = width - 2 * PAD
         y = 8.0
-        draw_text(draw, (PAD, y), _turn_line(game, names, max_w, fs), size=fs, fill=th.text, bold=True)
+        draw_text(draw, (PAD, y), _turn_line(game, names, max_w, fs, w), size=fs, fill=th.text, bold=True)
         for seat in range(game.players):
             y += line_h
             ink = th.muted if seat in game.forfeited else th.text
-            draw_text(draw, (PAD, y), _seat_line(game, seat, names, max_w, fs), size=fs, fill=ink)
+            draw_text(draw, (PAD, y), _seat_line(game, seat, names, max_w, fs, w), size=fs, fill=ink)
         paste_plot(img, table_plot(step), (PAD, header_h))
         return img
 
@@ -170,88 +184,92 @@ def score_key(state: Any) -> Hashable:
 # ----------------------------------------------------------------------------------------------
 # words
 # ----------------------------------------------------------------------------------------------
-def _target(target: Any) -> str:
-    return "the board" if target == "board" else f"#{target}"
+def _target(target: Any, w: Words) -> str:
+    return w("cn.the_board") if target == "board" else f"#{target}"
 
 
-def _describe(events: Iterable[Event], names: Sequence[str], detail: bool) -> list[str]:
+def _describe(events: Iterable[Event], names: Sequence[str], detail: bool, w: Words) -> list[str]:
     """The parts of one action's description, in event order (``detail``: corners, whose card, owed discards)."""
     parts: list[str] = []
     timed_out = False
     for ev in events:
         if isinstance(ev, Placed):
-            corner = f" corner {ev.corner}" if detail else ""
-            parts.append(
-                f"place #{ev.card}{corner} on {_target(ev.target)} · +{ev.points}" + (" (2x)" if ev.doubled else "")
-            )
+            fields = {"card": ev.card, "corner": ev.corner, "target": _target(ev.target, w), "points": ev.points}
+            text = w("rp.cn_place_corner" if detail else "rp.cn_place", **fields)
+            parts.append(text + (" (2x)" if ev.doubled else ""))
         elif isinstance(ev, StarUsed) and ev.star == "2x" and detail:
-            parts.append("uses the 2x star")
+            parts.append(w("rp.cn_uses_2x"))
         elif isinstance(ev, DieRolled):
-            parts.append(f"die: {ev.face}")
+            face = w(_FACE[ev.face]) if ev.face in _FACE else ev.face
+            parts.append(w("rp.cn_die", face=face))
         elif isinstance(ev, StarTaken) and detail:
-            src = "the supply" if ev.from_ is None else ("own" if ev.from_ == ev.player else names[ev.from_])
-            parts.append(f"takes the {_STAR[ev.star]}" + ("" if src == "own" else f" from {src}"))
+            star = w(_STAR[ev.star])
+            if ev.from_ is None:
+                parts.append(w("rp.cn_takes_supply", star=star))
+            elif ev.from_ == ev.player:
+                parts.append(w("rp.cn_takes", star=star))
+            else:
+                parts.append(w("rp.cn_takes_from", star=star, name=names[ev.from_]))
         elif isinstance(ev, Drew) and not parts:
-            parts.append("draw")
+            parts.append(w("rp.cn_draw"))
         elif isinstance(ev, Drew) and timed_out:
-            parts.append("draws")
+            parts.append(w("rp.cn_draws"))
         elif isinstance(ev, CardRemoved):
-            owner = f" ({names[ev.placed_by]}'s)" if detail else ""
-            parts.append(f"⚡ lightning removes #{ev.card}{owner}")
+            if detail:
+                parts.append(w("rp.cn_removes_owner", card=ev.card, name=names[ev.placed_by]))
+            else:
+                parts.append(w("rp.cn_removes", card=ev.card))
         elif isinstance(ev, DiscardsPending) and detail:
-            parts.append("discards owed: " + ", ".join(names[p] for p in ev.players))
+            parts.append(w("rp.cn_discards_owed", names=", ".join(names[p] for p in ev.players)))
         elif isinstance(ev, Discarded):
-            card = f" #{ev.card}" if ev.card is not None else ""
-            parts.append(("random discard" if ev.random else "discard") + card)
+            key = "rp.cn_random_discard" if ev.random else "rp.cn_discard"
+            parts.append(w(key, card=ev.card) if ev.card is not None else w(key + "_hidden"))
         elif isinstance(ev, Passed):
-            parts.append("passes" if timed_out else "pass")
+            parts.append(w("rp.cn_passes" if timed_out else "rp.cn_pass"))
         elif isinstance(ev, TimedOut):
             timed_out = True
-            parts.append(f"time out {ev.count}/{ev.limit}" if detail else "time out")
+            parts.append(w("rp.cn_time_out_n", count=ev.count, limit=ev.limit) if detail else w("rp.cn_time_out"))
         elif isinstance(ev, Forfeited):
-            parts.append("leaves the game" + (f" ({ev.returned} cards back to the pile)" if detail else ""))
+            parts.append(w.count("rp.cn_leaves_n", ev.returned) if detail else w("rp.cn_leaves"))
         elif isinstance(ev, GoalReached):
-            parts.append(f"reaches the goal with {ev.score}")
-        elif isinstance(ev, GameOver):
-            parts.append("game over")
+            parts.append(w("rp.cn_goal", score=ev.score))
+        elif isinstance(ev, GameOver) and detail:  # a frame's header already says the game is over, and who won
+            parts.append(w("rp.cn_over"))
     return parts
 
 
-def caption(step: Step, names: Sequence[str]) -> tuple[int | None, str]:
+def caption(step: Step, names: Sequence[str], words: Words | None = None) -> tuple[int | None, str]:
     """``(seat, text)``: ``place #12 on #7 · +5 · die: 2x``, ``draw``, ``⚡ lightning removes #7``,
-    ``discard #17``, ``time out · draws``, ``leaves the game``... (``start · 3 players · Alice begins`` first)."""
+    ``discard #17``, ``time out · draws``, ``leaves the game``... (``start · 3 players · Alice begins`` first), in
+    ``words``' language (``None`` = English)."""
+    w = resolve(words, WORDS)
     if step.index == 0:
         g = step.state
-        return None, f"start · {g.players} players · {names[g.current_player]} begins"
-    return step.seat, " · ".join(_describe(step.events, names, detail=False)) or str(step.text)
+        return None, w("rp.cn_start", n=g.players, name=names[g.current_player])
+    return step.seat, " · ".join(_describe(step.events, names, False, w)) or str(step.text)
 
 
-ENDINGS: dict[str, str] = {
-    "E1": "goal reached",
-    "E2-pass": "everyone passed",
-    "E2-empty": "out of cards",
-    "forfeit": "too few players left",
-}
-"""How a game ended, in words (the outcome's reason is a rule code: never shown to players)."""
-PLACES: dict[int, str] = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+def _place(place: int, w: Words) -> str:
+    return w(f"rp.cn_place_{place}") if 1 <= place <= 3 else w("rp.cn_place_n", n=place)
 
 
-def _result(final: Any, names: Sequence[str]) -> str:
-    """``Result (goal reached): 1st Alice 41 · 2nd Bob 39 · 3rd Carol 12 (left)``: places named as places."""
+def _result(final: Any, names: Sequence[str], w: Words) -> str:
+    """``Result (goal reached): 1st Alice 41 · 2nd Bob 39 · 3rd Carol 12 (left)``: places named as places; how the
+    game ended in words (the outcome's reason is a rule code: never shown to players)."""
     outcome = final.outcome
     if outcome is None:
-        return "Unfinished."
+        return w("rp.unfinished")
     parts = []
     for seat in range(final.players):
-        place = outcome.place_of(seat)
-        left = " (left)" if seat in outcome.forfeited else ""
-        parts.append(f"{PLACES.get(place, f'{place}th')} {names[seat]} {final.scores[seat]}{left}")
+        left = f" ({w('cn.seat_left')})" if seat in outcome.forfeited else ""
+        parts.append(f"{_place(outcome.place_of(seat), w)} {names[seat]} {final.scores[seat]}{left}")
     order = sorted(range(final.players), key=outcome.place_of)
-    how = ENDINGS.get(outcome.reason, "game over")
-    return f"Result ({how}): " + " · ".join(parts[s] for s in order)
+    key = f"rp.cn_end_{outcome.reason}"
+    how = w(key) if key in WORDS else w("rp.cn_over")
+    return w("rp.cn_result", how=how, parts=" · ".join(parts[s] for s in order))
 
 
-def _compact(step: Step) -> str:
+def _compact(step: Step, w: Words) -> str:
     who = f"{step.index}{SEAT_LETTERS[step.seat or 0]}:"
     for ev in step.events:
         if isinstance(ev, Placed):
@@ -262,17 +280,19 @@ def _compact(step: Step) -> str:
         if isinstance(ev, Discarded):
             return who + f"x{ev.card}"
         if isinstance(ev, TimedOut):
-            return who + "time"
+            return who + w("rp.cn_tok_time")
         if isinstance(ev, Forfeited):
-            return who + "left"
+            return who + w("rp.cn_tok_left")
         if isinstance(ev, Passed):
-            return who + "pass"
+            return who + w("rp.cn_tok_pass")
         if isinstance(ev, Drew):
-            return who + "draw"
+            return who + w("rp.cn_tok_draw")
     return who + str(step.text)
 
 
-def move_lines(rec: Record, steps: Iterable[Step], names: Sequence[str], *, compact: bool = False) -> list[str]:
+def move_lines(
+    rec: Record, steps: Iterable[Step], names: Sequence[str], *, compact: bool = False, words: Words | None = None
+) -> list[str]:
     """The game as a numbered action list::
 
         CONEX · 3 players: Alice, Bob, Carol · goal 40 · medium table
@@ -284,7 +304,8 @@ def move_lines(rec: Record, steps: Iterable[Step], names: Sequence[str], *, comp
 
     ``compact``: seats lettered A-D (a legend line) and one token per action, ten to a line: ``2B:3>12+5`` (card 3
     on card 12 for 5; ``>B`` = on the board), ``⚡7`` (lightning on 7), ``x17`` (discard 17), ``draw``, ``pass``,
-    ``time``, ``left``."""
+    ``time``, ``left`` (words in ``words``' language, ``None`` = English)."""
+    w = resolve(words, WORDS)
     lines: list[str] = []
     tokens: list[str] = []
     final: Any = None
@@ -294,23 +315,23 @@ def move_lines(rec: Record, steps: Iterable[Step], names: Sequence[str], *, comp
             g = step.state
             if compact:
                 legend = " · ".join(f"{SEAT_LETTERS[s]} {names[s]}" for s in range(g.players))
-                lines.append(f"CONEX · {legend} · goal {g.goal} · card>target+points, ⚡ lightning, x discard")
+                lines.append(w("rp.cn_compact_head", legend=legend, goal=g.goal))
             else:
+                size_key = f"rp.cn_size_{g.table_size}"
+                size = w(size_key) if size_key in WORDS else g.table_size
                 lines.append(
-                    f"CONEX · {g.players} players: {', '.join(names[: g.players])} · goal {g.goal} · "
-                    f"{g.table_size} table"
+                    w("rp.cn_list_head", n=g.players, names=", ".join(names[: g.players]), goal=g.goal, size=size)
                 )
             continue
         if compact:
-            tokens.append(_compact(step))
+            tokens.append(_compact(step, w))
         else:
             seat = step.seat if step.seat is not None else 0
-            lines.append(
-                f"{step.index}. {names[seat]}: " + (" · ".join(_describe(step.events, names, True)) or str(step.text))
-            )
+            said = " · ".join(_describe(step.events, names, True, w)) or str(step.text)
+            lines.append(f"{step.index}. {names[seat]}: {said}")
     for i in range(0, len(tokens), 10):
         lines.append(" ".join(tokens[i : i + 10]))
-    lines.append(_result(final, names))
+    lines.append(_result(final, names, w))
     return lines
 
 

@@ -371,44 +371,39 @@ def _rounds_line(match: Any, tags: Sequence[str], w: Words) -> str:
 # ----------------------------------------------------------------------------------------------
 # text twin
 # ----------------------------------------------------------------------------------------------
-def _stack_text(rnd: Any, n: int, tags: Sequence[str]) -> str:
+def _stack_text(rnd: Any, n: int, tags: Sequence[str], w: Words) -> str:
     stack = [(int(p), size_value(s)) for p, s in rnd.tile(n)]
     if not stack:
-        return "empty"
+        return w("ko.t_empty")
     chips = [f"{SIZE_LETTER[s]}{tags[p]}" for p, s in stack]
     if has_swallowed(stack):
-        chips[0] = f"({chips[0]} swallowed)"
+        chips[0] = w("ko.t_swallowed", chip=chips[0])
     owner = rnd.tower_owner(n)
-    suffix = f" — tower {tags[owner]}" if owner is not None else ""
+    suffix = " — " + w("ko.t_tower", tag=tags[owner]) if owner is not None else ""
     return " ".join(chips) + suffix
 
 
-def board_text(match: Any, *, names: Sequence[str] = ("P1", "P2")) -> str:
-    """Text twin of :func:`render_board` (alt text / ``board text:True``), well under 2000 characters.
+def board_text(match: Any, *, names: Sequence[str] = ("P1", "P2"), words: Words | None = None) -> str:
+    """Text twin of :func:`render_board` (alt text / ``board text:True``), well under 2000 characters, in
+    ``words``' language (``None`` = English).
 
     One line per tile ``"5: LA MB — tower B"`` (chips bottom to top as size letter + owner tag), then reserves,
     towers, round and match scores, and whose turn it is.
     """
+    w = resolve(words, EN)
     names = seat_names(names, 2)
     tags = player_tags(names)
     rnd = _shown_round(match)
-    title, status = _status_lines(match, names, tags)
-    lines = [
-        title,
-        status.replace("▶ ", ""),
-        f"Players: {tags[0]} = {names[0]}, solid chips; {tags[1]} = "
-        f"{names[1]}, striped chips. Chips bottom to top, e.g. L{tags[0]} = large of {tags[0]}.",
-    ]
-    lines.append("Tiles: " + "; ".join(f"{n}: {_stack_text(rnd, n, tags)}" for n in range(1, 10)))
+    title, status = _status_lines(match, names, tags, words=w)
+    lines = [title, status.replace("▶ ", ""), w("ko.t_players", a=names[0], b=names[1], ta=tags[0], tb=tags[1])]
+    lines.append(w("ko.t_tiles", tiles="; ".join(f"{n}: {_stack_text(rnd, n, tags, w)}" for n in range(1, 10))))
     towers = tower_counts(rnd)
     for p in (0, 1):
         res = rnd.reserve(p)
-        lines.append(
-            f"{names[p]} ({tags[p]}): reserve L{_reserve_count(res, 3)} M{_reserve_count(res, 2)} "
-            f"S{_reserve_count(res, 1)}, towers {towers[p]}"
-        )
-    lines.append(_rounds_line(match, tags, resolve(None, EN)).replace(" · ", "; "))
-    lines.append(f"Layout: {rnd.layout.to_text()}")
+        counts = {k: _reserve_count(res, size) for k, size in (("l", 3), ("m", 2), ("s", 1))}
+        lines.append(w("ko.t_reserve", name=names[p], tag=tags[p], towers=towers[p], **counts))
+    lines.append(_rounds_line(match, tags, w).replace(" · ", "; "))
+    lines.append(w("ko.t_layout", layout=rnd.layout.to_text()))
     return "\n".join(lines)
 
 
@@ -470,15 +465,19 @@ def _row_geometry(row: list[tuple[str, Any, bool]]) -> tuple[float, float]:
     return cell_w, h
 
 
-def render_layouts_sheet(*, theme: str = "dark", palette: Palette | None = None) -> Image.Image:
+def render_layouts_sheet(
+    *, theme: str = "dark", palette: Palette | None = None, words: Words | None = None
+) -> Image.Image:
     """All named layouts (recommended first, then experimental) with their names and tile numbers 1–9.
 
-    An 800 px wide RGB image, two layouts per row (a very wide layout takes a whole row).
+    An 800 px wide RGB image, two layouts per row (a very wide layout takes a whole row); ``words``: the reader's
+    language (``None`` = English; layout names are names, the same in every language).
     Raises ``ValueError`` for an unknown ``theme``.
     """
     th = theme_of(theme, palette)
+    w = resolve(words, EN)
     rows = _sheet_rows(_sheet_layouts())
-    title = wrap_text("Constructo layouts — pick one by name", WIDTH - 2 * MARGIN, FS + 6, True, max_lines=2)
+    title = wrap_text(w("ly.title"), WIDTH - 2 * MARGIN, FS + 6, True, max_lines=2)
     top = 16 + len(title) * (FS + 6) * 1.32 + 8
     height = int(top + sum(_row_geometry(r)[1] for r in rows) + MARGIN)
     img, draw = new_canvas(WIDTH, height, th)
@@ -494,12 +493,14 @@ def render_layouts_sheet(*, theme: str = "dark", palette: Palette | None = None)
             x0 = MARGIN + c * cell_w
             draw.rounded_rectangle((x0 + 4, y0 + 4, x0 + cell_w - 4, y0 + h - 4), radius=14, fill=th.panel)
             draw_text(draw, (x0 + 16, y0 + 10 + LINE / 2), name, size=FS + 3, fill=th.text, bold=True, anchor="lm")
-            group = "★ recommended" if recommended else "experimental"
-            draw_text(
+            group = "★ " + w("ly.recommended") if recommended else w("ly.experimental")
+            draw_fit(
                 draw,
                 (x0 + 16, y0 + 10 + LINE * 1.5),
                 group,
+                max_w=cell_w - 40,
                 size=FS,
+                minimum=FS,
                 fill=th.highlight if recommended else th.muted,
                 anchor="lm",
             )
@@ -518,10 +519,12 @@ def render_layouts_sheet(*, theme: str = "dark", palette: Palette | None = None)
     return img
 
 
-def layouts_text() -> str:
-    """Text twin of :func:`render_layouts_sheet`: one line per layout, name, group and cells by tile number."""
-    lines = ["Constructo layouts (tile n = n-th cell, axial (q,r), pointy-top hexagons):"]
+def layouts_text(*, words: Words | None = None) -> str:
+    """Text twin of :func:`render_layouts_sheet`: one line per layout, name, group and cells by tile number, in
+    ``words``' language (``None`` = English)."""
+    w = resolve(words, EN)
+    lines = [w("ly.t_head")]
     for name, layout, recommended in _sheet_layouts():
-        group = "recommended" if recommended else "experimental"
-        lines.append(f"{name} ({group}): {layout.coords_text()}")
+        group = w("ly.recommended") if recommended else w("ly.experimental")
+        lines.append(w("ly.t_line", name=name, group=group, cells=layout.coords_text()))
     return "\n".join(lines)

@@ -17,10 +17,16 @@ from engine.constructo import Match
 from engine.constructo.events import ChipMoved, ChipPlaced, LayoutChosen, Resigned, RoundOver, TimedOut
 from engine.record import Record, Step
 from render.constructo import player_tags, render_board, tower_counts
+from render.constructo_words import EN
 from render.palette import Palette
+from render.record_words import EN as RECORD_EN
 from render.replay import ReplayRenderer
+from render.words import Words, resolve
 
 __all__ = ["REPLAY", "caption", "move_lines", "prepare", "score_key"]
+
+
+WORDS = {**EN, **RECORD_EN}
 
 
 def prepare(
@@ -31,11 +37,13 @@ def prepare(
     width: int,
     theme: str,
     palette: Palette | None = None,
+    words: Words | None = None,
 ) -> Callable[[Step], Image.Image]:
-    """A painter: the board after a step (``step.state``, a live ``Match``), ``width`` px wide."""
+    """A painter: the board after a step (``step.state``, a live ``Match``), ``width`` px wide, in ``words``'
+    language."""
 
     def paint(step: Step) -> Image.Image:
-        img = render_board(step.state, names=names, theme=theme, palette=palette)
+        img = render_board(step.state, names=names, theme=theme, palette=palette, words=words)
         if img.width != width:
             img = img.resize((width, round(img.height * width / img.width)), Image.Resampling.HAMMING)
         return img
@@ -48,55 +56,61 @@ def score_key(state: Any) -> Hashable:
     return len(state.rounds), tower_counts(state.rounds[-1]), tuple(state.totals())
 
 
-def _layout_name(layout: Any) -> str:
-    return layout.name or "a custom layout"
+def _layout_name(layout: Any, w: Words) -> str:
+    return layout.name or w("rp.ko_custom")
 
 
-def caption(step: Step, names: Sequence[str]) -> tuple[int | None, str]:
+def caption(step: Step, names: Sequence[str], words: Words | None = None) -> tuple[int | None, str]:
     """``(seat, text)``: ``L5 · large on 5``, ``4-5 · tower ●``, ``3-4 · swallows the small``, ``chooses flor for
-    round 2``, ``resigns``, ``runs out of time``; a round's end adds ``· round 1 over: A 3–2 B``."""
+    round 2``, ``resigns``, ``runs out of time``; a round's end adds ``· round 1 over: A 3–2 B`` (in ``words``'
+    language; ``None`` = English)."""
+    w = resolve(words, WORDS)
     tags = player_tags(names)
     if step.index == 0:
         rnd = step.state.rounds[0]
-        return None, f"start · {_layout_name(rnd.layout)} · {names[rnd.first]} moves first"
+        return None, w("rp.ko_start", layout=_layout_name(rnd.layout, w), name=names[rnd.first])
     parts: list[str] = []
     for ev in step.events:
         if isinstance(ev, ChipPlaced):
-            parts.append(f"{ev.size.letter}{ev.tile} · {ev.size.word} on {ev.tile}")
+            chip = f"{ev.size.letter}{ev.tile}"
+            parts.append(w("rp.ko_place", chip=chip, size=w(f"rp.ko_size_{int(ev.size)}"), tile=ev.tile))
         elif isinstance(ev, ChipMoved):
             text = f"{ev.src}-{ev.dst}"
             if ev.swallow:
-                text += " · swallows the small"
+                text += " · " + w("rp.ko_swallows")
             elif ev.tower_owner is not None:
-                text += f" · tower {tags[ev.tower_owner]}"
+                text += " · " + w("rp.ko_tower", tag=tags[ev.tower_owner])
             parts.append(text)
         elif isinstance(ev, LayoutChosen):
-            parts.append(f"chooses {_layout_name(ev.layout)} for round {ev.round_no}")
+            parts.append(w("rp.ko_chooses", layout=_layout_name(ev.layout, w), n=ev.round_no))
         elif isinstance(ev, RoundOver):
-            parts.append(f"round {ev.round_no} over: {tags[0]} {ev.scores[0]}–{ev.scores[1]} {tags[1]}")
+            a, b = ev.scores
+            parts.append(w("rp.ko_round_over", n=ev.round_no, a=tags[0], x=a, y=b, b=tags[1]))
         elif isinstance(ev, Resigned):
-            parts.append("resigns")
+            parts.append(w("rp.ko_resigns"))
         elif isinstance(ev, TimedOut):
-            parts.append("runs out of time")
+            parts.append(w("rp.ko_times_out"))
     return step.seat, " · ".join(parts) or str(step.text)
 
 
-def _result_line(final: Any, names: Sequence[str]) -> str:
+def _result_line(final: Any, names: Sequence[str], w: Words) -> str:
     outcome = final.outcome
     if outcome is None:
-        return "Unfinished."
+        return w("rp.unfinished")
     totals = final.totals()
     if outcome.reason == "M3" or outcome.reason == "timeout":
         loser = outcome.forfeited[0] if outcome.forfeited else outcome.ranking[-1][0]
-        how = "resigned" if outcome.reason == "M3" else "ran out of time"
-        return f"{names[loser]} {how}: {names[1 - loser]} wins."
+        key = "rp.ko_lost_resigned" if outcome.reason == "M3" else "rp.ko_lost_time"
+        return w(key, loser=names[loser], winner=names[1 - loser])
     if len(outcome.ranking) == 1:
-        return f"Draw {totals[0]}–{totals[1]} over both rounds."
-    w = outcome.ranking[0][0]
-    return f"{names[w]} wins {totals[w]}–{totals[1 - w]} over both rounds."
+        return w("rp.ko_draw", a=totals[0], b=totals[1])
+    win = outcome.ranking[0][0]
+    return w("rp.ko_wins", winner=names[win], a=totals[win], b=totals[1 - win])
 
 
-def move_lines(rec: Record, steps: Iterable[Step], names: Sequence[str], *, compact: bool = False) -> list[str]:
+def move_lines(
+    rec: Record, steps: Iterable[Step], names: Sequence[str], *, compact: bool = False, words: Words | None = None
+) -> list[str]:
     """The match in notation, round by round::
 
         Constructo · Alice vs Bob
@@ -104,31 +118,23 @@ def move_lines(rec: Record, steps: Iterable[Step], names: Sequence[str], *, comp
         rombo: L5 M4 4-5 S3 ...
         Round 2 · Bob chose flor and starts · towers 1–2
         flor: ...
-        Bob resigned.
-        Alice wins 4–4 ...
+        Bob resigned: Alice wins.
 
     Each record line is a round's ``Round.record()`` (readable back with ``Round.from_record``). ``compact`` changes
-    nothing (a match fits one message)."""
+    nothing (a match fits one message). ``words``: the reader's language (``None`` = English)."""
+    w = resolve(words, WORDS)
     final: Any = None
     for step in steps:
         final = step.state
     scores = final.round_scores()
-    lines = [f"Constructo · {names[0]} vs {names[1]}"]
+    lines = [w("rp.ko_list_head", a=names[0], b=names[1])]
     for i, rnd in enumerate(final.rounds):
         a, b = scores[i] if i < len(scores) else (0, 0)
-        so_far = "" if rnd.is_over else " (so far)"
-        how = (
-            f"{_layout_name(rnd.layout)} · {names[rnd.first]} starts"
-            if i == 0
-            else f"{names[rnd.first]} chose {_layout_name(rnd.layout)} and starts"
-        )
-        lines.append(f"Round {i + 1} · {how} · towers {a}–{b}{so_far}")
+        key = "rp.ko_round_first" if i == 0 else "rp.ko_round_chose"
+        line = w(key, n=i + 1, layout=_layout_name(rnd.layout, w), name=names[rnd.first], a=a, b=b)
+        lines.append(line if rnd.is_over else f"{line} {w('rp.ko_so_far')}")
         lines.append(rnd.record())
-    if final.resigned is not None:
-        lines.append(f"{names[final.resigned]} resigned.")
-    elif final.timed_out is not None:
-        lines.append(f"{names[final.timed_out]} ran out of time.")
-    lines.append(_result_line(final, names))
+    lines.append(_result_line(final, names, w))  # a resignation or timeout is said once, there
     return lines
 
 

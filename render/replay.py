@@ -20,13 +20,18 @@ A game takes part through a :class:`ReplayRenderer` its plug-in names (``kind.re
 ``render/<game>_replay.py: REPLAY``), passed to every function here (never looked up by the record's game name):
 
 - ``engine``: the game's ``GameState`` class (the record is replayed with it; a record of another game is refused);
-- ``prepare(final, steps, *, names, width, theme, palette) -> Callable[[Step], Image]``: a painter drawing the frame
-  body (``width`` px wide, RGB) for a live :class:`engine.record.Step`; ``final`` is the game at its end and ``steps``
+- ``prepare(final, steps, *, names, width, theme, words[, palette]) -> Callable[[Step], Image]``: a painter drawing
+  the frame body (``width`` px wide, RGB) for a live :class:`engine.record.Step`; ``final`` is the game at its end and
+  ``steps``
   every step's events (``state`` is ``None`` in them), e.g. to fix one camera for the whole replay;
-- ``caption(step, names) -> (seat | None, text)``: what the step did (the seat's name is put before it);
+- ``caption(step, names, words) -> (seat | None, text)``: what the step did (the seat's name is put before it);
 - ``score_key(state) -> Hashable``: a frame whose key differs from the previous one's is never dropped;
-- ``move_lines(record, steps, names, *, compact) -> list[str]``: the move list (``steps`` = the live replay);
+- ``move_lines(record, steps, names, *, compact, words) -> list[str]``: the move list (``steps`` = the live
+  replay);
 - ``extra_colours``: colours the shared palette must hold even if the first and last frames lack them.
+
+Every hook takes ``words`` (:class:`render.words.Words` of the reader's language, ``None`` = English; templates in
+:mod:`render.record_words`): no word of a frame, caption or move list comes from the code.
 
 Text twins: :func:`move_list_text` (fits one Discord message) and :func:`move_list_pages` (the full list in
 messages of at most ``limit`` characters).
@@ -45,6 +50,8 @@ from PIL import Image, ImageDraw
 from engine.record import Record, Step, parse_record, replay_steps, verify_final
 from render.common import draw_text, ellipsize, min_font_px, note_paste, seat_names, text_width, theme_of
 from render.palette import Palette
+from render.record_words import EN as RECORD_EN
+from render.words import Words, resolve
 
 __all__ = [
     "DEFAULT_WIDTH",
@@ -90,16 +97,16 @@ class ReplayRenderer:
 
     Attributes:
         engine: the game's ``GameState`` class (``engine.record.replay_steps`` replays the record with it).
-        prepare: ``prepare(final, steps, *, names, width, theme, palette) -> paint(step) -> RGB image``.
-        caption: ``caption(step, names) -> (seat | None, text)``.
+        prepare: ``prepare(final, steps, *, names, width, theme, words[, palette]) -> paint(step) -> RGB image``.
+        caption: ``caption(step, names, words) -> (seat | None, text)``.
         score_key: ``score_key(state) -> Hashable``.
-        move_lines: ``move_lines(record, steps, names, *, compact) -> list[str]``.
+        move_lines: ``move_lines(record, steps, names, *, compact, words) -> list[str]``.
         extra_colours: colours (``"#RRGGBB"``) the shared palette must hold.
     """
 
     engine: type
     prepare: Callable[..., Callable[[Step], Image.Image]]
-    caption: Callable[[Step, Sequence[str]], tuple[int | None, str]]
+    caption: Callable[[Step, Sequence[str], Words | None], tuple[int | None, str]]
     score_key: Callable[[Any], Hashable]
     move_lines: Callable[..., list[str]]
     extra_colours: tuple[str, ...] = ()
@@ -220,6 +227,7 @@ class _Frames:
         width: int,
         theme: str,
         palette: Palette | None = None,
+        words: Words | None = None,
     ) -> None:
         theme_of(theme)
         if not 240 <= width <= 1600:
@@ -229,16 +237,18 @@ class _Frames:
         self.steps, self.scored, self.final = _scan(self.rec, self.hooks)
         self.total = len(self.rec.history)
         self.names = _names(self.rec, names, self.final.num_players)
-        self.width, self.theme = width, theme
+        self.width, self.theme, self.words = width, theme, words
         extra = {"palette": palette} if palette is not None else {}  # a hook without ``palette`` draws the default
-        self.paint = self.hooks.prepare(self.final, self.steps, names=self.names, width=width, theme=theme, **extra)
+        self.paint = self.hooks.prepare(
+            self.final, self.steps, names=self.names, width=width, theme=theme, words=words, **extra
+        )
 
     def live(self) -> Iterable[Step]:
         return replay_steps(self.rec.state_cls, self.rec.setup, self.rec.history)
 
     def draw(self, step: Step) -> Image.Image:
         body = self.paint(step)
-        seat, text = self.hooks.caption(step, self.names)
+        seat, text = self.hooks.caption(step, self.names, self.words)
         band = _caption_band(self.width, step.index, self.total, seat, text, self.names, self.theme)
         img = Image.new("RGB", (self.width, band.height + body.height), theme_of(self.theme).bg)
         img.paste(band, (0, 0))
@@ -257,11 +267,12 @@ def replay_frame(
     theme: str = "dark",
     width: int = DEFAULT_WIDTH,
     palette: Palette | None = None,
+    words: Words | None = None,
 ) -> Image.Image:
     """Frame ``index`` (0 = the start, k = after action k) of :func:`render_replay`'s animation as an RGB image,
     drawn from a fresh replay (a still "position after move k"). Raises like :func:`render_replay`, and
     ``IndexError`` for an index outside ``0..actions``."""
-    frames = _Frames(record, renderer, names, width, theme, palette)
+    frames = _Frames(record, renderer, names, width, theme, palette, words)
     if not 0 <= index <= frames.total:
         raise IndexError(f"frame {index} of a replay with {frames.total} actions")
     for step in frames.live():
@@ -325,6 +336,7 @@ def render_replay(
     last_ms: int = LAST_MS,
     max_bytes: int = MAX_BYTES,
     palette: Palette | None = None,
+    words: Words | None = None,
 ) -> bytes:
     """An animated GIF replaying the game of ``record`` (an :func:`engine.record.export_record` dict).
 
@@ -345,6 +357,7 @@ def render_replay(
         last_ms: time the final position stays (ms).
         max_bytes: size bound; past it frames are dropped (never the start, the end or a score change) and then
             scaled down until it fits (best effort below ~150 px wide).
+        words: the reader's language (``None`` = English).
 
     Returns:
         the GIF file's bytes (:data:`REPLAY_MIME`).
@@ -354,7 +367,7 @@ def render_replay(
             disagrees with the replay.
         ValueError: an unknown theme, a width outside 240..1600, ``max_frames < 2``.
     """
-    frames = _Frames(record, renderer, names, width, theme, palette)
+    frames = _Frames(record, renderer, names, width, theme, palette, words)
     keep = frame_indices(frames.total, frames.scored, max_frames)
     wanted = set(keep)
     drawn: dict[int, Image.Image] = {}
@@ -433,12 +446,16 @@ def split_pages(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> list[str]:
 
 
 def _move_lines(
-    record: Mapping[str, Any], hooks: ReplayRenderer, names: Sequence[str] | None, compact: bool
+    record: Mapping[str, Any],
+    hooks: ReplayRenderer,
+    names: Sequence[str] | None,
+    compact: bool,
+    words: Words | None = None,
 ) -> list[str]:
     rec = hooks.parse(record)
     seats = rec.state_cls.new(dict(rec.setup)).num_players  # type: ignore[attr-defined]
     steps = replay_steps(rec.state_cls, rec.setup, rec.history)
-    lines: list[str] = hooks.move_lines(rec, steps, _names(rec, names, seats), compact=compact)
+    lines: list[str] = hooks.move_lines(rec, steps, _names(rec, names, seats), compact=compact, words=words)
     return lines
 
 
@@ -448,10 +465,11 @@ def move_list_pages(
     *,
     names: Sequence[str] | None = None,
     limit: int = MESSAGE_LIMIT,
+    words: Words | None = None,
 ) -> list[str]:
     """The full move list of ``record`` (one line per action, or per round for Constructo, in its notation) split
     into messages of at most ``limit`` characters (:func:`split_pages`). Raises like :func:`render_replay`."""
-    return split_pages(_move_lines(record, renderer, names, compact=False), limit)
+    return split_pages(_move_lines(record, renderer, names, compact=False, words=words), limit)
 
 
 def move_list_text(
@@ -460,21 +478,22 @@ def move_list_text(
     *,
     names: Sequence[str] | None = None,
     limit: int = MESSAGE_LIMIT,
+    words: Words | None = None,
 ) -> str:
     """The move list of ``record`` as one message of at most ``limit`` characters: the full list if it fits, else
     the game's compact form (CONEX: one short token per action), else the compact form cut at a line with a last
     line saying how many lines were left out (the full list: :func:`move_list_pages` or the JSON record)."""
-    full = "\n".join(_move_lines(record, renderer, names, compact=False))
+    full = "\n".join(_move_lines(record, renderer, names, compact=False, words=words))
     if len(full) <= limit:
         return full
-    lines = _move_lines(record, renderer, names, compact=True)
+    lines = _move_lines(record, renderer, names, compact=True, words=words)
     text = "\n".join(lines)
     if len(text) <= limit:
         return text
     kept: list[str] = []
     size = 0
     for i, line in enumerate(lines):
-        note = f"… {len(lines) - i} more lines: see the full move list"
+        note = resolve(words, RECORD_EN).count("rp.more_lines", len(lines) - i)
         if size + len(line) + 1 + len(note) > limit:
             return "\n".join([*kept, note])
         kept.append(line)

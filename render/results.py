@@ -27,9 +27,11 @@ from render.common import (
     wrap_text,
 )
 from render.conex_words import EN as CONEX_EN
-from render.constructo import PLAYER_PATTERN, player_tags
+from render.constructo import player_tags
 from render.constructo_draw import draw_player_swatch
+from render.constructo_words import EN as CONSTRUCTO_EN
 from render.palette import Palette
+from render.record_words import EN as RECORD_EN
 from render.words import Words, resolve
 
 WIDTH = 800
@@ -38,6 +40,8 @@ FS = min_font_px(WIDTH)
 ROW_H = round(FS * 1.8)
 
 LeaderRow = tuple[int, str, float | str, int, int, int]
+KO_WORDS = {**CONSTRUCTO_EN, **RECORD_EN}
+CN_WORDS = {**CONEX_EN, **RECORD_EN}
 
 
 def _table(
@@ -87,38 +91,43 @@ def _table(
 # ----------------------------------------------------------------------------------------------
 # Constructo
 # ----------------------------------------------------------------------------------------------
-def _constructo_headline(match: Match, names: Sequence[str]) -> str:
+def _constructo_headline(match: Match, names: Sequence[str], w: Words) -> str:
     totals = match.totals()
     if match.resigned is not None:
-        w = 1 - match.resigned
-        return f"{names[match.resigned]} resigned — {names[w]} wins"
+        return w("rs.ko_resigned", loser=names[match.resigned], winner=names[1 - match.resigned])
     if match.timed_out is not None:
-        w = 1 - match.timed_out
-        return f"{names[match.timed_out]} ran out of time — {names[w]} wins"
+        return w("rs.ko_timed_out", loser=names[match.timed_out], winner=names[1 - match.timed_out])
     if not match.is_over:
-        return f"Match in progress: {totals[0]}–{totals[1]}"
+        return w("rs.ko_in_progress", a=totals[0], b=totals[1])
     if match.winner is None:
-        return f"Draw, {totals[0]}–{totals[1]}"
-    w = match.winner
-    return f"{names[w]} wins {totals[w]}–{totals[1 - w]}"
+        return w("rs.ko_draw", a=totals[0], b=totals[1])
+    win = match.winner
+    return w("rs.ko_won", winner=names[win], a=totals[win], b=totals[1 - win])
 
 
 def render_constructo_result(
-    match: Match, *, names: Sequence[str] = ("P1", "P2"), theme: str = "dark", palette: Palette | None = None
+    match: Match,
+    *,
+    names: Sequence[str] = ("P1", "P2"),
+    theme: str = "dark",
+    palette: Palette | None = None,
+    words: Words | None = None,
 ) -> Image.Image:
     """End-of-match card for Constructo: the winner (or draw, or resignation, M2/M3), per-round tower scores
-    with each round's layout, and match totals. 800 px wide RGB image. Raises ``ValueError`` for a bad theme.
+    with each round's layout, and match totals. ``words``: the reader's language (``None`` = English; the card is
+    public: the server's). 800 px wide RGB image. Raises ``ValueError`` for a bad theme.
     """
     th = theme_of(theme, palette)
+    w = resolve(words, KO_WORDS)
     names = seat_names(names, 2)
     tags = player_tags(names)
     scores = list(match.round_scores())
-    headline = wrap_text(_constructo_headline(match, names), WIDTH - 2 * MARGIN, FS + 12, True, max_lines=2)
+    headline = wrap_text(_constructo_headline(match, names, w), WIDTH - 2 * MARGIN, FS + 12, True, max_lines=2)
     key_top = 20 + FS * 1.5 + len(headline) * (FS + 12) * 1.3 + 14
     table_top = key_top + 2 * FS * 1.6 + 8
     height = int(table_top + ROW_H * (len(scores) + 2) + MARGIN)
     img, draw = new_canvas(WIDTH, height, th)
-    draw_text(draw, (MARGIN, 20), "Constructo — match result", size=FS + 2, fill=th.muted, bold=True)
+    draw_text(draw, (MARGIN, 20), w("rs.ko_title"), size=FS + 2, fill=th.muted, bold=True)
     y = 20 + FS * 1.5
     for ln in headline:
         draw_text(draw, (MARGIN, y), ln, size=FS + 12, fill=th.highlight, bold=True)
@@ -131,7 +140,7 @@ def render_constructo_result(
         draw_fit(
             draw,
             (MARGIN + FS * 2.2, mid),
-            f"{names[p]} ({PLAYER_PATTERN[p]})",
+            w("rs.ko_key", name=names[p], pattern=w(f"ko.pattern_{p}")),
             max_w=WIDTH - 2 * MARGIN - 70,
             size=FS + 1,
             fill=th.text,
@@ -142,14 +151,14 @@ def render_constructo_result(
     rows = []
     for i, (a, b) in enumerate(scores):
         lay = match.rounds[i].layout
-        rows.append([f"Round {i + 1}", lay.name or "custom", str(a), str(b)])
+        rows.append([w("rs.ko_round", n=i + 1), lay.name or w("rs.ko_custom"), str(a), str(b)])
     t = match.totals()
-    rows.append(["Total", "", str(t[0]), str(t[1])])
+    rows.append([w("rs.ko_total"), "", str(t[0]), str(t[1])])
     xs = [MARGIN, 190, 580, WIDTH - MARGIN]
     _table(
         draw,
         table_top,
-        ["", "layout", f"{tags[0]} {names[0]}", f"{tags[1]} {names[1]}"],
+        ["", w("rs.ko_layout"), f"{tags[0]} {names[0]}", f"{tags[1]} {names[1]}"],
         rows,
         xs,
         ["l", "l", "r", "r"],
@@ -161,15 +170,17 @@ def render_constructo_result(
     return img
 
 
-def constructo_result_text(match: Match, *, names: Sequence[str] = ("P1", "P2")) -> str:
-    """Text twin of :func:`render_constructo_result`: headline, one line per round (layout, scores), totals."""
+def constructo_result_text(match: Match, *, names: Sequence[str] = ("P1", "P2"), words: Words | None = None) -> str:
+    """Text twin of :func:`render_constructo_result`: headline, one line per round (layout, scores), totals, in
+    ``words``' language (``None`` = English)."""
+    w = resolve(words, KO_WORDS)
     names = seat_names(names, 2)
-    lines = ["Constructo — match result: " + _constructo_headline(match, names)]
+    lines = [w("rs.ko_t_head", headline=_constructo_headline(match, names, w))]
     for i, (a, b) in enumerate(match.round_scores()):
-        lay = match.rounds[i].layout
-        lines.append(f"Round {i + 1} ({lay.name or 'custom'}): {names[0]} {a} – {b} {names[1]}")
+        lay = match.rounds[i].layout.name or w("rs.ko_custom")
+        lines.append(w("rs.ko_t_round", n=i + 1, layout=lay, a=names[0], x=a, y=b, b=names[1]))
     t = match.totals()
-    lines.append(f"Total: {names[0]} {t[0]} – {t[1]} {names[1]}")
+    lines.append(w("rs.ko_t_total", a=names[0], x=t[0], y=t[1], b=names[1]))
     return "\n".join(lines)
 
 
@@ -193,7 +204,7 @@ def conex_winners(game: Game) -> list[int]:
 
 
 def _conex_headline(game: Game, names: Sequence[str], words: Words | None = None) -> str:
-    w = resolve(words, CONEX_EN)
+    w = resolve(words, CN_WORDS)
     winners = conex_winners(game)
     if not winners:
         return w("cn.r_over") if game.is_over else w("cn.r_in_progress")
@@ -212,7 +223,7 @@ def render_conex_result(
     800 px wide RGB image. Raises ``ValueError`` for a bad theme.
     """
     th = theme_of(theme, palette)
-    w = resolve(words, CONEX_EN)
+    w = resolve(words, CN_WORDS)
     names = seat_names(names, game.players)
     forfeited = game.forfeited
     ranking = conex_ranking(game)
@@ -234,31 +245,36 @@ def render_conex_result(
         ]
         for place, seat, score in ranking
     ]
+    headers = [w("cn.r_place"), w("cn.r_player"), w("cn.r_points")]
+    place_w = max(90.0, text_width(headers[0], FS, True) + 4)  # the place header whole ("place", "puesto")
+    name_x = MARGIN + place_w + 6
     _table(
         draw,
         table_top,
-        [w("cn.r_place"), w("cn.r_player"), w("cn.r_points")],
+        headers,
         rows,
-        [MARGIN, 120, WIDTH - MARGIN],
+        [MARGIN, name_x, WIDTH - MARGIN],
         ["l", "l", "r"],
         th,
         bold_rows=[i for i, (_, seat, _) in enumerate(ranking) if seat in winners],
-        widths=[90, 500, 120],
+        widths=[place_w, WIDTH - MARGIN - 120 - 16 - name_x, 120],
     )
     draw.rectangle((0, 0, 10, height), fill=OKABE_ITO["yellow"])
     return img
 
 
-def conex_result_text(game: Game, *, names: Sequence[str]) -> str:
-    """Text twin of :func:`render_conex_result`: headline then ``"1. name — 42 points"`` per seat."""
+def conex_result_text(game: Game, *, names: Sequence[str], words: Words | None = None) -> str:
+    """Text twin of :func:`render_conex_result`: headline then ``"1. name — 42 points"`` per seat, in ``words``'
+    language (``None`` = English)."""
+    w = resolve(words, CN_WORDS)
     names = seat_names(names, game.players)
     winners = set(conex_winners(game))
-    lines = ["CONEX — game result: " + _conex_headline(game, names)]
+    lines = [w("rs.cn_t_head", headline=_conex_headline(game, names, w))]
     for place, seat, score in conex_ranking(game):
         lines.append(
-            f"{place}. {names[seat]} — {score} points"
-            + (" (winner)" if seat in winners else "")
-            + (" (left)" if seat in game.forfeited else "")
+            w.count("rs.cn_t_row", score, place=place, name=names[seat])
+            + (f" ({w('rs.cn_t_winner')})" if seat in winners else "")
+            + (f" ({w('cn.seat_left')})" if seat in game.forfeited else "")
         )
     return "\n".join(lines)
 
@@ -275,24 +291,30 @@ def _rating(value: float | str) -> str:
 def render_leaderboard(
     rows: Sequence[LeaderRow],
     *,
-    title: str = "Leaderboard",
+    title: str | None = None,
     theme: str = "dark",
     palette: Palette | None = None,
-    empty_note: str = "No rated games yet.",
-    columns: Sequence[str] = ("W", "L", "D"),
-    headings: Sequence[str] = ("player", "rating"),
+    empty_note: str | None = None,
+    columns: Sequence[str] | None = None,
+    headings: Sequence[str] | None = None,
+    words: Words | None = None,
 ) -> Image.Image:
     """A leaderboard image: one line per row ``(rank, name, rating, wins, losses, draws)`` in the given order.
 
     ``rating`` is shown as given: an int (the display scale, e.g. ``1234``) as is, a float with one decimal; the
     rating column fits five characters at full size. Names are shortened with an ellipsis, never a number.
     ``columns`` names the three counts (default W, L, D; a game ranking 3-4 players may count places, e.g.
-    ``("1st", "2nd", "3rd+")``); ``headings`` names the player and rating columns (in the reader's language).
+    ``("1st", "2nd", "3rd+")``); ``headings`` names the player and rating columns. ``title``, ``empty_note``,
+    ``columns`` and ``headings`` default to ``words`` (the reader's language; ``None`` = English).
     Every header is shown whole: columns are as wide as their header or widest cell. Empty ``rows`` draws only the
     title and ``empty_note`` (an 800 x ~130 px banner; the bot may send text instead). 800 px wide RGB. Raises
     ``ValueError`` for a bad theme.
     """
     th = theme_of(theme, palette)
+    w = resolve(words, RECORD_EN)
+    title = w("lb.title") if title is None else title
+    columns = _columns(w) if columns is None else columns
+    headings = (w("lb.player"), w("lb.rating")) if headings is None else headings
     title_lines = wrap_text(title, WIDTH - 2 * MARGIN, FS + 8, True, max_lines=2)
     top = 18 + len(title_lines) * (FS + 8) * 1.3 + 6
     height = int(top + ROW_H * (len(rows) + 1) + MARGIN) if rows else int(top + FS * 1.6 + MARGIN)
@@ -302,7 +324,8 @@ def render_leaderboard(
         draw_text(draw, (MARGIN, y), ln, size=FS + 8, fill=th.text, bold=True)
         y += (FS + 8) * 1.3
     if not rows:
-        draw_text(draw, (MARGIN, top), empty_note, size=FS, fill=th.muted)
+        note = w("lb.empty") if empty_note is None else empty_note
+        draw_text(draw, (MARGIN, top), note, size=FS, fill=th.muted)
         return img
     table_rows = [[f"{r[0]}", r[1], _rating(r[2]), str(r[3]), str(r[4]), str(r[5])] for r in rows]
     headers = ["#", *headings, *columns]
@@ -315,9 +338,9 @@ def render_leaderboard(
     need[0] = max(need[0], 110.0)
     right = float(WIDTH - MARGIN)
     xs_right: list[float] = []
-    for w in reversed(need):
+    for need_w in reversed(need):
         xs_right.insert(0, right)
-        right -= w + 12
+        right -= need_w + 12
     xs = [MARGIN + 44, 84, *xs_right]
     _table(
         draw,
@@ -333,14 +356,25 @@ def render_leaderboard(
     return img
 
 
+def _columns(w: Words) -> tuple[str, str, str]:
+    return w("lb.col_w"), w("lb.col_l"), w("lb.col_d")
+
+
 def leaderboard_text(
-    rows: Sequence[LeaderRow], *, title: str = "Leaderboard", columns: Sequence[str] = ("W", "L", "D")
+    rows: Sequence[LeaderRow],
+    *,
+    title: str | None = None,
+    columns: Sequence[str] | None = None,
+    words: Words | None = None,
 ) -> str:
-    """Text twin of :func:`render_leaderboard`: ``"1. name — rating 1027 (W 5 / L 2 / D 0)"`` per row."""
+    """Text twin of :func:`render_leaderboard`: ``"1. name — rating 1027 (W 5 / L 2 / D 0)"`` per row, in
+    ``words``' language (``None`` = English; ``title`` and ``columns`` default to it)."""
+    w = resolve(words, RECORD_EN)
+    title = w("lb.title") if title is None else title
     if not rows:
-        return f"{title}: no rated games yet."
+        return w("lb.t_empty", title=title)
     lines = [title]
-    a, b, c = columns
-    for rank, name, rating, w, losses, d in rows:
-        lines.append(f"{rank}. {name} — rating {_rating(rating)} ({a} {w} / {b} {losses} / {c} {d})")
+    a, b, c = _columns(w) if columns is None else columns
+    for rank, name, rating, wins, losses, d in rows:
+        lines.append(w("lb.t_row", rank=rank, name=name, rating=_rating(rating), a=a, w=wins, b=b, l=losses, c=c, d=d))
     return "\n".join(lines)

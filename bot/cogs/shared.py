@@ -24,7 +24,7 @@ from bot.core.paging import clip, pages
 from bot.core.results import place_name
 from bot.errors import BotError
 from bot.first_response import PRIVATE_ANSWER
-from bot.i18n import t
+from bot.i18n import image_words, t
 from bot.services.publish import render_png
 from bot.storage.ratings import PROVISIONAL_GAMES
 from bot.ui import mutual
@@ -127,10 +127,11 @@ class SharedCog(commands.Cog, name="shared"):
         if not table:  # nobody rated yet: one sentence, no empty picture
             return t("lb.empty", loc, game=game_title), [], None
         headings = (t("lb.col_player", loc), t("lb.col_rating", loc))
+        words = image_words(loc)
         png = await self.bot.games.cpu(
-            render_png, render_leaderboard, table, title=title, columns=columns, headings=headings
+            render_png, render_leaderboard, table, title=title, columns=columns, headings=headings, words=words
         )
-        text = leaderboard_text(table, title=title, columns=columns)
+        text = leaderboard_text(table, title=title, columns=columns, words=words)
         view = None
         if page > 0 or more:
             text = f"{text}\n{t('lb.page', loc, page=page + 1)}"

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import BotError
+from bot.i18n import image_words
 from bot.services.looks import DEFAULT, Look
 from engine.record import export_record
 
@@ -76,26 +77,26 @@ def _renderer(snap: Snapshot) -> ReplayRenderer | None:
     return snap.kind.replay
 
 
-def _render(record: dict[str, Any], renderer: ReplayRenderer, look: Look) -> bytes:
-    """The CPU job of a replay (module level; the record is plain data and the renderer pickles by reference, so a
-    process pool can run it)."""
+def _render(record: dict[str, Any], renderer: ReplayRenderer, look: Look, words: Any = None) -> bytes:
+    """The CPU job of a replay (module level; the record is plain data, the renderer pickles by reference and the
+    look and words are plain data, so a process pool can run it)."""
     from render.replay import render_replay
 
-    return render_replay(record, renderer, **look.kwargs())
+    return render_replay(record, renderer, words=words, **look.kwargs())
 
 
-def _pages(record: dict[str, Any], renderer: ReplayRenderer, limit: int) -> list[str]:
+def _pages(record: dict[str, Any], renderer: ReplayRenderer, limit: int, words: Any = None) -> list[str]:
     """The CPU job of a move list: the full list in messages of at most ``limit`` characters."""
     from render.replay import move_list_pages
 
-    return move_list_pages(record, renderer, limit=limit)
+    return move_list_pages(record, renderer, limit=limit, words=words)
 
 
-def _text(record: dict[str, Any], renderer: ReplayRenderer, limit: int) -> str:
+def _text(record: dict[str, Any], renderer: ReplayRenderer, limit: int, words: Any = None) -> str:
     """The CPU job of a one-message move list (full, else compact, else cut with a note)."""
     from render.replay import move_list_text
 
-    return move_list_text(record, renderer, limit=limit)
+    return move_list_text(record, renderer, limit=limit, words=words)
 
 
 class Records:
@@ -105,9 +106,9 @@ class Records:
     def __init__(self, layer: GameLayer) -> None:
         self.layer = layer
         self.cache_bytes = REPLAY_CACHE_BYTES
-        self._gifs: OrderedDict[tuple[int, Look], bytes] = OrderedDict()
+        self._gifs: OrderedDict[tuple[int, Look, str], bytes] = OrderedDict()  # (game, look, language)
         self._size = 0
-        self._pending: dict[tuple[int, Look], asyncio.Future[bytes]] = {}
+        self._pending: dict[tuple[int, Look, str], asyncio.Future[bytes]] = {}
         self._slots: asyncio.Semaphore | None = None
         self.renders = 0
 
@@ -129,14 +130,15 @@ class Records:
         return self.layer.snapshot(record)
 
     # -- replays -----------------------------------------------------------------------------------------------
-    def cached(self, game_id: int, look: Look = DEFAULT) -> bytes | None:
-        """The cached replay of ``game_id`` (``None``: not rendered since the start, or dropped)."""
-        return self._gifs.get((game_id, look))
+    def cached(self, game_id: int, look: Look = DEFAULT, lang: str = "en") -> bytes | None:
+        """The cached replay of ``game_id`` in ``look`` and ``lang`` (``None``: not rendered since the start, or
+        dropped)."""
+        return self._gifs.get((game_id, look, lang))
 
-    async def replay(self, snap: Snapshot, look: Look = DEFAULT) -> bytes:
+    async def replay(self, snap: Snapshot, look: Look = DEFAULT, locale: str | discord.Locale | None = None) -> bytes:
         """The animated GIF replay of a finished game (``render.replay.render_replay``: one frame per action and
-        the start, bounded in frames and bytes) in ``look`` (a private answer: the reader's), rendered off the
-        event loop once per look and cached.
+        the start, bounded in frames and bytes) in ``look`` (a private answer: the reader's), its words in
+        ``locale``'s language (default English), rendered off the event loop once per look and language and cached.
 
         Raises:
             NoReplay: the game's kind names no replay renderer.
@@ -146,30 +148,31 @@ class Records:
         renderer = _renderer(snap)
         if renderer is None:
             raise NoReplay(snap.kind.name)
-        key = (snap.id, look)
+        words = image_words(locale)
+        key = (snap.id, look, words.lang)
         gif = self._gifs.get(key)
         if gif is not None:
             self._gifs.move_to_end(key)
             return gif
         pending = self._pending.get(key)
         if pending is None:
-            pending = asyncio.ensure_future(self._render(key, record_of(snap), renderer, look))
+            pending = asyncio.ensure_future(self._render(key, record_of(snap), renderer, look, words))
             self._pending[key] = pending
             pending.add_done_callback(lambda _f: self._pending.pop(key, None))
         return await asyncio.shield(pending)
 
     async def _render(
-        self, key: tuple[int, Look], record: dict[str, Any], renderer: ReplayRenderer, look: Look
+        self, key: tuple[int, Look, str], record: dict[str, Any], renderer: ReplayRenderer, look: Look, words: Any
     ) -> bytes:
         if self._slots is None:
             self._slots = asyncio.Semaphore(MAX_RENDERS)
         async with self._slots:
-            gif: bytes = await self.layer.cpu_background(_render, record, renderer, look)
+            gif: bytes = await self.layer.cpu_background(_render, record, renderer, look, words)
         self.renders += 1
         self._keep(key, gif)
         return gif
 
-    def _keep(self, key: tuple[int, Look], gif: bytes) -> None:
+    def _keep(self, key: tuple[int, Look, str], gif: bytes) -> None:
         if len(gif) > self.cache_bytes:
             return
         old = self._gifs.pop(key, None)
@@ -182,22 +185,27 @@ class Records:
             self._size -= len(dropped)
 
     # -- move lists --------------------------------------------------------------------------------------------
-    async def move_pages(self, snap: Snapshot, limit: int) -> list[str]:
-        """The full move list of a finished game in messages of at most ``limit`` characters (off the loop);
-        ``[]`` for a game without a replay renderer."""
-        return await self._moves(snap, _pages, limit, [])
+    async def move_pages(self, snap: Snapshot, limit: int, locale: str | discord.Locale | None = None) -> list[str]:
+        """The full move list of a finished game in messages of at most ``limit`` characters (off the loop), in
+        ``locale``'s language; ``[]`` for a game without a replay renderer."""
+        return await self._moves(snap, _pages, limit, [], locale)
 
-    async def move_text(self, snap: Snapshot, limit: int) -> str:
-        """The move list in one message of at most ``limit`` characters (compact or cut when long); ``""`` for a
-        game without a replay renderer."""
-        return await self._moves(snap, _text, limit, "")
+    async def move_text(self, snap: Snapshot, limit: int, locale: str | discord.Locale | None = None) -> str:
+        """The move list in one message of at most ``limit`` characters (compact or cut when long), in
+        ``locale``'s language; ``""`` for a game without a replay renderer."""
+        return await self._moves(snap, _text, limit, "", locale)
 
     async def _moves(
-        self, snap: Snapshot, job: Callable[[dict[str, Any], ReplayRenderer, int], Any], limit: int, empty: Any
+        self,
+        snap: Snapshot,
+        job: Callable[[dict[str, Any], ReplayRenderer, int, Any], Any],
+        limit: int,
+        empty: Any,
+        locale: str | discord.Locale | None,
     ) -> Any:
         snap.require_state()
         renderer = _renderer(snap)
         if renderer is None:
             return empty
-        work: Awaitable[Any] = self.layer.cpu(job, record_of(snap), renderer, limit)
+        work: Awaitable[Any] = self.layer.cpu(job, record_of(snap), renderer, limit, image_words(locale))
         return await work

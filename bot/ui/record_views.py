@@ -37,8 +37,9 @@ MOVES_LIMIT = 1500
 """Characters of move list per message (the header and the code fence fill the rest of Discord's 2000)."""
 
 
-def header(snap: Snapshot, locale: Any) -> str:
-    """``"Game #12 · <game> · Alice vs Bob · <date>"`` then the game's own final status line."""
+def header(snap: Snapshot, locale: Any, *, status: bool = True) -> str:
+    """``"Game #12 · <game> · Alice vs Bob · <date>"`` then, with ``status``, the game's own final status line
+    (left out under a move list: its last line says how the game ended, in the reader's language)."""
     finished = snap.record.finished_at or snap.record.updated_at
     head = t(
         "rec.head",
@@ -48,8 +49,8 @@ def header(snap: Snapshot, locale: Any) -> str:
         players=" vs ".join(snap.names),
         when=f"<t:{int(finished.timestamp())}:f>",
     )
-    status = snap.kind.narration.status_line(snap)
-    return f"{head}\n{status}" if status else head
+    line = snap.kind.narration.status_line(snap) if status else ""
+    return f"{head}\n{line}" if line else head
 
 
 def fenced(text: str) -> str:
@@ -104,7 +105,7 @@ async def send_replay(interaction: discord.Interaction, game_id: int, *, ephemer
     note = ""
     try:
         look = await look_of(layer.storage, interaction.user.id) if ephemeral else DEFAULT  # private: theirs
-        gif = await layer.records.replay(snap, look)
+        gif = await layer.records.replay(snap, look, locale=loc)
         limit = interaction_limit(interaction)
         if limit is not None and len(gif) > limit:  # this server's upload limit: the move list and record stay
             note = "\n" + t("rec.replay_too_large", loc, mib=f"{limit / 2**20:.1f}")
@@ -115,9 +116,9 @@ async def send_replay(interaction: discord.Interaction, game_id: int, *, ephemer
     except Exception:
         log.exception("the replay of game %s could not be drawn", snap.id)
         note = "\n" + t("rec.replay_failed", loc)
-    pages = await layer.records.move_pages(snap, MOVES_LIMIT)
+    pages = await layer.records.move_pages(snap, MOVES_LIMIT, loc)
     files.append(json_file(snap))
-    first = f"{header(snap, loc)}{note}\n{fenced(pages[0]) if pages else ''}".strip()
+    first = f"{header(snap, loc, status=not pages)}{note}\n{fenced(pages[0]) if pages else ''}".strip()
     items = record_items(snap, loc.value, replay=False, download=False)  # both are attached already
     if snap.kind.replay is not None:  # beside the animation: step through it move by move, privately
         from bot.ui.stepper import StepButton
@@ -145,11 +146,11 @@ async def send_record(interaction: discord.Interaction, game_id: int) -> None:
     snap = await layer.records.finished(game_id, interaction.guild_id)
     loc = interaction.locale
     await defer(interaction, ephemeral=True)
-    moves = await layer.records.move_text(snap, MOVES_LIMIT)
+    moves = await layer.records.move_text(snap, MOVES_LIMIT, loc)
     view = _view(record_items(snap, loc.value))
     await fill(
         interaction,
-        f"{header(snap, loc)}\n{fenced(moves)}".strip()[:2000],
+        f"{header(snap, loc, status=not moves)}\n{fenced(moves)}".strip()[:2000],
         ephemeral=True,
         view=view,
         allowed_mentions=discord.AllowedMentions.none(),

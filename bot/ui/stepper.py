@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import BotError
-from bot.i18n import t
+from bot.i18n import image_words, t
 from bot.services.looks import DEFAULT, Look, look_of
 from bot.services.records import record_of
 from bot.ui.common import defer, fill, games, report_errors, update
@@ -37,10 +37,11 @@ ROLES = {"s": "rec.step_open", "f": "⏮", "p": "◀", "n": "▶", "l": "⏭"}
 
 
 def _step_job(
-    record: dict[str, Any], renderer: ReplayRenderer, index: int, look: Look = DEFAULT
+    record: dict[str, Any], renderer: ReplayRenderer, index: int, look: Look = DEFAULT, words: Any = None
 ) -> tuple[bytes, str, int, dict[int, str]]:
-    """The CPU job of one still: ``(PNG, caption, actions in the game, captions of the jump select's moves)``;
-    ``index`` is clamped to the game; the still is drawn in ``look`` (the stepper is private: the reader's)."""
+    """The CPU job of one still: ``(PNG, caption, actions in the game, captions of the jump select's moves)``, in
+    ``words``' language (the clicker's; ``None`` = English); ``index`` is clamped to the game; the still is drawn in
+    ``look`` (the stepper is private: the reader's)."""
     from engine.record import replay_steps
     from render import to_png
     from render.replay import replay_frame
@@ -53,9 +54,9 @@ def _step_job(
     captions: dict[int, str] = {}
     for step in replay_steps(rec.state_cls, rec.setup, rec.history):
         if step.index in wanted:
-            seat, text = renderer.caption(step, names)
+            seat, text = renderer.caption(step, names, words)
             captions[step.index] = f"{names[seat]}: {text}" if seat is not None and seat < len(names) else text
-    png = to_png(replay_frame(record, renderer, index, width=STEP_WIDTH, **look.kwargs()))
+    png = to_png(replay_frame(record, renderer, index, width=STEP_WIDTH, words=words, **look.kwargs()))
     return png, captions.get(index, ""), total, captions
 
 
@@ -180,7 +181,8 @@ async def show_move(interaction: discord.Interaction, game_id: int, move: int, *
     elif not interaction.response.is_done():
         await interaction.response.defer()  # a component: a deferred update of the stepper message
     look = await look_of(layer.storage, interaction.user.id)
-    png, caption, total, captions = await layer.cpu(_step_job, record_of(snap), renderer, move, look)
+    words = image_words(interaction.locale)  # a private still: the clicker's language
+    png, caption, total, captions = await layer.cpu(_step_job, record_of(snap), renderer, move, look, words)
     move = max(0, min(move, total))
     loc = interaction.locale
     text = t("rec.step_head", loc, game_id=snap.id, move=move, total=total)

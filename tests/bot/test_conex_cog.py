@@ -420,7 +420,8 @@ async def test_lightning_then_discards_by_button_select_and_command(
     assert "**X3** — " in refusal(fake, await driver.command("conex discard", BOB, card="A"))
     token = await driver.command("conex lightning", ALICE, card=free[-1])
     text = fake.visible_text(token)
-    assert f"card #{free[-1]} goes to the bottom" in text and "<@2>, <@3>: discard one card each" in text
+    assert f"card #{free[-1]} goes to the bottom" in text and "discards from: <@2>, <@3> — one card each" in text
+    assert text.count("<@2>") == 1, text  # who owes a discard is said once (the status line), not twice
     stored = game_of(await record_of(storage, gid))
     assert stored.pending_discards == {1, 2} and stored.pile[-1] == free[-1] and stored.current_player == 0
     # the new table shows the removed card and highlights no older placement

@@ -4,7 +4,7 @@ lobby message, the start line and the headline of a recovered table."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.games.conex.fairness import commitment_line, deal_public, reveal_line
 from bot.i18n import t, tn
@@ -24,6 +24,24 @@ def game_of(snap: Snapshot) -> Game:
     return state
 
 
+_WORD_KEYS = {
+    "card": "img.rp.cn_face_card",
+    "two cards": "img.rp.cn_face_two",
+    "lightning": "img.rp.cn_face_lightning",
+    "2x": "img.rp.cn_face_2x",
+    "small": "img.rp.cn_size_small",
+    "medium": "img.rp.cn_size_medium",
+    "large": "img.rp.cn_size_large",
+}
+"""The engine's die faces, star names and table sizes (English data) -> their words in the catalogues."""
+
+
+def word(value: object, loc: Any) -> str:
+    """A die face (``"two cards"``), star (``"lightning"``) or table size (``"medium"``) in ``loc``'s words."""
+    key = _WORD_KEYS.get(str(value))
+    return t(key, loc) if key is not None else str(value)
+
+
 def events_text(snap: Snapshot, events: Sequence[Event]) -> str:
     """One line per event worth telling (``engine/conex/events.py``), in order."""
     loc, names = snap.locale, snap.names
@@ -34,22 +52,22 @@ def events_text(snap: Snapshot, events: Sequence[Event]) -> str:
             key = "cn.ev_placed_double" if e.doubled else "cn.ev_placed"
             lines.append(t(key, loc, name=names[e.player], card=e.card, corner=e.corner, target=on, points=e.points))
         elif isinstance(e, ev.DieRolled):
-            lines.append(t("cn.ev_die", loc, name=names[e.player], face=e.face))
+            lines.append(t("cn.ev_die", loc, name=names[e.player], face=word(e.face, loc)))
         elif isinstance(e, ev.Drew):
             lines.append(tn("cn.ev_drew", e.count, loc, name=names[e.player], count=e.count))
         elif isinstance(e, ev.StarTaken):
             if e.from_ is None:
-                lines.append(t("cn.ev_star", loc, name=names[e.player], star=e.star))
+                lines.append(t("cn.ev_star", loc, name=names[e.player], star=word(e.star, loc)))
             elif e.from_ == e.player:
-                lines.append(t("cn.ev_star_kept", loc, name=names[e.player], star=e.star))
+                lines.append(t("cn.ev_star_kept", loc, name=names[e.player], star=word(e.star, loc)))
             else:
-                lines.append(t("cn.ev_star_from", loc, name=names[e.player], star=e.star, prev=names[e.from_]))
+                star = word(e.star, loc)
+                lines.append(t("cn.ev_star_from", loc, name=names[e.player], star=star, prev=names[e.from_]))
         elif isinstance(e, ev.Passed):
             lines.append(t("cn.ev_passed", loc, name=names[e.player]))
         elif isinstance(e, ev.CardRemoved):
             lines.append(t("cn.ev_lightning", loc, name=names[e.player], card=e.card))
-        elif isinstance(e, ev.DiscardsPending):
-            lines.append(t("cn.ev_discards", loc, who=", ".join(snap.who(s) for s in e.players)))
+        # DiscardsPending: not told here; the status line's "waiting for discards" says who and how, once
         elif isinstance(e, ev.Discarded):
             key = "cn.ev_discard_timeout" if e.random else "cn.ev_discarded"
             lines.append(t(key, loc, name=names[e.player]))
@@ -61,8 +79,7 @@ def events_text(snap: Snapshot, events: Sequence[Event]) -> str:
             lines.append(t("cn.ev_forfeit", loc, name=names[e.player]))
         elif isinstance(e, ev.TurnSkipped):
             lines.append(t("cn.ev_skipped", loc, name=names[e.player]))
-        elif isinstance(e, ev.GameOver):
-            lines.append(t("cn.ev_over", loc, reason=t(f"cn.reason_{e.outcome.reason}", loc)))
+        # GameOver: not told here; the status line under this headline says it once, with why and who won
     return "\n".join(lines)
 
 
@@ -80,7 +97,8 @@ def status_line(snap: Snapshot) -> str:
     )
     if game.outcome is not None:
         winners = " & ".join(names[w] for w in game.outcome.winners)
-        return t("cn.over", loc, winners=winners, scores=scores) + "\n" + reveal_line(game, loc)
+        why = t(f"cn.reason_{game.outcome.reason}", loc)
+        return t("cn.over_why", loc, why=why, winners=winners, scores=scores) + "\n" + reveal_line(game, loc)
     assert game.current_player is not None
     text = t(
         "cn.to_play", loc, who=snap.who(game.current_player), scores=scores, pile=len(game.draw_pile), goal=game.goal
@@ -98,7 +116,7 @@ def lobby_text(snap: Snapshot) -> str:
         "cn.lobby",
         loc,
         host=names[0] if names else "?",
-        table=snap.env.options.get("table", "medium"),
+        table=word(snap.env.options.get("table", "medium"), loc),
         goal=snap.env.options.get("goal", 40),
         seats=seats,
         n=len(snap.players),
@@ -111,7 +129,7 @@ def started(snap: Snapshot) -> str:
         "cn.started",
         snap.locale,
         n=len(snap.players),
-        table=snap.env.options.get("table", "medium"),
+        table=word(snap.env.options.get("table", "medium"), snap.locale),
         goal=snap.env.options.get("goal", 40),
     )
     return f"{text}\n{commitment_line(game_of(snap), snap.locale)}"

@@ -25,10 +25,10 @@ def _table_text(game: Game, names: list[str], words: object = None) -> str:
     return f"```\n{table_text(game, names=names, limit=1500, words=words)}\n```"  # type: ignore[arg-type]
 
 
-def _result_text(game: Game, names: list[str]) -> str:
+def _result_text(game: Game, names: list[str], words: object = None) -> str:
     from render.results import conex_result_text
 
-    return conex_result_text(game, names=names)
+    return conex_result_text(game, names=names, words=words)  # type: ignore[arg-type]
 
 
 def table_pictures(snap: Snapshot) -> list[Picture]:
@@ -56,12 +56,13 @@ def result_picture(snap: Snapshot) -> Picture | None:
     from render.results import render_conex_result
 
     game, names = game_of(snap), snap.names
+    words = image_words(snap.locale)  # a public card: the server's language
     return Picture(
         render_conex_result,
         (game,),
         f"conex-{snap.id}-result.png",
-        lambda: _result_text(game, names),
-        {"names": names, "words": image_words(snap.locale)},  # a public card: the server's language
+        lambda: _result_text(game, names, words),
+        {"names": names, "words": words},
     )
 
 

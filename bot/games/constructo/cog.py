@@ -20,7 +20,7 @@ from bot.games.constructo.kind import KIND, check_level
 from bot.games.constructo.narration import match_of
 from bot.games.constructo.payload import legal_placements, legal_steps
 from bot.games.constructo.views import check_tile, layout_choices, resign_request
-from bot.i18n import t
+from bot.i18n import image_words, t
 from bot.services import challenges
 from bot.ui.common import GameCog, defer, guild_locale, png_file, reply
 from engine.constructo import LAYOUTS, RECOMMENDED, Match, Size
@@ -69,7 +69,7 @@ class ConstructoCog(
     kind = KIND
 
     def __init__(self, bot: TableBot) -> None:
-        self._layouts_png: bytes | None = None
+        self._layouts_png: dict[str, bytes] = {}  # by language: the sheet is drawn once per language
         super().__init__(bot)
 
     async def _mine(self, interaction: discord.Interaction) -> tuple[Match, int] | None:
@@ -230,7 +230,7 @@ class ConstructoCog(
         if snap.status == "lobby":
             raise BotError("err.not_started")
         if text:
-            body = board_text(match_of(snap), names=snap.names)
+            body = board_text(match_of(snap), names=snap.names, words=image_words(interaction.locale))
             await reply(interaction, f"```\n{body[:1950]}\n```", ephemeral=True)
             return
         await self.games.publisher.show_board(interaction, snap)
@@ -249,13 +249,13 @@ class ConstructoCog(
         from bot.services.publish import render_png
         from render.constructo import layouts_text, render_layouts_sheet
 
-        if self._layouts_png is None:
+        words = image_words(interaction.locale)  # the asker's language, as the leaderboard
+        png = self._layouts_png.get(words.lang)
+        if png is None:
             await defer(interaction)
-            self._layouts_png = await self.games.cpu(render_png, render_layouts_sheet)
-        body = layouts_text()
-        await reply(
-            interaction, f"```\n{body[:1950]}\n```", files=[png_file(self._layouts_png, "constructo-layouts.png")]
-        )
+            png = self._layouts_png[words.lang] = await self.games.cpu(render_png, render_layouts_sheet, words=words)
+        body = layouts_text(words=words)
+        await reply(interaction, f"```\n{body[:1950]}\n```", files=[png_file(png, "constructo-layouts.png")])
 
     @app_commands.command(name="rules", description="The rules of Constructo in short")
     async def rules(self, interaction: discord.Interaction) -> None:

@@ -24,14 +24,18 @@ def match_of(snap: Snapshot) -> Match:
 
 def narrate(snap: Snapshot, actions: Sequence[tuple[int, str]], events: Sequence[Event]) -> str:
     """One line per action: a move (``cx.played``: its notation), round 2's layout (M1), a resignation (M3) or
-    a timeout."""
+    a timeout. A resignation or timeout that ended the match is left out: the status line under this headline
+    says it, with the winner (said once)."""
     loc, names = snap.locale, snap.names
+    over = snap.state is not None and match_of(snap).is_over
     lines: list[str] = []
     by_player = {getattr(e, "player", None): e for e in events if isinstance(e, LayoutChosen | Resigned | TimedOut)}
     for seat, text in actions:
         event = by_player.get(seat)
         if isinstance(event, LayoutChosen):
             lines.append(t("cx.layout_chosen", loc, name=names[seat], layout=event.layout.to_text()))
+        elif isinstance(event, Resigned | TimedOut) and over:
+            continue
         elif isinstance(event, Resigned):
             lines.append(t("cx.resigned", loc, name=names[seat]))
         elif isinstance(event, TimedOut):

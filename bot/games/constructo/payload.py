@@ -20,29 +20,30 @@ if TYPE_CHECKING:
 BOARD_FILENAME = "constructo-{game}-{version}.png"
 
 
-def _board_text(match: Match, names: list[str]) -> str:
+def _board_text(match: Match, names: list[str], words: object = None) -> str:
     from render.constructo import board_text
 
-    return f"```\n{board_text(match, names=names)}\n```"
+    return f"```\n{board_text(match, names=names, words=words)}\n```"  # type: ignore[arg-type]
 
 
-def _result_text(match: Match, names: list[str]) -> str:
+def _result_text(match: Match, names: list[str], words: object = None) -> str:
     from render.results import constructo_result_text
 
-    return constructo_result_text(match, names=names)
+    return constructo_result_text(match, names=names, words=words)  # type: ignore[arg-type]
 
 
 def board_pictures(snap: Snapshot) -> list[Picture]:
     from render.constructo import render_board
 
     match, names = match_of(snap), snap.names
+    words = image_words(snap.locale)  # a public board: the server's language
     return [
         Picture(
             render_board,
             (match,),
             BOARD_FILENAME.format(game=snap.id, version=snap.version),
-            lambda: _board_text(match, names),
-            {"names": names, "words": image_words(snap.locale)},  # a public board: the server's language
+            lambda: _board_text(match, names, words),
+            {"names": names, "words": words},
         )
     ]
 
@@ -51,12 +52,13 @@ def result_picture(snap: Snapshot) -> Picture | None:
     from render.results import render_constructo_result
 
     match, names = match_of(snap), snap.names
+    words = image_words(snap.locale)  # a public card: the server's language
     return Picture(
         render_constructo_result,
         (match,),
         f"constructo-{snap.id}-result.png",
-        lambda: _result_text(match, names),
-        {"names": names},
+        lambda: _result_text(match, names, words),
+        {"names": names, "words": words},
     )
 
 

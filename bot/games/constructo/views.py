@@ -20,6 +20,7 @@ work across restarts; every click goes to the game layer (``interaction.client.g
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -30,6 +31,8 @@ from bot.errors import BotError
 from bot.i18n import t
 from bot.ui.common import GameButton, GameSelect, games, reply, update
 from engine.constructo import EXPERIMENTAL, LAYOUTS, RECOMMENDED, Match, Move, Size
+
+log = logging.getLogger(__name__)
 
 
 async def resign_request(interaction: discord.Interaction, game_id: int) -> None:
@@ -47,12 +50,17 @@ async def resign_request(interaction: discord.Interaction, game_id: int) -> None
 
 
 async def resign(interaction: discord.Interaction, game_id: int) -> None:
-    """Resign (M3, the engine's ``Forfeit``) now; from the confirmation button the ephemeral prompt is closed
-    first, then the board answers as a followup."""
+    """Resign (M3, the engine's ``Forfeit``) now; from the confirmation button the ephemeral prompt is closed (its
+    buttons dropped, then the prompt removed) and the board answers as a followup ("Match over: … resigned, …
+    wins"): the resignation is said once, on the board, not again privately."""
     layer = games(interaction)
     committed = await layer.act(game_id, interaction.user.id, "forfeit")
     if interaction.type is discord.InteractionType.component:
-        await update(interaction, content=t("cx.resign_done", interaction.locale), view=None)
+        await update(interaction, view=None)
+        try:
+            await interaction.delete_original_response()
+        except discord.HTTPException as err:  # the prompt stays, without its buttons
+            log.info("could not remove the resign prompt of interaction %s: %s", interaction.id, err)
     await layer.after_commit(committed, layer.headline(committed), interaction)
 
 

@@ -41,8 +41,10 @@ def prepare(
     width: int,
     theme: str,
     palette: Palette | None = None,
+    words: Any = None,
 ) -> Callable[[Step], Image.Image]:
-    """A painter: the heaps after a step (``step.state``, a live ``Nim``), ``width`` px wide, RGB."""
+    """A painter: the heaps after a step (``step.state``, a live ``Nim``), ``width`` px wide, RGB (this test game
+    writes English only: ``words`` is ignored)."""
     th = theme_of(theme, palette)
     label_w, stone, row_h = _geometry(final.setup, width)
     height = len(final.setup["heaps"]) * row_h + 2 * MARGIN
@@ -67,7 +69,7 @@ def prepare(
     return paint
 
 
-def caption(step: Step, names: Sequence[str]) -> tuple[int | None, str]:
+def caption(step: Step, names: Sequence[str], words: Any = None) -> tuple[int | None, str]:
     """``(seat, text)``: ``take 2 from heap 1 · 1 left``, ``gives up``; the start lists the heaps; the last step
     adds ``· <winner> wins``."""
     if step.index == 0:
@@ -88,7 +90,9 @@ def score_key(state: Nim) -> Hashable:
     return tuple(n == 0 for n in state.heaps)
 
 
-def move_lines(rec: Record, steps: Iterable[Step], names: Sequence[str], *, compact: bool = False) -> list[str]:
+def move_lines(
+    rec: Record, steps: Iterable[Step], names: Sequence[str], *, compact: bool = False, words: Any = None
+) -> list[str]:
     """``"3. Alice: take 2 from heap 1 (take 1 2)"`` per action, the engine's text in brackets (compact: ``"3. A 1/2"``,
     heap/count), then ``"Alice wins (N2)"``."""
     lines: list[str] = []

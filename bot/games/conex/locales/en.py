@@ -54,7 +54,6 @@ MESSAGES: dict[str, str] = {
     "cn.score_item": "{name}: {score}",
     "cn.ev_passed": "{name} passed.",
     "cn.ev_lightning": "{name} used the lightning star: card #{card} goes to the bottom of the draw pile.",
-    "cn.ev_discards": "{who}: discard one card each (Discard button, or `/conex discard`).",
     "cn.ev_discarded": "{name} discarded a card.",
     "cn.ev_discard_timeout": (
         "{name}'s discard was overdue: a random card of their hand went to the bottom of the pile."
@@ -62,7 +61,6 @@ MESSAGES: dict[str, str] = {
     "cn.ev_goal": "{name} reached the goal with {score} points: the round is played to its end.",
     "cn.ev_forfeit": "{name} left the game: their hand goes to the bottom of the pile and their seat is skipped.",
     "cn.ev_skipped": "{name}'s seat is skipped.",
-    "cn.ev_over": "Game over: {reason}.",
     "cn.reason_E1": "the goal was reached and the round is complete",
     "cn.reason_E2-pass": "every player passed in one go-round",
     "cn.reason_E2-empty": "all hands and the draw pile are empty",
@@ -72,8 +70,8 @@ MESSAGES: dict[str, str] = {
     ),
     "cn.forfeited_mark": "(left)",
     "cn.to_play": "{who} to play. Scores: {scores}. Draw pile: {pile}. Goal: {goal}.",
-    "cn.pending": "Waiting for discards from: {who}.",
-    "cn.over": "**CONEX over** — winner(s): **{winners}**. Scores: {scores}.",
+    "cn.pending": "Waiting for discards from: {who} — one card each (Discard button, or `/conex discard`).",
+    "cn.over_why": "**CONEX over** ({why}) — winner(s): **{winners}**. Scores: {scores}.",
     "cn.rating_changes": "Rating changes: {changes}.",
     "cn.not_rated": "Not rated (a game with AI seats).",
     "cn.aborted": "This game was aborted.",

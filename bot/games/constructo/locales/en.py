@@ -46,7 +46,6 @@ MESSAGES: dict[str, str] = {
     "cx.confirm_resign": (
         "Resign this match? You lose it at once, whatever the score. Click to confirm, or ignore this."
     ),
-    "cx.resign_done": "You resigned.",
     "cx.board": "The current board:",
     "cx.to_move": "Round {round}: {who} to move.",
     "cx.score": "{name0} {a} – {b} {name1}",

@@ -8,7 +8,6 @@ MESSAGES: dict[str, str] = {
     "ui.move_option": "Casilla {src} → casilla {dst}",
     "cx.to_move": "Ronda {round}: le toca a {who}.",
     "cx.played": "{name} jugó **{move}**.",
-    "cx.resign_done": "Has abandonado.",
     "rule.K3": "una ficha pequeña nunca va directamente sobre una grande.",
     "cx.no_such_tile": "La casilla {tile} no existe: las casillas van del 1 al 9.",
     "ui.place_large": "Poner una ficha GRANDE en…",
@@ -215,6 +214,64 @@ MESSAGES.update(
         "img.ko.so_far": "(por ahora)",
         "img.ko.round_unplayed": "ronda {n}: —",
         "img.ko.match": "partida: {a} {x}–{y} {b}",
+        "img.ko.t_players": (
+            "Jugadores: {ta} = {a}, fichas lisas; {tb} = {b}, fichas rayadas. Fichas de abajo arriba, p. ej. "
+            "L{ta} = grande de {ta}."
+        ),
+        "img.ko.t_tiles": "Casillas: {tiles}",
+        "img.ko.t_empty": "vacía",
+        "img.ko.t_swallowed": "({chip} tragada)",
+        "img.ko.t_tower": "torre {tag}",
+        "img.ko.t_reserve": "{name} ({tag}): reserva L{l} M{m} S{s}, torres {towers}",
+        "img.ko.t_layout": "Tablero: {layout}",
+    }
+)
+
+# Words of the result card, the layouts sheet and the replay (captions, move list): ``render/constructo_words.py``
+# holds the English. Layout names and move notation stay as symbols.
+MESSAGES.update(
+    {
+        "img.rs.ko_title": "Constructo — resultado de la partida",
+        "img.rs.ko_resigned": "{loser} abandonó — gana {winner}",
+        "img.rs.ko_timed_out": "A {loser} se le acabó el tiempo — gana {winner}",
+        "img.rs.ko_in_progress": "Partida en curso: {a}–{b}",
+        "img.rs.ko_draw": "Empate, {a}–{b}",
+        "img.rs.ko_won": "Gana {winner} {a}–{b}",
+        "img.rs.ko_key": "{name} ({pattern})",
+        "img.rs.ko_round": "Ronda {n}",
+        "img.rs.ko_custom": "propio",
+        "img.rs.ko_total": "En total",
+        "img.rs.ko_layout": "tablero",
+        "img.rs.ko_t_head": "Constructo — resultado de la partida: {headline}",
+        "img.rs.ko_t_round": "Ronda {n} ({layout}): {a} {x} – {y} {b}",
+        "img.rs.ko_t_total": "En total: {a} {x} – {y} {b}",
+        "img.ly.title": "Tableros de Constructo — elige uno por su nombre",
+        "img.ly.recommended": "recomendado",
+        "img.ly.experimental": "de prueba",
+        "img.ly.t_head": (
+            "Tableros de Constructo (casilla n = n-ésima celda, coordenadas axiales (q,r), hexágonos en punta):"
+        ),
+        "img.ly.t_line": "{name} ({group}): {cells}",
+        "img.rp.ko_start": "inicio · {layout} · empieza {name}",
+        "img.rp.ko_custom": "un tablero propio",
+        "img.rp.ko_place": "{chip} · {size} en {tile}",
+        "img.rp.ko_size_1": "pequeña",
+        "img.rp.ko_size_2": "mediana",
+        "img.rp.ko_size_3": "grande",
+        "img.rp.ko_swallows": "se traga la pequeña",
+        "img.rp.ko_tower": "torre {tag}",
+        "img.rp.ko_chooses": "elige {layout} para la ronda {n}",
+        "img.rp.ko_round_over": "fin de la ronda {n}: {a} {x}–{y} {b}",
+        "img.rp.ko_resigns": "abandona",
+        "img.rp.ko_times_out": "se queda sin tiempo",
+        "img.rp.ko_lost_resigned": "{loser} abandonó: gana {winner}.",
+        "img.rp.ko_lost_time": "A {loser} se le acabó el tiempo: gana {winner}.",
+        "img.rp.ko_draw": "Empate {a}–{b} en las dos rondas.",
+        "img.rp.ko_wins": "Gana {winner} {a}–{b} en las dos rondas.",
+        "img.rp.ko_list_head": "Constructo · {a} contra {b}",
+        "img.rp.ko_round_first": "Ronda {n} · {layout} · empieza {name} · torres {a}–{b}",
+        "img.rp.ko_round_chose": "Ronda {n} · {name} eligió {layout} y empieza · torres {a}–{b}",
+        "img.rp.ko_so_far": "(por ahora)",
     }
 )
 
