@@ -14,6 +14,7 @@ from bot.services.alerts import Alerts
 from bot.services.fairshare import FairShare
 from bot.services.footprint import Footprint
 from bot.services.lobby import Lobby
+from bot.services.offers import Offers
 from bot.services.publish import Publisher
 from bot.services.records import Records
 from bot.services.timers import Timers
@@ -30,6 +31,7 @@ def wire(layer: GameLayer) -> GameLayer:
     layer.publisher.result_view = result_view
     layer.publisher.footprint = Footprint(layer, layer.publisher)
     layer.ai = AIScheduler(layer)
+    layer.offers = Offers(layer)  # type: ignore[attr-defined]  # after the AI: its answer comes after the board
     layer.lobby = Lobby(layer)
     layer.lobby.seating_view = seating_view
     layer.records = Records(layer)

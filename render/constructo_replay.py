@@ -14,7 +14,16 @@ from typing import Any
 from PIL import Image
 
 from engine.constructo import Match
-from engine.constructo.events import ChipMoved, ChipPlaced, LayoutChosen, Resigned, RoundOver, TimedOut
+from engine.constructo.events import (
+    ChipMoved,
+    ChipPlaced,
+    DrawAgreed,
+    LayoutChosen,
+    Resigned,
+    RoundOver,
+    TakenBack,
+    TimedOut,
+)
 from engine.record import Record, Step
 from render.constructo import player_tags, render_board, tower_counts
 from render.replay import ReplayRenderer
@@ -71,6 +80,10 @@ def caption(step: Step, names: Sequence[str]) -> tuple[int | None, str]:
             parts.append("resigns")
         elif isinstance(ev, TimedOut):
             parts.append("runs out of time")
+        elif isinstance(ev, TakenBack):
+            parts.append(f"takes back {ev.move} (agreed)")
+        elif isinstance(ev, DrawAgreed):
+            parts.append("draw agreed")
     return step.seat, " · ".join(parts) or str(step.text)
 
 
@@ -83,6 +96,8 @@ def _result_line(final: Any, names: Sequence[str]) -> str:
         loser = outcome.forfeited[0] if outcome.forfeited else outcome.ranking[-1][0]
         how = "resigned" if outcome.reason == "M3" else "ran out of time"
         return f"{names[loser]} {how}: {names[1 - loser]} wins."
+    if outcome.reason == "agreed":
+        return f"Draw agreed at {totals[0]}–{totals[1]}."
     if len(outcome.ranking) == 1:
         return f"Draw {totals[0]}–{totals[1]} over both rounds."
     w = outcome.ranking[0][0]
@@ -121,6 +136,9 @@ def move_lines(rec: Record, steps: Iterable[Step], names: Sequence[str], *, comp
         lines.append(f"{names[final.resigned]} resigned.")
     elif final.timed_out is not None:
         lines.append(f"{names[final.timed_out]} ran out of time.")
+    takebacks = [f"{names[seat]} (action {i})" for i, (seat, text) in enumerate(rec.history, 1) if text == "takeback"]
+    if takebacks:
+        lines.append("Takebacks agreed: " + ", ".join(takebacks) + ".")
     lines.append(_result_line(final, names))
     return lines
 

@@ -91,6 +91,9 @@ def _constructo_headline(match: Match, names: Sequence[str]) -> str:
     if match.resigned is not None:
         w = 1 - match.resigned
         return f"{names[match.resigned]} resigned — {names[w]} wins"
+    outcome = match.outcome
+    if outcome is not None and outcome.reason == "agreed":
+        return f"Draw agreed, {totals[0]}–{totals[1]}"
     if match.timed_out is not None:
         w = 1 - match.timed_out
         return f"{names[match.timed_out]} ran out of time — {names[w]} wins"

@@ -405,6 +405,7 @@ class Match:
                 )
             if rnd.is_over:
                 events.append(RoundOver(len(self.rounds), rnd.score(), rnd.current_player))
+        assert resolved.player is not None  # check() resolved it
         self._log.append((resolved.player, str(resolved)))
         outcome = self.outcome
         if outcome is not None:
