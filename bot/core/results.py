@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from bot.storage.records import RatingChange
 
 
-NOT_MOVES: frozenset[str] = frozenset({"forfeit", "timeout", "takeback", "draw"})
+NOT_MOVES: frozenset[str] = frozenset({"forfeit", "timeout", "takeback", "agreed draw"})
 """Logged action texts that are no move of the seat's own (the engine protocol's shared ``Forfeit``/``Timeout``, an
 agreed draw, a takeback)."""
 

@@ -1,11 +1,11 @@
 """Draw offers and takebacks with the opponent's consent (as on lichess): the offer state machine of a two-player
-game whose engine knows ``"draw"`` and ``"takeback"`` and has ``takeback_plies``.
+game whose engine knows ``"agreed draw"`` and ``"takeback"`` and has ``takeback_plies``.
 
 States, kept **with the game** in ``env.extra["offer"]`` = ``{"what": "draw" | "takeback", "seat": <offerer>,
 "state": "open" | "declined" | "cancelled"}``, so an offer survives a restart and every step is a commit through
 the one action path (``GameLayer.transact`` inside ``GameLayer.perform``, effects by the outbox)::
 
-    (none) --offer--> open --accept (the opponent)--> the engine action ("draw" / "takeback"), offer gone
+    (none) --offer--> open --accept (the opponent)--> the engine action ("agreed draw" / "takeback"), offer gone
                            --decline (the opponent)--> declined
                            --cancel (the offerer)---> cancelled
                            --any engine action (a move, a resignation...)--> gone (voided: the kind's
@@ -13,9 +13,9 @@ the one action path (``GameLayer.transact`` inside ``GameLayer.perform``, effect
 
 Only one offer is open at a time; the offerer never answers their own offer, nobody offers against themselves.
 Logged actions (the game's log; no engine action): ``offer draw``, ``offer takeback``, ``decline <what>``,
-``cancel <what>`` (:data:`OFFER_ACTIONS`). Accepting commits the engine's own actions: ``draw`` by the offerer (the
-match ends drawn), or ``takeback`` (the offerer's last move; when the opponent already replied, the reply is taken
-back first, by its own ``takeback``: lichess's rule), so records and replays show them.
+``cancel <what>`` (:data:`OFFER_ACTIONS`). Accepting commits the engine's own actions: ``agreed draw`` by the offerer
+(the match ends drawn), or ``takeback`` (the offerer's last move; when the opponent already replied, the reply is
+taken back first, by its own ``takeback``: lichess's rule), so records and replays show them.
 
 The AI answers an offer made to its seat (an ``offer_ai`` effect, done at once by the committing process, else by
 the outbox's workers): a takeback is accepted in an unrated game and declined in a rated one; a draw is accepted
@@ -150,7 +150,7 @@ def accepted(layer: GameLayer, snap: Snapshot, state: Any, offerer: int, what: s
     """The engine changes of an accepted offer: ``draw`` by the offerer, or the takebacks (the opponent's reply
     first when there is one, then the offerer's move). Raises ``BotError("offer.gone")`` if the engine refuses."""
     if what == "draw":
-        plan = [(offerer, "draw")]
+        plan = [(offerer, "agreed draw")]
     else:
         plies = state.takeback_plies(offerer)
         plan = [(1 - offerer, "takeback"), (offerer, "takeback")] if plies == 2 else [(offerer, "takeback")]

@@ -4,7 +4,7 @@ come from :mod:`engine.protocol`.
 
 Texts (case-insensitive): ``"L5"``, ``"3-4"`` (section 8 notation), ``"layout rombo"`` or
 ``"layout (0,0) (1,0) ..."`` (round 2's layout), ``"forfeit"`` (``"resign"`` is read as ``"forfeit"``),
-``"timeout"``, ``"takeback"`` (the last move taken back, with the opponent's consent) and ``"draw"`` (a draw
+``"timeout"``, ``"takeback"`` (the last move taken back, with the opponent's consent) and ``"agreed draw"`` (a draw
 agreed by both players). The engine does not see the consent: the bot asks for it before it applies either.
 """
 
@@ -70,17 +70,17 @@ class Takeback:
 @dataclass(frozen=True)
 class AgreeDraw:
     """A draw agreed by both players, offered by ``player``: the match ends at once as a draw, whatever the
-    score (the project's ruling, README design notes). Text ``"draw"``.
+    score (the project's ruling, README design notes). Text ``"agreed draw"`` (not ``"draw"``: other games draw cards).
 
-    >>> str(AgreeDraw(1)), parse_action("Draw", 0)
-    ('draw', AgreeDraw(player=0))
+    >>> str(AgreeDraw(1)), parse_action("Agreed draw", 0)
+    ('agreed draw', AgreeDraw(player=0))
     """
 
     player: int
     kind: ClassVar[str] = "draw"
 
     def __str__(self) -> str:
-        return "draw"
+        return "agreed draw"
 
 
 MatchAction = Move | ChooseLayout | Forfeit | Timeout | Takeback | AgreeDraw
@@ -107,7 +107,7 @@ def parse_action(text: str, player: int) -> MatchAction:
         return Forfeit(player)
     if word.lower() == "takeback":
         return Takeback(player)
-    if word.lower() == "draw":
+    if " ".join(word.lower().split()) == "agreed draw":
         return AgreeDraw(player)
     head, _, rest = word.partition(" ")
     if head.lower() == "layout":

@@ -74,7 +74,9 @@ class Match:
         if log is None:  # built from rounds alone: no takeback in them
             log = match_state.history_of(first, rounds)
             if ended is not None:
-                log.append((ended[0], {REASON_RESIGN: "forfeit", REASON_AGREED: "draw"}.get(ended[1], "timeout")))
+                log.append(
+                    (ended[0], {REASON_RESIGN: "forfeit", REASON_AGREED: "agreed draw"}.get(ended[1], "timeout"))
+                )
         self._log: list[tuple[int, str]] = log
 
     # -- construction -------------------------------------------------------------------------
@@ -130,7 +132,7 @@ class Match:
     def history(self) -> list[tuple[int, str]]:
         """Every applied action as ``(player, text)`` in order (a new list): moves in notation, ``"layout ..."``,
         ``"takeback"`` (after the move it took back, which stays in the history), ``"forfeit"``, ``"timeout"``,
-        ``"draw"``. :meth:`replay` of it rebuilds the match."""
+        ``"agreed draw"``. :meth:`replay` of it rebuilds the match."""
         return list(self._log)
 
     @property

@@ -22,9 +22,13 @@ def test_the_ai_accepts_takebacks_in_unrated_games_and_declines_in_rated_ones() 
 
 
 def test_a_taken_back_move_and_an_agreed_draw_are_no_moves() -> None:
-    assert unmoved_seats([(0, "L5"), (1, "M4"), (1, "takeback"), (1, "draw")], 2) == [1]
+    assert unmoved_seats([(0, "L5"), (1, "M4"), (1, "takeback"), (1, "agreed draw")], 2) == [1]
     assert unmoved_seats([(0, "L5"), (1, "M4"), (1, "takeback"), (0, "takeback")], 2) == [0, 1]
     assert unmoved_seats([(0, "L5"), (1, "M4"), (1, "takeback"), (1, "S1")], 2) == []
+
+
+def test_a_card_drawn_is_still_a_move() -> None:
+    assert unmoved_seats([(0, "draw"), (1, "draw")], 2) == []  # CONEX: drawing a card is a move
 
 
 def test_offer_texts_are_not_engine_actions() -> None:

@@ -108,7 +108,7 @@ async def test_draw_offer_accepted_by_the_opponent_ends_the_match_drawn_and_rate
     assert set(row.result["results"].values()) == {"draw"}
     ratings = env.ratings("constructo")
     assert ratings[alice.id][1:] == (1, 0, 0, 1) and ratings[bob.id][1:] == (1, 0, 0, 1)  # games, W, L, D
-    assert [a for _s, _p, a in env.actions(game_id)][-2:] == ["offer draw", "draw"]
+    assert [a for _s, _p, a in env.actions(game_id)][-2:] == ["offer draw", "agreed draw"]
     assert consistent(env, game_id).outcome == row.match.outcome
     assert env.violations_since(mark) == [], env.log_tail()
 

@@ -107,7 +107,7 @@ def last_headline(snap: Snapshot, last: ActionRecord | None) -> str:
         return offer_line(snap) or t("cx.board", loc)
     if last.action == "takeback":
         return t("offer.taken_back_plain", loc, name=who)
-    if last.action == "draw":
+    if last.action == "agreed draw":
         return t("offer.draw_agreed", loc)
     return t("cx.played", loc, name=who, move=last.action)
 
