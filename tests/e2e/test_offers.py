@@ -22,6 +22,7 @@ from PIL import Image
 from devserver.client import InteractionResult
 from devserver.models import Message
 from engine.constructo import Match
+from engine.constructo.verdict import expected_margin
 from engine.record import load_record
 
 from .helpers import BotEnv, answered, assert_refusal, bot_env, check_log_sequence, replay_constructo, resign
@@ -200,6 +201,45 @@ async def test_the_ai_accepts_a_takeback_and_answers_a_draw_offer(env: BotEnv) -
     row = env.game(game_id)
     assert row.result is not None and row.result["reason"] == "agreed" and row.result["rated"] is False
     consistent(env, game_id)
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def test_the_ai_declines_a_draw_when_its_evaluation_says_it_is_winning(env: BotEnv) -> None:
+    """alice plays the first legal action each turn against the AI; once the AI's own evaluation (the same pure
+    function, the same node budget) says it is winning, her draw offer is declined and the match goes on."""
+    mark = env.mark()
+    server = env.server
+    alice = server.as_user("alice", "games")
+    await answered(await alice.slash("constructo challenge", opponent="bot"))
+    game_id = env.latest_game("constructo", server.channel("games").id).id
+    for _ in range(30):
+        await server.wait_until(
+            lambda: env.game(game_id).match.current_player == 0 and current_board(env, game_id), 30, "alice's turn"
+        )
+        match = env.game(game_id).match
+        if match.phase == "playing" and expected_margin(match, 1) > 0:
+            break
+        first = match.legal_actions(0)[0]
+        if first.is_place:
+            await answered(await alice.slash("constructo place", tile=first.tile, size=first.size.word))
+        else:
+            await answered(await alice.slash("constructo move", **{"from": first.src, "to": first.dst}))
+    else:
+        raise AssertionError("the AI never got ahead of alice's first-legal-action play")
+    version = env.game(game_id).version
+    await answered(await alice.click(board_of(env, game_id), "Offer draw"))
+    await server.wait_until(lambda: env.game(game_id).version == version + 2, 30, "the AI's answer")
+    row = env.game(game_id)
+    assert row.status == "active" and offer_of(env, game_id) == {
+        "what": "draw",
+        "seat": 0,
+        "state": "declined",
+        "by": 1,
+    }
+    assert [a for _s, _p, a in env.actions(game_id)][-2:] == ["offer draw", "decline draw"]
+    await server.wait_until(lambda: current_board(env, game_id), 15, "the board of the AI's answer")
+    assert "declined Alice's draw offer" in board_of(env, game_id).content
+    await resign(alice)
     assert env.violations_since(mark) == [], env.log_tail()
 
 
