@@ -16,6 +16,7 @@ from bot.services.footprint import Footprint
 from bot.services.language import LanguageOverrides
 from bot.services.lobby import Lobby
 from bot.services.matchqueue import MatchQueue
+from bot.services.offers import Offers
 from bot.services.publish import Publisher
 from bot.services.records import Records
 from bot.services.timers import Timers
@@ -33,6 +34,7 @@ def wire(layer: GameLayer) -> GameLayer:
     layer.publisher.result_view = result_view
     layer.publisher.footprint = Footprint(layer, layer.publisher)
     layer.ai = AIScheduler(layer)
+    layer.offers = Offers(layer)  # after the AI: its answer comes after the board
     layer.lobby = Lobby(layer)
     layer.lobby.seating_view = seating_view
     layer.records = Records(layer)

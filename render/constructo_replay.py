@@ -14,7 +14,16 @@ from typing import Any
 from PIL import Image
 
 from engine.constructo import Match
-from engine.constructo.events import ChipMoved, ChipPlaced, LayoutChosen, Resigned, RoundOver, TimedOut
+from engine.constructo.events import (
+    ChipMoved,
+    ChipPlaced,
+    DrawAgreed,
+    LayoutChosen,
+    Resigned,
+    RoundOver,
+    TakenBack,
+    TimedOut,
+)
 from engine.record import Record, Step
 from render.constructo import player_tags, render_board, tower_counts
 from render.constructo_words import EN
@@ -90,6 +99,10 @@ def caption(step: Step, names: Sequence[str], words: Words | None = None) -> tup
             parts.append(w("rp.ko_resigns"))
         elif isinstance(ev, TimedOut):
             parts.append(w("rp.ko_times_out"))
+        elif isinstance(ev, TakenBack):
+            parts.append(w("rp.ko_takes_back", move=ev.move))
+        elif isinstance(ev, DrawAgreed):
+            parts.append(w("rp.ko_draw_agreed"))
     return step.seat, " · ".join(parts) or str(step.text)
 
 
@@ -102,6 +115,8 @@ def _result_line(final: Any, names: Sequence[str], w: Words) -> str:
         loser = outcome.forfeited[0] if outcome.forfeited else outcome.ranking[-1][0]
         key = "rp.ko_lost_resigned" if outcome.reason == "M3" else "rp.ko_lost_time"
         return w(key, loser=names[loser], winner=names[1 - loser])
+    if outcome.reason == "agreed":
+        return w("rp.ko_agreed_result", a=totals[0], b=totals[1])
     if len(outcome.ranking) == 1:
         return w("rp.ko_draw", a=totals[0], b=totals[1])
     win = outcome.ranking[0][0]
@@ -134,6 +149,13 @@ def move_lines(
         line = w(key, n=i + 1, layout=_layout_name(rnd.layout, w), name=names[rnd.first], a=a, b=b)
         lines.append(line if rnd.is_over else f"{line} {w('rp.ko_so_far')}")
         lines.append(rnd.record())
+    takebacks = [
+        w("rp.ko_takeback_item", name=names[seat], n=i)
+        for i, (seat, text) in enumerate(rec.history, 1)
+        if text == "takeback"
+    ]
+    if takebacks:
+        lines.append(w("rp.ko_takebacks", list=", ".join(takebacks)))
     lines.append(_result_line(final, names, w))  # a resignation or timeout is said once, there
     return lines
 

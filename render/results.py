@@ -95,6 +95,9 @@ def _constructo_headline(match: Match, names: Sequence[str], w: Words) -> str:
     totals = match.totals()
     if match.resigned is not None:
         return w("rs.ko_resigned", loser=names[match.resigned], winner=names[1 - match.resigned])
+    outcome = match.outcome
+    if outcome is not None and outcome.reason == "agreed":
+        return w("rs.ko_agreed", a=totals[0], b=totals[1])
     if match.timed_out is not None:
         return w("rs.ko_timed_out", loser=names[match.timed_out], winner=names[1 - match.timed_out])
     if not match.is_over:

@@ -85,6 +85,7 @@ class GameLayer(Loader):
     fair: Any
     alerts: Any
     queue: Any
+    offers: Any
     languages: Any
 
     def __init__(self, bot: Host) -> None:

@@ -24,15 +24,23 @@ CASUAL = "casual"
 """Key of ``Envelope.extra``: ``True`` on a game opened while its server plays unrated games (``/settings rated``,
 ``bot/services/house.py``); such a game ends with its result but unrated."""
 
-NOT_MOVES: frozenset[str] = frozenset({"forfeit", "timeout"})
-"""Logged action texts that are no move of the seat's own (the engine protocol's shared ``Forfeit``/``Timeout``)."""
+NOT_MOVES: frozenset[str] = frozenset({"forfeit", "timeout", "takeback", "agreed draw"})
+"""Logged action texts that are no move of the seat's own (the engine protocol's shared ``Forfeit``/``Timeout``, an
+agreed draw, a takeback)."""
 
 
 def unmoved_seats(history: Sequence[tuple[int, str]], seats: int) -> list[int]:
     """Seats ``0..seats-1`` that never played a move of their own in ``history`` (``[(seat, action text)]``, the
-    engine's log): a forfeit or a timeout is not a move."""
-    moved = {seat for seat, text in history if text.strip().lower() not in NOT_MOVES}
-    return [s for s in range(seats) if s not in moved]
+    engine's log): a forfeit, a timeout or an agreed draw is not a move, and a ``takeback`` by a seat cancels that
+    seat's latest move still standing."""
+    standing: list[int] = []
+    for seat, text in history:
+        word = text.strip().lower()
+        if word == "takeback" and seat in standing:
+            del standing[len(standing) - 1 - standing[::-1].index(seat)]
+        elif word not in NOT_MOVES:
+            standing.append(seat)
+    return [s for s in range(seats) if s not in standing]
 
 
 def outcome_result(

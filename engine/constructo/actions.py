@@ -4,7 +4,8 @@ come from :mod:`engine.protocol`.
 
 Texts (case-insensitive): ``"L5"``, ``"3-4"`` (section 8 notation), ``"layout rombo"`` or
 ``"layout (0,0) (1,0) ..."`` (round 2's layout), ``"forfeit"`` (``"resign"`` is read as ``"forfeit"``),
-``"timeout"``.
+``"timeout"``, ``"takeback"`` (the last move taken back, with the opponent's consent) and ``"agreed draw"`` (a draw
+agreed by both players). The engine does not see the consent: the bot asks for it before it applies either.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from engine.constructo.move import Move
 from engine.errors import InvalidInputError
 from engine.protocol import Forfeit, Timeout, parse_shared_action
 
-__all__ = ["ChooseLayout", "MatchAction", "parse_action"]
+__all__ = ["AgreeDraw", "ChooseLayout", "MatchAction", "Takeback", "parse_action"]
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,40 @@ class ChooseLayout:
         return f"layout {self.layout.to_text()}"
 
 
-MatchAction = Move | ChooseLayout | Forfeit | Timeout
+@dataclass(frozen=True)
+class Takeback:
+    """``player``'s last move is taken back (the opponent agreed): legal only while the match runs and the last
+    move still on the board of the current round (placement or chip move) is ``player``'s; the position is
+    then the one before it (a second takeback undoes the move before). Text ``"takeback"``.
+
+    >>> str(Takeback(0)), parse_action("takeback", 1)
+    ('takeback', Takeback(player=1))
+    """
+
+    player: int
+    kind: ClassVar[str] = "takeback"
+
+    def __str__(self) -> str:
+        return "takeback"
+
+
+@dataclass(frozen=True)
+class AgreeDraw:
+    """A draw agreed by both players, offered by ``player``: the match ends at once as a draw, whatever the
+    score (the project's ruling, README design notes). Text ``"agreed draw"`` (not ``"draw"``: other games draw cards).
+
+    >>> str(AgreeDraw(1)), parse_action("Agreed draw", 0)
+    ('agreed draw', AgreeDraw(player=0))
+    """
+
+    player: int
+    kind: ClassVar[str] = "draw"
+
+    def __str__(self) -> str:
+        return "agreed draw"
+
+
+MatchAction = Move | ChooseLayout | Forfeit | Timeout | Takeback | AgreeDraw
 """Every action a :class:`~engine.constructo.match.Match` accepts."""
 
 
@@ -71,6 +105,10 @@ def parse_action(text: str, player: int) -> MatchAction:
     word = text.strip()
     if word.lower() == "resign":
         return Forfeit(player)
+    if word.lower() == "takeback":
+        return Takeback(player)
+    if " ".join(word.lower().split()) == "agreed draw":
+        return AgreeDraw(player)
     head, _, rest = word.partition(" ")
     if head.lower() == "layout":
         return ChooseLayout(player, Layout.parse(rest))

@@ -19,10 +19,12 @@ from engine.protocol import Event, GameOver, TurnStarted
 __all__ = [
     "ChipMoved",
     "ChipPlaced",
+    "DrawAgreed",
     "GameOver",
     "LayoutChosen",
     "Resigned",
     "RoundOver",
+    "TakenBack",
     "TimedOut",
     "TurnStarted",
 ]
@@ -87,5 +89,22 @@ class Resigned(Event):
 @dataclass(frozen=True)
 class TimedOut(Event):
     """``player``'s time ran out (the shared ``Timeout`` action, claimed by the opponent): they lose the match."""
+
+    player: int
+
+
+@dataclass(frozen=True)
+class TakenBack(Event):
+    """``player``'s last move ``move`` (notation, e.g. ``"L5"``, ``"3-4"``) was taken back in round ``round_no``:
+    the position is again the one before it, and ``player`` is to move again."""
+
+    player: int
+    move: str
+    round_no: int
+
+
+@dataclass(frozen=True)
+class DrawAgreed(Event):
+    """Both players agreed to a draw offered by ``player``: the match ends drawn, whatever the score."""
 
     player: int

@@ -11,8 +11,17 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
 from engine.constructo import match_state
-from engine.constructo.actions import ChooseLayout, MatchAction, parse_action
-from engine.constructo.events import ChipMoved, ChipPlaced, LayoutChosen, Resigned, RoundOver, TimedOut
+from engine.constructo.actions import AgreeDraw, ChooseLayout, MatchAction, Takeback, parse_action
+from engine.constructo.events import (
+    ChipMoved,
+    ChipPlaced,
+    DrawAgreed,
+    LayoutChosen,
+    Resigned,
+    RoundOver,
+    TakenBack,
+    TimedOut,
+)
 from engine.constructo.layout import LAYOUTS, Layout
 from engine.constructo.move import Move
 from engine.constructo.round import Round
@@ -29,6 +38,8 @@ REASON_RESIGN = "M3"
 """Outcome reason: a player resigned (the shared ``Forfeit``)."""
 REASON_TIMEOUT = "timeout"
 """Outcome reason: a player's time ran out and the opponent claimed the win (the shared ``Timeout``)."""
+REASON_AGREED = "agreed"
+"""Outcome reason: both players agreed to a draw (:class:`AgreeDraw`): the match is drawn whatever the score."""
 
 
 class Match:
@@ -48,12 +59,25 @@ class Match:
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 2
 
-    __slots__ = ("_ended", "_first", "rounds")
+    __slots__ = ("_ended", "_first", "_log", "rounds")
 
-    def __init__(self, first: int, rounds: list[Round], ended: tuple[int, str] | None = None) -> None:
+    def __init__(
+        self,
+        first: int,
+        rounds: list[Round],
+        ended: tuple[int, str] | None = None,
+        log: list[tuple[int, str]] | None = None,
+    ) -> None:
         self._first = first
         self.rounds: list[Round] = rounds
-        self._ended = ended  # (seat, reason "M3" | "timeout") after a Forfeit or Timeout
+        self._ended = ended  # (seat, reason "M3" | "timeout" | "agreed") after a Forfeit, Timeout or AgreeDraw
+        if log is None:  # built from rounds alone: no takeback in them
+            log = match_state.history_of(first, rounds)
+            if ended is not None:
+                log.append(
+                    (ended[0], {REASON_RESIGN: "forfeit", REASON_AGREED: "agreed draw"}.get(ended[1], "timeout"))
+                )
+        self._log: list[tuple[int, str]] = log
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -91,7 +115,7 @@ class Match:
 
     def copy(self) -> Match:
         """An independent copy (rounds and history copied)."""
-        return Match(self._first, [r.copy() for r in self.rounds], self._ended)
+        return Match(self._first, [r.copy() for r in self.rounds], self._ended, list(self._log))
 
     # -- state --------------------------------------------------------------------------------
     @property
@@ -106,14 +130,10 @@ class Match:
 
     @property
     def history(self) -> list[tuple[int, str]]:
-        """Every applied action as ``(player, text)``: moves in notation, ``"layout ..."``, ``"forfeit"``,
-        ``"timeout"`` (a new list). Derived from the rounds: each round's moves alternate from its starter,
-        round 2's layout choice comes between the rounds, a resignation or timeout is last."""
-        history = match_state.history_of(self._first, self.rounds)
-        if self._ended is not None:
-            seat, reason = self._ended
-            history.append((seat, "forfeit" if reason == REASON_RESIGN else "timeout"))
-        return history
+        """Every applied action as ``(player, text)`` in order (a new list): moves in notation, ``"layout ..."``,
+        ``"takeback"`` (after the move it took back, which stays in the history), ``"forfeit"``, ``"timeout"``,
+        ``"agreed draw"``. :meth:`replay` of it rebuilds the match."""
+        return list(self._log)
 
     @property
     def first(self) -> int:
@@ -194,6 +214,8 @@ class Match:
         if not self.is_over:
             return None
         totals = self.totals()
+        if self._ended is not None and self._ended[1] == REASON_AGREED:
+            return Outcome(((0, 1),), REASON_AGREED, (Result.DRAW, Result.DRAW), totals)
         if self._ended is not None:
             loser, reason = self._ended
             results = [Result.WIN, Result.WIN]
@@ -250,6 +272,8 @@ class Match:
             seat, reason = self._ended
             if reason == REASON_RESIGN:
                 raise IllegalMoveError(f"the match is over: player {seat} resigned", rule="M3", resigned=seat)
+            if reason == REASON_AGREED:
+                raise IllegalMoveError("the match is over: the players agreed to a draw", rule="E1")
             raise IllegalMoveError(f"the match is over: player {seat} ran out of time", rule="E1", timed_out=seat)
         if self.is_over:
             a, b = self.totals()
@@ -282,6 +306,13 @@ class Match:
                     awaiting=list(self.awaiting()),
                 )
             return action
+        if isinstance(action, AgreeDraw):
+            self._check_player(action.player)
+            self._refuse_if_over()
+            return action
+        if isinstance(action, Takeback):
+            self._check_takeback(self._check_player(action.player))
+            return action
         if isinstance(action, ChooseLayout):
             seat = self._check_player(action.player)
             self._refuse_if_over()
@@ -306,6 +337,33 @@ class Match:
         move = rnd.check(action)
         return move.by(rnd.current_player)
 
+    def last_move(self, seat: int) -> str | None:
+        """The notation of the last move still on the board (the current round's, not taken back) when ``seat``
+        made it: the one move a :class:`Takeback` by ``seat`` may undo; ``None`` once over, before any move of
+        the round, or when the other player made it."""
+        rnd = self.rounds[-1]
+        if self._ended is not None or self.is_over or not rnd.codes or rnd.current_player == seat:
+            return None
+        return str(rnd.last_move)
+
+    def takeback_plies(self, seat: int) -> int:
+        """How many moves a takeback asked for by ``seat`` undoes (lichess's rule): 1 when the last move on the
+        board is ``seat``'s, 2 when it is the opponent's reply to ``seat``'s move (the reply goes too), else 0."""
+        if self.last_move(seat) is not None:
+            return 1
+        if self.last_move(1 - seat) is not None and len(self.rounds[-1].codes) >= 2:
+            return 2
+        return 0
+
+    def _check_takeback(self, seat: int) -> None:
+        self._refuse_if_over()
+        if self.last_move(seat) is None:
+            raise IllegalMoveError(
+                f"player {seat} has no move to take back: only the last move on the board, theirs, can be",
+                rule="takeback",
+                player=seat,
+            )
+
     def apply(self, action: MatchAction) -> Applied:
         """Validate and apply ``action``; append it (resolved) to :attr:`history`. Returns the resolved action
         and its events (see :mod:`engine.constructo.events`). Raises like :meth:`check`; nothing changes then.
@@ -315,6 +373,13 @@ class Match:
         if isinstance(resolved, Forfeit | Timeout):
             self._ended = (resolved.player, REASON_RESIGN if isinstance(resolved, Forfeit) else REASON_TIMEOUT)
             events.append(Resigned(resolved.player) if isinstance(resolved, Forfeit) else TimedOut(resolved.player))
+        elif isinstance(resolved, AgreeDraw):
+            self._ended = (resolved.player, REASON_AGREED)
+            events.append(DrawAgreed(resolved.player))
+        elif isinstance(resolved, Takeback):
+            text = str(self.rounds[-1].last_move)
+            self.rounds[-1].undo_code()  # the pure inverse of the move: the position before it, exactly
+            events.append(TakenBack(resolved.player, text, len(self.rounds)))
         elif isinstance(resolved, ChooseLayout):
             self.rounds.append(Round(resolved.layout, resolved.player))
             events.append(LayoutChosen(resolved.player, 2, resolved.layout))
@@ -342,6 +407,8 @@ class Match:
                 )
             if rnd.is_over:
                 events.append(RoundOver(len(self.rounds), rnd.score(), rnd.current_player))
+        assert resolved.player is not None  # check() resolved it
+        self._log.append((resolved.player, str(resolved)))
         outcome = self.outcome
         if outcome is not None:
             events.append(GameOver(outcome))

@@ -258,7 +258,9 @@ def check_log_sequence(actions: list[tuple[int, int | None, str]], version: int)
     assert seqs == list(range(1, version + 1)), f"action log seqs {seqs} vs version {version}"
 
 
-LOBBY_ACTIONS = {"join", "leave", "add bot", "close", "accept", "decline", "withdraw", "start", "abort"}
+LOBBY_ACTIONS = {"join", "leave", "add bot", "close", "accept", "decline", "withdraw", "start", "abort"} | {
+    f"{verb} {what}" for verb in ("offer", "decline", "cancel") for what in ("draw", "takeback")
+}
 """Logged actions that are seats, start or abort, not engine actions."""
 
 

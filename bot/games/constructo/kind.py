@@ -16,7 +16,9 @@ from bot.games.constructo import narration, payload
 from bot.games.constructo.analysis import AnalysisButton
 from bot.games.constructo.views import DYNAMIC_ITEMS
 from bot.i18n import has, t
+from bot.services.offers import without_offer
 from bot.storage.records import ActionRecord, GameRecord
+from bot.ui.offers import DYNAMIC_ITEMS as OFFER_ITEMS
 from engine.constructo import LAYOUTS, ChooseLayout, Layout, Match
 from engine.errors import StateError
 from engine.protocol import Event
@@ -38,6 +40,14 @@ def ai_action(match: Match, seat: int, level: str, seed: int) -> str:
     return str(ai.choose_move(match, level, seed))
 
 
+def ai_accepts_draw(match: Match, seat: int) -> bool:
+    """The AI seat's answer to a draw offer: accept when its evaluation says it is not winning
+    (``engine.constructo.verdict``). CPU work: runs in a worker."""
+    from engine.constructo.verdict import accepts_draw
+
+    return accepts_draw(match, seat)
+
+
 def check_level(level: str | None) -> str:
     """The AI level (default ``medium``). Raises ``BotError("err.bad_level")``."""
     lvl = (level or DEFAULT_LEVEL).strip().lower()
@@ -50,6 +60,11 @@ class ConstructoRules(Rules):
     """Options (round 1's layout), the setup, rematch seating (C1), the AI, migration."""
 
     ai_function = staticmethod(ai_action)
+    draw_function = staticmethod(ai_accepts_draw)
+
+    def after(self, env: Envelope, state: Any, events: Sequence[Event], now: float) -> Envelope:
+        """Any engine action (a move, a takeback, a resignation...) voids an open draw or takeback offer."""
+        return without_offer(env)
 
     def ai_lane(self, state: Any, seat: int, level: str) -> str:
         """``"background"`` for the hard level's search (a node budget, ~0.7 s of CPU), ``"light"`` for easy and
@@ -145,7 +160,7 @@ class ConstructoPictures(Pictures):
 class ConstructoComponents(Components):
     """The board's selects and Resign (``views.py``), the Analysis button of a finished match (``analysis.py``)."""
 
-    dynamic_items = (*DYNAMIC_ITEMS, AnalysisButton)
+    dynamic_items = (*DYNAMIC_ITEMS, *OFFER_ITEMS, AnalysisButton)
 
     def board_view(self, snap: Snapshot) -> Any:
         return payload.board_view(snap)

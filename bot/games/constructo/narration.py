@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot.i18n import has, t
+from bot.services.offers import OFFER_ACTIONS, current
 from engine.constructo import Match
-from engine.constructo.events import LayoutChosen, Resigned, TimedOut
+from engine.constructo.events import DrawAgreed, LayoutChosen, Resigned, TakenBack, TimedOut
 from engine.protocol import Event
 
 if TYPE_CHECKING:
@@ -23,16 +24,27 @@ def match_of(snap: Snapshot) -> Match:
 
 
 def narrate(snap: Snapshot, actions: Sequence[tuple[int, str]], events: Sequence[Event]) -> str:
-    """One line per action: a move (``cx.played``: its notation), round 2's layout (M1), a resignation (M3) or
-    a timeout. A resignation or timeout that ended the match is left out: the status line under this headline
-    says it, with the winner (said once)."""
+    """One line per action: a move (``cx.played``: its notation), round 2's layout (M1), a resignation (M3), a
+    timeout, a takeback or an agreed draw; a commit without engine action (an offer made, declined or withdrawn)
+    is told from the game's offer (:func:`offer_line`). A resignation or timeout that ended the match is left out:
+    the status line under this headline says it, with the winner (said once)."""
     loc, names = snap.locale, snap.names
+    if not actions:
+        return offer_line(snap)
     over = snap.state is not None and match_of(snap).is_over
     lines: list[str] = []
-    by_player = {getattr(e, "player", None): e for e in events if isinstance(e, LayoutChosen | Resigned | TimedOut)}
+    taken = [e for e in events if isinstance(e, TakenBack)]
+    by_player = {
+        getattr(e, "player", None): e for e in events if isinstance(e, LayoutChosen | Resigned | TimedOut | DrawAgreed)
+    }
     for seat, text in actions:
         event = by_player.get(seat)
-        if isinstance(event, LayoutChosen):
+        if text == "takeback" and taken:
+            back = taken.pop(0)
+            lines.append(t("offer.taken_back", loc, name=names[back.player], move=back.move))
+        elif isinstance(event, DrawAgreed):
+            lines.append(t("offer.draw_agreed", loc))
+        elif isinstance(event, LayoutChosen):
             lines.append(t("cx.layout_chosen", loc, name=names[seat], layout=event.layout.to_text()))
         elif isinstance(event, Resigned | TimedOut) and over:
             continue
@@ -43,6 +55,20 @@ def narrate(snap: Snapshot, actions: Sequence[tuple[int, str]], events: Sequence
         else:
             lines.append(t("cx.played", loc, name=names[seat], move=text))
     return "\n".join(lines)
+
+
+def offer_line(snap: Snapshot, offer: dict | None = None) -> str:
+    """The game's latest offer in words: made (naming who answers), declined or withdrawn; ``""`` if none."""
+    offer = current(snap.env) if offer is None else offer
+    if offer is None:
+        return ""
+    loc, names = snap.locale, snap.names
+    seat, what = int(offer["seat"]), offer["what"]
+    if offer.get("state") == "open":
+        return t(f"offer.made_{what}", loc, name=names[seat], opponent=names[1 - seat])
+    if offer.get("state") == "declined":
+        return t(f"offer.declined_{what}", loc, name=names[1 - seat], offerer=names[seat])
+    return t(f"offer.cancelled_{what}", loc, name=names[seat])
 
 
 def started(snap: Snapshot) -> str:
@@ -81,6 +107,12 @@ def last_headline(snap: Snapshot, last: ActionRecord | None) -> str:
         return t("cx.resigned", loc, name=who)
     if last.action == "timeout":
         return t("cx.timed_out", loc, name=who)
+    if last.action in OFFER_ACTIONS:
+        return offer_line(snap) or t("cx.board", loc)
+    if last.action == "takeback":
+        return t("offer.taken_back_plain", loc, name=who)
+    if last.action == "agreed draw":
+        return t("offer.draw_agreed", loc)
     return t("cx.played", loc, name=who, move=last.action)
 
 

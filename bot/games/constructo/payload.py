@@ -12,6 +12,7 @@ from bot.core.kind import Picture
 from bot.games.constructo.narration import match_of
 from bot.games.constructo.views import board_view as make_board_view
 from bot.i18n import image_words
+from bot.ui.offers import board_items
 from engine.constructo import Match, Move
 
 if TYPE_CHECKING:
@@ -89,4 +90,6 @@ def board_view(snap: Snapshot) -> discord.ui.View | None:
     if human and seat is not None:
         placements = legal_placements(match, seat)
         steps = legal_steps(match, seat)
-    return make_board_view(snap.id, snap.version, match, placements, steps, human_to_act=human, locale=snap.locale)
+    return make_board_view(
+        snap.id, snap.version, match, placements, steps, human_to_act=human, locale=snap.locale, extra=board_items(snap)
+    )

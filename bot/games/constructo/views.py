@@ -182,12 +182,14 @@ def board_view(
     *,
     human_to_act: bool = True,
     locale: str | None = None,
+    extra: Sequence[discord.ui.Item[Any]] = (),
 ) -> discord.ui.View | None:
     """The components under a board: per-size placement selects, the move select and Resign while
     playing; the layout select and Resign while round 2's layout is chosen; ``None`` once over.
 
     ``placements``/``steps`` are the legal actions of the player to move (from the service);
-    ``human_to_act=False`` (the AI is to act) leaves only Resign.
+    ``human_to_act=False`` (the AI is to act) leaves only Resign. ``extra``: more buttons for Resign's row (the
+    offer buttons, ``bot/ui/offers.py``).
     """
     if match.is_over:
         return None
@@ -209,4 +211,6 @@ def board_view(
     resign = ResignButton(game_id, locale=locale)
     resign.row = 4
     view.add_item(resign)
+    for item in extra:
+        view.add_item(item)
     return view
