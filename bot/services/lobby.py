@@ -137,31 +137,14 @@ class Lobby:
         if quiet is not None and (own or thread is None):  # a thread of its own (quiet channels)
             env = env.with_(extra=footprint.marked(env.extra, quiet[1]))
         owed = [] if starts else [Owed("lobby", delay_s=LOBBY_GRACE_S)]
+        made = {"guild_id": guild_id, "env": env, "players": players, "status": status, "wake_at": wake, "owed": owed}
         try:
-            snap = await self.layer.create(
-                kind,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                env=env,
-                players=players,
-                status=status,
-                wake_at=wake,
-                owed=owed,
-            )
+            snap = await self.layer.create(kind, channel_id=channel_id, **made)
         except BotError as err:
             if err.key != "err.channel_busy" or thread is not None:
                 raise
             thread = await footprint.open_thread(self.layer, interaction, title)
-            snap = await self.layer.create(
-                kind,
-                guild_id=guild_id,
-                channel_id=thread.id,
-                env=env,
-                players=players,
-                status=status,
-                wake_at=wake,
-                owed=owed,
-            )
+            snap = await self.layer.create(kind, channel_id=thread.id, **made)
         if challenge:
             await undo_if_duplicate(self.layer, kind, snap)
         if wake is not None:
