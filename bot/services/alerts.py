@@ -70,8 +70,10 @@ class Alerts:
         (self.on.add if on else self.on.discard)(user_id)
 
     def owed(self, snap: Snapshot, change: Any) -> list[Owed]:
-        """The outbox rule: an alert when an opted-in human other than the actor is awaited after this commit."""
-        if not self.on:
+        """The outbox rule: an alert when an opted-in human other than the actor is awaited after a commit that may
+        have moved the turn (an engine action, or a new status: a started game). A commit that moves no turn (an
+        offer made, declined or withdrawn; a seat taken in a lobby) owes none: the awaited player had theirs."""
+        if not self.on or (getattr(change, "seat", None) is None and getattr(change, "status", None) is None):
             return []
         actor = getattr(change, "actor", None)
         if any(u in self.on and u != actor for u in awaited_humans(snap)):

@@ -401,6 +401,11 @@ async def test_turn_alerts_by_dm_are_opt_in_one_per_turn_and_turn_off_when_dms_c
     await asyncio.sleep(2.5)
     assert len(server.dm_messages("kim")) == 2, "one alert per turn"
     assert server.dm_messages("lee") == [], "lee never opted in"
+    board = server.message(env.game(game.id).messages["board"])
+    offered = await answered(await lee.click(board, "Offer draw"))  # a commit, but no new turn for kim
+    assert not offered.ephemeral and env.game(game.id).state["extra"]["offer"]["state"] == "open", offered.text
+    await asyncio.sleep(2.5)
+    assert len(server.dm_messages("kim")) == 2, "an offer is no new turn: no second alert"
 
     server.users["kim"].dms_open = False
     first = await answered(await kim.slash("constructo place", tile="4", size="large"))
