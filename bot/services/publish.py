@@ -390,12 +390,19 @@ class Publisher:
 
     async def strip_all(self, record: GameRecord) -> int:
         """Strip the components of every stored message of the game (board, lobby...) under the publish lock, so
-        no board posted meanwhile stays live. Returns how many edits succeeded."""
+        no board posted meanwhile stays live; the last board of a game that ended without one of its own (aborted)
+        says so in its text, which no longer names a player to move nor a running clock. Returns how many edits
+        succeeded."""
         done = 0
         async with self.lock(record.id):
             fresh = await self.layer.record(record.id)
-            for message_id in message_ids(fresh).values():
-                done += await self.delivery.edit(fresh, message_id, view=None)
+            ended = self.layer.snapshot(fresh) if fresh.status == "aborted" else None
+            for key, message_id in message_ids(fresh).items():
+                if key == BOARD_KEY and ended is not None:
+                    status = ended.kind.narration.status_line(ended)
+                    done += await self.delivery.edit(fresh, message_id, content=status, view=None)
+                else:
+                    done += await self.delivery.edit(fresh, message_id, view=None)
         return done
 
     def close(self) -> None:

@@ -99,6 +99,7 @@ async def test_mutual_abort_every_player_one_click_unrated(env: BotEnv) -> None:
     alice, bob, carol = server.as_user("alice"), server.as_user("bob"), server.as_user("carol")
     before = env.game(game_id)
     assert before.status == "active"
+    before_board = server.message(before.messages["board"]).content  # a clock runs (the server's default: daily)
 
     res = await answered(await alice.slash("abandon"))
     offer = res.message
@@ -116,7 +117,9 @@ async def test_mutual_abort_every_player_one_click_unrated(env: BotEnv) -> None:
     assert row.status == "aborted" and row.result is None
     assert env.actions(game_id)[-1][1:] == (bob.id, "abort")
     assert env.ratings("constructo") == {}, "nothing rated"
-    assert server.message(row.messages["board"]).components == [], "the board lost its buttons"
+    last = server.message(row.messages["board"])
+    assert last.components == [], "the board lost its buttons"
+    assert "⏱️" in before_board and "⏱️" not in last.content, "no clock runs on an aborted game's board"
     assert env.violations_since(mark) == [], env.log_tail()
 
 
