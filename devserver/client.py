@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from devserver.models import Channel, Message, User
+from devserver.private import command_allowed
 from devserver.result import InteractionResult
 
 if TYPE_CHECKING:
@@ -77,6 +78,10 @@ class DevUser:
             if self.channel.guild_id
             else dict((n, c) for n, c in self.server.global_commands.items() if c.get("type", 1) == 1)
         )
+        if self.channel.private:  # a DM or group DM between users: the user-installed commands allowed there
+            if self.user not in self.channel.members:
+                raise CommandUsageError(f"{self.user.name} is not in {self.channel.name!r}")
+            commands = {n: c for n, c in commands.items() if command_allowed(c)}
         cmd = commands.get(words[0])
         if cmd is None:
             raise CommandUsageError(f"unknown command /{words[0]}; synced: {', '.join(sorted(commands)) or 'none'}")
