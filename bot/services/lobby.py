@@ -26,7 +26,7 @@ from bot.core.kind import GameKind, Snapshot, not_player
 from bot.core.respond import reply, update
 from bot.errors import BotError
 from bot.first_response import InteractionGone, is_dead
-from bot.services import access, caps, footprint
+from bot.services import access, caps, footprint, reach
 from bot.services.challenges import is_open, refuse_duplicate, take_open_seat, undo_if_duplicate
 from bot.services.seat_text import key, text
 from bot.storage import Effect, Owed
@@ -88,9 +88,13 @@ class Lobby:
         Raises ``BotError`` (``err.channel_busy_no_thread``, ``err.duplicate_challenge``, ``cap.member``,
         ``cap.server``, ``cap.threads``: ``bot/services/caps.py``) and whatever the kind's setup refuses.
         """
-        access.require(interaction)  # before anything is stored: a game the bot could not show never starts
+        where = reach.of_interaction(interaction)  # the bot's channel, or interactions only (a user install)
+        if where == reach.CHANNEL:
+            access.require(interaction)  # before anything is stored: a game the bot could not show never starts
         await caps.check_open(self.layer, interaction)  # issue 22: open games per member and per server
         loc = interaction.guild_locale.value if interaction.guild_locale else None
+        if where == reach.INTERACTIONS and loc is None:  # a DM: the opener's language
+            loc = interaction.locale.value
         challenge = invited is not None or options.get("open") is True  # one waiting challenge per pair (or opener)
         if challenge:
             await refuse_duplicate(self.layer, kind, interaction.guild_id or 0, players)
@@ -107,6 +111,7 @@ class Lobby:
             now=now,
             clock=clocks.new_clock(clocks.preset_of(clock, settings), timing),
         )
+        env = env.with_(extra=reach.marked(env.extra, where))
         starts = start or (invited is None and len(players) >= kind.seating.min_seats and all(s.ai for s in seats[1:]))
         status = "lobby"
         wake: float | None = now + timing.span(60.0 * clocks.expiry_minutes(settings))
@@ -119,8 +124,12 @@ class Lobby:
             status = "active"
         channel_id = interaction.channel_id or 0
         thread: discord.Thread | None = None
-        quiet = await footprint.wants_thread(self.layer, interaction, settings)  # (new thread?, parent) or None
+        quiet = (
+            await footprint.wants_thread(self.layer, interaction, settings) if where == reach.CHANNEL else None
+        )  # (new thread?, parent) or None
         own = quiet is not None and quiet[0]
+        if where == reach.INTERACTIONS and await self.layer.channel_busy(channel_id):
+            raise BotError("uinst.busy")  # no thread where the bot is not a member: one game per conversation
         if own or await self.layer.channel_busy(channel_id):
             thread = await footprint.open_thread(self.layer, interaction, title)
             channel_id = thread.id
