@@ -18,6 +18,7 @@ from bot.first_response import PRIVATE_ANSWER
 from bot.i18n import t
 from bot.services.alerts import FAILED, ON, UNDELIVERABLE
 from bot.ui.common import reply
+from bot.ui.installs import anywhere
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -31,6 +32,7 @@ class MeCog(commands.Cog, name="me"):
 
     @app_commands.command(name="mysettings", description="Your own settings: turn alerts by DM", extras=PRIVATE_ANSWER)
     @app_commands.describe(alerts="A DM when a game waits for your move (one per turn; off by default)")
+    @anywhere
     async def mysettings(self, interaction: discord.Interaction, alerts: Literal["on", "off"] | None = None) -> None:
         loc = interaction.locale
         games = self.bot.games
