@@ -2,6 +2,7 @@
 DMs where the bot is not a member."""
 
 MESSAGES: dict[str, str] = {
+    "uinst.about": "\nTo play in DMs and group DMs, add the app to your own account: <{url}>",
     "uinst.busy": (
         "A game is already running in this conversation: finish it (or resign) before opening another one here."
     ),

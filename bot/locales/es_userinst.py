@@ -2,6 +2,7 @@
 partidas en mensajes directos y grupos donde el bot no es miembro."""
 
 MESSAGES: dict[str, str] = {
+    "uinst.about": "\nPara jugar en mensajes directos y grupos, añade la aplicación a tu cuenta: <{url}>",
     "uinst.busy": (
         "Ya hay una partida en curso en esta conversación: termínala (o abandónala) antes de abrir otra aquí."
     ),
