@@ -42,6 +42,8 @@ LIMITS: dict[str, tuple[tuple[int, float], tuple[int, float]]] = {
     "analysis": ((2, 30.0), (6, 30.0)),
 }
 """Cooldowns of the expensive requests."""
+
+
 def scope(interaction: Any) -> int:
     """Whose budget a request spends: its guild's, or outside a guild its DM's or group DM's (each conversation
     counts as a server of its own: every user install's games share guild id 0)."""
