@@ -164,6 +164,7 @@ class Publisher:
         actions = await self.layer.storage.actions(game_id, after_seq=max(record.version - 1, 0))
         last = snap.kind.narration.last_headline(snap, actions[-1] if actions else None)
         await self.publish(snap, headline=f"{t('uinst.carried', snap.locale)}\n{last}", interaction=interaction)
+        self.layer.ai.notify(snap)  # an AI turn left pending is played then (as /<game> board does)
         return True
 
     def lock(self, game_id: int) -> asyncio.Lock:
