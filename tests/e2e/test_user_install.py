@@ -10,7 +10,8 @@ Scenarios: the command tree registered for both installs (and offered in a DM on
 match against the AI in a DM played to the end from the board's selects, every board an interaction response or
 followup and not one channel-endpoint request; two users in a group DM (a challenge, accept, moves, resign); a
 stale token (16 minutes, the bot's clocks stepped with libfaketime and the devserver's advanced): the timeout's
-result board could not go out, and the next click carries it; ``/help`` says what differs there.
+result board could not go out, and the next click carries it; turn alerts by DM for those who opted in;
+``/help`` says what differs there and ``/about`` has both install links.
 """
 
 from __future__ import annotations
@@ -31,20 +32,23 @@ from .helpers import BotEnv, answered, assert_refusal, bot_env, check_log_sequen
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 GLOBAL_SYNC = {"DEV_GUILD_ID": ""}
+ALERTS = {"ALERT_DELAY": "0.5"}
 MAX_TURNS = 80
 ANYWHERE = ("constructo", "help", "mysettings")
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
-    async with bot_env(Path(tmp_path_factory.mktemp("userinst")), extra_env=GLOBAL_SYNC) as e:
+    async with bot_env(Path(tmp_path_factory.mktemp("userinst")), extra_env={**GLOBAL_SYNC, **ALERTS}) as e:
         await e.server.wait_for_bot(synced=True)
         yield e
 
 
-def channel_requests(server: DevServer, since: int = 0) -> list[Any]:
-    """Requests the bot sent outside the interaction endpoints (channel posts, edits, history...)."""
-    return [r for r in server.request_log[since:] if not r.interaction and "/channels/" in r.path]
+def channel_requests(server: DevServer, since: int = 0, channel: Channel | None = None) -> list[Any]:
+    """Requests the bot sent outside the interaction endpoints (channel posts, edits, history...): to ``channel``'s
+    endpoints only when given."""
+    where = f"/channels/{channel.id}" if channel is not None else "/channels/"
+    return [r for r in server.request_log[since:] if not r.interaction and where in r.path]
 
 
 def through_interactions(server: DevServer, channel: Channel) -> list[Message]:
@@ -177,6 +181,33 @@ async def test_two_users_in_a_group_dm(env: BotEnv) -> None:
     await board_of(env, game_id)
     through_interactions(server, gdm)
     assert channel_requests(server, since) == [], channel_requests(server, since)
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def test_turn_alerts_by_dm_for_those_who_opted_in_no_reminder_in_the_conversation(env: BotEnv) -> None:
+    """bob turns alerts on from the group DM itself (``/mysettings`` is offered there); when alice's move leaves
+    bob to move, his alert comes by DM with a link to the board (``@me``: no guild); nothing goes to the group
+    DM's channel endpoints."""
+    server = env.server
+    mark, since = env.mark(), len(server.request_log)
+    gdm = server.add_private_channel("gdm-alerts", ["alice", "bob", "carol"])
+    alice, bob = server.as_user("alice").in_channel(gdm), server.as_user("bob").in_channel(gdm)
+    res = await answered(await bob.slash("mysettings", alerts="on"))
+    assert res.ephemeral and "**on**" in res.text, res.text
+    challenge = await answered(await alice.slash("constructo challenge", opponent="bob", clock="none"))
+    game_id = env.latest_game("constructo", gdm.id).id
+    await answered(await bob.click(challenge.message, "Accept"), followups=1)
+    row = env.game(game_id)
+    mover = alice if row.players[row.match.current_player] == alice.id else bob
+    if mover is bob:  # bob starts: he moves, then alice's move leaves him to move
+        await play_one(env, bob, game_id, 0)
+    dms = len(server.dm_messages("bob"))
+    await play_one(env, alice, game_id, 1)
+    await server.wait_until(lambda: len(server.dm_messages("bob")) == dms + 1, 15, "bob's turn alert by DM")
+    alert = server.dm_messages("bob")[-1].content
+    assert f"#{game_id}" in alert and f"/channels/@me/{gdm.id}/" in alert, alert
+    assert server.dm_messages("alice") == [], "alice never opted in"
+    assert channel_requests(server, since, gdm) == [], channel_requests(server, since, gdm)
     assert env.violations_since(mark) == [], env.log_tail()
 
 
