@@ -25,6 +25,7 @@ from bot.core.results import place_name
 from bot.errors import BotError
 from bot.first_response import PRIVATE_ANSWER
 from bot.i18n import t
+from bot.services import reach
 from bot.services.publish import render_png
 from bot.storage.ratings import PROVISIONAL_GAMES
 from bot.ui import installs, mutual
@@ -194,8 +195,9 @@ class SharedCog(commands.Cog, name="shared"):
     async def help(self, interaction: discord.Interaction) -> None:
         loc = interaction.locale
         sections = "".join(t(f"{kind.prefix}.help", loc) for kind in self.bot.games.kinds.values())
-        anywhere_ = installs.user_commands(self.bot.tree)  # what a user install offers (bot/ui/installs.py)
-        text = t("help.head", loc) + sections + t("help.tail", loc) + t("uinst.help", loc, commands=anywhere_)
+        text = t("help.head", loc) + sections + t("help.tail", loc)
+        if reach.of_interaction(interaction) == reach.INTERACTIONS:  # where the bot is no member: what differs
+            text += t("uinst.help", loc, commands=installs.user_commands(self.bot.tree))
         # several private messages of whole lines when the games' sections outgrow one (2,000 characters)
         for part in pages(text.split("\n")):
             await reply(interaction, "\n".join(part), ephemeral=True)

@@ -114,6 +114,8 @@ async def test_help_says_what_differs_in_dms(env: BotEnv) -> None:
     text = res.text + "".join(m.content for m in res.followups)
     assert "In DMs and group DMs" in text and "not a member" in text and "15 minutes" in text, text
     assert not channel_requests(env.server), "answered through the interaction only"
+    here = await answered(await env.server.as_user("alice").slash("help"))  # in a server: not said there
+    assert "In DMs and group DMs" not in here.text + "".join(m.content for m in here.followups)
     about = await answered(await env.server.as_user("alice").slash("about"))
     assert "scope=bot+applications.commands" in about.text, "the server install"
     assert "integration_type=1&scope=applications.commands" in about.text, "the install to a user's account"
