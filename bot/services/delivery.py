@@ -15,7 +15,8 @@ interaction's creation, never from the token's last use: :func:`bot.first_respon
 editing or stripping it goes through that interaction's webhook, and a board without an interaction of its own
 (an AI's move, a recovery) is a followup of the latest interaction that posted in the game's channel. Only
 when no fresh interaction is at hand (after a restart, an idle quarter of an hour) does a board or an edit spend
-a channel request.
+a channel request. A game where the bot is no member (a user install's DM: :mod:`bot.services.reach`) never does:
+its messages are interaction answers and followups only, or nothing (:class:`~bot.services.reach.Unreachable`).
 
 What is remembered of such an interaction is an :class:`Answered`: its id, channel, creation time and followup
 webhook (application id + token), never the ``discord.Interaction`` itself, whose payload, clicked message and
