@@ -143,6 +143,13 @@ class Directory:
 
         return add_private_channel(self, name, members, group=group)  # type: ignore[arg-type]
 
+    def add_foreign_guild(self, name: str) -> Guild:
+        """A guild that never added the bot, whose members play through the app installed to their accounts
+        (``devserver/private.py``)."""
+        from devserver.private import add_foreign_guild
+
+        return add_foreign_guild(self, name)  # type: ignore[arg-type]
+
     # ------------------------------------------------------------------ users and channels
     def user(self, name_or_id: str | int) -> User:
         """A user by name (``"alice"``), id, or mention (``"<@123>"``); the bot is ``"bot"``.

@@ -124,6 +124,7 @@ class Guild:
     mod_permissions: int = MODERATOR_PERMISSIONS
     bot_permissions: int = BOT_PERMISSIONS
     bot_member: bool = True
+    user_install: bool = False  # the bot not in it, its members use the app installed to their accounts (private.py)
     locale: str = "en-US"  # preferred_locale, sent as the interaction's ``guild_locale``
     upload_limit: int = 10 * 1024 * 1024  # bytes a file (``set_upload_limit``), = attachment_size_limit
     departed: set[int] = field(default_factory=set)  # user ids that left (``remove_member``): member fetch is 10007

@@ -1,4 +1,6 @@
-"""User installs: DMs and group DMs between users, where the bot is no member (Discord's "user-installable apps").
+"""User installs: DMs and group DMs between users, where the bot is no member (Discord's "user-installable apps"),
+and guilds that never added the bot whose members use the app through their own install (``add_foreign_guild``:
+``context`` 0, the same owners, channel and followup rules).
 
 Discord's documented rules, as modelled here:
 
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from devserver.models import Channel, Interaction, snowflake
+from devserver.models import Channel, Guild, Interaction, snowflake
 from devserver.permissions import ATTACH_FILES, EMBED_LINKS, MENTION_EVERYONE
 from devserver.rest import ApiError
 
@@ -62,9 +64,29 @@ def private_fields(s: DevServer, it: Interaction, channel: Channel) -> dict[str,
 
 
 def user_install_only(s: DevServer, it: Interaction) -> bool:
-    """True when ``it`` was authorized by the user install alone (the bot is not in its channel)."""
+    """True when ``it`` was authorized by the user install alone (the bot is not in its channel or guild)."""
     ch = s.channels.get(it.channel_id)
-    return ch is not None and ch.private
+    guild = s.guild_of(ch) if ch is not None else None
+    return ch is not None and (ch.private or (guild is not None and guild.user_install and not guild.bot_member))
+
+
+def foreign_guild_fields(s: DevServer, it: Interaction, guild: Guild) -> dict[str, Any]:
+    """The fields of an INTERACTION_CREATE in a guild that did not add the bot, through a member's user install:
+    ``context`` 0 (GUILD) and the user install alone as authorizing owner."""
+    return {
+        "context": 0,
+        "authorizing_integration_owners": {str(USER_INSTALL): str(it.user.id)},
+        "app_permissions": str(PRIVATE_APP_PERMISSIONS),
+    }
+
+
+def add_foreign_guild(s: DevServer, name: str) -> Guild:
+    """A guild that never added the bot, whose members use the app installed to their own accounts: its channel
+    endpoints answer 403/50001, its interactions carry ``context`` 0 and the user install as owner, 5 followups
+    each."""
+    guild = s.add_guild(name, bot_member=False)
+    guild.user_install = True
+    return guild
 
 
 def check_followup(s: DevServer, it: Interaction, route: str) -> None:
@@ -82,9 +104,10 @@ def check_followup(s: DevServer, it: Interaction, route: str) -> None:
         raise ApiError(400, FOLLOWUP_LIMIT_CODE, "This interaction has hit the maximum number of follow up messages")
 
 
-def command_allowed(cmd: dict[str, Any]) -> bool:
-    """Whether Discord's client offers global command ``cmd`` in a DM or group DM between users: installed to the
-    user (``integration_types`` holds 1) and allowed there (``contexts`` holds 2)."""
+def command_allowed(cmd: dict[str, Any], *, context: int = PRIVATE_CHANNEL) -> bool:
+    """Whether Discord's client offers global command ``cmd`` through the user install in ``context`` (2: a DM or
+    group DM between users; 0: a guild that did not add the bot): installed to the user (``integration_types``
+    holds 1) and allowed there (``contexts`` holds ``context``)."""
     installs = cmd.get("integration_types") or [0]
     contexts = cmd.get("contexts")
-    return USER_INSTALL in installs and contexts is not None and PRIVATE_CHANNEL in contexts
+    return USER_INSTALL in installs and contexts is not None and context in contexts

@@ -68,3 +68,20 @@ async def test_only_user_installed_commands_allowed_there_are_offered(server: De
         await server.as_user("alice").in_channel(dm).slash("png")  # a guild command of the tiny bot
     with pytest.raises(CommandUsageError, match="not in"):
         await server.as_user("carol").in_channel(dm).slash("png")
+
+
+async def test_a_guild_that_did_not_add_the_bot_speaks_through_the_user_install(
+    server: DevServer, bot: TinyBot
+) -> None:
+    guild = server.add_foreign_guild("elsewhere")
+    games = server.channel("games", guild=guild)
+    alice = server.user("alice")
+    it = await server.create_interaction(alice, games, 3, {"custom_id": "tiny:none", "component_type": 2})
+    payload = interaction_payload(server, it, games, None)
+    assert payload["context"] == 0 and payload["guild_id"] == str(guild.id)
+    assert payload["authorizing_integration_owners"] == {"1": str(alice.id)}, "no guild install authorized it"
+    with pytest.raises(discord.Forbidden) as info:
+        await bot.http.send_message(games.id, params=discord.http.handle_message_parameters(content="hi"))
+    assert info.value.code == 50001
+    with pytest.raises(CommandUsageError, match="unknown command"):
+        await server.as_user("alice", games).slash("png")  # the tiny bot's commands are not user-installable

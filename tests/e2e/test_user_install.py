@@ -186,6 +186,36 @@ async def test_two_users_in_a_group_dm(env: BotEnv) -> None:
     assert env.violations_since(mark) == [], env.log_tail()
 
 
+async def test_ai_match_in_a_server_that_did_not_add_the_bot(env: BotEnv) -> None:
+    """A server that never added the bot, alice's user install: ``context`` 0 with the user install alone as
+    owner. Her game against the AI stays in interaction answers (the channel endpoints answer 403/50001 there):
+    a few moves, then she resigns; not one channel request."""
+    server = env.server
+    mark, since = env.mark(), len(server.request_log)
+    guild = server.add_foreign_guild("elsewhere")
+    here = server.channel("games", guild=guild)
+    alice = server.as_user("alice", here)
+    with pytest.raises(CommandUsageError, match="unknown command"):
+        await alice.slash("leaderboard", game="constructo")  # a server command: that server did not add the bot
+    await answered(await alice.slash("constructo challenge", level="easy", clock="none"), timeout=30)
+    game_id = env.latest_game("constructo", here.id).id
+    assert env.game(game_id).state["extra"].get("reach") == "interactions"
+    for turn in range(4):
+        await board_of(env, game_id)
+        row = env.game(game_id)
+        if row.players[row.match.current_player] != alice.id:
+            await server.wait_until(lambda v=row.version: env.game(game_id).version > v, 30, "the AI's move")
+            continue
+        await play_one(env, alice, game_id, turn)
+    ask = await answered(await alice.slash("constructo resign"))
+    await answered(await alice.click(ask.message, "Yes, resign"), followups=1)
+    await server.wait_until(lambda: env.game(game_id).status == "finished", 20, "the resignation")
+    await board_of(env, game_id)
+    through_interactions(server, here)
+    assert channel_requests(server, since) == [], channel_requests(server, since)
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
 async def test_turn_alerts_by_dm_for_those_who_opted_in_no_reminder_in_the_conversation(env: BotEnv) -> None:
     """bob turns alerts on from the group DM itself (``/mysettings`` is offered there); when alice's move leaves
     bob to move, his alert comes by DM with a link to the board (``@me``: no guild); nothing goes to the group
