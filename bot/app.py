@@ -32,6 +32,7 @@ from bot.sync import same_commands
 from bot.ui.claim import ClaimButton
 from bot.ui.common import refuse
 from bot.ui.components import seating_items
+from bot.ui.installs import TREE_INSTALLS
 from bot.wiring import wire
 
 if TYPE_CHECKING:
@@ -126,6 +127,7 @@ class TableBot(commands.Bot):
             intents=intents,
             help_command=None,
             tree_cls=GameTree,
+            allowed_installs=TREE_INSTALLS,  # a server command unless it says otherwise (bot/ui/installs.py)
             allowed_mentions=discord.AllowedMentions.none(),  # pings only where stated (bot.core.mentions)
             **client_options,
         )

@@ -71,8 +71,12 @@ def guild_for_bot(s: DevServer, guild_id: str) -> Guild:
 
 
 def visible_channel(s: DevServer, channel_id: str) -> Channel:
-    """A channel the bot can see: 404/10003 unknown; 403/50001 in a guild it left or without ``VIEW_CHANNEL``."""
+    """A channel the bot can see: 404/10003 unknown; 403/50001 in a guild it left or without ``VIEW_CHANNEL``, and
+    in a DM or group DM between users (the bot is no member: a user-installed app answers there only through
+    interactions, as on Discord)."""
     ch = channel_or_404(s, channel_id)
+    if ch.private:
+        raise missing_access()
     guild = s.guild_of(ch)
     if guild is not None and (not guild.bot_member or not s.bot_permissions(ch) & VIEW_CHANNEL):
         raise missing_access()

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from devserver.models import Channel, Message, User
+from devserver.private import command_allowed
 from devserver.result import InteractionResult
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ class DevUser:
     def _check_bot_here(self) -> None:
         """Discord's client offers no command or component of a bot that left the guild."""
         guild = self.server.guild_of(self.channel)
-        if guild is not None and not guild.bot_member:
+        if guild is not None and not guild.bot_member and not guild.user_install:
             raise CommandUsageError(
                 f"the bot is not in {guild.name!r} any more (removed): its commands and buttons are gone"
             )
@@ -77,6 +78,13 @@ class DevUser:
             if self.channel.guild_id
             else dict((n, c) for n, c in self.server.global_commands.items() if c.get("type", 1) == 1)
         )
+        if self.channel.private:  # a DM or group DM between users: the user-installed commands allowed there
+            if self.user not in self.channel.members:
+                raise CommandUsageError(f"{self.user.name} is not in {self.channel.name!r}")
+            commands = {n: c for n, c in commands.items() if command_allowed(c)}
+        guild = self.server.guild_of(self.channel)
+        if guild is not None and not guild.bot_member:  # a guild that did not add the bot: the user install's
+            commands = {n: c for n, c in self.server.global_commands.items() if command_allowed(c, context=0)}
         cmd = commands.get(words[0])
         if cmd is None:
             raise CommandUsageError(f"unknown command /{words[0]}; synced: {', '.join(sorted(commands)) or 'none'}")

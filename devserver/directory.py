@@ -136,6 +136,20 @@ class Directory:
         self.channels[ch.id] = ch
         return ch
 
+    def add_private_channel(self, name: str, members: list[str], *, group: bool | None = None) -> Channel:
+        """A DM (two members) or group DM between users where the bot is no member (user installs:
+        ``devserver/private.py``): its channel endpoints answer 403/50001, interactions there carry ``context`` 2."""
+        from devserver.private import add_private_channel
+
+        return add_private_channel(self, name, members, group=group)  # type: ignore[arg-type]
+
+    def add_foreign_guild(self, name: str) -> Guild:
+        """A guild that never added the bot, whose members play through the app installed to their accounts
+        (``devserver/private.py``)."""
+        from devserver.private import add_foreign_guild
+
+        return add_foreign_guild(self, name)  # type: ignore[arg-type]
+
     # ------------------------------------------------------------------ users and channels
     def user(self, name_or_id: str | int) -> User:
         """A user by name (``"alice"``), id, or mention (``"<@123>"``); the bot is ``"bot"``.

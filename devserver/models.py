@@ -124,6 +124,7 @@ class Guild:
     mod_permissions: int = MODERATOR_PERMISSIONS
     bot_permissions: int = BOT_PERMISSIONS
     bot_member: bool = True
+    user_install: bool = False  # the bot not in it, its members use the app installed to their accounts (private.py)
     locale: str = "en-US"  # preferred_locale, sent as the interaction's ``guild_locale``
     upload_limit: int = 10 * 1024 * 1024  # bytes a file (``set_upload_limit``), = attachment_size_limit
     departed: set[int] = field(default_factory=set)  # user ids that left (``remove_member``): member fetch is 10007
@@ -174,7 +175,10 @@ class Guild:
 
 @dataclass
 class Channel:
-    """A guild text channel (type 0), public thread (type 11) or DM channel (type 1)."""
+    """A guild text channel (type 0), public thread (type 11), DM channel (type 1) or group DM (type 3).
+
+    ``members``: the users of a DM or group DM **between users** (``DevServer.add_private_channel``), where the
+    bot is no member (``bot_member`` False): a user-installed app reaches it only through interactions."""
 
     id: int
     name: str
@@ -187,12 +191,25 @@ class Channel:
     overwrites: dict[int, tuple[int, int, int]] = field(default_factory=dict)  # target id -> (type, allow, deny)
     archived: bool = False  # a thread's state (``set_thread_state``)
     locked: bool = False
+    members: tuple[User, ...] = ()
+    bot_member: bool = True
+
+    @property
+    def private(self) -> bool:
+        """A DM or group DM between users, the bot not in it (its channel endpoints answer 403/50001)."""
+        return not self.bot_member and self.guild_id is None
 
     @property
     def is_thread(self) -> bool:
         return self.type in (10, 11, 12)
 
     def to_payload(self) -> dict[str, Any]:
+        if self.members:
+            data = {"id": str(self.id), "type": self.type, "last_message_id": None, "flags": 0}
+            data["recipients"] = [u.to_payload() for u in self.members]
+            if self.type == 3:
+                data.update({"name": self.name, "owner_id": str(self.members[0].id), "icon": None})
+            return data
         if self.type == 1:
             assert self.recipient is not None
             return {"id": str(self.id), "type": 1, "recipients": [self.recipient.to_payload()], "last_message_id": None}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from devserver.models import Channel, Guild, Interaction, Message
+from devserver.private import foreign_guild_fields, private_fields
 
 if TYPE_CHECKING:
     from devserver.gateway import Session
@@ -151,6 +152,10 @@ def interaction_payload(s: DevServer, it: Interaction, channel: Channel, message
                 "context": 0,
             }
         )
+        if not guild.bot_member and guild.user_install:  # a guild that did not add the bot (devserver/private.py)
+            payload.update(foreign_guild_fields(s, it, guild))
+    elif channel.private:  # a DM or group DM between users: the user install alone (devserver/private.py)
+        payload.update(private_fields(s, it, channel))
     else:
         payload.update(
             {"user": it.user.to_payload(), "context": 1, "authorizing_integration_owners": {"0": str(s.guild_id)}}

@@ -37,6 +37,13 @@ INVITE_URL = (
 )
 
 
+USER_INSTALL_URL = (
+    "https://discord.com/oauth2/authorize?client_id={client_id}&integration_type=1&scope=applications.commands"
+)
+"""Adds the app to the reader's own account (USER_INSTALL: its commands in DMs and group DMs, ``bot/ui/installs.py``;
+only the ``applications.commands`` scope exists for a user install)."""
+
+
 def invite_url(client_id: int) -> str:
     """The OAuth2 URL that adds the bot with application ``client_id`` to a server, with its commands and
     :data:`INVITE_PERMISSIONS`."""
@@ -88,7 +95,7 @@ class AboutCog(commands.Cog, name="about"):
             servers=len(bot.guilds),
             shards=shards,
             invite=invite_url(bot.application_id or 0),
-        )
+        ) + t("uinst.about", locale, url=USER_INSTALL_URL.format(client_id=bot.application_id or 0))
 
     @app_commands.command(name="about", description="What this bot is, how long it has run, and how to invite it")
     async def about(self, interaction: discord.Interaction) -> None:

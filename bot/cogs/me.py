@@ -21,6 +21,7 @@ from bot.i18n import t
 from bot.services.alerts import FAILED, ON, UNDELIVERABLE
 from bot.services.looks import look_from
 from bot.ui.common import reply
+from bot.ui.installs import anywhere
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -39,6 +40,7 @@ class MeCog(commands.Cog, name="me"):
         palette="Player colours of your private pictures: standard, or colour-blind (with patterns)",
     )
     @app_commands.describe(language="The language the bot uses for you alone (auto: your Discord's)")
+    @anywhere
     async def mysettings(
         self,
         interaction: discord.Interaction,

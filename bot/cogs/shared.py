@@ -25,9 +25,10 @@ from bot.core.results import place_name
 from bot.errors import BotError
 from bot.first_response import PRIVATE_ANSWER
 from bot.i18n import image_words, t
+from bot.services import reach
 from bot.services.publish import render_png
 from bot.storage.ratings import PROVISIONAL_GAMES
-from bot.ui import mutual
+from bot.ui import installs, mutual
 from bot.ui.common import defer, fill, png_file, reply, report_errors, update
 
 if TYPE_CHECKING:
@@ -191,10 +192,13 @@ class SharedCog(commands.Cog, name="shared"):
         await reply(interaction, "\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="help", description="How to play with this bot", extras=PRIVATE_ANSWER)
+    @installs.anywhere
     async def help(self, interaction: discord.Interaction) -> None:
         loc = interaction.locale
         sections = "".join(t(f"{kind.prefix}.help", loc) for kind in self.bot.games.kinds.values())
         text = t("help.head", loc) + sections + t("help.tail", loc)
+        if reach.of_interaction(interaction) == reach.INTERACTIONS:  # where the bot is no member: what differs
+            text += t("uinst.help", loc, commands=installs.user_commands(self.bot.tree))
         # several private messages of whole lines when the games' sections outgrow one (2,000 characters)
         for part in pages(text.split("\n")):
             await reply(interaction, "\n".join(part), ephemeral=True)

@@ -22,7 +22,7 @@ class Answered:
     and :func:`~bot.first_response.is_dead` read it as they read the interaction). One per interaction
     (:meth:`of`)."""
 
-    __slots__ = ("channel_id", "extras", "filesize_limit", "followup", "id")
+    __slots__ = ("channel_id", "extras", "filesize_limit", "followup", "followups", "id")
 
     def __init__(self, interaction: discord.Interaction) -> None:
         self.id = interaction.id
@@ -32,6 +32,9 @@ class Answered:
         limit = getattr(interaction, "filesize_limit", None)
         self.filesize_limit: int | None = limit if isinstance(limit, int) else None
         """Bytes a file may have in this interaction's answers (``bot.services.refusals.interaction_limit``)."""
+        self.followups = 0
+        """Followup messages this process created through it (Discord caps them at 5 for a user install alone:
+        ``bot.services.reach``)."""
 
     @classmethod
     def of(cls, interaction: discord.Interaction | Answered) -> Answered:

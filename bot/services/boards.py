@@ -31,9 +31,10 @@ def render_png(draw: Any, /, *args: Any, **kwargs: Any) -> bytes:
 
 def message_link(record: GameRecord, *keys: str) -> str:
     """A jump link to the first of the game's stored messages ``keys`` (``"board"``, ``"lobby"``...) that exists:
-    ``https://discord.com/channels/<guild>/<channel>/<message>``, else to the game's channel."""
+    ``https://discord.com/channels/<guild>/<channel>/<message>`` (``@me`` for a DM's game: guild 0), else to the
+    game's channel."""
     message = next((record.messages[k] for k in keys if record.messages.get(k)), None)
-    base = f"https://discord.com/channels/{record.guild_id}/{record.channel_id}"
+    base = f"https://discord.com/channels/{record.guild_id or '@me'}/{record.channel_id}"
     return f"{base}/{message}" if message else base
 
 

@@ -15,7 +15,8 @@ interaction's creation, never from the token's last use: :func:`bot.first_respon
 editing or stripping it goes through that interaction's webhook, and a board without an interaction of its own
 (an AI's move, a recovery) is a followup of the latest interaction that posted in the game's channel. Only
 when no fresh interaction is at hand (after a restart, an idle quarter of an hour) does a board or an edit spend
-a channel request.
+a channel request. A game where the bot is no member (a user install's DM: :mod:`bot.services.reach`) never does:
+its messages are interaction answers and followups only, or nothing (:class:`~bot.services.reach.Unreachable`).
 
 What is remembered of such an interaction is an :class:`Answered`: its id, channel, creation time and followup
 webhook (application id + token), never the ``discord.Interaction`` itself, whose payload, clicked message and
@@ -36,7 +37,7 @@ from bot.core.mentions import ping
 from bot.core.respond import settle_loading
 from bot.first_response import InteractionGone, is_dead, token_fresh
 from bot.i18n import t
-from bot.services import access
+from bot.services import access, reach
 from bot.services.answered import UNSET as _UNSET
 from bot.services.answered import Answered
 from bot.services.refusals import (
@@ -195,6 +196,9 @@ class Delivery:
                     record.id,
                 )
                 out.reset()
+        if reach.interactions_only(record):  # the bot is not in the channel: followups only (bot/services/reach.py)
+            carriers = (self._latest.get(record.channel_id), rescue)
+            return await reach.carry(record.id, carriers, lambda other: self._followup(out, other, kwargs), out.reset)
         carrier = self._carrier(record) if carry else None
         if carrier is not None and not is_dead(carrier) and access.channel_missing(self.bot, record.channel_id) is None:
             # the channel is usable: the message goes as a followup all the same (no global-limited request)
@@ -273,6 +277,7 @@ class Delivery:
             lambda: interaction.followup.send(out.text, files=out.files, wait=True, **kwargs),
         )
         self.webhook_requests += 1
+        Answered.of(interaction).followups += 1
         self._remember(msg, interaction, False)
         return msg
 
@@ -373,6 +378,8 @@ class Delivery:
                     err,
                 )
                 self._sent_by.pop(message_id, None)
+        if reach.interactions_only(record):  # no channel endpoint where the bot is not a member: left as it is
+            return False
         self.channel_requests += 1
         message = self.channel(record).get_partial_message(message_id)
         try:
@@ -415,6 +422,8 @@ class Delivery:
                         record.id,
                         err,
                     )
+            if reach.interactions_only(record):  # no channel endpoint where the bot is not a member
+                return
             self.channel_requests += 1
             await self.channel(record).get_partial_message(message_id).delete()
         except discord.NotFound:

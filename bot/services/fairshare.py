@@ -42,6 +42,14 @@ LIMITS: dict[str, tuple[tuple[int, float], tuple[int, float]]] = {
     "analysis": ((2, 30.0), (6, 30.0)),
 }
 """Cooldowns of the expensive requests."""
+
+
+def scope(interaction: Any) -> int:
+    """Whose budget a request spends: its guild's, or outside a guild its DM's or group DM's (each conversation
+    counts as a server of its own: every user install's games share guild id 0)."""
+    return int(interaction.guild_id or getattr(interaction, "channel_id", None) or 0)
+
+
 GUILD_SLOTS = 2
 GUILD_QUEUE = 6
 MAX_BUCKETS = 50_000
@@ -102,7 +110,7 @@ class FairShare:
         if limit is None:
             return
         (user_rate, user_per), (guild_rate, guild_per) = limit
-        guild = interaction.guild_id or 0
+        guild = scope(interaction)
         now = time.time()
         user = self._bucket((name, guild, interaction.user.id), user_rate, user_per)
         whole = self._bucket((name, guild), guild_rate, guild_per)
@@ -116,7 +124,7 @@ class FairShare:
     def admit(self, interaction: Any, name: str) -> Ticket:
         """:meth:`check`, then a place in the guild's bounded queue. Raises ``BotError`` (``err.cooldown``,
         ``err.busy``) before anything is sent."""
-        guild = interaction.guild_id or 0
+        guild = scope(interaction)
         gate = self._gates.get(guild)
         if gate is None:
             gate = self._gates[guild] = _Gate()

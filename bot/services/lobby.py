@@ -28,7 +28,7 @@ from bot.core.results import CASUAL
 from bot.errors import BotError
 from bot.first_response import InteractionGone, is_dead
 from bot.i18n import t
-from bot.services import access, caps, footprint, house
+from bot.services import access, caps, footprint, house, reach
 from bot.services.challenges import is_open, refuse_duplicate, take_open_seat, undo_if_duplicate
 from bot.services.place import Place
 from bot.services.seat_text import key, text
@@ -98,9 +98,13 @@ class Lobby:
         guild_id = interaction.guild_id or 0
         settings = await self.layer.storage.get_guild_settings(guild_id) if guild_id else {}
         house.check_open(settings, interaction, kind, players, seats, invited)  # type: ignore[arg-type]  # /settings
-        access.require(interaction)  # type: ignore[arg-type]  # before anything is stored: a game never shown
+        where = reach.of_interaction(interaction)  # type: ignore[arg-type]  # the channel, or interactions only
+        if where == reach.CHANNEL:
+            access.require(interaction)  # type: ignore[arg-type]  # before anything is stored: a game never shown
         await caps.check_open(self.layer, interaction)  # issue 22: open games per member and per server
         loc = interaction.guild_locale.value if interaction.guild_locale else None
+        if where == reach.INTERACTIONS and loc is None:  # a DM: the opener's language
+            loc = interaction.locale.value
         challenge = invited is not None or options.get("open") is True  # one waiting challenge per pair (or opener)
         if challenge:
             await refuse_duplicate(self.layer, kind, interaction.guild_id or 0, players)
@@ -117,6 +121,7 @@ class Lobby:
         )
         if not house.rated(settings):  # the server plays unrated games: stamped now, a later change leaves it be
             env = env.with_(extra={**env.extra, CASUAL: True})
+        env = env.with_(extra=reach.marked(env.extra, where))
         starts = start or (invited is None and len(players) >= kind.seating.min_seats and all(s.ai for s in seats[1:]))
         status = "lobby"
         wake: float | None = now + timing.span(60.0 * clocks.expiry_minutes(settings))
@@ -129,8 +134,12 @@ class Lobby:
             status = "active"
         channel_id = interaction.channel_id or 0
         thread: discord.Thread | None = None
-        quiet = await footprint.wants_thread(self.layer, interaction, settings)  # (new thread?, parent) or None
+        quiet = (
+            await footprint.wants_thread(self.layer, interaction, settings) if where == reach.CHANNEL else None
+        )  # (new thread?, parent) or None
         own = quiet is not None and quiet[0]
+        if where == reach.INTERACTIONS and await self.layer.channel_busy(channel_id):
+            raise BotError("uinst.busy")  # no thread where the bot is not a member: one game per conversation
         if own or await self.layer.channel_busy(channel_id):
             thread = await footprint.open_thread(self.layer, interaction, title)
             channel_id = thread.id

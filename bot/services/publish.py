@@ -32,9 +32,10 @@ from bot.core.kind import Picture, Snapshot
 from bot.core.mentions import board_pings
 from bot.core.respond import defer, png_file
 from bot.core.results import rating_line
+from bot.errors import BotError
 from bot.first_response import InteractionGone, is_dead, token_fresh
 from bot.i18n import t
-from bot.services import access
+from bot.services import access, reach
 from bot.services.answered import Answered
 from bot.services.boards import (
     BOARD_GRACE_S,
@@ -59,6 +60,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+CARRIED_ON = ("err.stale", "err.game_closed")
+"""Refusals of a click that, in a game reached through interactions only, carry the board instead (:meth:`carry`)."""
 MAX_KEPT = 1024
 """At most this many games' refusals (``blocked``) and unrecorded boards are kept in memory (oldest dropped)."""
 
@@ -144,6 +147,25 @@ class Publisher:
         headline = snap.kind.narration.board_headline(interaction.locale)
         await self.publish(snap, headline=headline, interaction=interaction)
         self.layer.ai.notify(snap)
+
+    async def carry(self, interaction: discord.Interaction, game_id: int, err: BaseException) -> bool:
+        """A click on an out-of-date board of a game the bot may not post in (``bot/services/reach.py``) whose
+        latest board never went out (its token went stale before an AI move, a timeout...): that board answers the
+        click, headed by why. Returns False (nothing sent) for any other case: the caller refuses as usual."""
+        if not isinstance(err, BotError) or err.key not in CARRIED_ON:
+            return False
+        record = await self.layer.storage.get_game(game_id)
+        if record is None or record.kind not in self.layer.kinds or not reach.interactions_only(record):
+            return False
+        shown = board_version(record)
+        if record.status not in BOARD_STATUSES or (shown is not None and shown >= record.version):
+            return False
+        snap = self.layer.snapshot(record)
+        actions = await self.layer.storage.actions(game_id, after_seq=max(record.version - 1, 0))
+        last = snap.kind.narration.last_headline(snap, actions[-1] if actions else None)
+        await self.publish(snap, headline=f"{t('uinst.carried', snap.locale)}\n{last}", interaction=interaction)
+        self.layer.ai.notify(snap)  # an AI turn left pending is played then (as /<game> board does)
+        return True
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """The per-game publish lock (held while a board is posted and recorded, or messages stripped)."""
@@ -298,6 +320,9 @@ class Publisher:
                     await self._drop_thinking(interaction)
         except GuildGone:  # removed from the guild: no retry either
             log.info("not posting the board of game %s: the bot was removed from its guild", record.id)
+            raise
+        except reach.Unreachable:  # a user install's game, no fresh interaction: the next player's carries it
+            log.info("the board of game %s v%s waits for the next player's interaction", record.id, record.version)
             raise
         except Exception as err:
             reason = getattr(err, "refusal", None)

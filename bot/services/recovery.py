@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import discord
 
 from bot.core.outbox import Drop, Later
+from bot.services import reach
 from bot.services.boards import BOARD_KEY, HISTORY_LOOKBACK, board_stale
 from bot.services.delivery import Delivery, GuildGone
 from bot.storage import Effect, Owed
@@ -99,6 +100,8 @@ class BoardRecovery:
         :data:`HISTORY_LOOKBACK` messages newer than the recorded board by the ``:<game>:<version>`` its components
         carry, or (a board without components: the AI to move) by its ``content`` and an attachment; ``None`` when
         there is none or the history cannot be read (then the board is posted)."""
+        if reach.interactions_only(record):  # no channel history where the bot is not a member
+            return None
         shown = record.messages.get(BOARD_KEY)
         mark = f":{record.id}:{record.version}"
         try:
@@ -128,6 +131,8 @@ class BoardRecovery:
         try:
             for record in await self.layer.storage.list_active_games():
                 if record.kind not in self.layer.kinds or not board_stale(record) or not self.layer.owns(record):
+                    continue
+                if reach.interactions_only(record):  # no interaction at READY: the next player's carries it
                     continue
                 try:
                     if await self.recover(record.id):
@@ -176,6 +181,8 @@ class BoardRecovery:
                 return
         try:
             await self.recover(record.id)
+        except reach.Unreachable as err:  # a user install's game, no fresh interaction: the next one carries it
+            raise Drop(f"game {record.id}: no interaction can carry its board now") from err
         except GuildGone as err:
             raise Drop("the bot was removed from the guild") from err
         except discord.NotFound as err:

@@ -35,6 +35,7 @@ from bot.core.kind import Snapshot, not_player
 from bot.core.mentions import human_ids
 from bot.errors import BotError
 from bot.i18n import t
+from bot.services import reach
 from bot.services.delivery import GuildGone
 from bot.services.lobby import LOBBY_KEY
 from bot.services.seat_text import text
@@ -200,6 +201,8 @@ class Timers:
         """The one reminder of this turn: a mention of the player to move, in the game's channel. Best effort: a
         post Discord refuses (channel deleted, no permission) is logged and not retried (the turn's wake is already
         its deadline: at most one reminder per turn, no request every 30 s until then)."""
+        if reach.interactions_only(snap.record):  # no channel post where the bot is not a member: turn alerts
+            return  # by DM only, for those who turned them on (bot/services/alerts.py)
         text = t("clk.remind", snap.locale, who=snap.who(seat), game=snap.kind.title, when=clocks.stamp(deadline))
         try:
             await self.layer.publisher.delivery.send(
@@ -218,9 +221,13 @@ class Timers:
         )
         view = self.claim_view(snap) if self.claim_view is not None else None
         claimers = human_ids(snap, [s for s in range(len(snap.players)) if s != seat])
-        msg = await self.layer.publisher.delivery.send(
-            snap.record, text, view=view, mentions=claimers, locale=snap.locale
-        )
+        try:
+            msg = await self.layer.publisher.delivery.send(
+                snap.record, text, view=view, mentions=claimers, locale=snap.locale
+            )
+        except reach.Unreachable:  # a user install's game whose last token is stale: no claim message (README)
+            log.info("game %s: the claim message could not be carried by any interaction", snap.id)
+            return
         # Recorded and checked under the game's lock: a move either committed before (its version is seen here) or
         # reads the game after (its commit sees the claim and strips it), never in between.
         async with self.layer.lock(snap.id):

@@ -100,11 +100,20 @@ async def refuse(interaction: discord.Interaction, err: BaseException) -> None:
         log.warning("could not deliver a refusal (%s): %s", text, exc)
 
 
-async def report_errors(interaction: discord.Interaction, work: Callable[[], Awaitable[Any]]) -> None:
-    """Run ``work()``; any exception becomes an ephemeral :func:`refuse` answer."""
+async def report_errors(
+    interaction: discord.Interaction, work: Callable[[], Awaitable[Any]], *, game_id: int | None = None
+) -> None:
+    """Run ``work()``; any exception becomes an ephemeral :func:`refuse` answer, except a click on an out-of-date
+    board of game ``game_id`` reached through interactions only, whose latest board the click carries instead
+    (``Publisher.carry``: a user install's game in a DM)."""
     try:
         await work()
     except Exception as err:
+        try:
+            if game_id is not None and await games(interaction).publisher.carry(interaction, game_id, err):
+                return
+        except Exception as again:
+            log.warning("could not carry game %s's board with interaction %s: %s", game_id, interaction.id, again)
         await refuse(interaction, err)
 
 
@@ -137,7 +146,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!x
         raise NotImplementedError
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await report_errors(interaction, lambda: self.run(interaction))
+        await report_errors(interaction, lambda: self.run(interaction), game_id=self.game_id)
 
 
 class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"(?!x)x"):
@@ -212,6 +221,7 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"(?!x
             lambda: games(interaction).play(
                 interaction, self.game_id, self.action(value), expected_version=self.version
             ),
+            game_id=self.game_id,
         )
 
 

@@ -15,6 +15,7 @@ from aiohttp import web
 
 from devserver.messaging import announce, check_message, create_message, edit_message
 from devserver.models import TOKEN_LIFETIME_S, Interaction, Message
+from devserver.private import check_followup
 from devserver.rest import ApiError, Route, json_response, no_content, read_body
 
 if TYPE_CHECKING:
@@ -83,6 +84,7 @@ async def followup(s: DevServer, request: web.Request, app_id: str, token: str) 
         msg = edit_message(s, original, {**payload, "attachments": payload.get("attachments") or []}, files)
         it.original_edits += 1
     else:
+        check_followup(s, it, route)  # 5 per interaction of a user install alone (devserver/private.py)
         msg = create_message(s, it.channel_id, payload, files, it=it)
         it.followup_ids.append(msg.id)
     it.last_activity = s.clock.now()

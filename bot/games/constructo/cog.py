@@ -23,6 +23,7 @@ from bot.games.constructo.views import check_tile, layout_choices, resign_reques
 from bot.i18n import image_words, t
 from bot.services import challenges
 from bot.ui.common import GameCog, defer, guild_locale, png_file, reply
+from bot.ui.installs import anywhere
 from engine.constructo import LAYOUTS, RECOMMENDED, Match, Size
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ def _numbers(locale: discord.Locale, values: set[int], current: str) -> IntChoic
     ][:25]
 
 
-@app_commands.guild_only()
+@anywhere  # also in DMs and group DMs through a user install (bot/ui/installs.py)
 class ConstructoCog(
     GameCog,
     name="constructo",
@@ -97,6 +98,8 @@ class ConstructoCog(
         me = interaction.user
         options = KIND.rules.validate_options({"layout": layout})
         lvl = check_level(level)
+        if opponent is None and level is not None:  # the level alone: a challenge of the AI (in a DM, the bot
+            opponent = self.bot.user  # is no member to pick)
         if opponent is None:  # an open challenge: anyone but the challenger may accept it
             await self.games.lobby.open(
                 interaction,
