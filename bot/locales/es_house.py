@@ -2,6 +2,7 @@
 idioma propio de un jugador (``/mysettings language``)."""
 
 MESSAGES: dict[str, str] = {
+    "house.reset_answered": "Esta pregunta ya tuvo respuesta (mira arriba): no se cambió nada más.",
     "house.blocked": "Un administrador de este servidor te ha bloqueado: no puedes empezar ni unirte a partidas aquí.",
     "house.blocked_other": (
         "{user} no puede jugar en este servidor (un administrador lo ha bloqueado): desafía a otra persona."

@@ -7,6 +7,7 @@ click; the reset counts the players again when it runs (the number said afterwar
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -158,6 +159,26 @@ async def ask_reset(interaction: discord.Interaction, kind: str, head: str = "")
     await reply(interaction, prefix + text, ephemeral=True, view=view)
 
 
+_ANSWERED: OrderedDict[int, None] = OrderedDict()
+"""Prompts (message ids) of this process whose first answer was taken: a second click on its way meanwhile (a
+double click, Confirm then Cancel) is refused and never rewrites what the first one said. Bounded; a restart needs
+none (the answered prompt lost its buttons)."""
+_ANSWERED_MAX = 1024
+
+
+def _first_answer(interaction: discord.Interaction) -> None:
+    """Take the prompt's one answer, or raise ``BotError("house.reset_answered")`` (checked and taken before any
+    await, so of two clicks exactly one passes)."""
+    message = interaction.message
+    if message is None:
+        return
+    if message.id in _ANSWERED:
+        raise BotError("house.reset_answered")
+    _ANSWERED[message.id] = None
+    while len(_ANSWERED) > _ANSWERED_MAX:
+        _ANSWERED.popitem(last=False)
+
+
 async def reset(interaction: discord.Interaction, kind: str) -> None:
     """**Reset the ratings** clicked: the guild's ratings of ``kind`` are forgotten; the prompt says how many."""
     _check(interaction)
@@ -165,6 +186,7 @@ async def reset(interaction: discord.Interaction, kind: str) -> None:
     registered = layer.kinds.get(kind)
     if registered is None:
         raise BotError("err.no_such_kind", game=str(kind)[:40])
+    _first_answer(interaction)
     n = await layer.storage.reset_ratings(interaction.guild_id or 0, kind)
     loc = interaction.locale
     text = tn("house.reset_done", n, loc, game=registered.title, start=START_RATING)
@@ -174,6 +196,7 @@ async def reset(interaction: discord.Interaction, kind: str) -> None:
 async def cancel(interaction: discord.Interaction) -> None:
     """**Cancel** clicked: nothing changes; the prompt says so and loses its buttons."""
     _check(interaction)
+    _first_answer(interaction)
     await update(interaction, content=t("house.reset_cancelled", interaction.locale), view=None)
 
 

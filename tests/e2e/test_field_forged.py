@@ -158,6 +158,16 @@ async def test_forged_components_and_options_are_refused_privately(env: BotEnv) 
     await g.check(raw_command(mod, "settings", [{"name": "games_per_member", "type": 4, "value": 0}]), "1-100")
     await g.check(raw_command(mod, "settings", [{"name": "threads", "type": 4, "value": 10**6}]), "0-500")
     await g.check(raw_command(mod, "settings", [{"name": "clock", "type": 3, "value": "forever"}]))
+    # a value outside the option's declared choices, with a valid option beside it: nothing of it is saved
+    expiry = {"name": "expiry", "type": 4, "value": 37}
+    await g.check(raw_command(mod, "settings", [expiry, {"name": "reset_ratings", "type": 3, "value": "chess"}]))
+    await g.check(raw_command(alice, "mysettings", [{"name": "theme", "type": 3, "value": "neon"}]))
+    await g.check(raw_command(alice, "mysettings", [{"name": "language", "type": 3, "value": "fr"}]))
+    with env.db() as conn:
+        assert conn.execute("SELECT theme, language FROM user_prefs WHERE user_id = ?", (alice.id,)).fetchall() in (
+            [],
+            [(None, None)],
+        ), "a forged choice was stored"
     with env.db() as conn:
         assert conn.execute("SELECT count(*) FROM guild_settings").fetchone()[0] == 0, "a forged setting was stored"
     auto = await raw_command(
