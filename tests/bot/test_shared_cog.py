@@ -48,7 +48,12 @@ async def test_stats_for_self_and_another_user(driver: Driver, fake: FakeDiscord
 
 
 async def test_help_is_ephemeral_and_lists_the_commands(driver: Driver, fake: FakeDiscord) -> None:
-    text = refusal(fake, await driver.command("help", CAROL))  # ephemeral, the only answer
+    token = await driver.command("help", CAROL)
+    first = initial(fake, token)
+    assert first["type"] == 4 and first["data"]["flags"] & EPHEMERAL, first
+    more = fake.calls_for(token)[1:]  # the pages after the first: private followups, nothing public
+    assert all(c.payload.get("flags", 0) & EPHEMERAL for c in more), more
+    text = "\n".join([first["data"]["content"], *(c.payload.get("content", "") for c in more)])
     for name in ("/constructo challenge", "/leaderboard", "/stats", "/abort"):
         assert name in text
 
