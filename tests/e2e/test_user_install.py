@@ -266,6 +266,11 @@ async def test_stale_token_the_next_click_carries_the_board(tmp_path: Path) -> N
             lambda: env.game(game_id).players[env.game(game_id).match.current_player] == alice.id, 30, "the AI moved"
         )
         board = await board_of(env, game_id)
+        await server.wait_until(  # the older boards' strips are done: no request of before the jump is in flight
+            lambda: all(not m.components for m in server.messages(dm.name) if m.id != board.id),
+            30,
+            "the older boards stripped",
+        )
         step(offset, 16 * 60)
         server.clock.advance(16 * 60)
         await server.wait_until(lambda: env.game(game_id).status == "finished", 60, "alice's time out")
