@@ -25,6 +25,7 @@ async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]
         e.server.guild(None).locale = "es-ES"
         e.server.user("alice").locale = "es-ES"
         e.server.user("bob").locale = "es-419"
+        e.server.add_channel("ofertas")
         await e.proc.start()
         yield e
 
@@ -114,3 +115,25 @@ async def test_constructo_against_the_ai_in_spanish(env: BotEnv) -> None:
     assert game.state["seats"][1]["name"] == "IA (fácil)"
     ask = await answered(await alice.slash("constructo resign"))
     await answered(await alice.click(ask.message, "Sí, abandono"), followups=1)
+
+
+async def test_draw_offer_in_spanish(env: BotEnv) -> None:
+    """A draw offered and accepted from the board's buttons: the buttons, the offer and the agreed draw in Spanish."""
+    server = env.server
+    here = server.channel("ofertas")
+    alice, bob = server.as_user("alice", here), server.as_user("bob", here)
+    res = await answered(await alice.slash("constructo challenge", opponent="bob"))
+    await answered(await bob.click(res.message, "Aceptar"), followups=1)
+    game = env.latest_game("constructo", here.id)
+    await answered(await alice.slash("constructo place", tile=5, size="large"))
+    await answered(await bob.slash("constructo place", tile=4, size="medium"))
+    board = server.message(env.game(game.id).messages["board"])
+    assert {"Ofrecer tablas", "Deshacer jugada"} <= {c.get("label") for c in board.buttons()}
+    offered = await answered(await alice.click(board, "Ofrecer tablas"))
+    assert "ofrece tablas" in spanish(offered.message.content), offered.message.content
+    board = server.message(env.game(game.id).messages["board"])
+    done = await answered(await bob.click(board, "Aceptar tablas"))
+    await server.wait_until(lambda: env.game(game.id).status == "finished", 20, "the agreed draw")
+    last = server.message(env.game(game.id).messages["board"])
+    assert "Tablas acordadas" in spanish(last.content), last.content
+    assert not done.ephemeral, done.text

@@ -290,3 +290,27 @@ async def test_stale_token_the_next_click_carries_the_board(tmp_path: Path) -> N
     finally:
         await env.proc.stop()
         await env.server.stop()
+
+
+async def test_a_spanish_player_in_a_dm_reads_spanish(env: BotEnv) -> None:
+    """dave's Discord speaks Spanish: in a DM (no server language there) /help says what differs in Spanish, and
+    his game against the AI, its board included, is in his language."""
+    server = env.server
+    server.user("dave").locale = "es-ES"
+    try:
+        dm = server.add_private_channel("dm-es", ["dave", "carol"])
+        dave = server.as_user("dave").in_channel(dm)
+        shown = await answered(await dave.slash("help"))
+        text = "\n".join(m.content for m in shown.messages)
+        assert "En mensajes directos y grupos" in text and "In DMs" not in text, text
+        res = await answered(await dave.slash("constructo challenge", level="easy", clock="none"))
+        text = "\n".join(m.content for m in res.messages)
+        assert "contra la IA (fácil)" in text and " to move" not in text, text
+        game_id = env.latest_game("constructo", dm.id).id
+        ask = await answered(await dave.slash("constructo resign"))
+        await answered(await dave.click(ask.message, "Sí, abandono"), followups=1)
+        await server.wait_until(lambda: env.game(game_id).status == "finished", 20, "the resignation")
+        last = await board_of(env, game_id)
+        assert "abandon" in last.content.lower() and "resigned" not in last.content, last.content
+    finally:
+        server.user("dave").locale = "en-US"
