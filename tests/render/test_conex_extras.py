@@ -9,7 +9,8 @@ import pytest
 import shapely
 from PIL import Image, ImageChops
 
-from engine.conex import Draw, Game, Place
+from engine.conex import Game, Place
+from engine.conex.sample import first_fit_game
 from render.common import hex_rgb
 from render.conex import (
     hand_is_empty,
@@ -32,19 +33,7 @@ NAMES = ("Alice", "Bob", "Cara")
 
 @pytest.fixture(scope="module")
 def game() -> Game:
-    g = Game.new(players=3, seed=11)
-    placed = 0
-    while placed < 8:
-        p = g.current_player
-        for c in g.hand(p):
-            found = g.find_placements(p, c.id, limit=1)
-            if found:
-                g.play(found[0])
-                placed += 1
-                break
-        else:
-            g.play(Draw(p))
-    return g
+    return first_fit_game(8)
 
 
 def _without(game: Game, card_id: int) -> Game:

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from engine.conex import Draw, Game
+from engine.conex import Game
+from engine.conex.sample import first_fit_game
 from engine.constructo import LAYOUTS, Match, Round
 from render.conex import render_hand, render_hints, render_table
 from render.constructo import render_board, render_layouts_sheet
@@ -38,19 +39,7 @@ def full_game() -> Game:
 
 def played(n: int, seed: int = 11, players: int = 3) -> Game:
     """A real game after ``n`` placements, each the finder's first legal one."""
-    g = Game.new(players=players, seed=seed)
-    placed = 0
-    while placed < n:
-        p = g.current_player
-        for c in g.hand(p):
-            found = g.find_placements(p, c.id, limit=1)
-            if found:
-                g.play(found[0])
-                placed += 1
-                break
-        else:
-            g.play(Draw(p))
-    return g
+    return first_fit_game(n, players=players, seed=seed)
 
 
 def big_hand() -> Game:
