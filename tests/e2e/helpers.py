@@ -282,6 +282,17 @@ def replay_constructo(state: dict[str, Any], players: list[int], log: list[tuple
     return match
 
 
+def assert_consistent_constructo(env: BotEnv, game_id: int) -> Match:
+    """The stored match equals an independent replay of the game's action log (versions in sequence; offers and
+    other logged steps without an engine action are skipped by the replay). Returns the replayed match."""
+    row = env.game(game_id)
+    log = env.actions(game_id)
+    check_log_sequence(log, row.version)
+    replayed = replay_constructo(row.state, row.players, log)
+    assert replayed.to_dict() == row.match.to_dict(), "stored state = replay of the log"
+    return replayed
+
+
 def replay_conex(state: dict[str, Any], players: list[int], log: list[tuple[int, int | None, str]]) -> Game:
     """Rebuild a CONEX game from the setup in the stored envelope ``state`` and the engine actions logged
     (forfeits and timeouts included)."""

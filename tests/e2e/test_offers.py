@@ -25,7 +25,7 @@ from engine.constructo import Match
 from engine.constructo.verdict import expected_margin
 from engine.record import load_record
 
-from .helpers import BotEnv, answered, assert_refusal, bot_env, check_log_sequence, replay_constructo, resign
+from .helpers import BotEnv, answered, assert_consistent_constructo, assert_refusal, bot_env, resign
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -54,16 +54,6 @@ def current_board(env: BotEnv, game_id: int) -> bool:
 def offer_of(env: BotEnv, game_id: int) -> dict[str, Any] | None:
     offer: dict[str, Any] | None = env.game(game_id).state["extra"].get("offer")
     return offer
-
-
-def consistent(env: BotEnv, game_id: int) -> Match:
-    """The stored match equals an independent replay of the action log (offers are no engine action)."""
-    row = env.game(game_id)
-    log = env.actions(game_id)
-    check_log_sequence(log, row.version)
-    replayed = replay_constructo(row.state, row.players, log)
-    assert replayed.to_dict() == row.match.to_dict(), "stored state = replay of the log"
-    return replayed
 
 
 async def start(env: BotEnv, channel: str) -> tuple[int, Any, Any]:
@@ -110,7 +100,7 @@ async def test_draw_offer_accepted_by_the_opponent_ends_the_match_drawn_and_rate
     ratings = env.ratings("constructo")
     assert ratings[alice.id][1:] == (1, 0, 0, 1) and ratings[bob.id][1:] == (1, 0, 0, 1)  # games, W, L, D
     assert [a for _s, _p, a in env.actions(game_id)][-2:] == ["offer draw", "agreed draw"]
-    assert consistent(env, game_id).outcome == row.match.outcome
+    assert assert_consistent_constructo(env, game_id).outcome == row.match.outcome
     assert env.violations_since(mark) == [], env.log_tail()
 
 
@@ -140,7 +130,7 @@ async def test_an_offer_is_voided_by_the_next_move_and_a_stale_button_changes_no
     assert "Bob withdrew their draw offer" in res.text and env.game(game_id).status == "active"
     logged = [a for _s, _p, a in env.actions(game_id)]
     assert logged[-4:] == ["offer draw", "decline draw", "offer draw", "cancel draw"]
-    consistent(env, game_id)
+    assert_consistent_constructo(env, game_id)
     await resign(alice)
     assert env.violations_since(mark) == [], env.log_tail()
 
@@ -157,7 +147,7 @@ async def test_takeback_accepted_in_a_rated_game_is_in_history_replay_and_record
     row = env.game(game_id)
     assert [str(m) for m in row.match.current_round.history] == ["L5", "M4"] and row.match.current_player == 0
     assert [a for _s, _p, a in env.actions(game_id)][-3:] == ["S1", "offer takeback", "takeback"]
-    consistent(env, game_id)
+    assert_consistent_constructo(env, game_id)
     await answered(await alice.slash("constructo place", tile=2, size="small"))
     await resign(bob)
     row = env.game(game_id)
@@ -200,7 +190,7 @@ async def test_the_ai_accepts_a_takeback_and_answers_a_draw_offer(env: BotEnv) -
     await server.wait_until(lambda: env.game(game_id).status == "finished", 30, "the AI's answer to the draw offer")
     row = env.game(game_id)
     assert row.result is not None and row.result["reason"] == "agreed" and row.result["rated"] is False
-    consistent(env, game_id)
+    assert_consistent_constructo(env, game_id)
     assert env.violations_since(mark) == [], env.log_tail()
 
 
@@ -255,5 +245,5 @@ async def test_an_offer_survives_a_restart_of_the_bot(env: BotEnv) -> None:
     assert not res.ephemeral and "Draw agreed" in res.text, res.text
     row = env.game(game_id)
     assert row.status == "finished" and row.result is not None and row.result["reason"] == "agreed"
-    consistent(env, game_id)
+    assert_consistent_constructo(env, game_id)
     assert env.violations_since(mark) == [], env.log_tail()

@@ -14,17 +14,15 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from engine.constructo import Match
-
 from .helpers import (
     BotEnv,
     answered,
+    assert_consistent_constructo,
     assert_png,
     assert_refusal,
     bot_env,
     check_log_sequence,
     replay_conex,
-    replay_constructo,
     select_with_prefix,
 )
 
@@ -45,15 +43,6 @@ async def start_constructo(env: BotEnv, channel: str) -> tuple[int, object]:
     game = env.latest_game("constructo", env.server.channel(channel).id)
     assert game.status == "active"
     return game.id, res.followups[-1]
-
-
-def assert_consistent_constructo(env: BotEnv, game_id: int) -> Match:
-    row = env.game(game_id)
-    log = env.actions(game_id)
-    check_log_sequence(log, row.version)
-    replayed = replay_constructo(row.state, row.players, log)
-    assert replayed.to_dict() == row.match.to_dict(), "stored state = replay of the log"
-    return replayed
 
 
 async def test_sigkill_mid_game_resumes_from_old_buttons_and_commands(env: BotEnv) -> None:
