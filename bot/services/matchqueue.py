@@ -230,7 +230,8 @@ class MatchQueue:
         ``Lobby.open`` from ``opener`` (the joiner who completed the group, or a :class:`Place` for a timed match),
         then ping the paired people where ``head`` queued. ``None`` when the group is no longer complete (someone
         left or was taken by a racing match, or was at their cap). A refusal by ``Lobby.open`` puts the players
-        back and is raised. The players' rows are claimed while it opens and deleted once it is stored."""
+        back and is raised. The players' rows are claimed while it opens and deleted as soon as the game is stored
+        (``Lobby.open``'s ``on_stored``, before anything is posted)."""
         if not players or (not fill and len(players) < head.seats):
             return None
         claim = await self.layer.storage.queue_take(players)
@@ -255,11 +256,11 @@ class MatchQueue:
                 title=title[:100],
                 clock=head.clock,
                 start=True,
+                on_stored=lambda _snap: self.layer.storage.queue_settle([w.user_id for w in players], claim),
             )
-        except BaseException:  # nothing opened: they wait again, as they were
+        except BaseException:  # nothing stored: they wait again, as they were (once stored: a no-op)
             await self.layer.storage.queue_release([w.user_id for w in players], claim)
             raise
-        await self.layer.storage.queue_settle([w.user_id for w in players], claim)
         self.fired["timed" if fill else "joined"] += 1
         await self._announce(snap, [w.user_id for w in players], head, opener, loc)
         return snap

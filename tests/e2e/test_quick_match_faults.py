@@ -6,14 +6,17 @@ the bot dies while a match opens; through the real bot.
   of them, a player with ``bots`` is not retried forever; whoever was taken out is told privately the next time they
   use ``/play`` (in words, never naming anyone else).
 - A SIGKILL after the group is claimed and before (or right after) the game is stored loses nobody: after the
-  restart the pairing has exactly one game, and nobody is left queued.
+  restart the pairing has exactly one game, and nobody is left queued; claims left by a crash are deleted at
+  start-up when their game exists, else released and paired again.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 from collections.abc import AsyncIterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -155,7 +158,7 @@ async def _kill_on(env: BotEnv, pattern: str) -> None:
     "pattern",
     [
         "POST /channels/*/threads",  # the group claimed, the game not stored yet
-        "POST /interactions/*/*/callback",  # the game stored (its thread named to the joiner), the claim not settled
+        "POST /interactions/*/*/callback",  # the game stored (its thread named to the joiner): no second game
     ],
 )
 async def test_a_sigkill_while_the_paired_game_opens_loses_nobody_and_opens_one_game(env: BotEnv, pattern: str) -> None:
@@ -172,3 +175,28 @@ async def test_a_sigkill_while_the_paired_game_opens_loses_nobody_and_opens_one_
     assert sorted(game.players) == sorted([a.id, b.id]) and game.status == "active"
     assert len(games_of(env, b.id)) == 1, "one game for one pairing, whatever the restart"
     env.assert_alive()
+
+
+async def test_claims_left_by_a_crash_are_settled_when_their_game_exists_else_paired_again(env: BotEnv) -> None:
+    """The start-up recovery itself, made exact: claims written while the bot is down (as a crash between storing
+    the game and deleting the claim, or before storing it, leaves them)."""
+    server = env.server
+    a, b = server.as_user("f15"), server.as_user("f16")
+    await answered(await a.slash("play join", game="constructo", clock="daily"))
+    await answered(await b.slash("play join", game="constructo", clock="daily"))
+    (game,) = games_of(env, a.id)
+    c, d = server.as_user("f17"), server.as_user("f18")
+    await answered(await c.slash("play join", game="constructo", clock="none"))
+    await env.proc.kill()
+    with closing(sqlite3.connect(env.db_path, timeout=5)) as conn, conn:
+        created = conn.execute("SELECT created_at FROM games WHERE id = ?", (game.id,)).fetchone()[0]
+        row = conn.execute("SELECT * FROM match_queue WHERE user_id = ?", (c.id,)).fetchone()
+        for uid, stamp in ((a.id, created - 1), (b.id, created - 1), (d.id, created + 5)):
+            conn.execute("INSERT INTO match_queue VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (uid, *row[1:-1], stamp))
+        conn.execute("UPDATE match_queue SET claimed_at = ? WHERE user_id = ?", (created + 5, c.id))
+    await env.proc.start()
+    await server.wait_until(lambda: not queued(env), 30, "every claim settled or paired")
+    assert [g.id for g in games_of(env, a.id)] == [game.id], "a claim whose game exists opens no second game"
+    assert games_of(env, b.id) == games_of(env, a.id)
+    (again,) = games_of(env, c.id)
+    assert sorted(again.players) == sorted([c.id, d.id]) and again.status == "active", "a lost claim pairs again"
