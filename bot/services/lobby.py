@@ -88,9 +88,8 @@ class Lobby:
         default, ``bot/core/clock.py``); an unstarted challenge or lobby expires after the guild's set-up expiry.
 
         ``start``: start at once whatever the seats (a rematch every player agreed to, a quick match). A
-        :class:`Place` instead of an interaction (a quick match paired by its timer) needs ``start``.
-        ``on_stored``: awaited with the game as soon as it is stored, before anything is posted (a quick match
-        deletes its claimed queue rows then).
+        :class:`Place` instead of an interaction (a quick match paired by its timer) needs ``start``. ``on_stored``:
+        awaited with the game once stored, before anything is posted (a quick match deletes its queue rows then).
 
         Raises ``BotError`` (``err.channel_busy_no_thread``, ``err.duplicate_challenge``, ``cap.member``,
         ``cap.server``, ``cap.threads``: ``bot/services/caps.py``) and whatever the kind's setup refuses.
@@ -159,8 +158,7 @@ class Lobby:
             snap = await self.layer.create(kind, channel_id=thread.id, **made)
         if challenge:
             await undo_if_duplicate(self.layer, kind, snap)
-        if on_stored is not None:
-            await on_stored(snap)
+        _ = await on_stored(snap) if on_stored is not None else None
         if wake is not None:
             self.layer.timers.poke(wake)
         publisher = self.layer.publisher
