@@ -68,7 +68,8 @@ class PlayCog(commands.GroupCog, name="play", group_name="play", group_descripti
     @app_commands.command(name="leave", description="Leave the quick-match queue you wait in", extras=PRIVATE_ANSWER)
     async def leave(self, interaction: discord.Interaction) -> None:
         left = await self.games.queue.leave(interaction.user.id)
-        await reply(interaction, queue_views.left_text(self.games, left, interaction.locale), ephemeral=True)
+        note = await self.games.queue.notice(interaction.user.id, interaction.locale)
+        await reply(interaction, queue_views.left_text(self.games, left, interaction.locale, note), ephemeral=True)
 
 
 async def setup(bot: TableBot) -> None:

@@ -13,7 +13,7 @@ Texts are the game's: ``<prefix>.<event>`` keys when the game has them, else the
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -79,6 +79,7 @@ class Lobby:
         title: str,
         clock: str | None = None,
         start: bool = False,
+        on_stored: Callable[[Snapshot], Awaitable[Any]] | None = None,
     ) -> Snapshot:
         """Open a game of ``kind`` with these seats (seat 0 = the opener): in the channel, or in a new thread
         when the channel is busy (also when another game takes it between the check and the create). A
@@ -87,7 +88,8 @@ class Lobby:
         default, ``bot/core/clock.py``); an unstarted challenge or lobby expires after the guild's set-up expiry.
 
         ``start``: start at once whatever the seats (a rematch every player agreed to, a quick match). A
-        :class:`Place` instead of an interaction (a quick match paired by its timer) needs ``start``.
+        :class:`Place` instead of an interaction (a quick match paired by its timer) needs ``start``. ``on_stored``:
+        awaited with the game once stored, before anything is posted (a quick match deletes its queue rows then).
 
         Raises ``BotError`` (``err.channel_busy_no_thread``, ``err.duplicate_challenge``, ``cap.member``,
         ``cap.server``, ``cap.threads``: ``bot/services/caps.py``) and whatever the kind's setup refuses.
@@ -156,6 +158,7 @@ class Lobby:
             snap = await self.layer.create(kind, channel_id=thread.id, **made)
         if challenge:
             await undo_if_duplicate(self.layer, kind, snap)
+        _ = await on_stored(snap) if on_stored is not None else None
         if wake is not None:
             self.layer.timers.poke(wake)
         publisher = self.layer.publisher

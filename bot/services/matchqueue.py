@@ -16,11 +16,19 @@ the server has them, the caps checked).
 - **Other games meanwhile**: a queued player stays queued when they open or join another game; when a match forms,
   each paired player's open games are checked against the member cap (``bot/services/caps.py``) and a player at
   the cap is taken out of the queue (the others keep waiting).
+- **The server's settings meanwhile** (``/settings``, :mod:`bot.services.house`): when a group forms (a join, the
+  AI-seat timer), every candidate, oldest first, is checked with :func:`house.check_start` (them, the kind, the
+  place the game opens in); one who may no longer play (blocked, game turned off, channel no longer allowed) is
+  taken out of the queue and the others are paired without them: a joiner is never refused because of someone else.
+  Whoever is taken out without asking is told privately the next time they use ``/play`` (a stored note,
+  ``match_queue_notes``).
+- **Crash safety**: the group is *claimed* (``match_queue.claimed_at``), not deleted, while its game opens; the
+  rows go once the game is stored, or wait again when it could not open. At start-up, a claim whose game exists is
+  deleted, any other is released and its group paired again: nobody is lost, and no pairing opens two games.
 - **Who hears what**: the joiner privately (queued, how many wait in the group, the moved-from queue); when a match
   forms, one public message in the channel where it formed mentions the paired people only (explicit allowed
   mentions) with a jump link to the game's board.
 
-:func:`allowed` is the hook for server settings that enable or block games or channels (none exist yet).
 """
 
 from __future__ import annotations
@@ -42,7 +50,7 @@ from bot.i18n import t, tn
 from bot.services import access, caps, house
 from bot.services.boards import BOARD_KEY, message_link
 from bot.services.place import Place
-from bot.storage.queue import Waiting
+from bot.storage.queue import QueueClaimedError, Waiting
 
 if TYPE_CHECKING:
     from bot.core.kind import GameKind, Snapshot
@@ -55,6 +63,13 @@ MAX_SLEEP_S = 60.0
 """The timer re-reads the queue at least this often (deadlines set by another process are seen then)."""
 RETRY_S = 30.0
 """A timed match that could not open (Discord refused, the server's cap) is tried again after this long."""
+DROPPED = {
+    "house.blocked": "queuefix.dropped_blocked",
+    "house.game_off": "queuefix.dropped_game_off",
+    "house.channel": "queuefix.dropped_channel",
+    "cap.member": "queuefix.dropped_cap",
+}
+"""Why a player was taken out of a queue (a refusal's key) -> the note they read (``bot/locales/*_queuefix.py``)."""
 
 
 class MatchQueue:
@@ -68,6 +83,7 @@ class MatchQueue:
         """The private answer's **Leave the queue** button (the UI's), given by the wiring root."""
         self._task: asyncio.Task[Any] | None = None
         self._poked = asyncio.Event()
+        self._recovered = False
         layer.on_ready_hooks.append(self.start)
 
     @property
@@ -97,6 +113,7 @@ class MatchQueue:
             raise refusal
         access.require(interaction)
         await caps.check_open(self.layer, interaction)
+        note = await self.notice(interaction.user.id, interaction.locale)
         now = self.layer.clock.now()
         user = interaction.user
         entry = Waiting(
@@ -117,22 +134,35 @@ class MatchQueue:
             entry = replace(
                 entry, joined_at=again.joined_at, wait_until=None if not bots else now + self.wait_s - waited
             )
-        before = await self.layer.storage.queue_put(entry)
+        try:
+            before = await self.layer.storage.queue_put(entry)
+        except QueueClaimedError:
+            raise BotError("queuefix.pairing") from None
         if bots:
             self._poked.set()
         group = await self.layer.storage.queue_group(*entry.group)
         mine = [w for w in group if w.user_id == user.id]
-        others = [w for w in group if w.user_id != user.id][: seats - 1]  # the oldest, and the joiner (who opens it)
+        place = interaction.channel or interaction.channel_id
+        rest = [w for w in group if w.user_id != user.id]
+        others = await self._pick(kind, rest, place, user.id, seats - 1)  # the oldest who may play, and the joiner
         if mine and len(others) == seats - 1 and await self._match(kind, [*others, *mine], interaction, entry):
+            if note:
+                await reply(interaction, note, ephemeral=True)
             return
         group = await self.layer.storage.queue_group(*entry.group)
-        await self._tell_queued(interaction, kind, entry, before, len(group))
+        await self._tell_queued(interaction, kind, entry, before, len(group), note)
 
     async def _tell_queued(
-        self, interaction: discord.Interaction, kind: GameKind, entry: Waiting, before: Waiting | None, n: int
+        self,
+        interaction: discord.Interaction,
+        kind: GameKind,
+        entry: Waiting,
+        before: Waiting | None,
+        n: int,
+        note: str | None = None,
     ) -> None:
         loc = interaction.locale
-        lines = []
+        lines = [note] if note else []
         if before is not None and before.group != entry.group:
             old = self.layer.kinds.get(before.kind)
             lines.append(t("queue.moved", loc, game=old.title if old else before.kind, seats=before.seats))
@@ -146,21 +176,46 @@ class MatchQueue:
         """Take ``user_id`` out of their queue; the row removed, or ``None``."""
         return await self.layer.storage.queue_remove(user_id)
 
+    async def notice(self, user_id: int, locale: Any) -> str | None:
+        """Why ``user_id`` was taken out of a queue without asking (blocked, game turned off, channel no longer
+        allowed, at the cap), in ``locale``, said once (the note is deleted); ``None`` when there is nothing to say."""
+        note = await self.layer.storage.queue_note_pop(user_id)
+        if note is None:
+            return None
+        kind = self.layer.kinds.get(note[0])
+        return t(note[1], locale, game=kind.title if kind else note[0])
+
     # -- pairing -----------------------------------------------------------------------------------------------
-    async def _seatable(self, kind: GameKind, players: Sequence[Waiting], opener: int) -> list[Waiting]:
-        """``players`` minus those at their member cap (taken out of the queue: the rule for a queued player who
-        filled their quota elsewhere); the opener's own caps are checked by ``Lobby.open``."""
-        out = []
-        for w in players:
-            if w.user_id != opener:
+    async def _pick(
+        self, kind: GameKind, candidates: Sequence[Waiting], place: Any, opener: int, need: int
+    ) -> list[Waiting]:
+        """The first ``need`` of ``candidates`` (oldest first) who may still play: the server's settings
+        (:func:`house.check_start`: blocked, ``kind`` turned off, ``place``, the channel or thread the game opens
+        in, no longer allowed) and, but for ``opener`` (whose caps ``Lobby.open`` checks), the member cap. Each one
+        who may not is taken out of the queue with a note (:meth:`notice`); the others keep waiting."""
+        out: list[Waiting] = []
+        settings: dict[str, Any] | None = None
+        for w in candidates:
+            if len(out) >= need:
+                break
+            if settings is None:
+                settings = await self.layer.storage.get_guild_settings(w.guild_id)
+            refusal = house.check_start(settings, place, w.user_id, kind.name, kind.title)
+            if refusal is None and w.user_id != opener:
                 try:
                     await caps.check_member(self.layer, w.guild_id, w.user_id)
-                except BotError:
-                    log.info("quick match: %s is at the member cap; taken out of the %s queue", w.user_id, kind.name)
-                    await self.layer.storage.queue_remove(w.user_id)
-                    continue
-            out.append(w)
+                except BotError as err:
+                    refusal = err
+            if refusal is None:
+                out.append(w)
+            else:
+                await self._drop(w, refusal.key)
         return out
+
+    async def _drop(self, w: Waiting, key: str) -> None:
+        """Take ``w`` out of the queue because of the refusal ``key``, leaving them a note."""
+        log.info("quick match: %s taken out of the %s queue (%s)", w.user_id, w.kind, key)
+        await self.layer.storage.queue_drop(w, DROPPED.get(key, "queuefix.dropped_other"))
 
     async def _match(
         self,
@@ -175,11 +230,12 @@ class MatchQueue:
         ``Lobby.open`` from ``opener`` (the joiner who completed the group, or a :class:`Place` for a timed match),
         then ping the paired people where ``head`` queued. ``None`` when the group is no longer complete (someone
         left or was taken by a racing match, or was at their cap). A refusal by ``Lobby.open`` puts the players
-        back and is raised."""
-        players = await self._seatable(kind, players, opener.user.id)
+        back and is raised. The players' rows are claimed while it opens and deleted as soon as the game is stored
+        (``Lobby.open``'s ``on_stored``, before anything is posted)."""
         if not players or (not fill and len(players) < head.seats):
             return None
-        if not await self.layer.storage.queue_take(players):
+        claim = await self.layer.storage.queue_take(players)
+        if claim is None:
             return None
         loc = str(opener.guild_locale) if opener.guild_locale else head.locale  # public texts: the server's language
         seats = [Seat.of(w.name) for w in players]
@@ -200,10 +256,10 @@ class MatchQueue:
                 title=title[:100],
                 clock=head.clock,
                 start=True,
+                on_stored=lambda _snap: self.layer.storage.queue_settle([w.user_id for w in players], claim),
             )
-        except BaseException:
-            for w in players:  # nothing opened: they wait again, as they were
-                await self.layer.storage.queue_put(w)
+        except BaseException:  # nothing stored: they wait again, as they were (once stored: a no-op)
+            await self.layer.storage.queue_release([w.user_id for w in players], claim)
             raise
         self.fired["timed" if fill else "joined"] += 1
         await self._announce(snap, [w.user_id for w in players], head, opener, loc)
@@ -248,6 +304,12 @@ class MatchQueue:
         self._poked.set()
 
     async def _run(self) -> None:
+        if not self._recovered:
+            try:
+                await self.recover()
+                self._recovered = True
+            except Exception as err:
+                log.warning("quick-match claims could not be recovered (%s); trying again", err)
         while not self.layer.bot.is_closed():
             self._poked.clear()
             delay = MAX_SLEEP_S
@@ -267,35 +329,69 @@ class MatchQueue:
             finally:
                 handle.cancel()
 
+    async def recover(self) -> int:
+        """At start-up (before the timer's first look): every claim left by a crash, in a guild this process serves,
+        is deleted when its game was stored (no second game), else released, and its group paired again when it is
+        complete (:meth:`pair_now`). Returns how many claims were released."""
+        owns = getattr(self.layer.bot, "owns", lambda _g: True)
+        claims: dict[tuple[float, int, str], list[Waiting]] = {}
+        for w, stamp in await self.layer.storage.queue_claims():
+            if owns(w.guild_id):
+                claims.setdefault((stamp, w.guild_id, w.kind), []).append(w)
+        released = 0
+        for (stamp, guild_id, kind), rows in claims.items():
+            ids = [w.user_id for w in rows]
+            game = await self.layer.storage.queue_game_since(guild_id, kind, ids, stamp)
+            if game is not None:
+                log.info("quick match: the claim of %s had opened game %s; settled", ids, game)
+                await self.layer.storage.queue_settle(ids, stamp)
+                continue
+            log.warning("quick match: the claim of %s opened no game (a crash); they wait again", ids)
+            released += await self.layer.storage.queue_release(ids, stamp)
+            head = min(rows, key=lambda w: (w.joined_at, w.user_id))
+            try:
+                await self.pair_now(head, fill=False)
+            except Exception as err:
+                log.warning("quick match of %s could not open after a restart (%s); they keep waiting", ids, err)
+        return released
+
+    async def pair_now(self, w: Waiting, *, fill: bool) -> Snapshot | None:
+        """Open the game of ``w``'s group from where ``w`` queued (a :class:`Place`): ``w`` first, then the oldest
+        others who may play (:meth:`_pick`); with ``fill``, AI seats for the rest, else only a complete group.
+        ``None`` when nothing opened (``w`` was taken out: their guild, channel or settings). Raises what
+        ``Lobby.open`` raises."""
+        kind = self.layer.kinds.get(w.kind)
+        guild = self.layer.bot.get_guild(w.guild_id)
+        if guild is None:
+            if getattr(self.layer.bot, "owns", lambda _g: False)(w.guild_id):  # ours, and the bot left it
+                log.info("quick match: the bot left guild %s; %s taken out of the queue", w.guild_id, w.user_id)
+                await self.layer.storage.queue_remove(w.user_id)
+            return None  # else another process's guild
+        channel = guild.get_channel_or_thread(w.channel_id)
+        if kind is None or not isinstance(channel, discord.TextChannel | discord.Thread):
+            log.info("quick match: the queue of %s (%s) lost its channel; taken out", w.user_id, w.kind)
+            await self.layer.storage.queue_remove(w.user_id)
+            return None
+        group = [g for g in await self.layer.storage.queue_group(*w.group) if g.user_id != w.user_id]
+        players = await self._pick(kind, [w, *group], channel, 0, w.seats)  # 0: everyone's cap is checked here
+        if not players or players[0] != w:
+            return None  # w may no longer play (taken out, told later) or left meanwhile
+        place = Place(guild, channel, guild.get_member(w.user_id) or discord.Object(w.user_id))
+        return await self._match(kind, players, place, w, fill=fill)
+
     async def fire_due(self) -> int:
         """Open a game with AI seats for every player whose wait ran out (in a guild this process serves).
         Returns how many games opened."""
         opened = 0
         for w in await self.layer.storage.queue_due(self.layer.clock.now()):
-            kind = self.layer.kinds.get(w.kind)
-            guild = self.layer.bot.get_guild(w.guild_id)
-            if guild is None:
-                if getattr(self.layer.bot, "owns", lambda _g: False)(w.guild_id):  # ours, and the bot left it
-                    log.info("quick match: the bot left guild %s; %s taken out of the queue", w.guild_id, w.user_id)
-                    await self.layer.storage.queue_remove(w.user_id)
-                continue  # else another process's guild
-            channel = guild.get_channel_or_thread(w.channel_id)
-            if kind is None or not isinstance(channel, discord.TextChannel | discord.Thread):
-                log.info("quick match: the queue of %s (%s) lost its channel; taken out", w.user_id, w.kind)
-                await self.layer.storage.queue_remove(w.user_id)
-                continue
-            group = [g for g in await self.layer.storage.queue_group(*w.group) if g.user_id != w.user_id]
-            players = [w, *group][: w.seats]
-            place = Place(guild, channel, guild.get_member(w.user_id) or discord.Object(w.user_id))
             try:
-                if await self._match(kind, players, place, w, fill=True) is not None:
+                if await self.pair_now(w, fill=True) is not None:
                     opened += 1
             except BotError as err:
-                if err.key != "cap.member":
+                if err.key in DROPPED:  # the opener may no longer play (settings or cap changed just now)
+                    await self._drop(w, err.key)
+                else:
                     await self._later(w, err)
-                    continue
-                log.info("quick match: %s is at the member cap; taken out of the %s queue", w.user_id, w.kind)
-                await self.layer.storage.queue_remove(w.user_id)
             except Exception as err:
                 await self._later(w, err)
         return opened
@@ -303,5 +399,4 @@ class MatchQueue:
     async def _later(self, w: Waiting, err: BaseException) -> None:
         """A timed match that could not open: its player waits :data:`RETRY_S` more (as they were otherwise)."""
         log.warning("quick match of %s could not open (%s); trying again later", w.user_id, err)
-        if await self.layer.storage.queue_take([w]):
-            await self.layer.storage.queue_put(replace(w, wait_until=self.layer.clock.now() + RETRY_S))
+        await self.layer.storage.queue_postpone(w, self.layer.clock.now() + RETRY_S)

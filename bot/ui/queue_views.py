@@ -33,18 +33,22 @@ class LeaveQueueButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            left = await games(interaction).queue.leave(interaction.user.id)
-            await update(interaction, content=left_text(games(interaction), left, interaction.locale), view=None)
+            layer = games(interaction)
+            left = await layer.queue.leave(interaction.user.id)
+            note = await layer.queue.notice(interaction.user.id, interaction.locale)
+            await update(interaction, content=left_text(layer, left, interaction.locale, note), view=None)
 
         await report_errors(interaction, work)
 
 
-def left_text(layer: Any, left: Any, locale: Any) -> str:
-    """What leaving says: the queue left (``left``: the removed ``Waiting``), or that there was none."""
+def left_text(layer: Any, left: Any, locale: Any, note: str | None = None) -> str:
+    """What leaving says: the queue left (``left``: the removed ``Waiting``), or that there was none; ``note``
+    (``MatchQueue.notice``: why the player was taken out of a queue earlier) replaces "not in a queue"."""
     if left is None:
-        return t("queue.not_queued", locale)
+        return note or t("queue.not_queued", locale)
     kind = layer.kinds.get(left.kind)
-    return t("queue.left", locale, game=kind.title if kind else left.kind)
+    said = t("queue.left", locale, game=kind.title if kind else left.kind)
+    return f"{note}\n{said}" if note else said
 
 
 def leave_view(locale: str | None) -> discord.ui.View:

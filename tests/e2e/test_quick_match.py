@@ -169,7 +169,9 @@ async def test_the_queue_and_its_wait_survive_a_restart(env: BotEnv) -> None:
     await env.proc.start()
     env.assert_alive()
     # the wait ran out while the bot was down: its stored deadline opens the AI game after the restart
-    await server.wait_until(lambda: len(games_of(env, q10.id)) == 1, 30, "q10's game with an AI seat")
+    await server.wait_until(  # its queue row goes once the game is stored (claimed meanwhile)
+        lambda: len(games_of(env, q10.id)) == 1 and q10.id not in queued(env), 30, "q10's game with an AI seat"
+    )
     (ai_game,) = games_of(env, q10.id)
     assert ai_game.players[0] == q10.id and ai_game.players[1] < 0
     assert queued(env) == {q8.id: ("constructo", 2)}, "q8 still waits after the restart"

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from bot.storage import Storage
-from bot.storage.queue import Waiting
+from bot.storage.queue import QueueClaimedError, Waiting
 
 G = 10**17
 
@@ -41,3 +43,41 @@ async def test_take_is_all_or_nothing_and_waits_are_found_in_order(storage: Stor
     assert await storage.queue_get(1) is None and await storage.queue_get(2) is None
     assert not await storage.queue_take([a]), "already taken by a racing match"
     assert await storage.queue_next_wait() is None
+
+
+async def test_a_claim_is_settled_or_released_and_found_after_a_crash(storage: Storage) -> None:
+    a, b = waiting(1, wait=150.0), waiting(2, at=90.0)
+    await storage.queue_put(a)
+    await storage.queue_put(b)
+    storage.use_clock(lambda: 1000.0)
+    claim = await storage.queue_take([a, b])
+    assert claim == 1000.0
+    assert await storage.queue_group(G, "constructo", 2, "daily") == [], "a claimed row waits no more"
+    assert await storage.queue_due(200.0) == [] and await storage.queue_next_wait() is None
+    assert await storage.queue_claims() == [(a, 1000.0), (b, 1000.0)], "but it is not lost"
+    with pytest.raises(QueueClaimedError):
+        await storage.queue_put(waiting(2, at=95.0))
+    assert await storage.queue_game_since(G, "constructo", [1, 2], 1000.0) is None
+    assert await storage.queue_release([1, 2], 999.0) == 0, "another claim's stamp: nothing"
+    assert await storage.queue_release([1, 2], claim) == 2
+    assert [w.user_id for w in await storage.queue_group(G, "constructo", 2, "daily")] == [2, 1]
+    claim = await storage.queue_take([b, a])
+    assert claim is not None
+    game = await storage.create_game("constructo", G, G + 5, {}, [2, 1], status="active")
+    assert await storage.queue_game_since(G, "constructo", [1, 2], claim) == game
+    assert await storage.queue_game_since(G, "constructo", [1, 2], claim + 1) is None, "an older game is not it"
+    assert await storage.queue_game_since(G, "constructo", [1, 3], claim) is None
+    assert await storage.queue_settle([1, 2], claim) == 2
+    assert await storage.queue_claims() == []
+
+
+async def test_a_dropped_player_is_told_once_and_a_postponed_deadline_moves(storage: Storage) -> None:
+    a = waiting(1, wait=150.0)
+    await storage.queue_put(a)
+    assert await storage.queue_postpone(a, 180.0)
+    assert await storage.queue_next_wait() == 180.0
+    assert await storage.queue_drop(a, "queuefix.dropped_blocked")
+    assert await storage.queue_get(1) is None
+    assert not await storage.queue_drop(a, "queuefix.dropped_blocked"), "gone already: nothing"
+    assert await storage.queue_note_pop(1) == ("constructo", "queuefix.dropped_blocked")
+    assert await storage.queue_note_pop(1) is None
