@@ -337,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
     global _JSON_LOGS
     _JSON_LOGS = config.log_format == "json"
     apply_endpoints(config)
-    log.info("garbage collector thresholds %s (GC_GEN0)", gcpolicy.tune())
+    log.debug("garbage collector thresholds %s (GC_GEN0)", gcpolicy.tune())
     from bot import signing
 
     try:  # downloaded records are signed with this key (issue 22)

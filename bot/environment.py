@@ -55,6 +55,14 @@ ENVIRONMENT: tuple[tuple[str, str], ...] = (
         "seconds a turn waits before its DM alert to a player who opted in (/mysettings; default 30)",
     ),
     (
+        "QUEUE_WAIT_S",
+        "seconds a quick-match queue (/play ... bots:true) waits before AI players fill its free seats (default 120)",
+    ),
+    (
+        "GC_GEN0",
+        "allocations between two young garbage collections of the bot process (0: Python's default; default 20000)",
+    ),
+    (
         "RECORD_SIGNING_KEY",
         "Ed25519 private key signing downloaded records (64 hex digits or base64 of 32 bytes; "
         "default: one created in DATA_DIR/record-signing.key)",
