@@ -26,8 +26,6 @@ MESSAGES: dict[str, str] = {
         "nothing was changed."
     ),
     "err.bad_choice": "The option {option} takes one of: {choices}. Nothing was changed.",
-    "err.bad_range": "The option {option} takes a number in {span}. Nothing was changed.",
-    "err.bad_length": "The option {option} takes {span} characters. Nothing was changed.",
     "err.unresolved": "I cannot find the {option} you gave in this server: nothing was changed.",
     "err.unknown_command": ("I do not know this command (any more): nothing was changed. Type / to see my commands."),
     "games.head_page": "**Open games in this server: {n}** · page {page} of {pages}",

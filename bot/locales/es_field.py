@@ -26,8 +26,6 @@ MESSAGES: dict[str, str] = {
         "no se cambió nada."
     ),
     "err.bad_choice": "La opción {option} acepta uno de estos valores: {choices}. No se cambió nada.",
-    "err.bad_range": "La opción {option} acepta un número entre {span}. No se cambió nada.",
-    "err.bad_length": "La opción {option} acepta de {span} caracteres. No se cambió nada.",
     "err.unresolved": "No encuentro en este servidor el {option} que indicaste: no se cambió nada.",
     "err.unknown_command": (
         "No conozco este comando (o ya no existe): no se cambió nada. Escribe / para ver mis comandos."

@@ -7,9 +7,9 @@ missing from ``resolved`` becomes a bare ``discord.Object``, a number option giv
 privately and runs nothing; Discord's own client never sends any of them.
 
 Checked, for every option of the invoked (sub)command: it exists; its type is the declared one; its value has
-that type (string, integer within Discord's ±(2^53 - 1), number, boolean), is one of the declared choices (when the
-option has any) and within the declared bounds (a number's range, a string's length); a user, role, channel,
-mentionable or attachment is a snowflake that ``resolved`` carries. Autocomplete's focused value is free text
+that type (string, integer within Discord's ±(2^53 - 1), number, boolean) and is one of the declared choices (when
+the option has any: discord.py passes any value through); a user, role, channel, mentionable or attachment is a
+snowflake that ``resolved`` carries. Autocomplete's focused value is free text
 (not checked).
 """
 
@@ -82,16 +82,9 @@ def problem(tree: app_commands.CommandTree, interaction: discord.Interaction) ->
 
 def _outside(param: app_commands.Parameter, kind: int, value: Any, name: str) -> BotError | None:
     """The refusal of a ``value`` that is not one of the parameter's declared choices (``err.bad_choice``, naming
-    them), or outside its declared bounds (``err.bad_range``): a number's ``min_value``/``max_value``, a string's
-    length (discord.py keeps a string's ``min_length``/``max_length`` in the same two fields); else ``None``."""
+    them); else ``None``. Declared ranges are the commands' own to say (with their units: "1-1440 minutes", "must
+    be finite"), so they are not checked here."""
     choices = param.choices
     if choices and value not in {c.value for c in choices}:
         return BotError("err.bad_choice", option=name, choices=", ".join(str(c.value) for c in choices)[:300])
-    if kind not in (3, 4, 10):
-        return None
-    measure = len(value) if kind == 3 else value
-    low, high = param.min_value, param.max_value
-    if (low is not None and measure < low) or (high is not None and measure > high):
-        span = f"{'' if low is None else low}-{'' if high is None else high}"
-        return BotError("err.bad_range" if kind != 3 else "err.bad_length", option=name, span=span)
     return None
