@@ -71,6 +71,11 @@ ENVIRONMENT: tuple[tuple[str, str], ...] = (
     ("DISCORD_GATEWAY_URL", "its gateway, e.g. ws://127.0.0.1:8080/gateway (set both or neither)"),
     ("TABLEBOT_CLOCK_SCALE", "tests only: multiply every game clock (default 1)"),
     ("TABLEBOT_CLOCK_OFFSET_S", "tests only: shift the bot's clock by seconds (default 0)"),
+    (
+        "TABLEBOT_OUTBOX_WAIT_S",
+        "tests only: cap in seconds on how long owed work (an AI move, a board) is left to the committing process "
+        "before the outbox's workers take it, and on their idle pause (default: each one's own, 10-30 s)",
+    ),
     ("TABLEBOT_EXTRA_GAMES", "tests only: more game packages to load, comma-separated (e.g. tests.games.<game>)"),
     ("TABLEBOT_STORAGE_STALL_FILE", "tests only: storage calls stall while this file exists (fault injection)"),
     ("XDG_DATA_HOME", "where the default DATA_DIR goes when DATA_DIR is unset"),

@@ -46,6 +46,9 @@ from devserver.ratelimit import Bucket, RateLimiter
 USER_NAMES = ("alice", "bob", "carol", "dave", "mod")
 INTENT_GUILD_MESSAGES = 1 << 9
 INTENT_DIRECT_MESSAGES = 1 << 12
+SHUTDOWN_S = 2.0
+"""How long ``stop()`` lets requests still being answered finish (aiohttp's default, 60 s, is a production
+server's grace; a test's Discord is gone at once)."""
 
 
 @dataclass
@@ -182,7 +185,7 @@ class DevServer(Directory, Controls):
         app.router.add_get("/gateway/", self.gateway.handle)
         app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self.rest.attachment)
         app.router.add_route("*", "/api/v10/{tail:.*}", self.rest.handle)
-        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=SHUTDOWN_S)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
@@ -192,7 +195,13 @@ class DevServer(Directory, Controls):
         return self
 
     async def stop(self) -> None:
-        """Close every gateway connection and stop listening."""
+        """Stop listening, then close every gateway connection (Discord is gone: new connections are refused).
+
+        Listening stops first: a client reconnecting at once (discord.py resumes on a closed gateway) must be
+        refused, not served a new gateway session that the runner's shutdown would then wait on."""
+        if self._runner is not None:
+            for site in list(self._runner.sites):
+                await site.stop()
         await self.gateway.close_all()
         if self._runner is not None:
             await self._runner.cleanup()

@@ -22,7 +22,9 @@ order they were owed, across every game.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
+import os
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -43,6 +45,24 @@ OUTAGE_S: tuple[float, ...] = (0.5, 1.0, 2.0, 5.0)
 CLAIM_LEASE_S = 60.0
 """How long a claim holds: an effect whose runner died with its database connection runs again after it."""
 BATCH = 50
+WAIT_CAP_ENV = "TABLEBOT_OUTBOX_WAIT_S"
+"""Tests only: when set (seconds), no owed effect is left to the committing process longer than this before the
+workers may run it, and the workers look at the outbox at least this often, in an outage too (production: each
+rule's own grace, e.g. 30 s for an AI move, 10 s for a board; :data:`IDLE_S`; :data:`OUTAGE_S`). The e2e
+database-outage tests set it: the work a committing process could not finish in the outage is taken up seconds
+after the database is back."""
+
+
+def wait_cap_from_env() -> float | None:
+    """``$TABLEBOT_OUTBOX_WAIT_S`` as seconds (None: unset or empty). Raises ``ValueError`` unless a number > 0."""
+    raw = os.environ.get("TABLEBOT_OUTBOX_WAIT_S", "").strip()
+    if not raw:
+        return None
+    cap = float(raw)
+    if not cap > 0:
+        raise ValueError(f"{WAIT_CAP_ENV} must be a number of seconds > 0, not {raw!r}")
+    return cap
+
 
 Handler = Callable[[Effect], Awaitable[None]]
 Rule = Callable[[Any, Any], Sequence[Owed]]
@@ -90,6 +110,8 @@ class Outbox:
         self.stats = _Stats()
         self.backoff_s: tuple[float, ...] = BACKOFF_S
         self.give_up_after = GIVE_UP_AFTER
+        self.wait_cap_s: float | None = wait_cap_from_env()
+        self.idle_s = IDLE_S if self.wait_cap_s is None else min(IDLE_S, self.wait_cap_s)
         self.on_settled: list[Callable[[str, str, float], None]] = []
         """Observers of every settled effect: ``(kind, result, lag_s)`` with ``result`` one of ``done`` (a worker
         ran it), ``inline`` (its committing process did it), ``later``, ``failed``, ``dropped``; ``lag_s``: seconds
@@ -112,6 +134,9 @@ class Outbox:
         out: list[Owed] = []
         for rule in self.rules:
             out.extend(rule(snap, change))
+        cap = self.wait_cap_s
+        if cap is not None:
+            out = [dataclasses.replace(o, delay_s=min(o.delay_s, cap)) for o in out]
         return out
 
     async def done(self, game_id: int, version: int, kind: str, *, up_to: bool = True) -> None:
@@ -159,13 +184,13 @@ class Outbox:
                 nxt = await storage.next_effect_due(shards=self._shards())
                 outage = 0
             except Exception as err:
-                delay = OUTAGE_S[min(outage, len(OUTAGE_S) - 1)]
+                delay = min(OUTAGE_S[min(outage, len(OUTAGE_S) - 1)], self.idle_s)
                 outage += 1
                 log.warning("the outbox could not be read (%s); trying again in %.1f s", err, delay)
                 await self._sleep(delay)
                 continue
             now = self._now()
-            delay = IDLE_S if nxt is None else min(IDLE_S, max(0.05, nxt - now))
+            delay = self.idle_s if nxt is None else min(self.idle_s, max(0.05, nxt - now))
             if nxt is not None and nxt - now > MAX_DELAY_S:
                 delay = 0.05
             await self._sleep(delay)

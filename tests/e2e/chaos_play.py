@@ -88,6 +88,7 @@ class Chaos:
         self.tally = Tally()
         self.channels: list[Channel] = []
         self.stop = asyncio.Event()
+        self.killed = asyncio.Event()  # set after every kill and start again (run's ``min_kills``)
 
     async def open_games(self, humans: int, ai: int, prefix: str = "chaos") -> None:
         """``humans`` games between two players and ``ai`` games against the easy AI, one channel each."""
@@ -196,6 +197,7 @@ class Chaos:
                 self.tally.kills["SIGKILL"] += 1
                 await self.proc.kill()
             await self.proc.start()
+            self.killed.set()
 
     async def run(
         self,
@@ -206,7 +208,10 @@ class Chaos:
         think: float = 1.0,
         duplicate_p: float = 0.25,
         sigterm_p: float | None = 0.3,
+        min_kills: int = 0,
     ) -> None:
+        """Play every channel for ``seconds``, and on until the killer has killed and restarted the bot
+        ``min_kills`` times (a loaded machine restarts the bot slower: the run is longer, the evidence the same)."""
         players = [
             asyncio.create_task(
                 self.play(ch, moves_before_resign=moves_before_resign, think=think, duplicate_p=duplicate_p)
@@ -215,6 +220,10 @@ class Chaos:
         ]
         killer = asyncio.create_task(self.killer(kill_every, sigterm_p=sigterm_p)) if kill_every else None
         await asyncio.sleep(seconds)
+        while killer is not None and not killer.done() and sum(self.tally.kills.values()) < min_kills:
+            self.killed.clear()
+            with contextlib.suppress(TimeoutError):  # the next kill, or the killer's end (a failure) within 1 s
+                await asyncio.wait_for(self.killed.wait(), 1.0)
         self.stop.set()
         if killer is not None:
             await killer

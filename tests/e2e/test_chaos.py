@@ -25,7 +25,7 @@ async def test_chaos_of_kills_and_double_clicks_loses_and_doubles_nothing(devser
         await proc.start()
         chaos = Chaos(devserver, proc, Stored(db=tmp_path / "data" / "tablebot.sqlite3"), seed=20)
         await chaos.open_games(humans=4, ai=2)
-        await chaos.run(24.0, kill_every=(7.0, 9.0), moves_before_resign=6, think=0.5, sigterm_p=None)
+        await chaos.run(24.0, kill_every=(7.0, 9.0), moves_before_resign=6, think=0.5, sigterm_p=None, min_kills=2)
         await chaos.settle(timeout=40)
         v = await verdict(chaos)
     finally:

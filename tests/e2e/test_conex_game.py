@@ -122,7 +122,7 @@ class Driver:
         msg = res.message
         assert msg is not None and msg.ephemeral and msg.visible_to == user.id
         # the picture may land a moment after the private answer (a "thinking" message edited in, or a followup)
-        await self.server.wait_until(lambda: bool(res.images), 10, "the hand's picture")
+        await self.server.wait_until(lambda: bool(res.images), 30, "the hand's picture")
         assert_png(res.images[0], min_long_side=600)
         for other in ("alice", "bob", "carol"):
             seen = {m.id for m in self.server.messages(CHANNEL, visible_to=other)}

@@ -215,7 +215,10 @@ async def test_a_holder_whose_lease_connection_is_cut_exits_and_a_standby_serves
         res = await answered(await alice.slash("constructo place", tile=5, size="large"))
         assert not res.ephemeral, res.text
 
-        # a third process waits as standby and stops at once on SIGTERM, having contacted nobody
+        # a third process waits as standby and stops at once on SIGTERM, having contacted nobody (counted once the
+        # serving process has recorded the move's board: its own late requests are not the standby's)
+        (game_id,) = (await games(pg_url)).keys()
+        await stored_until(pg_url, game_id, lambda g: g["board_version"] == 2, "the move's board recorded")
         requests, identified = len(server.requests), server.identify_count
         await late.start(wait=False)
         await wait_for_log(late, "standby for shards all", server)

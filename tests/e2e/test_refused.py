@@ -235,7 +235,7 @@ async def test_private_hand_over_the_upload_limit_comes_smaller_then_without_pic
     await answered(await erin.click(lobby, "Start"), followups=1, timeout=30)
     game_id = env.latest_game("conex", server.channel("hand-1").id).id
     full = await answered(await erin.slash("conex hand"), timeout=30)
-    await server.wait_until(lambda: bool(full.images), 10, "the hand's picture")
+    await server.wait_until(lambda: bool(full.images), 30, "the hand's picture")
     size = len(full.images[0])
     try:
         server.set_upload_limit(size * 3 // 4)

@@ -6,6 +6,7 @@ and each process does background work (board recovery, AI resume) only for its o
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from pathlib import Path
@@ -78,8 +79,7 @@ async def test_two_shard_processes_share_postgresql_and_survive_a_kill(
     ]
     mark = len(server.violations)
     try:
-        for proc in procs:
-            await proc.start()
+        await asyncio.gather(*(proc.start() for proc in procs))  # independent shards: started side by side
         assert "shards 0 of 2" in procs[0].log() and "shards 1 of 2" in procs[1].log()
         chans = [server.channel("games", guild=g) for g in guilds]
         alice = [server.as_user("alice", c) for c in chans]

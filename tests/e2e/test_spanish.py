@@ -100,7 +100,7 @@ async def test_conex_in_spanish_lobby_hints_and_refusals(env: BotEnv) -> None:
     drew = await answered(await alice.slash("conex draw"))
     assert "Alice robó 2 cartas." in drew.text and "Puntos: Alice: 0 · Bob: 0" in drew.text, drew.text
     hand = await answered(await alice.slash("conex hand"), timeout=60)  # the hand speaks Spanish too, text and image
-    await env.server.wait_until(lambda: bool(hand.images), 10, "the hand's picture")
+    await env.server.wait_until(lambda: bool(hand.images), 30, "the hand's picture")
     assert "Tu mano (7 cartas)" in spanish(hand.text) and "esquinas" in hand.text, hand.text
     help_ = await answered(await bob.slash("help"))
     assert "double:true" in help_.text and "Juegos de mesa en Discord" in help_.text
