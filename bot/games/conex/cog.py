@@ -113,7 +113,7 @@ class ConexCog(
         self, interaction: discord.Interaction, level: Literal["easy", "medium", "hard"] | None = None
     ) -> None:
         if level is not None and level not in KIND.seating.ai_levels:
-            raise BotError("cnai.bad_level", level=level, levels=", ".join(KIND.seating.ai_levels))
+            raise BotError("err.bad_level", level=level, levels=", ".join(KIND.seating.ai_levels))
         await self.games.lobby.add_ai(interaction, (await self.here(interaction)).id, level)
 
     @app_commands.command(name="start", description="Host: start this channel's CONEX game")

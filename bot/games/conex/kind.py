@@ -185,7 +185,7 @@ class ConexNarration(Narration):
     def ai_seat_name(self, level: str, index: int, locale: str | None) -> str:
         """``AI 2 (hard)`` / ``IA 2 (difícil)``: the seat's number and its level in words (issue 25)."""
         word = t(f"ai.level_{level}", locale) if level in LEVELS else level
-        return t("cnai.seat", locale, n=index, level=word)
+        return t("ai.seat_level", locale, n=index, level=word)
 
     def board_headline(self, locale: Any) -> str:
         return t("cn.board", locale)

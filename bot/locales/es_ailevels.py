@@ -1,8 +1,7 @@
-"""Spanish words of the CONEX AI levels (issue 25); ``COMMANDS`` translates ``/conex addbot level:``."""
+"""Spanish words of AI levels on seat names (issue 25); ``COMMANDS`` translates the ``addbot level:`` option."""
 
 MESSAGES: dict[str, str] = {
-    "cnai.seat": "IA {n} ({level})",
-    "cnai.bad_level": "Nivel de IA desconocido {level!r}: usa uno de {levels}.",
+    "ai.seat_level": "IA {n} ({level})",
 }
 
 COMMANDS: dict[str, str] = {
