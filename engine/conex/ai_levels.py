@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import random
 
-from engine.conex.actions import Discard, Draw, Pass, Place
+from engine.conex.actions import AnyAction, Discard, Draw, Pass, Place
 from engine.conex.ai import Decision, decide
 from engine.conex.ai_model import sim_from_view
 from engine.conex.game import Game
@@ -68,9 +68,7 @@ def decide_level(game: Game, player: int, level: str, seed: int = 0, budget_s: f
     raise InvalidInputError(f"unknown AI level {level!r}: use one of {', '.join(LEVELS)}")
 
 
-def choose_level_action(
-    game: Game, player: int, level: str, seed: int = 0, budget_s: float = math.inf
-) -> Discard | Draw | Pass | Place | object:
+def choose_level_action(game: Game, player: int, level: str, seed: int = 0, budget_s: float = math.inf) -> AnyAction:
     """``decide_level(...).action``: the action to play (same arguments and errors)."""
     return decide_level(game, player, level, seed, budget_s).action
 
