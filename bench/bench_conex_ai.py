@@ -124,9 +124,11 @@ def play_game(args: Job) -> Result:
     return Result(game_seed, ai_seat, list(g.scores), g.winners, g.is_over, times, calls, kinds, len(g.table))
 
 
-def crowded(game_seed: int) -> list[tuple[int, int, float, int]]:
-    """Greedy play to goal 100 on the medium table; from 35 cards on the table, time the AI's decision for the
-    seat to move at every turn (not played). Returns ``(table cards, hand size, seconds, finder calls)``."""
+def crowded(args: tuple[int, str | None]) -> list[tuple[int, int, float, int]]:
+    """Greedy play to goal 100 on the medium table; from 35 cards on the table, time the AI's decision (``level``,
+    or the default AI when ``None``) for the seat to move at every turn (not played). Returns ``(table cards, hand
+    size, seconds, finder calls)``."""
+    game_seed, level = args
     g = Game.new(players=3, seed=game_seed, goal=100)
     out: list[tuple[int, int, float, int]] = []
     while not g.is_over:
@@ -135,7 +137,7 @@ def crowded(game_seed: int) -> list[tuple[int, int, float, int]]:
         p = g.current_player
         if len(g.table) >= 35:
             t = time.perf_counter()
-            d = decide(g, p, seed=0)
+            d = decide(g, p, seed=0) if level is None else decide_level(g, p, level)
             out.append((len(g.table), len(g.hands[p]), time.perf_counter() - t, d.calls))
             g.check(d.action)
         g.play(greedy(g, p))
@@ -157,34 +159,43 @@ def main() -> None:
     ap.add_argument("--against", default="greedy", choices=("greedy", *LEVELS), help="the two other seats")
     ap.add_argument("--crowded", type=int, default=0, help="also time decisions on crowded tables of N games")
     ns = ap.parse_args()
+    levels: list[str | None] = [lv for lv in ns.levels.split(",") if lv] or [None]
+    for level in levels:
+        if level is not None and level not in LEVELS:
+            ap.error(f"unknown level {level!r}")
     if ns.crowded:
-        with ProcessPoolExecutor(ns.jobs) as ex:
-            rows = [r for rs in ex.map(crowded, range(100, 100 + ns.crowded)) for r in rs]
-        big = [r for r in rows if r[0] >= 45]
-        print(f"crowded tables: {len(rows)} decisions at 35-{max(r[0] for r in rows)} cards on the table")
-        for lo, hi in ((35, 39), (40, 44), (45, 52)):
-            ts = [r[2] for r in rows if lo <= r[0] <= hi]
-            if ts:
-                print(
-                    f"  {lo}-{hi} cards: {len(ts)} decisions, p50 {pct(ts, 0.5) * 1000:.0f} ms, "
-                    f"p99 {pct(ts, 0.99) * 1000:.0f} ms, max {max(ts) * 1000:.0f} ms"
-                )
-        if big:
-            print(
-                f"  >= 45 cards: hand sizes {min(r[1] for r in big)}-{max(r[1] for r in big)}, "
-                f"max finder calls {max(r[3] for r in big)}"
-            )
+        for level in levels:
+            crowded_report(ns, level)
         if ns.games == 0:
             return
     changes = dict(kv.split("=") for kv in ns.weights.split(",") if kv)
     weights = Weights(**{k: type(getattr(DEFAULT_WEIGHTS, k))(v) for k, v in changes.items()})
     if changes:
         print(f"weights: {weights}")
-    levels: list[str | None] = [lv for lv in ns.levels.split(",") if lv] or [None]
     for level in levels:
-        if level is not None and level not in LEVELS:
-            ap.error(f"unknown level {level!r}")
         run(ns, weights, level)
+
+
+def crowded_report(ns: argparse.Namespace, level: str | None) -> None:
+    """Time ``level``'s decisions on crowded tables of ``ns.crowded`` games (``crowded``) and print them."""
+    print(f"== {level or 'AI'} on crowded tables ==")
+    with ProcessPoolExecutor(ns.jobs) as ex:
+        rows = [r for rs in ex.map(crowded, [(s, level) for s in range(100, 100 + ns.crowded)]) for r in rs]
+    big = [r for r in rows if r[0] >= 45]
+    print(f"crowded tables: {len(rows)} decisions at 35-{max(r[0] for r in rows)} cards on the table")
+    for lo, hi in ((35, 39), (40, 44), (45, 52)):
+        ts = [r[2] for r in rows if lo <= r[0] <= hi]
+        if ts:
+            print(
+                f"  {lo}-{hi} cards: {len(ts)} decisions, p50 {pct(ts, 0.5) * 1000:.0f} ms, "
+                f"p99 {pct(ts, 0.99) * 1000:.0f} ms, max {max(ts) * 1000:.0f} ms"
+            )
+    if big:
+        print(
+            f"  >= 45 cards: hand sizes {min(r[1] for r in big)}-{max(r[1] for r in big)}, "
+            f"max finder calls {max(r[3] for r in big)}"
+        )
+    print(f"  max finder calls over all {len(rows)} decisions: {max(r[3] for r in rows)}", flush=True)
 
 
 def run(ns: argparse.Namespace, weights: Weights, level: str | None) -> None:

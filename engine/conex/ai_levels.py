@@ -42,10 +42,11 @@ LEVEL_CALLS: dict[str, int] = {"easy": EASY_CARDS, "medium": 100, "hard": 180}
 """Work budget per decision, in placement-finder calls (the unit every level counts; ``Decision.calls``)."""
 
 FIRST_RESPONSE_CALLS = 200
-"""The most finder calls any level may spend on one decision: a finder call on a crowded table (35-51 cards) costs
-up to ~10 ms of CPU on an idle core (BENCHMARKS.md "CONEX AI"), so 200 calls stay within the bot's 2.2-s first
-response budget (``bot/first_response.py``); the hard level's table copies (``HARD_REFINE`` x ``HARD_POSES``, ~5 ms
-each) come on top."""
+"""The most finder calls any level may spend on one decision. On a quiet machine the medium level's slowest decision
+on crowded tables (35-51 cards, 100 calls at most) took 306 ms (BENCHMARKS.md "CONEX AI"), about 3 ms per call, so
+200 calls stay well within the bot's 2.2-s first-response budget (``bot/first_response.py``); the hard level's table
+copies (``HARD_REFINE`` x ``HARD_POSES``, ~5 ms each) come on top. Wall time under load is not the unit: the same
+work takes several times longer on a machine loaded by others (BENCHMARKS.md "CONEX AI levels")."""
 
 
 def decide_level(game: Game, player: int, level: str, seed: int = 0, budget_s: float = math.inf) -> Decision:
