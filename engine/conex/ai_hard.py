@@ -1,8 +1,9 @@
 """The hard CONEX AI's refinement (issue 25): re-value the best few legal placements on the table each one leaves.
 
 The medium AI (``engine/conex/ai.py``) values a (card, corner, target) triple before any geometry: it assumes a
-placed card opens its background colour to the opponents and changes nothing else. The hard level keeps the best
-``ctx.refine`` legal triples (``ctx.poses`` poses each, within ``REFINE_SPAN`` points of the best), plays each pose
+placed card opens its background colour to the opponents and changes nothing else. The hard level collects legal
+poses, best triple first (``ctx.poses`` poses per triple), until it holds ``ctx.refine`` of them or the next triple is
+valued ``REFINE_SPAN`` points below the best (so with 4 and 2: usually the best two triples), plays each pose
 on a copy of the AI's own simulation (built from ``view_for`` only: no hidden card is read) and measures, with the
 same probe corners, which colours and +2 targets (P1-P4, V2) are really open afterwards: a pose that covers a +2
 target, or that leaves no room for a colour, takes those replies away from the opponents; a pose that opens a new

@@ -33,7 +33,8 @@ EASY_CARDS = 4
 """Hand cards the easy level looks at (one finder call each)."""
 
 HARD_REFINE = 4
-"""Legal (card, corner, target) triples the hard level re-values (``ai_hard.refine_choice``)."""
+"""Legal poses the hard level re-values (``ai_hard.refine_choice``): ``HARD_POSES`` per (card, corner, target)
+triple, best triple first, so usually those of the best two triples."""
 
 HARD_POSES = 2
 """Poses per triple the hard level asks of the finder (and re-values)."""
