@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.conex.actions import AnyAction, Discard, Draw, Lightning, Pass, Place
+from engine.conex.ai_hard import REFINE_SPAN, Candidate, refine_choice
 from engine.conex.ai_model import (
     DECK,
     DEFAULT_WEIGHTS,
@@ -54,6 +55,7 @@ from engine.conex.ai_model import (
     dominated,
     keep_value,
     open_colours,
+    opponents_to_play,
     probe_cards,
     sim_from_view,
     targets_by_area,
@@ -89,12 +91,7 @@ class _Best:
     note: str
 
 
-def _opponents_to_play(ctx: Context, reaches_goal: bool) -> list[int]:
-    """Seats still getting a turn after ``me``, in order (E1: once the goal is reached the round completes)."""
-    seats = [(ctx.me + k) % ctx.players for k in range(1, ctx.players) if (ctx.me + k) % ctx.players not in ctx.left]
-    if ctx.goal_reached or reaches_goal:
-        seats = [s for s in seats if s > ctx.me]
-    return seats
+_opponents_to_play = opponents_to_play
 
 
 def _best_placement(
@@ -107,6 +104,7 @@ def _best_placement(
     die_v = die_value(ctx)
     base_threat: dict[int, float] = {}
     triples: list[tuple[float, float, int, int, int | str, int, bool]] = []
+    threat_terms: dict[tuple[int, int, int | str, bool], float] = {}
     order = 0
     for cid in ctx.hand:
         card = DECK[cid]
@@ -129,37 +127,51 @@ def _best_placement(
                             value += die_v
                         if double:
                             value -= w.hold_2x * ctx.horizon
+                    term = 0.0
                     for n, opp in enumerate(_opponents_to_play(ctx, reaches)):
                         h = ctx.hand_counts[opp]
                         if opp not in base_threat:
                             base_threat[opp] = threat.value(open_c, plus2, h)
                         extra = threat.value(frozenset(new_open), frozenset(new_plus), h) - base_threat[opp]
                         mult = 1.6 if opp in ctx.opp_2x else 1.0
-                        value -= (w.threat_next if n == 0 else w.threat_later) * extra * mult
+                        term += (w.threat_next if n == 0 else w.threat_later) * extra * mult
+                    value -= term
+                    threat_terms[(cid, k.index, tgt, double)] = term
                     jitter = ctx.rng.random() * 1e-6
                     triples.append((value + jitter, area, order, cid, tgt, k.index, double))
                     order += 1
     triples.sort(key=lambda t: (-round(t[0], 3), -t[1], t[2]))
     failed: set[tuple[int, int, int | str]] = set()
+    shortlist: list[Candidate] = []  # hard level (``ctx.refine``): the best few legal triples, re-valued after
     for value, _area, _o, cid, tgt, corner, double in triples:
+        if shortlist and (len(shortlist) >= ctx.refine or value < shortlist[0].value - REFINE_SPAN):
+            break
         if value < floor:
-            return _Best(-math.inf, None, 0, "nothing worth placing")
+            break
         if (cid, corner, tgt) in failed:
             continue
         if ctx.out_of_budget():
-            return _Best(-math.inf, None, 0, "budget")
+            break
         ctx.calls += 1
-        found = sim.find_placements(ctx.me, cid, corner, tgt, limit=1)
+        found = sim.find_placements(ctx.me, cid, corner, tgt, limit=ctx.poses)
         if not found:
             failed.add((cid, corner, tgt))
             continue
-        p = found[0]
-        place = Place(ctx.me, p.card, p.corner, p.x, p.y, p.rotation, double)
         k = DECK[cid].corner(corner)
         on_plus = tgt != "board" and board.get(int(tgt)).card.action == "plus2"
         pts = (k.value + (2 if on_plus else 0)) * (2 if double else 1)
-        return _Best(value, place, pts, f"card {cid} c{corner} on {tgt}")
-    return _Best(-math.inf, None, 0, "nothing fits")
+        places = [Place(ctx.me, p.card, p.corner, p.x, p.y, p.rotation, double) for p in found]
+        best = _Best(value, places[0], pts, f"card {cid} c{corner} on {tgt}")
+        if ctx.refine <= 0:
+            return best
+        term = threat_terms[(cid, corner, tgt, double)]
+        shortlist.extend(Candidate(value, term, place, pts, best.note) for place in places)
+    if shortlist:
+        c = refine_choice(sim, ctx, shortlist, threat, open_c, plus2)
+        return _Best(c.value, c.place, c.points, c.note + " (refined)")
+    if triples and triples[0][0] < floor:
+        return _Best(-math.inf, None, 0, "nothing worth placing")
+    return _Best(-math.inf, None, 0, "nothing fits" if not ctx.out_of_budget() else "budget")
 
 
 def _draw_value(ctx: Context) -> float:
@@ -209,9 +221,12 @@ def decide(
     *,
     max_calls: int = 100,
     weights: Weights = DEFAULT_WEIGHTS,
+    refine: int = 0,
+    poses: int = 1,
 ) -> Decision:
     """``choose_action`` with its reasons: returns a ``Decision`` (action, estimated value in points, finder
-    calls used). Same arguments and errors as ``choose_action``."""
+    calls used). Same arguments and errors as ``choose_action``. ``max_calls`` is the work budget (finder calls);
+    ``refine``/``poses`` > 0/1 turn on the hard level's re-valuation of the best placements (``ai_hard.py``)."""
     t0 = time.perf_counter()
     if game.is_over:
         raise IllegalActionError("the game is over", rule="E1")
@@ -237,6 +252,8 @@ def decide(
         rng=random.Random(f"conex-ai:{seed}:{view['turn']}:{me}:{len(view['table'])}"),
         deadline=t0 + budget_s,
         max_calls=max_calls,
+        refine=refine,
+        poses=poses,
     )
     rounds_left = (ctx.goal - max(ctx.scores)) / weights.points_per_turn
     ctx.horizon = 0.0 if ctx.goal_reached else max(0.0, min(1.0, rounds_left / weights.horizon_rounds))
@@ -254,6 +271,7 @@ def decide(
         )
 
     probes = probe_cards(unseen)
+    ctx.probes = probes
     probe_ids = sorted({cid for cid, _ in probes.values()})
     sim = sim_from_view(game, view, me, probe_ids)
     threat = Threat(unseen)

@@ -85,9 +85,20 @@ class Context:
     dead: dict[tuple[str, int | str], tuple[float, float]] = field(default_factory=dict)
     horizon: float = 1.0  # 1 = many rounds left; falls to 0 as the leader nears the goal (E1)
     left: frozenset[int] = frozenset()  # forfeited seats: they get no more turns
+    refine: int = 0  # hard level: how many legal placements are re-valued on the table they leave (ai_hard.py)
+    probes: dict[str, tuple[int, int]] = field(default_factory=dict)  # colour -> probe (card, corner)
+    poses: int = 1  # poses asked of the finder per (card, corner, target) triple
 
     def out_of_budget(self) -> bool:
         return self.calls >= self.max_calls or time.perf_counter() > self.deadline
+
+
+def opponents_to_play(ctx: Context, reaches_goal: bool) -> list[int]:
+    """Seats still getting a turn after ``ctx.me``, in order (E1: once the goal is reached the round completes)."""
+    seats = [(ctx.me + k) % ctx.players for k in range(1, ctx.players) if (ctx.me + k) % ctx.players not in ctx.left]
+    if ctx.goal_reached or reaches_goal:
+        seats = [s for s in seats if s > ctx.me]
+    return seats
 
 
 # --- estimates ------------------------------------------------------------------------------------------------
@@ -265,6 +276,7 @@ __all__ = [
     "expected_max",
     "keep_value",
     "open_colours",
+    "opponents_to_play",
     "probe_cards",
     "sim_from_view",
     "targets_by_area",

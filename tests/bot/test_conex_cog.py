@@ -479,7 +479,11 @@ async def test_ai_seats_play_after_the_human_and_the_game_is_unrated(
 ) -> None:
     gid = await start_game(driver, fake, storage, bot, seats=(ALICE,), bots=2)
     record = await record_of(storage, gid)
-    assert record.players == [ALICE, -1, -2] and envelope_of(record).names == ["alice", "AI 1", "AI 2"]
+    assert record.players == [ALICE, -1, -2] and envelope_of(record).names == [
+        "alice",
+        "AI 1 (medium)",
+        "AI 2 (medium)",
+    ]
     v0 = record.version
     await driver.command("conex draw", ALICE)
     record = await record_of(storage, gid)

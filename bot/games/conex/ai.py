@@ -1,31 +1,36 @@
-"""The CONEX AI seats' action (``engine.conex.ai``), with a fallback so a table never hangs on its AI seat."""
+"""The CONEX AI seats' action at their level (``engine.conex.ai_levels``: easy, medium, hard), with a fallback so a
+table never hangs on its AI seat."""
 
 from __future__ import annotations
 
 import logging
 
 from engine.conex import AnyAction, Discard, Draw, Game, Pass, Place
-from engine.conex.ai import choose_action
+from engine.conex.ai_levels import DEFAULT_LEVEL, LEVELS, decide_level
 
 log = logging.getLogger(__name__)
 
 AI_BUDGET_S = 30.0
-"""The wall-clock safety cap handed to ``engine.conex.ai.choose_action``: a guard against a runaway search only. The
-search is bounded by its 100 finder calls (p99 ~0.4 s, max ~0.8 s of CPU here), so the cap is never what ends it and a
-busy machine gets the same action as an idle one (a 1-s cap did end searches once the machine was loaded)."""
+"""The wall-clock safety cap handed to ``engine.conex.ai_levels.decide_level``: a guard against a runaway search
+only. Each level's search is bounded by its finder calls (``LEVEL_CALLS``; medium's 100: p99 ~0.4 s, max ~0.8 s of
+CPU here), so the cap is never what ends it and a busy machine gets the same action as an idle one (a 1-s cap did
+end searches once the machine was loaded)."""
 
 
 def ai_action(game: Game, seat: int, level: str, seed: int) -> str:
-    """The layer's AI function: :func:`choose_ai_action` as action text (CPU work: runs in a worker)."""
-    return str(choose_ai_action(game, seat, seed))
+    """The layer's AI function: :func:`choose_ai_action` at the seat's ``level`` as action text (CPU work: runs in
+    a worker)."""
+    return str(choose_ai_action(game, seat, seed, level=level))
 
 
-def choose_ai_action(game: Game, seat: int, seed: int, budget_s: float = AI_BUDGET_S) -> AnyAction:
-    """The AI seat's action: ``engine.conex.ai.choose_action`` (CPU work: call in a worker thread). Should it
-    raise, or return an action ``game.check`` refuses (a bug), the seat plays :func:`fallback_action` and the
-    failure is logged, so a table never hangs on its AI seat."""
+def choose_ai_action(
+    game: Game, seat: int, seed: int, budget_s: float = AI_BUDGET_S, *, level: str = DEFAULT_LEVEL
+) -> AnyAction:
+    """The AI seat's action at ``level`` (an unknown level plays medium): ``engine.conex.ai_levels.decide_level``
+    (CPU work: call in a worker thread). Should it raise, or return an action ``game.check`` refuses (a bug), the
+    seat plays :func:`fallback_action` and the failure is logged, so a table never hangs on its AI seat."""
     try:
-        action = choose_action(game, seat, seed, budget_s)
+        action = decide_level(game, seat, level if level in LEVELS else DEFAULT_LEVEL, seed, budget_s).action
         game.check(action)
         return action
     except Exception:

@@ -109,8 +109,13 @@ class ConexCog(
         await self.games.lobby.join(interaction, (await self.here(interaction)).id)
 
     @app_commands.command(name="addbot", description="Host: add an AI player to the CONEX lobby")
-    async def addbot(self, interaction: discord.Interaction) -> None:
-        await self.games.lobby.add_ai(interaction, (await self.here(interaction)).id)
+    @app_commands.describe(level="AI strength: easy (for beginners), medium or hard")
+    async def addbot(
+        self, interaction: discord.Interaction, level: Literal["easy", "medium", "hard"] | None = None
+    ) -> None:
+        if level is not None and level not in KIND.seating.ai_levels:
+            raise BotError("err.bad_level", level=level, levels=", ".join(KIND.seating.ai_levels))
+        await self.games.lobby.add_ai(interaction, (await self.here(interaction)).id, level)
 
     @app_commands.command(name="start", description="Host: start this channel's CONEX game")
     async def start(self, interaction: discord.Interaction) -> None:

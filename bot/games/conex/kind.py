@@ -29,6 +29,7 @@ from bot.games.conex.views import DYNAMIC_ITEMS, FairButton
 from bot.i18n import t
 from bot.storage.records import ActionRecord, GameRecord
 from engine.conex import Discard, Game, Place, Timeout, fair
+from engine.conex.ai_levels import DEFAULT_LEVEL, LEVELS
 from engine.conex.events import CardRemoved, Discarded, DiscardsPending, Drew, Passed, Placed, TimedOut
 from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError, RuleError, StateError
 from engine.protocol import Event, GameState
@@ -45,8 +46,11 @@ class ConexRules(Rules):
     ai_function = staticmethod(ai_action)
 
     def ai_lane(self, state: Any, seat: int, level: str) -> str:
-        """Always ``"light"``: a discard (X3) takes about a millisecond and a turn is bounded by 100 finder calls
-        (p99 about 0.4 s of CPU, BENCHMARKS.md "CONEX AI")."""
+        """``"background"`` for a hard seat's turn (up to ``LEVEL_CALLS["hard"]`` finder calls and a few table
+        copies, BENCHMARKS.md "CONEX AI levels"); ``"light"`` otherwise: a discard (X3) takes about a millisecond,
+        an easy turn a few finder calls and a medium turn at most 100 (p99 about 0.4 s of CPU, "CONEX AI")."""
+        if level == "hard" and seat not in getattr(state, "pending_discards", ()):
+            return "background"
         return "light"
 
     def __init__(self) -> None:
@@ -178,6 +182,11 @@ class ConexNarration(Narration):
     def started_text(self, snap: Snapshot) -> str:
         return narration.started(snap)
 
+    def ai_seat_name(self, level: str, index: int, locale: str | None) -> str:
+        """``AI 2 (hard)`` / ``IA 2 (difícil)``: the seat's number and its level in words (issue 25)."""
+        word = t(f"ai.level_{level}", locale) if level in LEVELS else level
+        return t("ai.seat_level", locale, n=index, level=word)
+
     def board_headline(self, locale: Any) -> str:
         return t("cn.board", locale)
 
@@ -240,7 +249,7 @@ KIND = GameKind(
     pictures=ConexPictures(),
     components=ConexComponents(),
     replay=REPLAY,
-    seating=Seating("lobby", 2, 4, ai_ids="negative", ai_levels=("medium",), default_level="medium"),
+    seating=Seating("lobby", 2, 4, ai_ids="negative", ai_levels=LEVELS, default_level=DEFAULT_LEVEL),
     seat_rule="U1",
 )
 """CONEX's plug-in (the module docstring)."""
