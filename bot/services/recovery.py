@@ -83,7 +83,7 @@ class BoardRecovery:
             actions = await self.layer.storage.actions(game_id, after_seq=max(record.version - 1, 0))
             headline = snap.kind.narration.last_headline(snap, actions[-1] if actions else None)
             content, files, view = await self.boards.payload(snap, headline)
-            posted = await self._posted_unrecorded(record, content)
+            posted = await self._posted_unrecorded(record, content, {f.filename for f in files})
             if posted is not None:  # the process died between the post and its record: record it, never post twice
                 log.info(
                     "the board of game %s v%s is already out (message %s): recorded", game_id, record.version, posted
@@ -94,12 +94,13 @@ class BoardRecovery:
         self.layer.ai.notify(snap)
         return True
 
-    async def _posted_unrecorded(self, record: GameRecord, content: str) -> int | None:
+    async def _posted_unrecorded(self, record: GameRecord, content: str, filenames: set[str]) -> int | None:
         """The id of a board of ``record``'s version this bot already posted in the game's channel but never
         recorded (a crash between the post and the record), found among the channel's latest
         :data:`HISTORY_LOOKBACK` messages newer than the recorded board by the ``:<game>:<version>`` its components
-        carry, or (a board without components: the AI to move) by its ``content`` and an attachment; ``None`` when
-        there is none or the history cannot be read (then the board is posted)."""
+        carry, by a picture named as this version's board is (``filenames``: the game and version are in the name,
+        whatever headline the first post had: e.g. "started" when the AI moves first), or by its ``content`` and an
+        attachment; ``None`` when there is none or the history cannot be read (then the board is posted)."""
         if reach.interactions_only(record):  # no channel history where the bot is not a member
             return None
         shown = record.messages.get(BOARD_KEY)
@@ -110,7 +111,7 @@ class BoardRecovery:
                     return None
                 if msg.author.id != self.layer.bot_user_id:
                     continue
-                if msg.content == content and msg.attachments:
+                if msg.attachments and (msg.content == content or {a.filename for a in msg.attachments} & filenames):
                     return msg.id
                 for row in msg.components:
                     for child in getattr(row, "children", ()):
