@@ -21,8 +21,7 @@ MESSAGES: dict[str, str] = {
     "cn.reason_E2-empty": "todas las manos y el mazo de robo están vacíos",
     "cn.reason_forfeit": "quedan demasiado pocos jugadores en la partida",
     "cn.ev_turn_timeout": (
-        "Se acabó el tiempo de {name}: se salta su turno ({count} de {limit} seguidos; con {limit} deja la "
-        "partida)."
+        "Se acabó el tiempo de {name}: se salta su turno ({count} de {limit} seguidos; con {limit} deja la partida)."
     ),
     "cn.no_discard": "No tienes ningún descarte pendiente.",
     "cn.must_discard": "Se usó un rayo: elige una carta de tu mano para ponerla debajo del mazo.",
