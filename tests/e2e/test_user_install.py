@@ -311,6 +311,6 @@ async def test_a_spanish_player_in_a_dm_reads_spanish(env: BotEnv) -> None:
         await answered(await dave.click(ask.message, "Sí, me rindo"), followups=1)
         await server.wait_until(lambda: env.game(game_id).status == "finished", 20, "the resignation")
         last = await board_of(env, game_id)
-        assert "abandon" in last.content.lower() and "resigned" not in last.content, last.content
+        assert "se rindió" in last.content and "resigned" not in last.content, last.content
     finally:
         server.user("dave").locale = "en-US"
