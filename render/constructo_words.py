@@ -54,6 +54,7 @@ EN: dict[str, str] = {
     "rs.ko_layout": "layout",
     "rs.ko_t_head": "Constructo — match result: {headline}",
     "rs.ko_t_round": "Round {n} ({layout}): {a} {x} – {y} {b}",
+    "rs.ko_t_unplayed": "Round {n} ({layout}): not played",
     "rs.ko_t_total": "Total: {a} {x} – {y} {b}",
     "ly.title": "Constructo layouts — pick one by name",
     "ly.recommended": "recommended",

@@ -138,3 +138,17 @@ def test_no_round_reads_so_far_once_the_match_is_over() -> None:
     assert "not played" in lines[1], lines
     running = first_legal(Match.new("rombo"), 2)
     assert "(so far)" in _rounds_line(running, "AB", w)  # while the match runs it still says so
+
+
+def test_the_result_card_text_reads_a_round_without_a_move_as_not_played() -> None:
+    from render.results import constructo_result_text, render_constructo_result
+
+    matches = finished_matches()
+    start = constructo_result_text(matches["agreed_at_start"], names=NAMES)
+    assert "Round 1 (rombo): not played" in start and "0 – 0" not in start.split("\n")[1], start
+    assert_tidy(start)
+    played = constructo_result_text(matches["played_out"], names=NAMES)
+    assert "not played" not in played, played
+    es = constructo_result_text(matches["agreed_at_start"], names=NAMES, words=image_words("es"))
+    assert "Ronda 1 (rombo): no se jugó" in es, es
+    assert render_constructo_result(matches["agreed_at_start"], names=NAMES).width == 800

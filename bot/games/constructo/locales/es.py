@@ -245,6 +245,7 @@ MESSAGES.update(
         "img.rs.ko_layout": "tablero",
         "img.rs.ko_t_head": "Constructo — resultado de la partida: {headline}",
         "img.rs.ko_t_round": "Ronda {n} ({layout}): {a} {x} – {y} {b}",
+        "img.rs.ko_t_unplayed": "Ronda {n} ({layout}): no se jugó",
         "img.rs.ko_t_total": "En total: {a} {x} – {y} {b}",
         "img.ly.title": "Tableros de Constructo — elige uno por su nombre",
         "img.ly.recommended": "recomendado",
