@@ -160,8 +160,8 @@ def render_constructo_result(
     rows = []
     for i, (a, b) in enumerate(scores):
         lay = match.rounds[i].layout
-        x, y = (str(a), str(b)) if _played(match, i) else ("—", "—")
-        rows.append([w("rs.ko_round", n=i + 1), lay.name or w("rs.ko_custom"), x, y])
+        cells = [str(a), str(b)] if _played(match, i) else ["—", "—"]
+        rows.append([w("rs.ko_round", n=i + 1), lay.name or w("rs.ko_custom"), *cells])
     t = match.totals()
     rows.append([w("rs.ko_total"), "", str(t[0]), str(t[1])])
     xs = [MARGIN, 190, 580, WIDTH - MARGIN]
