@@ -356,13 +356,15 @@ def _legend(draw: ImageDraw.ImageDraw, y: float, th: Theme, lines: Sequence[str]
 def _rounds_line(match: Any, tags: Sequence[str], w: Words) -> str:
     scores = list(match.round_scores())
     parts = []
+    over = match.is_over
     for i in range(2):
-        if i < len(scores):
+        started = i < len(scores) and (match.rounds[i].codes or not over)
+        if started:
             a, b = scores[i]
-            finished = i < len(match.rounds) and match.rounds[i].is_over
+            finished = over or match.rounds[i].is_over  # "so far" only while the match runs
             part = w("ko.round", n=i + 1, a=tags[0], x=a, y=b, b=tags[1])
             parts.append(part if finished else f"{part} {w('ko.so_far')}")
-        else:
+        else:  # never reached, or ended before its first move: not a played round
             parts.append(w("ko.round_unplayed", n=i + 1))
     t = match.totals()
     return " · ".join(parts) + " · " + w("ko.match", a=tags[0], x=t[0], y=t[1], b=tags[1])

@@ -139,21 +139,26 @@ def move_lines(
     nothing (a match fits one message). ``words``: the reader's language (``None`` = English)."""
     w = resolve(words, WORDS)
     final: Any = None
+    takebacks: list[str] = []  # each move taken back, in its notation (players never see action numbers)
     for step in steps:
         final = step.state
+        takebacks += [
+            w("rp.ko_takeback_item", name=names[ev.player], move=ev.move)
+            for ev in step.events
+            if isinstance(ev, TakenBack)
+        ]
     scores = final.round_scores()
     lines = [w("rp.ko_list_head", a=names[0], b=names[1])]
     for i, rnd in enumerate(final.rounds):
         a, b = scores[i] if i < len(scores) else (0, 0)
         key = "rp.ko_round_first" if i == 0 else "rp.ko_round_chose"
         line = w(key, n=i + 1, layout=_layout_name(rnd.layout, w), name=names[rnd.first], a=a, b=b)
-        lines.append(line if rnd.is_over else f"{line} {w('rp.ko_so_far')}")
+        if not rnd.codes and final.is_over:  # the match ended before this round's first move
+            line = f"{line} {w('rp.ko_not_played')}"
+        elif not (rnd.is_over or final.is_over):  # "so far" only while the match runs
+            line = f"{line} {w('rp.ko_so_far')}"
+        lines.append(line)
         lines.append(rnd.record())
-    takebacks = [
-        w("rp.ko_takeback_item", name=names[seat], n=i)
-        for i, (seat, text) in enumerate(rec.history, 1)
-        if text == "takeback"
-    ]
     if takebacks:
         lines.append(w("rp.ko_takebacks", list=", ".join(takebacks)))
     lines.append(_result_line(final, names, w))  # a resignation or timeout is said once, there

@@ -54,6 +54,7 @@ EN: dict[str, str] = {
     "rs.ko_layout": "layout",
     "rs.ko_t_head": "Constructo — match result: {headline}",
     "rs.ko_t_round": "Round {n} ({layout}): {a} {x} – {y} {b}",
+    "rs.ko_t_unplayed": "Round {n} ({layout}): not played",
     "rs.ko_t_total": "Total: {a} {x} – {y} {b}",
     "ly.title": "Constructo layouts — pick one by name",
     "ly.recommended": "recommended",
@@ -75,7 +76,7 @@ EN: dict[str, str] = {
     "rp.ko_takes_back": "takes back {move} (agreed)",
     "rp.ko_draw_agreed": "draw agreed",
     "rp.ko_agreed_result": "Draw agreed at {a}–{b}.",
-    "rp.ko_takeback_item": "{name} (action {n})",
+    "rp.ko_takeback_item": "{name}'s {move}",
     "rp.ko_takebacks": "Takebacks agreed: {list}.",
     "rp.ko_lost_resigned": "{loser} resigned: {winner} wins.",
     "rp.ko_lost_time": "{loser} ran out of time: {winner} wins.",
@@ -85,6 +86,7 @@ EN: dict[str, str] = {
     "rp.ko_round_first": "Round {n} · {layout} · {name} starts · towers {a}–{b}",
     "rp.ko_round_chose": "Round {n} · {name} chose {layout} and starts · towers {a}–{b}",
     "rp.ko_so_far": "(so far)",
+    "rp.ko_not_played": "(not played: the match ended before its first move)",
 }
 
 __all__ = ["EN"]

@@ -108,6 +108,12 @@ def _constructo_headline(match: Match, names: Sequence[str], w: Words) -> str:
     return w("rs.ko_won", winner=names[win], a=totals[win], b=totals[1 - win])
 
 
+def _played(match: Match, i: int) -> bool:
+    """False for round ``i`` (0-based) of a finished match that ended before the round's first move (an agreed
+    draw or a resignation first): it reads as not played, never as a 0–0 round."""
+    return bool(match.rounds[i].codes) or not match.is_over
+
+
 def render_constructo_result(
     match: Match,
     *,
@@ -154,7 +160,8 @@ def render_constructo_result(
     rows = []
     for i, (a, b) in enumerate(scores):
         lay = match.rounds[i].layout
-        rows.append([w("rs.ko_round", n=i + 1), lay.name or w("rs.ko_custom"), str(a), str(b)])
+        cells = [str(a), str(b)] if _played(match, i) else ["—", "—"]
+        rows.append([w("rs.ko_round", n=i + 1), lay.name or w("rs.ko_custom"), *cells])
     t = match.totals()
     rows.append([w("rs.ko_total"), "", str(t[0]), str(t[1])])
     xs = [MARGIN, 190, 580, WIDTH - MARGIN]
@@ -181,6 +188,9 @@ def constructo_result_text(match: Match, *, names: Sequence[str] = ("P1", "P2"),
     lines = [w("rs.ko_t_head", headline=_constructo_headline(match, names, w))]
     for i, (a, b) in enumerate(match.round_scores()):
         lay = match.rounds[i].layout.name or w("rs.ko_custom")
+        if not _played(match, i):
+            lines.append(w("rs.ko_t_unplayed", n=i + 1, layout=lay))
+            continue
         lines.append(w("rs.ko_t_round", n=i + 1, layout=lay, a=names[0], x=a, y=b, b=names[1]))
     t = match.totals()
     lines.append(w("rs.ko_t_total", a=names[0], x=t[0], y=t[1], b=names[1]))

@@ -7,6 +7,7 @@ MESSAGES: dict[str, str] = {
     "offer.ui_accept_takeback": "Accept takeback",
     "offer.ui_no": "Decline",
     "offer.ui_cx": "Cancel offer",
+    "offer.ui_ok": "Accept",
     "offer.made_draw": (
         "🤝 {name} offers a draw. {opponent}: **Accept draw** or **Decline** below ({name} may cancel). "
         "The next move withdraws the offer."
@@ -14,6 +15,10 @@ MESSAGES: dict[str, str] = {
     "offer.made_takeback": (
         "↩️ {name} asks to take back their last move. {opponent}: **Accept takeback** or **Decline** below "
         "({name} may cancel). The next move withdraws the request."
+    ),
+    "offer.made_takeback_reply": (
+        "↩️ {name} asks to take back their last move, and with it {opponent}'s reply. {opponent}: "
+        "**Accept takeback** or **Decline** below ({name} may cancel). The next move withdraws the request."
     ),
     "offer.declined_draw": "{name} declined {offerer}'s draw offer. Play on.",
     "offer.declined_takeback": "{name} declined {offerer}'s takeback request. Play on.",
@@ -29,6 +34,7 @@ MESSAGES: dict[str, str] = {
     "offer.gone": "There is no open offer in this game any more. Nothing was changed.",
     "offer.stale": "This offer is no longer open: the game moved on (a move withdraws an offer). Nothing was changed.",
     "offer.not_yours": "Only {name}'s opponent may answer this offer, and only {name} may cancel it.",
+    "offer.cancel_answer_instead": "Only {name} can withdraw this offer; you can **Accept** or **Decline** it.",
     "offer.own": "This is your own offer: your opponent answers it (you may cancel it).",
     "offer.unsupported": "This game has no draw offers or takebacks.",
     "cx.end_agreed": "by agreement",

@@ -33,7 +33,7 @@ MESSAGES: dict[str, str] = {
     "ui.add_bot": "Añadir bot",
     "rule.NotYourTurn": "No es tu turno: espera la jugada de tu rival.",
     "rule.Input": "No he entendido lo que has escrito: revisa las opciones del comando e inténtalo de nuevo.",
-    "rule.Forfeited": "Abandonaste esta partida; tu asiento ya no juega.",
+    "rule.Forfeited": "Dejaste esta partida; tu asiento ya no juega.",
     "rule.State": "La partida guardada no se puede leer; no se ha cambiado nada.",
     "err.bad_option": "No he entendido {value!r}: revisa la opción e inténtalo de nuevo.",
     "err.no_such_game": "La partida {game_id} no existe (o ya no existe): `/history` lista tus partidas.",

@@ -3,10 +3,10 @@ registros firmados."""
 
 MESSAGES: dict[str, str] = {
     "leave.left": (
-        "{name} se fue de este servidor, así que pierde su asiento (como un abandono; puntúa como abandono)."
+        "{name} se fue de este servidor, así que pierde su asiento (como si se rindiera; puntúa como una rendición)."
     ),
     "leave.hidden": (
-        "{name} ya no puede ver este canal, así que pierde su asiento (como un abandono; puntúa como abandono)."
+        "{name} ya no puede ver este canal, así que pierde su asiento (como si se rindiera; puntúa como una rendición)."
     ),
     "abort.seated_admin": (
         "Juegas en esta partida, así que aunque seas admin necesitas que los demás jugadores acepten anularla: "

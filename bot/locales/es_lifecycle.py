@@ -53,7 +53,7 @@ MESSAGES: dict[str, str] = {
         "(el reloj de las partidas nuevas, la caducidad de retos y salas, un hilo por partida); un "
         "admin que juega en la partida necesita que los demás acepten anularla (como `/abandon`). Quien se va del "
         "servidor o deja de ver el canal de la partida pierde su asiento: "
-        "los demás siguen mientras queden dos, si no gana el rival; puntúa como abandono.\n"
+        "los demás siguen mientras queden dos, si no gana el rival; puntúa como una rendición.\n"
         "**Puntuación**: solo puntúa si cada jugador ha jugado (nunca contra la IA); se empieza con 1500; **?** = "
         "menos de 5 partidas puntuadas. Empates: provisionales detrás, luego más partidas, luego quien llegó antes."
     ),

@@ -7,6 +7,7 @@ MESSAGES: dict[str, str] = {
     "offer.ui_accept_takeback": "Aceptar deshacer",
     "offer.ui_no": "Rechazar",
     "offer.ui_cx": "Retirar oferta",
+    "offer.ui_ok": "Aceptar",
     "offer.made_draw": (
         "🤝 {name} ofrece tablas. {opponent}: **Aceptar tablas** o **Rechazar** abajo ({name} puede retirarla). "
         "La próxima jugada retira la oferta."
@@ -14,6 +15,10 @@ MESSAGES: dict[str, str] = {
     "offer.made_takeback": (
         "↩️ {name} pide deshacer su última jugada. {opponent}: **Aceptar deshacer** o **Rechazar** abajo "
         "({name} puede retirarla). La próxima jugada retira la petición."
+    ),
+    "offer.made_takeback_reply": (
+        "↩️ {name} pide deshacer su última jugada y, con ella, la respuesta de {opponent}. {opponent}: "
+        "**Aceptar deshacer** o **Rechazar** abajo ({name} puede retirarla). La próxima jugada retira la petición."
     ),
     "offer.declined_draw": "{name} rechazó la oferta de tablas de {offerer}. Se sigue jugando.",
     "offer.declined_takeback": "{name} rechazó la petición de deshacer de {offerer}. Se sigue jugando.",
@@ -33,6 +38,7 @@ MESSAGES: dict[str, str] = {
         "Esta oferta ya no está abierta: la partida siguió (una jugada retira la oferta). No se cambió nada."
     ),
     "offer.not_yours": "Solo el rival de {name} puede responder esta oferta, y solo {name} puede retirarla.",
+    "offer.cancel_answer_instead": "Solo {name} puede retirar esta oferta; tú puedes **Aceptarla** o **Rechazarla**.",
     "offer.own": "Esta oferta es tuya: la responde tu rival (puedes retirarla).",
     "offer.unsupported": "Este juego no tiene ofertas de tablas ni deshacer jugadas.",
     "cx.end_agreed": "por acuerdo",

@@ -14,7 +14,7 @@ MESSAGES: dict[str, str] = {
     "hist.end_abort": "anulada",
     "hist.aborted": "anulada (sin resultado)",
     "abort.after_forfeit": (
-        "{names} ya abandonó esta partida después de jugar, así que ya no se puede anular (borraría su último "
-        "puesto). Terminadla jugando, o abandónala tú (quedas último)."
+        "{names} ya dejó esta partida después de jugar, así que ya no se puede anular (borraría su último "
+        "puesto). Terminadla jugando, o déjala tú (quedas último)."
     ),
 }

@@ -134,8 +134,9 @@ def answer(layer: GameLayer, user_id: int, verb: str) -> Step:
         seat = snap.seat_of(user_id)
         offerer, what = int(offer["seat"]), str(offer["what"])
         if verb == "cancel":
-            if seat != offerer:
-                raise BotError("offer.not_yours", name=snap.names[offerer])
+            if seat != offerer:  # the opponent may answer (Accept / Decline), never withdraw
+                key = "offer.cancel_answer_instead" if snap.players[1 - offerer] == user_id else "offer.not_yours"
+                raise BotError(key, name=snap.names[offerer])
         elif seat == offerer or snap.players[1 - offerer] != user_id:
             raise BotError("offer.own" if seat == offerer else "offer.not_yours", name=snap.names[offerer])
         if verb != "accept":

@@ -33,7 +33,9 @@ _STYLE = {
 
 
 def _label(code: str, what: str | None, locale: str | None) -> str:
-    if code == "ok":
+    """The button's label. A button rebuilt from its custom id (``from_custom_id``: a click) does not know what
+    the offer is: its label is never shown, so it gets the plain ``Accept`` (never a key built from ``None``)."""
+    if code == "ok" and what in offers.WHATS:
         return t(f"offer.ui_accept_{what}", locale)
     return t(f"offer.ui_{code}", locale)
 

@@ -159,7 +159,7 @@ PREFIXES = {"constructo": "cx", "conex": "cn"}
     ("lang", "reason", "ending"),
     [
         ("en", "M3", "**loss** by resignation"),
-        ("es", "M3", "**derrota** por abandono"),
+        ("es", "M3", "**derrota** por rendición"),
         ("en", "timeout", "**loss** on time"),
         ("es", "timeout", "**derrota** por tiempo"),
         ("en", "M2", "**loss** after both rounds"),

@@ -527,6 +527,6 @@ async def test_a_seat_that_left_after_playing_keeps_its_last_place_abandon_is_re
     text = refusal(fake, await driver.command("abandon", ALICE))
     assert "Carol already left this game after playing" in text and "Play it out" in text, text
     es = refusal(fake, await driver.command("abandon", BOB, locale="es-ES"))
-    assert "Carol ya abandonó esta partida" in es, es
+    assert "Carol ya dejó esta partida" in es, es
     after = await storage.get_game(gid)
     assert after is not None and after.status == "active" and after.version == before.version

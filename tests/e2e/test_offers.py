@@ -76,8 +76,14 @@ async def click_raw(user: Any, message: Message, custom_id: str) -> InteractionR
     return InteractionResult(user.server, it)
 
 
+def tidy_lines(text: str) -> bool:
+    """No empty line, no line starting or ending in whitespace (a board's content as players read it)."""
+    return all(line and line == line.strip() for line in text.split("\n"))
+
+
 async def test_draw_offer_accepted_by_the_opponent_ends_the_match_drawn_and_rated(env: BotEnv) -> None:
     mark = env.mark()
+    log_start = len(env.proc.log())
     game_id, alice, bob = await start(env, "games")
     board = board_of(env, game_id)
     assert labels(board)[-3:] == ["Resign", "Offer draw", "Take back"], labels(board)
@@ -93,9 +99,12 @@ async def test_draw_offer_accepted_by_the_opponent_ends_the_match_drawn_and_rate
 
     res = await answered(await bob.click(offered, "Accept draw"))
     assert not res.ephemeral and "Draw agreed" in res.text, res.text
+    assert "missing message key" not in env.proc.log()[log_start:], "a label built from a missing value"
     row = env.game(game_id)
     assert row.status == "finished" and row.result is not None
     assert row.result["reason"] == "agreed" and row.result["rated"] is True
+    final = board_of(env, game_id).content
+    assert tidy_lines(final) and "\nMatch over: a draw" in final, repr(final)
     assert set(row.result["results"].values()) == {"draw"}
     ratings = env.ratings("constructo")
     assert ratings[alice.id][1:] == (1, 0, 0, 1) and ratings[bob.id][1:] == (1, 0, 0, 1)  # games, W, L, D
@@ -125,7 +134,8 @@ async def test_an_offer_is_voided_by_the_next_move_and_a_stale_button_changes_no
     assert not res.ephemeral and "Alice declined Bob's draw offer" in res.text, res.text
     assert offer_of(env, game_id) == {"what": "draw", "seat": 1, "state": "declined", "by": 0}
     res = await answered(await bob.click(board_of(env, game_id), "Offer draw"))
-    assert_refusal(await answered(await alice.click(res.message, "Cancel offer")), "only Bob may cancel")
+    refusal = assert_refusal(await answered(await alice.click(res.message, "Cancel offer")), "Only Bob can withdraw")
+    assert "you can **Accept** or **Decline** it" in refusal and "opponent" not in refusal, refusal
     res = await answered(await bob.click(res.message, "Cancel offer"))
     assert "Bob withdrew their draw offer" in res.text and env.game(game_id).status == "active"
     logged = [a for _s, _p, a in env.actions(game_id)]
@@ -160,9 +170,23 @@ async def test_takeback_accepted_in_a_rated_game_is_in_history_replay_and_record
     assert load_record(record, (Match,)).to_dict() == row.engine, "the record re-plays to the stored game"
     with Image.open(io.BytesIO(files[f"replay-{game_id}.gif"])) as gif:
         assert gif.n_frames == len(record["history"]) + 1  # the move and its takeback are steps of their own
-    assert "Takebacks agreed: Alice" in replay.text, replay.text
+    assert "Takebacks agreed: Alice's S1." in replay.text and "action" not in replay.text, replay.text
+    assert "so far" not in replay.text, "the match is over: no round is running"
     history = await answered(await alice.slash("history"))
     assert f"`#{game_id}`" in history.text and "rating" in history.text
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def test_a_takeback_asked_after_the_opponents_reply_says_the_reply_goes_too(env: BotEnv) -> None:
+    mark = env.mark()
+    game_id, alice, bob = await start(env, "games-2")  # alice L5, bob M4: bob's reply is the last move
+    res = await answered(await alice.click(board_of(env, game_id), "Take back"))
+    assert "Alice asks to take back their last move, and with it Bob's reply." in res.text, res.text
+    res = await answered(await bob.click(res.message, "Accept takeback"))
+    assert "Bob's move M4 is taken back" in res.text and "Alice's move L5 is taken back" in res.text, res.text
+    row = env.game(game_id)
+    assert row.match.current_round.history == [] and row.match.current_player == 0
+    await resign(alice)
     assert env.violations_since(mark) == [], env.log_tail()
 
 
@@ -181,6 +205,7 @@ async def test_the_ai_accepts_a_takeback_and_answers_a_draw_offer(env: BotEnv) -
     row = env.game(game_id)
     assert row.match.current_player == 0 and offer_of(env, game_id) is None
     ai = row.players[1]
+    assert f"and with it {row.state['seats'][1]['name']}'s reply" in res.text, res.text  # the AI had replied
     assert env.actions(game_id)[-3:][1:] == [(row.version - 1, ai, "takeback"), (row.version, alice.id, "takeback")]
     await server.wait_until(lambda: current_board(env, game_id), 15, "the board after it")
     assert "move L5 is taken back" in board_of(env, game_id).content

@@ -49,9 +49,9 @@ async def test_replay_layouts_and_leaderboard_in_the_readers_language(env: BotEn
 
     spanish = await answered(await carol.click(card, "Replay"), timeout=60)
     english = await answered(await alice.click(card, "Replay"), timeout=60)
-    assert "Ronda 1 · rombo · empieza" in spanish.text and "abandonó" in spanish.text, spanish.text
+    assert "Ronda 1 · rombo · empieza" in spanish.text and "se rindió" in spanish.text, spanish.text
     assert "Round 1" not in spanish.text and "resigned" not in spanish.text  # the header's status line too
-    assert spanish.text.count("abandonó") == 1, spanish.text  # said once: the move list's last line
+    assert spanish.text.count("se rindió") == 1, spanish.text  # said once: the move list's last line
     assert "Round 1 · rombo" in english.text and "resigned" in english.text, english.text
     gif = f"replay-{game.id}.gif"
     es_gif, en_gif = files_of(spanish.messages)[gif], files_of(english.messages)[gif]

@@ -61,12 +61,12 @@ async def test_constructo_in_spanish_refusals_rules_resign_confirmation_and_resu
     assert rules.ephemeral and "Constructo en breve" in rules.text
 
     ask = await answered(await bob.slash("constructo resign"))
-    assert ask.ephemeral and "¿Abandonar esta partida?" in spanish(ask.text)
+    assert ask.ephemeral and "¿Rendirte en esta partida?" in spanish(ask.text)
     game = env.latest_game("constructo", server.channel("games").id)
     assert env.game(game.id).status == "active", "the command only asks, like the Resign button"
-    done = await answered(await bob.click(ask.message, "Sí, abandono"), followups=1)
+    done = await answered(await bob.click(ask.message, "Sí, me rindo"), followups=1)
     board = done.followups[-1].content
-    assert "Fin de la partida: Bob abandonó, gana **Alice** (Alice 0 – 0 Bob en el tablero)." in board, board
+    assert "Fin de la partida: Bob se rindió, gana **Alice** (Alice 0 – 0 Bob en el tablero)." in board, board
     assert (
         "Cambios de puntuación: Alice 1500? → 1563? (+63)" in spanish(board) and env.game(game.id).status == "finished"
     )
@@ -114,7 +114,7 @@ async def test_constructo_against_the_ai_in_spanish(env: BotEnv) -> None:
     game = env.latest_game("constructo", env.server.channel("games-2").id)
     assert game.state["seats"][1]["name"] == "IA (fácil)"
     ask = await answered(await alice.slash("constructo resign"))
-    await answered(await alice.click(ask.message, "Sí, abandono"), followups=1)
+    await answered(await alice.click(ask.message, "Sí, me rindo"), followups=1)
 
 
 async def test_draw_offer_in_spanish(env: BotEnv) -> None:

@@ -308,9 +308,9 @@ async def test_a_spanish_player_in_a_dm_reads_spanish(env: BotEnv) -> None:
         assert "contra la IA (fácil)" in text and " to move" not in text, text
         game_id = env.latest_game("constructo", dm.id).id
         ask = await answered(await dave.slash("constructo resign"))
-        await answered(await dave.click(ask.message, "Sí, abandono"), followups=1)
+        await answered(await dave.click(ask.message, "Sí, me rindo"), followups=1)
         await server.wait_until(lambda: env.game(game_id).status == "finished", 20, "the resignation")
         last = await board_of(env, game_id)
-        assert "abandon" in last.content.lower() and "resigned" not in last.content, last.content
+        assert "se rindió" in last.content and "resigned" not in last.content, last.content
     finally:
         server.user("dave").locale = "en-US"

@@ -17,6 +17,12 @@ if TYPE_CHECKING:
     from bot.storage.records import ActionRecord
 
 
+def tidy(text: str) -> str:
+    """``text`` with each line stripped and empty lines dropped: a template whose optional part (``{why}``) is
+    empty must not leave a leading space (`` Match over: ...``) nor a blank line in a board's content."""
+    return "\n".join(line.strip() for line in text.splitlines() if line.strip())
+
+
 def match_of(snap: Snapshot) -> Match:
     state = snap.require_state()
     assert isinstance(state, Match)
@@ -24,6 +30,11 @@ def match_of(snap: Snapshot) -> Match:
 
 
 def narrate(snap: Snapshot, actions: Sequence[tuple[int, str]], events: Sequence[Event]) -> str:
+    """The headline of a commit (:func:`tidy`: no blank line, no line starting or ending in a space)."""
+    return tidy(_narrate(snap, actions, events))
+
+
+def _narrate(snap: Snapshot, actions: Sequence[tuple[int, str]], events: Sequence[Event]) -> str:
     """One line per action: a move (``cx.played``: its notation), round 2's layout (M1), a resignation (M3), a
     timeout, a takeback or an agreed draw; a commit without engine action (an offer made, declined or withdrawn)
     is told from the game's offer (:func:`offer_line`). A resignation or timeout that ended the match is left out:
@@ -65,6 +76,9 @@ def offer_line(snap: Snapshot, offer: dict | None = None) -> str:
     loc, names = snap.locale, snap.names
     seat, what = int(offer["seat"]), offer["what"]
     if offer.get("state") == "open":
+        state = snap.state
+        if what == "takeback" and state is not None and state.takeback_plies(seat) == 2:
+            what = "takeback_reply"  # the opponent already replied: accepting takes that reply back too
         return t(f"offer.made_{what}", loc, name=names[seat], opponent=names[1 - seat])
     if offer.get("state") == "declined":
         return t(f"offer.declined_{what}", loc, name=names[1 - seat], offerer=names[seat])
@@ -94,6 +108,11 @@ def challenge_text(snap: Snapshot) -> str:
 
 
 def last_headline(snap: Snapshot, last: ActionRecord | None) -> str:
+    """:func:`_last_headline`, :func:`tidy`."""
+    return tidy(_last_headline(snap, last))
+
+
+def _last_headline(snap: Snapshot, last: ActionRecord | None) -> str:
     """The headline of the game's last logged action (who played what), for a recovered board."""
     loc, names = snap.locale, snap.names
     if last is None:
@@ -130,6 +149,11 @@ def stuck_player(match: Match, round_index: int) -> int | None:
 
 
 def status_line(snap: Snapshot) -> str:
+    """The line under every board (:func:`tidy`: no blank line, no line starting or ending in a space)."""
+    return tidy(_status_line(snap))
+
+
+def _status_line(snap: Snapshot) -> str:
     """Whose turn it is, who chooses round 2's layout, or how the match ended: why (who could not act, who
     resigned or ran out of time) and both players named with their scores."""
     loc, names = snap.locale, snap.names

@@ -8,21 +8,20 @@ MESSAGES: dict[str, str] = {
     "ui.cn_draw": "Robar 2",
     "ui.cn_pass": "Pasar",
     "ui.cn_discard": "Descartar",
-    "ui.cn_forfeit": "Sí, abandonar la partida",
+    "ui.cn_forfeit": "Sí, me rindo",
     "ui.cn_fair": "¿Cómo sé que el reparto fue limpio?",
     "cn.no_game_here": "No hay ninguna partida de CONEX en este canal: abre una sala con `/conex new`.",
     "cn.already_in": "Ya tienes un asiento en esta partida: espera a que el anfitrión la empiece.",
     "cn.full": "La mesa está completa (como mucho {max} jugadores): abre tu propia sala con `/conex new`.",
     "cn.host_only": "Solo el anfitrión (<@{host}>) puede hacer esto.",
     "cn.too_few": "CONEX necesita de 2 a 4 jugadores: espera a que alguien se una o añade un bot.",
-    "cn.forfeited": "Abandonaste esta partida; tu asiento ya no juega.",
+    "cn.forfeited": "Dejaste esta partida; tu asiento ya no juega.",
     "cn.reason_E1": "se alcanzó la meta y la ronda está completa",
     "cn.reason_E2-pass": "todos los jugadores pasaron en una vuelta",
     "cn.reason_E2-empty": "todas las manos y el mazo de robo están vacíos",
     "cn.reason_forfeit": "quedan demasiado pocos jugadores en la partida",
     "cn.ev_turn_timeout": (
-        "Se acabó el tiempo de {name}: se salta su turno ({count} de {limit} seguidos; con {limit} abandona la "
-        "partida)."
+        "Se acabó el tiempo de {name}: se salta su turno ({count} de {limit} seguidos; con {limit} deja la partida)."
     ),
     "cn.no_discard": "No tienes ningún descarte pendiente.",
     "cn.must_discard": "Se usó un rayo: elige una carta de tu mano para ponerla debajo del mazo.",
@@ -40,7 +39,7 @@ MESSAGES: dict[str, str] = {
     "cn.left": "{name} salió de la sala.",
     "cn.started": "Empieza CONEX: {n} jugadores, mesa {table}, meta {goal} puntos.",
     "cn.confirm_forfeit": (
-        "¿Abandonar esta partida en curso? Tu mano va debajo del mazo, tu puntuación pasa a 0, se saltan tus "
+        "¿Rendirte en esta partida en curso? Tu mano va debajo del mazo, tu puntuación pasa a 0, se saltan tus "
         "turnos y quedas último. Pulsa para confirmar o ignora este mensaje."
     ),
     "cn.not_your_turn": "No es tu turno: le toca a {who}.",
@@ -69,9 +68,9 @@ MESSAGES: dict[str, str] = {
         "El descarte de {name} se pasó de tiempo: una carta al azar de su mano fue debajo del mazo."
     ),
     "cn.ev_goal": "{name} alcanzó la meta con {score} puntos: la ronda se juega hasta el final.",
-    "cn.ev_forfeit": "{name} abandonó la partida: su mano va debajo del mazo y se salta su asiento.",
+    "cn.ev_forfeit": "{name} dejó la partida: su mano va debajo del mazo y se salta su asiento.",
     "cn.ev_skipped": "Se salta el asiento de {name}.",
-    "cn.forfeited_mark": "(abandonó)",
+    "cn.forfeited_mark": "(se fue)",
     "cn.to_play": "Le toca a {who}. Puntos: {scores}. Mazo de robo: {pile}. Meta: {goal}.",
     "cn.pending": "Esperando descartes de: {who} — una carta cada uno (botón Descartar o `/conex discard`).",
     "cn.over_why": "**Fin de CONEX** ({why}) — gana(n): **{winners}**. Puntos: {scores}.",
@@ -123,7 +122,7 @@ MESSAGES: dict[str, str] = {
         "• Cuando alguien alcanza la meta, se termina la ronda y gana la puntuación más alta (los empates "
         "comparten).\n"
         "• Las coordenadas van en cm desde el centro del tablero, x a la derecha, y hacia abajo, giro en el "
-        "sentido de las agujas del reloj. Abandonar una partida en curso es rendirse: quedas último."
+        "sentido de las agujas del reloj. Quien se rinde en una partida en curso queda último."
     ),
     # rule statements of rules/conex.md (P1 by the engine's reason; the engine's English details are not shown)
     "rule.A2": "el mazo de robo está vacío: coloca una carta o pasa.",
@@ -172,7 +171,7 @@ COMMANDS: dict[str, str] = {
     "Join this channel's CONEX lobby": "Únete a la sala de CONEX de este canal",
     "Host: add an AI player to the CONEX lobby": "Anfitrión: añade un jugador IA a la sala de CONEX",
     "Host: start this channel's CONEX game": "Anfitrión: empieza la partida de CONEX de este canal",
-    "Leave the lobby, or forfeit the running CONEX game": "Sal de la sala o abandona la partida de CONEX en curso",
+    "Leave the lobby, or forfeit the running CONEX game": "Sal de la sala o ríndete en la partida de CONEX en curso",
     "Private preview of good legal placements for your hand": "Vista privada de buenas colocaciones para tu mano",
     "Pass your turn (only when the draw pile is empty)": "Pasa el turno (solo con el mazo de robo vacío)",
     "Use your lightning star: remove a free table card": "Usa tu estrella rayo: retira una carta libre de la mesa",
@@ -358,9 +357,9 @@ MESSAGES.update(
         "img.rp.cn_passes": "pasa",
         "img.rp.cn_time_out": "sin tiempo",
         "img.rp.cn_time_out_n": "sin tiempo {count}/{limit}",
-        "img.rp.cn_leaves": "abandona la partida",
-        "img.rp.cn_leaves_n.one": "abandona la partida ({n} carta vuelve al mazo)",
-        "img.rp.cn_leaves_n.other": "abandona la partida ({n} cartas vuelven al mazo)",
+        "img.rp.cn_leaves": "deja la partida",
+        "img.rp.cn_leaves_n.one": "deja la partida ({n} carta vuelve al mazo)",
+        "img.rp.cn_leaves_n.other": "deja la partida ({n} cartas vuelven al mazo)",
         "img.rp.cn_goal": "alcanza la meta con {score}",
         "img.rp.cn_over": "fin de la partida",
         "img.rp.cn_end_E1": "meta alcanzada",

@@ -2,8 +2,8 @@
 Terms of the Spanish rulebook: ficha (chip: grande, mediana, pequeña), casilla (tile), torre, tablero (layout)."""
 
 MESSAGES: dict[str, str] = {
-    "ui.resign": "Abandonar",
-    "ui.confirm_resign": "Sí, abandono",
+    "ui.resign": "Rendirse",
+    "ui.confirm_resign": "Sí, me rindo",
     "ui.tile": "Casilla {tile}",
     "ui.move_option": "Casilla {src} → casilla {dst}",
     "cx.to_move": "Ronda {round}: le toca a {who}.",
@@ -43,9 +43,9 @@ MESSAGES: dict[str, str] = {
         "Empieza la partida de Constructo contra la IA ({level}) en el tablero **{layout}**. Sin puntuar."
     ),
     "cx.layout_chosen": "{name} eligió el tablero **{layout}** para la ronda 2.",
-    "cx.resigned": "{name} abandonó.",
+    "cx.resigned": "{name} se rindió.",
     "cx.confirm_resign": (
-        "¿Abandonar esta partida? La pierdes en el acto, sea cual sea el marcador. Pulsa para confirmar o ignora "
+        "¿Rendirte en esta partida? La pierdes en el acto, sea cual sea el marcador. Pulsa para confirmar o ignora "
         "este mensaje."
     ),
     "cx.board": "El tablero actual:",
@@ -54,7 +54,7 @@ MESSAGES: dict[str, str] = {
     "cx.choose_layout": "{why} Marcador: {score}. {who}: elige el tablero de la ronda 2 (la empiezas tú).",
     "cx.over_win": "{why} Fin de la partida: gana **{winner}**, {score}.",
     "cx.over_draw": "{why} Fin de la partida: empate, {score}.",
-    "cx.over_resigned": "Fin de la partida: {loser} abandonó, gana **{winner}** ({score} en el tablero).",
+    "cx.over_resigned": "Fin de la partida: {loser} se rindió, gana **{winner}** ({score} en el tablero).",
     "cx.over_timeout": (
         "Fin de la partida: a {loser} se le acabó el tiempo, gana **{winner}** ({score} en el tablero)."
     ),
@@ -101,7 +101,7 @@ MESSAGES: dict[str, str] = {
     "rule.C4": "las casillas se numeran del 1 al 9 en orden de lectura.",
     "rule.E1": "la partida (o la ronda) ya ha terminado: nadie puede jugar en ella.",
     "rule.M1": "el tablero de la ronda 2 lo elige, al terminar la ronda 1, el jugador que no empezó la ronda 1.",
-    "rule.M3": "la partida ya ha terminado; no hay nada que abandonar.",
+    "rule.M3": "la partida ya ha terminado; ya no puedes rendirte.",
 }
 
 COMMANDS: dict[str, str] = {
@@ -122,7 +122,7 @@ COMMANDS: dict[str, str] = {
     "Adjacent tile topped by an opponent's chip": "Casilla vecina con una ficha del rival encima",
     "Show this channel's Constructo board again": "Muestra de nuevo el tablero de Constructo del canal",
     "Show the board as text (only you will see it)": "Tablero en texto (solo lo verás tú)",
-    "Resign your Constructo match in this channel (you lose it)": "Abandona tu partida de Constructo (la pierdes)",
+    "Resign your Constructo match in this channel (you lose it)": "Ríndete en tu partida de Constructo (la pierdes)",
     "Show every named layout": "Muestra todos los tableros con nombre",
     "Round 2: choose its layout (if you did not start round 1)": (
         "Ronda 2: elige su tablero (si no empezaste la ronda 1)"
@@ -193,7 +193,7 @@ MESSAGES.update(
     {
         "img.ko.title": "Constructo · ronda {round} de 2 · {layout}",
         "img.ko.custom_layout": "tablero propio",
-        "img.ko.over_resigned": "Fin de la partida: {loser} abandonó, gana {winner} ({tag})",
+        "img.ko.over_resigned": "Fin de la partida: {loser} se rindió, gana {winner} ({tag})",
         "img.ko.over_draw": "Fin de la partida: empate {a}–{b}",
         "img.ko.over_won": "Fin de la partida: gana {winner} ({tag}) {a}–{b}",
         "img.ko.choosing": "Fin de la ronda 1 · {name} ({tag}) elige el tablero de la ronda 2",
@@ -232,7 +232,7 @@ MESSAGES.update(
 MESSAGES.update(
     {
         "img.rs.ko_title": "Constructo — resultado de la partida",
-        "img.rs.ko_resigned": "{loser} abandonó — gana {winner}",
+        "img.rs.ko_resigned": "{loser} se rindió — gana {winner}",
         "img.rs.ko_timed_out": "A {loser} se le acabó el tiempo — gana {winner}",
         "img.rs.ko_in_progress": "Partida en curso: {a}–{b}",
         "img.rs.ko_draw": "Empate, {a}–{b}",
@@ -245,6 +245,7 @@ MESSAGES.update(
         "img.rs.ko_layout": "tablero",
         "img.rs.ko_t_head": "Constructo — resultado de la partida: {headline}",
         "img.rs.ko_t_round": "Ronda {n} ({layout}): {a} {x} – {y} {b}",
+        "img.rs.ko_t_unplayed": "Ronda {n} ({layout}): no se jugó",
         "img.rs.ko_t_total": "En total: {a} {x} – {y} {b}",
         "img.ly.title": "Tableros de Constructo — elige uno por su nombre",
         "img.ly.recommended": "recomendado",
@@ -263,14 +264,14 @@ MESSAGES.update(
         "img.rp.ko_tower": "torre {tag}",
         "img.rp.ko_chooses": "elige {layout} para la ronda {n}",
         "img.rp.ko_round_over": "fin de la ronda {n}: {a} {x}–{y} {b}",
-        "img.rp.ko_resigns": "abandona",
+        "img.rp.ko_resigns": "se rinde",
         "img.rp.ko_times_out": "se queda sin tiempo",
         "img.rp.ko_takes_back": "deshace {move} (de acuerdo)",
         "img.rp.ko_draw_agreed": "tablas acordadas",
         "img.rp.ko_agreed_result": "Tablas acordadas con {a}–{b}.",
-        "img.rp.ko_takeback_item": "{name} (acción {n})",
+        "img.rp.ko_takeback_item": "{move} de {name}",
         "img.rp.ko_takebacks": "Jugadas deshechas de acuerdo: {list}.",
-        "img.rp.ko_lost_resigned": "{loser} abandonó: gana {winner}.",
+        "img.rp.ko_lost_resigned": "{loser} se rindió: gana {winner}.",
         "img.rp.ko_lost_time": "A {loser} se le acabó el tiempo: gana {winner}.",
         "img.rp.ko_draw": "Empate {a}–{b} en las dos rondas.",
         "img.rp.ko_wins": "Gana {winner} {a}–{b} en las dos rondas.",
@@ -278,6 +279,7 @@ MESSAGES.update(
         "img.rp.ko_round_first": "Ronda {n} · {layout} · empieza {name} · torres {a}–{b}",
         "img.rp.ko_round_chose": "Ronda {n} · {name} eligió {layout} y empieza · torres {a}–{b}",
         "img.rp.ko_so_far": "(por ahora)",
+        "img.rp.ko_not_played": "(no se jugó: la partida terminó antes de su primera jugada)",
     }
 )
 
@@ -285,7 +287,7 @@ MESSAGES.update(
 MESSAGES.update(
     {
         "cx.end_M2": "tras las dos rondas",
-        "cx.end_M3": "por abandono",
+        "cx.end_M3": "por rendición",
         "cx.end_timeout": "por tiempo",
     }
 )
