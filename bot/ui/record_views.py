@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import t, versus
 from bot.services.looks import DEFAULT, look_of
 from bot.services.records import REPLAY_FILENAME, NoReplay, json_file
 from bot.services.refusals import interaction_limit
@@ -46,7 +46,7 @@ def header(snap: Snapshot, locale: Any, *, status: bool = True) -> str:
         locale,
         game_id=snap.id,
         title=snap.kind.title,
-        players=" vs ".join(snap.names),
+        players=versus(snap.names, locale),
         when=f"<t:{int(finished.timestamp())}:f>",
     )
     line = snap.kind.narration.status_line(snap) if status else ""
