@@ -69,6 +69,13 @@ async def test_spanish_reader_of_an_english_server_reads_spanish_words(env: BotE
     public = [m for m in server.messages("general") if not m.ephemeral and m.images]
     assert public and "Scores" in public[-1].content, "public messages stay in the server's language"
 
-    await answered(await server.as_user("mod", "general").slash("abort"))
+    # 6. the replay header joins the players in the reader's words, like the move list
+    leave = await answered(await bob.slash("conex leave"))
+    await answered(await bob.click(leave.message, "Yes, leave the game"))
+    assert env.game(game.id).status == "finished"
+    replay = await answered(await alice.slash("replay", game=game.id), timeout=60)
+    assert "Alice contra Bob" in replay.text and " vs " not in replay.text, replay.text
+    replay = await answered(await bob.slash("replay", game=game.id), timeout=60)
+    assert "Alice vs Bob" in replay.text, replay.text
     log = env.proc.log()
     assert "Traceback" not in log and "unexpected error" not in log, env.log_tail(4000)
