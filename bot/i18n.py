@@ -20,6 +20,7 @@ import importlib
 import importlib.util
 import logging
 import pkgutil
+from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
@@ -170,3 +171,12 @@ def image_words(locale: str | discord.Locale | None = None) -> Any:
 
     lang = language_of(locale)
     return Words(lang, {k[4:]: v for k, v in MESSAGES[lang].items() if k.startswith("img.")})
+
+
+def versus(names: Sequence[str], locale: str | discord.Locale | None = None) -> str:
+    """Player names joined in ``locale``'s words: ``"Alice vs Bob"``, ``"Alice contra Bob"`` (three or more:
+    ``"A vs B vs C"``); one name alone as is, none as ``""``."""
+    out = ""
+    for i, name in enumerate(names):
+        out = name if i == 0 else t("lg.vs", locale, a=out, b=name)
+    return out

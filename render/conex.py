@@ -62,6 +62,7 @@ __all__ = [
     "table_layout",
     "table_text",
     "table_view",
+    "zoom_words",
 ]
 
 AXIS_L, PAD = 96, 20
@@ -194,7 +195,7 @@ def _header(
 
     title = w("cn.title", goal=game.goal, pile=len(game.draw_pile))
     if zoom is not None:
-        title += " · " + w("cn.zoom", zoom=zoom)
+        title += " · " + w("cn.zoom", zoom=zoom_words(zoom, w))
     add(title, fs + 4, bold=True)
     add(_turn_text(game, names, w, fs), fs + 2, bold=True)
     stars = _star_holders(game)
@@ -282,6 +283,16 @@ def _layout(
     origin = (AXIS_L, round(header_h + axis_t))
     height = origin[1] + view.height + PAD
     return TableLayout(view, origin, width, height, fs), lines, rrect, labels
+
+
+def zoom_words(zoom: int | str, w: Words) -> str:
+    """What a zoomed view shows, in the reader's words: ``"card #12"``, ``"last card placed"``, ``"whole table"``
+    or ``"board"`` (never the raw option value)."""
+    if isinstance(zoom, int):
+        return w("cn.zoom_card", card=zoom)
+    if zoom in ("last", "table"):
+        return w(f"cn.zoom_{zoom}")
+    return w("cn.board_word") if zoom == "board" else str(zoom)
 
 
 def render_table(

@@ -209,7 +209,8 @@ def hand_text(
     letters: Mapping[int, str] | None = None,
     words: Words | None = None,
 ) -> str:
-    """Text twin of :func:`render_hand`: one line per card ``A: #12 red +2 — corners 1:Y4 (tl), 2:P3 (br)``
+    """Text twin of :func:`render_hand`: one line per card
+    ``A: #12 red +2 — corners 1:Y4 (top left), 2:P3 (bottom right)`` (positions in words)
     plus legal counts when given, and the stars held; in the language of ``words`` (``None`` = English)."""
     w = resolve(words, EN)
     hand = list(game.hand(player))
@@ -218,7 +219,7 @@ def hand_text(
     die = w("cn.die")
     for i, card in enumerate(hand):
         act = {"plus2": " +2", "die": f" {die}"}.get(card.action or "", "")
-        corners = ", ".join(f"{c.index}:{c.color}{c.value} ({c.position})" for c in card.corners)
+        corners = ", ".join(f"{c.index}:{c.color}{c.value} ({w(f'cn.pos_{c.position}')})" for c in card.corners)
         letter = letters.get(card.id, hand_letter(i)) if letters is not None else hand_letter(i)
         line = w(
             "cn.hand_text_card",

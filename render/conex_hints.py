@@ -22,7 +22,7 @@ from render.common import draw_text, min_font_px, new_canvas, note_paste, theme_
 from render.conex_scene import GHOST_OUTLINES, draw_scene
 from render.conex_view import View, ghost_pose, table_cards, window_view
 from render.conex_words import EN
-from render.palette import Palette
+from render.palette import Palette, contrast_ratio
 from render.words import Words, resolve
 
 WIDTH = 800
@@ -51,9 +51,28 @@ def tile_size(n: int) -> tuple[int, int, int]:
     return tile_w, plot_h, CAPTION_H + plot_h
 
 
+def caption_width(n: int) -> float:
+    """Px a caption line of a sheet of ``n`` hints may take (the tile less the number badge and margins); a caption
+    longer than :data:`CAPTION_LINES` such lines is cut with an ellipsis, so labels put the points first."""
+    return tile_size(n)[0] - 2 * FS * 0.85 - 20
+
+
 # kept for callers that read the two-per-row geometry
 COLS = 2
 TILE_W, PLOT_H, TILE_H = tile_size(2)
+
+
+BADGE_LIGHT, BADGE_DARK = "#FFFFFF", "#1E1F22"
+
+
+def badge_colours(panel: str) -> tuple[str, str]:
+    """``(fill, number colour)`` of a hint's number badge on a tile of colour ``panel``: the one of white and
+    near-black that stands out more from the panel (WCAG contrast, :func:`render.palette.contrast_ratio`), the
+    number in the other, so the badge shows in both themes (a white badge vanished on the light theme's white
+    tiles)."""
+    if contrast_ratio(BADGE_LIGHT, panel) >= contrast_ratio(BADGE_DARK, panel):
+        return BADGE_LIGHT, BADGE_DARK
+    return BADGE_DARK, BADGE_LIGHT
 
 
 def _place(hint: Any) -> Any:
@@ -74,12 +93,13 @@ def hint_target(game: Any, place: Any) -> str:
 
 
 def default_label(game: Any, hint: Any, words: Words | None = None) -> str:
-    """``"#13 corner 2 → #42 · +5"`` (card, corner, target, points when the hint carries them)."""
+    """``"+5: #13 corner 2 → #42"`` (points first when the hint carries them, so a narrow caption never cuts
+    them; card, corner, target)."""
     w = resolve(words, EN)
     place = _place(hint)
     target = hint_target(game, place)
     if target == "board":
-        target = w("cn.the_board")
+        target = w("cn.hint_board")
     text = w("cn.hint_label", card=place.card, corner=place.corner, target=target)
     points = getattr(hint, "points", None)
     return w("cn.hint_points", label=text, points=points) if points is not None else text
@@ -184,7 +204,7 @@ def render_hints(
         raise ValueError(f"{len(marks)} marks for {len(hints)} hints")
     tiles = hint_tiles(game, hints)
     cols = columns(len(hints))
-    tile_w, _, tile_h = tile_size(len(hints))
+    _, _, tile_h = tile_size(len(hints))
     rows = max(1, math.ceil(len(hints) / cols))
     height = PAD * 2 + rows * tile_h + (rows - 1) * GAP if hints else PAD * 2 + round(FS * 1.5)
     img, draw = new_canvas(WIDTH, height, th)
@@ -202,10 +222,11 @@ def render_hints(
         draw.rectangle(tile.plot_box, outline=colour, width=3)
         r = FS * 0.85
         bx, by = x0 + 6 + r, y0 + 6 + r
-        draw.ellipse((bx - r, by - r, bx + r, by + r), fill="#FFFFFF", outline=colour, width=4)
-        draw_text(draw, (bx, by), str(tile.number), size=FS + 2, fill="#000000", bold=True, anchor="mm")
+        fill, ink = badge_colours(th.panel)
+        draw.ellipse((bx - r, by - r, bx + r, by + r), fill=fill, outline=colour, width=4)
+        draw_text(draw, (bx, by), str(tile.number), size=FS + 2, fill=ink, bold=True, anchor="mm")
         text = labels[tile.number - 1] if labels is not None else default_label(game, hint, w)
-        lines = wrap_text(text, tile_w - 2 * r - 20, FS, bold=True, max_lines=CAPTION_LINES)
+        lines = wrap_text(text, caption_width(len(hints)), FS, bold=True, max_lines=CAPTION_LINES)
         for k, ln in enumerate(lines):
             draw_text(draw, (bx + r + 8, y0 + 6 + k * FS * 1.3), ln, size=FS, fill=th.text, bold=True)
     return img
@@ -230,6 +251,8 @@ def hints_text(
 
 __all__ = [
     "HintTile",
+    "badge_colours",
+    "caption_width",
     "columns",
     "default_label",
     "hint_plot",

@@ -11,6 +11,9 @@ EN: dict[str, str] = {
     # the table image
     "cn.title": "CONEX · goal {goal} · draw pile {pile}",
     "cn.zoom": "zoom: {zoom}",
+    "cn.zoom_card": "card #{card}",
+    "cn.zoom_last": "the last card placed",
+    "cn.zoom_table": "the whole table",
     "cn.to_play": "▶ {name} to play",
     "cn.game_over": "Game over",
     "cn.game_over_wins.one": "Game over — {names} wins",
@@ -70,6 +73,10 @@ EN: dict[str, str] = {
     "cn.hand_text_head.one": "Your hand ({n} card); stars held: {stars}",
     "cn.hand_text_head.other": "Your hand ({n} cards); stars held: {stars}",
     "cn.hand_text_card": "{letter}: #{card} {colour}{action} — corners {corners}",
+    "cn.pos_tl": "top left",
+    "cn.pos_tr": "top right",
+    "cn.pos_br": "bottom right",
+    "cn.pos_bl": "bottom left",
     "cn.colour_Y": "yellow",
     "cn.colour_R": "red",
     "cn.colour_T": "turquoise",
@@ -86,7 +93,8 @@ EN: dict[str, str] = {
     # the hints
     "cn.no_hints": "No legal placement to suggest.",
     "cn.hint_label": "#{card} corner {corner} → {target}",
-    "cn.hint_points": "{label} · +{points}",
+    "cn.hint_board": "board",
+    "cn.hint_points": "+{points}: {label}",
     "cn.hint_text": "{n}. {label} — corner at ({x}, {y}) cm{rot}",
     # after the game: the result card's text twin (rs.), replay frames, captions and the move list
     # (render/conex_replay.py, rp.)

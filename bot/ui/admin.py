@@ -17,7 +17,7 @@ import discord
 
 from bot.core import paging
 from bot.errors import BotError
-from bot.i18n import t
+from bot.i18n import t, versus
 from bot.ui import watch
 from bot.ui.common import GameButton, games, reply, report_errors, update
 from bot.ui.mutual import abort_note, needs_consent
@@ -49,7 +49,7 @@ def describe(layer: GameLayer, record: GameRecord, loc: Any) -> str:
     """One line of the listing: ``#id Game in #channel: A vs B: whose turn, since <t:..:R>``."""
     env = layer.envelope(record)
     kind = layer.kind_of(record)
-    names = " vs ".join(s.name for s in env.seats)
+    names = versus([s.name for s in env.seats], loc)
     if record.status == "lobby":
         since = int(env.created or record.created_at.timestamp())
         state = t("games.waiting", loc, since=f"<t:{since}:R>")

@@ -13,13 +13,14 @@ The result card's record buttons sit in their own row (:data:`RECORD_ROW`), with
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import language_of, t, versus
 from bot.services.looks import DEFAULT, look_of
 from bot.services.records import REPLAY_FILENAME, NoReplay, json_file
 from bot.services.refusals import interaction_limit
@@ -46,10 +47,11 @@ def header(snap: Snapshot, locale: Any, *, status: bool = True) -> str:
         locale,
         game_id=snap.id,
         title=snap.kind.title,
-        players=" vs ".join(snap.names),
+        players=versus(snap.names, locale),
         when=f"<t:{int(finished.timestamp())}:f>",
     )
-    line = snap.kind.narration.status_line(snap) if status else ""
+    reader = dataclasses.replace(snap, env=snap.env.with_(locale=language_of(locale)))  # the reader's language
+    line = snap.kind.narration.status_line(reader) if status else ""
     return f"{head}\n{line}" if line else head
 
 

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from bot.core import clock as clocks
 from bot.core import paging
 from bot.core.kind import start_hint
 from bot.errors import BotError
-from bot.i18n import t
+from bot.i18n import language_of, t, versus
 from bot.services.boards import message_link
 from bot.ui.common import games, reply, report_errors
 
@@ -121,7 +122,7 @@ def watch_select(records: list[GameRecord], layer: GameLayer, loc: Any) -> Watch
         if record.status != "active" or len(options) >= WATCH_OPTIONS:
             continue
         env = layer.envelope(record)
-        names = " vs ".join(s.name for s in env.seats)
+        names = versus([s.name for s in env.seats], loc)
         label = f"#{record.id} {layer.kind_of(record).title}: {names}"
         options.append(discord.SelectOption(label=label[:100], value=str(record.id)))
     return WatchSelect(options, placeholder=t("ui.watch", loc)) if options else None
@@ -138,6 +139,8 @@ async def watch(interaction: discord.Interaction, game_id: int) -> None:
     if not record.is_open:
         raise BotError("err.game_closed")
     snap = layer.snapshot(record)
+    # a private answer: the watcher's language (interaction.locale, as /mysettings overrides it), not the server's
+    snap = dataclasses.replace(snap, env=snap.env.with_(locale=language_of(interaction.locale)))
     files, fallback = await layer.publisher.draw(snap.kind.pictures.board_pictures(snap))
     head = t("watch.head", interaction.locale, game_id=game_id, game=snap.kind.title, link=jump_link(record))
     status = snap.kind.narration.status_line(snap)

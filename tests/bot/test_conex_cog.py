@@ -649,7 +649,7 @@ async def test_board_text_zoom_and_autocomplete(driver: Driver, fake: FakeDiscor
         fits = {str(t) for t in game.targets_for(0, game.hands[0][0], corner)}
         assert {t["value"] for t in targets} == fits
     token = await driver.command("conex board", BOB, zoom="table")
-    assert png_ok(fake.calls_for(token)[1].files[0][1]) and "Zoom on table" in fake.visible_text(token)
+    assert png_ok(fake.calls_for(token)[1].files[0][1]) and "Zoom on the whole table" in fake.visible_text(token)
     free = await driver.autocomplete("conex lightning", ALICE, "card", card=0)
     assert {c["value"] for c in free} == {tc.card.id for tc in game.table if game.board.is_free(tc.card.id)}
     assert await driver.autocomplete("conex place", 4, "card", card="", corner=1) == []  # not a player

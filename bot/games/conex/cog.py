@@ -40,6 +40,10 @@ Coord = app_commands.Range[float, -100.0, 100.0]
 Degrees = app_commands.Range[float, -360.0, 360.0]
 
 
+ZOOM_WORDS = {"última": "last", "ultima": "last", "mesa": "table"}
+"""The Spanish words for ``/conex board zoom:`` (the autocomplete sends ``last`` / ``table``)."""
+
+
 def table_choices(game: Game, current: str, locale: discord.Locale, *, board: bool, free_only: bool) -> StrChoices:
     """Autocomplete choices over visible table cards (newest first) and the board; at most 25."""
     text = str(current).strip().lower().lstrip("#")
@@ -267,7 +271,7 @@ class ConexCog(
         zoom="Zoom on a table card number, 'last' or 'table' (only you will see it)",
     )
     async def board(self, interaction: discord.Interaction, text: bool = False, zoom: str | None = None) -> None:
-        from render.conex import render_table, table_text
+        from render.conex import render_table, table_text, zoom_words
 
         snap = await self.running_game(interaction)
         game = game_of(snap)
@@ -277,8 +281,8 @@ class ConexCog(
             await reply(interaction, f"```\n{shown}\n```", ephemeral=True)
             return
         if zoom is not None:
-            word = zoom.strip().lower()
-            focus: int | str | None = word if word in ("last", "table") else parse_target(zoom)
+            word = ZOOM_WORDS.get(zoom.strip().lower(), zoom.strip().lower())
+            focus: int | str = (word if word in ("last", "table") else parse_target(zoom)) or "table"
             if isinstance(focus, int) and focus not in [tc.card.id for tc in game.table]:
                 raise BotError("cn.not_on_table", rule="Input", card=focus)
             self.games.fair.check(interaction, "zoom")
@@ -290,7 +294,7 @@ class ConexCog(
             )
             await fill(
                 interaction,
-                t("cn.zoom", interaction.locale, zoom=zoom),
+                t("cn.zoom", interaction.locale, zoom=zoom_words(focus, words)),
                 ephemeral=True,
                 files=[png_file(png, f"conex-{snap.id}-zoom.png")],
             )

@@ -43,13 +43,19 @@ def parse_card_ref(game: Game, seat: int, ref: str | int, letters: Mapping[int, 
         card = card_of(letters, text)
         if card is None:
             raise InvalidInputError(
-                f"no card of your hand has the letter {text.upper()}: your cards are {span(letters)}", card=text
+                f"no card of your hand has the letter {text.upper()}: your cards are {span(letters)}",
+                reason="no_letter",
+                card=text.upper(),
+                letters=span(letters),
             )
         return card
     m = CARD_NUMBER.match(text)
     if not m:
         raise InvalidInputError(
-            f"{str(ref)[:40]!r} is not a card: give its hand letter ({span(letters)}) or its number"
+            f"{str(ref)[:40]!r} is not a card: give its hand letter ({span(letters)}) or its number",
+            reason="not_card",
+            text=str(ref)[:40],
+            letters=span(letters),
         )
     return int(m.group(1))
 
@@ -68,7 +74,11 @@ def parse_target(ref: str | int | None) -> int | str | None:
         return "board"
     m = CARD_NUMBER.match(text)
     if not m:
-        raise InvalidInputError(f"{str(ref)[:40]!r} is not a target: give a table card number or 'board'")
+        raise InvalidInputError(
+            f"{str(ref)[:40]!r} is not a target: give a table card number or 'board'",
+            reason="not_target",
+            text=str(ref)[:40],
+        )
     return int(m.group(1))
 
 
@@ -78,13 +88,17 @@ def check_coord(value: float | None, what: str, limit: float = COORD_LIMIT_CM) -
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InvalidInputError(f"{what} must be a number, not {value!r}", what=what)
+        raise InvalidInputError(f"{what} must be a number, not {value!r}", reason="not_number", what=what)
     v = float(value)
     if not math.isfinite(v):
-        raise InvalidInputError(f"{what} must be a finite number of cm, not {v}", what=what)
+        raise InvalidInputError(f"{what} must be a finite number of cm, not {v}", reason="not_finite", what=what)
     if abs(v) > limit:
         raise InvalidInputError(
-            f"{what} = {v:g} cm is off every table (at most {limit:g} cm from the centre)", what=what
+            f"{what} = {v:g} cm is off every table (at most {limit:g} cm from the centre)",
+            reason="off_tables",
+            what=what,
+            value=f"{v:g}",
+            limit=f"{limit:g}",
         )
     return v
 
@@ -141,7 +155,9 @@ def resolve_place(
     cy = check_coord(y, "y")
     rot = check_coord(rotation, "rotation", 360.0)
     if (cx is None) != (cy is None):
-        raise InvalidInputError("give both x and y (in cm), or neither to let me fit the card on the target")
+        raise InvalidInputError(
+            "give both x and y (in cm), or neither to let me fit the card on the target", reason="one_coordinate"
+        )
     if cx is not None and cy is not None:
         return Place(seat, card_id, corner, cx, cy, rot, double), tgt
     if seat != game.current_player:

@@ -98,6 +98,7 @@ def hint_texts(
     labels, lines = [], []
     for n, h in enumerate(found, start=1):
         target = t("cn.the_board", loc) if h.target == "board" else f"#{h.target}"
+        short = image_words(loc)("cn.hint_board") if h.target == "board" else target  # a narrow caption
         letter = letters.get(h.place.card, "?")
         labels.append(
             t(
@@ -106,7 +107,7 @@ def hint_texts(
                 letter=letter,
                 card=h.place.card,
                 corner=h.place.corner,
-                target=target,
+                target=short,
                 points=h.points,
             )
         )

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import has, t
+from bot.i18n import has, image_words, t
 from bot.ui.common import GameButton, GameSelect, games, report_errors
 from engine.conex import COLOR_NAMES, Card, Place
 from engine.conex.actions import fmt_num
@@ -46,7 +46,7 @@ PRIVATE: dict[str, Callable[[discord.Interaction, int], Awaitable[None]]] = {}
 def card_label(card: Card, letter: str | int | None = None, locale: str | None = None) -> str:
     """``"A · #12 red +2 · 1:Y4 2:P3"`` (``letter``: the card's hand letter, or a 0-based hand index; the colour in
     ``locale``'s words), at most 100 characters."""
-    act = {"plus2": " +2", "die": " die"}.get(card.action or "", "")
+    act = {"plus2": " +2", "die": " " + image_words(locale)("cn.die")}.get(card.action or "", "")
     corners = " ".join(f"{c.index}:{c.color}{c.value}" for c in card.corners)
     if isinstance(letter, int):
         letter = hand_letter(letter)

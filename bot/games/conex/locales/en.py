@@ -85,7 +85,7 @@ MESSAGES: dict[str, str] = {
         "{n}. card **{letter}** (#{card}), corner {corner} on {target} at ({x}, {y}) cm, rotation {rot}° — "
         "**+{points}**"
     ),
-    "cn.hint_label": "{letter} (#{card}) → {target} · +{points}",
+    "cn.hint_label": "+{points}: {letter} #{card} → {target}",
     "cn.hint_with_2x": " (with your 2x star: **+{points}**, button {n} · 2x)",
     "cn.no_hints": "None of your cards has a legal placement now: draw (or pass if the pile is empty).",
     "cn.board": "The current table:",
@@ -153,3 +153,17 @@ MESSAGES.update(
 )
 
 MESSAGES.update({f"img.{key}": template for key, template in _IMAGE_WORDS.items()})
+
+# The specific refusals of typed input (``rule.Input.<reason>``, raised by ``placing.py``) and the image words of
+# the legibility pass (zoom names, corner positions, the hint caption's board word).
+MESSAGES.update(
+    {
+        "rule.Input.no_letter": "No card of your hand has the letter {card}: your cards are {letters}.",
+        "rule.Input.not_card": "“{text}” is not a card: give its hand letter ({letters}) or its number.",
+        "rule.Input.not_target": "“{text}” is not a target: give a table card number or the board.",
+        "rule.Input.not_number": "{what} must be a number of cm.",
+        "rule.Input.not_finite": "{what} must be a finite number of cm.",
+        "rule.Input.off_tables": "{what} = {value} cm is off every table (at most {limit} cm from the centre).",
+        "rule.Input.one_coordinate": "Give both x and y (in cm), or neither to let me fit the card on the target.",
+    }
+)

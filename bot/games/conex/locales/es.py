@@ -86,7 +86,7 @@ MESSAGES: dict[str, str] = {
         "{n}. carta **{letter}** (#{card}), esquina {corner} sobre {target} en ({x}, {y}) cm, giro {rot}° — "
         "**+{points}**"
     ),
-    "cn.hint_label": "{letter} (#{card}) → {target} · +{points}",
+    "cn.hint_label": "+{points}: {letter} #{card} → {target}",
     "cn.hint_with_2x": " (con tu estrella 2x: **+{points}**, botón {n} · 2x)",
     "cn.no_hints": "Ninguna carta de tu mano tiene ahora una colocación legal: roba (o pasa si el mazo está vacío).",
     "cn.board": "La mesa actual:",
@@ -318,7 +318,7 @@ MESSAGES.update(
         "img.cn.r_points": "puntos",
         "img.cn.no_hints": "No hay ninguna colocación legal que sugerir.",
         "img.cn.hint_label": "#{card} esquina {corner} → {target}",
-        "img.cn.hint_points": "{label} · +{points}",
+        "img.cn.hint_points": "+{points}: {label}",
         "img.cn.hint_text": "{n}. {label} — esquina en ({x}, {y}) cm{rot}",
     }
 )
@@ -380,5 +380,29 @@ MESSAGES.update(
         "img.rp.cn_tok_left": "fuera",
         "img.rp.cn_tok_pass": "pasa",
         "img.rp.cn_tok_draw": "roba",
+    }
+)
+
+# The specific refusals of typed input (``rule.Input.<reason>``, raised by ``placing.py``) and the image words of
+# the legibility pass (zoom names, corner positions, the hint caption's board word).
+MESSAGES.update(
+    {
+        "rule.Input.no_letter": "Ninguna carta de tu mano tiene la letra {card}: tus cartas son {letters}.",
+        "rule.Input.not_card": "«{text}» no es una carta: indica su letra de la mano ({letters}) o su número.",
+        "rule.Input.not_target": "«{text}» no es un objetivo: indica el número de una carta de la mesa o el tablero.",
+        "rule.Input.not_number": "{what} debe ser un número de cm.",
+        "rule.Input.not_finite": "{what} debe ser un número finito de cm.",
+        "rule.Input.off_tables": "{what} = {value} cm queda fuera de toda mesa (como mucho {limit} cm del centro).",
+        "rule.Input.one_coordinate": (
+            "Indica x e y (en cm), o ninguna de las dos para que coloque yo la carta sobre el objetivo."
+        ),
+        "img.cn.zoom_card": "carta #{card}",
+        "img.cn.zoom_last": "la última carta colocada",
+        "img.cn.zoom_table": "toda la mesa",
+        "img.cn.pos_tl": "arriba a la izquierda",
+        "img.cn.pos_tr": "arriba a la derecha",
+        "img.cn.pos_br": "abajo a la derecha",
+        "img.cn.pos_bl": "abajo a la izquierda",
+        "img.cn.hint_board": "tablero",
     }
 )
