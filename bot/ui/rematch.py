@@ -22,7 +22,7 @@ import discord
 from bot.core.kind import not_player
 from bot.core.mentions import ping
 from bot.errors import BotError
-from bot.i18n import t
+from bot.i18n import t, versus
 from bot.services.agreements import agreement, humans, mentions
 from bot.ui.common import GameButton, games, reply
 
@@ -85,7 +85,7 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
             deal.data["notes"] = [*deal.data.get("notes", []), posted.id]
             await deal.save()
             return
-        title = t("rematch.thread_title", loc, players=" vs ".join(names))
+        title = t("rematch.thread_title", loc, players=versus(names, loc))
         snap = await layer.lobby.open(
             interaction,
             kind,
