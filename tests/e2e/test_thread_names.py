@@ -54,7 +54,6 @@ async def test_accepted_open_challenge_renames_its_thread(env: BotEnv) -> None:
     assert env.game(game_id).status == "active"
     await server.wait_until(lambda: thread.name == "Constructo: Alice vs Carol", 15, "the thread renamed")
     assert not thread.archived
-    await answered(await server.as_user("carol", thread.id).slash("constructo resign"))
 
 
 async def test_a_refused_rename_leaves_the_game_playing(env: BotEnv) -> None:
@@ -68,7 +67,6 @@ async def test_a_refused_rename_leaves_the_game_playing(env: BotEnv) -> None:
     await server.wait_until(lambda: "board" in env.game(game_id).messages, 15, "the first board")
     assert env.game(game_id).status == "active" and thread.name == "Constructo: Alice vs anyone"
     assert "accepted" in server.message(msg.id).content
-    await answered(await server.as_user("alice", thread.id).slash("constructo resign"))
 
 
 async def test_withdrawn_and_declined_open_challenges_archive_their_thread(env: BotEnv) -> None:
@@ -94,3 +92,23 @@ async def test_an_expired_open_challenge_archives_its_thread(env: BotEnv) -> Non
         assert "expired" in server.message(msg_id).content, server.message(msg_id).content
     finally:
         await answered(await server.as_user("mod").slash("settings", expiry=15))
+
+
+async def test_quick_match_without_threads_per_game_starts_in_the_channel(env: BotEnv) -> None:
+    """The README's quick match: a thread of its own only while ``/settings thread_per_game`` is on."""
+    server = env.server
+    server.add_channel("tn-quick")
+    mod = server.as_user("mod")
+    assert "off" in (await answered(await mod.slash("settings", thread_per_game=False))).text
+    try:
+        for name in ("dave", "bob"):
+            await answered(await server.as_user(name, "tn-quick").slash("play join", game="constructo", clock="none"))
+        game = env.latest_game("constructo")
+        assert sorted(game.players) == sorted([server.user("dave").id, server.user("bob").id]), game
+        assert game.status == "active" and game.channel_id == server.channel("tn-quick").id, "in the channel itself"
+    finally:
+        await answered(await mod.slash("settings", thread_per_game=True))
+    for name in ("dave", "bob"):
+        await answered(await server.as_user(name, "tn-quick").slash("play join", game="constructo", clock="none"))
+    game = env.latest_game("constructo")
+    assert game.status == "active" and server.channels[game.channel_id].parent_id == server.channel("tn-quick").id
