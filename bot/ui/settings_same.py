@@ -1,5 +1,5 @@
 """What ``/settings`` says of an option that changes nothing: "already so" in words, one line per option, so that
-"Saved." is said only when a setting really changed (an admin reads the truth: ``game_off:conex`` twice, ``unblock``
+"Saved." is said only when a setting really changed (an admin reads the truth: a game turned off twice, ``unblock``
 of a member who is not blocked, ``remove_channel`` of a channel not listed).
 
 :func:`same_core` sorts the clock, expiry, caps and ``thread_per_game`` options into the changes to store and the
