@@ -163,14 +163,15 @@ class Footprint:
         game with a board owes the ended mark on that board. In a thread the bot made for the game: an accepted
         open challenge owes the thread's new name; a set-up ending without a game owes the thread's archiving."""
         out: list[Owed] = []
-        made = snap.env.extra.get(MADE_KEY) is True
+        env = getattr(snap, "env", None)
+        made = env is not None and env.extra.get(MADE_KEY) is True
         if snap.status == "finished" and parent_of(snap.record) is not None:
             out.append(Owed(RESULT))
         if snap.status == "aborted" and BOARD_KEY in snap.record.messages:
             out.append(Owed(ENDED))
-        if made and getattr(change, "action", None) == "accept" and snap.env.options.get("open") is True:
+        if made and getattr(change, "action", None) == "accept" and env.options.get("open") is True:
             out.append(Owed(RENAME))
-        if made and snap.status == "aborted" and snap.env.engine is None:
+        if made and snap.status == "aborted" and env.engine is None:
             out.append(Owed(ARCHIVE, delay_s=ARCHIVE_DELAY_S))
         return out
 
