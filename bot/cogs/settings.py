@@ -8,7 +8,11 @@
 - ``thread_per_game``: open each new game in a thread of its own where the bot may (``bot/services/footprint.py``);
 - house rules (``bot/services/house.py``): ``allow_channel`` / ``remove_channel`` / ``any_channel`` (where games may
   start), ``game_on`` / ``game_off``, ``rated`` (new games rated or not), ``block`` / ``unblock`` (a member may
-  neither start nor join games here); ``reset_ratings`` asks to confirm (``bot/ui/server_settings.py``).
+  neither start nor join games here; refused for oneself and for the bot); ``reset_ratings`` asks to confirm
+  (``bot/ui/server_settings.py``).
+
+"Saved." is said only when a setting changed; an option already so is said so in words, and nothing changing at
+all is said ("Nothing was changed.", ``bot/ui/settings_same.py``).
 
 Without options it shows the settings in force. Hidden from members without Manage Server (default permissions)
 and re-checked here; the answer is ephemeral.
@@ -17,7 +21,7 @@ and re-checked here; the answer is ephemeral.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
@@ -27,7 +31,7 @@ from bot.core import clock as clocks
 from bot.errors import BotError
 from bot.i18n import t
 from bot.services import caps, footprint
-from bot.ui import server_settings
+from bot.ui import server_settings, settings_same
 from bot.ui.common import reply
 
 if TYPE_CHECKING:
@@ -114,30 +118,34 @@ class SettingsCog(commands.Cog, name="settings"):
             changes[name] = int(value)
         if thread_per_game is not None:
             changes[footprint.SETTING] = bool(thread_per_game)
+        if block is not None and block.id == interaction.user.id:
+            raise BotError("house.block_self")
+        loc = interaction.locale
         current = await storage.get_guild_settings(guild_id)
-        changes.update(
-            server_settings.house_changes(
-                self.bot.games,
-                current,
-                allow_channel=allow_channel.id if allow_channel is not None else None,
-                remove_channel=remove_channel.id if remove_channel is not None else None,
-                any_channel=any_channel,
-                game_on=game_on,
-                game_off=game_off,
-                rated=rated,
-                block=block.id if block is not None else None,
-                unblock=unblock.id if unblock is not None else None,
-            )
-        )
+        changes, same = settings_same.same_core(self.bot.games, current, changes, loc)
+        house_options: dict[str, Any] = {
+            "allow_channel": allow_channel.id if allow_channel is not None else None,
+            "remove_channel": remove_channel.id if remove_channel is not None else None,
+            "any_channel": any_channel,
+            "game_on": game_on,
+            "game_off": game_off,
+            "rated": rated,
+            "block": block.id if block is not None else None,
+            "unblock": unblock.id if unblock is not None else None,
+        }
+        rules = server_settings.house_changes(self.bot.games, current, **house_options)
+        changes.update({k: v for k, v in rules.items() if current.get(k) != v})  # a value already so: no change
+        same += settings_same.same_house(self.bot.games, current, loc, **house_options)
         if changes:
             current = await storage.set_guild_settings(guild_id, **changes)
-        loc = interaction.locale
-        if reset_ratings is not None:  # a confirmation first: nothing is reset by the command itself
-            await server_settings.ask_reset(interaction, reset_ratings, t("settings.saved", loc) if changes else "")
-            return
-        text = server_settings.describe(self.bot.games, current, loc)
+        given = same or any(v is not None for v in house_options.values())
+        head = [t("settings.saved", loc)] if changes else [*same, t("same.nothing", loc)] if given else []
         if changes:
-            text = f"{t('settings.saved', loc)}\n{text}"
+            head += same
+        if reset_ratings is not None:  # a confirmation first: nothing is reset by the command itself
+            await server_settings.ask_reset(interaction, reset_ratings, "\n".join(head))
+            return
+        text = "\n".join([*head, server_settings.describe(self.bot.games, current, loc)])
         await reply(interaction, text[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
 

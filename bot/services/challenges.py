@@ -73,8 +73,9 @@ async def pending(
     layer: GameLayer, kind: GameKind, interaction: discord.Interaction, *, invited_only: bool, other: int | None = None
 ) -> GameRecord:
     """The caller's pending challenge of ``kind`` in this guild: one they were invited to (``invited_only``) or
-    any they are seated in; ``other`` narrows it to the one with that player. The one in this channel wins; else
-    it must be the only one. Raises ``err.no_pending_challenge`` / ``err.several_challenges``."""
+    any they are seated in (their own open challenge too); ``other`` narrows it to the one with that player. The
+    one in this channel wins; else it must be the only one. Raises ``err.no_pending_challenge`` /
+    ``err.several_challenges``."""
     user_id = interaction.user.id
     found = []
     for record in await layer.storage.list_active_games(
@@ -83,8 +84,8 @@ async def pending(
         if record.status != "lobby" or user_id not in record.players:
             continue
         env = layer.envelope(record)
-        if env.invited is None or (invited_only and env.invited != user_id):
-            continue
+        if (env.invited is None and not is_open(env, record.players)) or (invited_only and env.invited != user_id):
+            continue  # an open challenge: only its challenger finds it here (to withdraw it)
         if other is not None and other not in record.players:
             continue
         found.append(record)

@@ -19,6 +19,13 @@ channel, and a last board that says the game ended.
 - **The last board says the game ended**: an abort (``/abandon``, ``/abort``, ``/games``) of a game with a board
   owes an ``ended`` effect: the board's text is replaced by the aborted game's status line, without the clock
   line, and loses its components (its picture stays).
+- **The thread's name follows the seats** (a thread the bot created for the game, marked :data:`MADE_KEY`): an
+  open challenge ("<Game>: Alice vs anyone") accepted by Carol owes a ``rename`` effect: the thread is renamed
+  to the real players (``foot.thread_title``, at most 100 characters). A challenge or lobby that ends without a
+  game (withdrawn, declined, expired, closed, aborted by an admin) owes an ``archive`` effect: the thread is
+  **archived**, not deleted (what members wrote there stays readable; deleting needs Manage Threads), a few
+  seconds after the commit so the set-up's message is edited first. Discord refusing either (no permission, the
+  thread gone) is logged and forgotten: the accept or the withdrawal stands.
 
 Every step is an outbox effect (``bot/core/outbox.py``): durable, keyed ``(game, version, kind)``, idempotent (each
 handler re-reads the game and does only what is missing), so a restart in between loses or doubles nothing.
@@ -26,6 +33,7 @@ handler re-reads the game and does only what is missing), so a restart in betwee
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -53,8 +61,15 @@ EXTRA_KEY = "footprint"
 """Key of the envelope's ``extra`` marking a game in a thread of its own: ``{"parent": <channel id>}``."""
 RESULT_KEY = "result"
 """Message key of the result card posted in the parent channel."""
+MADE_KEY = "made_thread"
+"""Key of the envelope's ``extra`` (``true``): the game's channel is a thread the bot created for it."""
 PRUNE, RESULT, ENDED = "prune", "result", "ended"
 """Effect kinds: delete a replaced board; post the result card in the parent channel; mark the last board ended."""
+RENAME, ARCHIVE = "rename", "archive"
+"""Effect kinds: rename the game's thread to its players; archive the thread of a set-up that ended without a game."""
+ARCHIVE_DELAY_S = 3.0
+"""Seconds after the commit before the thread is archived (the set-up's message is edited first: an edit in an
+archived thread is refused, 50083)."""
 
 
 def enabled(settings: dict[str, Any], default: bool = True) -> bool:
@@ -80,6 +95,15 @@ def parent_of(record: GameRecord) -> int | None:
 def marked(extra: dict[str, Any], parent: int) -> dict[str, Any]:
     """``extra`` with the mark of a game in a thread of its own opened from channel ``parent``."""
     return {**extra, EXTRA_KEY: {"parent": parent}}
+
+
+def placed(extra: dict[str, Any], quiet: tuple[bool, int] | None, thread: discord.Thread | None) -> dict[str, Any]:
+    """``extra`` of a game opened with :func:`wants_thread`'s answer ``quiet`` and the ``thread`` the bot created
+    for it (``None``: none): a game in a thread of its own gets :func:`marked`; a created thread gets
+    :data:`MADE_KEY`."""
+    if quiet is not None and (quiet[0] or thread is None):
+        extra = marked(extra, quiet[1])
+    return {**extra, MADE_KEY: True} if thread is not None else extra
 
 
 async def wants_thread(
@@ -130,15 +154,26 @@ class Footprint:
         layer.outbox.subscribe(PRUNE, self.prune_effect)
         layer.outbox.subscribe(RESULT, self.result_effect, rule=self.owed)
         layer.outbox.subscribe(ENDED, self.ended_effect)
+        layer.outbox.subscribe(RENAME, self.rename_effect)
+        layer.outbox.subscribe(ARCHIVE, self.archive_effect)
+        layer.on_committed.append(self.committed)
 
-    def owed(self, snap: Snapshot, _change: Any) -> list[Owed]:
+    def owed(self, snap: Snapshot, change: Any) -> list[Owed]:
         """The rule: a finished game in a thread of its own owes its result card in the parent channel; an aborted
-        game with a board owes the ended mark on that board."""
+        game with a board owes the ended mark on that board. In a thread the bot made for the game: an accepted
+        open challenge owes the thread's new name; a set-up ending without a game owes the thread's archiving."""
+        out: list[Owed] = []
+        env = getattr(snap, "env", None)
+        made = env is not None and env.extra.get(MADE_KEY) is True
         if snap.status == "finished" and parent_of(snap.record) is not None:
-            return [Owed(RESULT)]
+            out.append(Owed(RESULT))
         if snap.status == "aborted" and BOARD_KEY in snap.record.messages:
-            return [Owed(ENDED)]
-        return []
+            out.append(Owed(ENDED))
+        if made and getattr(change, "action", None) == "accept" and env.options.get("open") is True:
+            out.append(Owed(RENAME))
+        if made and snap.status == "aborted" and env.engine is None:
+            out.append(Owed(ARCHIVE, delay_s=ARCHIVE_DELAY_S))
+        return out
 
     # -- one live board ----------------------------------------------------------------------------------------
     def prune_owed(self, record: GameRecord, old: int | None, version: int) -> list[Owed]:
@@ -223,3 +258,43 @@ class Footprint:
         said = snap.kind.narration.status_line(snap)  # the aborted game's words (no clock runs)
         async with self.publisher.lock(record.id):
             await self.publisher.delivery.edit(record, board, content=said[:2000], view=None)
+
+    # -- the thread's name and archiving -----------------------------------------------------------------------
+    def committed(self, committed: Any) -> None:
+        """After a commit that owed a ``rename`` or an ``archive``: wake the outbox's workers when it falls due
+        (nobody does them inline, and an idle worker looks only every ``IDLE_S``)."""
+        if not committed.changes:
+            return
+        owed = [o for o in self.owed(committed.snap, committed.changes[-1]) if o.kind in (RENAME, ARCHIVE)]
+        if owed:
+            delay = max(o.delay_s for o in owed)
+            asyncio.get_running_loop().call_later(delay + 0.05, self.layer.outbox.poke)
+
+    async def rename_effect(self, effect: Effect) -> None:
+        """The ``rename`` effect: the game's thread is named after its players (``foot.thread_title``, in the
+        game's language, within Discord's 100 characters)."""
+        record = await self.layer.storage.get_game(effect.game_id)
+        if record is None or record.kind not in self.layer.kinds or len(record.players) < 2:
+            return
+        snap = self.layer.snapshot(record)
+        names = snap.names
+        name = t("foot.thread_title", snap.locale, game=snap.kind.title, a=names[0], b=", ".join(names[1:]))
+        await self._edit_thread(record, name=name[:100])
+
+    async def archive_effect(self, effect: Effect) -> None:
+        """The ``archive`` effect: the thread of a set-up that ended without a game is archived."""
+        record = await self.layer.storage.get_game(effect.game_id)
+        if record is None or record.status != "aborted":
+            return
+        await self._edit_thread(record, archived=True)
+
+    async def _edit_thread(self, record: GameRecord, **fields: Any) -> None:
+        """Edit the game's thread (``PATCH /channels/{id}``). Discord refusing for good (no permission, the thread
+        or guild gone: 403, 404) raises :class:`Drop` (logged, never retried); other errors are retried."""
+        http = getattr(self.layer.bot, "http", None)
+        if http is None:
+            return
+        try:
+            await http.edit_channel(record.channel_id, **fields)
+        except (discord.Forbidden, discord.NotFound) as err:
+            raise Drop(f"thread {record.channel_id} of game {record.id} refused {sorted(fields)}: {err}") from err

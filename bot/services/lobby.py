@@ -145,8 +145,7 @@ class Lobby:
         if own or await self.layer.channel_busy(channel_id):
             thread = await footprint.open_thread(self.layer, interaction, title)
             channel_id = thread.id
-        if quiet is not None and (own or thread is None):  # a thread of its own (quiet channels)
-            env = env.with_(extra=footprint.marked(env.extra, quiet[1]))
+        env = env.with_(extra=footprint.placed(env.extra, quiet, thread))  # a thread of its own (quiet channels)
         owed = [] if starts else [Owed("lobby", delay_s=LOBBY_GRACE_S)]
         made = {"guild_id": guild_id, "env": env, "players": players, "status": status, "wake_at": wake, "owed": owed}
         try:

@@ -47,3 +47,26 @@ def test_a_finished_thread_game_owes_its_result_card_and_an_aborted_board_its_en
     assert rule("active", extra=mark) == []
     assert [o.kind for o in rule("aborted", messages={"board": 99})] == ["ended"]
     assert rule("aborted") == [], "an aborted set-up has no board"
+
+
+def test_a_thread_the_bot_made_is_renamed_on_an_open_accept_and_archived_when_the_set_up_ends() -> None:
+    fp = footprint.Footprint.__new__(footprint.Footprint)
+
+    def owed(status: str, action: str, *, made: bool = True, open_: bool = True, engine: Any = None) -> list[str]:
+        extra = {footprint.MADE_KEY: True} if made else {}
+        env = SimpleNamespace(extra=extra, options={"open": open_}, engine=engine)
+        snap = SimpleNamespace(status=status, record=record(status), env=env)
+        return [o.kind for o in fp.owed(snap, SimpleNamespace(action=action))]  # type: ignore[arg-type]
+
+    assert owed("active", "accept") == ["rename"]
+    assert owed("active", "accept", open_=False) == [], "an invited opponent: the thread already names them"
+    assert owed("active", "accept", made=False) == [], "a thread the bot did not make for the game"
+    assert owed("aborted", "withdraw") == ["archive"] and owed("aborted", "expire") == ["archive"]
+    assert owed("aborted", "withdraw", made=False) == []
+    assert owed("aborted", "abort", engine={"x": 1}) == [], "a game that started keeps its thread"
+    assert footprint.placed({}, (True, 20), SimpleNamespace()) == {  # type: ignore[arg-type]
+        "footprint": {"parent": 20},
+        footprint.MADE_KEY: True,
+    }
+    assert footprint.placed({}, (False, 20), None) == {"footprint": {"parent": 20}}
+    assert footprint.placed({}, None, None) == {}

@@ -1,0 +1,87 @@
+"""What ``/settings`` says of an option that changes nothing: "already so" in words, one line per option, so that
+"Saved." is said only when a setting really changed (an admin reads the truth: a game turned off twice, ``unblock``
+of a member who is not blocked, ``remove_channel`` of a channel not listed).
+
+:func:`same_core` sorts the clock, expiry, caps and ``thread_per_game`` options into the changes to store and the
+lines of those already in force (the value in force: the stored one, else the operator's default).
+:func:`same_house` gives the lines of the house-rule options (``bot/services/house.py``) already so.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bot.core import clock as clocks
+from bot.i18n import t
+from bot.services import caps, footprint, house
+
+if TYPE_CHECKING:
+    from bot.core.layer import GameLayer
+
+
+def same_core(
+    layer: GameLayer, before: dict[str, Any], changes: dict[str, object], loc: Any
+) -> tuple[dict[str, object], list[str]]:
+    """``changes`` (setting name → value, as ``/settings`` builds them for ``clock``, ``expiry``, the caps and
+    ``thread_per_game``) without those equal to the value in force under ``before``, and one "already" line in
+    ``loc``'s language for each one left out."""
+    in_force: dict[str, object] = {
+        clocks.SETTING_CLOCK: clocks.preset_of(None, before),
+        clocks.SETTING_EXPIRY: clocks.expiry_minutes(before),
+        footprint.SETTING: footprint.enabled(before, footprint.operator_default(layer)),
+        **caps.limits(before, caps.operator_caps(layer)),
+    }
+    options = {
+        clocks.SETTING_CLOCK: "clock",
+        clocks.SETTING_EXPIRY: "expiry",
+        footprint.SETTING: "thread_per_game",
+    }
+    kept: dict[str, object] = {}
+    lines: list[str] = []
+    for name, value in changes.items():
+        if name in in_force and in_force[name] == value and type(in_force[name]) is type(value):
+            shown = t("settings.on" if value else "settings.off", loc) if isinstance(value, bool) else f"`{value}`"
+            lines.append(t("same.option", loc, option=options.get(name, name), value=shown))
+        else:
+            kept[name] = value
+    return kept, lines
+
+
+def same_house(
+    layer: GameLayer,
+    before: dict[str, Any],
+    loc: Any,
+    *,
+    allow_channel: int | None = None,
+    remove_channel: int | None = None,
+    any_channel: bool | None = None,
+    game_on: str | None = None,
+    game_off: str | None = None,
+    rated: bool | None = None,
+    block: int | None = None,
+    unblock: int | None = None,
+) -> list[str]:
+    """One line in ``loc``'s language per house-rule option that is already so under ``before`` (a channel already
+    listed or not listed, games already allowed anywhere, a game already on or off, games already rated or not, a
+    member already blocked or not blocked). Unknown games are left to ``house_changes`` (it refuses them)."""
+    lines: list[str] = []
+    listed = house.channels(before)
+    if allow_channel is not None and allow_channel in listed:
+        lines.append(t("same.channel_listed", loc, channel=f"<#{allow_channel}>"))
+    if remove_channel is not None and remove_channel not in listed:
+        lines.append(t("same.channel_not_listed", loc, channel=f"<#{remove_channel}>"))
+    if any_channel and not listed:
+        lines.append(t("same.anywhere", loc))
+    off = house.games_off(before)
+    for name, key, already in ((game_on, "same.game_on", False), (game_off, "same.game_off", True)):
+        registered = layer.kinds.get(name) if name is not None else None
+        if registered is not None and (name in off) == already:
+            lines.append(t(key, loc, game=registered.title))
+    if rated is not None and house.rated(before) == rated:
+        lines.append(t("same.rated_on" if rated else "same.rated_off", loc))
+    barred = house.blocked(before)
+    if block is not None and block in barred:
+        lines.append(t("same.blocked", loc, user=f"<@{block}>"))
+    if unblock is not None and unblock not in barred:
+        lines.append(t("same.not_blocked", loc, user=f"<@{unblock}>"))
+    return lines
