@@ -15,6 +15,8 @@ Lines (the prompt shows who acts, e.g. ``alice>``):
   its parent channel).
 - ``delete #3`` — the moderator deletes message ``#3`` of ``show``.
 - ``kick-bot`` / ``invite-bot`` — remove the bot from this guild (GUILD_DELETE) / invite it back.
+- ``locale es-ES`` — the acting user's Discord now speaks Spanish (``locale en-US`` back); ``locale server es-ES``
+  sets the guild's language (public boards and result cards of games opened after it).
 - ``switch carol`` (or ``bob> /help`` / ``as bob /help`` for one line), ``channel games-2`` (each user keeps
   their own channel, also after a one-line ``mod> channel games-2``), ``show [n]``,
   ``users``, ``channels``, ``violations``, ``restart`` (SIGKILL the bot and start it again), ``help``, ``quit``.
@@ -37,7 +39,9 @@ from devserver.result import InteractionResult
 from devserver.server import DevServer
 
 SETTLE_S = 0.6  # after an answer, the bot counts as done once it sent no request for this long
-NEEDS_ARGUMENT = {"click", "select", "complete", "as", "switch", "channel", "delete"}
+NEEDS_ARGUMENT = {"click", "select", "complete", "as", "switch", "channel", "delete", "locale"}
+LOCALES = ("en-US", "en-GB", "es-ES", "es-419")
+"""The Discord locales the console offers (the bot speaks English and Spanish)."""
 HELP = (__doc__ or "").split("``alice>``):", 1)[-1].split("Every attachment", 1)[0].replace("``", "`")
 
 
@@ -107,6 +111,7 @@ class Console:
             "delete": self._delete,
             "kick-bot": self._kick_bot,
             "invite-bot": self._invite_bot,
+            "locale": self._locale,
         }
 
     @property
@@ -365,6 +370,19 @@ class Console:
         n = int(rest) if rest.strip().isdigit() else 10
         start = max(0, len(msgs) - n)
         return "\n".join(self.render(m, i + 1) for i, m in enumerate(msgs) if i >= start) or "(no messages)"
+
+    async def _locale(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109
+        """``locale <xx-YY>``: the acting user's client language; ``locale server <xx-YY>``: the guild's."""
+        args = rest.split()
+        server_wide = bool(args) and args[0] == "server"
+        value = args[1] if server_wide and len(args) > 1 else (args[0] if args and not server_wide else "")
+        if value not in LOCALES:
+            raise CommandUsageError(f"write one of {', '.join(LOCALES)} (e.g. locale es-ES, locale server es-ES)")
+        if server_wide:
+            self.server.guild(self.user.channel.guild_id).locale = value
+            return f"the server's language is now {value} (games opened from now on)"
+        self.server.user(self.user.name).locale = value
+        return f"{self.user.name}'s Discord now speaks {value}"
 
     async def _users(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109
         return ", ".join(f"{u.name} ({u.id})" for u in self.server.users.values())

@@ -132,3 +132,14 @@ async def test_console_channel_sticks_for_a_one_line_user(server: DevServer, bot
     assert console.prompt == "mod #general> "
     assert (await console.run_line("switch bob")) == "now acting as bob"
     assert console.prompt == "bob> "
+
+
+async def test_console_sets_a_users_and_the_servers_language(server: DevServer, bot: TinyBot, tmp_path: Path) -> None:
+    console = Console(server, tmp_path, user="alice")
+    assert "locale es-ES" in await console.run_line("help")
+    assert "now speaks es-ES" in await console.run_line("locale es-ES")
+    assert server.user("alice").locale == "es-ES" and server.user("bob").locale != "es-ES"
+    assert "language is now es-ES" in await console.run_line("locale server es-ES")
+    assert server.guild(None).locale == "es-ES"
+    assert "?? write one of" in await console.run_line("locale klingon")
+    assert server.user("alice").locale == "es-ES", "a refused locale changes nothing"
