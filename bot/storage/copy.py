@@ -51,9 +51,10 @@ TABLES: tuple[tuple[str, str, str], ...] = (
     ),
     (
         "match_queue",
-        "user_id, guild_id, channel_id, kind, seats, clock, name, locale, joined_at, wait_until",
+        "user_id, guild_id, channel_id, kind, seats, clock, name, locale, joined_at, wait_until, claimed_at",
         "user_id",
     ),
+    ("match_queue_notes", "user_id, guild_id, kind, reason, at", "user_id"),
 )
 """Every table of the schema with its columns and key, in an order that satisfies the foreign keys."""
 _FLOAT_COLUMNS = {
@@ -66,6 +67,7 @@ _FLOAT_COLUMNS = {
     "claimed_until",
     "joined_at",
     "wait_until",
+    "claimed_at",
     "mu",
     "sigma",
     "ordinal",

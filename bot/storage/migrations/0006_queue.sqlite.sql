@@ -14,7 +14,7 @@ CREATE TABLE match_queue (
     locale     TEXT,
     joined_at  REAL    NOT NULL,
     wait_until REAL,
-    claimed_at REAL   
+    claimed_at REAL
 );
 CREATE INDEX match_queue_group ON match_queue (guild_id, kind, seats, clock, joined_at);
 CREATE INDEX match_queue_wait ON match_queue (wait_until) WHERE wait_until IS NOT NULL;
