@@ -1,7 +1,8 @@
 """How a player's pictures look: their ``/mysettings`` theme (dark or light) and palette (standard or colour-blind).
 
 The rule: a picture only its player sees (a private answer: their hand and hints, a private zoom on the table,
-their match analysis, a replay answered privately) is drawn in that player's look; a picture posted in the
+their match analysis, a replay answered privately, a game watched with **Watch a game…**) is drawn in that player's
+look; a picture posted in the
 channel (boards, result cards, the leaderboard, the layouts sheet, a public replay) is seen by everyone and keeps
 the default look, :data:`DEFAULT` (dark, standard palette). A player who wants the table in their own look asks
 for a private zoom on it.
@@ -12,9 +13,12 @@ does not know reads as the default.
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 from dataclasses import dataclass
 from typing import Any
 
+from bot.core.kind import Picture
 from render.palette import PALETTES, Palette, palette_of
 
 DEFAULT_PALETTE = "standard"
@@ -60,3 +64,17 @@ def look_from(prefs: dict[str, str | None]) -> Look:
 async def look_of(storage: Any, user_id: int) -> Look:
     """The :class:`Look` user ``user_id`` chose (``storage``: anything with ``get_prefs(user_id)``)."""
     return look_from(await storage.get_prefs(user_id))
+
+
+def in_look(picture: Picture, look: Look) -> Picture:
+    """``picture`` drawn in ``look`` (a private answer: the reader's): its drawing function gets the look's
+    ``theme=``/``palette=`` keywords it declares (a game's drawing that declares neither stays as it is)."""
+    if look == DEFAULT:
+        return picture
+    try:
+        params = inspect.signature(picture.draw).parameters
+    except (TypeError, ValueError):
+        return picture
+    anything = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+    extra = {k: v for k, v in look.kwargs().items() if anything or k in params}
+    return dataclasses.replace(picture, kwargs={**picture.kwargs, **extra}) if extra else picture

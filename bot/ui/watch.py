@@ -25,6 +25,7 @@ from bot.core.kind import start_hint
 from bot.errors import BotError
 from bot.i18n import language_of, t, versus
 from bot.services.boards import message_link
+from bot.services.looks import in_look, look_of
 from bot.ui.common import games, reply, report_errors
 
 if TYPE_CHECKING:
@@ -141,7 +142,8 @@ async def watch(interaction: discord.Interaction, game_id: int) -> None:
     snap = layer.snapshot(record)
     # a private answer: the watcher's language (interaction.locale, as /mysettings overrides it), not the server's
     snap = dataclasses.replace(snap, env=snap.env.with_(locale=language_of(interaction.locale)))
-    files, fallback = await layer.publisher.draw(snap.kind.pictures.board_pictures(snap))
+    look = await look_of(layer.storage, interaction.user.id)  # a private picture: the watcher's look too
+    files, fallback = await layer.publisher.draw([in_look(p, look) for p in snap.kind.pictures.board_pictures(snap)])
     head = t("watch.head", interaction.locale, game_id=game_id, game=snap.kind.title, link=jump_link(record))
     status = snap.kind.narration.status_line(snap)
     await reply(

@@ -64,3 +64,26 @@ async def test_mysettings_theme_light_makes_my_hand_light_and_nobody_else_s(env:
     public = board.images[0] if board.images else table.images[0]
     assert lightness(public) < 0.1, "a public table keeps the default look"
     assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def test_watching_a_game_draws_its_board_in_the_watchers_look(env: BotEnv) -> None:
+    """**Watch a game…** is a private answer: carol, who chose the light theme, sees a running Constructo game's board
+    light; dave, who chose nothing, sees it dark; the public board stays dark."""
+    server = env.server
+    here = server.channel("games-2")
+    alice, bob = server.as_user("alice", here), server.as_user("bob", here)
+    res = await answered(await alice.slash("constructo challenge", opponent="bob"))
+    await answered(await bob.click(res.message, "Accept"), followups=1)
+    game = env.latest_game("constructo", here.id)
+    await answered(await server.as_user("carol").slash("mysettings", theme="light"))
+    seen: dict[str, bytes] = {}
+    for name in ("carol", "dave"):
+        user = server.as_user(name)
+        listing = await answered(await user.slash("games"))
+        shown = await answered(await user.select(listing.message, str(game.id)))
+        assert shown.ephemeral and shown.message is not None and shown.message.images, shown.text
+        seen[name] = shown.message.images[0]
+    assert lightness(seen["carol"]) > 0.5, "carol's look: light"
+    assert lightness(seen["dave"]) < 0.1, "dave chose nothing: dark"
+    board = server.message(env.game(game.id).messages["board"])
+    assert board.images and lightness(board.images[0]) < 0.1, "the public board keeps the default look"
