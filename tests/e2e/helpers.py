@@ -310,3 +310,16 @@ async def assert_stripped(
     one (in the background, through the interaction's webhook), so under load this may come a moment after the
     new board's answer: wait for it (``TimeoutError`` naming ``what`` if it never comes)."""
     await server.wait_until(lambda: server.message(message_id).components == [], timeout, what)
+
+
+def queued(env: BotEnv) -> dict[int, tuple[str, int]]:
+    """``user_id -> (kind, seats)`` of every stored quick-match queue row (claimed or not)."""
+    with env.db() as conn:
+        return {u: (k, s) for u, k, s in conn.execute("SELECT user_id, kind, seats FROM match_queue")}
+
+
+def games_of(env: BotEnv, user_id: int) -> list[GameRow]:
+    """Every stored game ``user_id`` has a seat in."""
+    with env.db() as conn:
+        ids = [g for (g,) in conn.execute("SELECT game_id FROM game_players WHERE user_id = ?", (user_id,))]
+    return [env.game(g) for g in ids]

@@ -20,7 +20,7 @@ import pytest_asyncio
 
 from devserver.models import Message, User, fixed_id
 
-from .helpers import BotEnv, GameRow, answered, bot_env
+from .helpers import BotEnv, answered, bot_env, games_of, queued
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -41,12 +41,6 @@ async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]
         yield e
 
 
-def queued(env: BotEnv) -> dict[int, tuple[str, int]]:
-    """``user_id -> (kind, seats)`` of every stored queue row."""
-    with env.db() as conn:
-        return {u: (k, s) for u, k, s in conn.execute("SELECT user_id, kind, seats FROM match_queue")}
-
-
 def joined_at(env: BotEnv, user_id: int) -> float:
     with env.db() as conn:
         return float(conn.execute("SELECT joined_at FROM match_queue WHERE user_id = ?", (user_id,)).fetchone()[0])
@@ -54,12 +48,6 @@ def joined_at(env: BotEnv, user_id: int) -> float:
 
 def last_id(env: BotEnv) -> int:
     return max((m.id for m in env.server.all_messages()), default=0)
-
-
-def games_of(env: BotEnv, user_id: int) -> list[GameRow]:
-    with env.db() as conn:
-        ids = [g for (g,) in conn.execute("SELECT game_id FROM game_players WHERE user_id = ?", (user_id,))]
-    return [env.game(g) for g in ids]
 
 
 async def ping(env: BotEnv, after: int, channel: str = "games") -> Message:

@@ -24,7 +24,7 @@ import pytest_asyncio
 
 from devserver.models import User, fixed_id
 
-from .helpers import BotEnv, GameRow, answered, bot_env
+from .helpers import BotEnv, answered, bot_env, games_of, queued
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -42,18 +42,6 @@ async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]
         await e.proc.start()
         await e.server.wait_until(lambda: "connected as" in e.proc.log(), 20, "the bot's READY")
         yield e
-
-
-def queued(env: BotEnv) -> dict[int, tuple[str, int]]:
-    """``user_id -> (kind, seats)`` of every stored queue row (claimed or not)."""
-    with env.db() as conn:
-        return {u: (k, s) for u, k, s in conn.execute("SELECT user_id, kind, seats FROM match_queue")}
-
-
-def games_of(env: BotEnv, user_id: int) -> list[GameRow]:
-    with env.db() as conn:
-        ids = [g for (g,) in conn.execute("SELECT game_id FROM game_players WHERE user_id = ?", (user_id,))]
-    return [env.game(g) for g in ids]
 
 
 async def admin(env: BotEnv, **options: object) -> None:
