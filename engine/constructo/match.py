@@ -8,38 +8,30 @@ stored format (version 2) is documented in ``docs/interfaces.md`` (section engin
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
-from engine.constructo import match_state
-from engine.constructo.actions import AgreeDraw, ChooseLayout, MatchAction, Takeback, parse_action
-from engine.constructo.events import (
-    ChipMoved,
-    ChipPlaced,
-    DrawAgreed,
-    LayoutChosen,
-    Resigned,
-    RoundOver,
-    TakenBack,
-    TimedOut,
-)
+from engine.constructo import match_rules, match_state
+from engine.constructo.actions import ChooseLayout, MatchAction, parse_action
 from engine.constructo.layout import LAYOUTS, Layout
+from engine.constructo.match_position import (
+    REASON_AGREED,
+    REASON_RESIGN,
+    REASON_TIMEOUT,
+    MatchPosition,
+    Phase,
+    current_player,
+    last_move,
+    outcome,
+    phase,
+    takeback_plies,
+    totals,
+)
 from engine.constructo.move import Move
 from engine.constructo.round import Round
-from engine.errors import IllegalMoveError, InvalidInputError, NotYourTurnError, RuleError, StateError
-from engine.protocol import Applied, Event, Forfeit, GameOver, Outcome, Result, Timeout, TurnStarted
+from engine.errors import InvalidInputError, RuleError, StateError
+from engine.protocol import Applied, Forfeit, Outcome
 
 __all__ = ["Match", "Phase"]
-
-Phase = Literal["playing", "choosing_layout", "over"]
-
-REASON_ROUNDS = "M2"
-"""Outcome reason: both rounds were played; higher total wins, equal totals draw."""
-REASON_RESIGN = "M3"
-"""Outcome reason: a player resigned (the shared ``Forfeit``)."""
-REASON_TIMEOUT = "timeout"
-"""Outcome reason: a player's time ran out and the opponent claimed the win (the shared ``Timeout``)."""
-REASON_AGREED = "agreed"
-"""Outcome reason: both players agreed to a draw (:class:`AgreeDraw`): the match is drawn whatever the score."""
 
 
 class Match:
@@ -59,7 +51,7 @@ class Match:
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 2
 
-    __slots__ = ("_ended", "_first", "_log", "rounds")
+    __slots__ = ("_pos",)
 
     def __init__(
         self,
@@ -68,16 +60,13 @@ class Match:
         ended: tuple[int, str] | None = None,
         log: list[tuple[int, str]] | None = None,
     ) -> None:
-        self._first = first
-        self.rounds: list[Round] = rounds
-        self._ended = ended  # (seat, reason "M3" | "timeout" | "agreed") after a Forfeit, Timeout or AgreeDraw
         if log is None:  # built from rounds alone: no takeback in them
             log = match_state.history_of(first, rounds)
             if ended is not None:
                 log.append(
                     (ended[0], {REASON_RESIGN: "forfeit", REASON_AGREED: "agreed draw"}.get(ended[1], "timeout"))
                 )
-        self._log: list[tuple[int, str]] = log
+        self._pos = MatchPosition(first, rounds, ended, log)
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -115,13 +104,19 @@ class Match:
 
     def copy(self) -> Match:
         """An independent copy (rounds and history copied)."""
-        return Match(self._first, [r.copy() for r in self.rounds], self._ended, list(self._log))
+        pos = self._pos
+        return Match(pos.first, [r.copy() for r in pos.rounds], pos.ended, list(pos.log))
 
     # -- state --------------------------------------------------------------------------------
     @property
+    def rounds(self) -> list[Round]:
+        """Round 1, then round 2 once its layout is chosen (the position's own list: change it only by actions)."""
+        return self._pos.rounds
+
+    @property
     def setup(self) -> dict[str, Any]:
         """``{"layout": round 1's layout text, "first": 0|1}``."""
-        return {"layout": self.rounds[0].layout.to_text(), "first": self._first}
+        return {"layout": self.rounds[0].layout.to_text(), "first": self._pos.first}
 
     @property
     def num_players(self) -> int:
@@ -133,12 +128,12 @@ class Match:
         """Every applied action as ``(player, text)`` in order (a new list): moves in notation, ``"layout ..."``,
         ``"takeback"`` (after the move it took back, which stays in the history), ``"forfeit"``, ``"timeout"``,
         ``"agreed draw"``. :meth:`replay` of it rebuilds the match."""
-        return list(self._log)
+        return list(self._pos.log)
 
     @property
     def first(self) -> int:
         """The player (0/1) who started round 1."""
-        return self._first
+        return self._pos.first
 
     @property
     def round_no(self) -> int:
@@ -153,11 +148,7 @@ class Match:
     @property
     def phase(self) -> Phase:
         """``"playing"``, ``"choosing_layout"`` (round 1 over, round 2's layout not chosen) or ``"over"``."""
-        if self._ended is not None:
-            return "over"
-        if not self.rounds[-1].is_over:
-            return "playing"
-        return "choosing_layout" if len(self.rounds) == 1 else "over"
+        return phase(self._pos)
 
     @property
     def is_over(self) -> bool:
@@ -167,17 +158,12 @@ class Match:
     @property
     def chooser(self) -> int | None:
         """The player who must choose round 2's layout now (M1: the one who did not start round 1), else None."""
-        return 1 - self._first if self.phase == "choosing_layout" else None
+        return 1 - self._pos.first if self.phase == "choosing_layout" else None
 
     @property
     def current_player(self) -> int | None:
         """The player to act: to move in the current round, or to choose a layout; ``None`` once over."""
-        phase = self.phase
-        if phase == "playing":
-            return self.rounds[-1].current_player
-        if phase == "choosing_layout":
-            return 1 - self._first
-        return None
+        return current_player(self._pos)
 
     def awaiting(self) -> tuple[int, ...]:
         """``(current_player,)`` while the match runs, ``()`` once over."""
@@ -187,12 +173,14 @@ class Match:
     @property
     def resigned(self) -> int | None:
         """The player who resigned (M3), or ``None`` (also after a timeout)."""
-        return self._ended[0] if self._ended is not None and self._ended[1] == REASON_RESIGN else None
+        ended = self._pos.ended
+        return ended[0] if ended is not None and ended[1] == REASON_RESIGN else None
 
     @property
     def timed_out(self) -> int | None:
         """The player who lost on time, or ``None``."""
-        return self._ended[0] if self._ended is not None and self._ended[1] == REASON_TIMEOUT else None
+        ended = self._pos.ended
+        return ended[0] if ended is not None and ended[1] == REASON_TIMEOUT else None
 
     def round_scores(self) -> list[tuple[int, int]]:
         """Each round's ``(player 0, player 1)`` tower count (S2), rounds in order (running count if unfinished)."""
@@ -200,8 +188,7 @@ class Match:
 
     def totals(self) -> tuple[int, int]:
         """Sum of both players' tower counts over the rounds played so far (M2)."""
-        scores = self.round_scores()
-        return (sum(s[0] for s in scores), sum(s[1] for s in scores))
+        return totals(self._pos)
 
     @property
     def outcome(self) -> Outcome | None:
@@ -211,23 +198,7 @@ class Match:
         ``"M3"`` (resignation) and ``"timeout"`` (the leaving player LOSS, ranked last, in ``forfeited``).
         ``scores`` are the totals (M2) at the end.
         """
-        if not self.is_over:
-            return None
-        totals = self.totals()
-        if self._ended is not None and self._ended[1] == REASON_AGREED:
-            return Outcome(((0, 1),), REASON_AGREED, (Result.DRAW, Result.DRAW), totals)
-        if self._ended is not None:
-            loser, reason = self._ended
-            results = [Result.WIN, Result.WIN]
-            results[loser] = Result.LOSS
-            return Outcome(((1 - loser,), (loser,)), reason, tuple(results), totals, (loser,))
-        a, b = totals
-        if a == b:
-            return Outcome(((0, 1),), REASON_ROUNDS, (Result.DRAW, Result.DRAW), totals)
-        w = 0 if a > b else 1
-        results = [Result.LOSS, Result.LOSS]
-        results[w] = Result.WIN
-        return Outcome(((w,), (1 - w,)), REASON_ROUNDS, tuple(results), totals)
+        return outcome(self._pos)
 
     @property
     def winner(self) -> int | None:
@@ -262,23 +233,6 @@ class Match:
             return [ChooseLayout(seat, layout) for layout in LAYOUTS.values()]
         return [m.by(seat) for m in self.rounds[-1].legal_moves()]
 
-    def _check_player(self, player: Any) -> int:
-        if player not in (0, 1) or isinstance(player, bool):
-            raise InvalidInputError(f"player must be 0 or 1, not {player!r}", player=player)
-        return int(player)
-
-    def _refuse_if_over(self) -> None:
-        if self._ended is not None:
-            seat, reason = self._ended
-            if reason == REASON_RESIGN:
-                raise IllegalMoveError(f"the match is over: player {seat} resigned", rule="M3", resigned=seat)
-            if reason == REASON_AGREED:
-                raise IllegalMoveError("the match is over: the players agreed to a draw", rule="E1")
-            raise IllegalMoveError(f"the match is over: player {seat} ran out of time", rule="E1", timed_out=seat)
-        if self.is_over:
-            a, b = self.totals()
-            raise IllegalMoveError(f"the match is over (both rounds played, totals {a}-{b})", rule="E1", totals=(a, b))
-
     def check(self, action: MatchAction) -> MatchAction:
         """Validate ``action`` without changing anything; returns it resolved (a :class:`Move` without a player
         gets the player to move).
@@ -291,132 +245,24 @@ class Match:
                 is not waiting for.
             InvalidInputError: a bad player or action.
         """
-        if isinstance(action, Forfeit):
-            self._check_player(action.player)
-            if self.is_over:
-                raise IllegalMoveError("the match is already over; there is nothing to resign", rule="M3")
-            return action
-        if isinstance(action, Timeout):
-            seat = self._check_player(action.player)
-            self._refuse_if_over()
-            if seat not in self.awaiting():
-                raise NotYourTurnError(
-                    f"player {seat} cannot run out of time: the match waits for player {self.current_player}",
-                    player=seat,
-                    awaiting=list(self.awaiting()),
-                )
-            return action
-        if isinstance(action, AgreeDraw):
-            self._check_player(action.player)
-            self._refuse_if_over()
-            return action
-        if isinstance(action, Takeback):
-            self._check_takeback(self._check_player(action.player))
-            return action
-        if isinstance(action, ChooseLayout):
-            seat = self._check_player(action.player)
-            self._refuse_if_over()
-            if self.phase != "choosing_layout":
-                raise IllegalMoveError("round 2's layout is chosen only once round 1 is over", rule="M1")
-            chooser = 1 - self._first
-            if seat != chooser:
-                raise NotYourTurnError(
-                    "the player who did not start round 1 chooses the layout of round 2 (M1)", chooser=chooser
-                )
-            return action
-        if not isinstance(action, Move):
-            raise InvalidInputError(f"not a Constructo action: {action!r}")
-        self._refuse_if_over()
-        if self.phase == "choosing_layout":
-            raise IllegalMoveError(
-                f"round 1 is over; player {1 - self._first} must first choose the layout of round 2",
-                rule="M1",
-                chooser=1 - self._first,
-            )
-        rnd = self.rounds[-1]
-        move = rnd.check(action)
-        return move.by(rnd.current_player)
+        return match_rules.check(self._pos, action)
 
     def last_move(self, seat: int) -> str | None:
         """The notation of the last move still on the board (the current round's, not taken back) when ``seat``
         made it: the one move a :class:`Takeback` by ``seat`` may undo; ``None`` once over, before any move of
         the round, or when the other player made it."""
-        rnd = self.rounds[-1]
-        if self._ended is not None or self.is_over or not rnd.codes or rnd.current_player == seat:
-            return None
-        return str(rnd.last_move)
+        return last_move(self._pos, seat)
 
     def takeback_plies(self, seat: int) -> int:
         """How many moves a takeback asked for by ``seat`` undoes (lichess's rule): 1 when the last move on the
         board is ``seat``'s, 2 when it is the opponent's reply to ``seat``'s move (the reply goes too), else 0."""
-        if self.last_move(seat) is not None:
-            return 1
-        if self.last_move(1 - seat) is not None and len(self.rounds[-1].codes) >= 2:
-            return 2
-        return 0
-
-    def _check_takeback(self, seat: int) -> None:
-        self._refuse_if_over()
-        if self.last_move(seat) is None:
-            raise IllegalMoveError(
-                f"player {seat} has no move to take back: only the last move on the board, theirs, can be",
-                rule="takeback",
-                player=seat,
-            )
+        return takeback_plies(self._pos, seat)
 
     def apply(self, action: MatchAction) -> Applied:
         """Validate and apply ``action``; append it (resolved) to :attr:`history`. Returns the resolved action
         and its events (see :mod:`engine.constructo.events`). Raises like :meth:`check`; nothing changes then.
         """
-        resolved = self.check(action)
-        events: list[Event] = []
-        if isinstance(resolved, Forfeit | Timeout):
-            self._ended = (resolved.player, REASON_RESIGN if isinstance(resolved, Forfeit) else REASON_TIMEOUT)
-            events.append(Resigned(resolved.player) if isinstance(resolved, Forfeit) else TimedOut(resolved.player))
-        elif isinstance(resolved, AgreeDraw):
-            self._ended = (resolved.player, REASON_AGREED)
-            events.append(DrawAgreed(resolved.player))
-        elif isinstance(resolved, Takeback):
-            text = str(self.rounds[-1].last_move)
-            self.rounds[-1].undo_code()  # the pure inverse of the move: the position before it, exactly
-            events.append(TakenBack(resolved.player, text, len(self.rounds)))
-        elif isinstance(resolved, ChooseLayout):
-            self.rounds.append(Round(resolved.layout, resolved.player))
-            events.append(LayoutChosen(resolved.player, 2, resolved.layout))
-        else:
-            assert isinstance(resolved, Move) and resolved.player is not None
-            rnd = self.rounds[-1]
-            if resolved.is_place:
-                assert resolved.size is not None and resolved.tile is not None
-                rnd.apply_code(resolved.code)
-                events.append(ChipPlaced(resolved.player, resolved.size, resolved.tile))
-            else:
-                assert resolved.src is not None and resolved.dst is not None
-                size = rnd.tile(resolved.src)[0][1]
-                rnd.apply_code(resolved.code)
-                events.append(
-                    ChipMoved(
-                        resolved.player,
-                        size,
-                        resolved.src,
-                        resolved.dst,
-                        rnd.is_swallow(resolved.dst),
-                        len(rnd.tile(resolved.dst)),
-                        rnd.tower_owner(resolved.dst),
-                    )
-                )
-            if rnd.is_over:
-                events.append(RoundOver(len(self.rounds), rnd.score(), rnd.current_player))
-        assert resolved.player is not None  # check() resolved it
-        self._log.append((resolved.player, str(resolved)))
-        outcome = self.outcome
-        if outcome is not None:
-            events.append(GameOver(outcome))
-        else:
-            current = self.current_player
-            assert current is not None
-            events.append(TurnStarted(current))
-        return Applied(resolved, tuple(events))
+        return match_rules.apply(self._pos, action)
 
     def play(self, move: Move | str, player: int | None = None) -> Move:
         """Convenience: apply one move (a :class:`Move` or notation like ``"L5"``, ``"3-4"``) by ``player``
@@ -426,7 +272,7 @@ class Match:
         """
         m = Move.parse(move)
         if player is not None:
-            self._check_player(player)
+            match_rules.check_player(player)
             m = m.by(player)
         played = self.apply(m).action
         assert isinstance(played, Move)
@@ -435,12 +281,12 @@ class Match:
     def choose_layout(self, player: int, layout: Layout | str) -> Round:
         """Convenience: apply :class:`ChooseLayout` (M1; ``layout`` a :class:`Layout`, a name or 9 coordinates;
         the same layout as round 1 is allowed). Returns the new round. Raises like :meth:`check`."""
-        self.apply(ChooseLayout(self._check_player(player), layout))  # type: ignore[arg-type]
+        self.apply(ChooseLayout(match_rules.check_player(player), layout))  # type: ignore[arg-type]
         return self.rounds[-1]
 
     def resign(self, player: int) -> None:
         """Convenience: apply ``Forfeit(player)`` (M3). Raises IllegalMoveError (M3) once over."""
-        self.apply(Forfeit(self._check_player(player)))
+        self.apply(Forfeit(match_rules.check_player(player)))
 
     # -- storage ------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -482,4 +328,4 @@ class Match:
         return match
 
     def __repr__(self) -> str:
-        return f"Match(first={self._first}, rounds={[r.record() for r in self.rounds]!r}, phase={self.phase!r})"
+        return f"Match(first={self._pos.first}, rounds={[r.record() for r in self.rounds]!r}, phase={self.phase!r})"
