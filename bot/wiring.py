@@ -24,6 +24,7 @@ from bot.ui.claim import claim_view
 from bot.ui.components import seating_view
 from bot.ui.queue_views import leave_view
 from bot.ui.record_views import result_view
+from bot.ui.server_settings import FirstAnswers
 
 
 def wire(layer: GameLayer) -> GameLayer:
@@ -44,4 +45,5 @@ def wire(layer: GameLayer) -> GameLayer:
     layer.queue = MatchQueue(layer)
     layer.queue.leave_view = leave_view
     layer.languages = LanguageOverrides(layer)
+    layer.first_answers = FirstAnswers()
     return layer

@@ -47,3 +47,13 @@ class Host(Protocol):
     def get_partial_messageable(
         self, id: int, *, guild_id: int | None = None, type: discord.ChannelType | None = None
     ) -> discord.PartialMessageable: ...
+
+
+def shards_of(config: Any) -> tuple[int, list[int]] | None:
+    """``(shard_count, shard ids of this process)`` from ``config``'s ``shard_count``/``shard_ids`` (``SHARD_COUNT``/
+    ``SHARD_IDS``), or ``None`` when the process serves every guild (the same settings as
+    :meth:`bot.config.Config.owns_guild`)."""
+    count, ids = getattr(config, "shard_count", None), getattr(config, "shard_ids", None)
+    if count is None or ids is None or count <= 1:
+        return None
+    return int(count), [int(i) for i in ids]

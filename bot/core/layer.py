@@ -35,6 +35,7 @@ from bot.core.admission import Admission, hurry_of
 from bot.core.changes import COMMITTED, Change, Committed, Partial, committed_anyway
 from bot.core.cpu import CpuPools
 from bot.core.envelope import Envelope
+from bot.core.host import shards_of
 from bot.core.kind import GameKind, Snapshot
 from bot.core.loading import Loader
 from bot.core.outbox import Outbox
@@ -87,6 +88,7 @@ class GameLayer(Loader):
     queue: Any
     offers: Any
     languages: Any
+    first_answers: Any
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot
@@ -129,13 +131,8 @@ class GameLayer(Loader):
         return await self.pools.run("background", fn, *args, **kwargs)
 
     def shards(self) -> tuple[int, list[int]] | None:
-        """``(shard_count, shard ids of this process)`` from ``SHARD_COUNT``/``SHARD_IDS``, or ``None`` when it
-        serves every guild (the same settings as :meth:`bot.config.Config.owns_guild`)."""
-        config = getattr(self.bot, "config", None)
-        count, ids = getattr(config, "shard_count", None), getattr(config, "shard_ids", None)
-        if count is None or ids is None or count <= 1:
-            return None
-        return int(count), [int(i) for i in ids]
+        """``(shard_count, shard ids of this process)``, or ``None`` when it serves every guild (:func:`shards_of`)."""
+        return shards_of(getattr(self.bot, "config", None))
 
     def owns(self, record: GameRecord) -> bool:
         """True if this process runs the shard of the game's guild (background work is done for those only)."""

@@ -159,24 +159,31 @@ async def ask_reset(interaction: discord.Interaction, kind: str, head: str = "")
     await reply(interaction, prefix + text, ephemeral=True, view=view)
 
 
-_ANSWERED: OrderedDict[int, None] = OrderedDict()
-"""Prompts (message ids) of this process whose first answer was taken: a second click on its way meanwhile (a
-double click, Confirm then Cancel) is refused and never rewrites what the first one said. Bounded; a restart needs
-none (the answered prompt lost its buttons)."""
-_ANSWERED_MAX = 1024
+class FirstAnswers:
+    """Prompts (message ids) of this bot whose first answer was taken: a second click on its way meanwhile (a double
+    click, Confirm then Cancel) is refused and never rewrites what the first one said. Bounded (``limit`` ids, the
+    oldest forgotten first); a restart needs none (the answered prompt lost its buttons). One per game layer
+    (``layer.first_answers``, set by ``bot.wiring``)."""
+
+    def __init__(self, limit: int = 1024) -> None:
+        self._taken: OrderedDict[int, None] = OrderedDict()
+        self.limit = limit
+
+    def take(self, message_id: int) -> None:
+        """Take ``message_id``'s one answer, or raise ``BotError("house.reset_answered")`` (no await: of two
+        clicks exactly one passes)."""
+        if message_id in self._taken:
+            raise BotError("house.reset_answered")
+        self._taken[message_id] = None
+        while len(self._taken) > self.limit:
+            self._taken.popitem(last=False)
 
 
 def _first_answer(interaction: discord.Interaction) -> None:
-    """Take the prompt's one answer, or raise ``BotError("house.reset_answered")`` (checked and taken before any
-    await, so of two clicks exactly one passes)."""
+    """Take the prompt's one answer (see :class:`FirstAnswers`), checked and taken before any await."""
     message = interaction.message
-    if message is None:
-        return
-    if message.id in _ANSWERED:
-        raise BotError("house.reset_answered")
-    _ANSWERED[message.id] = None
-    while len(_ANSWERED) > _ANSWERED_MAX:
-        _ANSWERED.popitem(last=False)
+    if message is not None:
+        games(interaction).first_answers.take(message.id)
 
 
 async def reset(interaction: discord.Interaction, kind: str) -> None:
