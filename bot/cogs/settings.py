@@ -21,7 +21,7 @@ and re-checked here; the answer is ephemeral.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
@@ -30,7 +30,7 @@ from discord.ext import commands
 from bot.core import clock as clocks
 from bot.errors import BotError
 from bot.i18n import t
-from bot.services import caps, footprint
+from bot.services import caps, footprint, house
 from bot.ui import server_settings, settings_same
 from bot.ui.common import reply
 
@@ -123,22 +123,22 @@ class SettingsCog(commands.Cog, name="settings"):
         loc = interaction.locale
         current = await storage.get_guild_settings(guild_id)
         changes, same = settings_same.same_core(self.bot.games, current, changes, loc)
-        house_options: dict[str, Any] = {
-            "allow_channel": allow_channel.id if allow_channel is not None else None,
-            "remove_channel": remove_channel.id if remove_channel is not None else None,
-            "any_channel": any_channel,
-            "game_on": game_on,
-            "game_off": game_off,
-            "rated": rated,
-            "block": block.id if block is not None else None,
-            "unblock": unblock.id if unblock is not None else None,
-        }
-        rules = server_settings.house_changes(self.bot.games, current, **house_options)
+        house_options = house.HouseOptions(
+            allow_channel=allow_channel.id if allow_channel is not None else None,
+            remove_channel=remove_channel.id if remove_channel is not None else None,
+            any_channel=any_channel,
+            game_on=game_on,
+            game_off=game_off,
+            rated=rated,
+            block=block.id if block is not None else None,
+            unblock=unblock.id if unblock is not None else None,
+        )
+        rules = server_settings.house_changes(self.bot.games, current, house_options)
         changes.update({k: v for k, v in rules.items() if current.get(k) != v})  # a value already so: no change
-        same += settings_same.same_house(self.bot.games, current, loc, **house_options)
+        same += settings_same.same_house(self.bot.games, current, loc, house_options)
         if changes:
             current = await storage.set_guild_settings(guild_id, **changes)
-        given = same or any(v is not None for v in house_options.values())
+        given = same or house_options.given()
         head = [t("settings.saved", loc)] if changes else [*same, t("same.nothing", loc)] if given else []
         if changes:
             head += same

@@ -21,6 +21,7 @@ a quick-match queue calls :func:`may_start` when a member queues).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.core.results import CASUAL
@@ -44,6 +45,26 @@ MAX_BLOCKED = 100
 """Members a server may block (same bound)."""
 SHOWN_CHANNELS = 10
 """Channels named in a refusal; more are counted ("and 3 more")."""
+
+
+@dataclass(frozen=True, slots=True)
+class HouseOptions:
+    """The house-rule options of one ``/settings`` call (ids are Discord snowflakes; ``None``: option not given):
+    what ``bot.ui.server_settings.house_changes`` turns into changes and ``bot.ui.settings_same.same_house`` into
+    "already so" lines."""
+
+    allow_channel: int | None = None
+    remove_channel: int | None = None
+    any_channel: bool | None = None
+    game_on: str | None = None
+    game_off: str | None = None
+    rated: bool | None = None
+    block: int | None = None
+    unblock: int | None = None
+
+    def given(self) -> bool:
+        """True when at least one option was given."""
+        return any(getattr(self, name) is not None for name in self.__slots__)
 
 
 def _ids(value: Any) -> list[int]:

@@ -82,52 +82,44 @@ def describe(layer: GameLayer, settings: dict[str, Any], loc: Any) -> str:
 def house_changes(
     layer: GameLayer,
     before: dict[str, Any],
-    *,
-    allow_channel: int | None = None,
-    remove_channel: int | None = None,
-    any_channel: bool | None = None,
-    game_on: str | None = None,
-    game_off: str | None = None,
-    rated: bool | None = None,
-    block: int | None = None,
-    unblock: int | None = None,
+    options: house.HouseOptions,
 ) -> dict[str, Any]:
     """The guild-setting changes (``Storage.set_guild_settings``; ``None`` deletes a setting) of ``/settings``'s
     house-rule options over the settings ``before``. Raises ``BotError``: ``err.no_such_kind`` (an unknown game),
     ``house.too_many_channels`` / ``house.too_many_blocked`` (over :data:`house.MAX_CHANNELS` /
     :data:`house.MAX_BLOCKED`), ``house.block_bot`` (the bot itself)."""
     changes: dict[str, Any] = {}
-    for name in (game_on, game_off):
+    for name in (options.game_on, options.game_off):
         if name is not None and name not in layer.kinds:
             raise BotError("err.no_such_kind", game=str(name)[:40])
-    allowed: list[int] = [] if any_channel else house.channels(before)
-    if allow_channel is not None:
-        allowed = house.added(allowed, allow_channel)
+    allowed: list[int] = [] if options.any_channel else house.channels(before)
+    if options.allow_channel is not None:
+        allowed = house.added(allowed, options.allow_channel)
         if len(allowed) > house.MAX_CHANNELS:
             raise BotError("house.too_many_channels", max=house.MAX_CHANNELS)
-    if remove_channel is not None:
-        allowed = house.removed(allowed, remove_channel) or []
-    if any_channel or allow_channel is not None or remove_channel is not None:
+    if options.remove_channel is not None:
+        allowed = house.removed(allowed, options.remove_channel) or []
+    if options.any_channel or options.allow_channel is not None or options.remove_channel is not None:
         changes[house.SETTING_CHANNELS] = allowed or None
-    if game_on is not None or game_off is not None:
+    if options.game_on is not None or options.game_off is not None:
         off = house.games_off(before)
-        if game_on is not None:
-            off = house.removed(off, game_on) or []
-        if game_off is not None:
-            off = house.added(off, game_off)
+        if options.game_on is not None:
+            off = house.removed(off, options.game_on) or []
+        if options.game_off is not None:
+            off = house.added(off, options.game_off)
         changes[house.SETTING_OFF] = off or None
-    if rated is not None:
-        changes[house.SETTING_RATED] = None if rated else False  # on is the default: nothing stored
-    if block is not None or unblock is not None:
+    if options.rated is not None:
+        changes[house.SETTING_RATED] = None if options.rated else False  # on is the default: nothing stored
+    if options.block is not None or options.unblock is not None:
         barred = house.blocked(before)
-        if block is not None:
-            if block == layer.bot_user_id:
+        if options.block is not None:
+            if options.block == layer.bot_user_id:
                 raise BotError("house.block_bot")
-            barred = house.added(barred, block)
+            barred = house.added(barred, options.block)
             if len(barred) > house.MAX_BLOCKED:
                 raise BotError("house.too_many_blocked", max=house.MAX_BLOCKED)
-        if unblock is not None:
-            barred = house.removed(barred, unblock) or []
+        if options.unblock is not None:
+            barred = house.removed(barred, options.unblock) or []
         changes[house.SETTING_BLOCKED] = barred or None
     return changes
 

@@ -51,37 +51,29 @@ def same_house(
     layer: GameLayer,
     before: dict[str, Any],
     loc: Any,
-    *,
-    allow_channel: int | None = None,
-    remove_channel: int | None = None,
-    any_channel: bool | None = None,
-    game_on: str | None = None,
-    game_off: str | None = None,
-    rated: bool | None = None,
-    block: int | None = None,
-    unblock: int | None = None,
+    options: house.HouseOptions,
 ) -> list[str]:
     """One line in ``loc``'s language per house-rule option that is already so under ``before`` (a channel already
     listed or not listed, games already allowed anywhere, a game already on or off, games already rated or not, a
     member already blocked or not blocked). Unknown games are left to ``house_changes`` (it refuses them)."""
     lines: list[str] = []
     listed = house.channels(before)
-    if allow_channel is not None and allow_channel in listed:
-        lines.append(t("same.channel_listed", loc, channel=f"<#{allow_channel}>"))
-    if remove_channel is not None and remove_channel not in listed:
-        lines.append(t("same.channel_not_listed", loc, channel=f"<#{remove_channel}>"))
-    if any_channel and not listed:
+    if options.allow_channel is not None and options.allow_channel in listed:
+        lines.append(t("same.channel_listed", loc, channel=f"<#{options.allow_channel}>"))
+    if options.remove_channel is not None and options.remove_channel not in listed:
+        lines.append(t("same.channel_not_listed", loc, channel=f"<#{options.remove_channel}>"))
+    if options.any_channel and not listed:
         lines.append(t("same.anywhere", loc))
     off = house.games_off(before)
-    for name, key, already in ((game_on, "same.game_on", False), (game_off, "same.game_off", True)):
+    for name, key, already in ((options.game_on, "same.game_on", False), (options.game_off, "same.game_off", True)):
         registered = layer.kinds.get(name) if name is not None else None
         if registered is not None and (name in off) == already:
             lines.append(t(key, loc, game=registered.title))
-    if rated is not None and house.rated(before) == rated:
-        lines.append(t("same.rated_on" if rated else "same.rated_off", loc))
+    if options.rated is not None and house.rated(before) == options.rated:
+        lines.append(t("same.rated_on" if options.rated else "same.rated_off", loc))
     barred = house.blocked(before)
-    if block is not None and block in barred:
-        lines.append(t("same.blocked", loc, user=f"<@{block}>"))
-    if unblock is not None and unblock not in barred:
-        lines.append(t("same.not_blocked", loc, user=f"<@{unblock}>"))
+    if options.block is not None and options.block in barred:
+        lines.append(t("same.blocked", loc, user=f"<@{options.block}>"))
+    if options.unblock is not None and options.unblock not in barred:
+        lines.append(t("same.not_blocked", loc, user=f"<@{options.unblock}>"))
     return lines

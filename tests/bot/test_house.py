@@ -9,6 +9,7 @@ import pytest
 
 from bot.errors import BotError
 from bot.services import house
+from bot.services.house import HouseOptions
 from bot.ui.server_settings import house_changes
 
 
@@ -54,13 +55,13 @@ LAYER = SimpleNamespace(kinds={"nim": object(), "go": object()}, bot_user_id=999
 
 def test_changes_add_remove_and_clear_back_to_the_defaults() -> None:
     before = {"channels": [1], "blocked": [5], "games_off": ["go"], "rated": False}
-    assert house_changes(LAYER, before, allow_channel=2) == {"channels": [1, 2]}
-    assert house_changes(LAYER, before, remove_channel=1) == {"channels": None}
-    assert house_changes(LAYER, before, any_channel=True) == {"channels": None}
-    assert house_changes(LAYER, before, game_on="go", game_off="nim") == {"games_off": ["nim"]}
-    assert house_changes(LAYER, before, rated=True) == {"rated": None}
-    assert house_changes(LAYER, before, block=6, unblock=5) == {"blocked": [6]}
-    assert house_changes(LAYER, before) == {}
+    assert house_changes(LAYER, before, HouseOptions(allow_channel=2)) == {"channels": [1, 2]}
+    assert house_changes(LAYER, before, HouseOptions(remove_channel=1)) == {"channels": None}
+    assert house_changes(LAYER, before, HouseOptions(any_channel=True)) == {"channels": None}
+    assert house_changes(LAYER, before, HouseOptions(game_on="go", game_off="nim")) == {"games_off": ["nim"]}
+    assert house_changes(LAYER, before, HouseOptions(rated=True)) == {"rated": None}
+    assert house_changes(LAYER, before, HouseOptions(block=6, unblock=5)) == {"blocked": [6]}
+    assert house_changes(LAYER, before, HouseOptions()) == {}
 
 
 @pytest.mark.parametrize(
@@ -74,5 +75,5 @@ def test_changes_add_remove_and_clear_back_to_the_defaults() -> None:
 def test_bad_changes_are_refused(options: dict[str, object], key: str) -> None:
     before = {"channels": list(range(1, house.MAX_CHANNELS + 1))}
     with pytest.raises(BotError) as info:
-        house_changes(LAYER, before, **options)  # type: ignore[arg-type]
+        house_changes(LAYER, before, HouseOptions(**options))  # type: ignore[arg-type]
     assert info.value.key == key
