@@ -20,9 +20,10 @@ channel, and a last board that says the game ended.
   owes an ``ended`` effect: the board's text is replaced by the aborted game's status line, without the clock
   line, and loses its components (its picture stays).
 - **The thread's name follows the seats** (a thread the bot created for the game, marked :data:`MADE_KEY`): an
-  open challenge ("<Game>: Alice vs anyone") accepted by Carol owes a ``rename`` effect: the thread is renamed
-  to the real players (``foot.thread_title``, at most 100 characters). A challenge or lobby that ends without a
-  game (withdrawn, declined, expired, closed, aborted by an admin) owes an ``archive`` effect: the thread is
+  open challenge ("<Game>: Alice vs anyone") accepted by Carol, or a lobby ("CONEX lobby of Alice") its host
+  starts, owes a ``rename`` effect: the thread is renamed to the real players (``foot.thread_title``, at most 100
+  characters). A challenge or lobby that ends without a game (withdrawn, declined, expired, closed, aborted by an
+  admin) owes an ``archive`` effect: the thread is
   **archived**, not deleted (what members wrote there stays readable; deleting needs Manage Threads), a few
   seconds after the commit so the set-up's message is edited first. Discord refusing either (no permission, the
   thread gone) is logged and forgotten: the accept or the withdrawal stands.
@@ -161,7 +162,8 @@ class Footprint:
     def owed(self, snap: Snapshot, change: Any) -> list[Owed]:
         """The rule: a finished game in a thread of its own owes its result card in the parent channel; an aborted
         game with a board owes the ended mark on that board. In a thread the bot made for the game: an accepted
-        open challenge owes the thread's new name; a set-up ending without a game owes the thread's archiving."""
+        open challenge or a started lobby owes the thread's new name; a set-up ending without a game owes the thread's
+        archiving."""
         out: list[Owed] = []
         env = getattr(snap, "env", None)
         made = env is not None and env.extra.get(MADE_KEY) is True
@@ -169,8 +171,9 @@ class Footprint:
             out.append(Owed(RESULT))
         if snap.status == "aborted" and BOARD_KEY in snap.record.messages:
             out.append(Owed(ENDED))
-        if made and getattr(change, "action", None) == "accept" and env.options.get("open") is True:
-            out.append(Owed(RENAME))
+        action = getattr(change, "action", None)
+        if made and ((action == "accept" and env.options.get("open") is True) or action == "start"):
+            out.append(Owed(RENAME))  # an open challenge accepted, or a lobby started: the thread gets its players
         if made and snap.status == "aborted" and env.engine is None:
             out.append(Owed(ARCHIVE, delay_s=ARCHIVE_DELAY_S))
         return out

@@ -49,7 +49,7 @@ def test_a_finished_thread_game_owes_its_result_card_and_an_aborted_board_its_en
     assert rule("aborted") == [], "an aborted set-up has no board"
 
 
-def test_a_thread_the_bot_made_is_renamed_on_an_open_accept_and_archived_when_the_set_up_ends() -> None:
+def test_a_thread_the_bot_made_is_renamed_on_an_open_accept_or_a_start_and_archived_when_the_set_up_ends() -> None:
     fp = footprint.Footprint.__new__(footprint.Footprint)
 
     def owed(status: str, action: str, *, made: bool = True, open_: bool = True, engine: Any = None) -> list[str]:
@@ -59,6 +59,8 @@ def test_a_thread_the_bot_made_is_renamed_on_an_open_accept_and_archived_when_th
         return [o.kind for o in fp.owed(snap, SimpleNamespace(action=action))]  # type: ignore[arg-type]
 
     assert owed("active", "accept") == ["rename"]
+    assert owed("active", "start", open_=False) == ["rename"], "a lobby started: its thread gets the players"
+    assert owed("active", "start", made=False) == []
     assert owed("active", "accept", open_=False) == [], "an invited opponent: the thread already names them"
     assert owed("active", "accept", made=False) == [], "a thread the bot did not make for the game"
     assert owed("aborted", "withdraw") == ["archive"] and owed("aborted", "expire") == ["archive"]

@@ -28,7 +28,7 @@ SCALE = 0.008
 async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
     extra = {"THREAD_PER_GAME": "1", "TABLEBOT_CLOCK_SCALE": str(SCALE)}
     async with bot_env(Path(tmp_path_factory.mktemp("names")), extra_env=extra) as e:
-        for name in ("tn-accept", "tn-refused", "tn-withdraw", "tn-expire"):
+        for name in ("tn-accept", "tn-refused", "tn-withdraw", "tn-expire", "tn-lobby"):
             e.server.add_channel(name)
         yield e
 
@@ -53,6 +53,22 @@ async def test_accepted_open_challenge_renames_its_thread(env: BotEnv) -> None:
     await answered(await server.as_user("carol", thread.id).click(msg, "Accept"))
     assert env.game(game_id).status == "active"
     await server.wait_until(lambda: thread.name == "Constructo: Alice vs Carol", 15, "the thread renamed")
+    assert not thread.archived
+
+
+async def test_a_started_conex_lobby_renames_its_thread_to_the_seats(env: BotEnv) -> None:
+    """The lobby's thread ("CONEX lobby of Alice") is named after the players once the host starts the game."""
+    server = env.server
+    res = await answered(await server.as_user("alice", "tn-lobby").slash("conex new", table="small"))
+    assert not res.ephemeral, res.text
+    game = env.latest_game("conex")
+    thread = server.channels[env.game(game.id).channel_id]
+    assert thread.is_thread and thread.name == "CONEX lobby of Alice", thread.name
+    await answered(await server.as_user("carol", thread.id).slash("conex join"))
+    started = await answered(await server.as_user("alice", thread.id).slash("conex start"))
+    assert not started.ephemeral, started.text
+    assert env.game(game.id).status == "active"
+    await server.wait_until(lambda: thread.name == "CONEX: Alice vs Carol", 15, "the lobby's thread renamed")
     assert not thread.archived
 
 
