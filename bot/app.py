@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -100,6 +101,24 @@ class GameTree(app_commands.CommandTree):
         await refuse(interaction, original)
 
 
+GUILD_READY_ENV = "TABLEBOT_GUILD_READY_S"
+"""Tests only: seconds discord.py waits after the last ``GUILD_CREATE`` before READY counts as done (its
+``guild_ready_timeout``; default 2.0). The local Discord-compatible server sends every guild at once, so the e2e
+tests' bot processes set it low and a restart's recovery (``on_ready``) starts without a fixed 2 s wait."""
+
+
+def guild_ready_from_env() -> float | None:
+    """``$TABLEBOT_GUILD_READY_S`` as seconds (None: unset or empty: discord.py's default). Raises ``ValueError``
+    unless a number >= 0."""
+    raw = os.environ.get(GUILD_READY_ENV, "").strip()
+    if not raw:
+        return None
+    seconds = float(raw)
+    if not seconds >= 0:
+        raise ValueError(f"{GUILD_READY_ENV} must be a number of seconds >= 0, not {raw!r}")
+    return seconds
+
+
 class TableBot(commands.Bot):
     """The Discord bot. ``storage`` may be given (tests); otherwise opened in ``setup_hook``.
 
@@ -117,6 +136,9 @@ class TableBot(commands.Bot):
         # no message cache: the bot reads no message events, and discord.py's default keeps the last 1,000
         # messages of every channel it sees (components and all) only for those events
         client_options.setdefault("max_messages", None)
+        ready_s = guild_ready_from_env()
+        if ready_s is not None:
+            client_options.setdefault("guild_ready_timeout", ready_s)
         # The bot reads no messages (it answers interactions): without these intents the gateway sends no
         # MESSAGE_CREATE/UPDATE/DELETE, not even for the bot's own board posts and edits (each parsed into a
         # discord.Message for nothing: a share of the loop's CPU per placement).

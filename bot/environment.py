@@ -76,6 +76,10 @@ ENVIRONMENT: tuple[tuple[str, str], ...] = (
         "tests only: cap in seconds on how long owed work (an AI move, a board) is left to the committing process "
         "before the outbox's workers take it, and on their idle pause (default: each one's own, 10-30 s)",
     ),
+    (
+        "TABLEBOT_GUILD_READY_S",
+        "tests only: seconds to wait after the last guild arrives before READY is done (default: discord.py's 2)",
+    ),
     ("TABLEBOT_EXTRA_GAMES", "tests only: more game packages to load, comma-separated (e.g. tests.games.<game>)"),
     ("TABLEBOT_STORAGE_STALL_FILE", "tests only: storage calls stall while this file exists (fault injection)"),
     ("XDG_DATA_HOME", "where the default DATA_DIR goes when DATA_DIR is unset"),

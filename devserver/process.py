@@ -88,6 +88,8 @@ class BotProcess:
             env.setdefault(name, "100000")
         # games stay in their channel (the tests read them there) unless a test asks for a thread per game
         env.setdefault("THREAD_PER_GAME", "0")
+        # every guild arrives right after READY here: no need for discord.py's 2 s wait before on_ready (recovery)
+        env.setdefault("TABLEBOT_GUILD_READY_S", "0.25")
         env.update(self.extra_env)
         return env
 
