@@ -104,3 +104,19 @@ def test_check_answer_right_wrong_and_bad() -> None:
     with pytest.raises(InvalidInputError):
         check_answer(puzzle, illegal)
     assert puzzle_by_id(10_000) is None
+
+
+def test_every_shipped_puzzle_fits_the_answer_selects() -> None:
+    # the bot offers every legal action: one select per size (at most 9 tiles), one of moves (at most 25 options)
+    for _, puzzle in SHIPPED:
+        steps = [m for m in puzzle.values if not Move.parse(m).is_place]
+        assert len(steps) <= 25
+
+
+@pytest.mark.slow
+def test_the_shipped_file_is_what_the_documented_command_writes() -> None:
+    from tools.make_puzzles import render
+
+    data = json.loads(PUZZLES_FILE.read_text(encoding="utf-8"))
+    assert data["command"] == f"python -m tools.make_puzzles --count {data['count']} --seed {data['seed']}"
+    assert render(data["count"], data["seed"]) == PUZZLES_FILE.read_text(encoding="utf-8")
