@@ -64,3 +64,14 @@ def test_answer_selects_offer_every_legal_action() -> None:
             for opt in item.item.options:  # type: ignore[attr-defined]
                 offered.add(opt.value if kind == "X" else f"{kind}{opt.value}")
         assert offered == set(puzzle.values)
+
+
+async def test_puzzle_commands_are_in_the_tree_with_spanish_words(bot: object) -> None:
+    from bot.app import TableBot
+
+    assert isinstance(bot, TableBot)
+    payload = await bot.command_payload(None)
+    puzzle = next(p for p in payload if p["name"] == "puzzle")
+    subs = {o["name"]: o for o in puzzle["options"]}
+    assert set(subs) == {"play", "streaks", "daily_channel"}
+    assert puzzle.get("description_localizations", {}).get("es-ES", "").startswith("Problemas")

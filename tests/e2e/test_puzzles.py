@@ -162,3 +162,25 @@ async def test_daily_puzzle_posted_once_streaks_survive_restarts(env: BotEnv) ->
     assert res.ephemeral
     lines = res.text.splitlines()
     assert lines[1].startswith(f"1. <@{bob.id}> — 2 in a row"), res.text
+
+
+async def test_daily_channel_shows_stops_and_says_when_nothing_changed(env: BotEnv) -> None:
+    mod = env.server.as_user("mod")
+    res = await answered(await mod.slash("puzzle daily_channel"))
+    assert "<#" in res.text and "UTC" in res.text, res.text  # the setting in force
+    hour = daily_row_hour(env)
+    res = await answered(await mod.slash("puzzle daily_channel", channel="games-2", hour=hour))
+    assert "nothing changed" in res.text, res.text
+    res = await answered(await mod.slash("puzzle daily_channel", off=True))
+    assert "No daily puzzle here any more" in res.text, res.text
+    res = await answered(await mod.slash("puzzle daily_channel", off=True))
+    assert "nothing changed" in res.text, res.text
+    res = await answered(await mod.slash("puzzle daily_channel"))
+    assert "No daily puzzle here yet" in res.text, res.text
+
+
+def daily_row_hour(env: BotEnv) -> int:
+    with env.db() as conn:
+        row = conn.execute("SELECT hour FROM puzzle_daily").fetchone()
+    assert row is not None
+    return int(row[0])
