@@ -2,7 +2,7 @@
 
 MESSAGES: dict[str, str] = {
     "pz.head": "**Puzzle #{id}**",
-    "pz.daily_head": "**Daily puzzle** (day {day})",
+    "pz.daily_head": "**Daily puzzle** of {date}",
     "pz.level_easy": "easy",
     "pz.level_medium": "medium",
     "pz.level_hard": "hard",

@@ -2,7 +2,7 @@
 
 MESSAGES: dict[str, str] = {
     "pz.head": "**Problema n.º {id}**",
-    "pz.daily_head": "**Problema del día** (día {day})",
+    "pz.daily_head": "**Problema del día** {date}",
     "pz.level_easy": "fácil",
     "pz.level_medium": "medio",
     "pz.level_hard": "difícil",

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
+from bot.games.constructo.puzzle_service import day_text
 from engine.constructo.move import Move
 from engine.constructo.puzzle_set import puzzle_by_id
 from engine.constructo.puzzles import Puzzle
@@ -116,7 +117,7 @@ async def test_daily_puzzle_posted_once_streaks_survive_restarts(env: BotEnv) ->
     assert_png(posted.images[0])
     await server.wait_until(lambda: daily_row(env)[3] is not None, timeout=30, what="the message recorded")
     _, day, pid, message_id = daily_row(env)
-    assert message_id == posted.id and day == int(next_at // DAY_S) and f"(day {day})" in posted.content
+    assert message_id == posted.id and day == int(next_at // DAY_S) and day_text(day) in posted.content
     puzzle = puzzle_by_id(pid)
     assert puzzle is not None
 

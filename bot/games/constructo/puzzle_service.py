@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -71,6 +72,11 @@ def due_day(now: float, hour: int) -> int:
     return day if day * DAY_S + hour * 3600 <= now else day - 1
 
 
+def day_text(day: int) -> str:
+    """Day ``day`` as an ISO date (``2026-12-06``), the same in every language."""
+    return time.strftime("%Y-%m-%d", time.gmtime(day * DAY_S))
+
+
 def puzzle_of_day(day: int) -> int:
     """The id of day ``day``'s daily puzzle: the shipped set in a fixed shuffled order, round and round."""
     ids = [i for i, _ in load_puzzles()]
@@ -107,7 +113,7 @@ def move_words(move: str, loc: Any) -> str:
 
 def prompt_text(pid: int, puzzle: Puzzle, loc: Any, *, day: int = 0) -> str:
     """The puzzle's message: which puzzle, what to find, how to answer."""
-    head = t("pz.daily_head", loc, day=day) if day else t("pz.head", loc, id=pid)
+    head = t("pz.daily_head", loc, date=day_text(day)) if day else t("pz.head", loc, id=pid)
     return "\n".join(
         [
             f"{head} · {t(f'pz.level_{puzzle.difficulty}', loc)} · {puzzle.layout_name}",
