@@ -17,7 +17,8 @@ puzzle of the day once:
 3. its message id and the next due time are stored.
 
 A day already posted is never posted again (also when the hour is changed the same day); a bot that was down at the
-hour posts the day's puzzle when it is back (once), then keeps the hour. The puzzle of day ``d`` (UTC days since
+hour posts the day's puzzle when it is back (once), then keeps the hour. A channel that refuses the post (permissions)
+skips that day; a deleted channel ends the setting. The puzzle of day ``d`` (UTC days since
 1970-01-01) is the same in every server (:func:`puzzle_of_day`).
 """
 
@@ -241,7 +242,11 @@ class DailyPuzzles:
                 nonce=f"pzd{day}",
                 allowed_mentions=discord.AllowedMentions.none(),
             )
-        except (discord.Forbidden, discord.NotFound) as err:  # the channel is gone or closed to the bot: skip today
+        except discord.NotFound as err:  # the channel is gone: the setting ends (an admin sets a new one)
+            log.warning("daily puzzle of guild %s: channel %s is gone (%s); stopped", row.guild_id, row.channel_id, err)
+            await storage.puzzle_daily_off(row.guild_id)
+            return
+        except discord.Forbidden as err:  # closed to the bot (permissions): skip today, try again tomorrow
             log.warning("daily puzzle of guild %s: channel %s refused it (%s)", row.guild_id, row.channel_id, err)
             await storage.puzzle_daily_posted(row.guild_id, day, None, after)
             return
