@@ -46,7 +46,7 @@ def choice(pid: int, day: int, move: str) -> tuple[str, str]:
 
 
 def puzzle_in(text: str) -> tuple[int, Puzzle]:
-    found = re.search(r"#(\d+)", text)
+    found = re.search(r"(?:#|n\.º )(\d+)", text)
     assert found is not None, text
     puzzle = puzzle_by_id(int(found[1]))
     assert puzzle is not None
@@ -76,6 +76,18 @@ async def test_private_puzzle_right_then_wrong(env: BotEnv) -> None:
     await answered(await alice.select(nxt.message, value, custom_id=cid))
     shown = env.server.message(nxt.message.id).content
     assert "Not this one" in shown and f"**{bad}**" in shown and f"**{puzzle2.solution}**" in shown, shown
+
+
+async def test_private_puzzle_in_spanish(env: BotEnv) -> None:
+    env.server.user("dave").locale = "es-ES"
+    dave = env.server.as_user("dave")
+    res = await answered(await dave.slash("puzzle play", difficulty="hard"))
+    assert res.ephemeral and "Problema n.º" in res.text and "difícil" in res.text, res.text
+    pid, puzzle = puzzle_in(res.text)
+    cid, value = choice(pid, 0, puzzle.solution)
+    await answered(await dave.select(res.message, value, custom_id=cid))
+    shown = env.server.message(res.message.id).content
+    assert "¡Correcto!" in shown and "Mejor juego" in shown, shown
 
 
 async def test_only_admins_set_the_daily_channel(env: BotEnv) -> None:
