@@ -75,3 +75,35 @@ async def test_puzzle_commands_are_in_the_tree_with_spanish_words(bot: object) -
     subs = {o["name"]: o for o in puzzle["options"]}
     assert set(subs) == {"play", "streaks", "daily_channel"}
     assert puzzle.get("description_localizations", {}).get("es-ES", "").startswith("Problemas")
+
+
+async def test_streaks_pages_of_ten_within_discords_limits(storage: object) -> None:
+    from types import SimpleNamespace
+
+    import discord
+
+    from bot.games.constructo.puzzle_views import STREAKS_PAGE, streaks_page
+    from bot.storage import Storage
+
+    assert isinstance(storage, Storage)
+    gid = 10**17
+    for uid in range(1, 24):  # 23 members, each solved day 100; member n solved n % 4 more days before
+        for day in range(100 - uid % 4, 101):
+            await storage.puzzle_answer(gid, day, 10**17 + uid, "L5", True)
+    layer = SimpleNamespace(storage=storage, clock=SimpleNamespace(now=lambda: 100 * DAY_S + 5))
+    it = SimpleNamespace(
+        locale=discord.Locale.american_english,
+        guild_id=gid,
+        guild=SimpleNamespace(name="Guild"),
+        client=SimpleNamespace(games=layer),
+    )
+    seen: list[str] = []
+    for page in range(3):
+        content, view = await streaks_page(it, page)  # type: ignore[arg-type]
+        rows = [line for line in content.splitlines() if line[:1].isdigit()]
+        assert len(content) <= 2000 and len(rows) == (STREAKS_PAGE if page < 2 else 3)
+        assert view is not None and len(view.children) == 2
+        seen += rows
+    assert seen[0].startswith("1. <@") and "4 in a row" in seen[0] and seen[-1].startswith("23. ")
+    content, view = await streaks_page(it, 3)  # type: ignore[arg-type]
+    assert view is None and "nobody more" in content
