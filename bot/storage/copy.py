@@ -55,6 +55,9 @@ TABLES: tuple[tuple[str, str, str], ...] = (
         "user_id",
     ),
     ("match_queue_notes", "user_id, guild_id, kind, reason, at", "user_id"),
+    ("puzzle_daily", "guild_id, channel_id, hour, locale, next_at, day, puzzle_id, message_id, updated_at", "guild_id"),
+    ("puzzle_answers", "guild_id, day, user_id, move, correct, at", "guild_id, day, user_id"),
+    ("puzzle_streaks", "guild_id, user_id, streak, best, solved, last_day, updated_at", "guild_id, user_id"),
 )
 """Every table of the schema with its columns and key, in an order that satisfies the foreign keys."""
 _FLOAT_COLUMNS = {
@@ -68,6 +71,7 @@ _FLOAT_COLUMNS = {
     "joined_at",
     "wait_until",
     "claimed_at",
+    "next_at",
     "mu",
     "sigma",
     "ordinal",

@@ -17,10 +17,13 @@ from .history import HistoryMixin
 from .limits import LimitsMixin
 from .log import ActionLogMixin
 from .players import PlayersMixin
+from .puzzles import PuzzlesMixin
 from .queue import QueueMixin
 
 
-class Storage(GuildsMixin, ActionLogMixin, HistoryMixin, PlayersMixin, EffectsMixin, LimitsMixin, QueueMixin):
+class Storage(
+    GuildsMixin, ActionLogMixin, HistoryMixin, PlayersMixin, EffectsMixin, LimitsMixin, QueueMixin, PuzzlesMixin
+):
     """Async persistence for games, the action log, ratings, stats, history, settings, preferences, meta.
 
     Open with ``await Storage.open(path_or_url)``; close with ``await storage.close()`` (or use

@@ -16,6 +16,7 @@ from discord import app_commands
 from bot.core.clock import CLOCK_HELP
 from bot.core.envelope import Seat
 from bot.errors import BotError
+from bot.games.constructo import puzzle_cog
 from bot.games.constructo.kind import KIND, check_level
 from bot.games.constructo.narration import match_of
 from bot.games.constructo.payload import legal_placements, legal_steps
@@ -266,5 +267,6 @@ class ConstructoCog(
 
 
 async def setup(bot: TableBot) -> None:
-    """Extension entry point (loaded by the game layer from ``bot.games.GAMES``)."""
+    """Extension entry point (loaded by the game layer from ``bot.games.GAMES``); also ``/puzzle``."""
     await bot.add_cog(ConstructoCog(bot))
+    await puzzle_cog.setup(bot)
