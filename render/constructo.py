@@ -136,9 +136,15 @@ def tower_counts(rnd: Any) -> tuple[int, int]:
 
 
 def _status_lines(
-    match: Any, names: Sequence[str], tags: Sequence[str], fs: int | None = None, words: Words | None = None
+    match: Any,
+    names: Sequence[str],
+    tags: Sequence[str],
+    fs: int | None = None,
+    words: Words | None = None,
+    single_round: bool = False,
 ) -> tuple[str, str]:
-    """(title, status) of the board; names shortened to 40% of the width when ``fs`` is given."""
+    """(title, status) of the board; names shortened to 40% of the width when ``fs`` is given; a ``single_round``
+    title names only the layout (a puzzle: no round of a match)."""
     w = resolve(words, EN)
 
     def nm(p: int) -> str:
@@ -146,7 +152,11 @@ def _status_lines(
 
     rnd = _shown_round(match)
     layout_name = rnd.layout.name or w("ko.custom_layout")
-    title = w("ko.title", round=match.round_no, layout=layout_name)
+    title = (
+        w("ko.title_single", layout=layout_name)
+        if single_round
+        else w("ko.title", round=match.round_no, layout=layout_name)
+    )
     phase = match.phase
     if match.is_over:
         if match.resigned is not None:
@@ -180,9 +190,10 @@ def _player_row(
     tags: Sequence[str],
     th: Theme,
     w: Words,
+    single_round: bool = False,
 ) -> None:
-    """Two lines for one seat: swatch, name and match score; then the reserve (a chip and a count per size) and
-    the running tower count."""
+    """Two lines for one seat: swatch, name and match score (none for a ``single_round``); then the reserve (a chip
+    and a count per size) and the running tower count."""
     rnd = _shown_round(match)
     x: float = MARGIN
     mid = y + 6 + LINE / 2
@@ -193,7 +204,7 @@ def _player_row(
         )
     draw_player_swatch(draw, (x + FS * 0.8, mid), FS * 1.45, player, tags[player], FS, th)
     totals = match.totals()
-    score = w("ko.match_score", n=totals[player])
+    score = "" if single_round else w("ko.match_score", n=totals[player])
     score_w = text_width(score, FS + 1, True)
     draw_text(draw, (WIDTH - MARGIN, mid), score, size=FS + 1, fill=th.text, bold=True, anchor="rm")
     draw_fit(
@@ -244,9 +255,9 @@ def _board_height(cells: Sequence[tuple[int, int]]) -> float:
 
 
 def _header(
-    match: Any, names: Sequence[str], tags: Sequence[str], words: Words | None = None
+    match: Any, names: Sequence[str], tags: Sequence[str], words: Words | None = None, single_round: bool = False
 ) -> list[tuple[str, int, bool]]:
-    title, status = _status_lines(match, names, tags, FS, words)
+    title, status = _status_lines(match, names, tags, FS, words, single_round)
     out = [(ln, FS + 5, True) for ln in wrap_text(title, WIDTH - 2 * MARGIN, FS + 5, True, max_lines=2)]
     out += [(ln, FS, False) for ln in wrap_text(status, WIDTH - 2 * MARGIN, FS, False, max_lines=3)]
     return out
@@ -260,13 +271,15 @@ def _board_box(cells: Sequence[tuple[int, int]], top: float) -> tuple[float, flo
     return (MARGIN, top + 12, WIDTH - MARGIN, top + _board_height(cells) - 12)
 
 
-def board_fit(match: Any, *, names: Sequence[str] = ("P1", "P2"), words: Words | None = None) -> HexFit:
+def board_fit(
+    match: Any, *, names: Sequence[str] = ("P1", "P2"), words: Words | None = None, single_round: bool = False
+) -> HexFit:
     """Where :func:`render_board` (with the same ``names`` and ``words``) draws the tiles of ``match``'s shown
     round: hexagon radius and the pixel centre of each tile (``centres[n - 1]`` for tile n). For tests and for
     image maps."""
     names = seat_names(names, 2)
     cells = _shown_round(match).layout.cells
-    top = _header_h(_header(match, names, player_tags(names), words))
+    top = _header_h(_header(match, names, player_tags(names), words, single_round))
     return fit(display_cells(cells)[0], _board_box(cells, top), MAX_RADIUS)
 
 
@@ -277,6 +290,7 @@ def render_board(
     theme: str = "dark",
     words: Words | None = None,
     palette: Palette | None = None,
+    single_round: bool = False,
 ) -> Image.Image:
     """The board of a Constructo match as an 800 px wide RGB image.
 
@@ -292,6 +306,8 @@ def render_board(
         palette: the seat colours (:class:`render.palette.Palette`; ``None`` = standard).
         words: the reader's :class:`render.words.Words` (keys of :data:`render.constructo_words.EN`); ``None`` =
             English. A public board takes the server's language.
+        single_round: show the shown round alone (a puzzle's position): no "round n of 2", round scores or match
+            totals.
 
     Raises:
         ValueError: unknown ``theme``.
@@ -301,13 +317,13 @@ def render_board(
     names = seat_names(names, 2)
     tags = player_tags(names)
     rnd = _shown_round(match)
-    header = _header(match, names, tags, w)
+    header = _header(match, names, tags, w, single_round)
     top = _header_h(header)
     board_h = _board_height(rnd.layout.cells)
     legend = _legend_lines(tags, w)
-    rounds = wrap_text(_rounds_line(match, tags, w), WIDTH - 2 * MARGIN, FS, max_lines=3)
+    rounds = [] if single_round else wrap_text(_rounds_line(match, tags, w), WIDTH - 2 * MARGIN, FS, max_lines=3)
     legend_h = LINE * (len(legend) + 1) + 10
-    rounds_h = LINE * len(rounds) + 8
+    rounds_h = LINE * len(rounds) + 8 if rounds else 0
     height = int(top + board_h + legend_h + rounds_h + 2 * FOOTER_ROW_H + MARGIN)
     img, draw = new_canvas(WIDTH, height, th)
     y = 14.0
@@ -325,7 +341,7 @@ def render_board(
         y += LINE
     y += 8
     for p in (0, 1):
-        _player_row(draw, y, p, match, names, tags, th, w)
+        _player_row(draw, y, p, match, names, tags, th, w, single_round)
         y += FOOTER_ROW_H
     return img
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 EN: dict[str, str] = {
     "ko.title": "Constructo · round {round} of 2 · {layout}",
+    "ko.title_single": "Constructo · {layout}",
     "ko.custom_layout": "custom layout",
     "ko.over_resigned": "Match over: {loser} resigned, {winner} ({tag}) wins",
     "ko.over_draw": "Match over: draw {a}–{b}",

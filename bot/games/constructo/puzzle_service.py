@@ -150,7 +150,7 @@ async def picture(layer: GameLayer, pid: int, puzzle: Puzzle, loc: Any) -> disco
     names = [t("pz.opponent", loc), t("pz.opponent", loc)]
     names[puzzle.to_move] = t("pz.you", loc)
     match = Match(puzzle.first, [puzzle.round()])
-    png = await layer.cpu(render_png, render_board, match, names=names, words=image_words(loc))
+    png = await layer.cpu(render_png, render_board, match, names=names, words=image_words(loc), single_round=True)
     return png_file(png, f"puzzle-{pid}.png")
 
 

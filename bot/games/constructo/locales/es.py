@@ -192,6 +192,7 @@ MESSAGES.update(
 MESSAGES.update(
     {
         "img.ko.title": "Constructo · ronda {round} de 2 · {layout}",
+        "img.ko.title_single": "Constructo · {layout}",
         "img.ko.custom_layout": "tablero propio",
         "img.ko.over_resigned": "Fin de la partida: {loser} se rindió, gana {winner} ({tag})",
         "img.ko.over_draw": "Fin de la partida: empate {a}–{b}",
