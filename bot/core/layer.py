@@ -87,7 +87,6 @@ class GameLayer(Loader):
     queue: Any
     offers: Any
     languages: Any
-    tutorials: Any
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot
