@@ -10,6 +10,7 @@ MESSAGES: dict[str, str] = {
         "Your {game} tutorial starts in {where}: a real first game against a gentle AI, with one rule explained "
         "at a time under the board. Only the board of the moment stays there; take your time (no clock)."
     ),
+    "learn.running": "Your {game} tutorial is still going on in {where}: carry on there (`/abandon` ends it).",
     "learn.thread_title": "{game} tutorial: {name}",
     "learn.thread_vs": "{game}: {a} vs {b}",
     "learn.thread_open": "{game}: {name} vs anyone",

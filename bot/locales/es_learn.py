@@ -9,6 +9,7 @@ MESSAGES: dict[str, str] = {
         "Tu tutorial de {game} empieza en {where}: una primera partida de verdad contra una IA amable, con una regla "
         "explicada cada vez bajo el tablero. Allí solo queda el tablero del momento; tómate tu tiempo (sin reloj)."
     ),
+    "learn.running": "Tu tutorial de {game} sigue en {where}: continúa allí (`/abandon` lo termina).",
     "learn.thread_title": "Tutorial de {game}: {name}",
     "learn.thread_vs": "{game}: {a} contra {b}",
     "learn.thread_open": "{game}: {name} contra cualquiera",

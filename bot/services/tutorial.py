@@ -185,9 +185,10 @@ class Tutorials:
         return out
 
     # -- opening -----------------------------------------------------------------------------------------------
-    async def open(self, interaction: discord.Interaction, kind: GameKind) -> Snapshot:
+    async def open(self, interaction: discord.Interaction, kind: GameKind) -> Snapshot | None:
         """Open ``kind``'s tutorial for ``interaction.user`` in the interaction's channel (a thread of its own where
-        the server keeps games in threads) and answer privately where it is. Raises ``BotError``
+        the server keeps games in threads) and answer privately where it is; the user's tutorial of ``kind``
+        still running in this server is pointed to instead (returns ``None``). Raises ``BotError``
         (``learn.none``, ``err.guild_only``, whatever opening a game refuses: caps, blocked, channel busy...)."""
         lesson = lesson_of(kind)
         if lesson is None:
@@ -200,6 +201,10 @@ class Tutorials:
         guild = interaction.guild or discord.Object(interaction.guild_id)
         loc = interaction.locale
         me = interaction.user
+        running = await self.running(interaction.guild_id, kind, me.id)
+        if running is not None:  # one tutorial of a game at a time: carry on with it
+            await reply(interaction, t("learn.running", loc, game=kind.title, where=f"<#{running}>"), ephemeral=True)
+            return None
         level = lesson.level if lesson.level in kind.seating.ai_levels else kind.seating.default_level
         ai_name = kind.narration.ai_seat_name(level, 1, loc.value)
         place = LearnPlace(guild, channel, me, loc, interaction.app_permissions)  # type: ignore[arg-type]
@@ -217,6 +222,14 @@ class Tutorials:
             interaction, t("learn.started", loc, game=kind.title, where=f"<#{snap.record.channel_id}>"), ephemeral=True
         )
         return snap
+
+    async def running(self, guild_id: int, kind: GameKind, user_id: int) -> int | None:
+        """The channel of ``user_id``'s open tutorial of ``kind`` in the guild, or ``None``."""
+        for record in await self.layer.storage.list_active_games(kind=kind.name, guild_id=guild_id):
+            options = record.state.get("options") if isinstance(record.state, dict) else None
+            if user_id in record.players and isinstance(options, dict) and options.get(MARK) is True:
+                return record.channel_id
+        return None
 
     def ai_id(self, kind: GameKind) -> int:
         """The user id of the first AI seat of ``kind`` (``Seating.ai_ids``)."""

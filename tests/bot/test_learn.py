@@ -144,3 +144,16 @@ async def test_a_restart_mid_tutorial_carries_on_from_the_stored_progress(
         assert {k: v for k, v in after.items() if k in before} == before, "steps taught before the restart stay"
     finally:
         await again.close()
+
+
+async def test_a_second_learn_points_to_the_running_tutorial(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    await driver.command("learn constructo", LEARNER)
+    token = await driver.command("learn constructo", LEARNER)
+    answer = [c.payload for c in fake.calls_for(token) if isinstance(c.payload, dict)]
+    text = json.dumps(answer)
+    assert "still going on" in text and await storage.get_game(GAME_ID + 1) is None, "no second tutorial"
+    await driver.command("learn conex", LEARNER)  # another game's tutorial is its own
+    second = await storage.get_game(GAME_ID + 1)
+    assert second is not None and second.kind == "conex"
