@@ -137,9 +137,15 @@ def lesson_of(kind: GameKind) -> Lesson | None:
 _LESSONS: dict[str, Lesson | None] = {}
 
 
-def step_text(kind: GameKind, lesson: Lesson, state: Any, step: str, locale: Any) -> str:
-    """One step's sentence in ``locale``, headed by its number ("Tutorial, step 3 of 8")."""
-    n = lesson.steps.index(step) + 1
+def taught_order(taught: Mapping[str, int], steps: Sequence[str]) -> list[str]:
+    """The steps taught, in the order the learner read them (by board, then teaching order)."""
+    return sorted((s for s in steps if s in taught), key=lambda s: (taught[s], steps.index(s)))
+
+
+def step_text(kind: GameKind, lesson: Lesson, state: Any, step: str, locale: Any, n: int | None = None) -> str:
+    """One step's sentence in ``locale``, headed by its number ``n`` ("Tutorial, step 3 of 8"; default: its place
+    in the teaching order)."""
+    n = lesson.steps.index(step) + 1 if n is None else n
     said = t(f"{kind.prefix}.learn.{step}", locale, **lesson.words(state))
     return t("learn.step", locale, n=n, of=len(lesson.steps), text=said)
 
@@ -273,8 +279,9 @@ class Tutorials:
                 if progressed != taught:
                     await self.layer.storage.set_meta(f"learn:{snap.id}", json.dumps({"taught": progressed}))
                     taught = progressed
+        order = taught_order(taught, lesson.steps)
         steps = shown_at(taught, lesson.steps, snap.version)
-        return "\n".join(step_text(snap.kind, lesson, snap.state, s, snap.locale) for s in steps)
+        return "\n".join(step_text(snap.kind, lesson, snap.state, s, snap.locale, order.index(s) + 1) for s in steps)
 
     # -- the end -----------------------------------------------------------------------------------------------
     def owed(self, snap: Snapshot, _change: Any) -> list[Owed]:

@@ -116,3 +116,10 @@ def test_every_step_has_one_sentence_in_both_languages_without_rule_codes(locale
             assert locale == "en-US" or text.find(english) < 0, "the Spanish sentence is Spanish"
             for code in ("K1", "K2", "K3", "K4", "S1", "S2", "E1", "M1", "P1", "P2", "V1", "X1", "A2", "T1"):
                 assert code not in text, (step, text)
+
+
+def test_steps_are_numbered_in_the_order_the_learner_reads_them() -> None:
+    from bot.services.tutorial import taught_order
+
+    taught = {"swallow": 4, "layout": 0, "place": 0, "stack": 6}
+    assert taught_order(taught, CX.steps) == ["layout", "place", "swallow", "stack"]
