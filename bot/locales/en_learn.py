@@ -14,7 +14,7 @@ MESSAGES: dict[str, str] = {
     "learn.thread_title": "{game} tutorial: {name}",
     "learn.thread_vs": "{game}: {a} vs {b}",
     "learn.thread_open": "{game}: {name} vs anyone",
-    "learn.done": "**Tutorial complete!** You played a whole game of {game} and met {met} of its rules on the way.",
+    "learn.done": "**Tutorial over!** On the way you met {met} of the {total} rules of {game}.",
     "learn.recap": "Rules this game did not bring up:",
     "learn.offer": (
         "Ready for a real game? Play the AI at the level you choose, open a challenge anyone here may accept, "

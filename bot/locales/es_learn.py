@@ -13,10 +13,7 @@ MESSAGES: dict[str, str] = {
     "learn.thread_title": "Tutorial de {game}: {name}",
     "learn.thread_vs": "{game}: {a} contra {b}",
     "learn.thread_open": "{game}: {name} contra cualquiera",
-    "learn.done": (
-        "**¡Tutorial completado!** Has jugado una partida entera de {game} y has visto {met} de sus reglas por el "
-        "camino."
-    ),
+    "learn.done": "**¡Fin del tutorial!** Por el camino has visto {met} de las {total} reglas de {game}.",
     "learn.recap": "Reglas que esta partida no llegó a mostrar:",
     "learn.offer": (
         "¿Listo para una partida de verdad? Juega contra la IA al nivel que elijas, abre un desafío que cualquiera "

@@ -324,8 +324,9 @@ class Tutorials:
     def closing_text(snap: Snapshot, lesson: Lesson, taught: Mapping[str, int]) -> str:
         """The closing message: done, the rules the game did not show (one sentence each), the offer."""
         loc = snap.locale
-        lines = [t("learn.done", loc, game=snap.kind.title, met=len(lesson.steps) - len(unmet(taught, lesson.steps)))]
         missing = unmet(taught, lesson.steps)
+        total = len(lesson.steps)
+        lines = [t("learn.done", loc, game=snap.kind.title, met=total - len(missing), total=total)]
         if missing:
             lines.append(t("learn.recap", loc))
             words = lesson.words(snap.state)

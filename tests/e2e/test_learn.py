@@ -1,11 +1,12 @@
 """E2E (issue 25, item 4): ``/learn constructo`` in English and ``/learn conex`` in Spanish, played through to the end
 against the real bot process and the DevServer.
 
-The tutorial is a real game against the easy AI in a thread of its own (the command's answer is private; nothing is
-posted in the channel, not even the result card); the learner plays with the game's own commands in that thread;
-the boards teach each rule in a sentence of the learner's language, each once, on the boards where the learner is
-to act; the bot is restarted mid-tutorial (CONEX) and carries on; the closing message offers a real game, and its
-buttons open one (the AI at a level) or queue the learner (quick match).
+Each game in both languages. The tutorial is a real game against the easy AI in a thread of its own (the command's
+answer is private; nothing is posted in the channel, not even the result card); the learner plays with the game's
+own commands in that thread; the boards teach each rule in a sentence of the learner's language, each once, on the
+boards where the learner is to act; the bot is restarted mid-tutorial (CONEX) and carries on; the closing message
+offers a real game, and each of its buttons does what it says: the AI at a level, an open challenge, the quick
+match.
 """
 
 from __future__ import annotations
@@ -85,27 +86,35 @@ async def closing(env: BotEnv, game_id: int) -> Message:
     return env.server.message(env.game(game_id).messages["learn_end"])
 
 
-async def test_learn_constructo_in_english_to_the_end_then_play_the_ai(env: BotEnv) -> None:
+async def start(env: BotEnv, name: str, game: str, locale: str) -> tuple[Any, Any, Any]:
+    """``name`` (whose Discord speaks ``locale``) types ``/learn <game>`` in the channel: the private answer links the
+    tutorial's own thread; returns (the user acting in that thread, the stored game, the answer)."""
     server = env.server
-    alice = server.as_user("alice", CHANNEL)
+    server.user(name).locale = locale
+    user = server.as_user(name, CHANNEL)
     before = len(server.messages(CHANNEL, visible_to="all"))
-    res = await answered(await alice.slash("learn constructo"))
-    assert res.ephemeral and "tutorial" in res.text, res.text
-    row = env.latest_game("constructo")
-    assert row.state["options"].get("tutorial") is True and [s["ai"] for s in row.state["seats"]] == [None, "easy"]
+    res = await answered(await user.slash(f"learn {game}"))
+    assert res.ephemeral, "the answer is private"
+    row = env.latest_game(game)
+    assert row.players[0] == user.id and row.state["options"].get("tutorial") is True
+    assert [s["ai"] for s in row.state["seats"]] == [None, "easy"] and row.state["locale"] == locale
     thread = server.channel(row.channel_id)
     assert thread.id != server.channel(CHANNEL).id and f"<#{thread.id}>" in res.text, "a thread of its own"
-    me = alice.in_channel(thread)
+    assert len(server.messages(CHANNEL, visible_to="all")) - before <= 1, "nothing but the private answer"
+    return user.in_channel(thread), row, res
 
-    for _turn in range(MAX_TURNS):
-        row, board = await board_for_learner(env, row.id, alice.id)
+
+async def play_constructo(env: BotEnv, me: Any, row: Any, locale: str) -> Any:
+    """The learner plays a move onto a chip when there is one, else the first placement, with the game's own
+    commands in the thread, until the match ends; returns the finished row."""
+    for turn in range(MAX_TURNS):
+        row, board = await board_for_learner(env, row.id, me.id)
         if board is None:
             break
-        if _turn == 0:
+        if turn == 0:
             assert_png(board.images[0])
-            assert t("cx.learn.layout", "en-US") in board.content and t("cx.learn.place", "en-US") in board.content
-        rnd = row.match.current_round
-        moves = [m for m in rnd.legal_moves()]
+            assert t("cx.learn.layout", locale) in board.content and t("cx.learn.place", locale) in board.content
+        moves = row.match.current_round.legal_moves()
         steps = [m for m in moves if not m.is_place]
         move = steps[0] if steps else moves[0]
         if move.is_place:
@@ -114,63 +123,88 @@ async def test_learn_constructo_in_english_to_the_end_then_play_the_ai(env: BotE
             await answered(await me.slash("constructo move", **{"from": move.src, "to": move.dst}))
     row = env.game(row.id)
     assert row.status == "finished" and len(row.match.rounds) == 2, "both rounds of the match were played"
-    assert_taught_once(env, row.id, thread.id, "cx", "en-US")
-    steps = taught(env, row.id)
-    assert {"layout", "place", "round_end", "match"} <= set(steps), steps
+    assert_taught_once(env, row.id, row.channel_id, "cx", locale)
+    assert {"layout", "place", "round_end", "match"} <= set(taught(env, row.id))
     assert "result" not in row.messages, "a tutorial's result card stays in its thread"
-    assert len(server.messages(CHANNEL, visible_to="all")) - before <= 1, "nothing posted in the channel"
+    return row
 
+
+async def play_conex(env: BotEnv, me: Any, row: Any, locale: str, *, restart_at: int | None = None) -> Any:
+    """The learner draws (passes once the pile is empty) until the game ends, restarting the bot before its turn
+    ``restart_at``; returns the finished row."""
+    for turn in range(MAX_TURNS):
+        row, board = await board_for_learner(env, row.id, me.id)
+        if board is None:
+            break
+        if turn == 0:
+            assert t("cn.learn.hand", locale) in board.content, board.content
+            labels = {c.get("label") for r in board.components for c in r.get("components", [])}
+            assert t("ui.cn_hand", locale) in labels, labels
+        if turn == restart_at:  # mid-tutorial: the progress and the game are in the database
+            before = taught(env, row.id)
+            await env.proc.restart()
+            row, board = await board_for_learner(env, row.id, me.id)
+            assert taught(env, row.id) == before, "the stored progress is carried on"
+            if board is None:
+                break
+        await answered(await me.slash("conex draw" if row.conex.draw_pile else "conex pass"))
+    row = env.game(row.id)
+    assert row.status == "finished"
+    assert_taught_once(env, row.id, row.channel_id, "cn", locale, goal=20)
+    assert {"hand", "corners", "draw", "goal"} <= set(taught(env, row.id))
+    return row
+
+
+async def offer(env: BotEnv, row: Any, locale: str, steps: tuple[str, ...]) -> Message:
+    """The closing message: in the tutorial's thread and language, recapping the rules not met."""
     end = await closing(env, row.id)
-    assert t("learn.offer", "en-US") in end.content and end.channel_id == thread.id
+    assert end.channel_id == row.channel_id and t("learn.offer", locale) in end.content
+    assert (t("learn.recap", locale) in end.content) == (set(taught(env, row.id)) != set(steps))
+    return end
+
+
+async def test_learn_constructo_in_english_to_the_end_then_play_the_ai(env: BotEnv) -> None:
+    me, row, res = await start(env, "alice", "constructo", "en-US")
+    assert "tutorial" in res.text
+    row = await play_constructo(env, me, row, "en-US")
+    end = await offer(env, row, "en-US", CX_STEPS)
     labels = {c.get("label") for r in end.components for c in r.get("components", [])}
     assert {"Play the AI (easy)", "Play the AI (hard)", "Open a challenge", "Quick match"} <= labels, labels
     res = await answered(await me.click(end, "Play the AI (hard)"))
     assert res.message is not None and res.message.images, "the new game's board answers the click"
     real = env.latest_game("constructo")
-    assert real.id != row.id and real.status == "active" and real.channel_id == thread.id
+    assert real.id != row.id and real.status == "active" and real.channel_id == row.channel_id
     assert "tutorial" not in real.state["options"] and [s["ai"] for s in real.state["seats"]] == [None, "hard"]
     await answered(await me.slash("constructo resign"))
 
 
+async def test_learn_constructo_in_spanish_then_open_a_challenge(env: BotEnv) -> None:
+    me, row, res = await start(env, "carol", "constructo", "es-ES")
+    assert "tutorial de Constructo" in res.text, res.text
+    row = await play_constructo(env, me, row, "es-ES")
+    end = await offer(env, row, "es-ES", CX_STEPS)
+    await answered(await me.click(end, "Abrir un desafío"))
+    challenge = env.latest_game("constructo")
+    assert challenge.id != row.id and challenge.status == "lobby" and challenge.players == [me.id]
+    assert challenge.state["options"].get("open") is True, "an open challenge anyone may accept"
+
+
 async def test_learn_conex_in_spanish_survives_a_restart_and_offers_the_quick_match(env: BotEnv) -> None:
-    server = env.server
-    server.user("bob").locale = "es-ES"
-    bob = server.as_user("bob", CHANNEL)
-    res = await answered(await bob.slash("learn conex"))
-    assert res.ephemeral and "tutorial de CONEX" in res.text, res.text
-    row = env.latest_game("conex")
-    assert row.state["locale"] == "es-ES" and row.state["options"]["goal"] == 20
-    thread = server.channel(row.channel_id)
-    me = bob.in_channel(thread)
-
-    restarted = False
-    for turn in range(MAX_TURNS):
-        row, board = await board_for_learner(env, row.id, bob.id)
-        if board is None:
-            break
-        if turn == 0:
-            assert t("cn.learn.hand", "es-ES") in board.content, board.content
-            assert "Mi mano" in {c.get("label") for r in board.components for c in r.get("components", [])}
-        if turn == 3 and not restarted:  # mid-tutorial: the progress and the game are in the database
-            before = taught(env, row.id)
-            await env.proc.restart()
-            restarted = True
-            row, board = await board_for_learner(env, row.id, bob.id)
-            assert taught(env, row.id) == before
-            if board is None:
-                break
-        game = row.conex
-        await answered(await me.slash("conex draw" if game.draw_pile else "conex pass"))
-    row = env.game(row.id)
-    assert row.status == "finished" and restarted
-    assert_taught_once(env, row.id, thread.id, "cn", "es-ES", goal=20)
-    steps = taught(env, row.id)
-    assert {"hand", "corners", "draw", "goal"} <= set(steps), steps
-
-    end = await closing(env, row.id)
-    assert t("learn.offer", "es-ES") in end.content
-    if set(steps) != set(CN_STEPS):  # the rules the game did not bring up are recapped, in words
-        assert t("learn.recap", "es-ES") in end.content
+    me, row, res = await start(env, "bob", "conex", "es-ES")
+    assert "tutorial de CONEX" in res.text and row.state["options"]["goal"] == 20, res.text
+    row = await play_conex(env, me, row, "es-ES", restart_at=3)
+    end = await offer(env, row, "es-ES", CN_STEPS)
     await answered(await me.click(end, "Partida rápida"))
-    assert queued(env).get(bob.id, ("", 0))[0] == "conex", "the quick match button queues the learner"
-    await answered(await bob.slash("play leave"))
+    assert queued(env).get(me.id, ("", 0))[0] == "conex", "the quick match button queues the learner"
+    await answered(await me.slash("play leave"))
+
+
+async def test_learn_conex_in_english_then_play_the_easy_ai(env: BotEnv) -> None:
+    me, row, _res = await start(env, "dave", "conex", "en-US")
+    row = await play_conex(env, me, row, "en-US")
+    end = await offer(env, row, "en-US", CN_STEPS)
+    res = await answered(await me.click(end, "Play the AI (easy)"))
+    assert res.message is not None
+    real = env.latest_game("conex")
+    assert real.id != row.id and real.status == "active" and real.channel_id == row.channel_id
+    assert "tutorial" not in real.state["options"] and [s["ai"] for s in real.state["seats"]] == [None, "easy"]
