@@ -3,6 +3,7 @@ and each game's step sentences (``<game prefix>.learn.<step>``: one sentence per
 ``COMMANDS`` is empty for English (the cog's own words are the msgids)."""
 
 MESSAGES: dict[str, str] = {
+    "learn.help": "**New here?** {commands}: a guided first game against a gentle AI, one rule at a time.",
     "learn.step": "**Tutorial, step {n} of {of}:** {text}",
     "learn.none": "{game} has no tutorial yet: `/help` explains its rules.",
     "learn.no_channel": "I cannot open a tutorial in this kind of channel: try it in a text channel of the server.",

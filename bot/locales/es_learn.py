@@ -2,6 +2,7 @@
 the command's descriptions."""
 
 MESSAGES: dict[str, str] = {
+    "learn.help": "**¿Eres nuevo?** {commands}: una primera partida guiada contra una IA amable, regla a regla.",
     "learn.step": "**Tutorial, paso {n} de {of}:** {text}",
     "learn.none": "{game} todavía no tiene tutorial: `/help` explica sus reglas.",
     "learn.no_channel": "No puedo abrir un tutorial en este tipo de canal: prueba en un canal de texto del servidor.",

@@ -39,7 +39,7 @@ import discord
 from bot.core.envelope import Seat
 from bot.core.kind import GameKind, Snapshot
 from bot.core.respond import reply
-from bot.errors import BotError
+from bot.errors import BotError, OneOf
 from bot.i18n import t
 from bot.services.boards import BOARD_VERSION_KEY
 from bot.services.place import Place
@@ -189,6 +189,13 @@ class Tutorials:
             if lesson is not None:
                 out[name] = lesson
         return out
+
+    def help_line(self, locale: Any) -> str:
+        """``/help``'s line naming the tutorials (``/learn <game>`` of each game with a lesson); empty without any."""
+        names = list(self.lessons())
+        if not names:
+            return ""
+        return t("learn.help", locale, commands=OneOf(tuple(f"`/learn {n}`" for n in names)).localize(locale)) + "\n"
 
     # -- opening -----------------------------------------------------------------------------------------------
     async def open(self, interaction: discord.Interaction, kind: GameKind) -> Snapshot | None:

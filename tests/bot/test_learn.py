@@ -157,3 +157,10 @@ async def test_a_second_learn_points_to_the_running_tutorial(
     await driver.command("learn conex", LEARNER)  # another game's tutorial is its own
     second = await storage.get_game(GAME_ID + 1)
     assert second is not None and second.kind == "conex"
+
+
+@pytest.mark.parametrize(("locale", "words"), [("en-US", "New here?"), ("es-ES", "¿Eres nuevo?")])
+async def test_help_names_every_tutorial(driver: Driver, fake: FakeDiscord, locale: str, words: str) -> None:
+    token = await driver.command("help", LEARNER, locale=locale)
+    text = json.dumps([c.payload for c in fake.calls_for(token)], ensure_ascii=False)
+    assert words in text and "`/learn constructo`" in text and "`/learn conex`" in text
