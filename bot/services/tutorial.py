@@ -38,10 +38,12 @@ import discord
 
 from bot.core.envelope import Seat
 from bot.core.kind import GameKind, Snapshot
+from bot.core.outbox import Drop
 from bot.core.respond import reply
 from bot.errors import BotError, OneOf
 from bot.i18n import t
 from bot.services.boards import BOARD_VERSION_KEY
+from bot.services.delivery import GuildGone
 from bot.services.place import Place
 from bot.storage import Effect, Owed
 
@@ -322,9 +324,16 @@ class Tutorials:
         content = self.closing_text(snap, lesson, await self.taught(record.id))
         levels = snap.kind.seating.ai_levels
         view = self.end_view(snap.kind.name, levels, snap.locale) if self.end_view is not None else None
-        posted = await self.layer.publisher.delivery.send(
-            record, content, view=view, carry=False, nonce=f"learn{record.id}", locale=snap.locale
-        )
+        try:
+            posted = await self.layer.publisher.delivery.send(
+                record, content, view=view, carry=False, nonce=f"learn{record.id}", locale=snap.locale
+            )
+        except GuildGone as err:
+            raise Drop("the bot was removed from the guild") from err
+        except discord.NotFound as err:
+            if err.code == 10003:  # the thread or channel was deleted
+                raise Drop(f"channel {record.channel_id} is gone") from err
+            raise
         await self.layer.storage.set_message(record.id, END_KEY, posted.id)
 
     @staticmethod
