@@ -75,6 +75,9 @@ class Lesson:
         options: the options of the tutorial game, before ``kind.rules.validate_options``.
         words: ``words(state) -> dict``: the placeholders of the step sentences (e.g. the goal).
         level: the AI seat's level.
+        steer: ``steer(state, ai_seat, learner) -> action text | None``: the AI's gentle opening, an action that
+            brings a rule up for the learner (played instead of the AI's own search; ``None``: the AI plays its
+            level). Pure and cheap, like ``reached``.
     """
 
     steps: tuple[str, ...]
@@ -82,6 +85,7 @@ class Lesson:
     options: Mapping[str, Any] = field(default_factory=dict)
     words: Callable[[Any], dict[str, Any]] = lambda _state: {}
     level: str = "easy"
+    steer: Callable[[Any, int, int], str | None] | None = None
 
 
 def advance(taught: Mapping[str, int], reached: Iterable[str], steps: Sequence[str], version: int) -> dict[str, int]:
@@ -181,6 +185,7 @@ class Tutorials:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         layer.outbox.subscribe(EFFECT, self.end_effect, rule=self.owed)
         layer.publisher.notes.append(self.note)
+        layer.ai.steers.append(self.steer)
         layer.on_committed.append(self.committed)
 
     def lessons(self) -> dict[str, Lesson]:
@@ -291,6 +296,20 @@ class Tutorials:
         order = taught_order(taught, lesson.steps)
         steps = shown_at(taught, lesson.steps, snap.version)
         return "\n".join(step_text(snap.kind, lesson, snap.state, s, snap.locale, order.index(s) + 1) for s in steps)
+
+    def steer(self, snap: Snapshot, seat: int) -> str | None:
+        """The AI scheduler's ``steers`` hook: a tutorial's AI seat plays the lesson's gentle opening when it has
+        one (``Lesson.steer``); any other game, ``None``. A steer that fails is logged and the AI searches."""
+        if not is_tutorial(snap) or snap.state is None:
+            return None
+        lesson = lesson_of(snap.kind)
+        if lesson is None or lesson.steer is None:
+            return None
+        try:
+            return lesson.steer(snap.state, seat, learner_of(snap))
+        except Exception:
+            log.exception("the gentle opening of tutorial %s failed; the AI plays its own move", snap.id)
+            return None
 
     # -- the end -----------------------------------------------------------------------------------------------
     def owed(self, snap: Snapshot, _change: Any) -> list[Owed]:

@@ -123,3 +123,49 @@ def test_steps_are_numbered_in_the_order_the_learner_reads_them() -> None:
 
     taught = {"swallow": 4, "layout": 0, "place": 0, "stack": 6}
     assert taught_order(taught, CX.steps) == ["layout", "place", "swallow", "stack"]
+
+
+def test_constructo_gentle_steer_offers_stacking_then_swallowing_once_each() -> None:
+    """The AI's steer (bot/games/constructo/tutorial.py): a placement letting the learner stack (K1/K2), then one
+    letting them swallow (K4); never twice for a rule, never for the learner's seat."""
+    from bot.games.constructo.tutorial import offers, steer
+
+    match = _match("M5")
+    assert steer(match, 0, 0) is None, "never the learner's move"
+    first = steer(match, 1, 0)
+    assert first is not None and first.startswith("L"), first  # a large beside the lone medium: K1
+    match.play(first, 1)
+    assert offers(match.current_round) == {"stack"}
+    match.play("L1", 0)  # the learner places instead; a lone large now
+    second = steer(match, 1, 0)
+    assert second is not None and second.startswith("S"), second
+    match.play(second, 1)
+    assert "swallow" in offers(match.current_round)
+    match.play("M9", 0)
+    assert steer(match, 1, 0) is None, "both rules were offered: the AI plays its own moves"
+
+
+def test_the_steer_is_a_legal_action_in_every_position_of_random_tutorials() -> None:
+    """Property: whatever the learner does, a steered action is legal for the AI seat (it is committed through the
+    engine like any action)."""
+    import random
+
+    from bot.games.constructo.tutorial import steer
+    from engine.constructo import ai
+
+    for seed in range(20):
+        rng = random.Random(seed)
+        match = _match()
+        while not match.is_over:
+            seat = match.current_player
+            if match.phase == "choosing_layout":
+                match.apply(match.legal_actions(seat)[0])
+                continue
+            steered = steer(match, seat, 0) if seat == 1 else None
+            if steered is not None:
+                assert steered in {str(m) for m in match.current_round.legal_moves()}
+                match.play(steered, seat)
+            elif seat == 1:
+                match.play(ai.choose_move(match, "easy", seed), seat)
+            else:
+                match.play(rng.choice(match.current_round.legal_moves()), seat)

@@ -105,7 +105,7 @@ async def start(env: BotEnv, name: str, game: str, locale: str) -> tuple[Any, An
 
 
 async def play_constructo(env: BotEnv, me: Any, row: Any, locale: str) -> Any:
-    """The learner plays a move onto a chip when there is one, else the first placement, with the game's own
+    """The learner plays a move onto a chip when there is one, else places their biggest chip, with the game's own
     commands in the thread, until the match ends; returns the finished row."""
     for turn in range(MAX_TURNS):
         row, board = await board_for_learner(env, row.id, me.id)
@@ -116,7 +116,7 @@ async def play_constructo(env: BotEnv, me: Any, row: Any, locale: str) -> Any:
             assert t("cx.learn.layout", locale) in board.content and t("cx.learn.place", locale) in board.content
         moves = row.match.current_round.legal_moves()
         steps = [m for m in moves if not m.is_place]
-        move = steps[0] if steps else moves[0]
+        move = steps[0] if steps else max(moves, key=lambda m: m.size or 0)  # a move, else the biggest chip
         if move.is_place:
             await answered(await me.slash("constructo place", tile=move.tile, size=move.size.word))
         else:
@@ -124,7 +124,7 @@ async def play_constructo(env: BotEnv, me: Any, row: Any, locale: str) -> Any:
     row = env.game(row.id)
     assert row.status == "finished" and len(row.match.rounds) == 2, "both rounds of the match were played"
     assert_taught_once(env, row.id, row.channel_id, "cx", locale)
-    assert {"layout", "place", "round_end", "match"} <= set(taught(env, row.id))
+    assert set(taught(env, row.id)) == set(CX_STEPS), "the AI's gentle steer brought stacking and swallowing up"
     assert "result" not in row.messages, "a tutorial's result card stays in its thread"
     return row
 
