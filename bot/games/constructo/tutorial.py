@@ -73,7 +73,8 @@ def steer(match: Match, seat: int, learner: int) -> str | None:
     """The easy AI's gentle steer: while the learner has never been able to stack (a chip one size bigger beside a
     lone chip of theirs) or then to swallow (a small beside their lone large), the AI places a chip that lets them,
     when one does; otherwise ``None`` (the AI plays its own easy move). At most one steered move per rule: once
-    offered, a rule is not offered again. Pure; a few dozen position copies and a replay of the match."""
+    offered, a rule is not offered again. Pure; a replay of the match and a few position copies (the placements
+    beside the learner's lone chips)."""
     if match.phase != "playing" or match.current_player != seat or seat == learner:
         return None
     seen = set(reached(match, learner)) | offered_before(match, learner)
@@ -81,9 +82,11 @@ def steer(match: Match, seat: int, learner: int) -> str | None:
     if not wanted:
         return None
     rnd = match.current_round
+    lone = [n for n in range(1, 10) if len(rnd.tile(n)) == 1 and rnd.tile(n)[0][0] == learner]
+    near = {b for a in lone for b in rnd.layout.neighbours(a) if not rnd.tile(b)}  # only these can offer a move
     trials = []
     for move in rnd.legal_moves():
-        if not move.is_place:
+        if not move.is_place or move.tile not in near:
             continue
         trial = rnd.copy()
         trial.play(move)
