@@ -6,6 +6,7 @@ open one); a restart mid-tutorial carries on from the stored progress."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -164,3 +165,16 @@ async def test_help_names_every_tutorial(driver: Driver, fake: FakeDiscord, loca
     token = await driver.command("help", LEARNER, locale=locale)
     text = json.dumps([c.payload for c in fake.calls_for(token)], ensure_ascii=False)
     assert words in text and "`/learn constructo`" in text and "`/learn conex`" in text
+
+
+async def test_only_a_tutorial_is_steered_or_annotated(bot: TableBot, driver: Driver, storage: Storage) -> None:
+    """A game against the AI opened with ``/constructo challenge level:easy`` is no tutorial: its AI plays its own
+    moves and its boards carry no step; the same position marked as a tutorial would be steered."""
+    await driver.command("constructo challenge", LEARNER, level="easy")
+    committed = await bot.games.act(GAME_ID, LEARNER, "M5")  # committed, not shown: the AI is to move
+    snap = committed.snap
+    assert 1 in snap.require_state().awaiting()
+    assert bot.games.tutorials.steer(snap, 1) is None and await bot.games.tutorials.note(snap) == ""
+    marked = dataclasses.replace(snap, env=snap.env.with_(options={**snap.env.options, MARK: True}))
+    assert bot.games.tutorials.steer(marked, 1) is not None, "a tutorial's AI would offer a stack here"
+    assert await storage.get_meta(f"learn:{GAME_ID}") is None
