@@ -42,8 +42,9 @@ MESSAGES: dict[str, str] = {
         "top of it: that tile is no tower and scores nothing, but a medium may later climb onto it."
     ),
     "cx.learn.tower": (
-        "A tile with two or more chips is a tower: its chips never move again, and when the round ends it scores "
-        "1 point for whoever owns its top chip, however tall it is."
+        "A tile with two or more chips is blocked (none of its chips moves again) and, unless it is only a large "
+        "on a swallowed small, it is a tower: when the round ends it scores 1 point for whoever owns its top chip, "
+        "however tall it is."
     ),
     "cx.learn.round_end": (
         "A round ends as soon as the player to move can do nothing (no empty tile or chip to place and no move), "
@@ -64,8 +65,9 @@ MESSAGES: dict[str, str] = {
         "card."
     ),
     "cn.learn.no_touch": (
-        "The new card may touch only the card (or square) under its corner, never another card nor anybody's "
-        "coloured corner, and it must stay on the table."
+        "The new card may touch nothing but what its corner lies on: no other card, no part of the scoring board "
+        "when it lies on a card, no coloured corner at all (not even its target's), and it must lie wholly on the "
+        "table."
     ),
     "cn.learn.score": (
         "A placement scores the points of the corner you used, 2 more when that corner lies on a +2 card; scores "
@@ -76,16 +78,16 @@ MESSAGES: dict[str, str] = {
         "two stars."
     ),
     "cn.learn.stars": (
-        "A star stays with its holder until someone else rolls it and can be used from the holder's next turn: "
-        "the 2x star doubles one placement, the lightning star removes a free card from the table and makes "
-        "everyone else put a card back under the pile."
+        "A star you roll is yours to use from your next turn until you use it or someone else rolls it: the "
+        "2x star doubles one placement's points, the lightning star takes a free card off the table (at the "
+        "start or end of your turn) and makes everyone else put a card from their hand under the pile."
     ),
     "cn.learn.draw": (
         "Instead of placing you may always draw two cards from the pile; only when the pile is empty may you pass."
     ),
     "cn.learn.goal": (
-        "Once someone reaches the goal ({goal} points here), the round is played to its end and the game stops; "
-        "the highest score wins."
+        "Once someone reaches the goal ({goal} points here), the round is played to its end and the game stops (it "
+        "also stops when everyone passes in a row or the cards run out); the highest score wins."
     ),
 }
 

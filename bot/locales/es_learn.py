@@ -41,8 +41,9 @@ MESSAGES: dict[str, str] = {
         "subiéndose encima: esa casilla no es torre y no puntúa, pero más tarde una mediana puede subirse a ella."
     ),
     "cx.learn.tower": (
-        "Una casilla con dos o más fichas es una torre: sus fichas ya no se mueven, y al acabar la ronda da 1 punto "
-        "a quien tenga la ficha de arriba, sea cual sea su altura."
+        "Una casilla con dos o más fichas queda bloqueada (ninguna de sus fichas vuelve a moverse) y, salvo que sea "
+        "solo una grande sobre una pequeña tragada, es una torre: al acabar la ronda da 1 punto a quien tenga la ficha "
+        "de arriba, sea cual sea su altura."
     ),
     "cx.learn.round_end": (
         "Una ronda acaba en cuanto el jugador al que le toca no puede hacer nada (ni casilla vacía ni ficha que "
@@ -63,8 +64,9 @@ MESSAGES: dict[str, str] = {
         "el fondo de una carta."
     ),
     "cn.learn.no_touch": (
-        "La carta nueva solo puede tocar la carta (o el cuadrado) que queda bajo su esquina, nunca otra carta ni la "
-        "esquina de color de nadie, y debe quedar dentro de la mesa."
+        "La carta nueva no puede tocar nada más que aquello sobre lo que está su esquina: ninguna otra carta, nada "
+        "del tablero de puntuación si está sobre una carta, ninguna esquina de color (ni siquiera las de su "
+        "destino), y debe quedar entera dentro de la mesa."
     ),
     "cn.learn.score": (
         "Una colocación da los puntos de la esquina que usaste, 2 más si esa esquina está sobre una carta +2; los "
@@ -75,16 +77,17 @@ MESSAGES: dict[str, str] = {
         "estrellas."
     ),
     "cn.learn.stars": (
-        "Una estrella se queda con quien la tiene hasta que otro la saca con el dado y se puede usar desde su "
-        "siguiente turno: la estrella 2x duplica una colocación, la estrella rayo quita de la mesa una carta libre "
-        "y obliga a los demás a devolver una carta bajo el mazo."
+        "Una estrella que sacas con el dado puedes usarla desde tu siguiente turno hasta que la uses o "
+        "alguien más la saque: la estrella 2x duplica los puntos de una colocación, la estrella rayo quita de"
+        " la mesa una carta libre (al empezar o al acabar tu turno) y obliga a los demás a poner una carta de"
+        " su mano bajo el mazo."
     ),
     "cn.learn.draw": (
         "En lugar de colocar siempre puedes robar dos cartas del mazo; solo cuando el mazo está vacío puedes pasar."
     ),
     "cn.learn.goal": (
-        "Cuando alguien llega a la meta (aquí {goal} puntos), se termina la vuelta y acaba la partida; gana la "
-        "puntuación más alta."
+        "Cuando alguien llega a la meta (aquí {goal} puntos), se termina la vuelta y acaba la partida (también "
+        "acaba si todos pasan seguidos o se agotan las cartas); gana la puntuación más alta."
     ),
 }
 
