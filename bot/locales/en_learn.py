@@ -9,7 +9,7 @@ MESSAGES: dict[str, str] = {
     "learn.no_channel": "I cannot open a tutorial in this kind of channel: try it in a text channel of the server.",
     "learn.started": (
         "Your {game} tutorial starts in {where}: a real first game against a gentle AI, with one rule explained "
-        "at a time under the board. Only the board of the moment stays there; take your time (no clock)."
+        "at a time under the board. Only the board of the moment stays there; take your time (24 hours per move)."
     ),
     "learn.running": "Your {game} tutorial is still going on in {where}: carry on there (`/abandon` ends it).",
     "learn.thread_title": "{game} tutorial: {name}",

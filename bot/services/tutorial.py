@@ -2,7 +2,7 @@
 
 A tutorial is **a real game** of the game's kind: opened by :meth:`Tutorials.open` through ``Lobby.open`` (stored,
 resumed, played, published and recorded like any game, every action through the layer's one path), against one AI
-seat at the lesson's level (easy), without a clock, marked by the option :data:`MARK` in its envelope. The tutorial
+seat at the lesson's level (easy), on the daily clock (:data:`CLOCK`), marked by the option :data:`MARK` in its envelope. The tutorial
 adds only words:
 
 - **Steps** (:class:`Lesson`, from the game's own ``<package>/tutorial.py: LESSON``): the game names its rules in
@@ -58,6 +58,10 @@ EFFECT = "learn"
 """Outbox effect of a finished tutorial: its closing message (recap and real-game offer)."""
 END_KEY = "learn_end"
 """Message key of the closing message."""
+CLOCK = "daily"
+"""A tutorial's clock: 24 hours per move (plenty to read), so a tutorial left behind ends by itself and frees the
+member's and the server's open-game caps (the AI claims nothing: the layer applies the timeout, and the closing
+message follows)."""
 END_DELAY_S = 1.0
 """Seconds after the last commit before a worker may post the closing message (the last board goes first)."""
 
@@ -235,7 +239,7 @@ class Tutorials:
             seats=[Seat.of(me.display_name), Seat.of(ai_name, level)],
             players=[me.id, self.ai_id(kind)],
             title=t("learn.thread_title", loc, game=kind.title, name=me.display_name),
-            clock="none",
+            clock=CLOCK,
             start=True,
         )
         await reply(

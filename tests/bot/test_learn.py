@@ -85,7 +85,7 @@ async def test_a_tutorial_is_a_real_game_that_teaches_each_rule_once_and_offers_
     record = await storage.get_game(GAME_ID)
     assert record is not None and record.kind == game and record.status == "active"
     env = envelope_of(record)
-    assert env.options[MARK] is True and env.clock.get("preset") in (None, "none"), "no clock"
+    assert env.options[MARK] is True and env.clock.get("preset") == "daily", "24 hours per move"
     assert [s.ai for s in env.seats] == [None, "easy"], "one easy AI seat against the learner"
     assert env.locale == locale, "the whole tutorial speaks the learner's language"
     answers = [c.payload for c in fake.calls_for(token) if isinstance(c.payload, dict)]
@@ -178,3 +178,25 @@ async def test_only_a_tutorial_is_steered_or_annotated(bot: TableBot, driver: Dr
     marked = dataclasses.replace(snap, env=snap.env.with_(options={**snap.env.options, MARK: True}))
     assert bot.games.tutorials.steer(marked, 1) is not None, "a tutorial's AI would offer a stack here"
     assert await storage.get_meta(f"learn:{GAME_ID}") is None
+
+
+async def test_a_tutorial_left_behind_ends_by_itself_and_still_offers_a_real_game(
+    bot: TableBot, driver: Driver, storage: Storage
+) -> None:
+    """The daily clock: 24 hours without a move, the layer applies the timeout (the AI claims nothing), the member's
+    open-game cap is freed, and the closing message comes as for a game played to the end."""
+    await driver.command("learn conex", LEARNER)
+    for _day in range(10):  # CONEX skips a late turn; a seat late several turns in a row forfeits (its rule)
+        record = await storage.get_game(GAME_ID)
+        assert record is not None
+        if record.status != "active":
+            break
+        deadline = envelope_of(record).clock["deadline"]
+        bot.games.clock.offset += deadline - bot.games.clock.now() + 1
+        while await bot.games.timers.run_due():  # the reminder, then the timeout
+            await driver.settle()
+        await bot.games.ai.idle()
+        await driver.settle()
+    record = await storage.get_game(GAME_ID)
+    assert record is not None and record.status == "finished", "an idle tutorial ends by itself"
+    await _closed(bot, storage)
