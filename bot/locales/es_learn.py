@@ -7,8 +7,9 @@ MESSAGES: dict[str, str] = {
     "learn.none": "{game} todavía no tiene tutorial: `/help` explica sus reglas.",
     "learn.no_channel": "No puedo abrir un tutorial en este tipo de canal: prueba en un canal de texto del servidor.",
     "learn.started": (
-        "Tu tutorial de {game} empieza en {where}: una primera partida de verdad contra una IA amable, con una regla "
-        "explicada cada vez bajo el tablero. Allí solo queda el tablero del momento; tómate tu tiempo (24 horas por jugada)."
+        "Tu tutorial de {game} empieza en {where}: una primera partida de verdad contra una IA amable, con "
+        "una regla explicada cada vez bajo el tablero. Allí solo queda el tablero del momento; tómate tu "
+        "tiempo (24 horas por jugada)."
     ),
     "learn.running": "Tu tutorial de {game} sigue en {where}: continúa allí (`/abandon` lo termina).",
     "learn.thread_title": "Tutorial de {game}: {name}",

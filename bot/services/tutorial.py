@@ -2,8 +2,8 @@
 
 A tutorial is **a real game** of the game's kind: opened by :meth:`Tutorials.open` through ``Lobby.open`` (stored,
 resumed, played, published and recorded like any game, every action through the layer's one path), against one AI
-seat at the lesson's level (easy), on the daily clock (:data:`CLOCK`), marked by the option :data:`MARK` in its envelope. The tutorial
-adds only words:
+seat at the lesson's level (easy), on the daily clock (:data:`CLOCK`), marked by the option :data:`MARK` in its
+envelope. The tutorial adds only words (and, where the lesson has one, the AI's gentle steer):
 
 - **Steps** (:class:`Lesson`, from the game's own ``<package>/tutorial.py: LESSON``): the game names its rules in
   teaching order and says which of them matter in a position (``lesson.reached(state, learner)``). Every board of a
