@@ -20,8 +20,10 @@ from bot.services.offers import Offers
 from bot.services.publish import Publisher
 from bot.services.records import Records
 from bot.services.timers import Timers
+from bot.services.tutorial import Tutorials
 from bot.ui.claim import claim_view
 from bot.ui.components import seating_view
+from bot.ui.learn_views import end_view
 from bot.ui.queue_views import leave_view
 from bot.ui.record_views import result_view
 from bot.ui.server_settings import FirstAnswers
@@ -46,4 +48,6 @@ def wire(layer: GameLayer) -> GameLayer:
     layer.queue.leave_view = leave_view
     layer.languages = LanguageOverrides(layer)
     layer.first_answers = FirstAnswers()
+    layer.tutorials = Tutorials(layer)  # after the publisher (its notes) and the queue (its offer)
+    layer.tutorials.end_view = end_view
     return layer

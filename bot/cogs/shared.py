@@ -196,6 +196,7 @@ class SharedCog(commands.Cog, name="shared"):
     async def help(self, interaction: discord.Interaction) -> None:
         loc = interaction.locale
         sections = "".join(t(f"{kind.prefix}.help", loc) for kind in self.bot.games.kinds.values())
+        sections = self.bot.games.tutorials.help_line(loc) + sections  # new players start with /learn
         text = t("help.head", loc) + sections + t("help.tail", loc)
         if reach.of_interaction(interaction) == reach.INTERACTIONS:  # where the bot is no member: what differs
             text += t("uinst.help", loc, commands=installs.user_commands(self.bot.tree))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from bot.errors import BotError
@@ -58,6 +59,9 @@ class AIScheduler:
         self._searched: dict[int, int] = {}
         self.searches = 0
         self.duplicates = 0
+        self.steers: list[Callable[[Snapshot, int], str | None]] = []
+        """``steer(snap, seat) -> action text | None``: an action an AI seat plays instead of searching (a
+        tutorial's gentle opening, ``bot/services/tutorial.py``); cheap and synchronous (it runs on the loop)."""
         layer.outbox.subscribe("ai", self.ai_effect, rule=self.owed)
         layer.on_shown.append(self.shown)
         layer.on_ready_hooks.append(self.resume_all)
@@ -144,6 +148,10 @@ class AIScheduler:
         self._searched[snap.id] = snap.version
         self.searches += 1
         state = snap.require_state()
+        for steer in self.steers:
+            steered = steer(snap, seat)
+            if steered is not None:  # committed through the same path as a searched action
+                return steered
         level = snap.env.seats[seat].ai or snap.kind.seating.default_level
         seed = snap.id * 1000 + snap.version
         fn = snap.kind.rules.ai_function

@@ -167,7 +167,8 @@ class Footprint:
         out: list[Owed] = []
         env = getattr(snap, "env", None)
         made = env is not None and env.extra.get(MADE_KEY) is True
-        if snap.status == "finished" and parent_of(snap.record) is not None:
+        quiet = env is not None and env.options.get("tutorial") is True  # a tutorial keeps to its thread
+        if snap.status == "finished" and parent_of(snap.record) is not None and not quiet:
             out.append(Owed(RESULT))
         if snap.status == "aborted" and BOARD_KEY in snap.record.messages:
             out.append(Owed(ENDED))

@@ -21,7 +21,7 @@ import asyncio
 import logging
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -110,6 +110,9 @@ class Publisher:
         boards); forgotten when the game closes (:meth:`forget`) or the token expires."""
         self.result_view: Callable[[Snapshot], discord.ui.View | None] | None = None
         """The components of a result card (the UI's record buttons), given by the wiring root (``bot/wiring.py``)."""
+        self.notes: list[Callable[[Snapshot], Awaitable[str]]] = []
+        """Lines a service adds to a board between its headline and status line (``note(snap) -> str``, empty for
+        none; e.g. a tutorial's step: ``bot/services/tutorial.py``)."""
         self.footprint: Any = None
         """The game's footprint (``bot/services/footprint.py``: replaced boards deleted), given by the wiring root."""
         self.grace_s = BOARD_GRACE_S
@@ -195,6 +198,9 @@ class Publisher:
         False: a commit that changed nothing the picture shows; result card) and components of the board of
         ``snap``."""
         kind = snap.kind
+        notes = [line for line in [await note(snap) for note in self.notes] if line]
+        if notes:
+            headline = "\n".join([headline, *notes])
         content = f"{headline}\n{kind.narration.status_line(snap)}{clock_line(snap)}".strip()
         view = kind.components.board_view(snap) if snap.status == "active" else None
         if snap.status == "finished":
