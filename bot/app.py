@@ -49,6 +49,7 @@ SHARED_EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.about",
     "bot.cogs.me",
     "bot.cogs.play",
+    "bot.cogs.tournament",
 )
 """Cogs of every game (``/leaderboard``, ``/stats``, ``/help``, ``/abort``; ``/history``, ``/replay``; ``/settings``;
 ``/abandon``, ``/games``, leaving a guild), loaded after the games' own."""

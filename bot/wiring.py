@@ -20,6 +20,7 @@ from bot.services.offers import Offers
 from bot.services.publish import Publisher
 from bot.services.records import Records
 from bot.services.timers import Timers
+from bot.services.tournaments import Tournaments
 from bot.ui.claim import claim_view
 from bot.ui.components import seating_view
 from bot.ui.queue_views import leave_view
@@ -44,4 +45,5 @@ def wire(layer: GameLayer) -> GameLayer:
     layer.queue = MatchQueue(layer)
     layer.queue.leave_view = leave_view
     layer.languages = LanguageOverrides(layer)
+    layer.tournaments = Tournaments(layer)
     return layer

@@ -104,6 +104,7 @@ class TourneyMixin(Connection):
                 f" round, locale, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', 0, ?, ?) RETURNING {_T}",
                 (int(guild_id), int(channel_id), kind, fmt, int(rounds), clock, int(organiser), locale, float(now)),
             )
+            assert row is not None  # INSERT ... RETURNING gives the row
             return _tourney(row)
 
         return await self._write(body)
@@ -230,12 +231,13 @@ class TourneyMixin(Connection):
 
     async def tourney_begin_round(
         self, tournament_id: int, round_no: int, games: Sequence[tuple[int, int | None, str | None]],
-        *, start: bool = False,
+        *, start: bool = False, rounds: int | None = None,
     ) -> bool:  # fmt: skip
         """Store round ``round_no``'s pairings ``[(a, b, outcome)]`` (boards 1, 2, ...) and make it the round
         being played, only when the tournament is in the state that leads there: ``open`` with ``start`` (round 1),
         else ``running`` at round ``round_no - 1`` with every game of it finished. False (nothing written)
-        otherwise: someone else already did it, or the round is not over."""
+        otherwise: someone else already did it, or the round is not over. ``rounds``: how many rounds it plays from now
+        on (a round robin knows it at the start)."""
 
         async def body(tx: Tx) -> bool:
             row = await tx.fetchrow(
@@ -253,7 +255,8 @@ class TourneyMixin(Connection):
                     (int(tournament_id), int(round_no), board, int(a), None if b is None else int(b), outcome),
                 )
             await tx.execute(
-                "UPDATE tournaments SET status = 'running', round = ? WHERE id = ?", (int(round_no), int(tournament_id))
+                "UPDATE tournaments SET status = 'running', round = ?, rounds = coalesce(?, rounds) WHERE id = ?",
+                (int(round_no), rounds, int(tournament_id)),
             )
             return True
 
@@ -287,9 +290,11 @@ class TourneyMixin(Connection):
 
         return await self._write(body)
 
-    async def tourney_opening(self, p: Pairing, now: float) -> float | None:
-        """Mark ``p``'s game as being opened now (when no game is linked yet). Returns the earlier ``opening_at``
-        (a crash left it: look for the game created since, :meth:`queue_game_since`), or ``None``."""
+    async def tourney_opening(self, p: Pairing) -> float | None:
+        """Mark ``p``'s game as being opened now (the storage clock, as games' ``created_at``; when no game is
+        linked yet and it was not marked before). Returns the earlier ``opening_at`` (a crash left it: look for the
+        game created since, :meth:`queue_game_since`), or ``None``."""
+        now = float(self._clock())
 
         async def body(tx: Tx) -> float | None:
             row = await tx.fetchrow(

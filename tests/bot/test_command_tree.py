@@ -75,7 +75,7 @@ async def test_every_game_cog_loaded(bot: TableBot) -> None:
     assert bot.failed_extensions == []
     names = {c.name for c in bot.tree.get_commands()}
     assert {"constructo", "conex"} <= set(bot.games.kinds) and {"constructo", "conex"} <= names
-    assert extensions(bot.games)[-7:] == [
+    assert extensions(bot.games)[-8:] == [
         "bot.cogs.shared",
         "bot.cogs.records",
         "bot.cogs.settings",
@@ -83,6 +83,7 @@ async def test_every_game_cog_loaded(bot: TableBot) -> None:
         "bot.cogs.about",
         "bot.cogs.me",
         "bot.cogs.play",
+        "bot.cogs.tournament",
     ]
     assert {"history", "replay", "settings", "games", "abandon", "mygames", "mysettings"} <= names
     for kind in bot.games.kinds.values():

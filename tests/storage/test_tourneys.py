@@ -22,17 +22,18 @@ async def test_one_live_tournament_per_guild_entries_and_rounds(storage: Storage
     assert [e.user_id for e in await storage.tourney_players(t.id)] == [1, 2, 3]  # the order they joined
     assert await storage.tourney_withdraw(t.id, 1) == "closed"  # not running yet: /tournament leave
     assert not await storage.tourney_begin_round(t.id, 2, [(1, 2, None)]), "round 2 before round 1"
-    assert await storage.tourney_begin_round(t.id, 1, [(1, 2, None), (3, None, "bye")], start=True)
+    assert await storage.tourney_begin_round(t.id, 1, [(1, 2, None), (3, None, "bye")], start=True, rounds=2)
     assert not await storage.tourney_begin_round(t.id, 1, [(1, 2, None)], start=True), "started once only"
     assert await storage.tourney_join(t.id, 4, "p4", 400.0) == "closed"
     assert await storage.tourney_leave(t.id, 1) == "closed"
     t = await storage.tourney_get(t.id)
-    assert t is not None and (t.status, t.round) == ("running", 1)
+    assert t is not None and (t.status, t.round, t.rounds) == ("running", 1, 2)
     assert not await storage.tourney_begin_round(t.id, 2, [(1, 3, None)]), "round 1 is not over"
     (board1, bye) = await storage.tourney_games(t.id)
     assert (bye.b, bye.outcome) == (None, "bye")
-    assert await storage.tourney_opening(board1, 500.0) is None
-    assert await storage.tourney_opening(board1, 510.0) == 500.0, "a second opening sees the first one's stamp"
+    assert await storage.tourney_opening(board1) is None
+    first = (await storage.tourney_games(t.id))[0].opening_at
+    assert first is not None and await storage.tourney_opening(board1) == first, "a second opening sees the first"
     assert await storage.tourney_link(board1, 42) and not await storage.tourney_link(board1, 43)
     assert (await storage.tourney_pairing_of(42)).board == 1  # type: ignore[union-attr]
     assert await storage.tourney_record(42, "a") and not await storage.tourney_record(42, "b"), "recorded once"
