@@ -99,7 +99,7 @@ def standings(players: Sequence[int], games: Sequence[Game]) -> list[Standing]:
         if g.outcome is None:
             continue
         for p in (g.a, g.b):
-            if p is None or p not in score:
+            if p is None or p not in played:  # an opponent not listed (withdrawn): their points count, not them
                 continue
             played[p] += 1
             got = g.points(p)
@@ -170,7 +170,7 @@ def swiss_round(players: Sequence[int], games: Sequence[Game], round_no: int) ->
     if len(players) < 2 or len(set(players)) != len(players):
         raise ValueError("a Swiss round needs two or more distinct players")
     score = _scores(players, games)
-    order = [s.player for s in standings(players, [g for g in games if g.a in score or g.b in score])]
+    order = [s.player for s in standings(players, games)]
     rank = {p: i for i, p in enumerate(order)}
     met = {frozenset((g.a, g.b)) for g in games if g.b is not None}
     byes = {g.a for g in games if g.b is None}

@@ -358,7 +358,7 @@ class Tournaments:
         where = replace(anchor, channel_id=tour.channel_id)
         try:
             await self.layer.publisher.delivery.send(
-                where, text, mentions=mentions, carry=False, locale=tour.locale, nonce=f"t{tour.id}r{tour.round}"
+                where, text, mentions=mentions, carry=False, locale=tour.locale, nonce=f"t{tour.id}r{tour.round}{'f' if final else ''}"
             )
         except Exception as err:
             log.warning("tournament %s: round %s's message could not be posted: %s", tour.id, tour.round, err)

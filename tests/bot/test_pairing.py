@@ -128,3 +128,14 @@ def test_byes_score_a_win_and_count_as_played() -> None:
     by = {s.player: s for s in table}
     assert by[3].points == 1.0 and by[3].played == 1 and by[3].buchholz == 0.0
     assert [s.place for s in table] == [1, 2, 3]
+
+
+def test_swiss_after_a_withdrawal_pairs_the_others_and_counts_the_withdrawn_points() -> None:
+    players = [1, 2, 3, 4, 5]
+    games = [Game(1, 1, 2, "a"), Game(1, 3, 4, "b"), Game(1, 5, None, "bye")]
+    r2 = swiss_round([1, 2, 3, 5], games, 2)  # 4 withdrew
+    assert sorted(p for g in r2 for p in (g.a, g.b)) == [1, 2, 3, 5]
+    assert not set(pairs_of(r2)) & set(pairs_of(games))
+    table = {s.player: s for s in standings([1, 2, 3, 5], games)}
+    assert table[3].buchholz == 1.0, "the withdrawn opponent's points still count for Buchholz"
+    assert len(table) == 4 and len(standings(players, games)) == 5

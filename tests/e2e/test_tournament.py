@@ -1,0 +1,141 @@
+"""E2E: a Swiss tournament of 7 players × 3 rounds through the real bot, with a restart mid-round (``/tournament``,
+``bot/services/tournaments.py``).
+
+Seven members join a Constructo tournament; the organiser starts it; each round's games open as normal games in
+threads of their own (seat 0 to the pairing's first player), one player sits out with a bye; players finish their
+games (two moves then a resignation, so the games are rated); the next round is paired once every game of the round
+is over, without repeating a pairing or a bye. Mid-round 2 the bot is killed: after the restart the round's last
+game still ends it and round 3 opens. A player withdraws during round 2 and is not paired in round 3. At the end the
+tournament is finished, its final message names the podium, ``/tournament standings`` lists everyone with the
+tie-breaks, and the games counted for ratings. Refusals (joining twice, a non-organiser starting) are private.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from devserver.models import User, fixed_id
+
+from .helpers import BotEnv, answered, assert_refusal, bot_env, resign
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+NAMES = [f"t{n}" for n in range(1, 8)]
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
+    async with bot_env(Path(tmp_path_factory.mktemp("tourney")), start=False, extra_env={"THREAD_PER_GAME": "1"}) as e:
+        for n, name in enumerate(NAMES, start=1):
+            e.server.users[name] = User(id=fixed_id(900 + n), name=name)
+        await e.proc.start()
+        await e.server.wait_until(lambda: "connected as" in e.proc.log(), 20, "the bot's READY")
+        yield e
+
+
+def pairings(env: BotEnv, round_no: int) -> list[tuple[int, int | None, str | None, int | None]]:
+    """``(a, b, outcome, game_id)`` of each board of ``round_no``."""
+    with env.db() as conn:
+        return [
+            tuple(r)
+            for r in conn.execute(
+                "SELECT a, b, outcome, game_id FROM tournament_games WHERE round = ? ORDER BY board", (round_no,)
+            )
+        ]
+
+
+def status(env: BotEnv) -> tuple[str, int]:
+    with env.db() as conn:
+        row = conn.execute("SELECT status, round FROM tournaments ORDER BY id DESC LIMIT 1").fetchone()
+        return str(row[0]), int(row[1])
+
+
+def name_of(env: BotEnv, user_id: int) -> str:
+    return next(n for n in NAMES if env.server.user(n).id == user_id)
+
+
+async def finish(env: BotEnv, game_id: int, loser_seat: int) -> None:
+    """Both players move once, then the player of ``loser_seat`` resigns (a rated game: both moved)."""
+    game = env.game(game_id)
+    assert game.status == "active" and game.kind == "constructo"
+    a, b = (env.server.as_user(name_of(env, p)).in_channel(game.channel_id) for p in game.players)
+    await answered(await a.slash("constructo place", tile=5, size="large"), timeout=30)
+    await answered(await b.slash("constructo place", tile=4, size="medium"), timeout=30)
+    await resign(b if loser_seat == 1 else a)
+    await env.server.wait_until(lambda: env.game(game_id).status == "finished", 20, f"game {game_id} finished")
+
+
+async def all_opened(env: BotEnv, round_no: int) -> list[tuple[int, int | None, str | None, int | None]]:
+    def ready() -> bool:
+        rows = pairings(env, round_no)
+        return bool(rows) and all(r[3] is not None for r in rows if r[1] is not None and r[2] is None)
+
+    await env.server.wait_until(ready, 30, f"round {round_no}'s games opened")
+    return pairings(env, round_no)
+
+
+async def test_seven_players_three_rounds_with_a_restart_mid_round(env: BotEnv) -> None:
+    server = env.server
+    users = {n: server.as_user(n) for n in NAMES}
+    ids = {n: server.user(n).id for n in NAMES}
+    res = await answered(await users["t1"].slash("tournament create", game="constructo", format="swiss", rounds=3))
+    assert not res.ephemeral and "Constructo tournament" in res.content and "3 rounds" in res.content, res.content
+    for n in NAMES:
+        res = await answered(await users[n].slash("tournament join"))
+        assert res.ephemeral and "You are in the Constructo tournament" in res.content, res.content
+    assert_refusal(await answered(await users["t3"].slash("tournament join")), "already in this tournament")
+    assert_refusal(await answered(await users["t2"].slash("tournament start")), "Only the organiser")
+
+    res = await answered(await users["t1"].slash("tournament start"))
+    assert not res.ephemeral and "starts with 7 players" in res.content, res.content
+    met: set[frozenset[int]] = set()
+    byes: list[int] = []
+    withdrawn: int | None = None
+    for round_no in (1, 2, 3):
+        rows = await all_opened(env, round_no)
+        active = 7 if withdrawn is None else 6
+        seated = sorted(p for a, b, _o, _g in rows for p in (a, b) if p is not None)
+        assert seated == sorted(i for i in ids.values() if i != withdrawn), f"round {round_no}: everyone once"
+        round_byes = [a for a, b, _o, _g in rows if b is None]
+        assert len(round_byes) == active % 2
+        assert not set(round_byes) & set(byes), "at most one bye per player"
+        byes += round_byes
+        games = [(a, b, g) for a, b, _o, g in rows if b is not None]
+        for a, b, g in games:
+            assert frozenset((a, b)) not in met, "no pairing repeats"
+            met.add(frozenset((a, b)))
+            game = env.game(g)  # type: ignore[arg-type]
+            assert game.players == [a, b] and game.status == "active"
+            assert server.channels[game.channel_id].parent_id == server.channel("games").id, "a thread of its own"
+        for i, (_a, _b, g) in enumerate(games):
+            assert g is not None
+            if round_no == 2 and i == len(games) - 1:  # the restart mid-round: two games over, one still running
+                await env.proc.kill()
+                assert status(env) == ("running", 2)
+                await env.proc.start()
+                await server.wait_until(lambda: server.bot_connected, 20, "the bot back")
+                env.assert_alive()
+                withdrawer = next(n for n in NAMES if ids[n] in (games[0][0], games[0][1]))
+                res = await answered(await users[withdrawer].slash("tournament withdraw"))
+                assert res.ephemeral and "withdrew" in res.content, res.content
+                withdrawn = ids[withdrawer]
+            await finish(env, g, loser_seat=1 if i % 2 == 0 else 0)
+        if round_no < 3:
+            await server.wait_until(lambda n=round_no: status(env) == ("running", n + 1), 30, f"round {round_no + 1}")
+            said = await server.wait_for_message(
+                lambda m, n=round_no: f"round {n + 1} of 3" in m.content, channel="games", timeout=20
+            )
+            assert said.pinged_users and "Board 1:" in said.content, "the new round's pairings are announced"
+    await server.wait_until(lambda: status(env)[0] == "finished", 30, "the tournament finished")
+    final = await server.wait_for_message(lambda m: "tournament is over" in m.content, channel="games", timeout=20)
+    assert len(final.pinged_users) == 3, "the podium is mentioned"
+    res = await answered(await users["t5"].slash("tournament standings"))
+    assert res.ephemeral and "final standings" in res.content and "Buchholz" in res.content, res.content
+    assert res.content.count(" pts (") == 7 and "(withdrew)" in res.content
+    rated = env.ratings("constructo")
+    assert sum(rated[i][1] for i in ids.values()) == 2 * len(met), "every tournament game counted for ratings"
+    env.assert_alive()
