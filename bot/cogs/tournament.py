@@ -100,7 +100,7 @@ class TournamentCog(
         name="start", description="Start the tournament (organiser or admin): round 1 is paired and its games open"
     )
     async def start(self, interaction: discord.Interaction) -> None:
-        tour, _games = await self.games.tournaments.begin(interaction)
+        tour, _games, failed = await self.games.tournaments.begin(interaction)
         loc = tour.locale
         players = await self.games.storage.tourney_players(tour.id)
         head = t(
@@ -112,7 +112,8 @@ class TournamentCog(
             rounds=tour.rounds,
         )
         text, mentions = tourney_text.round_text(tour, self._title(tour.kind), _games)
-        await reply(interaction, f"{head}\n{text}", allowed_mentions=ping(mentions))
+        late = f"\n{t('tourney.not_opened', loc, n=failed)}" if failed else ""
+        await reply(interaction, f"{head}\n{text}{late}", allowed_mentions=ping(mentions))
 
     @app_commands.command(
         name="withdraw", description="Leave a running tournament: you are not paired again", extras=PRIVATE_ANSWER

@@ -52,6 +52,7 @@ MESSAGES: dict[str, str] = {
     "tourney.page": "Page {page} of {pages}: `/tournament standings page:<n>`.",
     "tourney.final_head": "**The {game} tournament is over.**",
     "tourney.podium_line": "{place}. {player} ({points} pts)",
+    "tourney.not_opened": "{n} game(s) could not open yet; they are tried again shortly.",
     "tourney.final_foot": "Full standings: `/tournament standings`.",
 }
 

@@ -54,6 +54,7 @@ MESSAGES: dict[str, str] = {
     "tourney.page": "Página {page} de {pages}: `/tournament standings page:<n>`.",
     "tourney.final_head": "**El torneo de {game} ha terminado.**",
     "tourney.podium_line": "{place}. {player} ({points} pts)",
+    "tourney.not_opened": "{n} partida(s) aún no se han podido abrir; se vuelve a intentar en breve.",
     "tourney.final_foot": "Clasificación completa: `/tournament standings`.",
 }
 

@@ -57,6 +57,8 @@ MIN_PLAYERS = 3
 MAX_PLAYERS = 64
 MAX_ROUND_ROBIN = 10
 DEFAULT_ROUNDS = 3
+RETRY_S = 30.0
+RETRIES = 10
 
 
 def outcome_of(record: GameRecord, a: int, b: int) -> str:
@@ -174,7 +176,7 @@ class Tournaments:
         if said != "withdrawn":
             raise BotError("tourney.not_in" if said == "not_in" else "tourney.already_withdrawn")
         async with self._lock(tour.id):  # every other player may be out now: the round may end the tournament
-            await self._advance(tour.id, None)
+            self._retry(tour.id, await self._advance(tour.id, None))
         return tour
 
     def _may_run(self, interaction: discord.Interaction, tour: Tourney) -> None:
@@ -191,10 +193,10 @@ class Tournaments:
             raise BotError("tourney.running_no_cancel")
         return tour
 
-    async def begin(self, interaction: discord.Interaction) -> tuple[Tourney, list[Pairing]]:
+    async def begin(self, interaction: discord.Interaction) -> tuple[Tourney, list[Pairing], int]:
         """Start the open tournament (organiser or admin): round 1 is stored, then its games open. Returns the
-        tournament as started and round 1's pairings. Raises ``BotError`` (``tourney.organiser_only``,
-        ``tourney.too_few``, ``tourney.started``)."""
+        tournament as started, round 1's pairings and how many games could not open yet (tried again). Raises
+        ``BotError`` (``tourney.organiser_only``, ``tourney.too_few``, ``tourney.started``)."""
         tour = await self.current(interaction.guild_id)
         self._may_run(interaction, tour)
         if tour.status != "open":
@@ -210,9 +212,10 @@ class Tournaments:
                 raise BotError("tourney.started")
             started = await self.layer.storage.tourney_get(tour.id)
             assert started is not None
-            await self._open_round(started)
+            failed = await self._open_round(started)
+            self._retry(tour.id, failed)
         games = [p for p in await self.layer.storage.tourney_games(tour.id) if p.round == 1]
-        return started, games
+        return started, games, failed
 
     # -- pairing -----------------------------------------------------------------------------------------------
     @staticmethod
@@ -254,7 +257,9 @@ class Tournaments:
         async with self._lock(found.tournament_id):
             if found.b is not None:
                 await self.layer.storage.tourney_record(record.id, outcome_of(record, found.a, found.b))
-            await self._advance(found.tournament_id, record)
+            failed = await self._advance(found.tournament_id, record)
+        if failed:  # the outbox tries again with its back-off: what is done is not done twice
+            raise RuntimeError(f"{failed} game(s) of tournament {found.tournament_id} could not open yet")
 
     async def _relink(self, record: GameRecord) -> Pairing | None:
         """A game whose link was lost (a crash between storing it and linking it): linked from its envelope."""
@@ -268,47 +273,69 @@ class Tournaments:
                 return replace(p, game_id=record.id)
         return None
 
-    async def _advance(self, tournament_id: int, record: GameRecord | None) -> None:
+    async def _advance(self, tournament_id: int, record: GameRecord | None) -> int:
         """Under the tournament's lock: open what is unopened in the current round; when it is over, store the next
-        round (or finish) and open its games; repeated while rounds end at once (byes, unplayed games)."""
+        round (or finish) and open its games; repeated while rounds end at once (byes, unplayed games). Returns how
+        many games could not open (they are tried again: the caller's retry)."""
         while True:
             tour = await self.layer.storage.tourney_get(tournament_id)
             if tour is None or tour.status != "running":
-                return
+                return 0
             rows = await self.layer.storage.tourney_games(tour.id)
             if any(p.outcome is None for p in rows if p.round == tour.round):
-                await self._open_round(tour)
-                return
+                return await self._open_round(tour)
             entrants = await self.layer.storage.tourney_players(tour.id)
             seeded = [e.user_id for e in entrants]
             gone = [e.user_id for e in entrants if e.withdrawn is not None]
             if tour.round >= tour.rounds or len(seeded) - len(gone) < 2:
                 if await self.layer.storage.tourney_finish(tour.id, tour.round, self.layer.clock.now()):
                     await self._announce(tour, record, final=True)
-                return
+                return 0
             nxt = self._pairings(tour, seeded, gone, self.as_games(rows), tour.round + 1)
             if await self.layer.storage.tourney_begin_round(tour.id, tour.round + 1, nxt):
                 tour = replace(tour, round=tour.round + 1)
-                await self._open_round(tour)
+                failed = await self._open_round(tour)
                 await self._announce(tour, record)
+                if failed:
+                    return failed
 
     async def _open_round(self, tour: Tourney) -> int:
-        """Open every game of the current round that has none. Returns how many opened. Raises what
-        ``Lobby.open`` raises (the effect is tried again)."""
+        """Open every game of the current round that has none. Returns how many could not open (each is logged;
+        Discord refused, a player blocked or at their cap...)."""
         guild = self.layer.bot.get_guild(tour.guild_id)
         if guild is None:
-            return 0
+            return 0  # another process's guild, or the bot left it
         channel = guild.get_channel_or_thread(tour.channel_id)
         if not isinstance(channel, discord.TextChannel | discord.Thread):
             log.warning("tournament %s: its channel %s is gone; its games cannot open", tour.id, tour.channel_id)
             return 0
         names = {e.user_id: e.name for e in await self.layer.storage.tourney_players(tour.id)}
-        opened = 0
+        failed = 0
         for p in await self.layer.storage.tourney_games(tour.id):
             if p.round != tour.round or p.b is None or p.game_id is not None or p.outcome is not None:
                 continue
-            opened += await self._open(tour, p, guild, channel, names)
-        return opened
+            try:
+                await self._open(tour, p, guild, channel, names)
+            except Exception as err:
+                failed += 1
+                log.warning(
+                    "tournament %s round %s board %s: its game could not open (%s)", tour.id, p.round, p.board, err
+                )
+        return failed
+
+    def _retry(self, tournament_id: int, failed: int, attempt: int = 0) -> None:
+        """Games that could not open outside an effect: tried again after :data:`RETRY_S` (a few times; then at the
+        next READY or the next game's end)."""
+        if not failed or attempt >= RETRIES:
+            return
+
+        async def again() -> None:
+            await asyncio.sleep(RETRY_S)
+            async with self._lock(tournament_id):
+                left = await self._advance(tournament_id, None)
+            self._retry(tournament_id, left, attempt + 1)
+
+        self.layer.bot.spawn(again(), name=f"tourney-retry-{tournament_id}")
 
     async def _open(self, tour: Tourney, p: Pairing, guild: discord.Guild, channel: Any, names: dict[int, str]) -> int:
         assert p.b is not None
@@ -358,7 +385,12 @@ class Tournaments:
         where = replace(anchor, channel_id=tour.channel_id)
         try:
             await self.layer.publisher.delivery.send(
-                where, text, mentions=mentions, carry=False, locale=tour.locale, nonce=f"t{tour.id}r{tour.round}{'f' if final else ''}"
+                where,
+                text,
+                mentions=mentions,
+                carry=False,
+                locale=tour.locale,
+                nonce=f"t{tour.id}r{tour.round}{'f' if final else ''}",
             )
         except Exception as err:
             log.warning("tournament %s: round %s's message could not be posted: %s", tour.id, tour.round, err)
@@ -384,7 +416,7 @@ class Tournaments:
             seen += 1
             try:
                 async with self._lock(tour.id):
-                    await self._advance(tour.id, None)
+                    self._retry(tour.id, await self._advance(tour.id, None))
             except Exception as err:
                 log.warning("tournament %s could not resume (%s); its next game's end or READY retries", tour.id, err)
         return seen
