@@ -206,7 +206,7 @@ class Tournaments:
             raise BotError("tourney.too_few", min=MIN_PLAYERS, n=len(entrants))
         ids = [e.user_id for e in entrants]
         rounds = pairing.round_robin_rounds(len(ids)) if tour.format == "roundrobin" else tour.rounds
-        first = self._pairings(tour, ids, [], [], 1)
+        first = await self._pairings(tour, ids, [], [], 1)
         async with self._lock(tour.id):
             if not await self.layer.storage.tourney_begin_round(tour.id, 1, first, start=True, rounds=rounds):
                 raise BotError("tourney.started")
@@ -218,14 +218,17 @@ class Tournaments:
         return started, games, failed
 
     # -- pairing -----------------------------------------------------------------------------------------------
-    @staticmethod
-    def _pairings(
-        tour: Tourney, seeded: list[int], gone: list[int], games: list[pairing.Game], round_no: int
+    async def _pairings(
+        self, tour: Tourney, seeded: list[int], gone: list[int], games: list[pairing.Game], round_no: int
     ) -> list[tuple[int, int | None, str | None]]:
+        """Round ``round_no``'s pairings ``[(a, b, outcome)]``; a Swiss matching runs in the background CPU lane
+        (about 50 ms for 64 players: BENCHMARKS.md "Tournament pairings")."""
         if tour.format == "roundrobin":
             made = pairing.round_robin_round(seeded, round_no, withdrawn=gone)
         else:
-            made = pairing.swiss_round([p for p in seeded if p not in gone], games, round_no)
+            made = await self.layer.cpu_background(
+                pairing.swiss_round, [p for p in seeded if p not in gone], games, round_no
+            )
         return [(g.a, g.b, g.outcome) for g in made]
 
     @staticmethod
@@ -291,7 +294,7 @@ class Tournaments:
                 if await self.layer.storage.tourney_finish(tour.id, tour.round, self.layer.clock.now()):
                     await self._announce(tour, record, final=True)
                 return 0
-            nxt = self._pairings(tour, seeded, gone, self.as_games(rows), tour.round + 1)
+            nxt = await self._pairings(tour, seeded, gone, self.as_games(rows), tour.round + 1)
             if await self.layer.storage.tourney_begin_round(tour.id, tour.round + 1, nxt):
                 tour = replace(tour, round=tour.round + 1)
                 failed = await self._open_round(tour)
