@@ -38,12 +38,14 @@ async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]
 
 
 def pairings(env: BotEnv, round_no: int) -> list[tuple[int, int | None, str | None, int | None]]:
-    """``(a, b, outcome, game_id)`` of each board of ``round_no``."""
+    """``(a, b, outcome, game_id)`` of each board of ``round_no`` of the latest tournament."""
     with env.db() as conn:
         return [
             tuple(r)
             for r in conn.execute(
-                "SELECT a, b, outcome, game_id FROM tournament_games WHERE round = ? ORDER BY board", (round_no,)
+                "SELECT a, b, outcome, game_id FROM tournament_games WHERE round = ?"
+                " AND tournament_id = (SELECT max(id) FROM tournaments) ORDER BY board",
+                (round_no,),
             )
         ]
 
@@ -138,4 +140,42 @@ async def test_seven_players_three_rounds_with_a_restart_mid_round(env: BotEnv) 
     assert res.content.count(" pts (") == 7 and "(withdrew)" in res.content
     rated = env.ratings("constructo")
     assert sum(rated[i][1] for i in ids.values()) == 2 * len(met), "every tournament game counted for ratings"
+    env.assert_alive()
+
+
+async def test_a_conex_round_robin_of_three_everyone_once_with_a_bye_each(env: BotEnv) -> None:
+    """After the Swiss one finished, a new tournament may open: CONEX, round robin, 3 players (3 rounds, one game and
+    one bye a round); a Spanish player reads Spanish; each game ends by a player leaving it (a forfeit)."""
+    server = env.server
+    names = ["t2", "t6", "t4"]  # t4, in Spanish, joins last
+    server.users["t4"].locale = "es-ES"
+    users = {n: server.as_user(n) for n in names}
+    res = await answered(await users["t2"].slash("tournament create", game="conex", format="roundrobin", rounds=2))
+    assert_refusal(res, "round robin plays every opponent once")
+    res = await answered(await users["t2"].slash("tournament create", game="conex", format="roundrobin"))
+    assert not res.ephemeral and "round robin" in res.content, res.content
+    assert_refusal(await answered(await users["t2"].slash("tournament start")), "at least 3 players")
+    for n in names:
+        res = await answered(await users[n].slash("tournament join"))
+    assert "Estás en el torneo de CONEX (3 jugadores" in res.content, res.content
+    res = await answered(await users["t2"].slash("tournament start"))
+    assert "starts with 3 players" in res.content and "3 rounds" in res.content, res.content
+    met: set[frozenset[int]] = set()
+    byes: set[int] = set()
+    for round_no in (1, 2, 3):
+        rows = await all_opened(env, round_no)
+        ((a, b, _o, g),) = [r for r in rows if r[1] is not None]
+        ((bye, *_),) = [r for r in rows if r[1] is None]
+        met.add(frozenset((a, b)))
+        byes.add(bye)
+        game = env.game(g)  # type: ignore[arg-type]
+        assert game.kind == "conex" and game.players == [a, b]
+        leaver = server.as_user(name_of(env, b)).in_channel(game.channel_id)
+        leave = await answered(await leaver.slash("conex leave"))
+        await answered(await leaver.click(leave.message, "Yes, leave the game"))
+        await server.wait_until(lambda g=g: env.game(g).status == "finished", 20, "the game over")
+    await server.wait_until(lambda: status(env)[0] == "finished", 30, "the round robin finished")
+    assert len(met) == 3 and len(byes) == 3, "everyone met everyone once and sat out once"
+    res = await answered(await users["t4"].slash("tournament standings"))
+    assert "clasificación final" in res.content and res.content.count(" pts (") == 3, res.content
     env.assert_alive()
