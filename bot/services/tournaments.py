@@ -145,7 +145,11 @@ class Tournaments:
             raise BotError("err.bot_opponent")
         kind = self.layer.kinds[tour.kind]
         settings = await self.layer.storage.get_guild_settings(tour.guild_id)
-        refusal = house.check_start(settings, interaction.channel_id, interaction.user.id, kind.name, kind.title)
+        guild = interaction.guild
+        place = (
+            guild.get_channel_or_thread(tour.channel_id) if guild else None
+        ) or tour.channel_id  # its games' channel
+        refusal = house.check_start(settings, place, interaction.user.id, kind.name, kind.title)
         if refusal is not None:
             raise refusal
         players = await self.layer.storage.tourney_players(tour.id)
