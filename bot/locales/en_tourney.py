@@ -8,7 +8,7 @@ MESSAGES: dict[str, str] = {
         "{organiser} opened a {game} tournament ({format}{rounds_text}, clock: {clock}). "
         "Type `/tournament join` to take part; {organiser} starts it with `/tournament start`."
     ),
-    "tourney.rounds_text": ", {rounds} rounds",
+    "tourney.rounds_text": "; rounds: {rounds}",
     "tourney.joined": "You are in the {game} tournament ({n} players so far). `/tournament leave` takes you out.",
     "tourney.left": "You left the {game} tournament.",
     "tourney.withdrew": (
@@ -16,7 +16,7 @@ MESSAGES: dict[str, str] = {
         "goes on (resign it to give it up); your results so far stand."
     ),
     "tourney.cancelled": "{name} cancelled the {game} tournament before it started.",
-    "tourney.started_text": "The {game} tournament starts with {n} players ({format}, {rounds} rounds).",
+    "tourney.started_text": "The {game} tournament starts with {n} players ({format}; rounds: {rounds}).",
     "tourney.exists": "This server already has a tournament taking entries or running: `/tournament standings`.",
     "tourney.none": "This server has no tournament taking entries or running: `/tournament create` opens one.",
     "tourney.none_ever": "This server has had no tournament yet: `/tournament create` opens one.",
@@ -38,9 +38,9 @@ MESSAGES: dict[str, str] = {
     "tourney.bye_line": "Bye (scores as a win): {player}",
     "tourney.unplayed_line": "Board {board}: {a} vs {b}, not played (a player withdrew)",
     "tourney.round_foot": "Each game has its own board: play it there. The next round starts when every game is over.",
-    "tourney.head_open": "**{game} tournament** ({format}, {rounds} rounds): taking entries",
+    "tourney.head_open": "**{game} tournament** ({format}; rounds: {rounds}): taking entries",
     "tourney.head_running": "**{game} tournament** ({format}): round {round} of {rounds}",
-    "tourney.head_finished": "**{game} tournament** ({format}, {rounds} rounds): final standings",
+    "tourney.head_finished": "**{game} tournament** ({format}; rounds: {rounds}): final standings",
     "tourney.head_cancelled": "**{game} tournament** ({format}): cancelled",
     "tourney.standing_line": "{place}. {name}: {points} pts (Buchholz {buchholz}, SB {berger}; {played} played)",
     "tourney.withdrawn_mark": "(withdrew)",

@@ -7,7 +7,7 @@ MESSAGES: dict[str, str] = {
         "{organiser} abrió un torneo de {game} ({format}{rounds_text}, reloj: {clock}). "
         "Escribe `/tournament join` para participar; {organiser} lo empieza con `/tournament start`."
     ),
-    "tourney.rounds_text": ", {rounds} rondas",
+    "tourney.rounds_text": "; rondas: {rounds}",
     "tourney.joined": "Estás en el torneo de {game} ({n} jugadores por ahora). `/tournament leave` te saca.",
     "tourney.left": "Has salido del torneo de {game}.",
     "tourney.withdrew": (
@@ -15,7 +15,7 @@ MESSAGES: dict[str, str] = {
         "(abandónala si no quieres jugarla); tus resultados hasta ahora cuentan."
     ),
     "tourney.cancelled": "{name} canceló el torneo de {game} antes de empezar.",
-    "tourney.started_text": "Empieza el torneo de {game} con {n} jugadores ({format}, {rounds} rondas).",
+    "tourney.started_text": "Empieza el torneo de {game} con {n} jugadores ({format}; rondas: {rounds}).",
     "tourney.exists": "Este servidor ya tiene un torneo abierto o en juego: `/tournament standings`.",
     "tourney.none": "Este servidor no tiene ningún torneo abierto ni en juego: `/tournament create` abre uno.",
     "tourney.none_ever": "Este servidor aún no ha tenido ningún torneo: `/tournament create` abre uno.",
@@ -39,9 +39,9 @@ MESSAGES: dict[str, str] = {
     "tourney.round_foot": (
         "Cada partida tiene su propio tablero: juégala allí. La ronda siguiente empieza cuando terminan todas."
     ),
-    "tourney.head_open": "**Torneo de {game}** ({format}, {rounds} rondas): inscripciones abiertas",
+    "tourney.head_open": "**Torneo de {game}** ({format}; rondas: {rounds}): inscripciones abiertas",
     "tourney.head_running": "**Torneo de {game}** ({format}): ronda {round} de {rounds}",
-    "tourney.head_finished": "**Torneo de {game}** ({format}, {rounds} rondas): clasificación final",
+    "tourney.head_finished": "**Torneo de {game}** ({format}; rondas: {rounds}): clasificación final",
     "tourney.head_cancelled": "**Torneo de {game}** ({format}): cancelado",
     "tourney.standing_line": "{place}. {name}: {points} pts (Buchholz {buchholz}, SB {berger}; {played} jugadas)",
     "tourney.withdrawn_mark": "(retirado)",

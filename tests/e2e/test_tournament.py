@@ -12,6 +12,8 @@ tie-breaks, and the games counted for ratings. Refusals (joining twice, a non-or
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -85,7 +87,7 @@ async def test_seven_players_three_rounds_with_a_restart_mid_round(env: BotEnv) 
     users = {n: server.as_user(n) for n in NAMES}
     ids = {n: server.user(n).id for n in NAMES}
     res = await answered(await users["t1"].slash("tournament create", game="constructo", format="swiss", rounds=3))
-    assert not res.ephemeral and "Constructo tournament" in res.content and "3 rounds" in res.content, res.content
+    assert not res.ephemeral and "Constructo tournament" in res.content and "rounds: 3" in res.content, res.content
     for n in NAMES:
         res = await answered(await users[n].slash("tournament join"))
         assert res.ephemeral and "You are in the Constructo tournament" in res.content, res.content
@@ -159,7 +161,7 @@ async def test_a_conex_round_robin_of_three_everyone_once_with_a_bye_each(env: B
         res = await answered(await users[n].slash("tournament join"))
     assert "Estás en el torneo de CONEX (3 jugadores" in res.content, res.content
     res = await answered(await users["t2"].slash("tournament start"))
-    assert "starts with 3 players" in res.content and "3 rounds" in res.content, res.content
+    assert "starts with 3 players" in res.content and "rounds: 3" in res.content, res.content
     met: set[frozenset[int]] = set()
     byes: set[int] = set()
     for round_no in (1, 2, 3):
@@ -179,3 +181,47 @@ async def test_a_conex_round_robin_of_three_everyone_once_with_a_bye_each(env: B
     res = await answered(await users["t4"].slash("tournament standings"))
     assert "clasificación final" in res.content and res.content.count(" pts (") == 3, res.content
     env.assert_alive()
+
+
+async def test_a_round_stored_before_a_crash_opens_at_the_restart_and_an_aborted_game_scores_nothing(
+    env: BotEnv,
+) -> None:
+    """The crash window between storing a round and opening its games: the round is in the database, no game is.
+    At the next READY the bot opens it (once). An admin's ``/abort`` of a tournament game ends it with nothing for
+    either player; the bye still scores; the one-round tournament is then over."""
+    server = env.server
+    names = ["t1", "t3", "t5"]
+    users = {n: server.as_user(n) for n in names}
+    ids = [server.user(n).id for n in names]
+    await answered(await users["t1"].slash("tournament create", game="constructo", rounds=1))
+    for n in names:
+        await answered(await users[n].slash("tournament join"))
+    await env.proc.kill()
+    with contextlib.closing(sqlite3.connect(env.db_path)) as conn:  # what /tournament start had committed
+        (tid,) = conn.execute("SELECT max(id) FROM tournaments").fetchone()
+        conn.execute("UPDATE tournaments SET status = 'running', round = 1 WHERE id = ?", (tid,))
+        conn.execute(
+            "INSERT INTO tournament_games (tournament_id, round, board, a, b, outcome) VALUES (?, 1, 1, ?, ?, NULL),"
+            " (?, 1, 2, ?, NULL, 'bye')",
+            (tid, ids[0], ids[1], tid, ids[2]),
+        )
+        conn.commit()
+    await env.proc.start()
+    env.assert_alive()
+    ((a, b, _o, g), _bye) = await all_opened(env, 1)
+    assert (a, b) == (ids[0], ids[1]) and g is not None
+    game = env.game(g)
+    assert game.status == "active" and game.players == [a, b]
+    with env.db() as conn:
+        both = conn.execute(
+            "SELECT count(*) FROM games g WHERE g.status = 'active' AND g.id IN (SELECT game_id FROM game_players"
+            " WHERE user_id = ?) AND g.id IN (SELECT game_id FROM game_players WHERE user_id = ?)",
+            (a, b),
+        ).fetchone()[0]
+    assert both == 1, "the pairing's game opened once"
+    await answered(await server.as_user("mod", game.channel_id).slash("abort"))
+    await server.wait_until(lambda: status(env)[0] == "finished", 30, "the one-round tournament finished")
+    assert pairings(env, 1)[0][2] == "none"
+    res = await answered(await users["t3"].slash("tournament standings"))
+    lines = [ln for ln in res.content.split("\n") if " pts (" in ln]
+    assert lines[0].lower().startswith("1. t5: 1 pts") and all(": 0 pts" in ln for ln in lines[1:]), res.content
