@@ -51,6 +51,7 @@ SHARED_EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.me",
     "bot.cogs.play",
     "bot.cogs.learn",
+    "bot.cogs.tournament",
 )
 """Cogs of every game (``/leaderboard``, ``/stats``, ``/help``, ``/abort``; ``/history``, ``/replay``; ``/settings``;
 ``/abandon``, ``/games``, leaving a guild), loaded after the games' own."""

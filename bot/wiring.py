@@ -20,6 +20,7 @@ from bot.services.offers import Offers
 from bot.services.publish import Publisher
 from bot.services.records import Records
 from bot.services.timers import Timers
+from bot.services.tournaments import Tournaments
 from bot.services.tutorial import Tutorials
 from bot.ui.claim import claim_view
 from bot.ui.components import seating_view
@@ -50,4 +51,5 @@ def wire(layer: GameLayer) -> GameLayer:
     layer.first_answers = FirstAnswers()
     layer.tutorials = Tutorials(layer)  # after the publisher (its notes) and the queue (its offer)
     layer.tutorials.end_view = end_view
+    layer.tournaments = Tournaments(layer)
     return layer

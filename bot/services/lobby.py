@@ -66,6 +66,7 @@ class Lobby(Seating):
         clock: str | None = None,
         start: bool = False,
         on_stored: Callable[[Snapshot], Awaitable[Any]] | None = None,
+        extra: dict[str, Any] | None = None,
     ) -> Snapshot:
         """Open a game of ``kind`` with these seats (seat 0 = the opener): in the channel, or in a new thread
         when the channel is busy (also when another game takes it between the check and the create). A
@@ -76,6 +77,7 @@ class Lobby(Seating):
         ``start``: start at once whatever the seats (a rematch every player agreed to, a quick match). A
         :class:`Place` instead of an interaction (a quick match paired by its timer) needs ``start``. ``on_stored``:
         awaited with the game once stored, before anything is posted (a quick match deletes its queue rows then).
+        ``extra``: more keys for the game's ``Envelope.extra`` (a tournament game names its pairing).
 
         Raises ``BotError`` (``err.channel_busy_no_thread``, ``err.duplicate_challenge``, ``cap.member``,
         ``cap.server``, ``cap.threads``: ``bot/services/caps.py``) and whatever the kind's setup refuses.
@@ -107,6 +109,8 @@ class Lobby(Seating):
             now=now,
             clock=clocks.new_clock(clocks.preset_of(clock, settings), timing),
         )
+        if extra:
+            env = env.with_(extra={**env.extra, **extra})
         if not house.rated(settings):  # the server plays unrated games: stamped now, a later change leaves it be
             env = env.with_(extra={**env.extra, CASUAL: True})
         env = env.with_(extra=reach.marked(env.extra, where))

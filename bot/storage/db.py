@@ -4,7 +4,7 @@ Assembled from ``games.GamesMixin`` (games, versioned actions, results), ``guild
 (clocks, guild settings, guild removal), ``log.ActionLogMixin`` (action log, replay),
 ``history.HistoryMixin`` (finished games of a player), ``players.PlayersMixin`` (ratings, stats,
 preferences, meta), ``effects.EffectsMixin`` (the outbox of effects owed by commits) and ``queue.QueueMixin`` (the
-quick-match queue) over
+quick-match queue), ``tourneys.TourneyMixin`` (tournaments) over
 ``connection.Connection``, which runs their SQL on a ``backend.Backend``:
 ``sqlite_backend`` (aiosqlite, one file, one process) or ``pg_backend`` (asyncpg pool, shared).
 """
@@ -19,10 +19,19 @@ from .log import ActionLogMixin
 from .players import PlayersMixin
 from .puzzles import PuzzlesMixin
 from .queue import QueueMixin
+from .tourneys import TourneyMixin
 
 
 class Storage(
-    GuildsMixin, ActionLogMixin, HistoryMixin, PlayersMixin, EffectsMixin, LimitsMixin, QueueMixin, PuzzlesMixin
+    GuildsMixin,
+    ActionLogMixin,
+    HistoryMixin,
+    PlayersMixin,
+    EffectsMixin,
+    LimitsMixin,
+    QueueMixin,
+    PuzzlesMixin,
+    TourneyMixin,
 ):
     """Async persistence for games, the action log, ratings, stats, history, settings, preferences, meta.
 

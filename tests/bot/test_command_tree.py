@@ -84,6 +84,7 @@ async def test_every_game_cog_loaded(bot: TableBot) -> None:
         "bot.cogs.me",
         "bot.cogs.play",
         "bot.cogs.learn",
+        "bot.cogs.tournament",
     ]
     assert {"history", "replay", "settings", "games", "abandon", "mygames", "mysettings"} <= names
     for kind in bot.games.kinds.values():
