@@ -53,6 +53,7 @@ from bot.exitcodes import ExitCode, for_storage_error
 from bot.lease import ShardLease, lease_for
 from bot.startup import StorageOpenFailed, open_storage
 from bot.storage.errors import StorageError
+from bot.web.settings import ENVIRONMENT as WEB_ENVIRONMENT
 
 log = logging.getLogger("bot")
 
@@ -74,6 +75,7 @@ async def _run(config: Config) -> None:
     from bot.app import make_bot
     from bot.health import Health
     from bot.lifecycle import Drainer
+    from bot.web.server import start_live_table
 
     loop = asyncio.get_running_loop()
     early_stop = asyncio.Event()  # SIGTERM before the bot exists (waiting for PostgreSQL): stop cleanly
@@ -93,6 +95,7 @@ async def _run(config: Config) -> None:
     health: Health | None = None
     lease = lease_for(config, storage)  # None on SQLite: its file lock admits one process
     watch: asyncio.Task[None] | None = None
+    bot = None
     try:
         bot = make_bot(config, storage=storage)
         if config.shard_ids is not None:
@@ -114,6 +117,7 @@ async def _run(config: Config) -> None:
             await health.start(config.health_port, config.health_host)
         except OSError as err:
             raise _HealthPortFailed(f"HEALTH_PORT {config.health_port} on {config.health_host}: {err}") from err
+        await start_live_table(bot)
         try:
             await drainer.run(bot.start(config.token))
         except Exception as err:  # e.g. discord.py failing on the gateway closed under it: the lease is the cause
@@ -127,6 +131,8 @@ async def _run(config: Config) -> None:
             watch.cancel()
         if health is not None:
             await health.close()
+        if bot is not None and bot.live_table is not None:
+            await bot.live_table.close()
         try:
             closed = await drainer.close_storage(storage) if drainer is not None else (await storage.close()) or True
             if closed:
@@ -164,7 +170,7 @@ def healthcheck(config: Config, *, now: float | None = None) -> int:
 def _parser() -> argparse.ArgumentParser:
     epilog = "environment variables:\n" + "\n".join(
         textwrap.fill(text, 110, initial_indent=f"  {name:<29}", subsequent_indent=" " * 31)
-        for name, text in ENVIRONMENT
+        for name, text in (*ENVIRONMENT, *WEB_ENVIRONMENT)
     )
     codes = ", ".join(f"{code.value} {code.name.lower().replace('_', ' ')}" for code in ExitCode)
     epilog += "\n\n" + textwrap.fill(f'exit codes: {codes} (README "Exit codes").', 110)

@@ -111,6 +111,8 @@ class Publisher:
         self.result_view: Callable[[Snapshot], discord.ui.View | None] | None = None
         """The components of a result card (the UI's record buttons), given by the wiring root (``bot/wiring.py``)."""
         self.footprint: Any = None
+        self.board_items: list[Callable[[Snapshot], discord.ui.Item[Any] | None]] = []
+        """More components under every running board (e.g. the live table's launch button), added by their owner."""
         """The game's footprint (``bot/services/footprint.py``: replaced boards deleted), given by the wiring root."""
         self.grace_s = BOARD_GRACE_S
         """Seconds a board owed by a commit is left to the committing process (tests shorten it)."""
@@ -197,6 +199,14 @@ class Publisher:
         kind = snap.kind
         content = f"{headline}\n{kind.narration.status_line(snap)}{clock_line(snap)}".strip()
         view = kind.components.board_view(snap) if snap.status == "active" else None
+        for extra in self.board_items if snap.status == "active" else ():
+            item = extra(snap)
+            if item is not None:
+                view = view if view is not None else discord.ui.View(timeout=None)
+                try:
+                    view.add_item(item)
+                except ValueError:  # the board's rows are full: the board's own components come first
+                    log.info("no room for %s under game %s's board", type(item).__name__, snap.id)
         if snap.status == "finished":
             view = self.result_view(snap) if self.result_view is not None else None  # its record buttons
         files, fallback = await self.draw(kind.pictures.board_pictures(snap) if pictures else [])
