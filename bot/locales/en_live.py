@@ -14,6 +14,7 @@ MESSAGES: dict[str, str] = {
     "live.page.your_turn": "Your turn.",
     "live.page.turn_of": "{name} to play.",
     "live.page.over": "The game is over.",
+    "live.page.reserve": "Your chips",
     "live.page.hand": "Your hand",
     "live.page.table": "Table",
     "live.page.rotate_left": "Rotate left 15°",

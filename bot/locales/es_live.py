@@ -15,6 +15,7 @@ MESSAGES: dict[str, str] = {
     "live.page.your_turn": "Tu turno.",
     "live.page.turn_of": "Juega {name}.",
     "live.page.over": "La partida terminó.",
+    "live.page.reserve": "Tus fichas",
     "live.page.hand": "Tu mano",
     "live.page.table": "Mesa",
     "live.page.rotate_left": "Girar 15° a la izquierda",

@@ -19,7 +19,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any, Protocol
 
 from aiohttp import WSMsgType, web
 
@@ -33,7 +34,20 @@ from engine.errors import RuleError
 
 if TYPE_CHECKING:
     from bot.core.kind import Snapshot
-    from bot.web.server import WebTable
+    from bot.core.layer import GameLayer
+    from bot.web.auth import Auth
+    from bot.web.hub import Hub
+
+
+class WebTable(Protocol):
+    """What a socket needs of the live table (:class:`bot.web.server.WebTable`)."""
+
+    layer: GameLayer
+    auth: Auth
+    hub: Hub
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None: ...
+
 
 log = logging.getLogger(__name__)
 

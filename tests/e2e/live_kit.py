@@ -140,3 +140,46 @@ def sent_hands(messages: list[str]) -> list[Any]:
         if msg.get("op") == "state" and "hands" in msg.get("view", {}):
             out.append(msg["view"]["hands"])
     return out
+
+
+def scripted_action(game: Game, seat: int) -> dict[str, Any]:
+    """A plain player's next action for the page (the finder's best placement as a centre pose, else draw or
+    pass): for scripted games (the bench, the screenshots)."""
+    try:
+        place, (cx, cy) = legal_pose(game, seat)
+    except AssertionError:
+        return {"type": "draw" if game.draw_pile else "pass"}
+    return {"type": "place", "card": place.card, "corner": place.corner, "x": cx, "y": cy, "rotation": place.rotation}
+
+
+async def play_scripted(env: BotEnv, game_id: int, pages: dict[int, Any], moves: int) -> list[float]:
+    """Play up to ``moves`` actions of the running CONEX game ``game_id`` from the pages of its seats
+    (``pages[seat]``), each through ``Live.act`` (what the page's Play button sends). Returns, per action, the ms
+    from sending it to the **other** seats' pages having drawn the new state (the slowest of them), on the
+    browser's one clock (``Date.now()``)."""
+    latencies: list[float] = []
+    for page in pages.values():
+        await page.evaluate(
+            "() => { window.seen = {}; window.onLiveState = (m) => { window.seen[m.version] = Date.now(); }; }"
+        )
+    for _ in range(moves):
+        row = env.game(game_id)
+        if row.status != "active":
+            break
+        game = row.conex
+        seat = game.current_player
+        action = scripted_action(game, seat)
+        sent = await pages[seat].evaluate(
+            "async (a) => { const t0 = Date.now(); const done = await Live.act(a); return [t0, done]; }", action
+        )
+        t0, done = sent
+        assert done["ok"], done
+        version = row.version + 1
+        arrivals = []
+        for other, page in pages.items():
+            if other == seat:
+                continue
+            await page.wait_for_function(f"window.seen[{version}] !== undefined || Live.state.version > {version}")
+            arrivals.append(await page.evaluate(f"window.seen[{version}] || Date.now()"))
+        latencies.append(max(arrivals) - t0)
+    return latencies

@@ -50,9 +50,13 @@
   }
 
   function setBox() { svg.setAttribute("viewBox", [box.x, box.y, box.w, box.h].join(" ")); }
-  function fit() {
-    const [w, h] = S.view.table_mm;
-    box = { x: -w / 2 - 10, y: -h / 2 - 10, w: w + 20, h: h + 20 };
+  function fit() {  // the board and every card on it, with room around (at most the whole table)
+    const [w, h] = S.view.table_mm, b = S.view.board_mm / 2;
+    let x0 = -b, y0 = -b, x1 = b, y1 = b;
+    for (const t of S.view.table) { x0 = Math.min(x0, t.x_mm - 55); y0 = Math.min(y0, t.y_mm - 55); x1 = Math.max(x1, t.x_mm + 55); y1 = Math.max(y1, t.y_mm + 55); }
+    x0 = Math.max(x0 - 60, -w / 2 - 10); y0 = Math.max(y0 - 60, -h / 2 - 10);
+    x1 = Math.min(x1 + 60, w / 2 + 10); y1 = Math.min(y1 + 60, h / 2 + 10);
+    box = { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
     setBox();
   }
   function zoom(factor, cx, cy) {

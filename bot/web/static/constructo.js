@@ -80,7 +80,7 @@
     L.el("hand").replaceChildren();
     const mine = S.seat !== null ? v.reserves[S.seat] : null;
     L.el("hand-title").hidden = mine === null;
-    L.el("hand-title").textContent = L.fmt("hand");
+    L.el("hand-title").textContent = L.fmt("reserve");
     if (mine) {
       for (const size of SIZES) {
         const b = document.createElement("button");
@@ -109,6 +109,11 @@
     L.el("zoom").hidden = true;
     L.el("pose-tools").hidden = true;
     draw();
+    document.querySelectorAll("#scores li").forEach((li, seat) => {  // whose colour is whose
+      const dot = document.createElement("span");
+      dot.className = "swatch"; dot.style.background = SEAT[seat]; dot.setAttribute("aria-hidden", "true");
+      li.prepend(dot);
+    });
   }
 
   window.LiveGames = window.LiveGames || {};
