@@ -6,6 +6,7 @@ MESSAGES: dict[str, str] = {
     "live.bad_hello": "The page did not say who you are: reload it.",
     "live.no_live_table": "This game cannot be played on the live table yet: use the board's buttons and commands.",
     "live.not_signed_in": "Discord did not confirm who you are: close the table and open it again.",
+    "live.not_member": "Only members of the game's server can watch it.",
     "live.watching": "You are watching this game: only its players can act.",
     "live.off_turn": "It is {name}'s turn: wait for yours.",
     "live.page.title": "Live table",

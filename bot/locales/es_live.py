@@ -7,6 +7,7 @@ MESSAGES: dict[str, str] = {
         "Este juego aún no se puede jugar en la mesa en vivo: usa los botones y comandos del tablero."
     ),
     "live.not_signed_in": "Discord no confirmó quién eres: cierra la mesa y ábrela de nuevo.",
+    "live.not_member": "Solo los miembros del servidor de la partida pueden mirarla.",
     "live.watching": "Estás mirando esta partida: solo sus jugadores pueden actuar.",
     "live.off_turn": "Es el turno de {name}: espera el tuyo.",
     "live.page.title": "Mesa en vivo",

@@ -17,6 +17,7 @@ from collections.abc import Coroutine, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import discord
 from aiohttp import web
 
 from bot.errors import BotError
@@ -45,6 +46,7 @@ class WebTable:
         self.hub = Hub()
         self.port: int | None = None
         self._runner: web.AppRunner | None = None
+        self._members: set[tuple[int, int]] = set()
 
     @property
     def layer(self) -> GameLayer:
@@ -52,6 +54,21 @@ class WebTable:
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         self.bot.spawn(coro, name="live-table")
+
+    async def is_member(self, guild_id: int, user_id: int) -> bool:
+        """Whether ``user_id`` is in the server ``guild_id`` (asked of Discord; remembered while the process runs
+        for members, never for refusals)."""
+        if (guild_id, user_id) in self._members:
+            return True
+        try:
+            await self.bot.http.get_member(guild_id, user_id)
+        except discord.NotFound:
+            return False
+        except discord.HTTPException as err:
+            log.info("live table: membership of %s in %s unknown (%s)", user_id, guild_id, err.status)
+            return False
+        self._members.add((guild_id, user_id))
+        return True
 
     def attach(self) -> None:
         """Subscribe to every commit (the hub) and put the launch button under every running board."""
@@ -118,6 +135,8 @@ class WebTable:
             user = await self.auth.who(token)
             snap = await session.find_game(self, dict(request.query))
             seat = snap.players.index(user.id) if user.id in snap.players else None
+            if seat is None:
+                await session.may_watch(self, snap, user)
             return web.json_response(state_message(snap, seat, locale))
         except AuthError:
             return web.json_response({"error": "not signed in"}, status=401)

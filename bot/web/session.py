@@ -48,6 +48,8 @@ class WebTable(Protocol):
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None: ...
 
+    async def is_member(self, guild_id: int, user_id: int) -> bool: ...
+
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +65,14 @@ def page_words(locale: str | None) -> dict[str, str]:
     """Every ``live.page.*`` text in ``locale``, keyed without the prefix (the page formats ``{name}`` itself)."""
     own, english = MESSAGES[language_of(locale)], MESSAGES[DEFAULT_LANGUAGE]
     return {k.removeprefix("live.page."): own.get(k) or english[k] for k in LIVE_MESSAGES if k.startswith("live.page.")}
+
+
+async def may_watch(table: WebTable, snap: Snapshot, user: WebUser) -> None:
+    """A spectator must be a member of the game's server (asked of Discord, ``GET /guilds/{id}/members/{user}``);
+    a game in a DM or group DM is shown to its players only. Raises ``BotError("live.not_member")``."""
+    guild_id = snap.record.guild_id
+    if guild_id is None or not await table.is_member(guild_id, user.id):
+        raise BotError("live.not_member")
 
 
 async def find_game(table: WebTable, hello: dict[str, Any]) -> Snapshot:
@@ -97,6 +107,8 @@ async def serve(table: WebTable, request: web.Request) -> web.WebSocketResponse:
         if live_of(snap.kind) is None:
             raise BotError("live.no_live_table")
         seat = snap.players.index(user.id) if user.id in snap.players else None
+        if seat is None:
+            await may_watch(table, snap, user)
         you = {"id": str(user.id), "name": user.name}
         first = state_message(snap, seat, locale, you=you, words=page_words(locale))
     except Exception as err:  # refused, or broken: the page says so in words and stops retrying

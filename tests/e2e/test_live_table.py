@@ -119,6 +119,8 @@ async def test_conex_illegal_drop_is_refused_with_the_rule_in_words(live: tuple[
     page = await open_page(b, env, base, env.server.user(row.players[seat]).name, row.channel_id)
     card = game.hands[seat][0]
     w, h = game.table_size_mm
+    for _ in range(3):  # zoom out (the view opens on the cards) until the table's empty corner shows
+        await page.click("#zoom-out")
     x, y = await screen_point(page, -w / 2 + 40, h / 2 - 50)  # an empty corner of the table, far from any colour
     await page.locator(f'.hand-card[data-card="{card}"]').hover()
     await page.mouse.down()
@@ -197,3 +199,25 @@ async def test_constructo_move_by_taps_and_a_command_reaches_the_page(live: tupl
     assert env.game(row.id).match.history[-1][1] == "S4"
     await page.close()
     await other.close()
+
+
+async def test_only_members_of_the_server_may_watch(live: tuple[BotEnv, str, Any]) -> None:
+    env, base, _b = live
+    server = env.server
+    row = env.latest_game("conex", server.channel("general").id)
+    await server.remove_member("dave")
+    code = server.oauth.launch("dave", row.channel_id).code
+    async with aiohttp.ClientSession() as http:
+        async with http.post(f"{base}/api/token", json={"code": code}) as resp:
+            token = (await resp.json())["access_token"]
+        async with http.get(
+            f"{base}/api/state", params={"game": str(row.id)}, headers={"Authorization": f"Bearer {token}"}
+        ) as resp:
+            assert resp.status == 404 and "members" in (await resp.json())["error"]
+        ws = await http.ws_connect(f"{base}/ws")
+        await ws.send_json({"op": "hello", "access_token": token, "game": row.id})
+        refused = await ws.receive_json()
+        assert refused == {"op": "error", "error": "Only members of the game's server can watch it."}
+        await ws.close()
+        async with http.post(f"{base}/api/token", json={"code": code}) as resp:
+            assert resp.status == 401, "a code works once"
