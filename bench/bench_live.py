@@ -23,7 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from devserver.directory import CHANNEL_NAMES
 from tests.e2e.live_kit import browser, live_env, open_page, play_scripted, start_conex
+
+MAX_GAMES = 12
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -35,9 +38,10 @@ async def run(moves: int, watchers: int) -> list[float]:
     latencies: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         async with live_env(Path(tmp)) as (env, base), browser() as b:
-            channels = ["general", "games-2", "games-3"]
-            while len(latencies) < moves and channels:
-                game_id = await start_conex(env, channels.pop(0))
+            for game_no in range(MAX_GAMES):  # a finished game frees its channel
+                if len(latencies) >= moves:
+                    break
+                game_id = await start_conex(env, CHANNEL_NAMES[game_no % len(CHANNEL_NAMES)])
                 row = env.game(game_id)
                 names = [env.server.user(u).name for u in row.players]
                 pages = {seat: await open_page(b, env, base, name, row.channel_id) for seat, name in enumerate(names)}

@@ -48,7 +48,7 @@ import discord
 
 from bot import gcpolicy
 from bot.config import Config, ConfigError, apply_endpoints, configure_logging
-from bot.environment import ENVIRONMENT
+from bot.environment import ENVIRONMENT as CORE_ENVIRONMENT
 from bot.exitcodes import ExitCode, for_storage_error
 from bot.lease import ShardLease, lease_for
 from bot.startup import StorageOpenFailed, open_storage
@@ -56,6 +56,8 @@ from bot.storage.errors import StorageError
 from bot.web.settings import ENVIRONMENT as WEB_ENVIRONMENT
 
 log = logging.getLogger("bot")
+ENVIRONMENT = (*CORE_ENVIRONMENT, *WEB_ENVIRONMENT)
+"""Every variable ``python -m bot --help`` lists: the bot's (``bot.environment``) and the live table's."""
 
 
 class _LeaseLost(Exception):
@@ -170,7 +172,7 @@ def healthcheck(config: Config, *, now: float | None = None) -> int:
 def _parser() -> argparse.ArgumentParser:
     epilog = "environment variables:\n" + "\n".join(
         textwrap.fill(text, 110, initial_indent=f"  {name:<29}", subsequent_indent=" " * 31)
-        for name, text in (*ENVIRONMENT, *WEB_ENVIRONMENT)
+        for name, text in ENVIRONMENT
     )
     codes = ", ".join(f"{code.value} {code.name.lower().replace('_', ' ')}" for code in ExitCode)
     epilog += "\n\n" + textwrap.fill(f'exit codes: {codes} (README "Exit codes").', 110)
