@@ -107,13 +107,17 @@ async def start_conex(env: BotEnv, channel: str, players: tuple[str, ...] = ("al
     return row.id
 
 
-def legal_pose(game: Game, seat: int) -> tuple[Place, tuple[float, float]]:
-    """A legal placement of ``seat`` (the finder's best over its hand) and its card centre in mm."""
-    for card in game.hands[seat]:
-        for place in game.find_placements(seat, card, limit=1):
-            corner = game.card(card).corner(place.corner)
-            return place, centre_for_corner(corner, place.x * 10, place.y * 10, place.rotation or 0.0)
-    raise AssertionError("no legal placement in the hand")
+def legal_pose(game: Game, seat: int, *, turned: bool = False) -> tuple[Place, tuple[float, float]]:
+    """A legal placement of ``seat`` (the finder's best over its hand; ``turned``: preferably one at least 30
+    degrees from upright, so a test must rotate the card) and its card centre in mm."""
+    found = [p for card in game.hands[seat] for p in game.find_placements(seat, card, limit=4 if turned else 1)]
+    if not found:
+        raise AssertionError("no legal placement in the hand")
+    if turned:
+        found.sort(key=lambda p: abs(turn_steps(0.0, p.rotation or 0.0)) < 2)
+    place = found[0]
+    corner = game.card(place.card).corner(place.corner)
+    return place, centre_for_corner(corner, place.x * 10, place.y * 10, place.rotation or 0.0)
 
 
 async def screen_point(page: Any, x_mm: float, y_mm: float) -> tuple[float, float]:

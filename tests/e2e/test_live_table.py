@@ -42,6 +42,12 @@ async def live(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[tuple[
         yield env, base, b
 
 
+async def rotation_of(page: Any) -> float:
+    """The held card's rotation in degrees, as drawn (its SVG transform)."""
+    transform = await page.evaluate("document.getElementById('ghost').getAttribute('transform')")
+    return float(transform.rsplit("rotate(", 1)[1].rstrip(")"))
+
+
 async def test_conex_drag_rotate_drop_then_the_board_shows_it(live: tuple[BotEnv, str, Any]) -> None:
     env, base, b = live
     server = env.server
@@ -65,16 +71,19 @@ async def test_conex_drag_rotate_drop_then_the_board_shows_it(live: tuple[BotEnv
     assert hands == [None, None], "no hidden hand is sent to a spectator"
     assert await rival.evaluate(f"Live.state.view.hands[{seat}]") is None, "nor to another player"
 
-    place, (cx, cy) = legal_pose(game, seat)
+    place, (cx, cy) = legal_pose(game, seat, turned=True)
     card = page.locator(f'.hand-card[data-card="{place.card}"]')
     await card.hover()
     await page.mouse.down()
     x, y = await screen_point(page, cx, cy)
     await page.mouse.move(x, y, steps=8)
     await page.mouse.up()
-    await page.wait_for_selector("#ghost")
-    for _ in range(abs(turn_steps(0.0, place.rotation or 0.0))):  # rotate with the buttons, 15 degrees a click
-        await page.click("#rot-right" if turn_steps(0.0, place.rotation or 0.0) > 0 else "#rot-left")
+    await page.wait_for_function("['legal', 'illegal'].includes(document.body.dataset.ghost)")
+    held = await rotation_of(page)  # as dropped (or as snapped, if the drop did not fit)
+    clicks = turn_steps(held, place.rotation or 0.0)
+    for _ in range(abs(clicks)):  # rotate with the buttons, 15 degrees a click
+        await page.click("#rot-right" if clicks > 0 else "#rot-left")
+    assert abs((await rotation_of(page) - held - 15 * clicks + 180) % 360 - 180) < 1e-6
     ghost = await page.locator("#ghost").bounding_box()
     assert ghost is not None
     gx, gy = ghost["x"] + ghost["width"] / 2, ghost["y"] + ghost["height"] / 2
@@ -93,8 +102,9 @@ async def test_conex_drag_rotate_drop_then_the_board_shows_it(live: tuple[BotEnv
     placed = [t for t in after.conex.table if t.card.id == place.card]
     assert placed, "the card is on the stored table"
     assert abs(placed[0].pose[0] - cx) < 40 and abs(placed[0].pose[1] - cy) < 40, "where it was dropped"
+    assert abs((placed[0].pose[2] - (place.rotation or 0.0) + 180) % 360 - 180) <= 45, "turned as it was rotated"
     await server.wait_until(
-        lambda: any(f"{place.card}" in m.content and m.attachments for m in server.messages(row.channel_id)[-3:]),
+        lambda: any(f"card #{place.card}" in m.content and m.attachments for m in server.messages(row.channel_id)[-3:]),
         20,
         "the channel's board showing the placed card",
     )
