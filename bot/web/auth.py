@@ -69,7 +69,7 @@ class Auth:
                 if resp.status != 200 or not isinstance(body, dict) or "access_token" not in body:
                     raise AuthError(resp.status, "the code was refused")
                 return body
-        except aiohttp.ClientError as err:
+        except (aiohttp.ClientError, TimeoutError, ValueError) as err:
             raise AuthError(0, f"Discord is unreachable: {type(err).__name__}") from err
 
     async def who(self, token: str) -> WebUser:
@@ -85,7 +85,7 @@ class Auth:
                 body = await resp.json(content_type=None)
                 if resp.status != 200 or not isinstance(body, dict) or "id" not in body:
                     raise AuthError(resp.status, "the access token was refused")
-        except aiohttp.ClientError as err:
+        except (aiohttp.ClientError, TimeoutError, ValueError) as err:
             raise AuthError(0, f"Discord is unreachable: {type(err).__name__}") from err
         user = WebUser(int(body["id"]), str(body.get("global_name") or body.get("username") or body["id"]))
         if len(self._who) >= MAX_REMEMBERED:

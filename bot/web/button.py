@@ -42,7 +42,8 @@ class LiveTableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r
 
 
 def board_item(snap: Snapshot) -> discord.ui.Item[Any] | None:
-    """The button for a running board of a game the live table shows (the publisher's ``board_items``)."""
-    if snap.status != "active" or live_of(snap.kind) is None:
+    """The button for a running board of a server's game the live table shows (the publisher's ``board_items``);
+    none in DMs (a DM game is played through its interactions only)."""
+    if snap.status != "active" or snap.record.guild_id is None or live_of(snap.kind) is None:
         return None
     return LiveTableButton(snap.id, locale=snap.locale)
