@@ -84,9 +84,10 @@ async def test_conex_drag_rotate_drop_then_the_board_shows_it(live: tuple[BotEnv
     for _ in range(abs(clicks)):  # rotate with the buttons, 15 degrees a click
         await page.click("#rot-right" if clicks > 0 else "#rot-left")
     assert abs((await rotation_of(page) - held - 15 * clicks + 180) % 360 - 180) < 1e-6
-    ghost = await page.locator("#ghost").bounding_box()
-    assert ghost is not None
-    gx, gy = ghost["x"] + ghost["width"] / 2, ghost["y"] + ghost["height"] / 2
+    held_at = await page.evaluate(
+        "document.getElementById('ghost').getAttribute('transform').match(/translate\\(([-0-9.e]+) ([-0-9.e]+)\\)/)"
+    )
+    gx, gy = await screen_point(page, float(held_at[1]), float(held_at[2]))  # the held card's centre, on screen
     await page.mouse.move(gx, gy)
     await page.mouse.down()
     await page.mouse.move(x, y, steps=4)  # and drop it again where it fits: checked, snapped to the finder's pose
