@@ -232,3 +232,23 @@ async def test_only_members_of_the_server_may_watch(live: tuple[BotEnv, str, Any
         await ws.close()
         async with http.post(f"{base}/api/token", json={"code": code}) as resp:
             assert resp.status == 401, "a code works once"
+
+
+async def test_conex_keyboard_path_pick_snap_and_play(live: tuple[BotEnv, str, Any]) -> None:
+    env, base, b = live
+    row = env.latest_game("conex", env.server.channel("general").id)
+    seat = row.conex.current_player
+    page = await open_page(b, env, base, env.server.user(row.players[seat]).name, row.channel_id)
+    label = await page.locator(".hand-card").first.get_attribute("aria-label")
+    assert label and "corner 1:" in label, "each card says its colours and values in words"
+    await page.locator(".hand-card").first.focus()
+    await page.keyboard.press("Enter")  # picked: to the middle of the view, snapped to the nearest pose that fits
+    await page.wait_for_function("document.body.dataset.ghost === 'legal'", timeout=15000)
+    assert await page.evaluate("document.activeElement.id") == "board"
+    await page.keyboard.press("e")  # a quarter turn... and back: each is checked again
+    await page.keyboard.press("q")
+    await page.wait_for_function("document.body.dataset.ghost === 'legal'", timeout=15000)
+    await page.keyboard.press("Enter")  # play it
+    await wait_version(page, row.version + 1)
+    assert env.game(row.id).conex.history[-1][1].startswith("place ")
+    await page.close()

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 SNAP_MM = 90.0
 """A drop snaps to a legal pose whose card centre is at most this far (mm) from where the card was let go."""
+SNAP_WIDE_MM = 400.0
+"""A card picked from the keyboard (or tapped) goes to the middle of the view and snaps this far: anywhere near."""
 SNAP_PER_CORNER = 24
 """Finder poses looked at per corner when snapping."""
 
@@ -133,7 +135,8 @@ def _centre(game: Game, place: Place) -> tuple[float, float]:
 
 def preview(game: Game, seat: int, payload: dict[str, Any], locale: str | None) -> dict[str, Any]:
     """Is the pose legal, for which corner and how many points; else why not (the engine's words) and, when
-    ``payload["snap"]``, the finder's nearest legal pose (centre within :data:`SNAP_MM`). CPU work."""
+    ``payload["snap"]``, the finder's nearest legal pose (centre within :data:`SNAP_MM`; ``"wide"``:
+    :data:`SNAP_WIDE_MM`). CPU work."""
     try:
         card = game.card(_card(payload))
     except RuleError as err:
@@ -164,8 +167,10 @@ def preview(game: Game, seat: int, payload: dict[str, Any], locale: str | None) 
 
 def nearest(game: Game, seat: int, card: Card, payload: Mapping[str, Any]) -> dict[str, Any] | None:
     """The finder's legal pose of ``card`` nearest to the payload's centre (rotation counts 1 mm per 3 degrees),
-    with its corner and points; ``None`` when none is within :data:`SNAP_MM`."""
+    with its corner and points; ``None`` when none is within :data:`SNAP_MM` (``snap == "wide"``:
+    :data:`SNAP_WIDE_MM`)."""
     x, y, rotation = _number(payload, "x"), _number(payload, "y"), _number(payload, "rotation")
+    radius = SNAP_WIDE_MM if payload.get("snap") == "wide" else SNAP_MM
     best: tuple[float, dict[str, Any]] | None = None
     for k in card.corners:
         try:
@@ -176,7 +181,7 @@ def nearest(game: Game, seat: int, card: Card, payload: Mapping[str, Any]) -> di
             cx, cy = _centre(game, place)
             turn = abs((float(place.rotation or 0.0) - rotation + 180.0) % 360.0 - 180.0)
             distance = math.hypot(cx - x, cy - y)
-            if distance > SNAP_MM:
+            if distance > radius:
                 continue
             score = distance + turn / 3.0
             if best is None or score < best[0]:

@@ -105,7 +105,7 @@
     if (!ghost) return;
     if (checking) { dirty = true; return; }
     checking = true;
-    const mine = ++seq, pose = { card: ghost.card, x: ghost.x, y: ghost.y, rotation: ghost.rotation, double: ghost.double, snap: Boolean(snap) };
+    const mine = ++seq, pose = { card: ghost.card, x: ghost.x, y: ghost.y, rotation: ghost.rotation, double: ghost.double, snap: snap === "wide" ? "wide" : Boolean(snap) };
     const answer = await L.check(pose);
     checking = false;
     if (ghost && mine === seq && pose.card === ghost.card) {
@@ -177,7 +177,7 @@
       const mini = node("svg", { viewBox: "-31 -46 62 92", "aria-hidden": "true" }, b);
       drawCard(face, mini);
       b.addEventListener("pointerdown", (e) => startHandDrag(e, h.card));
-      b.addEventListener("click", (e) => { if (e.detail === 0) { take(h.card); moved(true); svg.focus(); } });
+      b.addEventListener("click", (e) => { if (e.detail === 0) { take(h.card); moved("wide"); svg.focus(); } });
       return b;
     }));
   }
@@ -193,7 +193,7 @@
     const up = (u) => {
       window.removeEventListener("pointermove", move);
       window.removeEventListener("pointerup", up);
-      if (!dragging) { take(card); moved(true); return; }  // a tap: the card goes to the middle of the view, snapped
+      if (!dragging) { take(card); moved("wide"); return; }  // a tap: the card goes to the middle of the view, snapped
       const r = svg.getBoundingClientRect();
       if (u.clientX < r.left || u.clientX > r.right || u.clientY < r.top || u.clientY > r.bottom) { putBack(); return; }
       moved(true);
