@@ -42,9 +42,11 @@ if TYPE_CHECKING:
 class WebTable(Protocol):
     """What a socket needs of the live table (:class:`bot.web.server.WebTable`)."""
 
-    layer: GameLayer
     auth: Auth
     hub: Hub
+
+    @property
+    def layer(self) -> GameLayer: ...
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None: ...
 

@@ -158,9 +158,9 @@ def preview(game: Game, seat: int, payload: dict[str, Any], locale: str | None) 
         except RuleError as err:
             errors.append(err)
     # the most telling refusal: one about this card's pose (P2-P4), else the first (turn, colour, ...)
-    err = next((e for e in errors if e.rule not in ("P1", "Input")), errors[0])
-    out: dict[str, Any] = {"legal": False, "error": describe(err, locale).replace("**", "")}
-    if payload.get("snap") and not isinstance(err, InvalidInputError):
+    telling = next((e for e in errors if e.rule not in ("P1", "Input")), errors[0])
+    out: dict[str, Any] = {"legal": False, "error": describe(telling, locale).replace("**", "")}
+    if payload.get("snap") and not isinstance(telling, InvalidInputError):
         out["snap"] = nearest(game, seat, card, payload)
     return out
 
