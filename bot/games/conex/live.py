@@ -47,7 +47,8 @@ def card_json(card: Card) -> dict[str, Any]:
 
 def view(snap: Snapshot, seat: int | None, locale: str | None) -> dict[str, Any]:
     """The page's state for ``seat`` (``None``: watching): ``Game.view_for(seat)`` (only the seat's own hand, the
-    pile as a count), the faces of the cards it may see, the board, the hand letters and what the seat may do."""
+    pile as a count), the faces of the cards it may see, the board, the hand letters, what the seat may do and
+    (for the lightning star's holder only) the table cards it may remove."""
     game = game_of(snap)
     seen = game.view_for(seat)
     seen.pop("history", None)
@@ -64,7 +65,7 @@ def view(snap: Snapshot, seat: int | None, locale: str | None) -> dict[str, Any]
         "board_mm": BOARD_MM,
         "squares": {colour: list(poly.bounds) for colour, poly in BOARD_SQUARES.items()},
         "table_mm": list(game.table_size_mm),
-        "free": [c for c in visible if _free(game, c)],
+        "free": [c for c in visible if _free(game, c)] if mine and game.stars.get("lightning") == seat else [],
         "can": {
             "place": mine and to_play == seat and not game.pending_discards,
             "draw": mine and to_play == seat and bool(game.draw_pile) and not game.pending_discards,
