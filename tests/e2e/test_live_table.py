@@ -94,7 +94,7 @@ async def test_conex_drag_rotate_drop_then_the_board_shows_it(live: tuple[BotEnv
     await page.mouse.up()
     await page.wait_for_function("document.body.dataset.ghost === 'legal'", timeout=15000)
     verdict = await page.inner_text("#verdict")
-    assert "points" in verdict
+    assert "point" in verdict and "fits" in verdict.lower(), verdict
     before = row.version
     await page.click("#confirm")
     await wait_version(page, before + 1)

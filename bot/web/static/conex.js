@@ -111,10 +111,10 @@
     if (ghost && mine === seq && pose.card === ghost.card) {
       if (answer.legal) {
         Object.assign(ghost, { legal: true, corner: answer.corner, points: answer.points });
-        verdict(L.fmt("legal", { points: answer.points }), true);
+        verdict(L.fmt(answer.points === 1 ? "legal_one" : "legal", { points: answer.points }), true);
       } else if (answer.snap) {
         Object.assign(ghost, answer.snap.pose, { legal: true, corner: answer.snap.corner, points: answer.snap.points });
-        verdict(L.fmt("snapped", { points: answer.snap.points }), true);
+        verdict(L.fmt(answer.snap.points === 1 ? "snapped_one" : "snapped", { points: answer.snap.points }), true);
       } else {
         Object.assign(ghost, { legal: false, corner: null });
         verdict(L.fmt("illegal", { why: answer.error || answer.ok === false && answer.error || "?" }) + (snap ? " " + L.fmt("no_snap") : ""), false);
