@@ -36,6 +36,8 @@ MESSAGES: dict[str, str] = {
     "live.page.snapped_one": "Moved to the nearest pose that fits: 1 point",
     "live.page.no_snap": "No pose that fits near here.",
     "live.page.pick_card": "Pick a card of your hand (or drag it onto the table).",
+    "live.page.stars": "Stars: 2x — {double}; lightning — {lightning}",
+    "live.page.nobody": "nobody",
     "live.page.pile": "Draw pile: {count}",
     "live.page.score": "{name}: {points}",
     "live.page.card": "Card {card}, {colour}",

@@ -37,6 +37,8 @@ MESSAGES: dict[str, str] = {
     "live.page.snapped_one": "Movida a la posición válida más cercana: 1 punto",
     "live.page.no_snap": "No hay ninguna posición válida cerca.",
     "live.page.pick_card": "Elige una carta de tu mano (o arrástrala a la mesa).",
+    "live.page.stars": "Estrellas: 2x — {double}; rayo — {lightning}",
+    "live.page.nobody": "nadie",
     "live.page.pile": "Mazo: {count}",
     "live.page.score": "{name}: {points}",
     "live.page.card": "Carta {card}, {colour}",

@@ -69,6 +69,7 @@ async def test_conex_drag_rotate_drop_then_the_board_shows_it(live: tuple[BotEnv
     assert await watcher.locator(".hand-card").count() == 0, "a spectator sees no hand"
     hands = await watcher.evaluate("Live.state.view.hands")
     assert hands == [None, None], "no hidden hand is sent to a spectator"
+    assert "Stars: 2x — " in await watcher.inner_text("#actions"), "who holds the stars, in words"
     assert await rival.evaluate(f"Live.state.view.hands[{seat}]") is None, "nor to another player"
 
     place, (cx, cy) = legal_pose(game, seat, turned=True)
@@ -204,6 +205,13 @@ async def test_constructo_move_by_taps_and_a_command_reaches_the_page(live: tupl
     after = env.game(row.id)
     assert after.match.history[-1][1] == "L5"
     assert "Tile 5" in (await other.get_attribute('.tile[data-tile="5"]', "aria-label") or "")
+    assert await page.locator('#hand button[data-size="S"]').is_disabled(), "the mover waits now"
+    await other.click('#hand button[data-size="S"]')  # their turn now: a small chip goes on any empty tile
+    empty = {str(m) for m in after.match.current_round.legal_moves() if str(m).startswith("S")}
+    lit = {f"S{t}" for t in await other.eval_on_selector_all(".tile.target", "els => els.map(e => e.dataset.tile)")}
+    assert lit == empty and len(lit) == 8
+    await other.click('#hand button[data-size="S"]')  # and put back (a second tap)
+    assert await other.locator(".tile.target").count() == 0
     # a slash command's move reaches the pages too (the same commit hook)
     await answered(await server.as_user(second, row.channel_id).slash("constructo place", tile=4, size="small"))
     await wait_version(page, after.version + 1)

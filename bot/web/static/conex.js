@@ -293,7 +293,12 @@
   function renderActions() {
     const v = S.view, can = v.can, bar = L.el("actions");
     bar.replaceChildren();
-    if (S.seat === null) { L.el("hint").textContent = ""; return; }
+    if (S.seat === null) {
+      const holder = (star) => { const h = v.stars[star] && v.stars[star].holder; return h === null || h === undefined ? L.fmt("nobody") : S.names[h]; };
+      bar.append(L.fmt("pile", { count: v.draw_pile }) + " · " + L.fmt("stars", { double: holder("2x"), lightning: holder("lightning") }));
+      L.el("hint").textContent = "";
+      return;
+    }
     if (can.draw || (!can.pass && !v.pending_discards.length)) bar.append(button(L.fmt("draw"), () => simple({ type: "draw" }), can.draw, { action: "draw" }));
     if (can.pass) bar.append(button(L.fmt("pass"), () => simple({ type: "pass" }), true, { action: "pass" }));
     if (can.lightning) bar.append(picker(L.fmt("lightning"), v.free, (card) => simple({ type: "lightning", card }), "lightning"));
@@ -307,6 +312,11 @@
       bar.append(label);
     }
     bar.append(document.createTextNode(" " + L.fmt("pile", { count: v.draw_pile })));
+    const holder = (star) => { const h = v.stars[star] && v.stars[star].holder; return h === null || h === undefined ? L.fmt("nobody") : S.names[h]; };
+    const stars = document.createElement("p");
+    stars.id = "stars";
+    stars.textContent = L.fmt("stars", { double: holder("2x"), lightning: holder("lightning") });
+    bar.append(stars);
     L.el("hint").textContent = can.place ? L.fmt("pick_card") + " " + L.fmt("keys") : "";
   }
 

@@ -56,7 +56,8 @@
       const g = node("g", { class: "tile", tabindex: 0, role: "button", "data-tile": tile }, svg);
       if (to.has(tile)) g.classList.add("target");
       if (picked && picked.tile === tile) g.classList.add("source");
-      g.setAttribute("aria-label", L.fmt("tile_stack", { tile, stack: stackWords(stack) }));
+      g.setAttribute("aria-label", L.fmt("tile_stack", { tile, stack: stackWords(stack) }) + (to.has(tile) ? " → " + to.get(tile) : ""));
+      if (to.has(tile)) node("title", {}, g).textContent = to.get(tile);  // the move in the game's notation
       const corners = [...Array(6).keys()].map((k) => { const a = Math.PI / 180 * (60 * k - 30); return [cx + 0.97 * Math.cos(a), cy + 0.97 * Math.sin(a)].join(","); });
       node("polygon", { points: corners.join(" ") }, g);
       stack.forEach(([owner, size], level) => {
