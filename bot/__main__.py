@@ -48,13 +48,16 @@ import discord
 
 from bot import gcpolicy
 from bot.config import Config, ConfigError, apply_endpoints, configure_logging
-from bot.environment import ENVIRONMENT
+from bot.environment import ENVIRONMENT as CORE_ENVIRONMENT
 from bot.exitcodes import ExitCode, for_storage_error
 from bot.lease import ShardLease, lease_for
 from bot.startup import StorageOpenFailed, open_storage
 from bot.storage.errors import StorageError
+from bot.web.settings import ENVIRONMENT as WEB_ENVIRONMENT
 
 log = logging.getLogger("bot")
+ENVIRONMENT = (*CORE_ENVIRONMENT, *WEB_ENVIRONMENT)
+"""Every variable ``python -m bot --help`` lists: the bot's (``bot.environment``) and the live table's."""
 
 
 class _LeaseLost(Exception):
@@ -74,6 +77,7 @@ async def _run(config: Config) -> None:
     from bot.app import make_bot
     from bot.health import Health
     from bot.lifecycle import Drainer
+    from bot.web.server import start_live_table
 
     loop = asyncio.get_running_loop()
     early_stop = asyncio.Event()  # SIGTERM before the bot exists (waiting for PostgreSQL): stop cleanly
@@ -93,6 +97,7 @@ async def _run(config: Config) -> None:
     health: Health | None = None
     lease = lease_for(config, storage)  # None on SQLite: its file lock admits one process
     watch: asyncio.Task[None] | None = None
+    bot = None
     try:
         bot = make_bot(config, storage=storage)
         if config.shard_ids is not None:
@@ -114,6 +119,7 @@ async def _run(config: Config) -> None:
             await health.start(config.health_port, config.health_host)
         except OSError as err:
             raise _HealthPortFailed(f"HEALTH_PORT {config.health_port} on {config.health_host}: {err}") from err
+        await start_live_table(bot)
         try:
             await drainer.run(bot.start(config.token))
         except Exception as err:  # e.g. discord.py failing on the gateway closed under it: the lease is the cause
@@ -127,6 +133,8 @@ async def _run(config: Config) -> None:
             watch.cancel()
         if health is not None:
             await health.close()
+        if bot is not None and bot.live_table is not None:
+            await bot.live_table.close()
         try:
             closed = await drainer.close_storage(storage) if drainer is not None else (await storage.close()) or True
             if closed:

@@ -167,6 +167,7 @@ class TableBot(commands.Bot):
         self.started_at = time.time()
         self.lease: ShardLease | None = None  # PostgreSQL: set by ``python -m bot`` before connecting (bot.lease)
         self.dynamic_classes: list[type[discord.ui.DynamicItem[Any]]] = []
+        self.live_table: Any = None  # set by ``python -m bot`` when WEB_PORT is set (bot.web): attached below
 
     # -- startup -------------------------------------------------------------------------------
     async def setup_hook(self) -> None:
@@ -191,6 +192,8 @@ class TableBot(commands.Bot):
         for kind in self.games.kinds.values():
             self.add_dynamic_items(*seating_items(kind), *kind.components.dynamic_items)
         self.add_dynamic_items(ClaimButton)
+        if self.live_table is not None:
+            self.live_table.attach()
         for name in extensions(self.games):
             try:
                 await self.load_extension(name)

@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 
 from devserver.console import Console
+from devserver.oauth import CLIENT_SECRET
 from devserver.openapi import SpecError
 from devserver.process import BotExited, BotProcess
 from devserver.server import DevServer
@@ -45,7 +46,10 @@ async def _amain(args: argparse.Namespace) -> int:
             else:
                 tmp = tempfile.TemporaryDirectory(prefix="devserver-data-")
                 data_dir = Path(tmp.name)
-            bot = BotProcess(server, data_dir, out / "bot.log")
+            live: dict[str, str] = {}
+            if args.web_port:  # the live table (bot/web/): the bot serves it, the devserver models Discord's OAuth2
+                live = {"WEB_PORT": str(args.web_port), "WEB_HOST": "127.0.0.1", "DISCORD_CLIENT_SECRET": CLIENT_SECRET}
+            bot = BotProcess(server, data_dir, out / "bot.log", extra_env=live)
             print(f"starting `python -m bot` (DATA_DIR={data_dir}, log {out / 'bot.log'}) ...")
             try:
                 await bot.start()
@@ -53,7 +57,8 @@ async def _amain(args: argparse.Namespace) -> int:
                 print(exc, file=sys.stderr)
                 return 1
         print(f"bot ready; commands: {', '.join('/' + n for n in sorted(server.all_commands()))}")
-        console = Console(server, out, user=args.user, bot=bot)
+        live_url = f"http://127.0.0.1:{args.web_port}" if args.web_port and bot is not None else None
+        console = Console(server, out, user=args.user, bot=bot, live_url=live_url)
         print("type `help` for the console commands, `quit` to leave")
         loop = asyncio.get_running_loop()
         while True:
@@ -90,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="devserver-out", help="folder for images and bot.log")
     parser.add_argument("--data-dir", default=None, help="the bot's DATA_DIR, kept between runs (default: temporary)")
     parser.add_argument("--user", default="alice", help="who acts first (alice, bob, carol, dave, mod)")
+    parser.add_argument("--web-port", type=int, default=0, help="serve the live table on this port (`live` opens it)")
     parser.add_argument("--no-bot", action="store_true", help="only serve; print the environment to start a bot")
     args = parser.parse_args(argv)
     args.out = str(Path(args.out).resolve())

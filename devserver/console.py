@@ -14,6 +14,8 @@ Lines (the prompt shows who acts, e.g. ``alice>``):
   ``perms reset`` change them in this channel (``perms #games -send_messages`` elsewhere; a thread follows
   its parent channel).
 - ``delete #3`` — the moderator deletes message ``#3`` of ``show``.
+- ``live`` — open the live table (started with ``--web-port``): a link for the acting user in this channel (the
+  Activity launched for them: a one-time code).
 - ``kick-bot`` / ``invite-bot`` — remove the bot from this guild (GUILD_DELETE) / invite it back.
 - ``locale es-ES`` — the acting user's Discord now speaks Spanish (``locale en-US`` back); ``locale server es-ES``
   sets the guild's language (public boards and result cards of games opened after it).
@@ -82,7 +84,10 @@ def message_number(token: str) -> int | None:
 class Console:
     """Turns console lines into user actions on ``server`` and renders what the bot answered as text."""
 
-    def __init__(self, server: DevServer, out_dir: Path, user: str = "alice", bot: Any = None) -> None:
+    def __init__(
+        self, server: DevServer, out_dir: Path, user: str = "alice", bot: Any = None, live_url: str | None = None
+    ) -> None:
+        self.live_url = live_url  # the bot's live table (``--web-port``), for "live"
         self.server = server
         self.out_dir = Path(out_dir)
         self.out_dir.mkdir(parents=True, exist_ok=True)
@@ -112,6 +117,7 @@ class Console:
             "kick-bot": self._kick_bot,
             "invite-bot": self._invite_bot,
             "locale": self._locale,
+            "live": self._live,
         }
 
     @property
@@ -402,6 +408,13 @@ class Console:
             raise CommandUsageError("no bot process to restart (started with --no-bot)")
         await self.bot.restart()
         return "bot restarted (SIGKILL + start on the same DATA_DIR)"
+
+    async def _live(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109
+        if self.live_url is None:
+            raise CommandUsageError("the live table is off: start the console with --web-port N")
+        channel = self.user.channel.id
+        code = self.server.oauth.launch(self.user.name, channel).code
+        return f"open in a browser ({self.user.name}): {self.live_url}/?code={code}&channel={channel}"
 
     async def _help(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109
         return HELP.strip()

@@ -39,6 +39,7 @@ from devserver.models import (
     fixed_id,
     snowflake,
 )
+from devserver.oauth import OAuth
 from devserver.payloads import interaction_payload
 from devserver.permissions import EVERYONE_PERMISSIONS, MODERATOR_PERMISSIONS
 from devserver.ratelimit import Bucket, RateLimiter
@@ -159,6 +160,8 @@ class DevServer(Directory, Controls):
         """Channel messages created with ``enforce_nonce``, by (channel, nonce): Discord returns them again."""
         self.nonce_hits = 0
         self.errors: list[ErrorRecord] = []
+        self.activity_launches: list[Interaction] = []
+        """Interactions the bot answered with ``LAUNCH_ACTIVITY`` (callback type 12), in order."""
         self.requests: list[tuple[str, str, int]] = []  # (method, path, status)
         self.request_log: list[RequestRecord] = []
         self.request_totals = RequestCounts()
@@ -176,6 +179,8 @@ class DevServer(Directory, Controls):
 
         self.gateway = Gateway(self)
         self.rest = RestApi(self)
+        self.oauth = OAuth(self)
+        """The live table's OAuth2 (``devserver/oauth.py``): ``oauth.launch(user, channel)`` opens the Activity."""
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> DevServer:
@@ -184,6 +189,8 @@ class DevServer(Directory, Controls):
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/gateway/", self.gateway.handle)
         app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self.rest.attachment)
+        app.router.add_post("/api/v10/oauth2/token", self.oauth.token)  # before the REST routes: no bot token
+        app.router.add_post("/api/oauth2/token", self.oauth.token)
         app.router.add_route("*", "/api/v10/{tail:.*}", self.rest.handle)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=SHUTDOWN_S)
         await self._runner.setup()

@@ -114,6 +114,8 @@ class Publisher:
         """Lines a service adds to a board between its headline and status line (``note(snap) -> str``, empty for
         none; e.g. a tutorial's step: ``bot/services/tutorial.py``)."""
         self.footprint: Any = None
+        self.board_items: list[Callable[[Snapshot], discord.ui.Item[Any] | None]] = []
+        """More components under every running board (e.g. the live table's launch button), added by their owner."""
         """The game's footprint (``bot/services/footprint.py``: replaced boards deleted), given by the wiring root."""
         self.grace_s = BOARD_GRACE_S
         """Seconds a board owed by a commit is left to the committing process (tests shorten it)."""
@@ -203,6 +205,14 @@ class Publisher:
             headline = "\n".join([headline, *notes])
         content = f"{headline}\n{kind.narration.status_line(snap)}{clock_line(snap)}".strip()
         view = kind.components.board_view(snap) if snap.status == "active" else None
+        for extra in self.board_items if snap.status == "active" else ():
+            item = extra(snap)
+            if item is not None:
+                view = view if view is not None else discord.ui.View(timeout=None)
+                try:
+                    view.add_item(item)
+                except ValueError:  # the board's rows are full: the board's own components come first
+                    log.info("no room for %s under game %s's board", type(item).__name__, snap.id)
         if snap.status == "finished":
             view = self.result_view(snap) if self.result_view is not None else None  # its record buttons
         files, fallback = await self.draw(kind.pictures.board_pictures(snap) if pictures else [])

@@ -20,8 +20,10 @@ if TYPE_CHECKING:
 
 
 async def get_user(s: DevServer, request: web.Request, user_id: str) -> web.Response:
+    bearer = request.headers.get("Authorization", "").removeprefix("Bearer ")
+    me = s.oauth.user_of(bearer) if user_id == "@me" else None  # an OAuth2 access token's own user (oauth.py)
     try:
-        return json_response(s.user(s.bot_user.id if user_id == "@me" else int(user_id)).to_payload())
+        return json_response(s.user(me or (s.bot_user.id if user_id == "@me" else int(user_id))).to_payload())
     except (KeyError, ValueError) as exc:
         raise ApiError(404, 10013, "Unknown User") from exc
 

@@ -23,7 +23,8 @@ from devserver.rest import ApiError, Route, UploadedFile, json_response, no_cont
 if TYPE_CHECKING:
     from devserver.server import DevServer
 
-ALLOWED_RESPONSES = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
+ALLOWED_RESPONSES = {2: {4, 5, 9, 12}, 3: {4, 5, 6, 7, 9, 12}, 4: {8}, 5: {4, 5, 6, 7}}
+"""Callback types by interaction type; 12 is ``LAUNCH_ACTIVITY`` (recorded in ``DevServer.activity_launches``)."""
 FAULT_STATUS = {10062: 404, 10015: 404, 10008: 404, 50027: 401, 40060: 400}
 
 
@@ -128,6 +129,9 @@ async def respond(
         return clicked
     if rtype == 8:
         it.choices = autocomplete_choices(s, it, data, route)
+        return None
+    if rtype == 12:  # LAUNCH_ACTIVITY: Discord opens the Activity for the user (devserver/oauth.py launches it)
+        s.activity_launches.append(it)
         return None
     it.modal = data  # 9
     return None
