@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from bot.core.clock import running, stamp
+from bot.i18n import t
+
 if TYPE_CHECKING:
+    from bot.core.kind import Snapshot
     from bot.storage.records import GameRecord
 
 BOARD_KEY = "board"
@@ -63,3 +67,20 @@ def board_stale(record: GameRecord) -> bool:
         return False
     shown = board_version(record)
     return shown is None or shown < record.version
+
+
+def clock_line(snap: Snapshot) -> str:
+    """Whose clock runs and when it runs out (``<t:EPOCH:R>``: every client shows it in local time), on its own
+    line; empty without a running clock."""
+
+    run = running(snap.env) if snap.status == "active" else None
+    if run is None:
+        return ""
+    seat, deadline = run
+    return "\n" + t(
+        "clk.line",
+        snap.locale,
+        name=snap.names[seat],
+        when=stamp(deadline),
+        preset=t(f"clk.preset_{snap.env.clock.get('preset')}", snap.locale),
+    )

@@ -20,7 +20,7 @@ channel, and a last board that says the game ended.
   owes an ``ended`` effect: the board's text is replaced by the aborted game's status line, without the clock
   line, and loses its components (its picture stays).
 - **The thread's name follows the seats** (a thread the bot created for the game, marked :data:`MADE_KEY`): an
-  open challenge ("<Game>: Alice vs anyone") accepted by Carol, or a lobby ("CONEX lobby of Alice") its host
+  open challenge ("<Game>: Alice vs anyone") accepted by Carol, or a lobby ("<Game> lobby of Alice") its host
   starts, owes a ``rename`` effect: the thread is renamed to the real players (``foot.thread_title``, at most 100
   characters). A challenge or lobby that ends without a game (withdrawn, declined, expired, closed, aborted by an
   admin) owes an ``archive`` effect: the thread is

@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import metrics
-from bot.core.clock import running, stamp
 from bot.core.kind import Picture, Snapshot
 from bot.core.mentions import board_pings
 from bot.core.respond import defer, png_file
@@ -46,6 +45,7 @@ from bot.services.boards import (
     board_nonce,
     board_stale,
     board_version,
+    clock_line,
     message_ids,
     render_png,
 )
@@ -80,23 +80,6 @@ __all__ = [
 ]
 
 
-def clock_line(snap: Snapshot) -> str:
-    """Whose clock runs and when it runs out (``<t:EPOCH:R>``: every client shows it in local time), on its own
-    line; empty without a running clock."""
-
-    run = running(snap.env) if snap.status == "active" else None
-    if run is None:
-        return ""
-    seat, deadline = run
-    return "\n" + t(
-        "clk.line",
-        snap.locale,
-        name=snap.names[seat],
-        when=stamp(deadline),
-        preset=t(f"clk.preset_{snap.env.clock.get('preset')}", snap.locale),
-    )
-
-
 class Publisher:
     """Boards of every game (see the module docstring); ``recovery`` (:class:`~bot.services.recovery.BoardRecovery`)
     posts what the committing process could not."""
@@ -114,9 +97,9 @@ class Publisher:
         """Lines a service adds to a board between its headline and status line (``note(snap) -> str``, empty for
         none; e.g. a tutorial's step: ``bot/services/tutorial.py``)."""
         self.footprint: Any = None
+        """The game's footprint (``bot/services/footprint.py``: replaced boards deleted), given by the wiring root."""
         self.board_items: list[Callable[[Snapshot], discord.ui.Item[Any] | None]] = []
         """More components under every running board (e.g. the live table's launch button), added by their owner."""
-        """The game's footprint (``bot/services/footprint.py``: replaced boards deleted), given by the wiring root."""
         self.grace_s = BOARD_GRACE_S
         """Seconds a board owed by a commit is left to the committing process (tests shorten it)."""
         self.recovery = BoardRecovery(self)

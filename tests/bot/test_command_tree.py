@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot.app import TableBot, extensions
+from bot.app import SHARED_EXTENSIONS, TableBot, extensions
 from bot.config import Config
 from bot.storage import Storage
 from tests.bot.conftest import make_bot, walk_commands
@@ -75,17 +75,21 @@ async def test_every_game_cog_loaded(bot: TableBot) -> None:
     assert bot.failed_extensions == []
     names = {c.name for c in bot.tree.get_commands()}
     assert {"constructo", "conex"} <= set(bot.games.kinds) and {"constructo", "conex"} <= names
-    assert extensions(bot.games)[-8:] == [
-        "bot.cogs.shared",
-        "bot.cogs.records",
-        "bot.cogs.settings",
-        "bot.cogs.unstuck",
-        "bot.cogs.about",
-        "bot.cogs.me",
-        "bot.cogs.play",
-        "bot.cogs.learn",
-        "bot.cogs.tournament",
-    ]
+    assert (
+        extensions(bot.games)[-len(SHARED_EXTENSIONS) :]
+        == list(SHARED_EXTENSIONS)
+        == [
+            "bot.cogs.shared",
+            "bot.cogs.records",
+            "bot.cogs.settings",
+            "bot.cogs.unstuck",
+            "bot.cogs.about",
+            "bot.cogs.me",
+            "bot.cogs.play",
+            "bot.cogs.learn",
+            "bot.cogs.tournament",
+        ]
+    )
     assert {"history", "replay", "settings", "games", "abandon", "mygames", "mysettings"} <= names
     for kind in bot.games.kinds.values():
         assert f"{kind.package}.cog" in extensions(bot.games)
