@@ -296,7 +296,7 @@ async def run_setup(
                     f"| {label} | {count} | {load1} | {len(lat)} | {statistics.median(lat):.0f} | "
                     f"{pct(lat, 99):.0f} | {pct(firsts, 99):.0f} | {late} | **{held}** | "
                     f"{spent.global_limited / max(1, len(lat)):.3f} | {100 * cpu / wall:.0f} | "
-                    f"{1000 * cpu / max(1, len(lat)):.0f} ({1000 * main_cpu / max(1, len(lat)):.0f}) | "
+                    f"{1000 * cpu / max(1, len(lat)):.1f} ({1000 * main_cpu / max(1, len(lat)):.1f}) | "
                     f"{mem:.0f} | {100 * (mem - idle) / count:.0f} | "
                     f"{len(lat) / wall:.1f} | {dict(kinds) or 0} | {100 * own / wall:.0f} |",
                     flush=True,
