@@ -38,3 +38,15 @@ def test_a_board_from_the_cache_is_the_board_without_it(monkeypatch: pytest.Monk
     plain = render_board(match, names=("Alice", "Bob"))
     assert ImageChops.difference(first, plain).getbbox() is None
     assert ImageChops.difference(again, plain).getbbox() is None
+
+
+def test_one_cached_mask_serves_every_colour_and_theme() -> None:
+    """The cache key has no colour: the mask is the glyphs' coverage, the ink is applied at drawing."""
+    text._line_mask.cache_clear()
+    for fill in ("#FFCC00", "#000000", "#3366FF", "#FFFFFF"):
+        ours = Image.new("RGB", (700, 60), "#222222")
+        pillows = ours.copy()
+        text._draw_line(ImageDraw.Draw(ours), (5.3, 30.6), LINE, 25, fill, True, "lm")
+        ImageDraw.Draw(pillows).text((5.3, 30.6), LINE, font=text.font(25, True), fill=fill, anchor="lm")
+        assert ImageChops.difference(ours, pillows).getbbox() is None, fill
+    assert text._line_mask.cache_info().misses == 1
