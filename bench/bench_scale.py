@@ -18,6 +18,8 @@ interaction (Discord's 3-s rule; "late" counts those over 3 s and the unanswered
 first response. Global-limited requests = REST calls outside the interaction endpoints (the local server's
 ``request_counts``), per placement. CPU = utime + stime of the bot processes **and their workers** (every
 descendant, ``/proc``); memory = PSS of the same processes (``smaps_rollup``; shared pages counted once).
+For ``shards``, the PostgreSQL server's CPU per placement is printed under the row (every ``postgres`` process of
+the machine: run it where no other database work goes on).
 ``--ai-games K``: K more channels where carol plays the **hard** AI without pause (each of her moves answered by
 a search in the background lane) during every step: the humans' figures must not suffer (issue 15.1: "no number
 of AI games may delay anyone's first response"); "AI moves" counts the AI's answers meanwhile.
@@ -84,6 +86,24 @@ def cpu_of(pids: list[int], *, workers: bool = True) -> float:
     for pid in tree(pids) if workers else pids:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / CLK_TCK
+    return total
+
+
+def postgres_cpu() -> float:
+    """CPU seconds (utime + stime) of every live process named ``postgres`` on this machine: the database server of
+    the shards setup, whose work per placement is not in the bot processes' figure (on a machine of its own, all of
+    it is the bench's; a backend that exits during the step takes its seconds with it)."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if (entry / "comm").read_text().strip() != "postgres":
+                continue
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
         total += (int(fields[11]) + int(fields[12])) / CLK_TCK
@@ -263,7 +283,7 @@ async def run_setup(
                     asyncio.create_task(ai_opponent(server, ch, stop, ai_moves, pairs[ch.id][0])) for ch in ai_channels
                 ]
                 await probe.begin()
-                cpu0, main0 = cpu_of(pids), cpu_of(pids, workers=False)
+                cpu0, main0, pg0 = cpu_of(pids), cpu_of(pids, workers=False), postgres_cpu()
                 t0, own0 = time.perf_counter(), time.process_time()
                 await asyncio.gather(
                     *(
@@ -280,6 +300,7 @@ async def run_setup(
                 await asyncio.gather(*ai_tasks, return_exceptions=True)
                 cpu = cpu_of(pids) - cpu0
                 main_cpu = cpu_of(pids, workers=False) - main0
+                pg_cpu = postgres_cpu() - pg0
                 own = time.process_time() - own0
                 spent = server.request_counts() - before
                 mem = pss_mb(pids)
@@ -296,7 +317,7 @@ async def run_setup(
                     f"| {label} | {count} | {load1} | {len(lat)} | {statistics.median(lat):.0f} | "
                     f"{pct(lat, 99):.0f} | {pct(firsts, 99):.0f} | {late} | **{held}** | "
                     f"{spent.global_limited / max(1, len(lat)):.3f} | {100 * cpu / wall:.0f} | "
-                    f"{1000 * cpu / max(1, len(lat)):.0f} ({1000 * main_cpu / max(1, len(lat)):.0f}) | "
+                    f"{1000 * cpu / max(1, len(lat)):.1f} ({1000 * main_cpu / max(1, len(lat)):.1f}) | "
                     f"{mem:.0f} | {100 * (mem - idle) / count:.0f} | "
                     f"{len(lat) / wall:.1f} | {dict(kinds) or 0} | {100 * own / wall:.0f} |",
                     flush=True,
@@ -307,6 +328,12 @@ async def run_setup(
                     f"{outbox.scrapes} ({outbox.failed_scrapes} failed) |"
                 )
                 print(f"  outbox: {outbox_rows[-1]}", flush=True)
+                if shards:
+                    print(
+                        f"  postgres server CPU: {1000 * pg_cpu / max(1, len(lat)):.1f} ms per placement "
+                        f"({100 * pg_cpu / wall:.0f} % of a core), not in the CPU columns above",
+                        flush=True,
+                    )
                 print(
                     f"  outbox by kind/result: {dict(sorted((k, int(v)) for k, v in outbox.by_kind.items() if v))}",
                     flush=True,

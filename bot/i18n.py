@@ -170,7 +170,16 @@ def image_words(locale: str | discord.Locale | None = None) -> Any:
     from render.words import Words
 
     lang = language_of(locale)
-    return Words(lang, {k[4:]: v for k, v in MESSAGES[lang].items() if k.startswith("img.")})
+    catalogue = MESSAGES[lang]
+    key = (lang, len(catalogue))  # a game's catalogue merged later (add_game_catalogues) makes a new entry
+    words = _IMAGE_WORDS.get(key)
+    if words is None:  # built once per language, not per board (a scan of the whole catalogue)
+        words = _IMAGE_WORDS[key] = Words(lang, {k[4:]: v for k, v in catalogue.items() if k.startswith("img.")})
+    return words
+
+
+_IMAGE_WORDS: dict[tuple[str, int], Any] = {}
+""":func:`image_words` by (language, catalogue size): the words are read-only (``Words`` is frozen)."""
 
 
 def versus(names: Sequence[str], locale: str | discord.Locale | None = None) -> str:

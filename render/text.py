@@ -328,6 +328,47 @@ def stamp_text(
     return box
 
 
+LINE_MASKS = 256
+"""Glyph masks of long lines kept per process (:func:`_line_mask`): the title, legends and score lines of a board are
+the same move after move; at most ~30 KB each."""
+
+
+def _masks_usable(draw: ImageDraw.ImageDraw) -> bool:
+    """Whether ``draw`` can take a cached mask (:func:`_draw_line`): an RGB(A) image drawn in Pillow's antialiased
+    font mode through its core drawer, as ``ImageDraw.text`` does itself."""
+    return (
+        getattr(draw, "fontmode", None) == "L"
+        and getattr(draw, "mode", None) in ("RGB", "RGBA")
+        and hasattr(getattr(draw, "draw", None), "draw_bitmap")
+    )
+
+
+@lru_cache(maxsize=LINE_MASKS)
+def _line_mask(
+    text: str, size: int, bold: bool, anchor: str, start: tuple[float, float]
+) -> tuple[object, tuple[int, int], tuple[float, float, float, float]]:
+    """The glyph mask of a one-font line as ``ImageDraw.text`` makes it (``getmask2`` at the sub-pixel ``start``),
+    its offset from the anchor point, and its ink box relative to that point."""
+    f = font(size, bold)
+    with _FONT_LOCK:
+        mask, offset = f.getmask2(text, "L", anchor=anchor, start=start)
+        box = f.getbbox(text, anchor=anchor)
+    return mask, (int(offset[0]), int(offset[1])), box
+
+
+def _draw_line(
+    draw: ImageDraw.ImageDraw, xy: Point, text: str, size: int, fill: str, bold: bool, anchor: str
+) -> tuple[float, float, float, float]:
+    """``draw.text(xy, text, ...)`` of a one-font line without stroke, pixel for pixel, from a cached glyph mask
+    (FreeType's rendering is the costly part of a board's long lines). Returns the ink box relative to ``xy``."""
+    fx, ix = math.modf(xy[0])
+    fy, iy = math.modf(xy[1])
+    mask, (ox, oy), box = _line_mask(text, size, bold, anchor, (fx, fy))
+    ink = draw._getink(fill)[0]  # the same ink ImageDraw.text computes
+    draw.draw.draw_bitmap((int(ix) + ox, int(iy) + oy), mask, ink)
+    return box
+
+
 def draw_text(
     draw: ImageDraw.ImageDraw,
     xy: Point,
@@ -355,18 +396,21 @@ def draw_text(
         return stamp_text(
             target, xy, text, size=size, fill=fill, bold=bold, stroke=stroke, stroke_width=stroke_width, anchor=anchor
         )
-    f = font(size, bold)
-    with _FONT_LOCK:
-        draw.text(
-            xy,
-            text,
-            font=f,
-            fill=fill,
-            anchor=anchor,
-            stroke_width=stroke_width,
-            stroke_fill=stroke if stroke_width else None,
-        )
-        box = f.getbbox(text, anchor=anchor, stroke_width=stroke_width)
+    if not stroke_width and "\n" not in text and _masks_usable(draw):
+        box = _draw_line(draw, xy, text, size, fill, bold, anchor)
+    else:
+        f = font(size, bold)
+        with _FONT_LOCK:
+            draw.text(
+                xy,
+                text,
+                font=f,
+                fill=fill,
+                anchor=anchor,
+                stroke_width=stroke_width,
+                stroke_fill=stroke if stroke_width else None,
+            )
+            box = f.getbbox(text, anchor=anchor, stroke_width=stroke_width)
     box = (xy[0] + box[0], xy[1] + box[1], xy[0] + box[2], xy[1] + box[3])
     _record(target if isinstance(target, Image.Image) else None, text, size, box)
     return box

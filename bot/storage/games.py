@@ -351,15 +351,16 @@ class GamesMixin(Connection):
                     (game_id, str(kind), int(version)),
                 )
                 completed += len(gone)
-            for key, message_id in items:
-                if message_id is None:
-                    await tx.execute("DELETE FROM game_messages WHERE game_id = ? AND key = ?", (game_id, key))
-                else:
-                    await tx.execute(
-                        "INSERT INTO game_messages (game_id, key, message_id) VALUES (?, ?, ?)"
-                        " ON CONFLICT (game_id, key) DO UPDATE SET message_id = excluded.message_id",
-                        (game_id, key, message_id),
-                    )
+            gone = [(game_id, key) for key, message_id in items if message_id is None]
+            kept = [(game_id, key, message_id) for key, message_id in items if message_id is not None]
+            if gone:
+                await tx.executemany("DELETE FROM game_messages WHERE game_id = ? AND key = ?", gone)
+            if kept:  # one batch (a board and its version: one round trip on PostgreSQL, not two)
+                await tx.executemany(
+                    "INSERT INTO game_messages (game_id, key, message_id) VALUES (?, ?, ?)"
+                    " ON CONFLICT (game_id, key) DO UPDATE SET message_id = excluded.message_id",
+                    kept,
+                )
             return completed
 
         return await self._write(body)

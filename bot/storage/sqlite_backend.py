@@ -5,9 +5,12 @@ Connection model: one **writer** connection, whose transactions are serialised b
 busy database makes us wait, via ``busy_timeout``, instead of failing half-way), and one
 **reader** connection (``query_only``) that sees committed data only. WAL journal, foreign keys on,
 ``synchronous=FULL`` by default (a committed action survives a crash or power loss). Every read is
-one statement, hence one consistent snapshot. One process per file (``sqlite_guard.ProcessLock``);
-the file is checked before it is opened (``sqlite_guard.preflight``). ``close()`` checkpoints with
-``PRAGMA wal_checkpoint(TRUNCATE)`` so the main file alone holds everything afterwards.
+one statement, hence one consistent snapshot. Write transactions run in one hop on a third connection with a
+thread of its own (``sqlite_tx.TxThread``: ``BEGIN IMMEDIATE``, the body, ``COMMIT`` at once), under the same lock
+as the writer, which keeps migrations, snapshots, checkpoints and the bodies that cannot run in one hop. One
+process per file (``sqlite_guard.ProcessLock``); the file is checked before it is opened
+(``sqlite_guard.preflight``). ``close()`` checkpoints with ``PRAGMA wal_checkpoint(TRUNCATE)`` so the main file alone
+holds everything afterwards.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from . import sqlite_guard as guard
 from .backend import SQLITE, Backend, Params, Row, UniqueViolation
 from .errors import CorruptDatabaseError, InvalidDataError, StorageError
 from .migrate import migrate
+from .sqlite_tx import Suspended, TxThread
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -67,9 +71,16 @@ class SqliteBackend(Backend):
     sql = SQLITE
 
     def __init__(
-        self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection, schema: int, lock: Any
+        self,
+        path: Path,
+        writer: aiosqlite.Connection,
+        reader: aiosqlite.Connection,
+        schema: int,
+        lock: Any,
+        tx: TxThread | None = None,
     ) -> None:
         self.path = path
+        self._tx = tx
         self.description = str(path)
         self.schema_version = schema
         self._writer = writer
@@ -110,7 +121,17 @@ class SqliteBackend(Backend):
         except BaseException:
             lock.release()
             raise
-        return cls(path, writer, reader, schema, lock)
+        tx = TxThread(path, int(busy_timeout_ms), synchronous)
+        try:
+            await tx.open()
+        except BaseException as exc:
+            await tx.close()
+            await _close_quietly(writer, reader)
+            lock.release()
+            if isinstance(exc, sqlite3.DatabaseError):
+                raise CorruptDatabaseError(f"{path} cannot be used: {exc}", path=str(path)) from exc
+            raise
+        return cls(path, writer, reader, schema, lock, tx)
 
     async def fetch(self, sql: str, params: Params = ()) -> list[Row]:
         # One call on the reader thread (execute + fetchall): a statement left open across awaits would
@@ -135,6 +156,11 @@ class SqliteBackend(Backend):
         async with self._lock:
             if self._closed:
                 raise StorageError("storage is closed", rule="Closed")
+            if self._tx is not None:
+                try:
+                    return await self._tx.run(body)  # one hop (sqlite_tx)
+                except Suspended:
+                    log.debug("a transaction body suspended; running it statement by statement")
             await self._begin()
             try:
                 out = await body(_SqliteTx(self._writer))
@@ -187,6 +213,8 @@ class SqliteBackend(Backend):
                 if self.installation:
                     top = await self.max_game_id()
                     await asyncio.to_thread(guard.write_guard, self.path, self.installation, top)
+                if self._tx is not None:
+                    await self._tx.close()
                 await self._reader.close()
                 rows = list(await self._writer.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)"))
                 if rows and rows[0][0]:

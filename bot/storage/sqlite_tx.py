@@ -1,0 +1,154 @@
+"""SQLite write transactions in one thread hop (the CPU of a placement, issue 22 "Under load").
+
+Through aiosqlite every statement of a transaction is a hand-off to the connection's thread and back (a queue put,
+a thread wake-up, a ``call_soon_threadsafe``): a placement's two write transactions (the action, the board's
+recording) took about ten of them. Here the whole transaction runs in the thread of :class:`TxThread` at once:
+``BEGIN IMMEDIATE``, the body, ``COMMIT`` (or ``ROLLBACK``), one hop in all.
+
+A body is an ``async`` function of its :class:`~bot.storage.backend.Tx` (shared with PostgreSQL, where every
+statement is awaited); it awaits nothing but its ``Tx`` (bodies are re-runnable, PostgreSQL re-runs them after a
+deadlock). :class:`SyncTx` runs each statement when awaited, without ever suspending, so :func:`drive` completes the
+body's coroutine without an event loop. A body that does suspend (awaits anything else) is rolled back and
+:class:`Suspended` raised: the backend then runs it the statement-by-statement way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+from .backend import Params, Row, UniqueViolation
+from .errors import StorageError
+
+T = TypeVar("T")
+BEGIN_TRIES = 3
+"""``BEGIN IMMEDIATE`` attempts (each waiting ``busy_timeout``) before :class:`StorageError` ``Busy``."""
+
+
+class Suspended(Exception):
+    """The transaction body awaited something other than its ``Tx``: it cannot run in one hop (rolled back)."""
+
+
+class SyncTx:
+    """``Tx`` over a ``sqlite3`` connection inside ``BEGIN IMMEDIATE``, in that connection's thread: each call runs
+    its statement at once (its coroutine never suspends). Errors as the aiosqlite ``Tx``: a UNIQUE violation of
+    ``execute``/``executemany`` is :class:`UniqueViolation`, anything else SQLite's own exception."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    async def fetch(self, sql: str, params: Params = ()) -> list[Row]:
+        return list(self._conn.execute(sql, params).fetchall())
+
+    async def fetchrow(self, sql: str, params: Params = ()) -> Row | None:
+        rows = self._conn.execute(sql, params).fetchall()
+        return rows[0] if rows else None
+
+    async def execute(self, sql: str, params: Params = ()) -> None:
+        try:
+            self._conn.execute(sql, params)
+        except sqlite3.IntegrityError as exc:
+            if "UNIQUE" in str(exc):
+                raise UniqueViolation(str(exc)) from exc
+            raise
+
+    async def executemany(self, sql: str, rows: Sequence[Params]) -> None:
+        try:
+            self._conn.executemany(sql, rows)
+        except sqlite3.IntegrityError as exc:
+            if "UNIQUE" in str(exc):
+                raise UniqueViolation(str(exc)) from exc
+            raise
+
+
+def drive(awaitable: Awaitable[T]) -> T:
+    """Run ``awaitable`` to its end without an event loop; raises :class:`Suspended` (after closing it) when it
+    suspends, i.e. awaits something that is not done at once."""
+    steps = awaitable.__await__()
+    try:
+        steps.send(None)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+    steps.close()
+    raise Suspended("the transaction body awaited something other than its Tx")
+
+
+class TxThread:
+    """One ``sqlite3`` connection of the database at ``path`` and the one thread that uses it, for write
+    transactions (:meth:`run`). Same settings as the backend's writer: ``busy_timeout``, ``synchronous``, foreign
+    keys on (the file is already in WAL mode and migrated when this opens)."""
+
+    def __init__(self, path: Path, busy_ms: int, synchronous: str) -> None:
+        self.path = path
+        self.busy_ms = busy_ms
+        self.synchronous = synchronous
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-tx")
+        self._conn: sqlite3.Connection | None = None
+
+    async def _call(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
+    async def open(self) -> None:
+        """Connect (in the thread). Raises ``sqlite3.Error``."""
+        await self._call(self._connect)
+
+    def _connect(self) -> None:
+        conn = sqlite3.connect(self.path, isolation_level=None, timeout=self.busy_ms / 1000, check_same_thread=False)
+        try:
+            # PRAGMAs take no bound parameters: values here are validated constants/ints (as the writer's).
+            conn.execute(f"PRAGMA busy_timeout = {int(self.busy_ms)}")
+            conn.execute(f"PRAGMA synchronous = {self.synchronous}")
+            conn.execute("PRAGMA foreign_keys = ON")
+        except BaseException:
+            conn.close()
+            raise
+        self._conn = conn
+
+    async def run(self, body: Callable[[Any], Awaitable[T]]) -> T:
+        """``body(tx)`` in one transaction, committed if it returns, rolled back if it raises, in one hop.
+        Raises what the body raises, :class:`Suspended` (rolled back), ``StorageError`` ``Busy`` (the database
+        stayed locked by another process), ``sqlite3.Error``. The caller serialises calls (the writer's lock)."""
+        return await self._call(self._transact, body)
+
+    def _begin(self, conn: sqlite3.Connection) -> None:
+        for attempt in range(BEGIN_TRIES):
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+                if attempt == BEGIN_TRIES - 1:
+                    raise StorageError(
+                        "the database stayed busy (locked by another process); try again in a moment", rule="Busy"
+                    ) from exc
+                time.sleep(0.1 * (attempt + 1))  # this thread only: every write waits for it anyway
+
+    def _transact(self, body: Callable[[Any], Awaitable[T]]) -> T:
+        conn = self._conn
+        if conn is None:
+            raise StorageError("storage is closed", rule="Closed")
+        self._begin(conn)
+        try:
+            out = drive(body(SyncTx(conn)))
+            conn.execute("COMMIT")
+            return out
+        except BaseException:
+            if conn.in_transaction:
+                with contextlib.suppress(sqlite3.OperationalError):
+                    conn.execute("ROLLBACK")
+            raise
+
+    async def close(self) -> None:
+        """Close the connection and stop the thread (safe to call twice)."""
+        if self._conn is not None:
+            conn, self._conn = self._conn, None
+            with contextlib.suppress(Exception):
+                await self._call(conn.close)
+        self._pool.shutdown(wait=True)
