@@ -152,15 +152,16 @@ class Tournaments:
         refusal = house.check_start(settings, place, interaction.user.id, kind.name, kind.title)
         if refusal is not None:
             raise refusal
-        players = await self.layer.storage.tourney_players(tour.id)
         limit = MAX_ROUND_ROBIN if tour.format == "roundrobin" else MAX_PLAYERS
-        if len(players) >= limit and interaction.user.id not in {p.user_id for p in players}:
-            raise BotError("tourney.full", max=limit)
         name = interaction.user.display_name
-        said = await self.layer.storage.tourney_join(tour.id, interaction.user.id, name, self.layer.clock.now())
+        storage = self.layer.storage
+        said = await storage.tourney_join(tour.id, interaction.user.id, name, self.layer.clock.now(), limit=limit)
+        if said == "full":
+            raise BotError("tourney.full", max=limit)
         if said != "joined":
             raise BotError("tourney.already" if said == "already" else "tourney.started")
-        return tour, len(players) + 1
+        players = await storage.tourney_players(tour.id)  # read after the entry: the count said is true
+        return tour, len(players)
 
     async def leave(self, interaction: discord.Interaction) -> Tourney:
         """Take back one's entry before the start. Raises ``BotError`` (``tourney.none``, ``tourney.not_in``,

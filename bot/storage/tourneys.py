@@ -127,9 +127,12 @@ class TourneyMixin(Connection):
         """Every running tournament (start-up looks for pairings whose game never opened)."""
         return [_tourney(r) for r in await self._all(f"SELECT {_T} FROM tournaments WHERE status = 'running'")]
 
-    async def tourney_join(self, tournament_id: int, user_id: int, name: str, now: float) -> str:
-        """Enter ``user_id``: ``"joined"``, ``"already"`` (nothing changed) or ``"closed"`` (it no longer takes
-        entries: nothing changed)."""
+    async def tourney_join(
+        self, tournament_id: int, user_id: int, name: str, now: float, *, limit: int | None = None
+    ) -> str:
+        """Enter ``user_id``: ``"joined"``, ``"already"``, ``"full"`` (``limit`` players are in already) or
+        ``"closed"`` (it no longer takes entries); nothing changed but for ``"joined"``. The count is read in the
+        same transaction as the insert (under the tournament's row lock), so two joins at once cannot pass it."""
 
         async def body(tx: Tx) -> str:
             row = await tx.fetchrow(
@@ -143,6 +146,12 @@ class TourneyMixin(Connection):
             )
             if had is not None:
                 return "already"
+            if limit is not None:
+                n = await tx.fetchrow(
+                    "SELECT count(*) FROM tournament_players WHERE tournament_id = ?", (int(tournament_id),)
+                )
+                if n is not None and int(n[0]) >= int(limit):
+                    return "full"
             await tx.execute(
                 "INSERT INTO tournament_players (tournament_id, user_id, name, joined_at) VALUES (?, ?, ?, ?)",
                 (int(tournament_id), int(user_id), name[:100], float(now)),
