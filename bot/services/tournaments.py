@@ -381,9 +381,9 @@ class Tournaments:
         kind = self.layer.kinds.get(tour.kind)
         title = kind.title if kind else tour.kind
         if final:
-            text, mentions = tourney_text.final_text(tour, title, entrants, self.as_games(rows))
+            said = [tourney_text.final_text(tour, title, entrants, self.as_games(rows))]
         else:
-            text, mentions = tourney_text.round_text(tour, title, [p for p in rows if p.round == tour.round])
+            said = tourney_text.round_text(tour, title, [p for p in rows if p.round == tour.round])
         anchor = record
         if anchor is None:
             linked = [p.game_id for p in rows if p.game_id is not None]
@@ -392,14 +392,15 @@ class Tournaments:
             return
         where = replace(anchor, channel_id=tour.channel_id)
         try:
-            await self.layer.publisher.delivery.send(
-                where,
-                text,
-                mentions=mentions,
-                carry=False,
-                locale=tour.locale,
-                nonce=f"t{tour.id}r{tour.round}{'f' if final else ''}",
-            )
+            for n, (text, mentions) in enumerate(said):
+                await self.layer.publisher.delivery.send(
+                    where,
+                    text,
+                    mentions=mentions,
+                    carry=False,
+                    locale=tour.locale,
+                    nonce=f"t{tour.id}r{tour.round}{'f' if final else ''}{f'p{n}' if n else ''}",
+                )
         except Exception as err:
             log.warning("tournament %s: round %s's message could not be posted: %s", tour.id, tour.round, err)
 
