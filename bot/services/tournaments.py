@@ -59,6 +59,8 @@ MAX_ROUND_ROBIN = 10
 DEFAULT_ROUNDS = 3
 RETRY_S = 30.0
 RETRIES = 10
+PAIR_ATTEMPTS = 3
+"""How many times ``/tournament start`` pairs again when entries change while it pairs."""
 
 
 def outcome_of(record: GameRecord, a: int, b: int) -> str:
@@ -204,21 +206,29 @@ class Tournaments:
         ``BotError`` (``tourney.organiser_only``, ``tourney.too_few``, ``tourney.started``)."""
         tour = await self.current(interaction.guild_id)
         self._may_run(interaction, tour)
-        if tour.status != "open":
-            raise BotError("tourney.started")
-        entrants = await self.layer.storage.tourney_players(tour.id)
-        if len(entrants) < MIN_PLAYERS:
-            raise BotError("tourney.too_few", min=MIN_PLAYERS, n=len(entrants))
-        ids = [e.user_id for e in entrants]
-        rounds = pairing.round_robin_rounds(len(ids)) if tour.format == "roundrobin" else tour.rounds
-        first = await self._pairings(tour, ids, [], [], 1)
-        async with self._lock(tour.id):
-            if not await self.layer.storage.tourney_begin_round(tour.id, 1, first, start=True, rounds=rounds):
+        storage = self.layer.storage
+        for _attempt in range(PAIR_ATTEMPTS):  # pairs the entrants as stored at the start, not as read before it
+            if tour.status != "open":
                 raise BotError("tourney.started")
-            started = await self.layer.storage.tourney_get(tour.id)
-            assert started is not None
-            failed = await self._open_round(started)
-            self._retry(tour.id, failed)
+            entrants = await storage.tourney_players(tour.id)
+            if len(entrants) < MIN_PLAYERS:
+                raise BotError("tourney.too_few", min=MIN_PLAYERS, n=len(entrants))
+            ids = [e.user_id for e in entrants]
+            rounds = pairing.round_robin_rounds(len(ids)) if tour.format == "roundrobin" else tour.rounds
+            first = await self._pairings(tour, ids, [], [], 1)
+            async with self._lock(tour.id):
+                if await storage.tourney_begin_round(tour.id, 1, first, start=True, rounds=rounds, entrants=ids):
+                    started = await storage.tourney_get(tour.id)
+                    assert started is not None
+                    failed = await self._open_round(started)
+                    self._retry(tour.id, failed)
+                    break
+            again = await storage.tourney_get(tour.id)  # started by someone else, or an entry came or went
+            if again is None:
+                raise BotError("tourney.none")
+            tour = again
+        else:
+            raise BotError("err.busy")
         games = [p for p in await self.layer.storage.tourney_games(tour.id) if p.round == 1]
         return started, games, failed
 

@@ -10,7 +10,7 @@ Times are Unix seconds on the caller's clock.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -240,13 +240,15 @@ class TourneyMixin(Connection):
 
     async def tourney_begin_round(
         self, tournament_id: int, round_no: int, games: Sequence[tuple[int, int | None, str | None]],
-        *, start: bool = False, rounds: int | None = None,
+        *, start: bool = False, rounds: int | None = None, entrants: Collection[int] | None = None,
     ) -> bool:  # fmt: skip
         """Store round ``round_no``'s pairings ``[(a, b, outcome)]`` (boards 1, 2, ...) and make it the round
         being played, only when the tournament is in the state that leads there: ``open`` with ``start`` (round 1),
         else ``running`` at round ``round_no - 1`` with every game of it finished. False (nothing written)
         otherwise: someone else already did it, or the round is not over. ``rounds``: how many rounds it plays from now
-        on (a round robin knows it at the start)."""
+        on (a round robin knows it at the start). ``entrants``: the players the pairings were made for; False
+        (nothing written) when the tournament's entrants are no longer exactly those (someone joined or left
+        meanwhile: pair again)."""
 
         async def body(tx: Tx) -> bool:
             row = await tx.fetchrow(
@@ -257,6 +259,12 @@ class TourneyMixin(Connection):
                 return False
             if not start and await self._unfinished(tx, tournament_id, round_no - 1):
                 return False
+            if entrants is not None:
+                now_in = await tx.fetch(
+                    "SELECT user_id FROM tournament_players WHERE tournament_id = ?", (int(tournament_id),)
+                )
+                if {int(r[0]) for r in now_in} != {int(u) for u in entrants}:
+                    return False
             for board, (a, b, outcome) in enumerate(games, start=1):
                 await tx.execute(
                     "INSERT INTO tournament_games (tournament_id, round, board, a, b, outcome)"

@@ -57,3 +57,33 @@ async def test_a_round_robin_never_takes_more_than_ten_even_when_two_join_at_onc
     said = [(await answered(r, timeout=30)).content for r in (a, b)]
     assert entrants(env) == 10, said
     assert any("full" in s for s in said), said
+
+
+def paired(env: BotEnv) -> set[int]:
+    with env.db() as conn:
+        rows = conn.execute(
+            "SELECT a, b FROM tournament_games WHERE tournament_id = (SELECT max(id) FROM tournaments)"
+        ).fetchall()
+    return {p for row in rows for p in row if p is not None}
+
+
+def entrant_ids(env: BotEnv) -> set[int]:
+    with env.db() as conn:
+        rows = conn.execute(
+            "SELECT user_id FROM tournament_players WHERE tournament_id = (SELECT max(id) FROM tournaments)"
+        ).fetchall()
+    return {int(r[0]) for r in rows}
+
+
+async def test_a_player_leaving_as_the_tournament_starts_is_either_paired_and_in_or_out_and_unpaired(
+    env: BotEnv,
+) -> None:
+    users = {n: env.server.as_user(n) for n in NAMES}
+    await answered(await users["q1"].slash("tournament cancel"))
+    await answered(await users["q1"].slash("tournament create", game="constructo", format="swiss", rounds=1))
+    for n in NAMES[:5]:
+        await answered(await users[n].slash("tournament join"))
+    start, leave = await users["q1"].slash("tournament start"), await users["q5"].slash("tournament leave")
+    said = [(await answered(r, timeout=30)).content for r in (start, leave)]
+    await env.server.wait_until(lambda: bool(paired(env)), 20, "round 1 stored")
+    assert paired(env) == entrant_ids(env), said
