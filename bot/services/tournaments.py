@@ -57,6 +57,7 @@ MIN_PLAYERS = 3
 MAX_PLAYERS = 64
 MAX_ROUND_ROBIN = 10
 DEFAULT_ROUNDS = 3
+MIN_ROUNDS, MAX_ROUNDS = 1, 10
 RETRY_S = 30.0
 RETRIES = 10
 PAIR_ATTEMPTS = 3
@@ -96,7 +97,7 @@ class Tournaments:
         self, interaction: discord.Interaction, kind: GameKind, fmt: str, rounds: int | None, clock: str | None
     ) -> Tourney:
         """Open a tournament in ``interaction``'s channel. Raises ``BotError``: ``err.guild_only``, ``house.*``,
-        ``tourney.exists``, ``tourney.format``, ``tourney.rounds_rr``."""
+        ``tourney.exists``, ``tourney.format``, ``tourney.rounds_rr``, ``tourney.bad_rounds``."""
         guild_id = interaction.guild_id
         if not guild_id:
             raise BotError("err.guild_only")
@@ -104,6 +105,8 @@ class Tournaments:
             raise BotError("tourney.format")
         if fmt == "roundrobin" and rounds is not None:
             raise BotError("tourney.rounds_rr")
+        if rounds is not None and (isinstance(rounds, bool) or not MIN_ROUNDS <= rounds <= MAX_ROUNDS):
+            raise BotError("tourney.bad_rounds", value=str(rounds)[:20], min=MIN_ROUNDS, max=MAX_ROUNDS)
         settings = await self.layer.storage.get_guild_settings(guild_id)
         refusal = house.check_start(
             settings, interaction.channel or interaction.channel_id, interaction.user.id, kind.name, kind.title

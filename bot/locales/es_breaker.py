@@ -1,0 +1,8 @@
+"""Mensajes en español de las correcciones de QA (rama ``breaker``): los rangos que comprueban los comandos."""
+
+MESSAGES: dict[str, str] = {
+    "tourney.bad_rounds": "Un torneo suizo juega de {min} a {max} rondas, no {value}. No se ha cambiado nada.",
+    "pz.bad_hour": "La hora es una hora entera del día, de {min} a {max} (UTC), no {value}. No se ha cambiado nada.",
+}
+
+COMMANDS: dict[str, str] = {}
