@@ -146,7 +146,7 @@ async def handle(table: WebTable, page: Page, game_id: int, user: WebUser, data:
             await act(table, page, game_id, user, data)
             await table.hub.send(page, {"op": "done", "id": ident, "ok": True})
         elif op == "check":
-            result = await check(table, page, game_id, data.get("pose") or {})
+            result = await check(table, page, game_id, payload(data, "pose"))
             await table.hub.send(page, {"op": "checked", "id": ident, **result})
         elif op == "state":
             snap = await table.layer.load(game_id)
@@ -160,15 +160,25 @@ async def handle(table: WebTable, page: Page, game_id: int, user: WebUser, data:
         await table.hub.send(page, {"op": "done", "id": ident, "ok": False, "error": words(err, page.locale)})
 
 
+def payload(data: dict[str, Any], key: str) -> dict[str, Any]:
+    """``data[key]`` when it is an object (a page's action or pose). Raises ``BotError("live.bad_message")`` for
+    anything else (a forged or broken message): refused in words, never "something went wrong"."""
+    found = data.get(key)
+    if not isinstance(found, dict):
+        raise BotError("live.bad_message")
+    return found
+
+
 async def act(table: WebTable, page: Page, game_id: int, user: WebUser, data: dict[str, Any]) -> None:
     """Apply the page's action through the layer (raises the refusal)."""
     if page.seat is None:
         raise BotError("live.watching")
+    given = payload(data, "action")
     layer = table.layer
     snap = await layer.load(game_id)
     live = live_of(snap.kind)
     assert live is not None
-    action, request = live.action(snap, page.seat, data.get("action") or {})
+    action, request = live.action(snap, page.seat, given)
     version = data.get("version")
     expected = version if isinstance(version, int) and not isinstance(version, bool) else None
     await layer.perform(
