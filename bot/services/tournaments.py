@@ -211,8 +211,8 @@ class Tournaments:
         self._may_run(interaction, tour)
         storage = self.layer.storage
         for _attempt in range(PAIR_ATTEMPTS):  # pairs the entrants as stored at the start, not as read before it
-            if tour.status != "open":
-                raise BotError("tourney.started")
+            if tour.status != "open":  # started by someone else meanwhile, or cancelled: say which
+                raise BotError("tourney.started" if tour.status == "running" else "tourney.none")
             entrants = await storage.tourney_players(tour.id)
             if len(entrants) < MIN_PLAYERS:
                 raise BotError("tourney.too_few", min=MIN_PLAYERS, n=len(entrants))

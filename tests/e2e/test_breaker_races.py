@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -87,3 +89,21 @@ async def test_a_player_leaving_as_the_tournament_starts_is_either_paired_and_in
     said = [(await answered(r, timeout=30)).content for r in (start, leave)]
     await env.server.wait_until(lambda: bool(paired(env)), 20, "round 1 stored")
     assert paired(env) == entrant_ids(env), said
+
+
+async def test_a_tournament_cancelled_as_it_starts_is_not_said_to_have_started(env: BotEnv) -> None:
+    users = {n: env.server.as_user(n) for n in NAMES}
+    with contextlib.closing(sqlite3.connect(env.db_path)) as conn:  # the previous test's tournament runs: closed
+        conn.execute("UPDATE tournaments SET status = 'finished' WHERE status IN ('open', 'running')")
+        conn.commit()
+    await answered(await users["q1"].slash("tournament create", game="constructo", format="swiss", rounds=1))
+    for n in NAMES[:4]:
+        await answered(await users[n].slash("tournament join"))
+    start, cancel = await users["q1"].slash("tournament start"), await users["q1"].slash("tournament cancel")
+    said = [(await answered(r, timeout=30)).content for r in (start, cancel)]
+    with env.db() as conn:
+        status = conn.execute("SELECT status FROM tournaments ORDER BY id DESC LIMIT 1").fetchone()[0]
+    if status == "cancelled":
+        assert "cancelled" in said[1] and "started" not in said[0], said
+    else:
+        assert status == "running" and "starts with" in said[0], said
