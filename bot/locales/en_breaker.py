@@ -7,6 +7,7 @@ MESSAGES: dict[str, str] = {
     "live.bad_message": (
         "The table did not understand what the page sent (a forged or outdated page?): reload it. Nothing was changed."
     ),
+    "live.one_at_a_time": "One request at a time: the table is still answering your last one.",
 }
 
 COMMANDS: dict[str, str] = {}

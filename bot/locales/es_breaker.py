@@ -7,6 +7,7 @@ MESSAGES: dict[str, str] = {
         "La mesa no ha entendido lo que envió la página (¿una página alterada o antigua?): "
         "vuelve a cargarla. No se ha cambiado nada."
     ),
+    "live.one_at_a_time": "Una petición cada vez: la mesa aún está respondiendo a la anterior.",
 }
 
 COMMANDS: dict[str, str] = {}

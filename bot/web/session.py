@@ -56,6 +56,8 @@ class WebTable(Protocol):
 log = logging.getLogger(__name__)
 
 HELLO_TIMEOUT_S = 20.0
+BUSY_OPS = ("act", "check", "state")
+"""A page's requests answered one at a time per op (the page waits for each answer): a flood costs no CPU."""
 
 
 def words(err: BaseException, locale: str | None) -> str:
@@ -141,6 +143,13 @@ async def serve(table: WebTable, request: web.Request) -> web.WebSocketResponse:
 async def handle(table: WebTable, page: Page, game_id: int, user: WebUser, data: dict[str, Any]) -> None:
     """One ``act`` or ``check`` message; the answer goes back on the page's socket."""
     op, ident = data.get("op"), data.get("id")
+    if op in BUSY_OPS and op in page.busy:  # a flood (the page waits for each answer): no CPU for it
+        await table.hub.send(
+            page, {"op": "done", "id": ident, "ok": False, "error": t("live.one_at_a_time", page.locale)}
+        )
+        return
+    if op in BUSY_OPS:
+        page.busy.add(str(op))
     try:
         if op == "act":
             await act(table, page, game_id, user, data)
@@ -158,6 +167,8 @@ async def handle(table: WebTable, page: Page, game_id: int, user: WebUser, data:
     except Exception as err:
         log.exception("live table: %s of user %s on game %s failed", op, user.id, game_id)
         await table.hub.send(page, {"op": "done", "id": ident, "ok": False, "error": words(err, page.locale)})
+    finally:
+        page.busy.discard(str(op))
 
 
 def payload(data: dict[str, Any], key: str) -> dict[str, Any]:
