@@ -111,9 +111,9 @@ class TournamentCog(
             format=tourney_text.fmt_name(tour.format, loc),
             rounds=tour.rounds,
         )
-        text, mentions = tourney_text.round_text(tour, self._title(tour.kind), _games)
         late = f"\n{t('tourney.not_opened', loc, n=failed)}" if failed else ""
-        await reply(interaction, f"{head}\n{text}{late}", allowed_mentions=ping(mentions))
+        for text, mentions in tourney_text.round_text(tour, self._title(tour.kind), _games, lead=head + late):
+            await reply(interaction, text, allowed_mentions=ping(mentions))  # the answer, then followups
 
     @app_commands.command(
         name="withdraw", description="Leave a running tournament: you are not paired again", extras=PRIVATE_ANSWER

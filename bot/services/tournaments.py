@@ -57,8 +57,11 @@ MIN_PLAYERS = 3
 MAX_PLAYERS = 64
 MAX_ROUND_ROBIN = 10
 DEFAULT_ROUNDS = 3
+MIN_ROUNDS, MAX_ROUNDS = 1, 10
 RETRY_S = 30.0
 RETRIES = 10
+PAIR_ATTEMPTS = 3
+"""How many times ``/tournament start`` pairs again when entries change while it pairs."""
 
 
 def outcome_of(record: GameRecord, a: int, b: int) -> str:
@@ -94,7 +97,7 @@ class Tournaments:
         self, interaction: discord.Interaction, kind: GameKind, fmt: str, rounds: int | None, clock: str | None
     ) -> Tourney:
         """Open a tournament in ``interaction``'s channel. Raises ``BotError``: ``err.guild_only``, ``house.*``,
-        ``tourney.exists``, ``tourney.format``, ``tourney.rounds_rr``."""
+        ``tourney.exists``, ``tourney.format``, ``tourney.rounds_rr``, ``tourney.bad_rounds``."""
         guild_id = interaction.guild_id
         if not guild_id:
             raise BotError("err.guild_only")
@@ -102,6 +105,8 @@ class Tournaments:
             raise BotError("tourney.format")
         if fmt == "roundrobin" and rounds is not None:
             raise BotError("tourney.rounds_rr")
+        if rounds is not None and (isinstance(rounds, bool) or not MIN_ROUNDS <= rounds <= MAX_ROUNDS):
+            raise BotError("tourney.bad_rounds", value=str(rounds)[:20], min=MIN_ROUNDS, max=MAX_ROUNDS)
         settings = await self.layer.storage.get_guild_settings(guild_id)
         refusal = house.check_start(
             settings, interaction.channel or interaction.channel_id, interaction.user.id, kind.name, kind.title
@@ -152,15 +157,16 @@ class Tournaments:
         refusal = house.check_start(settings, place, interaction.user.id, kind.name, kind.title)
         if refusal is not None:
             raise refusal
-        players = await self.layer.storage.tourney_players(tour.id)
         limit = MAX_ROUND_ROBIN if tour.format == "roundrobin" else MAX_PLAYERS
-        if len(players) >= limit and interaction.user.id not in {p.user_id for p in players}:
-            raise BotError("tourney.full", max=limit)
         name = interaction.user.display_name
-        said = await self.layer.storage.tourney_join(tour.id, interaction.user.id, name, self.layer.clock.now())
+        storage = self.layer.storage
+        said = await storage.tourney_join(tour.id, interaction.user.id, name, self.layer.clock.now(), limit=limit)
+        if said == "full":
+            raise BotError("tourney.full", max=limit)
         if said != "joined":
             raise BotError("tourney.already" if said == "already" else "tourney.started")
-        return tour, len(players) + 1
+        players = await storage.tourney_players(tour.id)  # read after the entry: the count said is true
+        return tour, len(players)
 
     async def leave(self, interaction: discord.Interaction) -> Tourney:
         """Take back one's entry before the start. Raises ``BotError`` (``tourney.none``, ``tourney.not_in``,
@@ -203,21 +209,29 @@ class Tournaments:
         ``BotError`` (``tourney.organiser_only``, ``tourney.too_few``, ``tourney.started``)."""
         tour = await self.current(interaction.guild_id)
         self._may_run(interaction, tour)
-        if tour.status != "open":
-            raise BotError("tourney.started")
-        entrants = await self.layer.storage.tourney_players(tour.id)
-        if len(entrants) < MIN_PLAYERS:
-            raise BotError("tourney.too_few", min=MIN_PLAYERS, n=len(entrants))
-        ids = [e.user_id for e in entrants]
-        rounds = pairing.round_robin_rounds(len(ids)) if tour.format == "roundrobin" else tour.rounds
-        first = await self._pairings(tour, ids, [], [], 1)
-        async with self._lock(tour.id):
-            if not await self.layer.storage.tourney_begin_round(tour.id, 1, first, start=True, rounds=rounds):
-                raise BotError("tourney.started")
-            started = await self.layer.storage.tourney_get(tour.id)
-            assert started is not None
-            failed = await self._open_round(started)
-            self._retry(tour.id, failed)
+        storage = self.layer.storage
+        for _attempt in range(PAIR_ATTEMPTS):  # pairs the entrants as stored at the start, not as read before it
+            if tour.status != "open":  # started by someone else meanwhile, or cancelled: say which
+                raise BotError("tourney.started" if tour.status == "running" else "tourney.none")
+            entrants = await storage.tourney_players(tour.id)
+            if len(entrants) < MIN_PLAYERS:
+                raise BotError("tourney.too_few", min=MIN_PLAYERS, n=len(entrants))
+            ids = [e.user_id for e in entrants]
+            rounds = pairing.round_robin_rounds(len(ids)) if tour.format == "roundrobin" else tour.rounds
+            first = await self._pairings(tour, ids, [], [], 1)
+            async with self._lock(tour.id):
+                if await storage.tourney_begin_round(tour.id, 1, first, start=True, rounds=rounds, entrants=ids):
+                    started = await storage.tourney_get(tour.id)
+                    assert started is not None
+                    failed = await self._open_round(started)
+                    self._retry(tour.id, failed)
+                    break
+            again = await storage.tourney_get(tour.id)  # started by someone else, or an entry came or went
+            if again is None:
+                raise BotError("tourney.none")
+            tour = again
+        else:
+            raise BotError("err.busy")
         games = [p for p in await self.layer.storage.tourney_games(tour.id) if p.round == 1]
         return started, games, failed
 
@@ -380,9 +394,9 @@ class Tournaments:
         kind = self.layer.kinds.get(tour.kind)
         title = kind.title if kind else tour.kind
         if final:
-            text, mentions = tourney_text.final_text(tour, title, entrants, self.as_games(rows))
+            said = [tourney_text.final_text(tour, title, entrants, self.as_games(rows))]
         else:
-            text, mentions = tourney_text.round_text(tour, title, [p for p in rows if p.round == tour.round])
+            said = tourney_text.round_text(tour, title, [p for p in rows if p.round == tour.round])
         anchor = record
         if anchor is None:
             linked = [p.game_id for p in rows if p.game_id is not None]
@@ -391,14 +405,15 @@ class Tournaments:
             return
         where = replace(anchor, channel_id=tour.channel_id)
         try:
-            await self.layer.publisher.delivery.send(
-                where,
-                text,
-                mentions=mentions,
-                carry=False,
-                locale=tour.locale,
-                nonce=f"t{tour.id}r{tour.round}{'f' if final else ''}",
-            )
+            for n, (text, mentions) in enumerate(said):
+                await self.layer.publisher.delivery.send(
+                    where,
+                    text,
+                    mentions=mentions,
+                    carry=False,
+                    locale=tour.locale,
+                    nonce=f"t{tour.id}r{tour.round}{'f' if final else ''}{f'p{n}' if n else ''}",
+                )
         except Exception as err:
             log.warning("tournament %s: round %s's message could not be posted: %s", tour.id, tour.round, err)
 

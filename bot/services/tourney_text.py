@@ -40,23 +40,27 @@ def head(tour: Tourney, title: str, locale: Any) -> str:
     return t(f"tourney.head_{tour.status}", locale, game=title, format=fmt, rounds=tour.rounds)
 
 
-def round_text(tour: Tourney, title: str, rows: Sequence[Pairing]) -> tuple[str, list[int]]:
-    """The public message of a round: one line per board (a bye last), mentioning the players; and whom it
-    mentions. Clipped to one message (a field of 64 fits: ~40 characters a board)."""
+def round_text(tour: Tourney, title: str, rows: Sequence[Pairing], *, lead: str = "") -> list[tuple[str, list[int]]]:
+    """The public messages of a round: ``lead`` (a line before it, e.g. the start's), one line per board (a bye
+    last), mentioning the players; as one message per 2,000 characters (a field of 64 needs two in Spanish), each
+    with whom it mentions. Every board is named: none is clipped."""
     loc = tour.locale
-    lines = [t("tourney.round_head", loc, game=title, round=rows[0].round if rows else tour.round, rounds=tour.rounds)]
-    mentions: list[int] = []
+    head = t("tourney.round_head", loc, game=title, round=rows[0].round if rows else tour.round, rounds=tour.rounds)
+    lines: list[tuple[str, list[int]]] = [(x, []) for x in (lead, head) if x]
     for p in rows:
         if p.b is None:
-            lines.append(t("tourney.bye_line", loc, player=f"<@{p.a}>"))
-            mentions.append(p.a)
+            lines.append((t("tourney.bye_line", loc, player=f"<@{p.a}>"), [p.a]))
         elif p.outcome == "none" and p.game_id is None:
-            lines.append(t("tourney.unplayed_line", loc, board=p.board, a=f"<@{p.a}>", b=f"<@{p.b}>"))
+            lines.append((t("tourney.unplayed_line", loc, board=p.board, a=f"<@{p.a}>", b=f"<@{p.b}>"), []))
         else:
-            lines.append(t("tourney.board_line", loc, board=p.board, a=f"<@{p.a}>", b=f"<@{p.b}>"))
-            mentions += [p.a, p.b]
-    lines.append(t("tourney.round_foot", loc))
-    return "\n".join(pages(lines)[0]), mentions
+            lines.append((t("tourney.board_line", loc, board=p.board, a=f"<@{p.a}>", b=f"<@{p.b}>"), [p.a, p.b]))
+    lines.append((t("tourney.round_foot", loc), []))
+    out: list[tuple[str, list[int]]] = []
+    used = 0
+    for page in pages([text for text, _ in lines], limit=MESSAGE_LIMIT):  # the lines in order, page by page
+        out.append(("\n".join(page), [m for _, mentioned in lines[used : used + len(page)] for m in mentioned]))
+        used += len(page)
+    return out
 
 
 def standing_lines(entrants: Sequence[Entrant], games: Sequence[pairing.Game], locale: Any) -> list[str]:

@@ -187,6 +187,7 @@ class Tutorials:
         self.layer = layer
         self.end_view: Callable[[str, tuple[str, ...], str | None], discord.ui.View] | None = None
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._opening: weakref.WeakValueDictionary[tuple[int, int, str], asyncio.Lock] = weakref.WeakValueDictionary()
         layer.outbox.subscribe(EFFECT, self.end_effect, rule=self.owed)
         layer.publisher.notes.append(self.note)
         layer.ai.steers.append(self.steer)
@@ -225,14 +226,37 @@ class Tutorials:
         guild = interaction.guild or discord.Object(interaction.guild_id)
         loc = interaction.locale
         me = interaction.user
-        running = await self.running(interaction.guild_id, kind, me.id)
-        if running is not None:  # one tutorial of a game at a time: carry on with it
-            await reply(interaction, t("learn.running", loc, game=kind.title, where=f"<#{running}>"), ephemeral=True)
-            return None
+        key = (interaction.guild_id, me.id, kind.name)
+        lock = self._opening.get(key)
+        if lock is None:
+            lock = self._opening[key] = asyncio.Lock()
+        async with lock:  # two /learn at once: the second sees the first's game (a server's guild is one process's)
+            running = await self.running(interaction.guild_id, kind, me.id)
+            if running is not None:  # one tutorial of a game at a time: carry on with it
+                where = f"<#{running}>"
+                await reply(interaction, t("learn.running", loc, game=kind.title, where=where), ephemeral=True)
+                return None
+            snap = await self._open(interaction, kind, lesson, guild, channel)
+        await reply(
+            interaction, t("learn.started", loc, game=kind.title, where=f"<#{snap.record.channel_id}>"), ephemeral=True
+        )
+        return snap
+
+    async def _open(
+        self,
+        interaction: discord.Interaction,
+        kind: GameKind,
+        lesson: Lesson,
+        guild: Any,
+        channel: discord.TextChannel | discord.Thread,
+    ) -> Snapshot:
+        """Open the tutorial game itself (see :meth:`open`)."""
+        loc = interaction.locale
+        me = interaction.user
         level = lesson.level if lesson.level in kind.seating.ai_levels else kind.seating.default_level
         ai_name = kind.narration.ai_seat_name(level, 1, loc.value)
         place = LearnPlace(guild, channel, me, loc, interaction.app_permissions)  # type: ignore[arg-type]
-        snap = await self.layer.lobby.open(
+        return await self.layer.lobby.open(
             place,
             kind,
             options={**kind.rules.validate_options(dict(lesson.options)), MARK: True},
@@ -242,10 +266,6 @@ class Tutorials:
             clock=CLOCK,
             start=True,
         )
-        await reply(
-            interaction, t("learn.started", loc, game=kind.title, where=f"<#{snap.record.channel_id}>"), ephemeral=True
-        )
-        return snap
 
     async def running(self, guild_id: int, kind: GameKind, user_id: int) -> int | None:
         """The channel of ``user_id``'s open tutorial of ``kind`` in the guild, or ``None``."""

@@ -75,6 +75,20 @@ def _daily(row: Sequence[Any]) -> Daily:
     )
 
 
+def _last_key(guild_id: int) -> str:
+    """The ``meta`` key keeping a stopped daily puzzle's last day claimed: ``"<day>:<puzzle>:<message or empty>"``."""
+    return f"puzzle_daily_last:{guild_id}"
+
+
+def _last_of(value: str | None) -> tuple[int, int, int | None]:
+    """``(day, puzzle_id, message_id)`` of a :func:`_last_key` value; ``(-1, 0, None)`` (never claimed) for none."""
+    try:
+        day, pid, mid = str(value).split(":")
+        return int(day), int(pid), int(mid) if mid else None
+    except ValueError:
+        return -1, 0, None
+
+
 class PuzzlesMixin(Connection):
     """Daily puzzles, answers and streaks (see the module docstring)."""
 
@@ -89,21 +103,34 @@ class PuzzlesMixin(Connection):
             raise ValueError(f"hour must be 0-23, not {hour!r}")
 
         async def body(tx: Tx) -> None:
+            kept = await tx.fetchrow("SELECT value FROM meta WHERE key = ?", (_last_key(gid),))
+            day, pid, mid = _last_of(kept[0] if kept else None)  # a setting stopped and set again: its last day
             await tx.execute(
-                "INSERT INTO puzzle_daily (guild_id, channel_id, hour, locale, next_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET channel_id = excluded.channel_id,"
-                " hour = excluded.hour, locale = excluded.locale, next_at = excluded.next_at,"
-                " updated_at = excluded.updated_at",
-                (gid, cid, int(hour), locale, float(next_at), float(self._clock())),
+                "INSERT INTO puzzle_daily (guild_id, channel_id, hour, locale, next_at, day, puzzle_id, message_id,"
+                " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+                " channel_id = excluded.channel_id, hour = excluded.hour, locale = excluded.locale,"
+                " next_at = excluded.next_at, updated_at = excluded.updated_at",
+                (gid, cid, int(hour), locale, float(next_at), day, pid, mid, float(self._clock())),
             )
+            await tx.execute("DELETE FROM meta WHERE key = ?", (_last_key(gid),))
 
         await self._write(body)
 
     async def puzzle_daily_off(self, guild_id: int) -> bool:
-        """Stop the server's daily puzzle. Returns whether it had one."""
+        """Stop the server's daily puzzle. Returns whether it had one. The last day claimed is kept (in ``meta``), so
+        a daily puzzle set again the same day does not post that day's puzzle a second time."""
 
         async def body(tx: Tx) -> bool:
-            row = await tx.fetchrow("DELETE FROM puzzle_daily WHERE guild_id = ? RETURNING guild_id", (int(guild_id),))
+            row = await tx.fetchrow(
+                "DELETE FROM puzzle_daily WHERE guild_id = ? RETURNING day, puzzle_id, message_id", (int(guild_id),)
+            )
+            if row is not None and int(row[0]) >= 0:
+                last = f"{int(row[0])}:{int(row[1])}:{'' if row[2] is None else int(row[2])}"
+                await tx.execute(
+                    "INSERT INTO meta (key, value) VALUES (?, ?)"
+                    " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    (_last_key(int(guild_id)), last),
+                )
             return row is not None
 
         return await self._write(body)

@@ -10,7 +10,7 @@ Times are Unix seconds on the caller's clock.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -127,9 +127,12 @@ class TourneyMixin(Connection):
         """Every running tournament (start-up looks for pairings whose game never opened)."""
         return [_tourney(r) for r in await self._all(f"SELECT {_T} FROM tournaments WHERE status = 'running'")]
 
-    async def tourney_join(self, tournament_id: int, user_id: int, name: str, now: float) -> str:
-        """Enter ``user_id``: ``"joined"``, ``"already"`` (nothing changed) or ``"closed"`` (it no longer takes
-        entries: nothing changed)."""
+    async def tourney_join(
+        self, tournament_id: int, user_id: int, name: str, now: float, *, limit: int | None = None
+    ) -> str:
+        """Enter ``user_id``: ``"joined"``, ``"already"``, ``"full"`` (``limit`` players are in already) or
+        ``"closed"`` (it no longer takes entries); nothing changed but for ``"joined"``. The count is read in the
+        same transaction as the insert (under the tournament's row lock), so two joins at once cannot pass it."""
 
         async def body(tx: Tx) -> str:
             row = await tx.fetchrow(
@@ -143,6 +146,12 @@ class TourneyMixin(Connection):
             )
             if had is not None:
                 return "already"
+            if limit is not None:
+                n = await tx.fetchrow(
+                    "SELECT count(*) FROM tournament_players WHERE tournament_id = ?", (int(tournament_id),)
+                )
+                if n is not None and int(n[0]) >= int(limit):
+                    return "full"
             await tx.execute(
                 "INSERT INTO tournament_players (tournament_id, user_id, name, joined_at) VALUES (?, ?, ?, ?)",
                 (int(tournament_id), int(user_id), name[:100], float(now)),
@@ -231,13 +240,15 @@ class TourneyMixin(Connection):
 
     async def tourney_begin_round(
         self, tournament_id: int, round_no: int, games: Sequence[tuple[int, int | None, str | None]],
-        *, start: bool = False, rounds: int | None = None,
+        *, start: bool = False, rounds: int | None = None, entrants: Collection[int] | None = None,
     ) -> bool:  # fmt: skip
         """Store round ``round_no``'s pairings ``[(a, b, outcome)]`` (boards 1, 2, ...) and make it the round
         being played, only when the tournament is in the state that leads there: ``open`` with ``start`` (round 1),
         else ``running`` at round ``round_no - 1`` with every game of it finished. False (nothing written)
         otherwise: someone else already did it, or the round is not over. ``rounds``: how many rounds it plays from now
-        on (a round robin knows it at the start)."""
+        on (a round robin knows it at the start). ``entrants``: the players the pairings were made for; False
+        (nothing written) when the tournament's entrants are no longer exactly those (someone joined or left
+        meanwhile: pair again)."""
 
         async def body(tx: Tx) -> bool:
             row = await tx.fetchrow(
@@ -248,6 +259,12 @@ class TourneyMixin(Connection):
                 return False
             if not start and await self._unfinished(tx, tournament_id, round_no - 1):
                 return False
+            if entrants is not None:
+                now_in = await tx.fetch(
+                    "SELECT user_id FROM tournament_players WHERE tournament_id = ?", (int(tournament_id),)
+                )
+                if {int(r[0]) for r in now_in} != {int(u) for u in entrants}:
+                    return False
             for board, (a, b, outcome) in enumerate(games, start=1):
                 await tx.execute(
                     "INSERT INTO tournament_games (tournament_id, round, board, a, b, outcome)"

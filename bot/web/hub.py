@@ -39,6 +39,8 @@ class Page:
     locale: str | None
     sent_version: int = -1
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    busy: set[str] = field(default_factory=set)
+    """The ops of this page being answered (``session.BUSY_OPS``): one of each at a time (the page sends no more)."""
 
 
 def state_message(snap: Snapshot, seat: int | None, locale: str | None, **extra: Any) -> dict[str, Any]:

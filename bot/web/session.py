@@ -56,6 +56,8 @@ class WebTable(Protocol):
 log = logging.getLogger(__name__)
 
 HELLO_TIMEOUT_S = 20.0
+BUSY_OPS = ("act", "check", "state")
+"""A page's requests answered one at a time per op (the page waits for each answer): a flood costs no CPU."""
 
 
 def words(err: BaseException, locale: str | None) -> str:
@@ -141,12 +143,19 @@ async def serve(table: WebTable, request: web.Request) -> web.WebSocketResponse:
 async def handle(table: WebTable, page: Page, game_id: int, user: WebUser, data: dict[str, Any]) -> None:
     """One ``act`` or ``check`` message; the answer goes back on the page's socket."""
     op, ident = data.get("op"), data.get("id")
+    if op in BUSY_OPS and op in page.busy:  # a flood (the page waits for each answer): no CPU for it
+        await table.hub.send(
+            page, {"op": "done", "id": ident, "ok": False, "error": t("live.one_at_a_time", page.locale)}
+        )
+        return
+    if op in BUSY_OPS:
+        page.busy.add(str(op))
     try:
         if op == "act":
             await act(table, page, game_id, user, data)
             await table.hub.send(page, {"op": "done", "id": ident, "ok": True})
         elif op == "check":
-            result = await check(table, page, game_id, data.get("pose") or {})
+            result = await check(table, page, game_id, payload(data, "pose"))
             await table.hub.send(page, {"op": "checked", "id": ident, **result})
         elif op == "state":
             snap = await table.layer.load(game_id)
@@ -158,17 +167,29 @@ async def handle(table: WebTable, page: Page, game_id: int, user: WebUser, data:
     except Exception as err:
         log.exception("live table: %s of user %s on game %s failed", op, user.id, game_id)
         await table.hub.send(page, {"op": "done", "id": ident, "ok": False, "error": words(err, page.locale)})
+    finally:
+        page.busy.discard(str(op))
+
+
+def payload(data: dict[str, Any], key: str) -> dict[str, Any]:
+    """``data[key]`` when it is an object (a page's action or pose). Raises ``BotError("live.bad_message")`` for
+    anything else (a forged or broken message): refused in words, never "something went wrong"."""
+    found = data.get(key)
+    if not isinstance(found, dict):
+        raise BotError("live.bad_message")
+    return found
 
 
 async def act(table: WebTable, page: Page, game_id: int, user: WebUser, data: dict[str, Any]) -> None:
     """Apply the page's action through the layer (raises the refusal)."""
     if page.seat is None:
         raise BotError("live.watching")
+    given = payload(data, "action")
     layer = table.layer
     snap = await layer.load(game_id)
     live = live_of(snap.kind)
     assert live is not None
-    action, request = live.action(snap, page.seat, data.get("action") or {})
+    action, request = live.action(snap, page.seat, given)
     version = data.get("version")
     expected = version if isinstance(version, int) and not isinstance(version, bool) else None
     await layer.perform(

@@ -69,11 +69,24 @@ def test_standings_of_64_players_page_within_the_message_limit(locale: str) -> N
 
 def test_a_round_message_mentions_its_players_and_names_the_bye() -> None:
     rows = [Pairing(1, 2, 1, 11, 12, None, 50, None), Pairing(1, 2, 2, 13, None, "bye", None, None)]
-    text, mentions = tourney_text.round_text(tourney(), "Constructo", rows)
+    ((text, mentions),) = tourney_text.round_text(tourney(), "Constructo", rows)
     assert "round 2 of 5" in text and "Board 1: <@11> vs <@12>" in text and "Bye (scores as a win): <@13>" in text
     assert sorted(mentions) == [11, 12, 13]
-    es, _ = tourney_text.round_text(tourney(locale="es-ES"), "Constructo", rows)
+    ((es, _),) = tourney_text.round_text(tourney(locale="es-ES"), "Constructo", rows)
     assert "ronda 2 de 5" in es and "Descansa" in es
+
+
+@pytest.mark.parametrize("locale", ["en-US", "es-ES"])
+def test_a_round_of_64_names_every_board_within_discords_limit_even_after_the_start_line(locale: str) -> None:
+    ids = [1323802873036800700 + i for i in range(64)]
+    rows = [Pairing(1, 1, i + 1, ids[2 * i], ids[2 * i + 1], None, 100 + i, None) for i in range(32)]
+    lead = "The Constructo tournament starts with 64 players (Swiss; rounds: 10).\n3 game(s) could not open yet."
+    said = tourney_text.round_text(tourney(locale=locale), "Constructo", rows, lead=lead)
+    assert all(len(text) <= 2000 for text, _ in said), [len(text) for text, _ in said]
+    text = "\n".join(text for text, _ in said)
+    assert all(f"<@{i}>" in text for i in ids) and "…" not in text and text.startswith(lead)
+    for page, mentions in said:
+        assert sorted(mentions) == sorted(i for i in ids if f"<@{i}>" in page), "each message pings its own boards"
 
 
 def test_only_an_ended_tournament_game_owes_the_effect() -> None:

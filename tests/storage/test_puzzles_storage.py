@@ -58,3 +58,20 @@ async def test_answers_build_streaks_first_answer_stands(storage: Storage) -> No
     assert [(r.user_id, r.streak) for r in later] == [(1, 0), (3, 0)]
     assert [r.user_id for r in await storage.puzzle_streaks(G, 104, limit=1, offset=1)] == [3]
     assert await storage.puzzle_streaks(G + 1, 104, limit=10) == []
+
+
+async def test_a_daily_puzzle_stopped_and_set_again_keeps_its_last_day(storage: Storage) -> None:
+    """Off then on the same day: the day already posted stays claimed (with its message), so it is not posted again."""
+    await storage.puzzle_daily_set(G + 1, C, 12, None, 1000.0)
+    seen = await storage.puzzle_daily_get(G + 1)
+    assert seen is not None and await storage.puzzle_daily_claim(seen, 20000, 7)
+    assert await storage.puzzle_daily_posted(G + 1, 20000, 42, 90000.0)
+    assert await storage.puzzle_daily_off(G + 1)
+    assert await storage.puzzle_daily_get(G + 1) is None
+    await storage.puzzle_daily_set(G + 1, C + 1, 14, None, 8000.0)
+    again = await storage.puzzle_daily_get(G + 1)
+    assert again is not None and (again.day, again.puzzle_id, again.message_id) == (20000, 7, 42)
+    assert (again.channel_id, again.hour, again.next_at) == (C + 1, 14, 8000.0)
+    await storage.puzzle_daily_set(G + 2, C, 12, None, 1000.0)  # another server never had one
+    other = await storage.puzzle_daily_get(G + 2)
+    assert other is not None and (other.day, other.message_id) == (-1, None)

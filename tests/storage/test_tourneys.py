@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.storage import Storage
@@ -53,3 +55,23 @@ async def test_one_live_tournament_per_guild_entries_and_rounds(storage: Storage
     assert (await storage.tourney_current(G)).id == nxt.id  # type: ignore[union-attr]
     assert await storage.tourney_cancel(nxt.id, 800.0) and not await storage.tourney_cancel(nxt.id, 800.0)
     assert await storage.tourney_current(G + 5) is None
+
+
+async def test_the_entry_limit_is_counted_with_the_entry_so_two_joins_at_once_cannot_pass_it(storage: Storage) -> None:
+    t = await storage.tourney_create(G + 7, G + 8, "constructo", "roundrobin", 3, "daily", 7, None, 100.0)
+    assert [await storage.tourney_join(t.id, u, f"p{u}", 100.0, limit=3) for u in (1, 2)] == ["joined"] * 2
+    said = await asyncio.gather(*(storage.tourney_join(t.id, u, f"p{u}", 101.0, limit=3) for u in (3, 4)))
+    assert sorted(said) == ["full", "joined"]
+    assert len(await storage.tourney_players(t.id)) == 3
+    assert await storage.tourney_join(t.id, 1, "p1", 102.0, limit=3) == "already", "one already in is told so"
+
+
+async def test_round_one_is_not_stored_for_entrants_that_changed_meanwhile(storage: Storage) -> None:
+    t = await storage.tourney_create(G + 9, G + 8, "constructo", "swiss", 1, "daily", 7, None, 100.0)
+    for u in (1, 2, 3, 4):
+        await storage.tourney_join(t.id, u, f"p{u}", 100.0)
+    pairs = [(1, 2, None), (3, 4, None)]
+    await storage.tourney_leave(t.id, 4)  # after the pairings were made for 1-4
+    assert not await storage.tourney_begin_round(t.id, 1, pairs, start=True, entrants=[1, 2, 3, 4])
+    assert not await storage.tourney_games(t.id) and (await storage.tourney_get(t.id)).status == "open"  # type: ignore[union-attr]
+    assert await storage.tourney_begin_round(t.id, 1, [(1, 2, None), (3, None, "bye")], start=True, entrants=[1, 2, 3])

@@ -126,7 +126,7 @@ def action(snap: Snapshot, seat: int, payload: Mapping[str, Any]) -> tuple[Any, 
         return kind, {}
     if kind in ("lightning", "discard"):
         return f"{kind} {_card(payload)}", {}
-    raise BotError("live.bad_hello")
+    raise BotError("live.bad_message")
 
 
 def _centre(game: Game, place: Place) -> tuple[float, float]:

@@ -59,7 +59,7 @@ def action(snap: Snapshot, seat: int, payload: Mapping[str, Any]) -> tuple[Any, 
         return f"layout {text}", {}
     if kind is None:
         raise InvalidInputError("no move given", reason="no_move")
-    raise BotError("live.bad_hello")
+    raise BotError("live.bad_message")
 
 
 class ConstructoLive:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 Level = Literal["easy", "medium", "hard"]
 DEFAULT_HOUR = 12
+LAST_HOUR = 23
 
 
 class PuzzleCog(
@@ -67,11 +68,13 @@ class PuzzleCog(
         self,
         interaction: discord.Interaction,
         channel: discord.TextChannel | None = None,
-        hour: app_commands.Range[int, 0, 23] | None = None,
+        hour: app_commands.Range[int, 0, LAST_HOUR] | None = None,
         off: bool = False,
     ) -> None:
         if not interaction.permissions.manage_guild:
             raise BotError("err.forbidden")
+        if hour is not None and not 0 <= hour <= LAST_HOUR:  # Discord's client keeps to the range; a forged one may not
+            raise BotError("pz.bad_hour", value=str(hour)[:20], min=0, max=LAST_HOUR)
         loc = interaction.locale
         storage = self.bot.storage
         gid = interaction.guild_id or 0
