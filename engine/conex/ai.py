@@ -42,6 +42,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.conex import ai_endgame as endgame
 from engine.conex.actions import AnyAction, Discard, Draw, Lightning, Pass, Place
 from engine.conex.ai_endgame import last_round_value
 from engine.conex.ai_hard import LAST_ROUND, REFINE_SPAN, Candidate, refine_choice
@@ -135,7 +136,7 @@ def _best_placement(
                         if double:
                             value -= w.hold_2x * ctx.horizon
                     term = 0.0
-                    if ctx.endgame and not future:
+                    if ctx.endgame and (ctx.goal_reached or (reaches and endgame.REACHING)):
                         value = last_round_value(ctx, threat, frozenset(new_open), frozenset(new_plus), gained, reaches)
                         threat_terms[(cid, k.index, tgt, double)] = LAST_ROUND
                         triples.append((value + ctx.rng.random() * 1e-6, area, order, cid, tgt, k.index, double))

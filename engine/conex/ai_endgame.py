@@ -21,6 +21,10 @@ import math
 
 from engine.conex.ai_model import Context, Threat, opponents_to_play
 
+REACHING = True
+"""Whether a move that reaches the goal (before anyone has) is valued by its chance to win too; when ``False`` only
+the moves of a round that is already the last are (an ordinary move's points are no chance to win)."""
+
 WIN_SCALE = 20.0
 """Points: worth of a sure win when a last-round move is compared with ordinary moves (a move reaching the goal
 against one that does not); last-round moves are compared with each other by ``WIN_SCALE * P(win)`` first."""
