@@ -11,8 +11,11 @@ import pytest
 
 from engine.conex import Discard, Draw, Game, Lightning, Pass, Place
 from engine.conex.ai import first_fit
+from engine.conex.ai_endgame import POINTS_TIEBREAK, WIN_SCALE
 from engine.conex.ai_levels import FIRST_RESPONSE_CALLS, LEVEL_CALLS, LEVELS, decide_level
 from engine.errors import InvalidInputError
+from tests.engine.conex.scenes import find_card, find_corner
+from tests.engine.conex.scenes import game as scene
 
 
 def play_out(levels: tuple[str, ...], seed: int, goal: int = 20) -> tuple[Game, list[tuple[str, object, int]]]:
@@ -157,8 +160,6 @@ def last_round_positions(count: int) -> list[Game]:
 def test_hard_values_last_round_moves_by_their_chance_to_win_e1_e3() -> None:
     """In the last round the hard level's value is ``WIN_SCALE * P(win)`` plus a small per-point tiebreak
     (``ai_endgame.py``), never a points estimate; the medium level keeps valuing points there."""
-    from engine.conex.ai_endgame import POINTS_TIEBREAK, WIN_SCALE
-
     positions = last_round_positions(4)
     assert len(positions) >= 3
     for game in positions:
@@ -176,3 +177,18 @@ def test_hard_values_last_round_moves_by_their_chance_to_win_e1_e3() -> None:
         medium = decide_level(game, me, "medium", seed=1)
         if isinstance(medium.action, Place):
             assert medium.value <= medium.details["points"] + 1e-6  # points minus estimates, not a chance
+
+
+def test_hard_spends_the_2x_star_on_a_four_point_placement_medium_keeps_it_for_v3_x2() -> None:
+    """``HARD_WEIGHTS``: hard holds the 2x star for less than medium does (a die roll may take it, X1), so on an
+    empty table a turquoise 4 on the turquoise board square is doubled by hard (8 points) and not by medium."""
+    four_t = find_card(
+        lambda c: c.action is None and find_corner(c, "T", 4) is not None and max(k.value for k in c.corners) == 4
+    )
+    stars = {"2x": {"holder": 0, "since_turn": 1}, "lightning": {"holder": None}}
+    g = scene([[four_t.id], [], []], [], turn=2, stars=stars)
+    hard = decide_level(g, 0, "hard").action
+    medium = decide_level(g, 0, "medium").action
+    assert isinstance(hard, Place) and isinstance(medium, Place)
+    assert hard.double and not medium.double
+    assert g.points_for(hard) == 8 and g.points_for(medium) == 4
