@@ -241,7 +241,8 @@ def decide(
 ) -> Decision:
     """``choose_action`` with its reasons: returns a ``Decision`` (action, estimated value in points, finder
     calls used). Same arguments and errors as ``choose_action``. ``max_calls`` is the work budget (finder calls);
-    ``refine``/``poses`` > 0/1 turn on the hard level's re-valuation of the best placements (``ai_hard.py``)."""
+    ``refine``/``poses`` > 0/1 turn on the hard level's re-valuation of the best placements (``ai_hard.py``);
+    ``endgame`` values last-round moves (E1) by their chance to win (``ai_endgame.py``, no finder call)."""
     t0 = time.perf_counter()
     if game.is_over:
         raise IllegalActionError("the game is over", rule="E1")
