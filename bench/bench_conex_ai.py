@@ -9,19 +9,24 @@ Levels (issue 25): ``--levels easy,medium,hard`` benchmarks each level in turn (
 ``--against greedy|easy|medium|hard`` chooses the two other seats (default greedy); the win rate is printed with
 its 95 % Wilson interval, and the load average before and after (times depend on it, results do not).
 
-Usage: ``python bench/bench_conex_ai.py [--games 100] [--jobs 2] [--seed 0] [--levels hard] [--against medium]``
+``--out FILE`` appends each game (seed, seat, scores, winners, the AI's decision times and finder calls) as a JSON
+line as soon as it ends, so a long run's figures can be read (``bench/conex_ai_summary.py``) before it finishes.
+
+Usage: ``python bench/bench_conex_ai.py [--games 100] [--jobs 2] [--seed 0] [--levels hard] [--against medium]
+[--out runs.jsonl]``
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -158,6 +163,7 @@ def main() -> None:
     ap.add_argument("--levels", default="", help="comma list of levels to benchmark in turn, e.g. easy,medium,hard")
     ap.add_argument("--against", default="greedy", choices=("greedy", *LEVELS), help="the two other seats")
     ap.add_argument("--crowded", type=int, default=0, help="also time decisions on crowded tables of N games")
+    ap.add_argument("--out", default="", help="also append each game's result as a JSON line to this file")
     ns = ap.parse_args()
     levels: list[str | None] = [lv for lv in ns.levels.split(",") if lv] or [None]
     for level in levels:
@@ -209,6 +215,9 @@ def run(ns: argparse.Namespace, weights: Weights, level: str | None) -> None:
         for r in ex.map(play_game, jobs):
             results.append(r)
             print(f"game {r.seed}: {name} seat {r.ai} scores {r.scores} winners {r.winners}", flush=True)
+            if ns.out:
+                with open(ns.out, "a", encoding="utf-8") as fh:
+                    fh.write(json.dumps({"level": name, "against": ns.against, **asdict(r)}) + "\n")
     wall = time.perf_counter() - t0
     load1 = os.getloadavg()
     n = len(results)

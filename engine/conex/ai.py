@@ -42,14 +42,17 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.conex import ai_endgame as endgame
 from engine.conex.actions import AnyAction, Discard, Draw, Lightning, Pass, Place
-from engine.conex.ai_hard import REFINE_SPAN, Candidate, refine_choice
+from engine.conex.ai_endgame import last_round_value
+from engine.conex.ai_hard import LAST_ROUND, REFINE_SPAN, Candidate, refine_choice
 from engine.conex.ai_model import (
     DECK,
     DEFAULT_WEIGHTS,
     Context,
     Threat,
     Weights,
+    card_score,
     deep_copy,
     die_value,
     dominated,
@@ -110,6 +113,7 @@ def _best_placement(
         card = DECK[cid]
         new_open = open_c | {card.color}
         new_plus = plus2 | ({card.color} if card.action == "plus2" else set())
+        new_open_f, new_plus_f = frozenset(new_open), frozenset(new_plus)
         for k in card.corners:
             for tgt, area in targets_by_area(sim, k.color):
                 if area < 0.5 * k.legs_mm[0] * k.legs_mm[1] or dominated(ctx, k.color, tgt, k.legs_mm):
@@ -123,11 +127,21 @@ def _best_placement(
                     value = float(gained)
                     if future:
                         value -= w.keep * keep_value(card, open_c, plus2)
+                        if w.self_next:
+                            value += w.self_next * max(
+                                (card_score(DECK[c], new_open_f, new_plus_f) for c in ctx.hand if c != cid), default=0
+                            )
                         if card.action == "die":
                             value += die_v
                         if double:
                             value -= w.hold_2x * ctx.horizon
                     term = 0.0
+                    if ctx.endgame and (ctx.goal_reached or (reaches and endgame.REACHING)):
+                        value = last_round_value(ctx, threat, frozenset(new_open), frozenset(new_plus), gained, reaches)
+                        threat_terms[(cid, k.index, tgt, double)] = LAST_ROUND
+                        triples.append((value + ctx.rng.random() * 1e-6, area, order, cid, tgt, k.index, double))
+                        order += 1
+                        continue
                     for n, opp in enumerate(_opponents_to_play(ctx, reaches)):
                         h = ctx.hand_counts[opp]
                         if opp not in base_threat:
@@ -223,10 +237,12 @@ def decide(
     weights: Weights = DEFAULT_WEIGHTS,
     refine: int = 0,
     poses: int = 1,
+    endgame: bool = False,
 ) -> Decision:
     """``choose_action`` with its reasons: returns a ``Decision`` (action, estimated value in points, finder
     calls used). Same arguments and errors as ``choose_action``. ``max_calls`` is the work budget (finder calls);
-    ``refine``/``poses`` > 0/1 turn on the hard level's re-valuation of the best placements (``ai_hard.py``)."""
+    ``refine``/``poses`` > 0/1 turn on the hard level's re-valuation of the best placements (``ai_hard.py``);
+    ``endgame`` values last-round moves (E1) by their chance to win (``ai_endgame.py``, no finder call)."""
     t0 = time.perf_counter()
     if game.is_over:
         raise IllegalActionError("the game is over", rule="E1")
@@ -254,6 +270,7 @@ def decide(
         max_calls=max_calls,
         refine=refine,
         poses=poses,
+        endgame=endgame,
     )
     rounds_left = (ctx.goal - max(ctx.scores)) / weights.points_per_turn
     ctx.horizon = 0.0 if ctx.goal_reached else max(0.0, min(1.0, rounds_left / weights.horizon_rounds))
@@ -280,6 +297,11 @@ def decide(
     draw_v = _draw_value(ctx)
     fallback = draw_v if ctx.pile > 0 else 0.0  # the worth of drawing, or of passing (A3)
     floor = draw_v if ctx.pile > 0 else -math.inf
+    stay = -math.inf  # hard level, last round: the chance to win of a move scoring nothing (draw or pass)
+    if ctx.endgame and ctx.goal_reached:
+        stay = last_round_value(ctx, threat, open_c, plus2, 0, False)
+        draw_v = fallback = stay
+        floor = stay if ctx.pile > 0 else -math.inf
     best = _best_placement(sim, ctx, open_c, plus2, threat, floor)
     search_calls = ctx.calls - probe_calls
 
@@ -315,6 +337,8 @@ def decide(
             return Decision(bolt, choice[0], f"lightning on card #{choice[1]}", ctx.calls)
 
     if best.place is not None and (best.value >= draw_v or ctx.pile == 0):
+        if ctx.pile == 0 and best.value < stay:
+            return Decision(Pass(me), stay, "pass: placing would lower the chance to win", ctx.calls)
         if (
             ctx.pile == 0
             and best.value < -1.0

@@ -15,15 +15,20 @@ Work: each candidate costs one table copy and at most one probe finder call per 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.conex.actions import Place
+from engine.conex.ai_endgame import last_round_value
 from engine.conex.ai_model import Context, Threat, deep_copy, open_colours, opponents_to_play
 from engine.errors import RuleError
 
 if TYPE_CHECKING:
     from engine.conex.game import Game
+
+LAST_ROUND = math.inf
+"""``Candidate.term`` of a last-round move (valued by its chance to win, ``ai_endgame.py``, not by a threat term)."""
 
 REFINE_SPAN = 3.0
 """Points: a triple valued this far below the best legal one is not worth re-valuing (its estimate would need a
@@ -66,6 +71,11 @@ def refine_choice(
             ctx.dead = {}  # another table: probe failures do not carry over
             a_open, a_plus = open_colours(after, ctx.me, ctx.probes, ctx)
             reaches = ctx.scores[ctx.me] + c.points >= ctx.goal
+            if c.term == LAST_ROUND:
+                value = last_round_value(ctx, threat, a_open, a_plus, c.points, reaches)
+                if best is None or value > best.value + 1e-9:
+                    best = Candidate(value, c.term, c.place, c.points, c.note)
+                continue
             term = 0.0
             for n, opp in enumerate(opponents_to_play(ctx, reaches)):
                 h = ctx.hand_counts[opp]

@@ -5,8 +5,9 @@
   (no 2x V3, no lightning X3), discards a random card (X3), draws (A2) when nothing fits, passes (A3) when the
   pile is empty too.
 - ``medium``: ``ai.decide`` with its defaults (100 finder calls at most).
-- ``hard``: ``ai.decide`` with a larger budget, two poses per triple and the re-valuation of the best placements
-  on the table each leaves (``ai_hard.py``).
+- ``hard``: ``ai.decide`` with a larger budget, two poses per triple, the re-valuation of the best placements
+  on the table each leaves (``ai_hard.py``), its own tuning (``HARD_WEIGHTS``) and, in the last round (E1), moves
+  valued by their chance to win (``ai_endgame.py``).
 
 Every level sees only ``game.view_for(player)`` (the easy one plays on ``ai_model.sim_from_view``, the others
 already do), is bounded by WORK, never by wall time (finder calls: ``LEVEL_CALLS``), so the same position and seed
@@ -17,10 +18,11 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 
 from engine.conex.actions import AnyAction, Discard, Draw, Pass, Place
 from engine.conex.ai import Decision, decide
-from engine.conex.ai_model import sim_from_view
+from engine.conex.ai_model import DEFAULT_WEIGHTS, sim_from_view
 from engine.conex.game import Game
 from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError
 
@@ -38,6 +40,10 @@ triple, best triple first, so usually those of the best two triples."""
 
 HARD_POSES = 2
 """Poses per triple the hard level asks of the finder (and re-values)."""
+
+HARD_WEIGHTS = replace(DEFAULT_WEIGHTS, hold_2x=2.0, self_next=0.4)
+"""The hard level's tuning (``ai_model.Weights``): it spends the 2x star on smaller placements than medium (a greedy
+die roll may take it first, X1) and counts its own best next placement (BENCHMARKS.md "CONEX AI levels")."""
 
 LEVEL_CALLS: dict[str, int] = {"easy": EASY_CARDS, "medium": 100, "hard": 180}
 """Work budget per decision, in placement-finder calls (the unit every level counts; ``Decision.calls``)."""
@@ -66,7 +72,17 @@ def decide_level(game: Game, player: int, level: str, seed: int = 0, budget_s: f
     if level == "medium":
         return decide(game, player, seed, budget_s, max_calls=LEVEL_CALLS["medium"])
     if level == "hard":
-        return decide(game, player, seed, budget_s, max_calls=LEVEL_CALLS["hard"], refine=HARD_REFINE, poses=HARD_POSES)
+        return decide(
+            game,
+            player,
+            seed,
+            budget_s,
+            max_calls=LEVEL_CALLS["hard"],
+            weights=HARD_WEIGHTS,
+            refine=HARD_REFINE,
+            poses=HARD_POSES,
+            endgame=True,
+        )
     raise InvalidInputError(f"unknown AI level {level!r}: use one of {', '.join(LEVELS)}")
 
 

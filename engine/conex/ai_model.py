@@ -40,6 +40,8 @@ class Weights:
         deny: extra worth of a star taken from an opponent (they lose it).
         points_per_turn, horizon_rounds: the leader's expected points per turn; with fewer than ``horizon_rounds``
             rounds left (E1) the worth of holding stars, of new stars and of drawing shrinks linearly to 0.
+        self_next: weight of the AI's own best next placement after the move (the best ``card_score`` of the cards
+            left in its hand on the colours open after it; 0 = not counted, the medium level).
     """
 
     threat_next: float = 0.6
@@ -56,6 +58,7 @@ class Weights:
     deny: float = 1.0
     points_per_turn: float = 3.0
     horizon_rounds: float = 3.0
+    self_next: float = 0.0
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -88,6 +91,7 @@ class Context:
     refine: int = 0  # hard level: how many legal placements are re-valued on the table they leave (ai_hard.py)
     probes: dict[str, tuple[int, int]] = field(default_factory=dict)  # colour -> probe (card, corner)
     poses: int = 1  # poses asked of the finder per (card, corner, target) triple
+    endgame: bool = False  # hard level: last-round moves valued by their chance to win (ai_endgame.py)
 
     def out_of_budget(self) -> bool:
         return self.calls >= self.max_calls or time.perf_counter() > self.deadline
@@ -133,6 +137,16 @@ class Threat:
     def __init__(self, unseen: list[int]) -> None:
         self.cards = [DECK[i] for i in unseen]
         self.memo: dict[tuple[frozenset[str], frozenset[str], int], float] = {}
+        self.score_memo: dict[tuple[frozenset[str], frozenset[str]], list[int]] = {}
+
+    def scores(self, open_colours: frozenset[str], plus2: frozenset[str]) -> list[int]:
+        """Each unseen card's ``card_score`` on these colours, ascending (memoised)."""
+        key = (open_colours, plus2)
+        got = self.score_memo.get(key)
+        if got is None:
+            got = sorted(card_score(c, open_colours, plus2) for c in self.cards)
+            self.score_memo[key] = got
+        return got
 
     def value(self, open_colours: frozenset[str], plus2: frozenset[str], hand: int) -> float:
         key = (open_colours, plus2, hand)

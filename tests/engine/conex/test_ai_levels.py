@@ -9,10 +9,13 @@ import time
 
 import pytest
 
-from engine.conex import Discard, Game, Lightning, Place
+from engine.conex import Discard, Draw, Game, Lightning, Pass, Place
 from engine.conex.ai import first_fit
+from engine.conex.ai_endgame import POINTS_TIEBREAK, WIN_SCALE
 from engine.conex.ai_levels import FIRST_RESPONSE_CALLS, LEVEL_CALLS, LEVELS, decide_level
 from engine.errors import InvalidInputError
+from tests.engine.conex.scenes import find_card, find_corner
+from tests.engine.conex.scenes import game as scene
 
 
 def play_out(levels: tuple[str, ...], seed: int, goal: int = 20) -> tuple[Game, list[tuple[str, object, int]]]:
@@ -137,3 +140,55 @@ def test_unknown_level_is_refused() -> None:
     game = midgame()
     with pytest.raises(InvalidInputError):
         decide_level(game, game.current_player, "brutal")
+
+
+def last_round_positions(count: int) -> list[Game]:
+    """Positions of the last round (a score reached the goal, E1, the game not over), first-fit self-play."""
+    out: list[Game] = []
+    for seed in range(20):
+        g = Game.new(players=3, seed=seed, goal=20)
+        while not g.is_over and not g.pending_discards:
+            if g.goal_reached:
+                out.append(g.copy())
+                break
+            g.play(first_fit(g, g.current_player))
+        if len(out) >= count:
+            break
+    return out
+
+
+def test_hard_values_last_round_moves_by_their_chance_to_win_e1_e3() -> None:
+    """In the last round the hard level's value is ``WIN_SCALE * P(win)`` plus a small per-point tiebreak
+    (``ai_endgame.py``), never a points estimate; the medium level keeps valuing points there."""
+    positions = last_round_positions(4)
+    assert len(positions) >= 3
+    for game in positions:
+        me = game.current_player
+        hard = decide_level(game, me, "hard", seed=1)
+        game.check(hard.action)
+        if isinstance(hard.action, Place):
+            pts = hard.details["points"]
+            assert 0.0 <= hard.value - POINTS_TIEBREAK * pts <= WIN_SCALE + 1e-6
+            chance = (hard.value - POINTS_TIEBREAK * pts) / WIN_SCALE
+            # no chance only when another seat has (or may still reach) at least the AI's final score
+            assert chance > 0.0 or max(game.scores[s] for s in range(3) if s != me) >= game.scores[me] + pts
+        elif isinstance(hard.action, (Draw, Pass)):
+            assert 0.0 <= hard.value <= WIN_SCALE
+        medium = decide_level(game, me, "medium", seed=1)
+        if isinstance(medium.action, Place):
+            assert medium.value <= medium.details["points"] + 1e-6  # points minus estimates, not a chance
+
+
+def test_hard_spends_the_2x_star_on_a_four_point_placement_medium_keeps_it_for_v3_x2() -> None:
+    """``HARD_WEIGHTS``: hard holds the 2x star for less than medium does (a die roll may take it, X1), so on an
+    empty table a turquoise 4 on the turquoise board square is doubled by hard (8 points) and not by medium."""
+    four_t = find_card(
+        lambda c: c.action is None and find_corner(c, "T", 4) is not None and max(k.value for k in c.corners) == 4
+    )
+    stars = {"2x": {"holder": 0, "since_turn": 1}, "lightning": {"holder": None}}
+    g = scene([[four_t.id], [], []], [], turn=2, stars=stars)
+    hard = decide_level(g, 0, "hard").action
+    medium = decide_level(g, 0, "medium").action
+    assert isinstance(hard, Place) and isinstance(medium, Place)
+    assert hard.double and not medium.double
+    assert g.points_for(hard) == 8 and g.points_for(medium) == 4
