@@ -21,8 +21,11 @@
 - **Restarts**: all state is in the database. At every READY the running tournaments are looked at
   (:meth:`Tournaments.recover`): a pairing whose game never opened (a crash between storing the round and opening
   its games) opens now; a game opened but not linked (a crash in between) is found and linked, never opened twice.
-- **A game that cannot open** (Discord refused, a player blocked or at their open-games cap): the effect is tried
-  again by the outbox's back-off, and at the next READY.
+- **A game that can never open** (the game turned off or the channel no longer allowed: unplayed, nobody scores;
+  a player blocked or gone from the server: that player loses by forfeit) is scored at once and the channel is told
+  in words, and the round goes on: :mod:`bot.services.tourney_forfeit`.
+- **A game that cannot open yet** (Discord refused, a player at their open-games cap): the effect is tried again by
+  the outbox's back-off, and at the next READY.
 """
 
 from __future__ import annotations
@@ -36,9 +39,10 @@ import discord
 
 from bot.core import clock as clocks
 from bot.core.envelope import Seat
+from bot.core.mentions import ping
 from bot.errors import BotError
 from bot.i18n import t
-from bot.services import house, pairing, tourney_text
+from bot.services import house, pairing, tourney_forfeit, tourney_text
 from bot.services.place import Place
 from bot.storage import Effect, GameRecord, Owed
 from bot.storage.tourneys import Pairing, Tourney, TourneyExistsError
@@ -223,7 +227,7 @@ class Tournaments:
                 if await storage.tourney_begin_round(tour.id, 1, first, start=True, rounds=rounds, entrants=ids):
                     started = await storage.tourney_get(tour.id)
                     assert started is not None
-                    failed = await self._open_round(started)
+                    failed = await self._advance(started.id, None)  # a round settled at once goes on
                     self._retry(tour.id, failed)
                     break
             again = await storage.tourney_get(tour.id)  # started by someone else, or an entry came or went
@@ -304,7 +308,11 @@ class Tournaments:
                 return 0
             rows = await self.layer.storage.tourney_games(tour.id)
             if any(p.outcome is None for p in rows if p.round == tour.round):
-                return await self._open_round(tour)
+                failed = await self._open_round(tour)
+                rows = await self.layer.storage.tourney_games(tour.id)
+                if failed or any(p.outcome is None for p in rows if p.round == tour.round):
+                    return failed
+                continue  # its last games were scored without being played: the round is over
             entrants = await self.layer.storage.tourney_players(tour.id)
             seeded = [e.user_id for e in entrants]
             gone = [e.user_id for e in entrants if e.withdrawn is not None]
@@ -331,18 +339,40 @@ class Tournaments:
             log.warning("tournament %s: its channel %s is gone; its games cannot open", tour.id, tour.channel_id)
             return 0
         names = {e.user_id: e.name for e in await self.layer.storage.tourney_players(tour.id)}
+        settings = await self.layer.storage.get_guild_settings(tour.guild_id)
         failed = 0
         for p in await self.layer.storage.tourney_games(tour.id):
             if p.round != tour.round or p.b is None or p.game_id is not None or p.outcome is not None:
                 continue
             try:
-                await self._open(tour, p, guild, channel, names)
+                if not await self._settle(tour, p, settings, guild, channel):
+                    await self._open(tour, p, guild, channel, names)
             except Exception as err:
                 failed += 1
                 log.warning(
                     "tournament %s round %s board %s: its game could not open (%s)", tour.id, p.round, p.board, err
                 )
         return failed
+
+    async def _settle(
+        self, tour: Tourney, p: Pairing, settings: dict[str, Any], guild: discord.Guild, channel: Any
+    ) -> bool:
+        """Score ``p`` at once when its game can never open (:mod:`bot.services.tourney_forfeit`) and tell the
+        channel. True when ``p`` needs no opening (settled, or a game opened by an earlier try found and linked)."""
+        said = await tourney_forfeit.unplayable(settings, guild, channel, tour.kind, p)
+        if said is None:
+            return False
+        storage = self.layer.storage
+        if p.opening_at is not None and p.b is not None:  # an earlier try may have opened its game: it is played
+            gid = await storage.queue_game_since(tour.guild_id, tour.kind, [p.a, p.b], p.opening_at)
+            if gid is not None:
+                await storage.tourney_link(p, gid)
+                return True
+        if await storage.tourney_settle(p, said.outcome):
+            log.info("tournament %s round %s board %s: %s (%s)", tour.id, p.round, p.board, said.outcome, said.why)
+            kind = self.layer.kinds.get(tour.kind)
+            await tourney_forfeit.tell(channel, tour, kind.title if kind else tour.kind, p, said)
+        return True
 
     def _retry(self, tournament_id: int, failed: int, attempt: int = 0) -> None:
         """Games that could not open outside an effect: tried again after :data:`RETRY_S` (a few times; then at the
@@ -396,23 +426,22 @@ class Tournaments:
         if final:
             said = [tourney_text.final_text(tour, title, entrants, self.as_games(rows))]
         else:
-            said = tourney_text.round_text(tour, title, [p for p in rows if p.round == tour.round])
+            gone = [e.user_id for e in entrants if e.withdrawn is not None]
+            said = tourney_text.round_text(tour, title, [p for p in rows if p.round == tour.round], gone=gone)
         anchor = record
         if anchor is None:
             linked = [p.game_id for p in rows if p.game_id is not None]
             anchor = await self.layer.storage.get_game(linked[-1]) if linked else None
-        if anchor is None:
-            return
-        where = replace(anchor, channel_id=tour.channel_id)
         try:
             for n, (text, mentions) in enumerate(said):
+                nonce = f"t{tour.id}r{tour.round}{'f' if final else ''}{f'p{n}' if n else ''}"
+                if anchor is None:  # no game was played yet (every board scored without one): to the channel
+                    place = self.layer.bot.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
+                    await place.send(text, allowed_mentions=ping(mentions), nonce=nonce)
+                    continue
+                where = replace(anchor, channel_id=tour.channel_id)
                 await self.layer.publisher.delivery.send(
-                    where,
-                    text,
-                    mentions=mentions,
-                    carry=False,
-                    locale=tour.locale,
-                    nonce=f"t{tour.id}r{tour.round}{'f' if final else ''}{f'p{n}' if n else ''}",
+                    where, text, mentions=mentions, carry=False, locale=tour.locale, nonce=nonce
                 )
         except Exception as err:
             log.warning("tournament %s: round %s's message could not be posted: %s", tour.id, tour.round, err)
