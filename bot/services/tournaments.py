@@ -21,9 +21,8 @@
 - **Restarts**: all state is in the database. At every READY the running tournaments are looked at
   (:meth:`Tournaments.recover`): a pairing whose game never opened (a crash between storing the round and opening
   its games) opens now; a game opened but not linked (a crash in between) is found and linked, never opened twice.
-- **A game that can never open** (the game turned off or the channel no longer allowed: unplayed, nobody scores;
-  a player blocked or gone from the server: that player loses by forfeit) is scored at once and the channel is told
-  in words, and the round goes on: :mod:`bot.services.tourney_forfeit`.
+- **A game that can never open** (game off, channel not allowed: unplayed; a player blocked or gone: their forfeit)
+  is scored at once, the channel told in words, and the round goes on: :mod:`bot.services.tourney_forfeit`.
 - **A game that cannot open yet** (Discord refused, a player at their open-games cap): the effect is tried again by
   the outbox's back-off, and at the next READY.
 """
@@ -39,7 +38,6 @@ import discord
 
 from bot.core import clock as clocks
 from bot.core.envelope import Seat
-from bot.core.mentions import ping
 from bot.errors import BotError
 from bot.i18n import t
 from bot.services import house, pairing, tourney_forfeit, tourney_text
@@ -345,7 +343,7 @@ class Tournaments:
             if p.round != tour.round or p.b is None or p.game_id is not None or p.outcome is not None:
                 continue
             try:
-                if not await self._settle(tour, p, settings, guild, channel):
+                if not await tourney_forfeit.settle(self.layer, tour, p, settings, guild, channel):
                     await self._open(tour, p, guild, channel, names)
             except Exception as err:
                 failed += 1
@@ -353,26 +351,6 @@ class Tournaments:
                     "tournament %s round %s board %s: its game could not open (%s)", tour.id, p.round, p.board, err
                 )
         return failed
-
-    async def _settle(
-        self, tour: Tourney, p: Pairing, settings: dict[str, Any], guild: discord.Guild, channel: Any
-    ) -> bool:
-        """Score ``p`` at once when its game can never open (:mod:`bot.services.tourney_forfeit`) and tell the
-        channel. True when ``p`` needs no opening (settled, or a game opened by an earlier try found and linked)."""
-        said = await tourney_forfeit.unplayable(settings, guild, channel, tour.kind, p)
-        if said is None:
-            return False
-        storage = self.layer.storage
-        if p.opening_at is not None and p.b is not None:  # an earlier try may have opened its game: it is played
-            gid = await storage.queue_game_since(tour.guild_id, tour.kind, [p.a, p.b], p.opening_at)
-            if gid is not None:
-                await storage.tourney_link(p, gid)
-                return True
-        if await storage.tourney_settle(p, said.outcome):
-            log.info("tournament %s round %s board %s: %s (%s)", tour.id, p.round, p.board, said.outcome, said.why)
-            kind = self.layer.kinds.get(tour.kind)
-            await tourney_forfeit.tell(channel, tour, kind.title if kind else tour.kind, p, said)
-        return True
 
     def _retry(self, tournament_id: int, failed: int, attempt: int = 0) -> None:
         """Games that could not open outside an effect: tried again after :data:`RETRY_S` (a few times; then at the
@@ -436,8 +414,7 @@ class Tournaments:
             for n, (text, mentions) in enumerate(said):
                 nonce = f"t{tour.id}r{tour.round}{'f' if final else ''}{f'p{n}' if n else ''}"
                 if anchor is None:  # no game was played yet (every board scored without one): to the channel
-                    place = self.layer.bot.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
-                    await place.send(text, allowed_mentions=ping(mentions), nonce=nonce)
+                    await tourney_forfeit.post(self.layer.bot, tour, text, mentions, nonce)
                     continue
                 where = replace(anchor, channel_id=tour.channel_id)
                 await self.layer.publisher.delivery.send(

@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -28,6 +28,9 @@ from bot.core.mentions import ping
 from bot.i18n import t
 from bot.services import house
 from bot.storage.tourneys import Pairing, Tourney
+
+if TYPE_CHECKING:
+    from bot.core.layer import GameLayer
 
 log = logging.getLogger(__name__)
 
@@ -105,14 +108,37 @@ def notice(tour: Tourney, title: str, p: Pairing, said: Unplayable) -> tuple[str
     return f"{head} {tail}", [p.a, p.b]
 
 
-async def tell(channel: Any, tour: Tourney, title: str, p: Pairing, said: Unplayable) -> None:
-    """Post :func:`notice` in the tournament's ``channel`` (best effort, logged; a nonce per board keeps a retry
-    from posting it twice)."""
-    text, mentions = notice(tour, title, p, said)
-    try:
-        await channel.send(text, allowed_mentions=ping(mentions), nonce=f"t{tour.id}r{p.round}b{p.board}u"[:25])
-    except Exception as err:
-        log.warning("tournament %s: the notice of board %s/%s could not be posted: %s", tour.id, p.round, p.board, err)
+async def settle(
+    layer: GameLayer, tour: Tourney, p: Pairing, settings: dict[str, Any], guild: discord.Guild, channel: Any
+) -> bool:
+    """Score ``p`` at once when its game can never open (:func:`unplayable`) and tell the tournament's ``channel``
+    (best effort, logged). True when ``p`` needs no opening (settled, or a game opened by an earlier try found and
+    linked); False: open it."""
+    said = await unplayable(settings, guild, channel, tour.kind, p)
+    if said is None or p.b is None:
+        return False
+    storage = layer.storage
+    if p.opening_at is not None:  # an earlier try may have opened its game: then it is played
+        gid = await storage.queue_game_since(tour.guild_id, tour.kind, [p.a, p.b], p.opening_at)
+        if gid is not None:
+            await storage.tourney_link(p, gid)
+            return True
+    if await storage.tourney_settle(p, said.outcome):
+        log.info("tournament %s round %s board %s: %s (%s)", tour.id, p.round, p.board, said.outcome, said.why)
+        kind = layer.kinds.get(tour.kind)
+        text, mentions = notice(tour, kind.title if kind else tour.kind, p, said)
+        try:
+            await channel.send(text, allowed_mentions=ping(mentions), nonce=f"t{tour.id}r{p.round}b{p.board}u"[:25])
+        except Exception as err:
+            log.warning("tournament %s: the notice of board %s/%s was not posted: %s", tour.id, p.round, p.board, err)
+    return True
+
+
+async def post(bot: Any, tour: Tourney, text: str, mentions: Collection[int], nonce: str) -> None:
+    """A tournament message straight to its channel (when no game of it can carry it). Raises
+    ``discord.HTTPException``."""
+    place = bot.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
+    await place.send(text, allowed_mentions=ping(mentions), nonce=nonce[:25])
 
 
 def line(tour: Tourney, p: Pairing, gone: Collection[int]) -> str | None:
