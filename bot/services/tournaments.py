@@ -21,8 +21,10 @@
 - **Restarts**: all state is in the database. At every READY the running tournaments are looked at
   (:meth:`Tournaments.recover`): a pairing whose game never opened (a crash between storing the round and opening
   its games) opens now; a game opened but not linked (a crash in between) is found and linked, never opened twice.
-- **A game that cannot open** (Discord refused, a player blocked or at their open-games cap): the effect is tried
-  again by the outbox's back-off, and at the next READY.
+- **A game that can never open** (game off, channel not allowed: unplayed; a player blocked or gone: their forfeit)
+  is scored at once, the channel told in words, and the round goes on: :mod:`bot.services.tourney_forfeit`.
+- **A game that cannot open yet** (Discord refused, a player at their open-games cap): the effect is tried again by
+  the outbox's back-off, and at the next READY.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from bot.core import clock as clocks
 from bot.core.envelope import Seat
 from bot.errors import BotError
 from bot.i18n import t
-from bot.services import house, pairing, tourney_text
+from bot.services import house, pairing, tourney_forfeit, tourney_text
 from bot.services.place import Place
 from bot.storage import Effect, GameRecord, Owed
 from bot.storage.tourneys import Pairing, Tourney, TourneyExistsError
@@ -223,7 +225,7 @@ class Tournaments:
                 if await storage.tourney_begin_round(tour.id, 1, first, start=True, rounds=rounds, entrants=ids):
                     started = await storage.tourney_get(tour.id)
                     assert started is not None
-                    failed = await self._open_round(started)
+                    failed = await self._advance(started.id, None)  # a round settled at once goes on
                     self._retry(tour.id, failed)
                     break
             again = await storage.tourney_get(tour.id)  # started by someone else, or an entry came or went
@@ -304,7 +306,11 @@ class Tournaments:
                 return 0
             rows = await self.layer.storage.tourney_games(tour.id)
             if any(p.outcome is None for p in rows if p.round == tour.round):
-                return await self._open_round(tour)
+                failed = await self._open_round(tour)
+                rows = await self.layer.storage.tourney_games(tour.id)
+                if failed or any(p.outcome is None for p in rows if p.round == tour.round):
+                    return failed
+                continue  # its last games were scored without being played: the round is over
             entrants = await self.layer.storage.tourney_players(tour.id)
             seeded = [e.user_id for e in entrants]
             gone = [e.user_id for e in entrants if e.withdrawn is not None]
@@ -331,12 +337,14 @@ class Tournaments:
             log.warning("tournament %s: its channel %s is gone; its games cannot open", tour.id, tour.channel_id)
             return 0
         names = {e.user_id: e.name for e in await self.layer.storage.tourney_players(tour.id)}
+        settings = await self.layer.storage.get_guild_settings(tour.guild_id)
         failed = 0
         for p in await self.layer.storage.tourney_games(tour.id):
             if p.round != tour.round or p.b is None or p.game_id is not None or p.outcome is not None:
                 continue
             try:
-                await self._open(tour, p, guild, channel, names)
+                if not await tourney_forfeit.settle(self.layer, tour, p, settings, guild, channel):
+                    await self._open(tour, p, guild, channel, names)
             except Exception as err:
                 failed += 1
                 log.warning(
@@ -396,23 +404,21 @@ class Tournaments:
         if final:
             said = [tourney_text.final_text(tour, title, entrants, self.as_games(rows))]
         else:
-            said = tourney_text.round_text(tour, title, [p for p in rows if p.round == tour.round])
+            gone = [e.user_id for e in entrants if e.withdrawn is not None]
+            said = tourney_text.round_text(tour, title, [p for p in rows if p.round == tour.round], gone=gone)
         anchor = record
         if anchor is None:
             linked = [p.game_id for p in rows if p.game_id is not None]
             anchor = await self.layer.storage.get_game(linked[-1]) if linked else None
-        if anchor is None:
-            return
-        where = replace(anchor, channel_id=tour.channel_id)
         try:
             for n, (text, mentions) in enumerate(said):
+                nonce = f"t{tour.id}r{tour.round}{'f' if final else ''}{f'p{n}' if n else ''}"
+                if anchor is None:  # no game was played yet (every board scored without one): to the channel
+                    await tourney_forfeit.post(self.layer.bot, tour, text, mentions, nonce)
+                    continue
+                where = replace(anchor, channel_id=tour.channel_id)
                 await self.layer.publisher.delivery.send(
-                    where,
-                    text,
-                    mentions=mentions,
-                    carry=False,
-                    locale=tour.locale,
-                    nonce=f"t{tour.id}r{tour.round}{'f' if final else ''}{f'p{n}' if n else ''}",
+                    where, text, mentions=mentions, carry=False, locale=tour.locale, nonce=nonce
                 )
         except Exception as err:
             log.warning("tournament %s: round %s's message could not be posted: %s", tour.id, tour.round, err)

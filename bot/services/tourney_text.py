@@ -3,12 +3,12 @@ result. Texts are ``tourney.*`` keys (``bot/locales/*_tourney.py``); points are 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from bot.core.paging import MESSAGE_LIMIT, pages
 from bot.i18n import t
-from bot.services import pairing
+from bot.services import pairing, tourney_forfeit
 from bot.storage.tourneys import Entrant, Pairing, Tourney
 
 PODIUM = 3
@@ -40,16 +40,21 @@ def head(tour: Tourney, title: str, locale: Any) -> str:
     return t(f"tourney.head_{tour.status}", locale, game=title, format=fmt, rounds=tour.rounds)
 
 
-def round_text(tour: Tourney, title: str, rows: Sequence[Pairing], *, lead: str = "") -> list[tuple[str, list[int]]]:
+def round_text(
+    tour: Tourney, title: str, rows: Sequence[Pairing], *, lead: str = "", gone: Collection[int] = ()
+) -> list[tuple[str, list[int]]]:
     """The public messages of a round: ``lead`` (a line before it, e.g. the start's), one line per board (a bye
     last), mentioning the players; as one message per 2,000 characters (a field of 64 needs two in Spanish), each
-    with whom it mentions. Every board is named: none is clipped."""
+    with whom it mentions. Every board is named: none is clipped. A board scored without a game says so
+    (:func:`bot.services.tourney_forfeit.line`; ``gone``: the withdrawn players, whose boards say they withdrew)."""
     loc = tour.locale
     head = t("tourney.round_head", loc, game=title, round=rows[0].round if rows else tour.round, rounds=tour.rounds)
     lines: list[tuple[str, list[int]]] = [(x, []) for x in (lead, head) if x]
     for p in rows:
         if p.b is None:
             lines.append((t("tourney.bye_line", loc, player=f"<@{p.a}>"), [p.a]))
+        elif (settled := tourney_forfeit.line(tour, p, gone)) is not None:
+            lines.append((settled, []))
         elif p.outcome == "none" and p.game_id is None:
             lines.append((t("tourney.unplayed_line", loc, board=p.board, a=f"<@{p.a}>", b=f"<@{p.b}>"), []))
         else:

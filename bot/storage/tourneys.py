@@ -342,6 +342,20 @@ class TourneyMixin(Connection):
 
         return await self._write(body)
 
+    async def tourney_settle(self, p: Pairing, outcome: str) -> bool:
+        """Score ``p`` without a game (``outcome`` ``a``/``b``: a forfeit; ``none``: unplayed) while it has no game
+        linked and no outcome (the caller looked for a game opened since ``opening_at`` first). True when settled."""
+
+        async def body(tx: Tx) -> bool:
+            row = await tx.fetchrow(
+                "UPDATE tournament_games SET outcome = ? WHERE tournament_id = ? AND round = ? AND board = ?"
+                " AND game_id IS NULL AND outcome IS NULL RETURNING board",
+                (outcome, p.tournament_id, p.round, p.board),
+            )
+            return row is not None
+
+        return await self._write(body)
+
     async def tourney_record(self, game_id: int, outcome: str) -> bool:
         """Record the tournament outcome of a finished game. True when it was still unrecorded."""
 

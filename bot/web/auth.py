@@ -18,8 +18,9 @@ import aiohttp
 
 from bot.web.settings import WebSettings
 
-WHO_TTL_S = 600.0
-"""Seconds a token's user is remembered (a reconnecting page does not ask Discord again)."""
+WHO_TTL_S = 60.0
+"""Seconds a token's user is remembered (a reconnecting page does not ask Discord again): a revoked token stops
+working within a minute."""
 MAX_REMEMBERED = 4096
 
 

@@ -4,6 +4,10 @@ publisher and the timers subscribe), whatever made it: a page, a slash command, 
 Each page gets the view of its own seat (:meth:`LiveGame.view`): a hidden hand is built only into its owner's
 message. A commit made by another process (shards on PostgreSQL) reaches the pages of this process when the page
 reconnects or the next local commit of the game comes (README "The live table").
+
+A watcher (a page without a seat) must stay a member of the game's server: before each push to it the hub asks
+``still_member`` (the live table's, remembered ``WEB_MEMBER_TTL_S``), and a member removed (``on_raw_member_remove``,
+:meth:`Hub.drop_watcher`) has their watching pages of that server closed at once, with the refusal in words.
 """
 
 from __future__ import annotations
@@ -11,10 +15,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from bot.errors import BotError, describe
 from bot.web.adapter import live_of
 
 if TYPE_CHECKING:
@@ -31,12 +36,14 @@ SEND_TIMEOUT_S = 5.0
 
 @dataclass(eq=False)
 class Page:
-    """One open page: its socket, user, seat (``None``: watching) and language."""
+    """One open page: its socket, user, seat (``None``: watching), language and the game's server (``guild_id``;
+    ``None``: a DM game, or not known)."""
 
     ws: web.WebSocketResponse
     user_id: int
     seat: int | None
     locale: str | None
+    guild_id: int | None = None
     sent_version: int = -1
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     busy: set[str] = field(default_factory=set)
@@ -69,6 +76,8 @@ class Hub:
     def __init__(self) -> None:
         self.pages: dict[int, set[Page]] = {}
         self.on_sent: list[Callable[[Page, dict[str, Any]], None]] = []
+        self.still_member: Callable[[int, int], Awaitable[bool]] | None = None
+        """``(guild id, user id) -> still a member?`` asked before each push to a watcher (``None``: not asked)."""
 
     def join(self, game_id: int, page: Page) -> None:
         self.pages.setdefault(game_id, set()).add(page)
@@ -109,4 +118,31 @@ class Hub:
             key = (page.seat, page.locale)
             if key not in built:
                 built[key] = state_message(snap, page.seat, page.locale)
-        await asyncio.gather(*(self.send(p, built[(p.seat, p.locale)]) for p in pages))
+        await asyncio.gather(*(self.push(p, built[(p.seat, p.locale)]) for p in pages))
+
+    async def push(self, page: Page, message: dict[str, Any]) -> None:
+        """:meth:`send` a game's state, to a watcher only while they are still a member of the game's server (else
+        the page is told so and closed)."""
+        if page.seat is None and page.guild_id is not None and self.still_member is not None:
+            if not await self.still_member(page.guild_id, page.user_id):
+                await self.shut(page)
+                return
+        await self.send(page, message)
+
+    async def shut(self, page: Page) -> None:
+        """Tell ``page`` it may no longer watch (``live.not_member``, in its language) and close it."""
+        text = describe(BotError("live.not_member"), page.locale).replace("**", "")
+        log.info("live page of user %s closed: not a member of server %s", page.user_id, page.guild_id)
+        await self.send(page, {"op": "error", "error": text})
+        await page.ws.close()
+
+    async def drop_watcher(self, guild_id: int, user_id: int) -> int:
+        """Close every watching page of ``user_id`` on a game of ``guild_id`` (they left it). Returns how many."""
+        gone = [
+            p
+            for pages in self.pages.values()
+            for p in pages
+            if p.user_id == user_id and p.seat is None and p.guild_id == guild_id
+        ]
+        await asyncio.gather(*(self.shut(p) for p in gone))
+        return len(gone)

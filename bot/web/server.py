@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from collections.abc import Coroutine, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,6 +34,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
+MAX_MEMBERS = 10_000
+"""Memberships remembered at most (then forgotten all at once: each is asked again)."""
 
 
 class WebTable:
@@ -46,7 +49,8 @@ class WebTable:
         self.hub = Hub()
         self.port: int | None = None
         self._runner: web.AppRunner | None = None
-        self._members: set[tuple[int, int]] = set()
+        self._members: dict[tuple[int, int], float] = {}
+        """(guild id, user id) -> when Discord last said they are a member (``time.monotonic()``)."""
 
     @property
     def layer(self) -> GameLayer:
@@ -55,24 +59,50 @@ class WebTable:
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         self.bot.spawn(coro, name="live-table")
 
-    async def is_member(self, guild_id: int, user_id: int) -> bool:
-        """Whether ``user_id`` is in the server ``guild_id`` (asked of Discord; remembered while the process runs
-        for members, never for refusals)."""
-        if (guild_id, user_id) in self._members:
-            return True
+    def _fresh(self, guild_id: int, user_id: int) -> bool:
+        seen = self._members.get((guild_id, user_id))
+        return seen is not None and time.monotonic() - seen < self.settings.member_ttl_s
+
+    async def _ask(self, guild_id: int, user_id: int) -> bool | None:
+        """Discord's answer (``GET /guilds/{g}/members/{u}``): True, False (not a member), ``None`` (unknown)."""
         try:
             await self.bot.http.get_member(guild_id, user_id)
         except discord.NotFound:
+            self._members.pop((guild_id, user_id), None)
             return False
         except discord.HTTPException as err:
             log.info("live table: membership of %s in %s unknown (%s)", user_id, guild_id, err.status)
-            return False
-        self._members.add((guild_id, user_id))
+            return None
+        if len(self._members) >= MAX_MEMBERS:
+            self._members.clear()
+        self._members[(guild_id, user_id)] = time.monotonic()
         return True
+
+    async def is_member(self, guild_id: int, user_id: int) -> bool:
+        """Whether ``user_id`` is in the server ``guild_id`` (a page (re)connecting to watch): asked of Discord,
+        a yes remembered ``settings.member_ttl_s`` seconds (default 60), a no or an unknown answer never."""
+        if self._fresh(guild_id, user_id):
+            return True
+        return await self._ask(guild_id, user_id) is True
+
+    async def still_member(self, guild_id: int, user_id: int) -> bool:
+        """Before a push to a watcher: as :meth:`is_member`, but an unknown answer (Discord unreachable) keeps the
+        page open; only Discord's "not a member" closes it."""
+        if self._fresh(guild_id, user_id):
+            return True
+        return await self._ask(guild_id, user_id) is not False
+
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        """GUILD_MEMBER_REMOVE (only with the members intent): forget the member and close their watching pages of
+        that server at once."""
+        self._members.pop((payload.guild_id, payload.user.id), None)
+        await self.hub.drop_watcher(payload.guild_id, payload.user.id)
 
     def attach(self) -> None:
         """Subscribe to every commit (the hub) and put the launch button under every running board."""
         self.layer.on_committed.append(self.hub.committed)
+        self.hub.still_member = self.still_member
+        self.bot.add_listener(self.on_raw_member_remove, "on_raw_member_remove")
         self.layer.publisher.board_items.append(button.board_item)
         self.bot.add_dynamic_items(button.LiveTableButton)
 

@@ -122,7 +122,7 @@ async def serve(table: WebTable, request: web.Request) -> web.WebSocketResponse:
         await ws.send_json({"op": "error", "error": text})
         await ws.close()
         return ws
-    page = Page(ws, user.id, seat, locale)
+    page = Page(ws, user.id, seat, locale, snap.record.guild_id)
     table.hub.join(snap.id, page)
     try:
         await table.hub.send(page, first)
@@ -159,7 +159,7 @@ async def handle(table: WebTable, page: Page, game_id: int, user: WebUser, data:
             await table.hub.send(page, {"op": "checked", "id": ident, **result})
         elif op == "state":
             snap = await table.layer.load(game_id)
-            await table.hub.send(page, state_message(snap, page.seat, page.locale))
+            await table.hub.push(page, state_message(snap, page.seat, page.locale))
     except (RuleError, BotError) as err:
         await table.hub.send(page, {"op": "done", "id": ident, "ok": False, "error": words(err, page.locale)})
     except asyncio.CancelledError:

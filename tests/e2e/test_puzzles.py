@@ -197,3 +197,26 @@ def daily_row_hour(env: BotEnv) -> int:
         row = conn.execute("SELECT hour FROM puzzle_daily").fetchone()
     assert row is not None
     return int(row[0])
+
+
+async def test_daily_channel_where_the_bot_cannot_post_is_refused(env: BotEnv) -> None:
+    """A channel where the bot lacks Send Messages and Attach Files is refused naming them (in the admin's
+    language), and nothing is stored; once granted, the same command is saved."""
+    server, mod = env.server, env.server.as_user("mod")
+    await server.set_bot_permissions("general", deny=["send_messages", "attach_files"])
+    try:
+        res = await answered(await mod.slash("puzzle daily_channel", channel="general", hour=5))
+        assert_refusal(res, "Send Messages and Attach Files")
+        assert "Saved" not in res.text, res.text
+        with env.db() as conn:
+            assert conn.execute("SELECT COUNT(*) FROM puzzle_daily").fetchone()[0] == 0, "nothing stored"
+        server.user("mod").locale = "es-ES"
+        res = await answered(await mod.slash("puzzle daily_channel", channel="general", hour=5))
+        assert_refusal(res, "Enviar mensajes y Adjuntar archivos")
+    finally:
+        server.user("mod").locale = "en-US"
+        await server.set_bot_permissions("general", reset=True)
+    res = await answered(await mod.slash("puzzle daily_channel", channel="general", hour=5))
+    assert "Saved" in res.text and "<#" in res.text, res.text
+    res = await answered(await mod.slash("puzzle daily_channel", off=True))
+    assert "No daily puzzle here any more" in res.text, res.text

@@ -75,3 +75,15 @@ async def test_round_one_is_not_stored_for_entrants_that_changed_meanwhile(stora
     assert not await storage.tourney_begin_round(t.id, 1, pairs, start=True, entrants=[1, 2, 3, 4])
     assert not await storage.tourney_games(t.id) and (await storage.tourney_get(t.id)).status == "open"  # type: ignore[union-attr]
     assert await storage.tourney_begin_round(t.id, 1, [(1, 2, None), (3, None, "bye")], start=True, entrants=[1, 2, 3])
+
+
+async def test_a_pairing_is_settled_without_a_game_once_and_never_over_a_linked_game(storage: Storage) -> None:
+    t = await storage.tourney_create(G + 7, G + 1, "constructo", "swiss", 1, "daily", 7, None, 100.0)
+    for u in (1, 2, 3, 4):
+        await storage.tourney_join(t.id, u, f"p{u}", 100.0 + u)
+    assert await storage.tourney_begin_round(t.id, 1, [(1, 2, None), (3, 4, None)], start=True, entrants=[1, 2, 3, 4])
+    first, second = await storage.tourney_games(t.id)
+    assert await storage.tourney_settle(first, "b") and not await storage.tourney_settle(first, "a"), "settled once"
+    assert await storage.tourney_link(second, 77)
+    assert not await storage.tourney_settle(second, "none"), "a linked game is played, not settled"
+    assert [(p.outcome, p.game_id) for p in await storage.tourney_games(t.id)] == [("b", None), (None, 77)]

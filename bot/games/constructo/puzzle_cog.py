@@ -2,7 +2,9 @@
 
 ``play`` answers privately with one puzzle of the shipped set (``puzzle_service``); ``streaks`` shows the server's
 daily-puzzle streaks privately, paged; ``daily_channel`` (Manage Server, re-checked here like ``/settings``) sets
-or stops the server's daily puzzle: a channel and an hour (UTC, default 12 or the hour already set).
+or stops the server's daily puzzle: a channel and an hour (UTC, default 12 or the hour already set). A channel
+where the bot lacks View Channel, Send Messages or Attach Files (``bot.services.access``) is refused naming what is
+missing, and nothing is changed.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from bot.first_response import PRIVATE_ANSWER
 from bot.games.constructo import puzzle_views
 from bot.games.constructo.puzzle_service import DailyPuzzles, next_time
 from bot.i18n import t
+from bot.services import access
 from bot.ui.common import reply
 
 if TYPE_CHECKING:
@@ -94,6 +97,9 @@ class PuzzleCog(
                 await reply(interaction, text, ephemeral=True)
                 return
         channel_id = channel.id if channel is not None else current.channel_id  # type: ignore[union-attr]
+        lacking = access.channel_missing(self.bot, channel_id)
+        if lacking is not None:  # "Saved." would be false: the puzzle could never be posted there
+            raise BotError("pz.daily_missing_perms", channel=channel_id, perms=lacking)
         hour = hour if hour is not None else current.hour if current is not None else DEFAULT_HOUR
         if current is not None and (current.channel_id, current.hour) == (channel_id, hour):
             text = t("pz.daily_same", loc, channel=channel_id, hour=hour, at=int(current.next_at))

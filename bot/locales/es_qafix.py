@@ -1,0 +1,18 @@
+"""Mensajes en español de las correcciones de QA (rama qafix)."""
+
+MESSAGES: dict[str, str] = {
+    "pz.daily_missing_perms": (
+        "No puedo publicar el problema diario en <#{channel}>: me falta {perms} allí. Un administrador del servidor "
+        "puede concedérmelo en los ajustes del canal (Editar canal → Permisos) y volver a intentarlo. No se ha "
+        "cambiado nada."
+    ),
+    "tq.not_played": "Torneo de {game}, ronda {round}, tablero {board}: {a} contra {b} no se puede jugar: {why}",
+    "tq.forfeit": "{loser} la pierde por incomparecencia; {winner} se anota la victoria. La ronda sigue.",
+    "tq.unplayed": "Nadie puntúa por ella. La ronda sigue.",
+    "tq.why_blocked": "{user} tiene bloqueadas las partidas en este servidor.",
+    "tq.why_left": "{user} ya no es miembro de este servidor.",
+    "tq.why_game_off": "{game} está desactivado en este servidor.",
+    "tq.why_channel": "ya no se puede jugar en este canal.",
+    "tq.forfeit_line": "Tablero {board}: {a} contra {b}, no se juega: {winner} gana por incomparecencia",
+    "tq.unplayed_line": "Tablero {board}: {a} contra {b}, no se juega (nadie puntúa)",
+}

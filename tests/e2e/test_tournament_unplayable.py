@@ -1,0 +1,161 @@
+"""E2E: a tournament pairing whose game can never open is scored at once and the round goes on
+(``bot/services/tourney_forfeit.py``), through the real bot.
+
+- A player blocked (``/settings block``) after joining: at the start their board is not opened, they lose it by
+  forfeit (the opponent scores the win), the channel is told in words; the other board is played and its end
+  finishes the tournament (no retry loop, no "tried again").
+- A player who left the server: the same, by forfeit.
+- The game turned off (``/settings game_off``) after the entries: every board is unplayed (nobody scores), the
+  channel is told, the rounds go on without a game and the tournament finishes with its final message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from devserver.models import User, fixed_id
+
+from .helpers import BotEnv, answered, bot_env, resign
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+NAMES = [f"q{n}" for n in range(1, 9)]
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
+    tmp = Path(tmp_path_factory.mktemp("tourney_unplayable"))
+    async with bot_env(tmp, start=False, extra_env={"THREAD_PER_GAME": "1"}) as e:
+        for n, name in enumerate(NAMES, start=1):
+            e.server.users[name] = User(id=fixed_id(950 + n), name=name)
+        await e.proc.start()
+        await e.server.wait_until(lambda: "connected as" in e.proc.log(), 20, "the bot's READY")
+        yield e
+
+
+def pairings(env: BotEnv, round_no: int) -> list[tuple[int, int | None, str | None, int | None]]:
+    """``(a, b, outcome, game_id)`` of each board of ``round_no`` of the latest tournament."""
+    with env.db() as conn:
+        return [
+            tuple(r)
+            for r in conn.execute(
+                "SELECT a, b, outcome, game_id FROM tournament_games WHERE round = ?"
+                " AND tournament_id = (SELECT max(id) FROM tournaments) ORDER BY board",
+                (round_no,),
+            )
+        ]
+
+
+def status(env: BotEnv) -> tuple[str, int]:
+    with env.db() as conn:
+        row = conn.execute("SELECT status, round FROM tournaments ORDER BY id DESC LIMIT 1").fetchone()
+        return str(row[0]), int(row[1])
+
+
+def constructo_games(env: BotEnv) -> int:
+    with env.db() as conn:
+        return int(conn.execute("SELECT count(*) FROM games WHERE kind = 'constructo'").fetchone()[0])
+
+
+async def settings(env: BotEnv, **options: object) -> None:
+    res = await answered(await env.server.as_user("mod").slash("settings", **options))
+    assert res.ephemeral, res.text
+
+
+async def started(env: BotEnv, players: list[str], rounds: int) -> str:
+    """``players[0]`` creates a Swiss tournament of ``rounds``; every player joins (not started). Returns its
+    organiser's name."""
+    users = [env.server.as_user(n) for n in players]
+    res = await answered(await users[0].slash("tournament create", game="constructo", format="swiss", rounds=rounds))
+    assert not res.ephemeral, res.text
+    for user in users:
+        res = await answered(await user.slash("tournament join"))
+        assert res.ephemeral and "You are in" in res.text, res.text
+    return players[0]
+
+
+async def finish(env: BotEnv, game_id: int) -> None:
+    """Both players move once, then seat 1 resigns."""
+    game = env.game(game_id)
+    names = {env.server.user(n).id: n for n in NAMES}
+    a, b = (env.server.as_user(names[p]).in_channel(game.channel_id) for p in game.players)
+    await answered(await a.slash("constructo place", tile=5, size="large"), timeout=30)
+    await answered(await b.slash("constructo place", tile=4, size="medium"), timeout=30)
+    await resign(b)
+    await env.server.wait_until(lambda: env.game(game_id).status == "finished", 20, f"game {game_id} finished")
+
+
+async def one_forfeit_then_played(env: BotEnv, players: list[str], culprit: str, why: str) -> None:
+    """Start the 4-player, 1-round tournament of ``players``: ``culprit``'s board is forfeited at once (told in
+    the channel with ``why``), the other is played, and its end finishes the tournament."""
+    server = env.server
+    mark = max((m.id for m in server.messages("games")), default=0)
+    bad = server.user(culprit).id
+    res = await answered(await server.as_user(players[0]).slash("tournament start"), timeout=30)
+    assert "starts with 4 players" in res.content and "tried again" not in res.content, res.content
+    rows = pairings(env, 1)
+    mine = next(r for r in rows if bad in (r[0], r[1]))
+    other = mine[1] if mine[0] == bad else mine[0]
+    assert mine[2] == ("b" if mine[0] == bad else "a") and mine[3] is None, f"a forfeit loss, no game: {mine}"
+    assert "wins by forfeit" in res.content, res.content
+    told = await server.wait_for_message(lambda m: "by forfeit" in m.content, channel="games", after=mark, timeout=20)
+    assert why in told.content and f"<@{bad}>" in told.content and f"<@{other}>" in told.content, told.content
+    assert "scores the win" in told.content, told.content
+    assert set(told.pinged_users) >= {bad, other}, told.pinged_users
+    played = next(r for r in rows if r is not mine)
+    await server.wait_until(lambda: pairings(env, 1)[rows.index(played)][3] is not None, 30, "the other game opened")
+    game_id = pairings(env, 1)[rows.index(played)][3]
+    assert game_id is not None and env.game(game_id).status == "active"
+    await finish(env, game_id)
+    await server.wait_until(lambda: status(env)[0] == "finished", 30, "the tournament finished")
+    final = await server.wait_for_message(
+        lambda m: "tournament is over" in m.content, channel="games", after=mark, timeout=20
+    )
+    assert f"<@{other}>" in final.content, "the forfeit's winner scored a point: on the podium"
+
+
+async def test_a_player_blocked_after_joining_loses_by_forfeit_and_the_round_goes_on(env: BotEnv) -> None:
+    players = NAMES[:4]
+    await started(env, players, rounds=1)
+    await settings(env, block=players[2])
+    try:
+        await one_forfeit_then_played(env, players, players[2], "is blocked from games on this server")
+    finally:
+        await settings(env, unblock=players[2])
+
+
+async def test_a_player_gone_from_the_server_loses_by_forfeit(env: BotEnv) -> None:
+    players = NAMES[4:8]
+    await started(env, players, rounds=1)
+    await env.server.remove_member(players[3])
+    await one_forfeit_then_played(env, players, players[3], "is no longer a member of this server")
+
+
+async def test_the_game_turned_off_leaves_every_board_unplayed_and_the_tournament_ends(env: BotEnv) -> None:
+    server = env.server
+    players = NAMES[:3]
+    await started(env, players, rounds=2)
+    mark = max((m.id for m in server.messages("games")), default=0)
+    games_before = constructo_games(env)
+    await settings(env, game_off="constructo")
+    try:
+        res = await answered(await server.as_user(players[0]).slash("tournament start"), timeout=30)
+        assert "tried again" not in res.content and "not played (nobody scores)" in res.content, res.content
+        told = await server.wait_for_message(
+            lambda m: "cannot be played" in m.content, channel="games", after=mark, timeout=20
+        )
+        assert "Constructo is turned off on this server" in told.content and "Nobody scores" in told.content
+        await server.wait_until(lambda: status(env) == ("finished", 2), 30, "both rounds over, the tournament done")
+        for round_no in (1, 2):
+            board = next(r for r in pairings(env, round_no) if r[1] is not None)
+            assert board[2] == "none" and board[3] is None, f"round {round_no}: unplayed, no game: {board}"
+        await server.wait_for_message(
+            lambda m: "tournament is over" in m.content, channel="games", after=mark, timeout=20
+        )
+        assert constructo_games(env) == games_before, "no game was opened"
+    finally:
+        await settings(env, game_on="constructo")
