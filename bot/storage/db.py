@@ -4,7 +4,7 @@ Assembled from ``games.GamesMixin`` (games, versioned actions, results), ``guild
 (clocks, guild settings, guild removal), ``log.ActionLogMixin`` (action log, replay),
 ``history.HistoryMixin`` (finished games of a player), ``players.PlayersMixin`` (ratings, stats,
 preferences, meta), ``effects.EffectsMixin`` (the outbox of effects owed by commits) and ``queue.QueueMixin`` (the
-quick-match queue) over
+quick-match queue) and ``player_records.PlayerRecordsMixin`` (head-to-head, best streak, results by option) over
 ``connection.Connection``, which runs their SQL on a ``backend.Backend``:
 ``sqlite_backend`` (aiosqlite, one file, one process) or ``pg_backend`` (asyncpg pool, shared).
 """
@@ -16,11 +16,21 @@ from .guilds import GuildsMixin
 from .history import HistoryMixin
 from .limits import LimitsMixin
 from .log import ActionLogMixin
+from .player_records import PlayerRecordsMixin
 from .players import PlayersMixin
 from .queue import QueueMixin
 
 
-class Storage(GuildsMixin, ActionLogMixin, HistoryMixin, PlayersMixin, EffectsMixin, LimitsMixin, QueueMixin):
+class Storage(
+    GuildsMixin,
+    ActionLogMixin,
+    HistoryMixin,
+    PlayersMixin,
+    PlayerRecordsMixin,
+    EffectsMixin,
+    LimitsMixin,
+    QueueMixin,
+):
     """Async persistence for games, the action log, ratings, stats, history, settings, preferences, meta.
 
     Open with ``await Storage.open(path_or_url)``; close with ``await storage.close()`` (or use
