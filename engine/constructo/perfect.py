@@ -1,0 +1,109 @@
+"""The ``perfect`` Constructo level (issue 25): the opening book, then exact search, else hard search.
+
+For the player to move in a round, in this order:
+
+1. **book**: the position (up to symmetry) is in the opening book (:mod:`engine.constructo.book`): its proven
+   best action.
+2. **solved**: :func:`engine.constructo.search.solve` proves the remaining tree within :data:`PERFECT_NODES`
+   nodes (about 1-2 s of one core with the compiled core): a proven best action.
+3. **fallback**: neither: the ``hard`` level's search (:func:`engine.constructo.ai.hard_nodes` nodes, heuristic
+   below its horizon), so the move is strong but not proven. Every fallback is counted in :data:`COUNTS` (and
+   logged), and the bench (``bench/bench_perfect.py``) reports how often it happens per layout.
+
+Where the book or the solver answered, the action keeps the round's proven value (S2, E2): the level never loses
+a round it can draw or win from such a position. Deterministic: node budgets only, never the clock.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from dataclasses import dataclass
+from typing import Literal
+
+from engine.constructo import core as _core
+from engine.constructo.book import Book, load_book
+from engine.constructo.move import Move
+from engine.constructo.round import Round
+from engine.constructo.search import search, solve
+from engine.errors import IllegalMoveError
+
+__all__ = ["COUNTS", "PERFECT_NODES_CORE", "PERFECT_NODES_PYTHON", "PerfectChoice", "perfect_choice", "perfect_nodes"]
+
+log = logging.getLogger("engine.constructo")
+
+PERFECT_NODES_CORE = 4_000_000
+"""Node budget of the exact search with the compiled core (~3 M nodes/s of one idle core here: ~1.3 s)."""
+PERFECT_NODES_PYTHON = 200_000
+"""The same with the pure-Python search (~130 k nodes/s): proves only the last plies, then falls back."""
+
+Source = Literal["book", "solved", "fallback"]
+
+COUNTS: Counter[str] = Counter()
+"""Moves chosen by this process's ``perfect`` level, by source (``"book"``, ``"solved"``, ``"fallback"``)."""
+
+
+def perfect_nodes() -> int:
+    """The exact search's node budget for the search in use (compiled core or pure Python)."""
+    return PERFECT_NODES_CORE if _core.core_available() else PERFECT_NODES_PYTHON
+
+
+@dataclass(frozen=True)
+class PerfectChoice:
+    """The ``perfect`` level's answer.
+
+    Attributes:
+        move: a legal action of the player to move.
+        source: ``"book"``, ``"solved"`` (both proven optimal) or ``"fallback"`` (hard search, not proven).
+        value: the position's exact value for the player to move (tower difference times ``SCALE``), ``None``
+            after a fallback.
+        nodes: search nodes spent (0 for a book move).
+    """
+
+    move: Move
+    source: Source
+    value: int | None
+    nodes: int
+
+
+def perfect_choice(
+    rnd: Round,
+    seed: int = 0,
+    *,
+    fallback_nodes: int,
+    max_nodes: int | None = None,
+    book: Book | None = None,
+) -> PerfectChoice:
+    """The ``perfect`` level's action for ``rnd``'s player to move (the module docstring).
+
+    Args:
+        seed: the fallback search's tie breaks (the book and the exact search do not depend on it).
+        max_nodes: the exact search's budget (``None``: :func:`perfect_nodes`).
+        fallback_nodes: the fallback's node budget (:func:`engine.constructo.ai.choose_move` passes the
+            ``hard`` level's, :func:`engine.constructo.ai.hard_nodes`).
+        book: the opening book (``None``: the shipped one, :func:`engine.constructo.book.load_book`).
+
+    Raises:
+        IllegalMoveError: rule ``E1`` if the round is over.
+        StateError: an unreadable shipped book.
+    """
+    if rnd.is_over:
+        raise IllegalMoveError("the round is over: there is no action to choose", rule="E1")
+    hit = (book if book is not None else load_book()).lookup(rnd)
+    if hit is not None:
+        COUNTS["book"] += 1
+        return PerfectChoice(hit.move, "book", hit.value, 0)
+    budget = perfect_nodes() if max_nodes is None else max_nodes
+    proved = solve(rnd, max_nodes=budget, tt_bits=18)
+    if proved is not None:
+        COUNTS["solved"] += 1
+        return PerfectChoice(proved.move, "solved", proved.value, proved.nodes)
+    found = search(rnd, budget_s=None, max_nodes=fallback_nodes, seed=seed)
+    COUNTS["fallback"] += 1
+    log.info(
+        "Constructo perfect level: no proof within %d nodes on %s at ply %d; fell back to hard search",
+        budget,
+        rnd.layout.name or "a custom layout",
+        len(rnd.codes),
+    )
+    return PerfectChoice(found.move, "fallback", None, budget + found.nodes)
