@@ -5,7 +5,7 @@ For the player to move in a round, in this order:
 1. **book**: the position (up to symmetry) is in the opening book (:mod:`engine.constructo.book`): its proven
    best action.
 2. **solved**: :func:`engine.constructo.search.solve` proves the remaining tree within :data:`PERFECT_NODES`
-   nodes (about 1-2 s of one core with the compiled core): a proven best action.
+   nodes (about 2-2.5 s of one idle core with the compiled core): a proven best action.
 3. **fallback**: neither: the ``hard`` level's search (:func:`engine.constructo.ai.hard_nodes` nodes, heuristic
    below its horizon), so the move is strong but not proven. Every fallback is counted in :data:`COUNTS` (and
    logged), and the bench (``bench/bench_perfect.py``) reports how often it happens per layout.
@@ -32,8 +32,9 @@ __all__ = ["COUNTS", "PERFECT_NODES_CORE", "PERFECT_NODES_PYTHON", "PerfectChoic
 
 log = logging.getLogger("engine.constructo")
 
-PERFECT_NODES_CORE = 4_000_000
-"""Node budget of the exact search with the compiled core (~3 M nodes/s of one idle core here: ~1.3 s)."""
+PERFECT_NODES_CORE = 8_000_000
+"""Node budget of the exact search with the compiled core (~3-4 M nodes/s of one idle core here: ~2-2.5 s). It
+proves most positions from ply 3-5 of the recommended layouts (BENCHMARKS.md, "Perfect Constructo level")."""
 PERFECT_NODES_PYTHON = 200_000
 """The same with the pure-Python search (~130 k nodes/s): proves only the last plies, then falls back."""
 
