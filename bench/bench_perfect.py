@@ -3,11 +3,13 @@
 One round per (layout, seat of the perfect player, seed of the hard player): rounds are independent (S2, E2), so a
 round is the unit the claim is about. For every round it records:
 
-* the **proven value** of the first position the perfect player faced (the book's or the solver's exact value,
-  in towers, for the perfect player; ``None`` when that first move was already a fallback);
+* the **proven value** of the first position the perfect player faced (the book's or the solver's exact value, or
+  the lower bound a ``kept`` move proved, in towers, for the perfect player; ``None`` when that first move was
+  already a fallback);
 * the final tower difference for the perfect player, and whether it is below the proven value (a **violation**:
   what the level must never do where a proof exists) or a loss where the proof said draw or better;
-* every perfect move's source (``book``, ``solved``, ``fallback``) and its time (wall clock, this machine's load).
+* every perfect move's source (``book``, ``kept``, ``solved``, ``fallback``) and its time (wall clock, this
+  machine's load).
 
 Deterministic (node budgets only). Usage::
 
@@ -42,7 +44,7 @@ def play_round(args: tuple[str, int, int]) -> dict[str, Any]:
     proven: int | None = None
     first = True
     sources: list[str] = []
-    times: dict[str, list[float]] = {"book": [], "solved": [], "fallback": []}
+    times: dict[str, list[float]] = {"book": [], "kept": [], "solved": [], "fallback": []}
     hard_times: list[float] = []
     i = 0
     while rnd.legal_codes():
@@ -84,7 +86,7 @@ def summary(rounds: list[dict[str, Any]]) -> dict[str, Any]:
         count = Counter(s for r in mine for s in r["sources"])
         moves = sum(count.values())
         per: dict[str, Any] = {}
-        for source in ("book", "solved", "fallback"):
+        for source in ("book", "kept", "solved", "fallback"):
             ts = [t for r in mine for t in r["times"][source]]
             if ts:
                 per[source] = {"moves": len(ts), "mean_s": round(statistics.fmean(ts), 3), "max_s": round(max(ts), 3)}

@@ -4,14 +4,19 @@ For the player to move in a round, in this order:
 
 1. **book**: the position (up to symmetry) is in the opening book (:mod:`engine.constructo.book`): its proven
    best action.
-2. **solved**: :func:`engine.constructo.search.solve` proves the remaining tree within :data:`PERFECT_NODES`
+2. **kept**: the book holds the position one or two plies back (the edge of the book), which proves a lower bound
+   of this position's value (the opponent's exact value there, negated; or this player's value there, when the
+   action played was the book's); a null-window search of the remaining tree within :data:`PERFECT_NODES_CORE`
+   nodes finds an action proven to reach that bound. Proven, though it may not exploit an opponent's slip to the
+   full; it comes before the exact search because at the book's edge the tree is rarely small enough to solve.
+3. **solved**: :func:`engine.constructo.search.solve` proves the remaining tree within :data:`PERFECT_NODES_CORE`
    nodes (about 2-2.5 s of one idle core with the compiled core): a proven best action.
-3. **fallback**: neither: the ``hard`` level's search (:func:`engine.constructo.ai.hard_nodes` nodes, heuristic
+4. **fallback**: none of these: the ``hard`` level's search (:func:`engine.constructo.ai.hard_nodes` nodes, heuristic
    below its horizon), so the move is strong but not proven. Every fallback is counted in :data:`COUNTS` (and
    logged), and the bench (``bench/bench_perfect.py``) reports how often it happens per layout.
 
-Where the book or the solver answered, the action keeps the round's proven value (S2, E2): the level never loses
-a round it can draw or win from such a position. Deterministic: node budgets only, never the clock.
+Where the book, the solver or the kept bound answered, the action keeps the round's proven value (S2, E2): the
+level never loses a round it can draw or win from such a position. Deterministic: node budgets only, never the clock.
 """
 
 from __future__ import annotations
@@ -23,12 +28,22 @@ from typing import Literal
 
 from engine.constructo import core as _core
 from engine.constructo.book import Book, load_book
-from engine.constructo.move import Move
+from engine.constructo.move import MOVE_BY_CODE, Move
+from engine.constructo.pysearch import Abort, PySearcher, shuffled_codes
 from engine.constructo.round import Round
-from engine.constructo.search import search, solve
+from engine.constructo.search import MAX_DEPTH, search, solve
 from engine.errors import IllegalMoveError
 
-__all__ = ["COUNTS", "PERFECT_NODES_CORE", "PERFECT_NODES_PYTHON", "PerfectChoice", "perfect_choice", "perfect_nodes"]
+__all__ = [
+    "COUNTS",
+    "PERFECT_NODES_CORE",
+    "PERFECT_NODES_PYTHON",
+    "PerfectChoice",
+    "book_floor",
+    "perfect_choice",
+    "perfect_nodes",
+    "prove_at_least",
+]
 
 log = logging.getLogger("engine.constructo")
 
@@ -38,10 +53,10 @@ proves most positions from ply 3-5 of the recommended layouts (BENCHMARKS.md, "P
 PERFECT_NODES_PYTHON = 200_000
 """The same with the pure-Python search (~130 k nodes/s): proves only the last plies, then falls back."""
 
-Source = Literal["book", "solved", "fallback"]
+Source = Literal["book", "solved", "kept", "fallback"]
 
 COUNTS: Counter[str] = Counter()
-"""Moves chosen by this process's ``perfect`` level, by source (``"book"``, ``"solved"``, ``"fallback"``)."""
+"""Moves chosen by this process's ``perfect`` level, by source: ``"book"``, ``"solved"``, ``"kept"``, ``"fallback"``."""
 
 
 def perfect_nodes() -> int:
@@ -55,10 +70,11 @@ class PerfectChoice:
 
     Attributes:
         move: a legal action of the player to move.
-        source: ``"book"``, ``"solved"`` (both proven optimal) or ``"fallback"`` (hard search, not proven).
-        value: the position's exact value for the player to move (tower difference times ``SCALE``), ``None``
-            after a fallback.
-        nodes: search nodes spent (0 for a book move).
+        source: ``"book"``, ``"solved"`` (both proven optimal), ``"kept"`` (proven to reach ``value``) or
+            ``"fallback"`` (hard search, not proven).
+        value: the position's exact value for the player to move (tower difference times ``SCALE``); for ``kept``
+            the proven lower bound the action keeps; ``None`` after a fallback.
+        nodes: search nodes spent (0 for a book move; a fallback counts the budgets of the proofs tried in full).
     """
 
     move: Move
@@ -90,11 +106,18 @@ def perfect_choice(
     """
     if rnd.is_over:
         raise IllegalMoveError("the round is over: there is no action to choose", rule="E1")
-    hit = (book if book is not None else load_book()).lookup(rnd)
+    book = book if book is not None else load_book()
+    hit = book.lookup(rnd)
     if hit is not None:
         COUNTS["book"] += 1
         return PerfectChoice(hit.move, "book", hit.value, 0)
     budget = perfect_nodes() if max_nodes is None else max_nodes
+    floor = book_floor(rnd, book)
+    if floor is not None:
+        kept = prove_at_least(rnd, floor, budget)
+        if kept is not None:
+            COUNTS["kept"] += 1
+            return PerfectChoice(kept[0], "kept", floor, kept[1])
     proved = solve(rnd, max_nodes=budget, tt_bits=18)
     if proved is not None:
         COUNTS["solved"] += 1
@@ -108,3 +131,45 @@ def perfect_choice(
         len(rnd.codes),
     )
     return PerfectChoice(found.move, "fallback", None, budget + found.nodes)
+
+
+def book_floor(rnd: Round, book: Book) -> int | None:
+    """A lower bound of the value of ``rnd`` for its player to move (times ``SCALE``), proven by the book's entries
+    one ply back (the opponent's exact value ``w`` there: every reply leaves at least ``-w``) and two plies back
+    (this player's exact value ``v``, kept when the action played there was the book's); ``None`` without either."""
+    floors: list[int] = []
+    work = rnd.copy()
+    if len(work.codes) >= 1:
+        work.undo_code()
+        hit = book.lookup(work)
+        if hit is not None:
+            floors.append(-hit.value)
+        if len(work.codes) >= 1:
+            played = work.codes[-1]
+            work.undo_code()
+            hit = book.lookup(work)
+            if hit is not None and hit.move.code == played:
+                floors.append(hit.value)
+    return max(floors) if floors else None
+
+
+def prove_at_least(rnd: Round, floor: int, max_nodes: int) -> tuple[Move, int] | None:
+    """An action of ``rnd``'s player to move proven, by a null-window search of the whole remaining tree, to reach a
+    final value of at least ``floor`` (tower difference times ``SCALE``), and the nodes spent; ``None`` when no
+    action reaches it or ``max_nodes`` runs out first."""
+    codes = shuffled_codes(rnd, 0)
+    if _core.core_available():
+        engine = _core.CoreSearcher(rnd, codes, max_nodes, None, tt_bits=18)
+        aborted, code, value, _, nodes, _ = engine.core.root(
+            engine.board, engine.res, engine.turn, codes, engine.plies_left + 1, floor - 1, floor, max_nodes, -1.0
+        )
+        if aborted or value < floor:
+            return None
+        return MOVE_BY_CODE[code], int(nodes)  # type: ignore[return-value]
+    searcher = PySearcher(rnd, codes, max_nodes, None)
+    searcher.start_depth = MAX_DEPTH  # budgets apply from the first node
+    try:
+        code, value = searcher._root(MAX_DEPTH, codes[0], floor - 1, floor)
+    except Abort:
+        return None
+    return (MOVE_BY_CODE[code], searcher.nodes) if value >= floor else None  # type: ignore[return-value]

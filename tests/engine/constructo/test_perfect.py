@@ -10,7 +10,7 @@ import pytest
 from engine.constructo import LAYOUTS, RECOMMENDED, IllegalMoveError, Round
 from engine.constructo.ai import LEVELS, choose_move, solve
 from engine.constructo.book import BOOK_VERSION, Book, canonical, load_book, map_code
-from engine.constructo.perfect import COUNTS, perfect_choice
+from engine.constructo.perfect import COUNTS, book_floor, perfect_choice
 from engine.constructo.symmetry import automorphisms
 from tools.build_book import Builder
 
@@ -121,6 +121,24 @@ def test_perfect_solves_late_positions_and_keeps_the_proven_value_to_the_end(see
         rnd.apply_code(move.code)
     a, b = rnd.score()
     assert ((a - b) if me == 0 else (b - a)) * 100 >= first.value
+
+
+def test_at_the_books_edge_it_keeps_the_proven_bound_with_a_null_window_proof() -> None:
+    """One ply past a book position (the opponent's), the book's exact value proves a bound for every reply; the
+    level finds an action reaching it (source ``kept``), and the solver agrees the action reaches it."""
+    rnd = late_position("rombo", 21, 9)
+    book, value = one_entry_book(rnd)  # the opponent's position, value for the opponent
+    for reply in list(rnd.legal_codes())[:6]:
+        rnd.apply_code(reply)
+        if rnd.legal_codes():
+            assert book_floor(rnd, book) == -value
+            choice = perfect_choice(rnd, max_nodes=5_000_000, fallback_nodes=1000, book=book)
+            assert choice.source == "kept" and choice.value == -value
+            rnd.apply_code(choice.move.code)
+            after = solve(rnd, max_nodes=50_000_000) if rnd.legal_codes() else None
+            assert (-(after.value) if after else _final(rnd) * -1) >= -value  # type: ignore[union-attr]
+            rnd.undo_code()
+        rnd.undo_code()
 
 
 def test_without_a_proof_in_budget_it_falls_back_to_hard_search_and_counts_it() -> None:
