@@ -13,7 +13,7 @@ round is the unit the claim is about. For every round it records:
 
 Deterministic (node budgets only). Usage::
 
-    .venv/bin/python bench/bench_perfect.py [--seeds 2] [--layouts rombo flor cinta corona] [--jobs 1]
+    .venv/bin/python bench/bench_perfect.py [--seeds 2] [--layouts rombo flor cinta corona] [--jobs 1] [--book F]
 """
 
 from __future__ import annotations
@@ -37,9 +37,11 @@ from engine.constructo.book import load_book
 from engine.constructo.perfect import perfect_choice
 
 
-def play_round(args: tuple[str, int, int]) -> dict[str, Any]:
-    """One round: ``layout``, the perfect player's seat (0 starts), the hard player's seed."""
-    layout, seat, seed = args
+def play_round(args: tuple[str, int, int, str | None]) -> dict[str, Any]:
+    """One round: ``layout``, the perfect player's seat (0 starts), the hard player's seed, the book file (``None``:
+    the shipped one)."""
+    layout, seat, seed, book_path = args
+    book = load_book(Path(book_path)) if book_path else load_book()
     rnd = Round(LAYOUTS[layout], 0)
     proven: int | None = None
     first = True
@@ -50,7 +52,7 @@ def play_round(args: tuple[str, int, int]) -> dict[str, Any]:
     while rnd.legal_codes():
         started = time.perf_counter()
         if rnd.current_player == seat:
-            choice = perfect_choice(rnd, seed, fallback_nodes=hard_nodes())
+            choice = perfect_choice(rnd, seed, fallback_nodes=hard_nodes(), book=book)
             took = time.perf_counter() - started
             sources.append(choice.source)
             times[choice.source].append(took)
@@ -116,9 +118,10 @@ def main() -> None:
     parser.add_argument("--layouts", nargs="+", default=list(RECOMMENDED), choices=list(RECOMMENDED))
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None, help="also write the rounds and summary as JSON")
+    parser.add_argument("--book", default=None, help="another book file (default: the shipped one)")
     args = parser.parse_args()
-    book = load_book()
-    jobs = [(layout, seat, seed) for layout in args.layouts for seat in (0, 1) for seed in range(args.seeds)]
+    book = load_book(Path(args.book)) if args.book else load_book()
+    jobs = [(layout, seat, seed, args.book) for layout in args.layouts for seat in (0, 1) for seed in range(args.seeds)]
     load_before = os.getloadavg()
     started = time.perf_counter()
     if args.jobs > 1:
