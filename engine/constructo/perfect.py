@@ -6,7 +6,7 @@ For the player to move in a round, in this order:
    best action.
 2. **kept**: the book holds the position one or two plies back (the edge of the book), which proves a lower bound
    of this position's value (the opponent's exact value there, negated; or this player's value there, when the
-   action played was the book's); a null-window search of the remaining tree within :data:`PERFECT_NODES_CORE`
+   action played was the book's); a null-window search of the remaining tree within :data:`KEPT_NODES_CORE`
    nodes finds an action proven to reach that bound. Proven, though it may not exploit an opponent's slip to the
    full; it comes before the exact search because at the book's edge the tree is rarely small enough to solve.
 3. **solved**: :func:`engine.constructo.search.solve` proves the remaining tree within :data:`PERFECT_NODES_CORE`
@@ -36,6 +36,8 @@ from engine.errors import IllegalMoveError
 
 __all__ = [
     "COUNTS",
+    "KEPT_NODES_CORE",
+    "KEPT_NODES_PYTHON",
     "PERFECT_NODES_CORE",
     "PERFECT_NODES_PYTHON",
     "PerfectChoice",
@@ -52,6 +54,11 @@ PERFECT_NODES_CORE = 8_000_000
 proves most positions from ply 3-5 of the recommended layouts (BENCHMARKS.md, "Perfect Constructo level")."""
 PERFECT_NODES_PYTHON = 200_000
 """The same with the pure-Python search (~130 k nodes/s): proves only the last plies, then falls back."""
+KEPT_NODES_CORE = 32_000_000
+"""Node budget of the ``kept`` null-window proof with the compiled core (~10 s of one idle core): spent only at the
+book's edge (the first one or two moves of a round past the book), where rombo's first reply needs ~25 M nodes."""
+KEPT_NODES_PYTHON = 400_000
+"""The same with the pure-Python search."""
 
 Source = Literal["book", "solved", "kept", "fallback"]
 
@@ -89,6 +96,7 @@ def perfect_choice(
     *,
     fallback_nodes: int,
     max_nodes: int | None = None,
+    kept_nodes: int | None = None,
     book: Book | None = None,
 ) -> PerfectChoice:
     """The ``perfect`` level's action for ``rnd``'s player to move (the module docstring).
@@ -96,6 +104,8 @@ def perfect_choice(
     Args:
         seed: the fallback search's tie breaks (the book and the exact search do not depend on it).
         max_nodes: the exact search's budget (``None``: :func:`perfect_nodes`).
+        kept_nodes: the ``kept`` proof's budget (``None``: :data:`KEPT_NODES_CORE`, or :data:`KEPT_NODES_PYTHON`
+            without the compiled core).
         fallback_nodes: the fallback's node budget (:func:`engine.constructo.ai.choose_move` passes the
             ``hard`` level's, :func:`engine.constructo.ai.hard_nodes`).
         book: the opening book (``None``: the shipped one, :func:`engine.constructo.book.load_book`).
@@ -114,7 +124,9 @@ def perfect_choice(
     budget = perfect_nodes() if max_nodes is None else max_nodes
     floor = book_floor(rnd, book)
     if floor is not None:
-        kept = prove_at_least(rnd, floor, budget)
+        if kept_nodes is None:
+            kept_nodes = KEPT_NODES_CORE if _core.core_available() else KEPT_NODES_PYTHON
+        kept = prove_at_least(rnd, floor, kept_nodes)
         if kept is not None:
             COUNTS["kept"] += 1
             return PerfectChoice(kept[0], "kept", floor, kept[1])

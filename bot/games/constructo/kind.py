@@ -67,7 +67,7 @@ class ConstructoRules(Rules):
         return without_offer(env)
 
     def ai_lane(self, state: Any, seat: int, level: str) -> str:
-        """``"background"`` for the hard and perfect levels' searches (node budgets: ~0.7 s and up to ~3.5 s of CPU),
+        """``"background"`` for the hard and perfect levels' searches (node budgets: ~0.7 s; perfect ~2.5 s, ~10 s once or twice a round),
         ``"light"`` for easy and medium (milliseconds) and for round 2's layout choice (M1, a short search)."""
         if level in ("hard", "perfect") and getattr(state, "phase", None) != "choosing_layout":
             return "background"

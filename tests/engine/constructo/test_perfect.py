@@ -132,7 +132,7 @@ def test_at_the_books_edge_it_keeps_the_proven_bound_with_a_null_window_proof() 
         rnd.apply_code(reply)
         if rnd.legal_codes():
             assert book_floor(rnd, book) == -value
-            choice = perfect_choice(rnd, max_nodes=5_000_000, fallback_nodes=1000, book=book)
+            choice = perfect_choice(rnd, kept_nodes=5_000_000, max_nodes=1000, fallback_nodes=1000, book=book)
             assert choice.source == "kept" and choice.value == -value
             rnd.apply_code(choice.move.code)
             after = solve(rnd, max_nodes=50_000_000) if rnd.legal_codes() else None
@@ -146,7 +146,7 @@ def test_without_a_proof_in_budget_it_falls_back_to_hard_search_and_counts_it() 
     rnd.apply_code(9)
     before = COUNTS["fallback"]
     empty = Book({"version": BOOK_VERSION, "layouts": {}})
-    choice = perfect_choice(rnd, max_nodes=10_000, fallback_nodes=5_000, book=empty)
+    choice = perfect_choice(rnd, max_nodes=10_000, kept_nodes=10_000, fallback_nodes=5_000, book=empty)
     assert choice.source == "fallback" and choice.value is None and choice.move.code in rnd.legal_codes()
     assert COUNTS["fallback"] == before + 1
 
