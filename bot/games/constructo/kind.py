@@ -67,8 +67,9 @@ class ConstructoRules(Rules):
         return without_offer(env)
 
     def ai_lane(self, state: Any, seat: int, level: str) -> str:
-        """``"background"`` for the hard and perfect levels' searches (node budgets: ~0.7 s; perfect ~2.5 s, ~10 s once or twice a round),
-        ``"light"`` for easy and medium (milliseconds) and for round 2's layout choice (M1, a short search)."""
+        """``"background"`` for the hard and perfect levels' searches (node budgets: hard ~0.7 s of CPU; perfect up
+        to ~2.5 s, ~10 s once or twice a round), ``"light"`` for easy and medium (milliseconds) and for round 2's
+        layout choice (M1, a short search)."""
         if level in ("hard", "perfect") and getattr(state, "phase", None) != "choosing_layout":
             return "background"
         return "light"
