@@ -4,11 +4,11 @@ For the player to move in a round, in this order:
 
 1. **book**: the position (up to symmetry) is in the opening book (:mod:`engine.constructo.book`): its proven
    best action.
-2. **kept**: the book holds the position one or two plies back (the edge of the book), which proves a lower bound
-   of this position's value (the opponent's exact value there, negated; or this player's value there, when the
-   action played was the book's); a null-window search of the remaining tree within :data:`KEPT_NODES_CORE`
-   nodes finds an action proven to reach that bound. Proven, though it may not exploit an opponent's slip to the
-   full; it comes before the exact search because at the book's edge the tree is rarely small enough to solve.
+2. **kept**: the round's latest position held by the book gives a target (its exact value, from this player's
+   side); a null-window search of the remaining tree within :data:`KEPT_NODES_CORE` nodes looks for an action
+   proven to reach it (:func:`book_floor`, :func:`prove_at_least`). Within :data:`EDGE_PLIES` plies of the book
+   this comes first (the exact search seldom fits there); later it comes after the exact search. Proven, though
+   it may not exploit an opponent's slip to the full.
 3. **solved**: :func:`engine.constructo.search.solve` proves the remaining tree within :data:`PERFECT_NODES_CORE`
    nodes (about 2-2.5 s of one idle core with the compiled core): a proven best action.
 4. **fallback**: none of these: the ``hard`` level's search (:func:`engine.constructo.ai.hard_nodes` nodes, heuristic
@@ -36,6 +36,7 @@ from engine.errors import IllegalMoveError
 
 __all__ = [
     "COUNTS",
+    "EDGE_PLIES",
     "KEPT_NODES_CORE",
     "KEPT_NODES_PYTHON",
     "PERFECT_NODES_CORE",
@@ -59,6 +60,10 @@ KEPT_NODES_CORE = 32_000_000
 book's edge (the first one or two moves of a round past the book), where rombo's first reply needs ~25 M nodes."""
 KEPT_NODES_PYTHON = 400_000
 """The same with the pure-Python search."""
+EDGE_PLIES = 1
+"""Up to this many plies past the book's last position in the round (right past its edge, where the target is a
+strict lower bound and the tree is the largest), the ``kept`` proof comes before the exact search, which seldom
+fits its budget there; further on, the exact search first (it also exploits a slip of the opponent)."""
 
 Source = Literal["book", "solved", "kept", "fallback"]
 
@@ -122,18 +127,23 @@ def perfect_choice(
         COUNTS["book"] += 1
         return PerfectChoice(hit.move, "book", hit.value, 0)
     budget = perfect_nodes() if max_nodes is None else max_nodes
-    floor = book_floor(rnd, book)
-    if floor is not None:
-        if kept_nodes is None:
-            kept_nodes = KEPT_NODES_CORE if _core.core_available() else KEPT_NODES_PYTHON
-        kept = prove_at_least(rnd, floor, kept_nodes)
+    target = book_floor(rnd, book)
+    if kept_nodes is None:
+        kept_nodes = KEPT_NODES_CORE if _core.core_available() else KEPT_NODES_PYTHON
+    if target is not None and target[1] <= EDGE_PLIES:  # at the book's edge: the tree is rarely small enough
+        kept = prove_at_least(rnd, target[0], kept_nodes)
         if kept is not None:
             COUNTS["kept"] += 1
-            return PerfectChoice(kept[0], "kept", floor, kept[1])
+            return PerfectChoice(kept[0], "kept", target[0], kept[1])
     proved = solve(rnd, max_nodes=budget, tt_bits=18)
     if proved is not None:
         COUNTS["solved"] += 1
         return PerfectChoice(proved.move, "solved", proved.value, proved.nodes)
+    if target is not None and target[1] > EDGE_PLIES:  # deeper: the exact search had its chance first
+        kept = prove_at_least(rnd, target[0], kept_nodes)
+        if kept is not None:
+            COUNTS["kept"] += 1
+            return PerfectChoice(kept[0], "kept", target[0], kept[1])
     found = search(rnd, budget_s=None, max_nodes=fallback_nodes, seed=seed)
     COUNTS["fallback"] += 1
     log.info(
@@ -145,24 +155,21 @@ def perfect_choice(
     return PerfectChoice(found.move, "fallback", None, budget + found.nodes)
 
 
-def book_floor(rnd: Round, book: Book) -> int | None:
-    """A lower bound of the value of ``rnd`` for its player to move (times ``SCALE``), proven by the book's entries
-    one ply back (the opponent's exact value ``w`` there: every reply leaves at least ``-w``) and two plies back
-    (this player's exact value ``v``, kept when the action played there was the book's); ``None`` without either."""
-    floors: list[int] = []
+def book_floor(rnd: Round, book: Book) -> tuple[int, int] | None:
+    """The value the book proved for this round, seen from ``rnd``'s player to move, and how many plies back.
+
+    Walks back to the latest position of the round held by the book: its exact value ``v`` for its mover is this
+    player's target when that mover is this player (an even distance) and ``-v`` otherwise. One ply back the
+    target is a proven lower bound (every reply leaves at least ``-v``); further back it is what the book's line
+    promises, proven only by :func:`prove_at_least` (which fails when the line has lost value). ``None`` when no
+    position of the round is in the book. Returns ``(target times SCALE, distance in plies)``."""
     work = rnd.copy()
-    if len(work.codes) >= 1:
+    for distance in range(1, len(rnd.codes) + 1):
         work.undo_code()
         hit = book.lookup(work)
         if hit is not None:
-            floors.append(-hit.value)
-        if len(work.codes) >= 1:
-            played = work.codes[-1]
-            work.undo_code()
-            hit = book.lookup(work)
-            if hit is not None and hit.move.code == played:
-                floors.append(hit.value)
-    return max(floors) if floors else None
+            return (hit.value if distance % 2 == 0 else -hit.value), distance
+    return None
 
 
 def prove_at_least(rnd: Round, floor: int, max_nodes: int) -> tuple[Move, int] | None:

@@ -125,18 +125,24 @@ def test_perfect_solves_late_positions_and_keeps_the_proven_value_to_the_end(see
 
 def test_at_the_books_edge_it_keeps_the_proven_bound_with_a_null_window_proof() -> None:
     """One ply past a book position (the opponent's), the book's exact value proves a bound for every reply; the
-    level finds an action reaching it (source ``kept``), and the solver agrees the action reaches it."""
+    level finds an action reaching it (source ``kept``), and the solver agrees the action reaches it. Further
+    on, the book's value is still the target, seen from the right side."""
     rnd = late_position("rombo", 21, 9)
     book, value = one_entry_book(rnd)  # the opponent's position, value for the opponent
     for reply in list(rnd.legal_codes())[:6]:
         rnd.apply_code(reply)
         if rnd.legal_codes():
-            assert book_floor(rnd, book) == -value
+            assert book_floor(rnd, book) == (-value, 1)
             choice = perfect_choice(rnd, kept_nodes=5_000_000, max_nodes=1000, fallback_nodes=1000, book=book)
             assert choice.source == "kept" and choice.value == -value
             rnd.apply_code(choice.move.code)
             after = solve(rnd, max_nodes=50_000_000) if rnd.legal_codes() else None
             assert (-(after.value) if after else _final(rnd) * -1) >= -value  # type: ignore[union-attr]
+            if rnd.legal_codes():
+                rnd.apply_code(rnd.legal_codes()[0])
+                if rnd.legal_codes():
+                    assert book_floor(rnd, book) == (-value, 3)
+                rnd.undo_code()
             rnd.undo_code()
         rnd.undo_code()
 
