@@ -14,6 +14,7 @@ round is the unit the claim is about. For every round it records:
 Deterministic (node budgets only). Usage::
 
     .venv/bin/python bench/bench_perfect.py [--seeds 2] [--layouts rombo flor cinta corona] [--jobs 1] [--book F]
+        [--opponent hard|medium|easy]
 """
 
 from __future__ import annotations
@@ -37,10 +38,10 @@ from engine.constructo.book import load_book
 from engine.constructo.perfect import perfect_choice
 
 
-def play_round(args: tuple[str, int, int, str | None]) -> dict[str, Any]:
-    """One round: ``layout``, the perfect player's seat (0 starts), the hard player's seed, the book file (``None``:
-    the shipped one)."""
-    layout, seat, seed, book_path = args
+def play_round(args: tuple[str, int, int, str | None, str]) -> dict[str, Any]:
+    """One round: ``layout``, the perfect player's seat (0 starts), the opponent's seed, the book file (``None``:
+    the shipped one), the opponent's level (``hard`` by default)."""
+    layout, seat, seed, book_path, opponent = args
     book = load_book(Path(book_path)) if book_path else load_book()
     rnd = Round(LAYOUTS[layout], 0)
     proven: int | None = None
@@ -61,7 +62,7 @@ def play_round(args: tuple[str, int, int, str | None]) -> dict[str, Any]:
                 first = False
             code = choice.move.code
         else:
-            code = choose_move(rnd, "hard", seed=seed * 1000 + i).code
+            code = choose_move(rnd, opponent, seed=seed * 1000 + i).code
             hard_times.append(time.perf_counter() - started)
         rnd.apply_code(code)
         i += 1
@@ -119,6 +120,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None, help="also write the rounds and summary as JSON")
     parser.add_argument("--book", default=None, help="another book file (default: the shipped one)")
+    parser.add_argument("--opponent", default="hard", choices=["easy", "medium", "hard"], help="the other level")
     args = parser.parse_args()
     book = load_book(Path(args.book)) if args.book else load_book()
     jobs = [(layout, seat, seed, args.book) for layout in args.layouts for seat in (0, 1) for seed in range(args.seeds)]
@@ -131,10 +133,11 @@ def main() -> None:
         rounds = [play_round(j) for j in jobs]
     for r in rounds:
         print(
-            f"{r['layout']:7s} perfect seat {r['seat']} hard seed {r['seed']}: proven {r['proven']}, final "
+            f"{r['layout']:7s} perfect seat {r['seat']} {args.opponent} seed {r['seed']}: proven {r['proven']}, final "
             f"{r['final']:+d}, sources {dict(Counter(r['sources']))}"
         )
     result = {
+        "opponent": args.opponent,
         "book_plies": {name: book.plies(LAYOUTS[name]) for name in args.layouts},
         "summary": summary(rounds),
         "seconds": round(time.perf_counter() - started),
