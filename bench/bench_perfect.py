@@ -123,7 +123,12 @@ def main() -> None:
     parser.add_argument("--opponent", default="hard", choices=["easy", "medium", "hard"], help="the other level")
     args = parser.parse_args()
     book = load_book(Path(args.book)) if args.book else load_book()
-    jobs = [(layout, seat, seed, args.book) for layout in args.layouts for seat in (0, 1) for seed in range(args.seeds)]
+    jobs = [
+        (layout, seat, seed, args.book, args.opponent)
+        for layout in args.layouts
+        for seat in (0, 1)
+        for seed in range(args.seeds)
+    ]
     load_before = os.getloadavg()
     started = time.perf_counter()
     if args.jobs > 1:
