@@ -184,11 +184,17 @@ def prove_at_least(rnd: Round, floor: int, max_nodes: int) -> tuple[Move, int] |
         )
         if aborted or value < floor:
             return None
-        return MOVE_BY_CODE[code], int(nodes)  # type: ignore[return-value]
-    searcher = PySearcher(rnd, codes, max_nodes, None)
-    searcher.start_depth = MAX_DEPTH  # budgets apply from the first node
-    try:
-        code, value = searcher._root(MAX_DEPTH, codes[0], floor - 1, floor)
-    except Abort:
-        return None
-    return (MOVE_BY_CODE[code], searcher.nodes) if value >= floor else None  # type: ignore[return-value]
+        spent = int(nodes)
+    else:
+        searcher = PySearcher(rnd, codes, max_nodes, None)
+        searcher.start_depth = MAX_DEPTH  # budgets apply from the first node
+        try:
+            code, value = searcher._root(MAX_DEPTH, codes[0], floor - 1, floor)
+        except Abort:
+            return None
+        if value < floor:
+            return None
+        spent = searcher.nodes
+    move = MOVE_BY_CODE[code]
+    assert move is not None  # a legal action code
+    return move, spent

@@ -7,10 +7,11 @@ import random
 
 import pytest
 
+import engine.constructo.core as core_module
 from engine.constructo import LAYOUTS, RECOMMENDED, IllegalMoveError, Round
 from engine.constructo.ai import LEVELS, choose_move, solve
 from engine.constructo.book import BOOK_VERSION, Book, canonical, load_book, map_code
-from engine.constructo.perfect import COUNTS, book_floor, perfect_choice
+from engine.constructo.perfect import COUNTS, book_floor, perfect_choice, prove_at_least
 from engine.constructo.symmetry import automorphisms
 from tools.build_book import Builder
 
@@ -165,3 +166,18 @@ def test_perfect_is_a_level_of_choose_move_and_refuses_a_finished_round() -> Non
         rnd.apply_code(rnd.legal_codes()[0])
     with pytest.raises(IllegalMoveError):
         perfect_choice(rnd, fallback_nodes=1000)
+
+
+def test_the_kept_proof_of_the_pure_python_search_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the compiled core the null-window proof runs in the Python search and finds an action the solver
+    confirms; a bound above the position's value is refused."""
+    rnd = late_position("flor", 8, 16)
+    value = solve(rnd, max_nodes=20_000_000).value  # type: ignore[union-attr]
+    monkeypatch.setattr(core_module, "core_available", lambda: False)
+    kept = prove_at_least(rnd, value, 2_000_000)
+    assert prove_at_least(rnd, value + 100, 2_000_000) is None
+    monkeypatch.undo()
+    assert kept is not None
+    rnd.apply_code(kept[0].code)
+    after = solve(rnd, max_nodes=20_000_000) if rnd.legal_codes() else None
+    assert (-after.value if after else -_final(rnd)) >= value
