@@ -2,8 +2,8 @@
 broken down by one of the game's options (Constructo: round 1's layout).
 
 Read from ``game_outcomes`` (one row per human seat of every game finished with a result, aborted games have none)
-and ``games.state_json`` (the stored envelope, whose ``options`` the game chose at creation). The SQL is written
-once for SQLite and PostgreSQL (window functions, ``GROUP BY`` position); only the JSON read differs
+and ``games.initial_state_json`` (the envelope stored at creation, whose ``options`` the game chose then). The SQL
+is written once for SQLite and PostgreSQL (window functions, ``GROUP BY`` position); only the JSON read differs
 (:data:`OPTION_SQL`). Knows no game by name: the caller names the option.
 """
 
@@ -20,10 +20,11 @@ from .records import WDL
 __all__ = ["OPTION_SQL", "OptionRecord", "PlayerRecordsMixin"]
 
 OPTION_SQL: dict[str, str] = {
-    "sqlite": "json_extract(g.state_json, '$.options.' || ?)",
-    "postgresql": "((g.state_json::json -> 'options') ->> CAST(? AS text))",
+    "sqlite": "json_extract(g.initial_state_json, '$.options.' || ?)",
+    "postgresql": "((g.initial_state_json::json -> 'options') ->> CAST(? AS text))",
 }
-"""Per dialect: the text of option ``?`` of game ``g`` (NULL when the game has no such option)."""
+"""Per dialect: the text of option ``?`` of game ``g`` (NULL when the game has no such option), read from the state
+stored at creation (options are chosen then, and that state is far smaller than the finished one)."""
 
 _OPTION = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
