@@ -274,8 +274,8 @@ class Narration:
 
     def stats_option_value(self, value: str | None, locale: Any) -> str:
         """How ``/stats`` names one stored value of :attr:`GameKind.stats_option` (issue 25); default: as
-        stored, ``—`` for games stored without it."""
-        return value if value else "—"
+        stored, and a few words for games stored without it (``stats.option_unknown``)."""
+        return value if value else t("stats.option_unknown", locale)
 
 
 class Pictures:

@@ -9,6 +9,7 @@ MESSAGES: dict[str, str] = {
     "stats.by_option": "  by {option} (against people · against the AI):",
     "stats.option_row": "    {value}: {wins}W {losses}L {draws}D · {ai_wins}W {ai_losses}L {ai_draws}D",
     "stats.layout_custom": "custom layouts",
+    "stats.option_unknown": "older games (not recorded)",
     "stats.no_games": "**{game}**: no finished game yet.",
     "err.stats_self": "Pick another player as the opponent: nobody has a record against themselves.",
 }

@@ -9,6 +9,7 @@ MESSAGES: dict[str, str] = {
     "stats.by_option": "  por {option} (contra personas · contra la IA):",
     "stats.option_row": "    {value}: {wins}V {losses}D {draws}E · {ai_wins}V {ai_losses}D {ai_draws}E",
     "stats.layout_custom": "tableros propios",
+    "stats.option_unknown": "partidas antiguas (sin registrar)",
     "stats.no_games": "**{game}**: ninguna partida terminada todavía.",
     "err.stats_self": "Elige a otro jugador como rival: nadie tiene resultados contra sí mismo.",
 }

@@ -148,7 +148,10 @@ class ConstructoNarration(Narration):
         return t("cx.ai_name", locale, level=word)
 
     def stats_option_value(self, value: str | None, locale: Any) -> str:
-        """Round 1's layout in ``/stats``: its name, or one word for every custom layout (9 coordinates)."""
+        """Round 1's layout in ``/stats``: its name, one word for every custom layout (9 coordinates), and the
+        default's words for games stored without it (records older than the envelope's options)."""
+        if value is None:
+            return super().stats_option_value(value, locale)
         return value if value in LAYOUTS else t("stats.layout_custom", locale)
 
 
