@@ -27,6 +27,7 @@ from bot.first_response import PRIVATE_ANSWER
 from bot.i18n import image_words, t
 from bot.services import reach
 from bot.services.publish import render_png
+from bot.services.stats_records import record_lines
 from bot.storage.ratings import PROVISIONAL_GAMES
 from bot.ui import installs, mutual
 from bot.ui.common import defer, fill, png_file, reply, report_errors, update
@@ -142,14 +143,21 @@ class SharedCog(commands.Cog, name="shared"):
         return f"```\n{clip(text, 1990)}\n```", [png_file(png, f"leaderboard-{game}.png")], view
 
     @app_commands.command(name="stats", description="Ratings and results of a player (you by default)")
-    @app_commands.describe(user="Whose stats")
+    @app_commands.describe(user="Whose stats", opponent="Head-to-head: results against this player")
     @app_commands.guild_only()
-    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+    async def stats(
+        self, interaction: discord.Interaction, user: discord.User | None = None, opponent: discord.User | None = None
+    ) -> None:
         target = user or interaction.user
+        if opponent is not None and opponent.id == target.id:
+            raise BotError("err.stats_self")
+        await defer(interaction)
         lines = [t("stats.title", interaction.locale, name=target.display_name)]
         loc = interaction.locale
         provisional = False
-        for kind, title in ((k.name, k.title) for k in self.bot.games.kinds.values()):
+        against = (opponent.id, opponent.display_name) if opponent is not None else None
+        for game in self.bot.games.kinds.values():
+            kind, title = game.name, game.title
             stats = await self.bot.storage.player_stats(interaction.guild_id or 0, kind, target.id)
             row = stats.rating
             provisional = provisional or (row is not None and row.provisional)
@@ -187,9 +195,12 @@ class SharedCog(commands.Cog, name="shared"):
             ai = stats.vs_ai
             if ai.wins + ai.draws + ai.losses:  # games against the AI: never rated, counted apart
                 lines.append(t("stats.vs_ai", loc, wins=ai.wins, draws=ai.draws, losses=ai.losses))
+            guild_id = interaction.guild_id or 0
+            lines += await record_lines(self.bot.storage, game, guild_id, target.id, against, loc)  # issue 25
         if provisional:  # a provisional rating is shown: say what "?" means
             lines.append(t("stats.provisional", loc, games=PROVISIONAL_GAMES))
-        await reply(interaction, "\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
+        for part in pages(lines):  # whole lines, within 2,000 characters a message
+            await reply(interaction, "\n".join(part), allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="help", description="How to play with this bot", extras=PRIVATE_ANSWER)
     @installs.anywhere

@@ -272,6 +272,11 @@ class Narration:
         when aborted, so an abort is never a free re-deal); empty by default."""
         return ""
 
+    def stats_option_value(self, value: str | None, locale: Any) -> str:
+        """How ``/stats`` names one stored value of :attr:`GameKind.stats_option` (issue 25); default: as
+        stored, and a few words for games stored without it (``stats.option_unknown``)."""
+        return value if value else t("stats.option_unknown", locale)
+
 
 class Pictures:
     """The images of one game (``kind.pictures``), drawn off the event loop by the publisher (``Picture.draw``
@@ -347,6 +352,8 @@ class GameKind:
             the game waits until someone does), ``False`` = the layer applies the engine's ``Timeout`` at once
             (``bot/services/timers.py``).
         package: the import path of the game's package (set when the registry loads it).
+        stats_option: the game option (``options`` key) whose values break a player's results down in ``/stats``
+            (issue 25; e.g. a ``"layout"``), named by ``narration.stats_option_value``; ``None``: no breakdown.
 
     Raises:
         ValueError: ``engine.game`` is not ``name``, or ``replay.engine`` is not ``engine``.
@@ -366,6 +373,7 @@ class GameKind:
     seat_rule: str | None = None
     timeout_claim: bool = False
     package: str = ""
+    stats_option: str | None = None
 
     def __post_init__(self) -> None:
         if getattr(self.engine, "game", None) != self.name:

@@ -4,7 +4,8 @@ Assembled from ``games.GamesMixin`` (games, versioned actions, results), ``guild
 (clocks, guild settings, guild removal), ``log.ActionLogMixin`` (action log, replay),
 ``history.HistoryMixin`` (finished games of a player), ``players.PlayersMixin`` (ratings, stats,
 preferences, meta), ``effects.EffectsMixin`` (the outbox of effects owed by commits) and ``queue.QueueMixin`` (the
-quick-match queue), ``tourneys.TourneyMixin`` (tournaments) over
+quick-match queue), ``puzzles.PuzzlesMixin`` (daily puzzles, streaks), ``tourneys.TourneyMixin`` (tournaments) and
+``player_records.PlayerRecordsMixin`` (head-to-head, best streak, results by option) over
 ``connection.Connection``, which runs their SQL on a ``backend.Backend``:
 ``sqlite_backend`` (aiosqlite, one file, one process) or ``pg_backend`` (asyncpg pool, shared).
 """
@@ -16,6 +17,7 @@ from .guilds import GuildsMixin
 from .history import HistoryMixin
 from .limits import LimitsMixin
 from .log import ActionLogMixin
+from .player_records import PlayerRecordsMixin
 from .players import PlayersMixin
 from .puzzles import PuzzlesMixin
 from .queue import QueueMixin
@@ -27,6 +29,7 @@ class Storage(
     ActionLogMixin,
     HistoryMixin,
     PlayersMixin,
+    PlayerRecordsMixin,
     EffectsMixin,
     LimitsMixin,
     QueueMixin,

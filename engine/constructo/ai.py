@@ -12,6 +12,8 @@ Levels:
   (:mod:`engine.constructo.core`). Whenever the remaining tree is searched without
   reaching the depth horizon (at most 36 actions per round), the result is exact and the search stops: the
   AI then plays perfectly.
+* ``perfect`` -- :func:`engine.constructo.perfect.perfect_choice`: the opening book of the recommended layouts,
+  then exact search within a node budget, else (counted) the ``hard`` search.
 
 The value of a round is its final tower difference (S2, E2) for the player to move; non-terminal
 leaves get a heuristic (tower difference plus a small bonus for available tower-making moves).
@@ -32,6 +34,7 @@ from engine.constructo import core as _core
 from engine.constructo.layout import LAYOUTS, RECOMMENDED, Layout
 from engine.constructo.match import Match
 from engine.constructo.move import MOVE_BY_CODE, Move
+from engine.constructo.perfect import perfect_choice
 from engine.constructo.round import Round
 from engine.constructo.search import SCALE, SearchResult, search, solve
 from engine.errors import IllegalMoveError, InvalidInputError, NotYourTurnError
@@ -50,8 +53,8 @@ __all__ = [
     "solve",
 ]
 
-Level = Literal["easy", "medium", "hard"]
-LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+Level = Literal["easy", "medium", "hard", "perfect"]
+LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "perfect")
 
 _INF = 1 << 30
 
@@ -103,11 +106,12 @@ def choose_move(
     """Pick a legal action for the player to move in ``state`` (a Round, or a Match's current round).
 
     Args:
-        level: ``"easy"``, ``"medium"`` or ``"hard"`` (see the module docstring).
+        level: ``"easy"``, ``"medium"``, ``"hard"`` or ``"perfect"`` (see the module docstring).
         seed: seeds a ``random.Random`` (tie breaks and easy's choices): same seed, same answer.
         budget_s: optional wall-clock cap in seconds for ``hard`` (``None`` or ``<= 0``, the default: none). With a
             cap the move depends on the machine's speed and load; the bot never passes one.
-        max_nodes: node budget for ``hard`` (``None``: :func:`hard_nodes`, ~2 M nodes with the compiled core).
+        max_nodes: node budget for ``hard`` and ``perfect``'s fallback (``None``: :func:`hard_nodes`, ~2 M nodes
+            with the compiled core).
             A node budget alone makes the move depend only on the position and ``seed``.
 
     Returns: a :class:`Move` that is legal in the current position (never mutates ``state``).
@@ -128,7 +132,9 @@ def choose_move(
             max_nodes = hard_nodes()  # never an unbounded search: the whole round is far too big to solve
         cap = budget_s if budget_s is not None and budget_s > 0 else None
         return search(rnd, budget_s=cap, max_nodes=max_nodes, seed=seed).move
-    raise InvalidInputError(f"unknown AI level {level!r}: use easy, medium or hard")
+    if level == "perfect":
+        return perfect_choice(rnd, seed, fallback_nodes=hard_nodes() if max_nodes is None else max_nodes).move
+    raise InvalidInputError(f"unknown AI level {level!r}: use easy, medium, hard or perfect")
 
 
 def _easy(rnd: Round, rng: random.Random) -> Move:

@@ -35,16 +35,33 @@ async def test_leaderboard_image_and_text(driver: Driver, fake: FakeDiscord, sto
 
 async def test_stats_for_self_and_another_user(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
     await _finished_game(driver, fake, storage)
-    text = initial(fake, await driver.command("stats", ALICE))["data"]["content"]
+    token = await driver.command("stats", ALICE)
+    assert initial(fake, token) == {"type": 5}  # deferred before reading the records
+    text = fake.visible_text(token)
     assert "Stats of alice" in text and "rank 1" in text and "1W 0L 0D" in text and "CONEX**: no rated" in text
-    text = initial(fake, await driver.command("stats", CAROL, user=BOB))["data"]["content"]
+    text = fake.visible_text(await driver.command("stats", CAROL, user=BOB))
     assert "Stats of bob" in text and "0W 1L 0D" in text and "rating 1437?" in text  # 1500 - 63, provisional
     assert "? = provisional: fewer than 5 rated games" in text
-    assert "against the AI" not in text
+    assert "against the AI (not rated)" not in text
     await driver.command("constructo challenge", BOB, channel_id=CHANNEL_ID + 1, opponent=BOT_ID)
     await driver.resign(BOB, channel_id=CHANNEL_ID + 1)  # a game against the AI: counted apart, never rated
-    text = initial(fake, await driver.command("stats", CAROL, user=BOB))["data"]["content"]
+    text = fake.visible_text(await driver.command("stats", CAROL, user=BOB))
     assert "0W 1L 0D" in text and "against the AI (not rated): 0W 1L 0D" in text
+
+
+async def test_stats_records_against_an_opponent_and_by_layout(
+    driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    """Issue 25: ``opponent:`` adds the head-to-head line of each game, the best streak and the results by round
+    1's layout follow; the player as their own opponent is refused privately, changing nothing."""
+    await _finished_game(driver, fake, storage)
+    text = fake.visible_text(await driver.command("stats", CAROL, user=ALICE, opponent=BOB))
+    lines = text.splitlines()
+    assert "  against bob: 1W 0L 0D" in lines and "  best win streak against people: 1" in lines, text
+    assert "    rombo: 1W 0L 0D · 0W 0L 0D" in lines, text
+    assert "  against bob: no finished game together yet." in lines  # the CONEX line
+    token = await driver.command("stats", ALICE, opponent=ALICE)
+    assert "nobody has a record against themselves" in refusal(fake, token)
 
 
 async def test_help_is_ephemeral_and_lists_the_commands(driver: Driver, fake: FakeDiscord) -> None:

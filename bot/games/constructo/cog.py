@@ -92,7 +92,7 @@ class ConstructoCog(
         interaction: discord.Interaction,
         opponent: discord.User | None = None,
         layout: str | None = None,
-        level: Literal["easy", "medium", "hard"] | None = None,
+        level: Literal["easy", "medium", "hard", "perfect"] | None = None,
         clock: Literal["live", "daily", "none"] | None = None,
     ) -> None:
         loc = guild_locale(interaction)

@@ -24,15 +24,15 @@ from engine.errors import StateError
 from engine.protocol import Event
 from render.constructo_replay import REPLAY
 
-AI_LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+AI_LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "perfect")
 DEFAULT_LAYOUT = "rombo"
 DEFAULT_LEVEL = "medium"
 
 
 def ai_action(match: Match, seat: int, level: str, seed: int) -> str:
     """The AI seat's action as text: round 2's layout when it chooses (M1), else its move
-    (``engine.constructo.ai``; ``hard`` searches a node budget, never the clock, so a busy machine does not
-    weaken it). CPU work: runs in a worker."""
+    (``engine.constructo.ai``; ``hard`` and ``perfect`` search node budgets, never the clock, so a busy machine
+    does not weaken them). CPU work: runs in a worker."""
     from engine.constructo import ai
 
     if match.phase == "choosing_layout":
@@ -67,9 +67,10 @@ class ConstructoRules(Rules):
         return without_offer(env)
 
     def ai_lane(self, state: Any, seat: int, level: str) -> str:
-        """``"background"`` for the hard level's search (a node budget, ~0.7 s of CPU), ``"light"`` for easy and
-        medium (milliseconds) and for round 2's layout choice (M1, a short search)."""
-        if level == "hard" and getattr(state, "phase", None) != "choosing_layout":
+        """``"background"`` for the hard and perfect levels' searches (node budgets: hard ~0.7 s of CPU; perfect up
+        to ~2.5 s, ~10 s once or twice a round), ``"light"`` for easy and medium (milliseconds) and for round 2's
+        layout choice (M1, a short search)."""
+        if level in ("hard", "perfect") and getattr(state, "phase", None) != "choosing_layout":
             return "background"
         return "light"
 
@@ -146,6 +147,13 @@ class ConstructoNarration(Narration):
         word = t(f"ai.level_{level}", locale) if has(f"ai.level_{level}", "en") else level
         return t("cx.ai_name", locale, level=word)
 
+    def stats_option_value(self, value: str | None, locale: Any) -> str:
+        """Round 1's layout in ``/stats``: its name, one word for every custom layout (9 coordinates), and the
+        default's words for games stored without it (records older than the envelope's options)."""
+        if value is None:
+            return super().stats_option_value(value, locale)
+        return value if value in LAYOUTS else t("stats.layout_custom", locale)
+
 
 class ConstructoPictures(Pictures):
     """The board and the result card (``payload.py``)."""
@@ -183,5 +191,6 @@ KIND = GameKind(
     replay=REPLAY,
     timeout_claim=True,
     seating=Seating("challenge", 2, 2, ai_ids="bot", ai_levels=AI_LEVELS, default_level=DEFAULT_LEVEL),
+    stats_option="layout",
 )
 """Constructo's plug-in (the module docstring)."""
