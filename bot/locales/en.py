@@ -67,7 +67,8 @@ MESSAGES: dict[str, str] = {
     "abort.done": "{name} aborted the {game} game of this channel. Nothing was rated.",
     "help.head": "**Board games on Discord**\n",
     "help.tail": (
-        "**Everything**: `/play join` (a quick match with whoever comes next; `/play leave`), "
+        "**Everything**: `/play join` (a quick match with whoever comes next; `/play leave`), `/tournament` (a "
+        "Swiss or round-robin tournament of the server: `create`, `join`, `start`, `standings`, `withdraw`), "
         "`/leaderboard`, `/stats`, `/history` (finished games), `/replay` (a finished game's replay "
         "and record), `/help`, `/about` (version, invite link), `/abandon` (end a game every player agrees to "
         "end; not rated), **Rematch** on a result card, `/mygames` (your open games, yours to move first), `/games` "

@@ -43,7 +43,8 @@ MESSAGES: dict[str, str] = {
     "ui.abort_game": "Anular #{game_id}",
     "ui.abort_confirm": "Sí, anularla",
     "help.tail": (
-        "**Para todo**: `/play join` (una partida rápida con quien llegue; `/play leave`), "
+        "**Para todo**: `/play join` (una partida rápida con quien llegue; `/play leave`), `/tournament` (un "
+        "torneo suizo o de todos contra todos del servidor: `create`, `join`, `start`, `standings`, `withdraw`), "
         "`/leaderboard`, `/stats`, `/history` (partidas terminadas), `/replay` (la repetición y "
         "el registro de una partida terminada), `/help`, `/about` (versión, enlace de invitación), `/abandon` "
         "(anula una partida si todos los jugadores "

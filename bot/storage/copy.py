@@ -58,6 +58,18 @@ TABLES: tuple[tuple[str, str, str], ...] = (
     ("puzzle_daily", "guild_id, channel_id, hour, locale, next_at, day, puzzle_id, message_id, updated_at", "guild_id"),
     ("puzzle_answers", "guild_id, day, user_id, move, correct, at", "guild_id, day, user_id"),
     ("puzzle_streaks", "guild_id, user_id, streak, best, solved, last_day, updated_at", "guild_id, user_id"),
+    (
+        "tournaments",
+        "id, guild_id, channel_id, kind, format, rounds, clock, organiser_id, status, round, locale, created_at,"
+        " finished_at",
+        "id",
+    ),
+    ("tournament_players", "tournament_id, user_id, name, joined_at, withdrawn", "tournament_id, user_id"),
+    (
+        "tournament_games",
+        "tournament_id, round, board, a, b, outcome, game_id, opening_at",
+        "tournament_id, round, board",
+    ),
 )
 """Every table of the schema with its columns and key, in an order that satisfies the foreign keys."""
 _FLOAT_COLUMNS = {
@@ -72,6 +84,7 @@ _FLOAT_COLUMNS = {
     "wait_until",
     "claimed_at",
     "next_at",
+    "opening_at",
     "mu",
     "sigma",
     "ordinal",
@@ -163,7 +176,7 @@ async def _insert_all(tx: Tx, dialect: str, data: list[list[Any]]) -> dict[str, 
             await tx.executemany(sql, values[start : start + BATCH])
         copied[table] = len(values)
     if dialect == "postgresql":
-        for table in ("games", "effects"):
+        for table in ("games", "effects", "tournaments"):
             await tx.execute(
                 f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT coalesce(max(id), 0)"
                 f" + 1 FROM {table}), false)"

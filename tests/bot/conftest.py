@@ -168,6 +168,7 @@ class Driver:
                 for t in asyncio.all_tasks()
                 if t is not current
                 and t.get_name() not in IGNORED_TASKS
+                and not t.get_name().startswith("daemon:")  # the bot's loops (bot.lifecycle's rule as well)
                 and not t.done()
                 and "pytest" not in t.get_name()
                 and "timeout_task" not in t.get_coro().__qualname__

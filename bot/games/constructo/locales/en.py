@@ -76,7 +76,8 @@ MESSAGES: dict[str, str] = {
     "cx.help": (
         "**Constructo** (2 players): `/constructo challenge`, then play with the buttons under the "
         "board or `/constructo place` / `/constructo move`; also `board`, `resign`, `choose` (round 2 "
-        "layout), `layouts`, `rules`. Challenge me to play the AI.\n"
+        "layout), `layouts`, `rules`. Challenge me to play the AI. `/puzzle play`: a position with one right "
+        "move, privately; `/puzzle streaks`; admins: `/puzzle daily_channel` (a puzzle a day in a channel).\n"
     ),
 }
 

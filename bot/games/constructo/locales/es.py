@@ -80,7 +80,9 @@ MESSAGES: dict[str, str] = {
     "cx.help": (
         "**Constructo** (2 jugadores): `/constructo challenge`, luego juega con los botones bajo el tablero o "
         "con `/constructo place` / `/constructo move`; también `board`, `resign`, `choose` (tablero de la "
-        "ronda 2), `layouts`, `rules`. Desafíame para jugar contra la IA.\n"
+        "ronda 2), `layouts`, `rules`. Desafíame para jugar contra la IA. `/puzzle play`: una posición con una "
+        "sola jugada buena, en privado; `/puzzle streaks`; admins: `/puzzle daily_channel` (un problema al día en "
+        "un canal).\n"
     ),
     # rule statements of rules/constructo.md (the engine's English details are not translated; the rule is)
     "rule.T1": (
