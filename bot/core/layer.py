@@ -166,6 +166,7 @@ class GameLayer(Loader):
             )
         except ChannelBusyError as err:
             raise BotError("err.channel_busy", game_id=err.details.get("game_id", "?")) from err
+        self.outbox.committed(owed)
         return await self.load(game_id)
 
     async def transact(
@@ -209,6 +210,7 @@ class GameLayer(Loader):
                 self.bot.spawn(self._show_partial(done), name=f"partial-{game_id}")
                 raise partial.error from None
         COMMITTED.set(changes[-1].action)
+        self.outbox.committed(owed)
         after = Snapshot(snap.kind, record, changes[-1].env, snap.state)
         committed = Committed(after, before, changes)
         if log.isEnabledFor(logging.INFO):

@@ -107,6 +107,9 @@ class Outbox:
         self.owner = f"{uuid.uuid4().hex[:12]}"
         self.handlers: dict[str, Handler] = {}
         self.rules: list[Rule] = []
+        self.prompt: set[str] = set()
+        """Kinds no committing process does inline: the workers take them up as soon as their delay has passed
+        (:meth:`committed` pokes them), not at their next idle look."""
         self.stats = _Stats()
         self.backoff_s: tuple[float, ...] = BACKOFF_S
         self.give_up_after = GIVE_UP_AFTER
@@ -122,12 +125,25 @@ class Outbox:
         self._queues: dict[int, list[Effect]] = {}
 
     # -- wiring ------------------------------------------------------------------------------------------------
-    def subscribe(self, kind: str, handler: Handler, rule: Rule | None = None) -> None:
+    def subscribe(self, kind: str, handler: Handler, rule: Rule | None = None, *, prompt: bool = False) -> None:
         """Run ``handler`` for effects of ``kind``; ``rule(snap, change)``, if given, names the effects a commit
-        owes (any kinds)."""
+        owes (any kinds). ``prompt``: nobody does this kind inline, so the workers run it as soon as its delay has
+        passed after the commit (see :meth:`committed`)."""
         self.handlers[kind] = handler
         if rule is not None:
             self.rules.append(rule)
+        if prompt:
+            self.prompt.add(kind)
+
+    def committed(self, owed: Sequence[Owed]) -> None:
+        """A commit stored ``owed``: poke the workers when each effect of a :attr:`prompt` kind falls due (at once
+        for no delay). Needs a running event loop; other kinds wait for their committing process or the workers'
+        next look."""
+        for delay in sorted({o.delay_s for o in owed if o.kind in self.prompt}):
+            if delay <= 0:
+                self.poke()
+            else:
+                asyncio.get_running_loop().call_later(delay + 0.05, self.poke)
 
     def owed(self, snap: Any, change: Any) -> list[Owed]:
         """Every effect the subscribers' rules say ``change`` (leading to ``snap``) owes."""

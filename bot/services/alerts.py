@@ -14,7 +14,6 @@ so a stale cache in another process can at most skip an alert, never send an unw
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -56,9 +55,8 @@ class Alerts:
         self.layer = layer
         self.on: set[int] = set()
         self.delay_s = float(getattr(getattr(layer.bot, "config", None), "alert_delay_s", ALERT_DELAY_S))
-        layer.outbox.subscribe("alert", self.alert_effect, rule=self.owed)
+        layer.outbox.subscribe("alert", self.alert_effect, rule=self.owed, prompt=True)  # nobody sends one inline
         layer.on_ready_hooks.append(self.load)
-        layer.on_committed.append(self.committed)
 
     async def load(self) -> None:
         """Who opted in, from storage (at ready)."""
@@ -79,12 +77,6 @@ class Alerts:
         if any(u in self.on and u != actor for u in awaited_humans(snap)):
             return [Owed("alert", delay_s=self.delay_s)]
         return []
-
-    def committed(self, committed: Any) -> None:
-        """After a commit that owed an alert: wake the outbox's workers when it falls due (nobody does an alert
-        inline, and an idle worker looks only every ``IDLE_S``)."""
-        if committed.changes and self.owed(committed.snap, committed.changes[-1]):
-            asyncio.get_running_loop().call_later(self.delay_s + 0.05, self.layer.outbox.poke)
 
     async def alert_effect(self, effect: Effect) -> None:
         """Send the due DMs of ``effect`` (see the module docstring); nothing when the turn moved on."""

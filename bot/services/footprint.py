@@ -34,7 +34,6 @@ handler re-reads the game and does only what is missing), so a restart in betwee
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -155,9 +154,8 @@ class Footprint:
         layer.outbox.subscribe(PRUNE, self.prune_effect)
         layer.outbox.subscribe(RESULT, self.result_effect, rule=self.owed)
         layer.outbox.subscribe(ENDED, self.ended_effect)
-        layer.outbox.subscribe(RENAME, self.rename_effect)
-        layer.outbox.subscribe(ARCHIVE, self.archive_effect)
-        layer.on_committed.append(self.committed)
+        layer.outbox.subscribe(RENAME, self.rename_effect, prompt=True)  # nobody does them inline
+        layer.outbox.subscribe(ARCHIVE, self.archive_effect, prompt=True)
 
     def owed(self, snap: Snapshot, change: Any) -> list[Owed]:
         """The rule: a finished game in a thread of its own owes its result card in the parent channel; an aborted
@@ -264,16 +262,6 @@ class Footprint:
             await self.publisher.delivery.edit(record, board, content=said[:2000], view=None)
 
     # -- the thread's name and archiving -----------------------------------------------------------------------
-    def committed(self, committed: Any) -> None:
-        """After a commit that owed a ``rename`` or an ``archive``: wake the outbox's workers when it falls due
-        (nobody does them inline, and an idle worker looks only every ``IDLE_S``)."""
-        if not committed.changes:
-            return
-        owed = [o for o in self.owed(committed.snap, committed.changes[-1]) if o.kind in (RENAME, ARCHIVE)]
-        if owed:
-            delay = max(o.delay_s for o in owed)
-            asyncio.get_running_loop().call_later(delay + 0.05, self.layer.outbox.poke)
-
     async def rename_effect(self, effect: Effect) -> None:
         """The ``rename`` effect: the game's thread is named after its players (``foot.thread_title``, in the
         game's language, within Discord's 100 characters)."""

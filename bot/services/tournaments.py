@@ -91,7 +91,7 @@ class Tournaments:
     def __init__(self, layer: GameLayer) -> None:
         self.layer = layer
         self._locks: dict[int, asyncio.Lock] = {}
-        layer.outbox.subscribe(EFFECT, self.effect, rule=self.owed)
+        layer.outbox.subscribe(EFFECT, self.effect, rule=self.owed, prompt=True)  # the next round at once
         layer.on_ready_hooks.append(self.on_ready)
 
     # -- the commands ------------------------------------------------------------------------------------------

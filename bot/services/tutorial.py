@@ -188,10 +188,9 @@ class Tutorials:
         self.end_view: Callable[[str, tuple[str, ...], str | None], discord.ui.View] | None = None
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._opening: weakref.WeakValueDictionary[tuple[int, int, str], asyncio.Lock] = weakref.WeakValueDictionary()
-        layer.outbox.subscribe(EFFECT, self.end_effect, rule=self.owed)
+        layer.outbox.subscribe(EFFECT, self.end_effect, rule=self.owed, prompt=True)
         layer.publisher.notes.append(self.note)
         layer.ai.steers.append(self.steer)
-        layer.on_committed.append(self.committed)
 
     def lessons(self) -> dict[str, Lesson]:
         """The registered games that have a lesson, by name."""
@@ -342,11 +341,6 @@ class Tutorials:
         if env is None or snap.status != "finished" or env.options.get(MARK) is not True:
             return []
         return [Owed(EFFECT, delay_s=END_DELAY_S)]
-
-    def committed(self, committed: Any) -> None:
-        """After the commit that finished a tutorial: wake the outbox's workers when its closing message falls due."""
-        if committed.changes and self.owed(committed.snap, committed.changes[-1]):
-            asyncio.get_running_loop().call_later(END_DELAY_S + 0.05, self.layer.outbox.poke)
 
     async def end_effect(self, effect: Effect) -> None:
         """The ``learn`` effect: once the finished tutorial's last board is out, post its closing message in the

@@ -20,9 +20,10 @@ import pytest
 
 from bot import first_response
 from bot.app import TableBot
+from bot.core.outbox import Outbox
 from bot.services import lobby
 from bot.services.publish import BOARD_VERSION_KEY
-from bot.storage import Storage
+from bot.storage import Owed, Storage
 from tests.bot.conftest import Driver, all_custom_ids, make_bot, start
 from tests.bot.fakediscord import CHANNEL_ID, EPHEMERAL, FakeDiscord
 
@@ -301,3 +302,24 @@ async def test_the_outbox_is_measured_settled_effects_and_what_is_pending(
     assert value(text, 'tablebot_effects_settled_total{kind="board",result="done"}') == before + 1
     assert value(text, "tablebot_effects_pending") == 0
     assert value(text, 'tablebot_effect_lag_seconds_count{kind="board"}') >= 1
+
+
+async def test_a_prompt_kind_wakes_the_workers_when_it_falls_due_and_other_kinds_do_not() -> None:
+    """``subscribe(prompt=True)``: an effect nobody does inline (a tournament's next round, a DM alert) is taken up
+    when its delay has passed after the commit, not at the workers' next idle look (``IDLE_S``)."""
+    loop = asyncio.get_running_loop()
+    box = Outbox(storage=lambda: None, now=loop.time, shards=lambda: None, spawn=loop.create_task, closed=lambda: True)
+
+    async def handler(_effect: Any) -> None:
+        return None
+
+    box.subscribe("round", handler, prompt=True)
+    box.subscribe("board", handler)
+    box.committed([Owed("board", delay_s=0.0)])
+    assert not box._poked.is_set(), "a board is its committing process's to post: no poke"
+    box.committed([Owed("round")])
+    assert box._poked.is_set(), "due at once: poked at once"
+    box._poked.clear()
+    box.committed([Owed("round", delay_s=0.2), Owed("board")])
+    assert not box._poked.is_set()
+    await asyncio.wait_for(box._poked.wait(), 5)  # poked once its 0.2 s passed
