@@ -1,11 +1,12 @@
 """Who is on the page: the OAuth2 code exchange (Embedded App SDK ``authorize`` -> code -> access token) and the
 user of an access token (``GET /users/@me``), at the endpoints of :class:`~bot.web.settings.WebSettings`.
 
-Discord's flow (https://discord.com/developers/docs/activities/development-guides): the page asks the SDK to
-``authorize`` (scope ``identify``) and gets a one-time ``code``; it posts the code to ``/api/token``; the server
-exchanges it at ``POST {oauth_base}/oauth2/token`` with the client secret (never seen by the page) and returns the
-access token; the page calls the SDK's ``authenticate`` with it and opens ``/ws`` with it. The server trusts no
-user id from the page: it asks ``/users/@me`` with that token.
+Discord's flow (https://discord.com/developers/docs/activities/development-guides): the page asks the SDK
+(``@discord/embedded-app-sdk``, bundled in ``static/discord-sdk.js``) to ``authorize`` (scopes ``identify`` and
+``guilds``) and gets a one-time ``code``; it posts the code to ``/api/token``; the server exchanges it at
+``POST {oauth_base}/oauth2/token`` with the client secret (never seen by the page) and returns the access token;
+the page calls the SDK's ``authenticate`` with it and opens ``/ws`` with it. The server trusts no user id from the
+page: it asks ``/users/@me`` with that token.
 """
 
 from __future__ import annotations

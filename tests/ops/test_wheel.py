@@ -106,6 +106,8 @@ def test_wheel_installed_non_editable_loads_data_and_draws(tmp_path: Path) -> No
     assert "engine/data/constructo_layouts.json" in names and "engine/data/conex_deck.json" in names
     assert "engine/data/conex_deck.schema.json" in names and "engine/data/fonts/DejaVuSans.ttf" in names
     assert not [n for n in names if n.startswith(("devserver/", "data/", "tests/"))]
+    assert "bot/web/static/discord-sdk.js" in names, "the live table's prebuilt SDK bundle is package data"
+    assert not [n for n in names if n.startswith("web/")], "the bundle's build inputs stay in the checkout"
 
     venv = tmp_path / "venv"
     _run([sys.executable, "-m", "venv", "--without-pip", venv], cwd=tmp_path)
