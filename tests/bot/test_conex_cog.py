@@ -587,7 +587,7 @@ async def test_forfeit_skips_the_seat_and_the_last_player_wins_rated(
     assert (await storage.rating_of(GUILD_ID, "conex", BOB)).losses == 1  # type: ignore[union-attr]
     assert "no CONEX game" in refusal(fake, await driver.command("conex draw", ALICE))
     # CONEX results are places named as places (a shared 2nd is no loss); one rated game: provisional "?"
-    stats = initial(fake, await driver.command("stats", BOB))["data"]["content"]
+    stats = fake.visible_text(await driver.command("stats", BOB))  # /stats defers, then answers
     assert re.search(r"\*\*CONEX\*\*: rank [23], rating 1\d{3}\?, rated games: 1 \(places: 2nd ×1\)", stats), stats
     board = await driver.command("leaderboard", BOB, game="conex")
     text = fake.calls_for(board)[-1].payload["content"]  # type: ignore[index]

@@ -58,8 +58,11 @@ def test_settings_off_unless_web_port_and_checked() -> None:
         assert err.value.variable == var
 
 
-def test_each_registered_game_has_a_live_adapter() -> None:
-    assert all(live_of(kind) is not None for kind in registry.kinds().values())
+def test_each_shipped_game_has_a_live_adapter() -> None:
+    """Constructo and CONEX (a test game registered by another test of the same worker, like Nim, may have none: its
+    boards then carry no live-table button)."""
+    kinds = registry.kinds()
+    assert all(live_of(kinds[name]) is not None for name in ("constructo", "conex"))
 
 
 def test_a_hidden_hand_is_sent_only_to_its_owner() -> None:

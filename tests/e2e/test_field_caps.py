@@ -38,6 +38,20 @@ def all_games(env: BotEnv) -> int:
         return int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
 
 
+def ai_games_settled(env: BotEnv) -> bool:
+    """Every running Constructo game against the AI waits for its human player and shows that version's board (an AI
+    opening a game posts its move's board a moment later: not a message of the refusals that follow)."""
+    with env.db() as conn:
+        ids = [gid for (gid,) in conn.execute("SELECT id FROM games WHERE kind = 'constructo' AND status = 'active'")]
+    for gid in ids:
+        game = env.game(gid)
+        if any(p < 0 for p in game.players):
+            seat = game.match.current_player
+            if seat is None or game.players[seat] < 0 or game.messages.get("board.version") != game.version:
+                return False
+    return True
+
+
 async def test_caps_per_member_server_and_threads(env: BotEnv) -> None:
     server = env.server
     mark = env.mark()
@@ -52,6 +66,7 @@ async def test_caps_per_member_server_and_threads(env: BotEnv) -> None:
     await answered(await alice.in_channel("general").slash("conex new", table="small", goal=20))
     await answered(await alice.slash("constructo challenge", opponent="bob"))
     assert open_games(env) == 5
+    await server.wait_until(lambda: ai_games_settled(env), 30, "the AI games waiting for alice, their boards out")
     channels, games = len(server.channels), all_games(env)
 
     # the 6th is refused with the numbers: no game stored, no thread opened, nothing public
