@@ -8,7 +8,7 @@
   const PALE = { Y: "#f6e6ad", R: "#f0b7ad", T: "#a6e0d9", P: "#d2bde6" };
   const NAMES = { Y: "yellow", R: "red", T: "turquoise", P: "purple" };
   let L = null, S = null, svg = null, box = null, ghost = null, wired = false;
-  let checking = false, dirty = false, seq = 0;
+  let checking = false, dirty = false, dirtySnap = false, seq = 0;
   const pointers = new Map();
   let gesture = null;
 
@@ -103,7 +103,7 @@
 
   async function runCheck(snap) {
     if (!ghost) return;
-    if (checking) { dirty = true; return; }
+    if (checking) { dirty = true; dirtySnap = snap; return; }  // the latest request, its snap kept (a drop's)
     checking = true;
     const mine = ++seq, pose = { card: ghost.card, x: ghost.x, y: ghost.y, rotation: ghost.rotation, double: ghost.double, snap: snap === "wide" ? "wide" : Boolean(snap) };
     const answer = await L.check(pose);
@@ -122,7 +122,7 @@
       if (answer.ok === false) verdict(answer.error, false);
       drawGhost();
     }
-    if (dirty) { dirty = false; runCheck(false); }
+    if (dirty) { dirty = false; runCheck(dirtySnap); }
   }
 
   function moved(snapAfter) {
