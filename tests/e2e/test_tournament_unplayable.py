@@ -102,7 +102,9 @@ async def one_forfeit_then_played(env: BotEnv, players: list[str], culprit: str,
     other = mine[1] if mine[0] == bad else mine[0]
     assert mine[2] == ("b" if mine[0] == bad else "a") and mine[3] is None, f"a forfeit loss, no game: {mine}"
     assert "wins by forfeit" in res.content, res.content
-    told = await server.wait_for_message(lambda m: "by forfeit" in m.content, channel="games", after=mark, timeout=20)
+    told = await server.wait_for_message(  # the notice, not the start answer (which says "wins by forfeit" too)
+        lambda m: "by forfeit" in m.content and why in m.content, channel="games", after=mark, timeout=20
+    )
     assert why in told.content and f"<@{bad}>" in told.content and f"<@{other}>" in told.content, told.content
     assert "scores the win" in told.content, told.content
     assert set(told.pinged_users) >= {bad, other}, told.pinged_users
