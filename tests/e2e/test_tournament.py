@@ -23,6 +23,7 @@ import pytest_asyncio
 from devserver.models import User, fixed_id
 
 from .helpers import BotEnv, answered, assert_refusal, bot_env, resign
+from .tourney_kit import pairings, status
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -37,25 +38,6 @@ async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]
         await e.proc.start()
         await e.server.wait_until(lambda: "connected as" in e.proc.log(), 20, "the bot's READY")
         yield e
-
-
-def pairings(env: BotEnv, round_no: int) -> list[tuple[int, int | None, str | None, int | None]]:
-    """``(a, b, outcome, game_id)`` of each board of ``round_no`` of the latest tournament."""
-    with env.db() as conn:
-        return [
-            tuple(r)
-            for r in conn.execute(
-                "SELECT a, b, outcome, game_id FROM tournament_games WHERE round = ?"
-                " AND tournament_id = (SELECT max(id) FROM tournaments) ORDER BY board",
-                (round_no,),
-            )
-        ]
-
-
-def status(env: BotEnv) -> tuple[str, int]:
-    with env.db() as conn:
-        row = conn.execute("SELECT status, round FROM tournaments ORDER BY id DESC LIMIT 1").fetchone()
-        return str(row[0]), int(row[1])
 
 
 def name_of(env: BotEnv, user_id: int) -> str:
