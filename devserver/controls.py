@@ -260,7 +260,8 @@ class Controls:
         refused again (10062) and recorded as a ``dead_interaction_response`` violation. Another ``code`` (e.g.
         40060) is answered once (400) without killing the interaction. ``code=None`` only delays.
         ``delay``: the interaction reaches the bot ``delay`` s after the user acted (gateway lag), so the bot
-        has ``3 - delay`` s left for its first response (the server backdates it; nothing sleeps).
+        has ``3 - delay`` s left for its first response (the server backdates it and its snowflake; nothing
+        sleeps).
         Autocomplete interactions are matched only with ``autocomplete=True``. Returns the fault (``.hits``).
         """
         fault = InteractionFault(match, code, count, delay, autocomplete)

@@ -41,9 +41,10 @@ class Clock:
 _counter = itertools.count(1)
 
 
-def snowflake() -> int:
-    """A fresh, increasing Discord snowflake built from the wall clock."""
-    ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+def snowflake(ago: float = 0.0) -> int:
+    """A fresh Discord snowflake built from the wall clock, ``ago`` seconds back (an object created earlier than
+    it reaches the bot, e.g. an interaction delivered late); increasing when ``ago`` is 0."""
+    ms = int((time.time() - ago) * 1000) - DISCORD_EPOCH_MS
     return (ms << 22) | (next(_counter) & 0x3FFFFF)
 
 

@@ -386,6 +386,8 @@ class DevServer(Directory, Controls):
         if it.fault is not None:
             it.fault.hits += 1
             it.created_at = now - it.fault.delay
+            if it.fault.delay:  # its snowflake tells its creation, as Discord's does: the bot can see the lag
+                it.id = snowflake(ago=it.fault.delay)
         it.last_activity = it.created_at
         it.message_edits_at_start = message.edits if message else 0
         self.interactions[it.id] = it

@@ -40,4 +40,5 @@ MESSAGES: dict[str, str] = {
         "Your action was saved, but something went wrong on my side while showing it. "
         "Use the board command to see the game as it is now."
     ),
+    "pub.board_in_channel": "Your action was saved; its board is posted in the channel.",
 }

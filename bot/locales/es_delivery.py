@@ -43,4 +43,5 @@ MESSAGES: dict[str, str] = {
         "Tu acción se guardó, pero algo falló por mi parte al mostrarla. "
         "Usa el comando de tablero para ver la partida tal como está ahora."
     ),
+    "pub.board_in_channel": "Tu acción se guardó; su tablero está publicado en el canal.",
 }

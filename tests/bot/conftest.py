@@ -362,6 +362,20 @@ def initial(fake: FakeDiscord, token: str) -> dict[str, Any]:
     return call.payload
 
 
+def board_call(fake: FakeDiscord, token: str) -> Any:
+    """The one call of the interaction with ``token`` that carries files (its board): the first response itself
+    (a callback of type 4, drawn within ``publish.DIRECT_ANSWER_S``) or, after a "thinking" deferral, its edit."""
+    (call,) = [c for c in fake.calls_for(token) if c.files]
+    return call
+
+
+def payload_data(call: Any) -> dict[str, Any]:
+    """A call's message fields: a callback's ``data``, else the payload itself (an edit or a followup)."""
+    payload = call.payload
+    assert isinstance(payload, dict)
+    return payload["data"] if "type" in payload and "data" in payload else payload
+
+
 def refusal(fake: FakeDiscord, token: str) -> str:
     """The text of an ephemeral refusal sent as the initial response: the only answer of the interaction."""
     payload = initial(fake, token)

@@ -15,7 +15,17 @@ from bot.games.conex.payload import table_pictures
 from bot.services.publish import board_stale
 from bot.storage import Storage
 from engine.conex import Game, Lightning, Place
-from tests.bot.conftest import Driver, all_custom_ids, component, envelope_of, game_of, initial, refusal
+from tests.bot.conftest import (
+    Driver,
+    all_custom_ids,
+    board_call,
+    component,
+    envelope_of,
+    game_of,
+    initial,
+    payload_data,
+    refusal,
+)
 from tests.bot.fakediscord import CHANNEL_ID, EPHEMERAL, GUILD_ID, FakeDiscord, png_ok
 
 ALICE, BOB, CAROL = 1, 2, 3
@@ -215,11 +225,11 @@ async def test_place_exact_pose_by_hand_letter(
     (tc,) = stored.table
     assert tc.card.id == card.id and tc.pose[2] == place.rotation
     calls = fake.calls_for(token)
-    assert calls[0].payload["type"] == 5 and not (calls[0].payload.get("data") or {}).get("flags", 0) & EPHEMERAL  # type: ignore[union-attr]
+    assert calls[0].payload["type"] == 4 and not payload_data(calls[0]).get("flags", 0) & EPHEMERAL  # type: ignore[index]
     text = fake.visible_text(token)
     assert f"placed card #{card.id} (corner {place.corner})" in text and f"+{points}" in text
     assert "<@2> to play" in text
-    assert png_ok(calls[1].files[0][1])
+    assert png_ok(board_call(fake, token).files[0][1])
     actions = await storage.actions(record.id)
     assert actions[-1].action == str(place) and actions[-1].player == ALICE
     # rotation omitted: the engine picks the best legal rotation at the point
@@ -579,7 +589,7 @@ async def test_forfeit_skips_the_seat_and_the_last_player_wins_rated(
     record = await record_of(storage, gid)
     assert record.status == "finished" and record.result is not None and record.result.rated
     assert [list(g) for g in record.result.ranking] == [[ALICE], [BOB, CAROL]]
-    edit = fake.calls_for(token)[1]
+    edit = board_call(fake, token)
     assert [name for name, _ in edit.files] == [f"conex-{gid}-{record.version}.png", f"conex-{gid}-result.png"]
     assert "CONEX over" in fake.visible_text(token) and "alice" in fake.visible_text(token)
     assert re.search(r"Rating changes: alice 1500\? → 1\d{3}\? \(\+\d+\)", fake.visible_text(token))
@@ -614,9 +624,9 @@ async def test_goal_reached_ends_after_the_round_with_result_and_ratings(
     best = max(stored.scores)
     winners = [uid for uid, s in zip([ALICE, BOB], stored.scores, strict=True) if s == best]
     assert list(record.result.ranking[0]) == winners  # type: ignore[union-attr]
-    files = fake.calls_for(token)[1].files
+    files = board_call(fake, token).files
     assert len(files) == 2 and all(png_ok(data) for _, data in files)
-    final = fake.calls_for(token)[1].payload
+    final = payload_data(board_call(fake, token))
     assert all_custom_ids(final) == [f"rm:go:{gid}", f"rc:rp:{gid}", f"rc:dl:{gid}", f"cn:fair:{gid}"]  # type: ignore[arg-type]  # no play buttons
     assert "The deal can be checked now" in final["content"]  # type: ignore[operator]  # the proof: behind the button
     assert "Deal seed" not in final["content"] and "python -m" not in final["content"]  # type: ignore[operator]

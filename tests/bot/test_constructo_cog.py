@@ -24,6 +24,7 @@ from tests.bot.conftest import (
     initial,
     make_bot,
     match_of,
+    payload_data,
     refusal,
     start,
 )
@@ -146,14 +147,13 @@ async def test_select_placement_posts_new_board_and_strips_the_old(
     game = await start(driver, fake, storage)
     old = await board_of(storage, fake, game)
     token = await driver.click(int(old["id"]), f"cx:pl:{game}:1:L", ALICE, values=["5"])
-    calls = fake.calls_for(token)
-    assert calls[0].payload == {"type": 5}  # deferred (public) before rendering
-    assert not calls[0].files
-    edit = calls[1]
-    assert edit.method == "PATCH" and edit.path.endswith("/messages/@original")
-    assert len(edit.files) == 1 and png_ok(edit.files[0][1])
-    assert edit.payload["attachments"] == [{"id": 0, "filename": edit.files[0][0]}]  # type: ignore[index]
-    assert "alice played **L5**" in edit.payload["content"] and "<@2> to move" in edit.payload["content"]  # type: ignore[index]
+    (answer,) = fake.calls_for(token)  # the board is the first response itself: no "thinking" deferral
+    assert answer.path.endswith("/callback") and answer.payload["type"] == 4  # type: ignore[index]
+    data = payload_data(answer)
+    assert not data.get("flags", 0) & EPHEMERAL
+    assert len(answer.files) == 1 and png_ok(answer.files[0][1])
+    assert data["attachments"] == [{"id": 0, "filename": answer.files[0][0]}]
+    assert "alice played **L5**" in data["content"] and "<@2> to move" in data["content"]
     new = await board_of(storage, fake, game)
     assert new["id"] != old["id"]
     assert "5" not in [o["value"] for o in component(new, f"cx:pl:{game}:2:L")["options"]]
@@ -251,9 +251,10 @@ async def test_two_simultaneous_clicks_apply_one_action(driver: Driver, fake: Fa
         tokens.append(token)
     await driver.settle()
     assert await version(storage, game) == 2
-    kinds = sorted(initial(fake, tok)["type"] for tok in tokens)
-    assert kinds == [4, 5]  # one deferred then drew the board; the other was refused
-    loser = next(tok for tok in tokens if initial(fake, tok)["type"] == 4)
+    assert [initial(fake, tok)["type"] for tok in tokens] == [4, 4]
+    boards = [tok for tok in tokens if fake.callbacks(tok)[0].files]
+    assert len(boards) == 1  # one answered with the new board; the other was refused
+    loser = next(tok for tok in tokens if tok not in boards)
     assert "out of date" in refusal(fake, loser) or "same moment" in refusal(fake, loser)
 
 
@@ -427,7 +428,7 @@ async def test_challenging_the_bot_starts_an_unrated_game_and_the_ai_answers(
     token = await driver.command("constructo challenge", CAROL, opponent=BOT_ID, level="easy")
     record = await storage.active_game_in_channel(CHANNEL_ID)
     assert record is not None and record.status == "active" and record.players == [CAROL, BOT_ID]
-    assert initial(fake, token)["type"] == 5 and "Not rated" in fake.visible_text(token)
+    assert initial(fake, token)["type"] == 4 and "Not rated" in fake.visible_text(token)
     await driver.command("constructo place", CAROL, tile=5, size="large")
     record = await storage.get_game(record.id)
     assert record is not None and record.version == 2  # carol's move and the AI's answer
@@ -552,10 +553,9 @@ async def test_render_failure_falls_back_to_the_text_board(
 
     monkeypatch.setattr(render.constructo, "render_board", broken)
     token = await driver.command("constructo place", ALICE, tile=5, size="large")
-    calls = fake.calls_for(token)
-    assert calls[0].payload == {"type": 5}
-    final = calls[-1].payload
-    assert not calls[-1].files and "```" in final["content"] and "L5" in final["content"]  # type: ignore[index]
+    (answer,) = fake.calls_for(token)  # the text board is the first response
+    final = payload_data(answer)
+    assert not answer.files and "```" in final["content"] and "L5" in final["content"]
     assert await version(storage, game) == 2
 
 

@@ -320,45 +320,65 @@ async def test_late_first_responses_on_join_add_bot_start_keep_the_lobby_true(en
 EDIT_ORIGINAL = "PATCH /webhooks/*/*/messages/@original"
 CHANNEL_POST = "POST /channels/*/messages"
 FOLLOWUP = "POST /webhooks/*/*"
+CALLBACK = "POST /interactions/*/*/callback"
 
 
 async def test_failed_answers_never_say_nothing_changed(env: BotEnv) -> None:
-    """Discord refuses to edit the move's deferred answer: a followup fills it with the board (never left
-    "thinking"). The followup refused too: the board goes to the channel at once (the thinking message removed).
-    If the channel refuses as well, the player reads that the move was saved (never "nothing was changed") and the
-    board is recovered later."""
+    """Every way Discord can refuse a move's answer, and the player never reads a lie nor sees "thinking…" for good.
+
+    A board drawn at once is the move's first response (a callback carrying the file). Refused: the board goes to
+    the channel, and the move is answered privately that it was saved and where its board is. A slow move (storage
+    stalled past the first-response guard's budget) is answered "thinking…" first; an edit of that answer refused:
+    a followup fills it; the followup refused too: the board goes to the channel at once (the thinking message
+    removed). If the channel refuses as well, the player reads that the move was saved (never "nothing was
+    changed") and the board is recovered later."""
     server = env.server
     mark = env.mark()
     res, game_id = await challenge(env, "late-3")
     bob = server.as_user("bob", "late-3")
     await answered(await bob.click(res.message, "Accept"), followups=1)
     alice = server.as_user("alice", "late-3")
-    server.inject(EDIT_ORIGINAL, 404, 1)
+
+    fast = await answered(await alice.slash("constructo place", tile=7, size="large"))
+    assert fast.response_type == 4 and not fast.ephemeral and fast.message is not None and fast.message.images
+    assert not fast.followups and "L7" in fast.text  # the board is the first response: no "thinking" before it
+
+    callback = server.inject(CALLBACK, 400, 1, code=50035)
+    move = await answered(await bob.slash("constructo place", tile=4, size="large"))
+    await server.wait_until(lambda: env.game(game_id).messages.get("board.version") == 3, 20, "the board")
+    assert callback.hits == 1
+    board = server.message(env.game(game_id).messages["board"])
+    assert "M4" not in board.content and "L4" in board.content and board.images and not board.ephemeral
+    assert move.ephemeral and "was saved" in move.text and "posted in the channel" in move.text, move.text
+
+    stall_storage(env, 2.6)  # past the guard's 2.2 s: "thinking…" first, the board edited in
+    edit = server.inject(EDIT_ORIGINAL, 404, 1)
     move = await alice.slash("constructo place", tile=5, size="large")
-    await server.wait_until(lambda: env.game(game_id).messages.get("board.version") == 2, 20, "the board")
+    await server.wait_until(lambda: env.game(game_id).messages.get("board.version") == 4, 20, "the board")
+    assert edit.hits == 1
     row = env.game(game_id)
     board = server.message(row.messages["board"])
-    assert row.version == 2 and "L5" in board.content and board.images and not board.ephemeral
+    assert "L5" in board.content and board.images and not board.ephemeral
     await move.wait(5)
     assert move.message is not None and move.message.id == board.id and not move.message.loading
 
+    stall_storage(env, 2.6)
     server.inject(EDIT_ORIGINAL, 404, 1)
     server.inject(FOLLOWUP, 404, 1)
     before = len(server.messages("late-3"))
     move = await bob.slash("constructo place", tile=1, size="small")
-    await server.wait_until(lambda: env.game(game_id).messages.get("board.version") == 3, 20, "the board")
+    await server.wait_until(lambda: env.game(game_id).messages.get("board.version") == 5, 20, "the board")
     board = server.message(env.game(game_id).messages["board"])
     assert "S1" in board.content and board.images and board.id not in [m.id for m in server.messages("late-3")[:before]]
     await move.wait(5)
     assert move.message is None or move.message.deleted, "no thinking message left behind"
 
-    server.inject(EDIT_ORIGINAL, 404, 1)
-    server.inject(FOLLOWUP, 404, 1)
+    server.inject(CALLBACK, 400, 1, code=50035)
     server.inject(CHANNEL_POST, 404, 1)
     move = await answered(await alice.slash("constructo place", tile=2, size="small"), timeout=20)
     assert "was saved" in move.text and "nothing was changed" not in move.text, move.text
-    assert env.game(game_id).version == 4
-    await server.wait_until(lambda: env.game(game_id).messages.get("board.version") == 4, 20, "the recovered board")
+    assert env.game(game_id).version == 6
+    await server.wait_until(lambda: env.game(game_id).messages.get("board.version") == 6, 20, "the recovered board")
     assert "S2" in server.message(env.game(game_id).messages["board"]).content
     assert env.violations_since(mark) == [], env.log_tail()
 

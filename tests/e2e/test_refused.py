@@ -105,15 +105,17 @@ async def test_board_over_the_upload_limit_comes_smaller_then_as_text(env: BotEn
 async def test_refused_edit_of_the_thinking_answer_is_replaced_by_a_followup(env: BotEnv) -> None:
     """Discord refuses to edit the move's "thinking" answer (a 400, then five 5xx in a row: discord.py's retries
     exhausted): the answer is filled by a followup with the board (never left "thinking…"), the move is stored and
-    the board recorded; the game goes on."""
+    the board recorded; the game goes on. The move reaches the bot 1.2 s late (gateway lag), past the time within
+    which its board may be its first response, so it is answered "thinking…" first."""
     server = env.server
     mark = env.mark()
     for channel, status, count, code in (("think-1", 400, 1, 50035), ("think-2", 503, 5, 0)):
         game_id = await human_game(env, channel)
         alice, bob = server.as_user("alice", channel), server.as_user("bob", channel)
+        lag = server.inject_interaction_failure("constructo place", code=None, delay=1.2)
         fault = server.inject(EDIT_ORIGINAL, status, count, code=code)
         move = await answered(await alice.slash("constructo place", tile=5, size="large"), timeout=60)
-        assert fault.hits == count
+        assert fault.hits == count and lag.hits == 1 and move.response_type == 5
         answer = move.message
         assert answer is not None and not answer.loading and not answer.deleted, "never left thinking"
         assert "L5" in answer.content and answer.images and not answer.ephemeral, answer.content
