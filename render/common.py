@@ -276,9 +276,11 @@ def fixed_palette() -> Image.Image:
 
 def to_png(img: Image.Image) -> bytes:
     """Encode ``img`` as PNG bytes, optimised for flat-colour art: mapped to :func:`fixed_palette` (no dithering;
-    the drawing colours are in it exactly) and zlib level 3. A few ms and ~35-80 KB per board."""
+    the drawing colours are in it exactly) and zlib level 2 (a mid-game board picture: ~2.1 ms and 35 KB, where
+    level 3 takes ~2.35 ms for 33 KB; BENCHMARKS.md "CPU per placement, third round"). A few ms and ~35-80 KB per
+    board."""
     buf = io.BytesIO()
     rgb = img if img.mode == "RGB" else img.convert("RGB")
     pal = rgb.quantize(palette=fixed_palette(), dither=Image.Dither.NONE)
-    pal.save(buf, format="PNG", compress_level=3)
+    pal.save(buf, format="PNG", compress_level=2)
     return buf.getvalue()

@@ -29,13 +29,14 @@ import discord
 from bot import metrics
 from bot.core.kind import Picture, Snapshot
 from bot.core.mentions import board_pings
-from bot.core.respond import defer, png_file
+from bot.core.respond import png_file
 from bot.core.results import rating_line
 from bot.errors import BotError
-from bot.first_response import InteractionGone, is_dead, token_age, token_fresh
+from bot.first_response import is_dead, token_fresh
 from bot.i18n import t
 from bot.services import access, reach
 from bot.services.answered import Answered
+from bot.services.board_answer import answer_or_defer, drop_thinking, point_to_board
 from bot.services.boards import (
     BOARD_GRACE_S,
     BOARD_KEY,
@@ -62,11 +63,6 @@ log = logging.getLogger(__name__)
 
 CARRIED_ON = ("err.stale", "err.game_closed")
 """Refusals of a click that, in a game reached through interactions only, carry the board instead (:meth:`carry`)."""
-DIRECT_ANSWER_S = 1.0
-"""Seconds after an interaction's creation until which its board, once drawn, is its first response (a callback
-carrying the file); a board drawn later is preceded by a "thinking" deferral. Well inside the first-response
-guard's 2.2 s (``bot.first_response``), which still answers when the drawing takes longer than that, and at
-once while the process is loaded."""
 MAX_KEPT = 1024
 """At most this many games' refusals (``blocked``) and unrecorded boards are kept in memory (oldest dropped)."""
 
@@ -273,7 +269,7 @@ class Publisher:
         drawing = asyncio.ensure_future(self.payload(snap, headline, pictures=pictures))
         try:
             if interaction is not None and not interaction.response.is_done():
-                interaction, deferred = await self._answer_or_defer(interaction, drawing)
+                interaction, deferred = await answer_or_defer(interaction, drawing)
             elif interaction is not None:  # the first-response guard answered: its public "thinking" takes the board
                 deferred = interaction.extras.pop("loading", None) == "public"
             content, files, view = await drawing
@@ -336,9 +332,9 @@ class Publisher:
                     f.reset()
                 msg = await self.delivery.send(record, content, files=files, view=view, carry=False, **chain)
                 if deferred:  # our own "thinking" message, never a component's message
-                    await self._drop_thinking(interaction)
+                    await drop_thinking(interaction)
                 else:  # the board was to be its first response: it still gets one, true and private
-                    await self._point_to_board(interaction, snap.locale if snap is not None else None)
+                    await point_to_board(interaction, snap.locale if snap is not None else None)
         except GuildGone:  # removed from the guild: no retry either
             log.info("not posting the board of game %s: the bot was removed from its guild", record.id)
             raise
@@ -407,51 +403,6 @@ class Publisher:
         for game_id, interaction in list(self._recent.items()):
             if not token_fresh(interaction):
                 del self._recent[game_id]
-
-    @staticmethod
-    async def _answer_or_defer(
-        interaction: discord.Interaction, drawing: asyncio.Future[Any]
-    ) -> tuple[discord.Interaction | None, bool]:
-        """The board itself is the interaction's first response when it is drawn within :data:`DIRECT_ANSWER_S`
-        of the interaction's creation (one request fewer than a "thinking" deferral and its edit); past that, a
-        deferral (thinking) first, the board edited in when drawn. Returns the interaction to answer (``None``:
-        the deferral was refused, e.g. 10062, the board goes to the channel) and whether it was deferred."""
-        left = DIRECT_ANSWER_S - token_age(interaction)
-        if left > 0:
-            done, _ = await asyncio.wait({drawing}, timeout=left)
-            if interaction.response.is_done():  # the first-response guard answered meanwhile
-                return interaction, interaction.extras.pop("loading", None) == "public"
-            if done:
-                return interaction, False
-        try:
-            await defer(interaction)
-            return interaction, interaction.extras.pop("loading", None) == "public"
-        except (discord.HTTPException, InteractionGone) as err:  # e.g. 10062: post to the channel
-            log.info("could not defer interaction %s (%s); posting to the channel", interaction.id, err)
-            return None, False
-
-    @staticmethod
-    async def _point_to_board(interaction: discord.Interaction, locale: str | None) -> None:
-        """An interaction whose board went to the channel because its own answer was refused, and that has no
-        first response yet: a component's click is acknowledged without a message (the board shows it), a command
-        is told privately that its action was saved and where the board is; never "This interaction failed"."""
-        if interaction.response.is_done() or is_dead(interaction):
-            return
-        try:
-            if interaction.type == discord.InteractionType.application_command:
-                await interaction.response.send_message(t("pub.board_in_channel", locale), ephemeral=True)
-            else:
-                await interaction.response.defer()
-        except (discord.HTTPException, discord.InteractionResponded, InteractionGone) as err:
-            log.info("could not answer interaction %s after posting its board to the channel: %s", interaction.id, err)
-
-    @staticmethod
-    async def _drop_thinking(interaction: discord.Interaction) -> None:
-        """Remove the interaction's "thinking" message the board could not fill (the board is in the channel)."""
-        try:
-            await interaction.delete_original_response()
-        except discord.HTTPException as err:
-            log.info("could not remove the thinking message of interaction %s: %s", interaction.id, err)
 
     async def record_board(self, game_id: int, message_id: int, version: int) -> int | None:
         """Record ``message_id`` (showing ``version``) as the game's board unless a newer one is recorded.

@@ -364,7 +364,7 @@ def initial(fake: FakeDiscord, token: str) -> dict[str, Any]:
 
 def board_call(fake: FakeDiscord, token: str) -> Any:
     """The one call of the interaction with ``token`` that carries files (its board): the first response itself
-    (a callback of type 4, drawn within ``publish.DIRECT_ANSWER_S``) or, after a "thinking" deferral, its edit."""
+    (a callback of type 4, drawn within ``board_answer.DIRECT_ANSWER_S``) or, after a "thinking" deferral, its edit."""
     (call,) = [c for c in fake.calls_for(token) if c.files]
     return call
 

@@ -47,13 +47,15 @@ async def test_429_and_5xx_on_sends_are_retried_without_duplicates_or_lost_image
     assert_png(res.followups[0].images[0])
     game_id = env.latest_game("constructo").id
 
+    # the board is the move's first response (a callback carrying the file); a move that reaches the bot 1.2 s
+    # late is answered "thinking" first and its board edited in (EDIT_ORIGINAL)
     plays = [
         (alice, {"tile": 5, "size": "large"}, EDIT_ORIGINAL, 429),
         (bob, {"tile": 4, "size": "medium"}, EDIT_ORIGINAL, 502),
-        (alice, {"tile": 1, "size": "small"}, CALLBACK, 500),  # the defer itself
+        (alice, {"tile": 1, "size": "small"}, CALLBACK, 500),  # the board's callback
         (bob, {"tile": 9, "size": "small"}, STRIP, 504),  # stripping the previous board
-        (alice, {"tile": 2, "size": "medium"}, EDIT_ORIGINAL, 429),
-        (bob, {"tile": 3, "size": "large"}, CALLBACK, 429),  # a rate-limited defer
+        (alice, {"tile": 2, "size": "medium"}, CALLBACK, 429),  # a rate-limited board callback
+        (bob, {"tile": 3, "size": "large"}, CALLBACK, 429),
     ]
     for user, options, route, status in plays:
         version = env.game(game_id).version
@@ -61,6 +63,8 @@ async def test_429_and_5xx_on_sends_are_retried_without_duplicates_or_lost_image
         previous_board = env.game(game_id).messages["board"]
         if route == STRIP:
             route = f"PATCH /webhooks/*/{res.interaction.token}/messages/*"
+        if route == EDIT_ORIGINAL:
+            server.inject_interaction_failure("constructo place", code=None, delay=1.2)
         inj = server.inject(route, status, 1, retry_after=0.2)
         res = await answered(await user.slash("constructo place", **options), timeout=30)
         await server.wait_until(

@@ -61,7 +61,9 @@ async def test_sigterm_finishes_the_move_in_flight_refuses_new_ones_and_checkpoi
     game_id = env.latest_game("constructo").id
     version = env.game(game_id).version
 
-    held = server.inject(EDIT_ORIGINAL, 429, 1, retry_after=2.0)  # Discord holds the move's answer back
+    # the move reaches the bot 1.2 s late (answered "thinking" first), and Discord holds its board's edit back
+    server.inject_interaction_failure("constructo place", code=None, delay=1.2)
+    held = server.inject(EDIT_ORIGINAL, 429, 1, retry_after=2.0)
     move = await alice.slash("constructo place", tile=5, size="large")
     await server.wait_until(lambda: held.hits == 1, 20, "the move's answer to be held")
     await sigterm_and_wait(env)
