@@ -4,7 +4,7 @@
 before any handler task starts) and gives it a :class:`GuardedResponse`: discord.py's ``InteractionResponse``
 whose responding methods hold a per-interaction lock, so the guard and a handler never send two first responses.
 It is the bot's one first-response mechanism, and it is load-aware: if the interaction has no response
-:data:`FIRST_RESPONSE_BUDGET_S` after Discord created it (:data:`BUSY_BUDGET_S`, i.e. at once, while more than
+:data:`FIRST_RESPONSE_BUDGET_S` after Discord created it (:data:`BUSY_BUDGET_S`, half a second, while more than
 :data:`BUSY_INTERACTIONS` interactions wait for theirs or the bot's action slots are busy, ``bot.core.admission``:
 a loaded process must not let answers queue behind storage and boards), the guard answers:
 
@@ -53,9 +53,13 @@ FIRST_RESPONSE_BUDGET_S = 2.2
 
 BUSY_INTERACTIONS = 16
 """With more interactions than this waiting for their first response, the process counts as loaded."""
-BUSY_BUDGET_S = 0.0
-"""The guard's budget (from the interaction's creation) while the process is loaded: none, the first response is
-sent before any of the handler's work (a loaded process must not let answers queue behind storage or boards)."""
+BUSY_BUDGET_S = 0.5
+"""The guard's budget (from the interaction's creation) while the process is loaded: half a second, so a board
+drawn by then is still the first response itself (one request instead of a deferral and its edit, which a loaded
+process can least afford), and every other interaction is answered long before Discord's 3 s however the
+handler's work queues (an action that must wait for a slot is answered at once, ``bot.core.admission``).
+Was 0 (at once) until BENCHMARKS.md "CPU per placement, third round": at 300 games ~70 % of the boards then cost
+a deferral and an edit."""
 AUTOCOMPLETE_BUSY_BUDGET_S = 0.5
 """An autocomplete's budget while the process is loaded (answering it early can only say "no choices")."""
 MAX_TRUSTED_AGE_S = 10.0

@@ -12,7 +12,8 @@ finds every slot taken gets its first response **at once** from the first-respon
 (``bot.first_response.FirstResponseGuard.now``: a public "thinking" for a command, a deferred update for a
 component) and then waits for a slot, costing the loop nothing meanwhile. Under overload the boards lag (they queue
 here, in order), the first responses do not. While half the slots or more work (:attr:`Admission.busy`), the guard
-answers every new interaction at once, before any of its handler's work (even its first storage read). Actions
+answers every new interaction half a second after its creation (``bot.first_response.BUSY_BUDGET_S``) instead of
+2.2 s, whatever its handler's work is doing then. Actions
 without an interaction (AI seats, timers, recovery) are not admitted here: they hold no token that can expire.
 """
 
