@@ -4,7 +4,8 @@ Every human player of the finished game clicks it once (AI seats always agree: a
 enough); the last click opens the new game at once: the same players and options, seated by the kind's
 ``rematch_seating`` (default: rotated by one, the first player of the old game is the last of the new one;
 a two-player game may keep the seats, so colours stay with their players, and swap who starts), with the same
-clock (a game without one, ``none`` or from before clocks, gets none: never the server's default). It opens
+clock (a game without one, ``none`` or from before clocks, gets none: never the server's default); a tutorial's
+rematch is a real game against the same AI level, not a second tutorial. It opens
 in the same channel, or in a new thread when the channel is busy (the layer's :meth:`Lobby.open`), and its first
 board answers the last click. Earlier clicks are answered by a public note with the button again (edited to point
 to the new game, without the button, once it starts); a click after the rematch started points to it (unless that
@@ -23,6 +24,7 @@ from bot.core.kind import not_player
 from bot.core.mentions import ping
 from bot.errors import BotError
 from bot.i18n import t, versus
+from bot.services import tutorial
 from bot.services.agreements import agreement, humans, mentions
 from bot.ui.common import GameButton, games, reply
 
@@ -69,6 +71,7 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
         waiting = [u for u in voters if u not in deal.votes]
         kind = layer.kind_of(record)
         players, seats, options = kind.rules.rematch_seating(record.players, env.seats, env.options)
+        options = {k: v for k, v in options.items() if k != tutorial.MARK}  # a tutorial's rematch is a real game
         first = int(options.get("first", 0))
         names = [s.name for s in seats]
         if waiting:

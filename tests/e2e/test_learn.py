@@ -22,7 +22,7 @@ import pytest_asyncio
 from bot.i18n import t
 from devserver.models import Message
 
-from .helpers import BotEnv, answered, assert_png, bot_env, queued
+from .helpers import BotEnv, answered, assert_png, bot_env, queued, resign
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -175,6 +175,14 @@ async def test_learn_constructo_in_english_to_the_end_then_play_the_ai(env: BotE
     real = env.latest_game("constructo")
     assert real.id != row.id and real.status == "active" and real.channel_id == row.channel_id
     assert "tutorial" not in real.state["options"] and [s["ai"] for s in real.state["seats"]] == [None, "hard"]
+    await resign(me)
+    # Rematch on the tutorial's last board: a real game against the same AI, not a second tutorial
+    last = env.server.message(env.game(row.id).messages["board"])
+    res = await answered(await me.click(last, "Rematch"))
+    again = env.latest_game("constructo")
+    assert again.id not in (row.id, real.id) and again.status == "active", res.text
+    assert "tutorial" not in again.state["options"] and [s["ai"] for s in again.state["seats"]] == [None, "easy"]
+    assert t("cx.learn.layout", "en-US") not in res.text, "no lesson sentences on a real game's board"
     await answered(await me.slash("constructo resign"))
 
 
