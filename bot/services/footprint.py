@@ -247,6 +247,11 @@ class Footprint:
         await self.layer.storage.set_message(record.id, RESULT_KEY, posted.id)
 
     # -- the last board of an aborted game ---------------------------------------------------------------------
+    async def ended_shown(self, record: GameRecord) -> None:
+        """The aborting process edited the aborted game's board itself (``Publisher.strip_all``): its ``ended``
+        effect is done, so the outbox's workers do not edit it a second time."""
+        await self.layer.outbox.done(record.id, record.version, ENDED)
+
     async def ended_effect(self, effect: Effect) -> None:
         """The ``ended`` effect: the aborted game's board says so (its status line, no clock line) and loses its
         components; its picture stays. Discord refusing (the message is gone) is logged, not retried."""

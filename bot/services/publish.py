@@ -434,7 +434,10 @@ class Publisher:
             for key, message_id in message_ids(fresh).items():
                 if key == BOARD_KEY and ended is not None:
                     status = ended.kind.narration.status_line(ended)
-                    done += await self.delivery.edit(fresh, message_id, content=status, view=None)
+                    edited = await self.delivery.edit(fresh, message_id, content=status, view=None)
+                    if edited and self.footprint is not None:  # its ``ended`` effect is done: not edited again
+                        await self.footprint.ended_shown(fresh)
+                    done += edited
                 else:
                     done += await self.delivery.edit(fresh, message_id, view=None)
         return done

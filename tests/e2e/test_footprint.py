@@ -194,15 +194,18 @@ async def _aborted_board(env: BotEnv, channel: str, user_name: str, threads: boo
     await server.wait_until(lambda: env.game(game.id).version >= 2, 20, "the AI's answer")
     board_id = (await settled(env, game.id)).messages["board"]
     assert CLOCK_WORDS in server.message(board_id).content
+    since = len(server.request_log)
     if abort == "abandon":
         await answered(await here.slash("abandon"))  # against the AI alone: aborted at once
     else:
         await answered(await server.as_user("mod", game.channel_id).slash("abort"))
-    game = await settled(env, game.id)
+    game = await settled(env, game.id, timeout=3.0)  # the ended mark is done by the aborting process, not later
     assert game.status == "aborted"
     board = server.message(board_id)
     assert CLOCK_WORDS not in board.content and "aborted" in board.content, board.content
     assert board.components == [] and len(board.images) == 1, "stripped, the picture kept"
+    edits = [r for r in server.request_log[since:] if r.method == "PATCH" and r.path.endswith(f"/messages/{board_id}")]
+    assert len(edits) == 1, f"the last board is edited once, not again by the outbox: {edits}"
 
 
 async def test_abandon_last_board_says_the_game_ended(env: BotEnv) -> None:
