@@ -160,7 +160,12 @@ class PuzzlesMixin(Connection):
     async def puzzle_daily_claim(self, seen: Daily, day: int, puzzle_id: int) -> bool:
         """Claim ``day``'s post for the setting as read (``seen``): only if it is unchanged (same ``next_at`` and
         ``day``); the row then names ``day``/``puzzle_id`` with no message yet. Returns whether it was claimed (two
-        processes, or a setting changed meanwhile: one wins)."""
+        processes, or a setting changed meanwhile: one wins).
+
+        A streak counts the server's **posted** daily puzzles: when days went by without a post since ``seen.day``
+        (the bot was away, the setting was off), the streaks whose last solved day is ``seen.day`` are carried to
+        ``day - 1`` in the same transaction, so solving ``day`` extends them; a player who missed a posted puzzle
+        still loses theirs."""
 
         async def body(tx: Tx) -> bool:
             row = await tx.fetchrow(
@@ -175,6 +180,11 @@ class PuzzlesMixin(Connection):
                     int(seen.day),
                 ),
             )
+            if row is not None and 0 <= seen.day < day - 1:  # days without a post: they break no streak
+                await tx.execute(
+                    "UPDATE puzzle_streaks SET last_day = ? WHERE guild_id = ? AND last_day = ?",
+                    (int(day) - 1, int(seen.guild_id), int(seen.day)),
+                )
             return row is not None
 
         return await self._write(body)

@@ -75,3 +75,22 @@ async def test_a_daily_puzzle_stopped_and_set_again_keeps_its_last_day(storage: 
     await storage.puzzle_daily_set(G + 2, C, 12, None, 1000.0)  # another server never had one
     other = await storage.puzzle_daily_get(G + 2)
     assert other is not None and (other.day, other.message_id) == (-1, None)
+
+
+async def test_days_without_a_post_break_no_streak_a_missed_puzzle_does(storage: Storage) -> None:
+    """A streak counts posted daily puzzles: the bot away for two days (no post on 20001-20002) keeps the streak of
+    whoever solved the last posted one (20000); whoever skipped that one starts again."""
+    await storage.puzzle_daily_set(G + 3, C, 9, None, 1000.0)
+    seen = await storage.puzzle_daily_get(G + 3)
+    assert seen is not None and await storage.puzzle_daily_claim(seen, 19999, 7)
+    await storage.puzzle_answer(G + 3, 19999, 1, "L5", True)
+    await storage.puzzle_answer(G + 3, 19999, 2, "L5", True)
+    seen = await storage.puzzle_daily_get(G + 3)
+    assert seen is not None and await storage.puzzle_daily_claim(seen, 20000, 8)
+    assert (await storage.puzzle_answer(G + 3, 20000, 1, "L5", True)).streak == 2  # user 2 skips 20000
+    seen = await storage.puzzle_daily_get(G + 3)
+    assert seen is not None and await storage.puzzle_daily_claim(seen, 20003, 9)  # nothing posted 20001-20002
+    assert (await storage.puzzle_answer(G + 3, 20003, 1, "L5", True)).streak == 3
+    assert (await storage.puzzle_answer(G + 3, 20003, 2, "L5", True)).streak == 1
+    rows = await storage.puzzle_streaks(G + 3, 20003, limit=10)
+    assert [(r.user_id, r.streak, r.best) for r in rows] == [(1, 3, 3), (2, 1, 1)]
