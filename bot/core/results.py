@@ -22,7 +22,21 @@ if TYPE_CHECKING:
 
 CASUAL = "casual"
 """Key of ``Envelope.extra``: ``True`` on a game opened while its server plays unrated games (``/settings rated``,
-``bot/services/house.py``); such a game ends with its result but unrated."""
+``bot/services/house.py``), :data:`CHOSEN` on one its opener asked to be unrated (``rated: False`` of a challenge or
+a lobby); either ends with its result but unrated."""
+CHOSEN = "chosen"
+"""``Envelope.extra[CASUAL]`` of a game unrated by its opener's choice (not by the server's setting)."""
+
+
+RATED_HELP = "Rated game (default: the server's setting); False: a casual game that moves no rating"
+"""The description of the ``rated`` option of the commands that open a game between people."""
+
+
+def casual_extra(rated: bool | None) -> dict[str, Any]:
+    """The ``Envelope.extra`` keys of a game opened with the command option ``rated`` (``None``: the server's
+    setting decides; ``False``: a casual game whatever the server plays; ``True``: rated where the server rates)."""
+    return {CASUAL: CHOSEN} if rated is False else {}
+
 
 NOT_MOVES: frozenset[str] = frozenset({"forfeit", "timeout", "takeback", "agreed draw"})
 """Logged action texts that are no move of the seat's own (the engine protocol's shared ``Forfeit``/``Timeout``, an
@@ -87,6 +101,8 @@ def rating_line(snap: Snapshot, changes: Sequence[RatingChange]) -> str:
     result = snap.record.result
     if result is None or result.rated:
         return ""
+    if not result.ai_seats and snap.env.extra.get(CASUAL) == CHOSEN:
+        return t("res.not_rated_chosen", snap.locale)
     if not result.ai_seats and snap.env.extra.get(CASUAL):
         return t("res.not_rated_casual", snap.locale)
     if not result.ai_seats and snap.state is not None:

@@ -2,6 +2,8 @@
 rated games, blocked members, resetting ratings) and of a player's own language (``/mysettings language``)."""
 
 MESSAGES: dict[str, str] = {
+    "house.chosen_note": "Not rated: a casual game.",
+    "res.not_rated_chosen": "Not rated (a casual game).",
     "house.reset_answered": "This question was already answered (see above): nothing more was changed.",
     "house.blocked": "An admin of this server has blocked you from starting or joining games here.",
     "house.blocked_other": "{user} may not play games in this server (an admin blocked them): challenge someone else.",

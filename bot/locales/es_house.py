@@ -2,6 +2,8 @@
 idioma propio de un jugador (``/mysettings language``)."""
 
 MESSAGES: dict[str, str] = {
+    "house.chosen_note": "Sin puntuar: una partida amistosa.",
+    "res.not_rated_chosen": "Sin puntuar (una partida amistosa).",
     "house.reset_answered": "Esta pregunta ya tuvo respuesta (mira arriba): no se cambió nada más.",
     "house.blocked": "Un administrador de este servidor te ha bloqueado: no puedes empezar ni unirte a partidas aquí.",
     "house.blocked_other": (
@@ -50,6 +52,9 @@ MESSAGES: dict[str, str] = {
 }
 
 COMMANDS: dict[str, str] = {
+    "Rated game (default: the server's setting); False: a casual game that moves no rating": (
+        "Puntuable (por defecto, según el servidor); False: partida amistosa sin puntuación"
+    ),
     "Let games start in this channel (once one is listed, only listed channels)": (
         "Permitir partidas en este canal (con alguno en la lista, solo en los de la lista)"
     ),

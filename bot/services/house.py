@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.core.results import CASUAL
+from bot.core.results import CASUAL, CHOSEN
 from bot.errors import BotError
 from bot.i18n import t
 
@@ -218,4 +218,7 @@ def lobby_text(snap: Snapshot) -> str:
     """The kind's challenge or lobby text, saying "not rated" when the game was opened while its server played
     unrated games (``Envelope.extra[CASUAL]``)."""
     said = snap.kind.narration.lobby_text(snap)
-    return f"{said}\n{t('house.unrated_note', snap.locale)}" if snap.env.extra.get(CASUAL) else said
+    casual = snap.env.extra.get(CASUAL)
+    if casual == CHOSEN:
+        return f"{said}\n{t('house.chosen_note', snap.locale)}"
+    return f"{said}\n{t('house.unrated_note', snap.locale)}" if casual else said

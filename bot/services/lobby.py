@@ -111,8 +111,8 @@ class Lobby(Seating):
         )
         if extra:
             env = env.with_(extra={**env.extra, **extra})
-        if not house.rated(settings):  # the server plays unrated games: stamped now, a later change leaves it be
-            env = env.with_(extra={**env.extra, CASUAL: True})
+        if not house.rated(settings) and not env.extra.get(CASUAL):  # the server plays unrated games: stamped now,
+            env = env.with_(extra={**env.extra, CASUAL: True})  # a later change leaves it be
         env = env.with_(extra=reach.marked(env.extra, where))
         starts = start or (invited is None and len(players) >= kind.seating.min_seats and all(s.ai for s in seats[1:]))
         status = "lobby"

@@ -22,6 +22,7 @@ import discord
 
 from bot.core.kind import not_player
 from bot.core.mentions import ping
+from bot.core.results import CASUAL, CHOSEN, casual_extra
 from bot.errors import BotError
 from bot.i18n import t, versus
 from bot.services import tutorial
@@ -98,6 +99,7 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
             title=title[:100],
             start=True,
             clock=env.clock.get("preset") or "none",
+            extra=casual_extra(False) if env.extra.get(CASUAL) == CHOSEN else None,  # casual stays casual
         )
         deal.data.update(game=snap.id, channel=snap.record.channel_id)
         await deal.save()

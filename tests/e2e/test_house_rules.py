@@ -238,3 +238,30 @@ async def test_settings_survive_a_restart(env: BotEnv) -> None:
     log = env.proc.log()
     assert "Traceback" not in log and "unexpected error" not in log, env.log_tail(4000)
     env.assert_alive()
+
+
+async def test_a_casual_challenge_moves_no_rating_and_its_rematch_stays_casual(env: BotEnv) -> None:
+    """``rated: False`` on a challenge in a server that rates games: the challenge, the result card and the
+    ratings say and do "casual"; the rematch of that game is casual too; a CONEX lobby takes the option as well."""
+    server = env.server
+    alice, bob = server.as_user("alice"), server.as_user("bob")
+    assert "New games are rated: yes." in await settings(env, rated=True)
+    before = env.ratings("constructo")
+    res = await answered(await alice.slash("constructo challenge", opponent="bob", rated=False))
+    assert "Not rated: a casual game." in res.text and "this server plays unrated" not in res.text, res.text
+    await answered(await bob.click(res.message, "Accept"), followups=1)
+    await answered(await alice.slash("constructo place", tile=5, size="large"))
+    await answered(await bob.slash("constructo place", tile=4, size="small"))
+    await resign(alice)
+    row = env.latest_game("constructo", server.channel("games").id)
+    card = server.message(row.messages["board"])
+    assert row.status == "finished" and "Not rated (a casual game)." in card.content, card.content
+    assert "Rating changes" not in card.content and env.ratings("constructo") == before
+    await answered(await alice.click(card, "Rematch"))
+    await answered(await bob.click(server.message(card.id), "Rematch"))
+    again = env.latest_game("constructo", server.channel("games").id)
+    assert again.id != row.id and again.state["extra"].get("casual") == "chosen", again.state.get("extra")
+    await resign(bob)
+    lobby = await answered(await alice.slash("conex new", table="small", goal=20, rated=False))
+    assert "Not rated: a casual game." in lobby.text, lobby.text
+    await answered(await alice.click(lobby.message, "Leave"))

@@ -16,6 +16,7 @@ from discord import app_commands
 from bot.core.clock import CLOCK_HELP
 from bot.core.envelope import Seat
 from bot.core.kind import Snapshot
+from bot.core.results import RATED_HELP, casual_extra
 from bot.errors import BotError
 from bot.first_response import PRIVATE_ANSWER
 from bot.games.conex import private
@@ -86,6 +87,7 @@ class ConexCog(
         table="Table size (small 70x50, medium 100x70, large 140x90 cm)",
         goal="Points to reach (20-100, default 40)",
         clock=CLOCK_HELP,
+        rated=RATED_HELP,
     )
     async def new(
         self,
@@ -93,6 +95,7 @@ class ConexCog(
         table: Literal["small", "medium", "large"] = "medium",
         goal: app_commands.Range[int, 20, 100] = 40,
         clock: Literal["live", "daily", "none"] | None = None,
+        rated: bool | None = None,
     ) -> None:
         """Open a lobby here (in a new thread when the channel is busy); the lobby message is stored."""
         loc = guild_locale(interaction)
@@ -106,6 +109,7 @@ class ConexCog(
             players=[me.id],
             title=t("cn.thread_title", loc, host=me.display_name),
             clock=clock,
+            extra=casual_extra(rated),
         )
 
     @app_commands.command(name="join", description="Join this channel's CONEX lobby")

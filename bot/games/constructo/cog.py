@@ -15,6 +15,7 @@ from discord import app_commands
 
 from bot.core.clock import CLOCK_HELP
 from bot.core.envelope import Seat
+from bot.core.results import RATED_HELP, casual_extra
 from bot.errors import BotError
 from bot.games.constructo import puzzle_cog
 from bot.games.constructo.kind import KIND, check_level
@@ -86,6 +87,7 @@ class ConstructoCog(
         layout="Round 1 layout: a name (default rombo) or 9 coordinates like (0,0) (1,0) ...",
         level="AI strength when you challenge the bot",
         clock=CLOCK_HELP,
+        rated=RATED_HELP,
     )
     async def challenge(
         self,
@@ -94,6 +96,7 @@ class ConstructoCog(
         layout: str | None = None,
         level: Literal["easy", "medium", "hard", "perfect"] | None = None,
         clock: Literal["live", "daily", "none"] | None = None,
+        rated: bool | None = None,
     ) -> None:
         loc = guild_locale(interaction)
         me = interaction.user
@@ -110,6 +113,7 @@ class ConstructoCog(
                 players=[me.id],
                 title=t("cx.thread_title_open", loc, a=me.display_name),
                 clock=clock,
+                extra=casual_extra(rated),
             )
             return
         vs_ai = self.vs_ai(interaction, opponent)
@@ -127,6 +131,7 @@ class ConstructoCog(
             invited=None if vs_ai else opponent.id,
             title=title,
             clock=clock,
+            extra=casual_extra(rated),
         )
 
     @challenge.autocomplete("layout")
