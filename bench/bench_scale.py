@@ -31,6 +31,8 @@ the workers' lag p50 / p99 (bounds from the histogram's buckets) and mean, the m
 (summed over processes) and of ``tablebot_effect_oldest_age_seconds``, and any effect settled otherwise (later,
 failed, dropped).
 Prints one Markdown row per (setup, N) and the ``uptime`` load average; record them in BENCHMARKS.md.
+``DUMP_METRICS=PREFIX`` keeps each process's last ``/metrics`` text of a step in ``PREFIX.<port>`` (storage, board
+and first-response histograms: where a placement's time goes, ``scale_metrics.DUMP``).
 """
 
 from __future__ import annotations

@@ -21,12 +21,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+import os
 import socket
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 
+DUMP = os.environ.get("DUMP_METRICS", "")
+"""``DUMP_METRICS=PREFIX``: each process's latest ``/metrics`` text is kept in ``PREFIX.<health port>`` (the last
+scrape of a step: its cumulative histograms, e.g. ``tablebot_storage_seconds`` and ``tablebot_board_post_seconds``)."""
 SETTLED = "tablebot_effects_settled"
 LAG = "tablebot_effect_lag_seconds"
 PENDING = "tablebot_effects_pending"
@@ -172,7 +177,10 @@ class OutboxProbe:
             try:
                 async with self._session.get(f"http://127.0.0.1:{port}/metrics") as resp:
                     resp.raise_for_status()
-                    total = total + Scrape.parse(await resp.text())
+                    text = await resp.text()
+                    total = total + Scrape.parse(text)
+                    if DUMP:  # the latest scrape of each process, whole (storage, board and first-response timings)
+                        await asyncio.to_thread(Path(f"{DUMP}.{port}").write_text, text)
             except (aiohttp.ClientError, TimeoutError):
                 self._failed += 1
         self._scrapes += 1
