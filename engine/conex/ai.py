@@ -25,6 +25,8 @@ Policy, one decision:
    node budget ``max_calls`` bounds the finder calls; ``budget_s`` is only a wall-clock safety cap).
 4. Draw (A2) when the best value is below the worth of two more cards; pass (A3) only when the pile is empty
    and nothing is worth placing (or nothing fits).
+5. Hard level only (``rollouts``): the best few placements and drawing are compared by sampled playouts
+   (``engine/conex/ai_rollout.py``) instead of step 3's estimate, once the game nears its end.
 
 Returned actions always pass ``game.check``. Errors: ``IllegalActionError`` rule ``E1`` if the game is over;
 ``NotYourTurnError`` when it is not ``player``'s turn and no discard is pending for them; ``InvalidInputError``
@@ -43,11 +45,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.conex import ai_endgame as endgame
+from engine.conex import ai_rollout as rollout
 from engine.conex.actions import AnyAction, Discard, Draw, Lightning, Pass, Place
 from engine.conex.ai_endgame import last_round_value
 from engine.conex.ai_hard import LAST_ROUND, REFINE_SPAN, Candidate, refine_ranked
-from engine.conex import ai_rollout as rollout
-from engine.conex.ai_rollout import CANDIDATES, SPAN, Option, rollout_values
 from engine.conex.ai_model import (
     DECK,
     DEFAULT_WEIGHTS,
@@ -66,6 +67,7 @@ from engine.conex.ai_model import (
     sim_from_view,
     targets_by_area,
 )
+from engine.conex.ai_rollout import CANDIDATES, SPAN, Option, rollout_values
 from engine.conex.game import Game
 from engine.errors import IllegalActionError, NotYourTurnError, RuleError
 
@@ -395,7 +397,7 @@ def _rolled(game: Game, view: dict[str, Any], ctx: Context, best: _Best, draw_v:
         return best, draw_v
     ctx.roll_limit = ctx.calls + budget
     values = rollout_values(sim_from_view(game, view, ctx.me, []), ctx, options)
-    done = [(v, o) for v, o in zip(values, options) if v is not None]
+    done = [(v, o) for v, o in zip(values, options, strict=True) if v is not None]
     places = [(v, o) for v, o in done if isinstance(o.action, Place)]
     if len(done) < 2 or not places:
         return best, draw_v

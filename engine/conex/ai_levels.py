@@ -6,8 +6,12 @@
   pile is empty too.
 - ``medium``: ``ai.decide`` with its defaults (100 finder calls at most).
 - ``hard``: ``ai.decide`` with a larger budget, two poses per triple, the re-valuation of the best placements
-  on the table each leaves (``ai_hard.py``), its own tuning (``HARD_WEIGHTS``) and, in the last round (E1), moves
-  valued by their chance to win (``ai_endgame.py``).
+  on the table each leaves (``ai_hard.py``), its own tuning (``HARD_WEIGHTS``), in the last round (E1) moves
+  valued by their chance to win (``ai_endgame.py``) and, once a score is within 25 points of the goal, its best
+  three placements and drawing compared by greedy playouts to the game's end on two deals of the hidden cards
+  sampled from the unseen ones (``ai_rollout.py``; never a hidden card read). Budget: ``HARD_SEARCH_CALLS`` finder
+  calls for the search plus ``ai_rollout.PLAYOUT_CALLS`` for the playouts (``LEVEL_CALLS["hard"]``, 380).
+  Measured (BENCHMARKS.md "CONEX hard AI, third pass"): see there for its win rates against greedy and medium.
 
 Every level sees only ``game.view_for(player)`` (the easy one plays on ``ai_model.sim_from_view``, the others
 already do), is bounded by WORK, never by wall time (finder calls: ``LEVEL_CALLS``), so the same position and seed

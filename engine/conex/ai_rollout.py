@@ -1,21 +1,29 @@
-"""The hard CONEX AI's sampled look-ahead (issue 25): determinized rollouts of the opponents' replies.
+"""The hard CONEX AI's sampled look-ahead (issue 25): determinized playouts of its best candidates.
 
-The one-ply search (``engine/conex/ai.py``, re-valued by ``ai_hard.py``) estimates what the opponents gain after a
-move from an analytic model (the expected best corner of a random hand on the colours the probes find open). Here the
-best few candidates (distinct placements, and drawing, A2) are instead played on ``SAMPLES`` determinized copies of
-the position: each copy deals the opponents hands of their known sizes from the cards the AI cannot see (``unseen``:
-neither in its hand nor on the table; the hidden hands are never read, the copy is built from ``view_for`` through
-``ai_model.sim_from_view``) and the rest to a shuffled pile, with its own die seed. After the candidate, every other
-seat plays the greedy reply (for each hand card the finder's first pose, the one scoring most; draw when nothing fits)
-until the AI's next turn (or the game's end, E1). The candidate's threat term is replaced by the mean of the replies'
-points measured on the copies (weighted ``threat_next`` / ``threat_later`` like the estimate it replaces), the same
-copies for every candidate (common random numbers: the difference between two candidates is not blurred by the
-samples' luck).
+The one-ply search (``engine/conex/ai.py``, re-valued by ``ai_hard.py``) ranks the legal placements by points now
+minus an analytic estimate of the opponents' replies. Once a score is within ``PLAYOUT_MARGIN`` points of the goal
+(the second half of a game to 40), the best ``CANDIDATES`` of them (within ``SPAN`` points of the best) and drawing
+(A2, when its worth is within ``SPAN`` too) are instead each played on ``PLAYOUT_SAMPLES`` determinized copies of the
+position and the game is played out to its end (E1/E2), every seat greedy (the placement scoring most, V1/V2; draw
+when nothing fits; the AI itself too after its candidate): an option is worth ``WIN_SCALE`` x the mean over the
+copies of (1 for a win, ties included, E3, + ``MARGIN_WEIGHT`` per point of the AI's final margin over the best
+other seat). The copies are the same for every option (common random numbers: the difference between two options
+is not blurred by the deals' luck).
 
-Work: each greedy reply costs one finder call per card in that seat's hand; ``ctx.calls`` counts them against
-``ROLLOUT_CALLS`` (on top of the search's budget); a candidate whose rollouts do not all fit in what is left keeps its
-one-ply value. No wall-clock bound. Deterministic: the samples come from ``ctx.rng`` (seeded by the decision's seed,
-turn, seat and table size).
+A copy (``deal``) is built from ``view_for`` only, through ``ai_model.sim_from_view``: the AI's own hand and the
+table as they are; the opponents get hands of their known sizes dealt at random from the cards the AI cannot see
+(``unseen``: neither in its hand nor on the table; the hidden hands and the pile order are never read), the rest
+is the pile, shuffled, and the die gets a fresh seed (X1).
+
+An option is compared only when all its playouts fit in the budget (``PLAYOUT_CALLS`` finder calls on top of the
+search's, counted in ``ctx.calls``; a greedy move costs at most ``REPLY_TRIES`` targeted calls), and only a prefix of
+the options (best one-ply value first) is ever compared, so when fewer than two fit the one-ply choice stands (early
+in a game a playout is long: that is why they start at ``PLAYOUT_MARGIN``). No wall-clock bound. Deterministic: the
+deals come from ``ctx.rng`` (seeded by the decision's seed, turn, seat and table size).
+
+Also here, off in the hard level (``ROLLOUT_CALLS`` = 0): one-round rollouts (``SAMPLES`` deals, greedy replies
+until the AI's next turn, their points replacing the analytic threat term), which measured no better than the
+estimate they replace (BENCHMARKS.md "CONEX hard AI, third pass").
 """
 
 from __future__ import annotations

@@ -7,12 +7,11 @@ import random
 
 import pytest
 
-from engine.conex import ai_rollout
-from engine.conex import Draw, Game, Lightning, Place
+from engine.conex import Draw, Game, Lightning, Place, ai_rollout
 from engine.conex.ai import first_fit
+from engine.conex.ai_endgame import WIN_SCALE
 from engine.conex.ai_levels import LEVEL_CALLS, decide_level
 from engine.conex.ai_model import DECK, DEFAULT_WEIGHTS, Context, sim_from_view
-from engine.conex.ai_endgame import WIN_SCALE
 from engine.conex.ai_rollout import (
     PLAYOUT_CALLS,
     SAMPLES,
