@@ -25,6 +25,8 @@ Policy, one decision:
    node budget ``max_calls`` bounds the finder calls; ``budget_s`` is only a wall-clock safety cap).
 4. Draw (A2) when the best value is below the worth of two more cards; pass (A3) only when the pile is empty
    and nothing is worth placing (or nothing fits).
+5. Hard level only (``rollouts``): the best few placements and drawing are compared by sampled playouts
+   (``engine/conex/ai_rollout.py``) instead of step 3's estimate, once the game nears its end.
 
 Returned actions always pass ``game.check``. Errors: ``IllegalActionError`` rule ``E1`` if the game is over;
 ``NotYourTurnError`` when it is not ``player``'s turn and no discard is pending for them; ``InvalidInputError``
@@ -43,9 +45,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.conex import ai_endgame as endgame
+from engine.conex import ai_rollout as rollout
 from engine.conex.actions import AnyAction, Discard, Draw, Lightning, Pass, Place
 from engine.conex.ai_endgame import last_round_value
-from engine.conex.ai_hard import LAST_ROUND, REFINE_SPAN, Candidate, refine_choice
+from engine.conex.ai_hard import LAST_ROUND, REFINE_SPAN, Candidate, refine_ranked
 from engine.conex.ai_model import (
     DECK,
     DEFAULT_WEIGHTS,
@@ -58,11 +61,13 @@ from engine.conex.ai_model import (
     dominated,
     keep_value,
     open_colours,
+    opp_mult,
     opponents_to_play,
     probe_cards,
     sim_from_view,
     targets_by_area,
 )
+from engine.conex.ai_rollout import CANDIDATES, SPAN, Option, rollout_values
 from engine.conex.game import Game
 from engine.errors import IllegalActionError, NotYourTurnError, RuleError
 
@@ -92,6 +97,7 @@ class _Best:
     place: Place | None
     points: int
     note: str
+    ranked: list[Candidate] = field(default_factory=list)  # hard level: the re-valued candidates, best first
 
 
 _opponents_to_play = opponents_to_play
@@ -147,7 +153,7 @@ def _best_placement(
                         if opp not in base_threat:
                             base_threat[opp] = threat.value(open_c, plus2, h)
                         extra = threat.value(frozenset(new_open), frozenset(new_plus), h) - base_threat[opp]
-                        mult = 1.6 if opp in ctx.opp_2x else 1.0
+                        mult = opp_mult(ctx, opp)
                         term += (w.threat_next if n == 0 else w.threat_later) * extra * mult
                     value -= term
                     threat_terms[(cid, k.index, tgt, double)] = term
@@ -181,8 +187,9 @@ def _best_placement(
         term = threat_terms[(cid, corner, tgt, double)]
         shortlist.extend(Candidate(value, term, place, pts, best.note) for place in places)
     if shortlist:
-        c = refine_choice(sim, ctx, shortlist, threat, open_c, plus2)
-        return _Best(c.value, c.place, c.points, c.note + " (refined)")
+        ranked = refine_ranked(sim, ctx, shortlist, threat, open_c, plus2)
+        c = ranked[0]
+        return _Best(c.value, c.place, c.points, c.note + " (refined)", ranked)
     if triples and triples[0][0] < floor:
         return _Best(-math.inf, None, 0, "nothing worth placing")
     return _Best(-math.inf, None, 0, "nothing fits" if not ctx.out_of_budget() else "budget")
@@ -221,7 +228,11 @@ def _lightning_candidates(sim: Game, ctx: Context) -> list[int]:
             if below.card.action == "plus2" and below.rect.intersection(tc.rect).area > 1.0:
                 out.append(tc.id)
                 break
-    return out[:2]
+    out = out[:2]
+    if ctx.w.lightning_any:
+        extra = [tc.id for tc in reversed(cards) if tc.id in free and tc.id not in out]
+        out.extend(extra[: ctx.w.lightning_any])
+    return out
 
 
 # --- entry points -----------------------------------------------------------------------------------------------
@@ -238,11 +249,14 @@ def decide(
     refine: int = 0,
     poses: int = 1,
     endgame: bool = False,
+    rollouts: bool = False,
 ) -> Decision:
     """``choose_action`` with its reasons: returns a ``Decision`` (action, estimated value in points, finder
     calls used). Same arguments and errors as ``choose_action``. ``max_calls`` is the work budget (finder calls);
     ``refine``/``poses`` > 0/1 turn on the hard level's re-valuation of the best placements (``ai_hard.py``);
-    ``endgame`` values last-round moves (E1) by their chance to win (``ai_endgame.py``, no finder call)."""
+    ``endgame`` values last-round moves (E1) by their chance to win (``ai_endgame.py``, no finder call);
+    ``rollouts`` compares the best few re-valued placements and drawing by sampled greedy replies
+    (``ai_rollout.py``, at most ``ROLLOUT_CALLS`` more finder calls; needs ``refine``)."""
     t0 = time.perf_counter()
     if game.is_over:
         raise IllegalActionError("the game is over", rule="E1")
@@ -271,6 +285,7 @@ def decide(
         refine=refine,
         poses=poses,
         endgame=endgame,
+        rollouts=rollouts,
     )
     rounds_left = (ctx.goal - max(ctx.scores)) / weights.points_per_turn
     ctx.horizon = 0.0 if ctx.goal_reached else max(0.0, min(1.0, rounds_left / weights.horizon_rounds))
@@ -336,6 +351,9 @@ def decide(
             game.check(bolt)
             return Decision(bolt, choice[0], f"lightning on card #{choice[1]}", ctx.calls)
 
+    if ctx.rollouts and best.ranked and ctx.pile > 0 and not ctx.goal_reached:
+        best, draw_v = _rolled(game, view, ctx, best, draw_v)
+
     if best.place is not None and (best.value >= draw_v or ctx.pile == 0):
         if ctx.pile == 0 and best.value < stay:
             return Decision(Pass(me), stay, "pass: placing would lower the chance to win", ctx.calls)
@@ -356,6 +374,43 @@ def decide(
     if ctx.pile > 0:
         return Decision(Draw(me), draw_v, "draw: nothing worth placing", ctx.calls)
     return Decision(Pass(me), 0.0, "pass: nothing fits and the pile is empty", ctx.calls)
+
+
+def _rolled(game: Game, view: dict[str, Any], ctx: Context, best: _Best, draw_v: float) -> tuple[_Best, float]:
+    """Hard level: the best few re-valued placements and drawing compared by sampled replies (``ai_rollout.py``).
+    Returns the best placement and the worth of drawing on the rollouts' scale (unchanged when there is nothing to
+    compare or the budget does not allow two options)."""
+    top = best.ranked[0]
+    if top.term == LAST_ROUND:
+        return best, draw_v
+    options: list[Option] = []
+    for c in best.ranked[:CANDIDATES]:
+        if c.term != LAST_ROUND and c.value >= top.value - SPAN:
+            options.append(Option(c.place, c.value + c.term, c.value, c.points))
+    if draw_v >= top.value - SPAN:
+        at = sum(1 for o in options if o.value >= draw_v)
+        options.insert(at, Option(Draw(ctx.me), draw_v, draw_v, 0))
+    if len(options) < 2:
+        return best, draw_v
+    budget = rollout.roll_budget(ctx)
+    if budget <= 0:
+        return best, draw_v
+    ctx.roll_limit = ctx.calls + budget
+    values = rollout_values(sim_from_view(game, view, ctx.me, []), ctx, options)
+    done = [(v, o) for v, o in zip(values, options, strict=True) if v is not None]
+    places = [(v, o) for v, o in done if isinstance(o.action, Place)]
+    if len(done) < 2 or not places:
+        return best, draw_v
+    v, o = places[0]
+    for v2, o2 in places[1:]:
+        if v2 > v + 1e-9:
+            v, o = v2, o2
+    assert isinstance(o.action, Place)
+    draws = [v2 for v2, o2 in done if isinstance(o2.action, Draw)]
+    # drawing not compared (or not reached): the one-ply search ranked it below every placement compared
+    new_draw = draws[0] if draws else -math.inf
+    note = next((c.note for c in best.ranked if c.place == o.action), best.note)
+    return _Best(v, o.action, o.points, note + " (rolled out)", best.ranked), new_draw
 
 
 def choose_action(game: Game, player: int, seed: int = 0, budget_s: float = 2.0) -> AnyAction:

@@ -19,9 +19,11 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from shapely.errors import GEOSException
+
 from engine.conex.actions import Place
 from engine.conex.ai_endgame import last_round_value
-from engine.conex.ai_model import Context, Threat, deep_copy, open_colours, opponents_to_play
+from engine.conex.ai_model import Context, Threat, deep_copy, open_colours, opp_mult, opponents_to_play
 from engine.errors import RuleError
 
 if TYPE_CHECKING:
@@ -58,32 +60,57 @@ def refine_choice(
     """The candidate of ``shortlist`` (non-empty, best estimate first) with the best value once its threat term is
     measured on the table it leaves (module docstring). Candidates not re-valued for lack of budget keep their
     estimate; ties keep the search's order. Returns a ``Candidate`` whose ``value`` is the refined one."""
+    return refine_ranked(sim, ctx, shortlist, threat, open_c, plus2)[0]
+
+
+def refine_ranked(
+    sim: Game,
+    ctx: Context,
+    shortlist: list[Candidate],
+    threat: Threat,
+    open_c: frozenset[str],
+    plus2: frozenset[str],
+) -> list[Candidate]:
+    """Every candidate of ``shortlist`` (non-empty, best estimate first) with its refined value (``refine_choice``),
+    best first (ties keep the search's order). ``term`` stays the estimate's threat term."""
     saved_dead = ctx.dead
-    best: Candidate | None = None
-    for c in shortlist:
+    ranked: list[tuple[float, int, Candidate]] = []
+    for i, c in enumerate(shortlist):
         value = c.value
         if not ctx.out_of_budget():
             after = deep_copy(sim)
             try:
                 after.play(c.place)
+                ctx.dead = {}  # another table: probe failures do not carry over
+                a_open, a_plus = open_colours(after, ctx.me, ctx.probes, ctx)
             except RuleError:  # pragma: no cover - the finder's poses are legal
                 continue
-            ctx.dead = {}  # another table: probe failures do not carry over
-            a_open, a_plus = open_colours(after, ctx.me, ctx.probes, ctx)
+            except GEOSException:  # the geometry library failed on this hypothetical table: skip the candidate
+                continue
             reaches = ctx.scores[ctx.me] + c.points >= ctx.goal
             if c.term == LAST_ROUND:
                 value = last_round_value(ctx, threat, a_open, a_plus, c.points, reaches)
-                if best is None or value > best.value + 1e-9:
-                    best = Candidate(value, c.term, c.place, c.points, c.note)
-                continue
-            term = 0.0
-            for n, opp in enumerate(opponents_to_play(ctx, reaches)):
-                h = ctx.hand_counts[opp]
-                extra = threat.value(a_open, a_plus, h) - threat.value(open_c, plus2, h)
-                mult = 1.6 if opp in ctx.opp_2x else 1.0
-                term += (ctx.w.threat_next if n == 0 else ctx.w.threat_later) * extra * mult
-            value = c.value + c.term - term
-        if best is None or value > best.value + 1e-9:
-            best = Candidate(value, c.term, c.place, c.points, c.note)
+            else:
+                term = 0.0
+                for n, opp in enumerate(opponents_to_play(ctx, reaches)):
+                    h = ctx.hand_counts[opp]
+                    extra = threat.value(a_open, a_plus, h) - threat.value(open_c, plus2, h)
+                    mult = opp_mult(ctx, opp)
+                    term += (ctx.w.threat_next if n == 0 else ctx.w.threat_later) * extra * mult
+                value = c.value + c.term - term
+        ranked.append((value, i, Candidate(value, c.term, c.place, c.points, c.note)))
     ctx.dead = saved_dead
-    return best if best is not None else shortlist[0]
+    if not ranked:
+        return [shortlist[0]]
+    return _stable_best_first(ranked)
+
+
+def _stable_best_first(ranked: list[tuple[float, int, Candidate]]) -> list[Candidate]:
+    """``ranked`` best first, the first of near-equal values (within 1e-9) kept ahead, as the old scan did."""
+    best_i = 0
+    for k in range(1, len(ranked)):
+        if ranked[k][0] > ranked[best_i][0] + 1e-9:
+            best_i = k
+    first = ranked[best_i][2]
+    rest = sorted((t for k, t in enumerate(ranked) if k != best_i), key=lambda t: (-t[0], t[1]))
+    return [first] + [t[2] for t in rest]

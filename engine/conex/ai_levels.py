@@ -6,8 +6,13 @@
   pile is empty too.
 - ``medium``: ``ai.decide`` with its defaults (100 finder calls at most).
 - ``hard``: ``ai.decide`` with a larger budget, two poses per triple, the re-valuation of the best placements
-  on the table each leaves (``ai_hard.py``), its own tuning (``HARD_WEIGHTS``) and, in the last round (E1), moves
-  valued by their chance to win (``ai_endgame.py``).
+  on the table each leaves (``ai_hard.py``), its own tuning (``HARD_WEIGHTS``), in the last round (E1) moves
+  valued by their chance to win (``ai_endgame.py``) and, once a score is within 25 points of the goal, its best
+  three placements and drawing compared by greedy playouts to the game's end on two deals of the hidden cards
+  sampled from the unseen ones (``ai_rollout.py``; never a hidden card read). Budget: ``HARD_SEARCH_CALLS`` finder
+  calls for the search plus ``ai_rollout.PLAYOUT_CALLS`` for the playouts (``LEVEL_CALLS["hard"]``, 380).
+  Measured (BENCHMARKS.md "CONEX hard AI, third pass", 400 games each): 64.8 % wins against two greedy seats
+  (95 % Wilson 59.9-69.3 %; target 75 %) and 38.5 % against two mediums (33.9-43.4 %; target 50 %): targets not met.
 
 Every level sees only ``game.view_for(player)`` (the easy one plays on ``ai_model.sim_from_view``, the others
 already do), is bounded by WORK, never by wall time (finder calls: ``LEVEL_CALLS``), so the same position and seed
@@ -23,6 +28,7 @@ from dataclasses import replace
 from engine.conex.actions import AnyAction, Discard, Draw, Pass, Place
 from engine.conex.ai import Decision, decide
 from engine.conex.ai_model import DEFAULT_WEIGHTS, sim_from_view
+from engine.conex.ai_rollout import PLAYOUT_CALLS, ROLLOUT_CALLS
 from engine.conex.game import Game
 from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError
 
@@ -45,15 +51,27 @@ HARD_WEIGHTS = replace(DEFAULT_WEIGHTS, hold_2x=2.0, self_next=0.4)
 """The hard level's tuning (``ai_model.Weights``): it spends the 2x star on smaller placements than medium (a greedy
 die roll may take it first, X1) and counts its own best next placement (BENCHMARKS.md "CONEX AI levels")."""
 
-LEVEL_CALLS: dict[str, int] = {"easy": EASY_CARDS, "medium": 100, "hard": 180}
+HARD_ROLLOUTS = True
+"""Whether the hard level compares its best candidates by sampled greedy replies (``ai_rollout.py``)."""
+
+HARD_SEARCH_CALLS = 180
+"""The hard level's one-ply search and re-valuation budget (finder calls); its rollouts or playouts have their own
+(``ai_rollout.ROLLOUT_CALLS`` / ``PLAYOUT_CALLS``) on top."""
+
+LEVEL_CALLS: dict[str, int] = {
+    "easy": EASY_CARDS,
+    "medium": 100,
+    "hard": HARD_SEARCH_CALLS + max(ROLLOUT_CALLS, PLAYOUT_CALLS),
+}
 """Work budget per decision, in placement-finder calls (the unit every level counts; ``Decision.calls``)."""
 
-FIRST_RESPONSE_CALLS = 200
+FIRST_RESPONSE_CALLS = 400
 """The most finder calls any level may spend on one decision. On a quiet machine the medium level's slowest decision
-on crowded tables (35-51 cards, 100 calls at most) took 306 ms (BENCHMARKS.md "CONEX AI"), about 3 ms per call, so
-200 calls stay well within the bot's 2.2-s first-response budget (``bot/first_response.py``); the hard level's table
-copies (``HARD_REFINE`` x ``HARD_POSES``, ~5 ms each) come on top. Wall time under load is not the unit: the same
-work takes several times longer on a machine loaded by others (BENCHMARKS.md "CONEX AI levels")."""
+on crowded tables (35-51 cards, 100 calls at most) took 306 ms (BENCHMARKS.md "CONEX AI"), about 3 ms per call; the
+hard level's playout calls are single (card, corner, target) calls (about 1-3 ms each), and its 380 calls at most
+keep its decisions under the ~2-s target on a quiet machine (p99 in BENCHMARKS.md "CONEX hard AI, third pass"). The
+hard level runs in the bot's background lane (``bot/games/conex/kind.py``). Wall time under load is not the unit:
+the same work takes several times longer on a machine loaded by others (BENCHMARKS.md "CONEX AI levels")."""
 
 
 def decide_level(game: Game, player: int, level: str, seed: int = 0, budget_s: float = math.inf) -> Decision:
@@ -77,11 +95,12 @@ def decide_level(game: Game, player: int, level: str, seed: int = 0, budget_s: f
             player,
             seed,
             budget_s,
-            max_calls=LEVEL_CALLS["hard"],
+            max_calls=HARD_SEARCH_CALLS,
             weights=HARD_WEIGHTS,
             refine=HARD_REFINE,
             poses=HARD_POSES,
             endgame=True,
+            rollouts=HARD_ROLLOUTS,
         )
     raise InvalidInputError(f"unknown AI level {level!r}: use one of {', '.join(LEVELS)}")
 

@@ -42,6 +42,10 @@ class Weights:
             rounds left (E1) the worth of holding stars, of new stars and of drawing shrinks linearly to 0.
         self_next: weight of the AI's own best next placement after the move (the best ``card_score`` of the cards
             left in its hand on the colours open after it; 0 = not counted, the medium level).
+        lead_slope: per point an opponent stands above (below) the AI, its replies weigh this much more (less),
+            within 0.4-1.6 times (a trailing seat's points matter less to who wins, E3); 0 = every opponent alike.
+        lightning_any: besides free +2 cards and cards on a +2 card, this many other free cards (newest first) are
+            tried as lightning targets (X3: the forced discards alone may be worth it); 0 = not (the medium level).
     """
 
     threat_next: float = 0.6
@@ -59,6 +63,8 @@ class Weights:
     points_per_turn: float = 3.0
     horizon_rounds: float = 3.0
     self_next: float = 0.0
+    lead_slope: float = 0.0
+    lightning_any: int = 0
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -92,9 +98,20 @@ class Context:
     probes: dict[str, tuple[int, int]] = field(default_factory=dict)  # colour -> probe (card, corner)
     poses: int = 1  # poses asked of the finder per (card, corner, target) triple
     endgame: bool = False  # hard level: last-round moves valued by their chance to win (ai_endgame.py)
+    rollouts: bool = False  # hard level: the best candidates compared by sampled replies (ai_rollout.py)
+    roll_limit: int = 0  # ``calls`` the rollouts may reach (the search's count plus their own budget)
 
     def out_of_budget(self) -> bool:
         return self.calls >= self.max_calls or time.perf_counter() > self.deadline
+
+
+def opp_mult(ctx: Context, opp: int) -> float:
+    """How much ``opp``'s replies weigh against the AI: 1.6 with a usable 2x star (V3), times the standing factor
+    (``Weights.lead_slope``)."""
+    mult = 1.6 if opp in ctx.opp_2x else 1.0
+    if ctx.w.lead_slope:
+        mult *= max(0.4, min(1.6, 1.0 + ctx.w.lead_slope * (ctx.scores[opp] - ctx.scores[ctx.me])))
+    return mult
 
 
 def opponents_to_play(ctx: Context, reaches_goal: bool) -> list[int]:
@@ -290,6 +307,7 @@ __all__ = [
     "expected_max",
     "keep_value",
     "open_colours",
+    "opp_mult",
     "opponents_to_play",
     "probe_cards",
     "sim_from_view",
