@@ -84,3 +84,35 @@ def clock_line(snap: Snapshot) -> str:
         when=stamp(deadline),
         preset=t(f"clk.preset_{snap.env.clock.get('preset')}", snap.locale),
     )
+
+
+def text_twin(snap: Snapshot) -> str:
+    """The text twin of the pictures of ``snap``'s board (and result card): what replaces them when Discord
+    refuses the files (``bot.services.refusals``)."""
+    pictures = list(snap.kind.pictures.board_pictures(snap))
+    if snap.status == "finished":
+        result = snap.kind.pictures.result_picture(snap)
+        if result is not None:
+            pictures.append(result)
+    return "\n".join(p.fallback() for p in pictures)
+
+
+class ShownBoards:
+    """Game -> (version, message id) of the last board this process recorded, for at most ``keep`` games (the
+    oldest dropped): :meth:`covering` tells whether a board of a version is out already."""
+
+    def __init__(self, keep: int) -> None:
+        self.keep = keep
+        self._by_game: dict[int, tuple[int, int]] = {}
+
+    def note(self, game_id: int, version: int, message_id: int) -> None:
+        """``message_id`` (showing ``version``) was recorded as the game's board."""
+        self._by_game.pop(game_id, None)
+        self._by_game[game_id] = (version, message_id)
+        while len(self._by_game) > self.keep:
+            del self._by_game[next(iter(self._by_game))]
+
+    def covering(self, game_id: int, version: int) -> int | None:
+        """The recorded board showing ``version`` or a newer one, or ``None``."""
+        out = self._by_game.get(game_id)
+        return out[1] if out is not None and out[0] >= version else None

@@ -43,12 +43,14 @@ from bot.services.boards import (
     BOARD_STATUSES,
     BOARD_VERSION_KEY,
     VERSION_SUFFIX,
+    ShownBoards,
     board_nonce,
     board_stale,
     board_version,
     clock_line,
     message_ids,
     render_png,
+    text_twin,
 )
 from bot.services.delivery import Delivery, GuildGone
 from bot.services.recovery import BoardRecovery
@@ -116,6 +118,7 @@ class Publisher:
         self.delivery.cpu = layer.cpu
         self._inflight: dict[int, list[int]] = {}
         self._unrecorded: dict[int, tuple[int, int]] = {}
+        self._shown = ShownBoards(MAX_KEPT)  # a second post of a version already out is skipped (:meth:`_publish`)
         """Boards posted whose recording failed (the database went away): game -> (version, message id); the
         ``board`` effect records them instead of posting them again."""
 
@@ -212,16 +215,7 @@ class Publisher:
                 content = f"{content}\n{line}"
         return content[:2000], files, view
 
-    @staticmethod
-    def twin(snap: Snapshot) -> str:
-        """The text twin of the pictures of ``snap``'s board (and result card): what replaces them when Discord
-        refuses the files (``bot.services.refusals``)."""
-        pictures = list(snap.kind.pictures.board_pictures(snap))
-        if snap.status == "finished":
-            result = snap.kind.pictures.result_picture(snap)
-            if result is not None:
-                pictures.append(result)
-        return "\n".join(p.fallback() for p in pictures)
+    twin = staticmethod(text_twin)
 
     # -- posting -----------------------------------------------------------------------------------------------
     async def publish(
@@ -231,10 +225,11 @@ class Publisher:
         headline: str,
         interaction: discord.Interaction | None = None,
         pictures: bool = True,
-    ) -> discord.Message:
-        """Post the board of ``snap`` as the game's new board message.
+    ) -> discord.Message | discord.PartialMessage:
+        """Post the board of ``snap`` as the game's new board message (without an interaction: unless out already).
 
-        With an interaction not answered yet: defer (thinking), draw off the loop, then edit the response in; with
+        With an interaction not answered yet: the board itself as its first response when drawn within 1 s, else
+        defer (thinking), draw off the loop, then edit the response in (``board_answer.py``); with
         an answered one: a followup; without (AI, recovery): a channel message. A picture that fails to draw is
         replaced by its text twin. If the post fails, the board is recovered later and the error is raised.
         """
@@ -252,7 +247,7 @@ class Publisher:
 
     async def _publish(
         self, snap: Snapshot, headline: str, interaction: discord.Interaction | None, pictures: bool
-    ) -> discord.Message:
+    ) -> discord.Message | discord.PartialMessage:
         deferred = False
         if interaction is not None and is_dead(interaction):
             interaction = None
@@ -277,6 +272,12 @@ class Publisher:
             drawing.cancel()  # a no-op once done; else (cancelled meanwhile) the drawing is not wanted any more
         self._carrier(snap, interaction)  # deferred: its followups may carry the board if the channel refuses it
         async with self.lock(snap.id):
+            out = self._shown.covering(snap.id, snap.version) if interaction is None else None
+            if out is not None:  # another publish of this version (a click carrying it, the outbox) got there first
+                log.info(
+                    "game %s v%s: its board (message %s) is out already, not posted twice", snap.id, snap.version, out
+                )
+                return self.delivery.channel(snap.record).get_partial_message(out)
             msg = await self._post(snap.record, content, files, view, interaction, deferred=deferred, snap=snap)
         self._carrier(snap, interaction)  # answered by the board itself
         return msg
@@ -376,6 +377,8 @@ class Publisher:
         """Record a posted board (under :meth:`lock`) with its ``board`` effect done in the same transaction, then
         strip the previous one (a click on a board left live by a crash in between is refused by its version)."""
         strip = await self.record_board(record.id, message_id, version)
+        if strip != message_id:  # recorded as the game's board
+            self._shown.note(record.id, version, message_id)
         if not record.is_open and version >= record.version:  # the game's last board is out
             self.forget(record.id)
         if strip is None:
