@@ -29,6 +29,7 @@ estimate they replace (BENCHMARKS.md "CONEX hard AI, third pass").
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -161,33 +162,47 @@ def rollout_values(sim: Game, ctx: Context, options: list[Option]) -> list[float
         return playout_values(sim, ctx, options, rng)
     deals = [deal(sim, ctx, rng) for _ in range(SAMPLES)]
     weights = [ctx.w.threat_next, ctx.w.threat_later]
-    values: list[float | None] = []
+
+    def threat(g: Game) -> float | None:
+        got = replies(g, ctx)
+        if got is None:
+            return None
+        total = sum(weights[min(n, 1)] * opp_mult(ctx, seat) * pts for n, (seat, pts) in enumerate(got))
+        if SELF_NEXT and not g.is_over and g.current_player == ctx.me:
+            if ctx.calls + REPLY_TRIES > ctx.roll_limit:
+                return None
+            mine = greedy_reply(g, ctx.me, ctx)
+            if isinstance(mine, Place):
+                total -= SELF_NEXT * g.points_for(mine)
+        return total
+
+    means = over_deals(deals, options, threat)
+    return [None if m is None else opt.base - m for m, opt in zip(means, options, strict=True)]
+
+
+def over_deals(deals: list[Game], options: list[Option], value: Callable[[Game], float | None]) -> list[float | None]:
+    """Each option's mean ``value`` over ``deals`` (a copy of each deal with the option played on it), in order;
+    ``None`` from the first option one of whose copies fails (a rule, or the geometry library on a hypothetical
+    table) or gets ``None`` (the budget ran out): every later option is ``None`` too."""
+    means: list[float | None] = []
     for opt in options:
-        total = 0.0
-        done = 0
-        if not values or values[-1] is not None:
+        mean: float | None = None
+        if not means or means[-1] is not None:
+            total = 0.0
             for d in deals:
                 g = deep_copy(d)
                 try:
                     g.play(opt.action)
-                    got = replies(g, ctx)
+                    got = value(g)
                 except (RuleError, GEOSException):  # the geometry library failed on a hypothetical table
-                    break
+                    got = None
                 if got is None:
                     break
-                total += sum(weights[min(n, 1)] * opp_mult(ctx, seat) * pts for n, (seat, pts) in enumerate(got))
-                if SELF_NEXT and not g.is_over and g.current_player == ctx.me:
-                    if ctx.calls + REPLY_TRIES > ctx.roll_limit:
-                        break
-                    try:
-                        mine = greedy_reply(g, ctx.me, ctx)
-                    except GEOSException:
-                        break
-                    if isinstance(mine, Place):
-                        total -= SELF_NEXT * g.points_for(mine)
-                done += 1
-        values.append(opt.base - total / done if done == len(deals) else None)
-    return values
+                total += got
+            else:
+                mean = total / len(deals)
+        means.append(mean)
+    return means
 
 
 def playout_mode(ctx: Context) -> bool:
@@ -231,24 +246,7 @@ def playout_values(sim: Game, ctx: Context, options: list[Option], rng: random.R
     """``rollout_values`` near the end: ``WIN_SCALE`` x the mean playout result (``playout``) of each option over
     ``PLAYOUT_SAMPLES`` deals (the same for every option); ``None`` from the first option the budget cannot finish."""
     deals = [deal(sim, ctx, rng) for _ in range(PLAYOUT_SAMPLES)]
-    values: list[float | None] = []
-    for opt in options:
-        total = 0.0
-        done = 0
-        if not values or values[-1] is not None:
-            for d in deals:
-                g = deep_copy(d)
-                try:
-                    g.play(opt.action)
-                    got = playout(g, ctx)
-                except (RuleError, GEOSException):  # the geometry library failed on a hypothetical table
-                    break
-                if got is None:
-                    break
-                total += got
-                done += 1
-        values.append(WIN_SCALE * total / done if done == len(deals) else None)
-    return values
+    return [None if m is None else WIN_SCALE * m for m in over_deals(deals, options, lambda g: playout(g, ctx))]
 
 
 __all__ = ["CANDIDATES", "ROLLOUT_CALLS", "SAMPLES", "SPAN", "Option", "deal", "greedy_reply", "rollout_values"]
