@@ -252,10 +252,15 @@ class Driver:
                 doubled = Place(p.player, p.card, p.corner, p.x, p.y, p.rotation, True)
                 before = game.scores[seat]
                 points = game.points_for(p)
+                # a doubled die card can roll the 2x star straight back to its holder (X1)
+                rolled = [e.face for e in simulate(game, doubled) if isinstance(e, ev.DieRolled)]
                 await self.place(user, doubled, game, "exact")
                 after, _, _ = self.state()
                 assert after.scores[seat] - before == 2 * points, "V3: the placement's points are doubled"
-                assert after.stars["2x"] is None, "the 2x star returns to the supply"
+                if rolled == ["2x"]:
+                    assert after.stars["2x"] == seat, "X1: the roller takes the 2x star again"
+                else:
+                    assert after.stars["2x"] is None, "the 2x star returns to the supply"
                 self.used["2x"] += 1
                 return True
 

@@ -156,6 +156,26 @@ def test_x2_rerolling_a_star_you_hold_does_not_restart_its_clock() -> None:
     assert checked == {"lightning", "2x"}
 
 
+def test_v3_x1_a_doubled_die_card_can_roll_the_2x_star_straight_back() -> None:
+    """The 2x star used on a die card returns to the supply (V3) before the die is rolled; a 2x face then hands
+    it to the roller again, won this turn (X1, X2). Found by the e2e game, whose doubled card was a die card."""
+    checked = 0
+    for seed in range(60):
+        g, place = die_setup(seed, star_holder=0)
+        doubled = Place(place.player, place.card, place.corner, place.x, place.y, place.rotation, True)
+        events = g.apply(doubled).events
+        face = next(e for e in events if isinstance(e, DieRolled)).face
+        used = next(i for i, e in enumerate(events) if isinstance(e, StarUsed))
+        rolled = next(i for i, e in enumerate(events) if isinstance(e, DieRolled))
+        assert used < rolled
+        if face == "2x":
+            checked += 1
+            assert g.stars["2x"] == 0 and g.star_since["2x"] == 3  # won anew this turn (turn 3)
+        else:
+            assert g.stars["2x"] is None
+    assert checked
+
+
 def test_x1_die_is_reproducible_from_the_seed() -> None:
     faces = []
     for _ in range(2):
