@@ -29,7 +29,7 @@ from . import sqlite_guard as guard
 from .backend import SQLITE, Backend, Params, Row, UniqueViolation
 from .errors import CorruptDatabaseError, InvalidDataError, StorageError
 from .migrate import migrate
-from .sqlite_tx import Suspended, TxThread
+from .sqlite_tx import BATCH_MAX, Suspended, TxThread
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -86,6 +86,7 @@ class SqliteBackend(Backend):
         self._writer = writer
         self._reader = reader
         self._lock = asyncio.Lock()
+        self._queued: list[tuple[Callable[[Any], Awaitable[Any]], asyncio.Future[Any]]] = []
         self._process_lock = lock
         self._closed = False
         self.installation: str | None = None
@@ -153,24 +154,58 @@ class SqliteBackend(Backend):
                 await asyncio.sleep(0.1 * (attempt + 1))
 
     async def _run(self, body: Callable[[Any], Awaitable[T]]) -> T:
+        if self._tx is not None:
+            try:
+                return await self._grouped(body)
+            except Suspended:
+                log.debug("a transaction body suspended; running it statement by statement")
         async with self._lock:
             if self._closed:
                 raise StorageError("storage is closed", rule="Closed")
-            if self._tx is not None:
+            return await self._statements(body)
+
+    async def _grouped(self, body: Callable[[Any], Awaitable[T]]) -> T:
+        """``body`` committed in one hop, together with the bodies queued beside it (group commit,
+        ``sqlite_tx.TxThread.run_batch``): whoever gets the writer's lock first commits everything queued then,
+        up to ``BATCH_MAX``; the others find their outcome waiting. Raises what the body raised, ``Suspended``, or
+        the batch's error (nothing of it written)."""
+        assert self._tx is not None
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queued.append((body, done))
+        async with self._lock:
+            while not done.done():
+                batch, self._queued = self._queued[:BATCH_MAX], self._queued[BATCH_MAX:]
                 try:
-                    return await self._tx.run(body)  # one hop (sqlite_tx)
-                except Suspended:
-                    log.debug("a transaction body suspended; running it statement by statement")
-            await self._begin()
-            try:
-                out = await body(_SqliteTx(self._writer))
-                await self._writer.execute("COMMIT")
-                return out
-            except BaseException:
-                if self._writer.in_transaction:
-                    with contextlib.suppress(sqlite3.OperationalError):
-                        await self._writer.execute("ROLLBACK")
-                raise
+                    if self._closed:
+                        raise StorageError("storage is closed", rule="Closed")
+                    outcomes = await self._tx.run_batch([b for b, _ in batch])
+                except Exception as exc:
+                    for _, fut in batch:
+                        fut.set_exception(exc)
+                    continue
+                except BaseException:  # cancelled (the loop is closing): the batch's fate is unknown, not an error
+                    for _, fut in batch:
+                        fut.cancel()
+                    raise
+                for (_, fut), (ok, value) in zip(batch, outcomes, strict=True):
+                    if ok:
+                        fut.set_result(value)
+                    else:
+                        fut.set_exception(value)
+        return done.result()  # type: ignore[no-any-return]
+
+    async def _statements(self, body: Callable[[Any], Awaitable[T]]) -> T:
+        """``body`` through the aiosqlite writer, one hop per statement (a body that awaits other things)."""
+        await self._begin()
+        try:
+            out = await body(_SqliteTx(self._writer))
+            await self._writer.execute("COMMIT")
+            return out
+        except BaseException:
+            if self._writer.in_transaction:
+                with contextlib.suppress(sqlite3.OperationalError):
+                    await self._writer.execute("ROLLBACK")
+            raise
 
     async def transaction(self, body: Callable[[Any], Awaitable[T]]) -> T:
         # Shielded: if the caller is cancelled (interaction timed out...), the transaction still

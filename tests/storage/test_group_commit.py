@@ -1,0 +1,157 @@
+"""SQLite group commit (``bot/storage/sqlite_tx.py``, "Group commit"; issue 22 "Under load"): write transactions
+queued while one runs are committed together, each in its own savepoint. Each caller still sees its own transaction:
+its result, or its own error with nothing of it written; one ``COMMIT`` for many."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.storage import Storage
+from bot.storage.backend import UniqueViolation
+
+GUILD, CHANNEL, ALICE, BOB = 10, 20, 1, 2
+
+
+async def _games(storage: Storage, n: int) -> list[int]:
+    return [
+        await storage.create_game("constructo", GUILD, CHANNEL + i, {"n": 0}, [ALICE, BOB], status="active")
+        for i in range(n)
+    ]
+
+
+def _count_batches(storage: Storage) -> list[int]:
+    """The sizes of the batches the transaction thread commits from now on (one entry per COMMIT of a batch)."""
+    tx: Any = storage.backend._tx  # type: ignore[attr-defined]
+    sizes: list[int] = []
+    real = tx._transact_batch
+
+    def counted(bodies: list[Any]) -> Any:
+        sizes.append(len(bodies))
+        return real(bodies)
+
+    tx._transact_batch = counted
+    return sizes
+
+
+async def test_concurrent_actions_share_commits_and_all_land(db_path: Path) -> None:
+    storage = await Storage.open(db_path)
+    try:
+        games = await _games(storage, 40)
+        sizes = _count_batches(storage)
+        versions = await asyncio.gather(
+            *(storage.apply_action(g, 0, {"n": 1}, player=ALICE, action="S5") for g in games)
+        )
+        assert versions == [1] * 40
+        assert sizes and max(sizes) > 1, "queued transactions were committed together"
+        assert sum(sizes) <= 40
+        for g in games:
+            record = await storage.get_game(g)
+            assert record is not None and record.version == 1 and record.state == {"n": 1}
+    finally:
+        await storage.close()
+
+
+async def test_a_failing_body_in_a_batch_is_rolled_back_alone(db_path: Path) -> None:
+    storage = await Storage.open(db_path)
+    try:
+        games = await _games(storage, 3)
+        sizes = _count_batches(storage)
+
+        async def half_then_fail(tx: Any) -> None:
+            await tx.execute("UPDATE games SET version = 7 WHERE id = ?", (games[1],))
+            await tx.execute(
+                "INSERT INTO game_players (game_id, seat, user_id) VALUES (?, ?, ?)", (games[1], 0, ALICE)
+            )  # seat 0 is taken: UNIQUE
+
+        first, bad, last = await asyncio.gather(
+            storage.apply_action(games[0], 0, {"n": 1}, player=ALICE, action="S5"),
+            storage._write(half_then_fail),
+            storage.apply_action(games[2], 0, {"n": 1}, player=ALICE, action="S5"),
+            return_exceptions=True,
+        )
+        assert max(sizes) >= 2, "the failing body shared a batch"
+        assert (first, last) == (1, 1)
+        assert isinstance(bad, UniqueViolation)
+        record = await storage.get_game(games[1])
+        assert record is not None and record.version == 0, "the failing body's first statement was rolled back"
+        for g in (games[0], games[2]):
+            record = await storage.get_game(g)
+            assert record is not None and record.version == 1
+    finally:
+        await storage.close()
+
+
+async def test_a_body_that_abandons_the_transaction_fails_the_whole_batch(db_path: Path) -> None:
+    """When SQLite drops the whole transaction under a body (as after disk full or an I/O error; here the body
+    rolls it back itself), the bodies before it in the batch are gone too: each caller gets the error, and none
+    of their writes is stored (nobody is told "saved" for a write that was lost)."""
+    storage = await Storage.open(db_path)
+    try:
+        games = await _games(storage, 3)
+        sizes = _count_batches(storage)
+
+        async def abandon(tx: Any) -> None:
+            await tx.execute("ROLLBACK")
+            raise RuntimeError("the transaction is gone")
+
+        async def hold(tx: Any) -> None:  # keeps the writer busy so that the next three queue behind it
+            await tx.execute("UPDATE games SET status = status WHERE id = ?", (games[0],))
+
+        blocker = asyncio.ensure_future(storage._write(hold))
+        await asyncio.sleep(0)
+        outcomes = await asyncio.gather(
+            storage.apply_action(games[1], 0, {"n": 1}, player=ALICE, action="S5"),
+            storage._write(abandon),
+            storage.apply_action(games[2], 0, {"n": 1}, player=ALICE, action="S5"),
+            return_exceptions=True,
+        )
+        await blocker
+        assert 3 in sizes, sizes
+        assert all(isinstance(o, RuntimeError) for o in outcomes), outcomes
+        for g in games[1:]:
+            record = await storage.get_game(g)
+            assert record is not None and record.version == 0
+        # and the writer works afterwards
+        assert await storage.apply_action(games[1], 0, {"n": 1}, player=ALICE, action="S5") == 1
+    finally:
+        await storage.close()
+
+
+async def test_a_suspending_body_in_a_batch_is_committed_once_the_slow_way(db_path: Path) -> None:
+    storage = await Storage.open(db_path)
+    try:
+        games = await _games(storage, 2)
+        runs: list[int] = []
+
+        async def suspends(tx: Any) -> int:
+            runs.append(1)
+            await tx.execute(
+                "INSERT INTO actions (game_id, seq, player, action, at) VALUES (?, 1, ?, 'x', 0)", (games[0], ALICE)
+            )
+            await asyncio.sleep(0)
+            row = await tx.fetchrow("SELECT count(*) FROM actions WHERE game_id = ?", (games[0],))
+            return int(row[0])
+
+        slow, other = await asyncio.gather(
+            storage._write(suspends), storage.apply_action(games[1], 0, {"n": 1}, player=ALICE, action="S5")
+        )
+        assert (slow, other) == (1, 1) and len(runs) == 2
+        rows = await storage.backend.fetch("SELECT count(*) FROM actions WHERE game_id = ?", (games[0],))
+        assert rows[0][0] == 1
+    finally:
+        await storage.close()
+
+
+async def test_writes_queued_at_close_are_refused_not_lost_silently(db_path: Path) -> None:
+    storage = await Storage.open(db_path)
+    games = await _games(storage, 1)
+    closing = asyncio.ensure_future(storage.close())
+    await asyncio.sleep(0)
+    with pytest.raises(Exception) as caught:
+        await storage.apply_action(games[0], 0, {"n": 1}, player=ALICE, action="S5")
+    await closing
+    assert "closed" in str(caught.value).lower()
