@@ -7,7 +7,8 @@ Setups (each a fresh bot, fresh database, fresh channels for every step of ``--g
 
 - ``threads``: 1 process, SQLite, ``CPU_WORKERS=0`` (CPU work in threads of the bot's process, as before issue 15);
 - ``pool``: 1 process, SQLite, the process pools (``CPU_WORKERS``/``AI_WORKERS`` at their defaults: the cores);
-- ``shards``: 2 processes (``SHARD_COUNT=2``, one shard each, ``CPU_WORKERS=1`` each) on one PostgreSQL database
+- ``shards``: 2 processes (``SHARD_COUNT=2``, one shard each, ``CPU_WORKERS=1`` each, or
+  ``$BENCH_SHARD_CPU_WORKERS``: the bot's own default would be the cores) on one PostgreSQL database
   (a fresh schema of ``--pg``, default ``TEST_DATABASE_URL`` or ``postgresql://postgres@127.0.0.1:5432/test``),
   the games spread over a guild of each shard.
 
@@ -224,7 +225,8 @@ async def run_setup(
         if shards:
             schema = await create_schema(pg)
             url = with_schema(pg, schema)
-            env.update({"DATABASE_URL": url, "DEV_GUILD_ID": "", "CPU_WORKERS": "1", "AI_WORKERS": "1"})
+            workers = os.environ.get("BENCH_SHARD_CPU_WORKERS", "1")
+            env.update({"DATABASE_URL": url, "DEV_GUILD_ID": "", "CPU_WORKERS": workers, "AI_WORKERS": "1"})
             procs = [
                 BotProcess(
                     server,
