@@ -15,4 +15,19 @@ MESSAGES: dict[str, str] = {
     "tq.why_channel": "games may no longer be played in this channel.",
     "tq.forfeit_line": "Board {board}: {a} vs {b}, not played: {winner} wins by forfeit",
     "tq.unplayed_line": "Board {board}: {a} vs {b}, not played (nobody scores)",
+    "tq.stuck_head": (
+        "**Round {round}: these games have still not opened after {tries} tries** ({organiser}, you organise this "
+        "tournament):"
+    ),
+    "tq.stuck_line": "Board {board}: {a} vs {b}: {why}",
+    "tq.stuck_cap_server": (
+        "this server has {count} open games, its limit is {limit} (admins: /settings games_per_server)"
+    ),
+    "tq.stuck_cap_member": "{player} has {count} open games, the limit per member is {limit}",
+    "tq.stuck_cap_threads": "this server has {count} games in threads I opened, its limit is {limit}",
+    "tq.stuck_other": "I could not post the game here (the bot's log says why; check my permissions in this channel)",
+    "tq.stuck_foot": (
+        "They are tried again when another game of this tournament ends and when I restart. Nothing was scored for "
+        "them."
+    ),
 }

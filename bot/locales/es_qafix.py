@@ -15,4 +15,21 @@ MESSAGES: dict[str, str] = {
     "tq.why_channel": "ya no se puede jugar en este canal.",
     "tq.forfeit_line": "Tablero {board}: {a} contra {b}, no se juega: {winner} gana por incomparecencia",
     "tq.unplayed_line": "Tablero {board}: {a} contra {b}, no se juega (nadie puntúa)",
+    "tq.stuck_head": (
+        "**Ronda {round}: estas partidas siguen sin abrirse tras {tries} intentos** ({organiser}, organizas este "
+        "torneo):"
+    ),
+    "tq.stuck_line": "Tablero {board}: {a} contra {b}: {why}",
+    "tq.stuck_cap_server": (
+        "este servidor tiene {count} partidas abiertas y su límite es {limit} (admins: /settings games_per_server)"
+    ),
+    "tq.stuck_cap_member": "{player} tiene {count} partidas abiertas y el límite por miembro es {limit}",
+    "tq.stuck_cap_threads": "este servidor tiene {count} partidas en hilos que abrí y su límite es {limit}",
+    "tq.stuck_other": (
+        "no pude publicar la partida aquí (el registro del bot dice por qué; revisa mis permisos en este canal)"
+    ),
+    "tq.stuck_foot": (
+        "Se vuelven a intentar cuando termine otra partida de este torneo y cuando me reinicie. No se ha puntuado "
+        "nada por ellas."
+    ),
 }

@@ -24,13 +24,16 @@
 - **A game that can never open** (game off, channel not allowed: unplayed; a player blocked or gone: their forfeit)
   is scored at once, the channel told in words, and the round goes on: :mod:`bot.services.tourney_forfeit`.
 - **A game that cannot open yet** (Discord refused, a player at their open-games cap): the effect is tried again by
-  the outbox's back-off, and at the next READY.
+  the outbox's back-off, and at the next READY. Opened outside an effect (the start, a withdrawal, a READY), it is
+  tried :data:`RETRIES` times :data:`RETRY_S` apart; when they run out, the channel is told which boards wait, why,
+  and when they are tried again (``tourney_forfeit.tell_stuck``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -60,7 +63,8 @@ MAX_PLAYERS = 64
 MAX_ROUND_ROBIN = 10
 DEFAULT_ROUNDS = 3
 MIN_ROUNDS, MAX_ROUNDS = 1, 10
-RETRY_S = 30.0
+RETRY_S = float(os.environ.get("TOURNEY_RETRY_S", "30") or 30)
+"""Seconds between two tries of games that could not open (``TOURNEY_RETRY_S``: the tests shorten it)."""
 RETRIES = 10
 PAIR_ATTEMPTS = 3
 """How many times ``/tournament start`` pairs again when entries change while it pairs."""
@@ -91,6 +95,8 @@ class Tournaments:
     def __init__(self, layer: GameLayer) -> None:
         self.layer = layer
         self._locks: dict[int, asyncio.Lock] = {}
+        self._stuck: dict[int, list[tuple[Pairing, Exception]]] = {}
+        """Per tournament, the boards of its last try that could not open, and why."""
         layer.outbox.subscribe(EFFECT, self.effect, rule=self.owed, prompt=True)  # the next round at once
         layer.on_ready_hooks.append(self.on_ready)
 
@@ -338,7 +344,7 @@ class Tournaments:
             return 0
         names = {e.user_id: e.name for e in await self.layer.storage.tourney_players(tour.id)}
         settings = await self.layer.storage.get_guild_settings(tour.guild_id)
-        failed = 0
+        stuck: list[tuple[Pairing, Exception]] = []
         for p in await self.layer.storage.tourney_games(tour.id):
             if p.round != tour.round or p.b is None or p.game_id is not None or p.outcome is not None:
                 continue
@@ -346,16 +352,24 @@ class Tournaments:
                 if not await tourney_forfeit.settle(self.layer, tour, p, settings, guild, channel):
                     await self._open(tour, p, guild, channel, names)
             except Exception as err:
-                failed += 1
+                stuck.append((p, err))
                 log.warning(
                     "tournament %s round %s board %s: its game could not open (%s)", tour.id, p.round, p.board, err
                 )
-        return failed
+        self._stuck[tour.id] = stuck
+        return len(stuck)
 
     def _retry(self, tournament_id: int, failed: int, attempt: int = 0) -> None:
         """Games that could not open outside an effect: tried again after :data:`RETRY_S` (a few times; then at the
         next READY or the next game's end)."""
-        if not failed or attempt >= RETRIES:
+        if not failed:
+            return
+        if attempt >= RETRIES:
+            stuck = self._stuck.pop(tournament_id, [])
+            self.layer.bot.spawn(
+                tourney_forfeit.tell_stuck(self.layer, tournament_id, stuck, RETRIES + 1),
+                name=f"tourney-stuck-{tournament_id}",
+            )
             return
 
         async def again() -> None:

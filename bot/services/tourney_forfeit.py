@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.core.mentions import ping
+from bot.core.paging import pages
+from bot.errors import BotError
 from bot.i18n import t
 from bot.services import house
 from bot.storage.tourneys import Pairing, Tourney
@@ -151,3 +153,55 @@ def line(tour: Tourney, p: Pairing, gone: Collection[int]) -> str | None:
         return None if p.a in gone or p.b in gone else t("tq.unplayed_line", tour.locale, board=p.board, a=a, b=b)
     winner = a if p.outcome == "a" else b
     return t("tq.forfeit_line", tour.locale, board=p.board, a=a, b=b, winner=winner)
+
+
+STUCK_WHY = {
+    "cap.server": "tq.stuck_cap_server",
+    "cap.member": "tq.stuck_cap_member",
+    "cap.threads": "tq.stuck_cap_threads",
+}
+"""The refusals a stuck board's line names in words (their numbers included); anything else: ``tq.stuck_other``."""
+
+
+def why_stuck(p: Pairing, err: Exception, locale: Any) -> str:
+    """Why ``p``'s game could not open, in words: a cap (with its numbers; the member cap is its first player's,
+    who opens it) or that Discord or the bot refused (the log has the details)."""
+    if isinstance(err, BotError) and err.key in STUCK_WHY:
+        return t(STUCK_WHY[err.key], locale, player=f"<@{p.a}>", **err.kwargs)
+    return t("tq.stuck_other", locale)
+
+
+async def tell_stuck(layer: GameLayer, tournament_id: int, stuck: list[tuple[Pairing, Exception]], tries: int) -> None:
+    """After the last of ``tries`` tries: tell the tournament's channel which boards of its round have still not
+    opened and why, mentioning their players and the organiser; they are tried again when another game of the
+    tournament ends or at the next READY. Boards opened or settled meanwhile are left out. Best effort: a refused
+    post is logged."""
+    tour = await layer.storage.tourney_get(tournament_id)
+    if tour is None or tour.status != "running":
+        return
+    now = {(p.round, p.board): p for p in await layer.storage.tourney_games(tour.id)}
+    waiting = [
+        (p, err)
+        for p, err in stuck
+        if (cur := now.get((p.round, p.board))) is not None and cur.game_id is None and cur.outcome is None
+    ]
+    if not waiting:
+        return
+    loc = tour.locale
+    head = t("tq.stuck_head", loc, round=tour.round, tries=tries, organiser=f"<@{tour.organiser_id}>")
+    foot = t("tq.stuck_foot", loc)
+    lines = [
+        t("tq.stuck_line", loc, board=p.board, a=f"<@{p.a}>", b=f"<@{p.b}>", why=why_stuck(p, err, loc))
+        for p, err in waiting
+    ]
+    for n, page in enumerate(pages(lines, head_room=len(head) + len(foot) + 2)):
+        mentions = {tour.organiser_id} | {u for p, _ in waiting for u in (p.a, p.b or 0) if f"<@{u}>" in "".join(page)}
+        text = "\n".join([head, *page, foot])
+        try:
+            await post(layer.bot, tour, text, mentions, f"t{tour.id}r{tour.round}s{n}")
+        except Exception as err:
+            log.warning("tournament %s: the notice of boards that could not open was not posted: %s", tour.id, err)
+            return
+    log.info(
+        "tournament %s round %s: %d board(s) still not open after %d tries", tour.id, tour.round, len(waiting), tries
+    )

@@ -7,6 +7,9 @@
 - A player who left the server: the same, by forfeit.
 - The game turned off (``/settings game_off``) after the entries: every board is unplayed (nobody scores), the
   channel is told, the rounds go on without a game and the tournament finishes with its final message.
+- A board that cannot open *yet* (the server at its cap of open games): tried again (``TOURNEY_RETRY_S`` shortened
+  here); when the tries run out, the channel is told which board waits and why, its players and the organiser
+  mentioned; it opens at the next game's end once the cap allows it.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ NAMES = [f"q{n}" for n in range(1, 9)]
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
     tmp = Path(tmp_path_factory.mktemp("tourney_unplayable"))
-    async with bot_env(tmp, start=False, extra_env={"THREAD_PER_GAME": "1"}) as e:
+    async with bot_env(tmp, start=False, extra_env={"THREAD_PER_GAME": "1", "TOURNEY_RETRY_S": "0.3"}) as e:
         for n, name in enumerate(NAMES, start=1):
             e.server.users[name] = User(id=fixed_id(950 + n), name=name)
         await e.proc.start()
@@ -143,3 +146,39 @@ async def test_the_game_turned_off_leaves_every_board_unplayed_and_the_tournamen
         assert constructo_games(env) == games_before, "no game was opened"
     finally:
         await settings(env, game_on="constructo")
+
+
+async def test_a_board_over_the_server_cap_is_told_when_its_tries_run_out_and_opens_after_a_game_ends(
+    env: BotEnv,
+) -> None:
+    server = env.server
+    players = NAMES[:4]
+    organiser = await started(env, players, rounds=1)
+    mark = max((m.id for m in server.messages("games")), default=0)
+    await settings(env, games_per_server=1)
+    try:
+        res = await answered(await server.as_user(players[0]).slash("tournament start"), timeout=30)
+        assert "could not open yet" in res.content, res.content
+        rows = pairings(env, 1)
+        waiting = next(r for r in rows if r[3] is None)
+        opened = next(r for r in rows if r[3] is not None)
+        told = await server.wait_for_message(
+            lambda m: "still not opened after 11 tries" in m.content, channel="games", after=mark, timeout=30
+        )
+        a, b = waiting[0], waiting[1]
+        assert f"<@{a}> vs <@{b}>" in told.content and "its limit is 1" in told.content, told.content
+        assert "tried again when another game of this tournament ends" in told.content, told.content
+        assert f"<@{server.user(organiser).id}>" in told.content
+        assert set(told.pinged_users) == {a, b, server.user(organiser).id}, told.pinged_users
+        assert pairings(env, 1)[rows.index(waiting)][2:] == (None, None), "nothing scored, no game"
+    finally:
+        await settings(env, games_per_server=50)
+    assert opened[3] is not None
+    await finish(env, opened[3])
+    await server.wait_until(
+        lambda: pairings(env, 1)[rows.index(waiting)][3] is not None, 30, "the waiting board opened"
+    )
+    late = pairings(env, 1)[rows.index(waiting)][3]
+    assert late is not None
+    await finish(env, late)
+    await server.wait_until(lambda: status(env)[0] == "finished", 30, "the tournament finished")
