@@ -127,8 +127,11 @@ class Console:
         return f"{self.user.name}{where}> "
 
     def mark_seen(self) -> None:
+        """Mark what the acting user can see as printed; another user's private messages (their DMs, ephemeral
+        answers) stay unprinted until that user acts again (``switch``, or a ``name>`` line)."""
         for m in self.server.all_messages():
-            self.seen[m.id] = m.edits
+            if m.visible_for(self.user.id):
+                self.seen[m.id] = m.edits
 
     # -------------------------------------------------------------- rendering
     def save_images(self) -> None:
@@ -364,7 +367,8 @@ class Console:
         name = rest.split()[0]
         self.places[self.user.name] = self.user.channel.id  # each user keeps their own channel
         self.user = self.server.as_user(name, self.places.get(name, self.user.channel.id))
-        return f"now acting as {self.user.name}"
+        news = self.news()  # what came for them meanwhile (a turn alert by DM...)
+        return f"now acting as {self.user.name}" + (f"\n{news}" if news else "")
 
     async def _channel(self, rest: str, timeout: float) -> str:  # noqa: ASYNC109
         self.user = self.user.in_channel(unquote(rest))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import discord
 import pytest
 
 from devserver import CommandUsageError, DevServer
@@ -143,3 +144,19 @@ async def test_console_sets_a_users_and_the_servers_language(server: DevServer, 
     assert server.guild(None).locale == "es-ES"
     assert "?? write one of" in await console.run_line("locale klingon")
     assert server.user("alice").locale == "es-ES", "a refused locale changes nothing"
+
+
+async def test_console_prints_a_dm_to_another_user_when_they_act(
+    server: DevServer, bot: TinyBot, tmp_path: Path
+) -> None:
+    """A DM the bot sends bob while alice acts (a turn alert) is not alice's to read, and is not lost either: it
+    prints when the console acts as bob, once."""
+    console = Console(server, tmp_path, user="alice")
+    dm = await bot.create_dm(discord.Object(server.user("bob").id))
+    await dm.send("your move in #games")
+    await server.wait_until(lambda: server.dm_messages("bob"), 5, "the DM")
+    assert "your move" not in await console.run_line("/png size:4", timeout=5)
+    switched = await console.run_line("switch bob")
+    assert switched.startswith("now acting as bob") and "your move in #games" in switched, switched
+    assert "your move" not in await console.run_line("/png size:4", timeout=5), "printed once"
+    assert "your move" not in await console.run_line("switch alice")
