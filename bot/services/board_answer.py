@@ -29,7 +29,11 @@ async def answer_or_defer(
     """The board itself is the interaction's first response when it is drawn within :data:`DIRECT_ANSWER_S`
     of the interaction's creation (one request fewer than a "thinking" deferral and its edit); past that, a
     deferral (thinking) first, the board edited in when drawn. Returns the interaction to answer (``None``:
-    the deferral was refused, e.g. 10062, the board goes to the channel) and whether it was deferred."""
+    the deferral was refused, e.g. 10062, the board goes to the channel) and whether it was deferred. An
+    interaction the first-response guard answered already is returned as it is: its public "thinking" (deferred)
+    takes the board."""
+    if interaction.response.is_done():
+        return interaction, interaction.extras.pop("loading", None) == "public"
     left = DIRECT_ANSWER_S - token_age(interaction)
     if left > 0:
         done, _ = await asyncio.wait({drawing}, timeout=left)

@@ -263,10 +263,8 @@ class Publisher:
                 headline = f"{said}\n{headline}"
         drawing = asyncio.ensure_future(self.payload(snap, headline, pictures=pictures))
         try:
-            if interaction is not None and not interaction.response.is_done():
+            if interaction is not None:
                 interaction, deferred = await answer_or_defer(interaction, drawing)
-            elif interaction is not None:  # the first-response guard answered: its public "thinking" takes the board
-                deferred = interaction.extras.pop("loading", None) == "public"
             content, files, view = await drawing
         finally:
             drawing.cancel()  # a no-op once done; else (cancelled meanwhile) the drawing is not wanted any more
