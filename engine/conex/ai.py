@@ -256,7 +256,7 @@ def decide(
     ``refine``/``poses`` > 0/1 turn on the hard level's re-valuation of the best placements (``ai_hard.py``);
     ``endgame`` values last-round moves (E1) by their chance to win (``ai_endgame.py``, no finder call);
     ``rollouts`` compares the best few re-valued placements and drawing by sampled greedy replies
-    (``ai_rollout.py``, at most ``ROLLOUT_CALLS`` more finder calls; needs ``refine``)."""
+    (``ai_rollout.py``, at most ``PLAYOUT_CALLS`` more finder calls near the end; needs ``refine``)."""
     t0 = time.perf_counter()
     if game.is_over:
         raise IllegalActionError("the game is over", rule="E1")

@@ -28,7 +28,7 @@ from dataclasses import replace
 from engine.conex.actions import AnyAction, Discard, Draw, Pass, Place
 from engine.conex.ai import Decision, decide
 from engine.conex.ai_model import DEFAULT_WEIGHTS, sim_from_view
-from engine.conex.ai_rollout import PLAYOUT_CALLS, ROLLOUT_CALLS
+from engine.conex.ai_rollout import PLAYOUT_CALLS
 from engine.conex.game import Game
 from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError
 
@@ -55,13 +55,13 @@ HARD_ROLLOUTS = True
 """Whether the hard level compares its best candidates by sampled greedy replies (``ai_rollout.py``)."""
 
 HARD_SEARCH_CALLS = 180
-"""The hard level's one-ply search and re-valuation budget (finder calls); its rollouts or playouts have their own
-(``ai_rollout.ROLLOUT_CALLS`` / ``PLAYOUT_CALLS``) on top."""
+"""The hard level's one-ply search and re-valuation budget (finder calls); its playouts have their own
+(``ai_rollout.PLAYOUT_CALLS``) on top."""
 
 LEVEL_CALLS: dict[str, int] = {
     "easy": EASY_CARDS,
     "medium": 100,
-    "hard": HARD_SEARCH_CALLS + max(ROLLOUT_CALLS, PLAYOUT_CALLS),
+    "hard": HARD_SEARCH_CALLS + PLAYOUT_CALLS,
 }
 """Work budget per decision, in placement-finder calls (the unit every level counts; ``Decision.calls``)."""
 

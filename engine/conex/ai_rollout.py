@@ -21,9 +21,9 @@ the options (best one-ply value first) is ever compared, so when fewer than two 
 in a game a playout is long: that is why they start at ``PLAYOUT_MARGIN``). No wall-clock bound. Deterministic: the
 deals come from ``ctx.rng`` (seeded by the decision's seed, turn, seat and table size).
 
-Also here, off in the hard level (``ROLLOUT_CALLS`` = 0): one-round rollouts (``SAMPLES`` deals, greedy replies
-until the AI's next turn, their points replacing the analytic threat term), which measured no better than the
-estimate they replace (BENCHMARKS.md "CONEX hard AI, third pass").
+Before the playouts' margin, the one-ply estimate stands: one-round rollouts (greedy replies until the AI's next
+turn, their points replacing the analytic threat term) measured no better than the estimate they would replace
+(BENCHMARKS.md "CONEX hard AI, third pass") and were removed.
 """
 
 from __future__ import annotations
@@ -37,25 +37,15 @@ from shapely.errors import GEOSException
 
 from engine.conex.actions import AnyAction, Discard, Draw, Pass, Place
 from engine.conex.ai_endgame import WIN_SCALE
-from engine.conex.ai_model import DECK, Context, deep_copy, opp_mult, targets_by_area
+from engine.conex.ai_model import DECK, Context, deep_copy, targets_by_area
 from engine.errors import RuleError
 
 if TYPE_CHECKING:
     from engine.conex.game import Game
 
-SAMPLES = 3
-"""Determinized deals per decision (the same ones for every candidate)."""
-
 CANDIDATES = 3
-"""Placements compared by rollouts (the best by the one-ply value, distinct (card, corner, target) triples), plus
+"""Placements compared by playouts (the best by the one-ply value, distinct (card, corner, target) triples), plus
 drawing when the pile is not empty."""
-
-ROLLOUT_CALLS = 0
-"""Finder calls the one-round rollouts may spend per decision, on top of the search's budget; 0 = none (the hard
-level: 120 calls of them changed a fifth of its placements and no result, BENCHMARKS.md "CONEX hard AI, third pass")."""
-
-SELF_NEXT = 0.0
-"""Weight of the AI's own greedy placement at its next turn in the rollout (points; 0 = not played)."""
 
 PLAYOUT_MARGIN = 25
 """Points: once the best score is this close to the goal (E1), each option is played out to the game's end instead
@@ -65,7 +55,7 @@ PLAYOUT_SAMPLES = 2
 """Deals per decision in that mode."""
 
 PLAYOUT_CALLS = 200
-"""Finder calls the playouts may spend per decision (instead of ``ROLLOUT_CALLS``)."""
+"""Finder calls the playouts may spend per decision, on top of the search's."""
 
 REPLY_TRIES = 6
 """Targeted finder calls a greedy reply may spend (best triples first) before it is taken as a draw."""
@@ -132,52 +122,15 @@ def greedy_reply(g: Game, p: int, ctx: Context) -> AnyAction:
     return Draw(p) if g.pile else Pass(p)
 
 
-def replies(g: Game, ctx: Context) -> list[tuple[int, int]] | None:
-    """Play greedy replies on ``g`` (the AI's move already played) until the AI's next turn or the game's end;
-    returns ``(seat, points gained)`` of each reply, in the order they played (``None`` when the budget ran out)."""
-    gains: list[tuple[int, int]] = []
-    for _ in range(2 * ctx.players):
-        if g.is_over:
-            break
-        for q in sorted(g.pending_discards):
-            if q != ctx.me and g.hands[q]:
-                g.play(Discard(q, g.hands[q][0]))
-        p = g.current_player
-        if p is None or p == ctx.me:
-            break
-        if ctx.calls + REPLY_TRIES > ctx.roll_limit:
-            return None
-        before = g.scores[p]
-        g.play(greedy_reply(g, p, ctx))
-        gains.append((p, g.scores[p] - before))
-    return gains
-
-
 def rollout_values(sim: Game, ctx: Context, options: list[Option]) -> list[float | None]:
-    """Each option's value once its threat term is the replies measured on ``SAMPLES`` deals (module docstring),
-    in order; ``None`` for an option whose rollouts did not all fit in the budget (and for every later one, so the
-    options compared are always the best ones by the one-ply value). ``options`` are best first."""
+    """Each option's value by its playouts (module docstring; :func:`playout_values`) in playout mode, in order;
+    ``None`` for an option whose playouts did not all fit in the budget (and for every later one, so the options
+    compared are always the best ones by the one-ply value), and for every option before the playouts' margin.
+    ``options`` are best first."""
     rng = random.Random(ctx.rng.getrandbits(64))
-    if playout_mode(ctx):
-        return playout_values(sim, ctx, options, rng)
-    deals = [deal(sim, ctx, rng) for _ in range(SAMPLES)]
-    weights = [ctx.w.threat_next, ctx.w.threat_later]
-
-    def threat(g: Game) -> float | None:
-        got = replies(g, ctx)
-        if got is None:
-            return None
-        total = sum(weights[min(n, 1)] * opp_mult(ctx, seat) * pts for n, (seat, pts) in enumerate(got))
-        if SELF_NEXT and not g.is_over and g.current_player == ctx.me:
-            if ctx.calls + REPLY_TRIES > ctx.roll_limit:
-                return None
-            mine = greedy_reply(g, ctx.me, ctx)
-            if isinstance(mine, Place):
-                total -= SELF_NEXT * g.points_for(mine)
-        return total
-
-    means = over_deals(deals, options, threat)
-    return [None if m is None else opt.base - m for m, opt in zip(means, options, strict=True)]
+    if not playout_mode(ctx):
+        return [None] * len(options)
+    return playout_values(sim, ctx, options, rng)
 
 
 def over_deals(deals: list[Game], options: list[Option], value: Callable[[Game], float | None]) -> list[float | None]:
@@ -211,8 +164,8 @@ def playout_mode(ctx: Context) -> bool:
 
 
 def roll_budget(ctx: Context) -> int:
-    """The finder calls this decision's rollouts (or playouts) may spend."""
-    return PLAYOUT_CALLS if playout_mode(ctx) else ROLLOUT_CALLS
+    """The finder calls this decision's playouts may spend (0 before the playouts' margin)."""
+    return PLAYOUT_CALLS if playout_mode(ctx) else 0
 
 
 def playout(g: Game, ctx: Context) -> float | None:
@@ -249,4 +202,4 @@ def playout_values(sim: Game, ctx: Context, options: list[Option], rng: random.R
     return [None if m is None else WIN_SCALE * m for m in over_deals(deals, options, lambda g: playout(g, ctx))]
 
 
-__all__ = ["CANDIDATES", "ROLLOUT_CALLS", "SAMPLES", "SPAN", "Option", "deal", "greedy_reply", "rollout_values"]
+__all__ = ["CANDIDATES", "PLAYOUT_CALLS", "SPAN", "Option", "deal", "greedy_reply", "rollout_values"]

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from engine.conex import Draw, Game, Lightning, Place, ai_rollout
 from engine.conex.ai import first_fit
 from engine.conex.ai_endgame import WIN_SCALE
@@ -14,7 +12,6 @@ from engine.conex.ai_levels import LEVEL_CALLS, decide_level
 from engine.conex.ai_model import DECK, DEFAULT_WEIGHTS, Context, sim_from_view
 from engine.conex.ai_rollout import (
     PLAYOUT_CALLS,
-    SAMPLES,
     Option,
     deal,
     greedy_reply,
@@ -83,24 +80,17 @@ def test_greedy_reply_is_legal_and_counts_its_calls() -> None:
     assert 0 < ctx.calls - before
 
 
-def test_rollout_values_are_deterministic_and_bounded_by_their_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The one-round rollouts (off in the hard level, ``ROLLOUT_CALLS`` = 0, but kept as an option)."""
-    monkeypatch.setattr(ai_rollout, "PLAYOUT_MARGIN", 0)
-    budget = 120
-    game = midgame(7)
+def test_before_the_playouts_margin_no_option_is_rolled_out_and_no_call_is_spent() -> None:
+    """Early in a game the one-ply estimate stands (``roll_budget`` 0): every option is ``None``, no finder call."""
+    game = midgame(7, moves=4)
     me = game.current_player
     place = next(p for c in game.hands[me] for p in game.find_placements(me, c, limit=1))
     options = [Option(place, 3.0, 3.0, game.points_for(place)), Option(Draw(me), 0.6, 0.6, 0)]
-    ctx, sim = context(game, calls=budget)
-    first = rollout_values(sim, ctx, [Option(o.action, o.base, o.value, o.points) for o in options])
-    assert ctx.calls <= budget
-    ctx2, sim2 = context(game, calls=budget)
-    assert rollout_values(sim2, ctx2, options) == first
-    assert all(v is not None for v in first)
-    # a budget too small for the first option's SAMPLES rollouts compares nothing
-    ctx3, sim3 = context(game, calls=SAMPLES)
-    assert rollout_values(sim3, ctx3, options) == [None, None]
-    assert ctx3.calls <= SAMPLES
+    ctx, sim = context(game, calls=120)
+    assert not playout_mode(ctx) and ai_rollout.roll_budget(ctx) == 0
+    before = ctx.calls
+    assert rollout_values(sim, ctx, options) == [None, None]
+    assert ctx.calls == before
 
 
 def test_hard_with_rollouts_is_deterministic_legal_and_within_its_budget() -> None:
