@@ -37,15 +37,9 @@ from render.common import (
     theme_of,
     wrap_text,
 )
-from render.conex_scene import (
-    COLOUR_FILL,
-    GHOST_OUTLINES,
-    Badge,
-    draw_axes,
-    draw_scene,
-    ghost_badges,
-    paste_plot,
-)
+from render.conex_ghosts import GHOST_OUTLINES, Badge, ghost_badges
+from render.conex_ink import COLOUR_FILL
+from render.conex_scene import draw_axes, draw_scene, paste_plot
 from render.conex_view import PLOT_LONG_PX, Pose, View, removed_rect, table_cards, table_view, visible_parts
 from render.conex_words import EN
 from render.palette import Palette

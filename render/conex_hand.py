@@ -21,7 +21,7 @@ from engine.conex.deck import CARD_H_MM, CARD_W_MM
 from engine.conex.geometry import posed_card
 from engine.conex.handref import LEGAL_CAP, hand_letter
 from render.common import Theme, draw_fit, draw_text, ink_on, min_font_px, new_canvas, text_width, theme_of
-from render.conex_scene import COLOUR_FILL, draw_card_shapes, halo_for
+from render.conex_ink import COLOUR_FILL, draw_card_shapes, halo_for
 from render.conex_view import View
 from render.conex_words import EN
 from render.palette import Palette

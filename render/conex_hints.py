@@ -19,7 +19,8 @@ from shapely.geometry import Point
 
 from engine.conex.geometry import BOARD_MM, posed_card
 from render.common import draw_text, min_font_px, new_canvas, note_paste, theme_of, wrap_text
-from render.conex_scene import GHOST_OUTLINES, draw_scene
+from render.conex_ghosts import GHOST_OUTLINES
+from render.conex_scene import draw_scene
 from render.conex_view import View, ghost_pose, table_cards, window_view
 from render.conex_words import EN
 from render.palette import Palette, contrast_ratio

@@ -42,7 +42,8 @@ from engine.conex.geometry import posed_card
 from engine.protocol import Event
 from engine.record import Record, Step
 from render.common import draw_text, ellipsize, min_font_px, text_width, theme_of
-from render.conex_scene import REMOVED_INK, draw_scene, paste_plot
+from render.conex_ink import REMOVED_INK
+from render.conex_scene import draw_scene, paste_plot
 from render.conex_view import View, fit_bounds, window_view
 from render.conex_words import EN as CONEX_EN
 from render.palette import Palette

@@ -9,63 +9,35 @@ zoom) rather than drawn unreadably small. Labels are drawn after every card, so 
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import shapely
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image, ImageDraw
 from shapely.geometry import Polygon
 
-from engine.conex.geometry import BOARD_MM, BOARD_SQUARES, posed_card
-from render.common import Theme, hex_rgb, ink_on, note_paste, stamp_text, text_width
-from render.conex_patterns import draw_corner_pattern
-from render.conex_view import View, ghost_pose, incentre, label_point, table_cards, table_size, visible_parts
+from engine.conex.geometry import BOARD_MM, BOARD_SQUARES
+from render.common import Theme, ink_on, note_paste, stamp_text, text_width
+from render.conex_ghosts import draw_ghosts
+from render.conex_ink import (
+    BOARD_FILL,
+    CARD_EDGE,
+    COLOUR_FILL,
+    OFF_TABLE,
+    REMOVED_INK,
+    corner_labels_fit,
+    dashed,
+    draw_card_shapes,
+    draw_label,
+    outline,
+)
+from render.conex_view import View, incentre, label_point, table_cards, table_size, visible_parts
 from render.conex_words import EN
 from render.words import Words, resolve
 
-COLOUR_FILL: dict[str, str] = {"Y": "#F0E442", "R": "#D93A3A", "T": "#2BC3B5", "P": "#9A66D4"}
-CARD_EDGE = "#111111"
-BOARD_FILL = {"dark": "#60646C", "light": "#A9AEB6"}  # dark: #60646C keeps the cards' black keyline 3:1 on it
-OFF_TABLE = {"dark": "#0E0F11", "light": "#C4C7CC"}
-REMOVED_INK = "#FF4040"
-CORNER_LABEL_LEG_MM = 22.0
-"""Corner labels carry the colour letter too (``R4``) when a typical corner (legs of this many mm) is at least 1.5
-labels wide; smaller, a corner's value is a coin of the corner's colour with the digit (:func:`corner_coins`)."""
 CORNER_MIN_MM2 = 30.0
 """A corner with less visible area than this (a sliver under a later card) gets no value."""
-
-
-def halo_for(ink: str) -> str:
-    """The outline colour that makes ``ink`` readable on anything."""
-    return "#000000" if ink == "#FFFFFF" else "#FFFFFF"
-
-
-def corner_labels_fit(view: View, fs: int) -> bool:
-    """True when corner labels with their colour letter at ``fs`` px fit their corners in ``view`` (see
-    :data:`CORNER_LABEL_LEG_MM`)."""
-    return view.scale * CORNER_LABEL_LEG_MM >= 1.5 * fs
-
-
-def clamp_label(
-    img: Image.Image, x: float, y: float, text: str, size: int, bold: bool = True, margin: float = 3.0
-) -> tuple[float, float]:
-    """``(x, y)`` moved so a centred (``"mm"``) label of ``text`` stays whole inside ``img``."""
-    hw = text_width(text, size, bold) / 2 + margin
-    hh = size * 0.62 + margin
-    return min(max(x, hw), img.width - hw), min(max(y, hh), img.height - hh)
-
-
-def draw_label(
-    img: Image.Image, xy: tuple[float, float], text: str, size: int, ink: str, *, stroke_width: int = 2
-) -> tuple[float, float, float, float]:
-    """A bold centred label with a contrasting halo, kept whole inside ``img``; returns its ink box."""
-    x, y = clamp_label(img, xy[0], xy[1], text, size)
-    return stamp_text(
-        img, (x, y), text, size=size, fill=ink, bold=True, stroke=halo_for(ink), stroke_width=stroke_width
-    )
 
 
 # ----------------------------------------------------------------------------------------------
@@ -108,32 +80,6 @@ def _draw_board(img: Image.Image, view: View, th: Theme, fs: int, centre_word: s
         cx, cy = view.px(0, 0)
         if 0 <= cx <= view.width and 0 <= cy <= view.height:
             draw_label(img, (cx, cy), centre_word, max(fs, int(view.scale * 14)), "#FFFFFF")
-
-
-# ----------------------------------------------------------------------------------------------
-# cards
-# ----------------------------------------------------------------------------------------------
-def draw_card_shapes(
-    draw: ImageDraw.ImageDraw,
-    view: View,
-    card: Any,
-    rect: Polygon,
-    corners: Sequence[Polygon],
-    fill: str | None = None,
-    outline: str = CARD_EDGE,
-    width: int = 2,
-    patterns: bool = False,
-) -> None:
-    """One card's rectangle (its colour) and its corner triangles (their colours, with each colour's pattern when
-    ``patterns``: the colour-blind palette, :mod:`render.conex_patterns`), no labels."""
-    pts = view.poly(rect)
-    draw.polygon(pts, fill=fill or COLOUR_FILL[card.color])
-    # the edge as a closed line: Pillow's polygon outline wider than 1 px masks the whole image (slow)
-    draw.line([*pts, pts[0], pts[1]], fill=outline, width=width, joint="curve")
-    for corner, shape in zip(card.corners, corners, strict=True):
-        draw.polygon(view.poly(shape), fill=COLOUR_FILL[corner.color], outline=CARD_EDGE, width=max(1, width - 1))
-        if patterns:
-            draw_corner_pattern(draw, view, shape, corner.color, COLOUR_FILL[corner.color])
 
 
 def action_mark(card: Any, words: Words | None = None) -> str:
@@ -348,29 +294,6 @@ def _card_labels(img: Image.Image, labels: Sequence[CardLabel], fs: int) -> None
             draw_label(img, (lab.x, lab.y + lab.size * 1.05), lab.mark, fs, lab.ink)
 
 
-def _outline(
-    draw: ImageDraw.ImageDraw, pts: Sequence[tuple[float, float]], colour: str, width: int, under: str | None = None
-) -> None:
-    ring = [*pts, pts[0], pts[1]]
-    if under:
-        draw.line(ring, fill=under, width=width + 5, joint="curve")
-    draw.line(ring, fill=colour, width=width, joint="curve")
-
-
-def dashed(draw: ImageDraw.ImageDraw, pts: Sequence[tuple[float, float]], fill: Any, width: int, dash: float) -> None:
-    """A dashed polyline through ``pts`` (px), dashes ``dash`` px long."""
-    for (ax, ay), (bx, by) in itertools.pairwise(pts):
-        length = math.dist((ax, ay), (bx, by))
-        n = max(1, int(length // dash))
-        for k in range(0, n, 2):
-            t0, t1 = k / n, min(1.0, (k + 1) / n)
-            draw.line(
-                [(ax + (bx - ax) * t0, ay + (by - ay) * t0), (ax + (bx - ax) * t1, ay + (by - ay) * t1)],
-                fill=fill,
-                width=width,
-            )
-
-
 def draw_removed(img: Image.Image, view: View, card_id: int, rect: Polygon, fs: int) -> None:
     """A card removed by a lightning: its old place outlined in red dashes with a "#17 removed" tag."""
     draw = ImageDraw.Draw(img)
@@ -421,9 +344,9 @@ def draw_scene(
         draw_card_shapes(draw, view, tc.card, tc.rect, tc.corner_shapes, patterns=th.card_patterns)
     for tc in cards:
         if tc.card.id == highlight:
-            _outline(draw, view.poly(tc.rect), "#FFFFFF", 4, under="#000000")
+            outline(draw, view.poly(tc.rect), "#FFFFFF", 4, under="#000000")
         elif tc.card.id == focus:
-            _outline(draw, view.poly(tc.rect), th.highlight, 4)
+            outline(draw, view.poly(tc.rect), th.highlight, 4)
     sl = labels if labels is not None else scene_labels(game, view, fs, w)
     _corner_labels(img, sl.coins, fs)
     _card_labels(img, sl.cards, fs)
@@ -434,196 +357,6 @@ def draw_scene(
     return sl.skipped == 0
 
 
-# ----------------------------------------------------------------------------------------------
-# ghosts
-# ----------------------------------------------------------------------------------------------
-GHOST_OUTLINES = ("#FFFFFF", "#56B4E9", "#FF66CC", "#B6FF3B", "#FFB000", "#00E5E5", "#FF5555", "#C9A6FF", "#FFF27A")
-"""Outline (and badge ring) colour of ghost 1, 2, ... (cycled): neighbouring ghosts stay tellable apart."""
-
-
-@dataclass(frozen=True)
-class Badge:
-    """Where a ghost's number badge is drawn, in plot px: centre, radius, and the point of the ghost a leader line
-    runs to (``None`` when the badge sits on a part of its ghost that no other ghost covers)."""
-
-    number: int
-    x: float
-    y: float
-    r: float
-    leader_to: tuple[float, float] | None = None
-
-
-def ghost_badges(game: Any, view: View, ghosts: Sequence[Any], min_r: float = 16.0) -> list[Badge]:
-    """Non-overlapping number badges for ``ghosts`` (1-based, in order) in the plot px of ``view``.
-
-    Each badge goes, in order of preference: at its ghost's centre, or at the pole of inaccessibility of the part of
-    its ghost that no other ghost and no earlier badge covers, when a whole badge fits there; otherwise just outside
-    its ghost (the free spot nearest to it, away from other ghosts and badges, inside the view) with a leader line
-    to its ghost's own part. Badge discs never overlap (centres at least ``2 r + 4`` px apart); ``r`` is at least
-    ``min_r`` px.
-    Raises ``ValueError`` for a ghost naming a card or corner that does not exist.
-    """
-    r = max(min_r, view.scale * 7)
-    r_mm = r / view.scale
-    gap_mm = 4 / view.scale
-    rects = []
-    for place in ghosts:
-        card, (cx, cy, rot) = ghost_pose(game, place)
-        rects.append((posed_card(card, cx, cy, rot).rect, (cx, cy)))
-    placed: list[tuple[float, float]] = []  # badge centres in mm
-    out: list[Badge] = []
-    x_lo, y_lo = view.x0 + r_mm + gap_mm, view.y0 + r_mm + gap_mm
-    x_hi, y_hi = view.x0 + view.width / view.scale - r_mm - gap_mm, view.y0 + view.height / view.scale - r_mm - gap_mm
-
-    def free(x: float, y: float) -> bool:
-        return (
-            x_lo <= x <= x_hi and y_lo <= y <= y_hi and all(math.dist((x, y), q) >= 2 * r_mm + gap_mm for q in placed)
-        )
-
-    for i, (rect, centre) in enumerate(rects, start=1):
-        others = [o for k, (o, _) in enumerate(rects, start=1) if k != i]
-        own = rect.difference(shapely.union_all(others)) if others else rect
-        blocked = shapely.union_all([shapely.Point(q).buffer(2 * r_mm + gap_mm) for q in placed]) if placed else None
-        room = own.difference(blocked) if blocked is not None else own
-        spot: tuple[float, float] | None = None
-        if room.contains(shapely.Point(centre).buffer(r_mm)) and free(*centre):
-            spot = centre
-        else:
-            lp = label_point(room)
-            if lp is not None and lp[2] >= r_mm and free(lp[0], lp[1]):
-                spot = (lp[0], lp[1])
-        if spot is not None:
-            placed.append(spot)
-            out.append(Badge(i, *view.px(*spot), r))
-            continue
-        target = label_point(own) if not own.is_empty else None
-        tx, ty = (target[0], target[1]) if target is not None else centre
-        crowd = shapely.union_all([*others, *[tc.rect for tc in table_cards(game)]])
-        best: tuple[float, tuple[float, float]] | None = None
-        base = math.dist(rect.centroid.coords[0], rect.exterior.coords[0])
-        for ring in range(6):
-            dist = base + r_mm + gap_mm + ring * 2 * r_mm
-            for k in range(24):
-                a = 2 * math.pi * k / 24
-                x, y = centre[0] + dist * math.cos(a), centre[1] + dist * math.sin(a)
-                if not free(x, y):
-                    continue
-                disc = shapely.Point(x, y).buffer(r_mm)
-                if disc.intersects(rect):
-                    continue
-                cost = math.dist((x, y), (tx, ty)) + (200.0 if disc.intersects(crowd) else 0.0)
-                if best is None or cost < best[0]:
-                    best = (cost, (x, y))
-            if best is not None and best[0] < 200.0:
-                break
-        if best is None:  # nowhere free in the view: stack down the left edge, still apart
-            y = y_lo + (len(out)) * (2 * r_mm + gap_mm)
-            best = (0.0, (x_lo, min(y, y_hi)))
-        placed.append(best[1])
-        out.append(Badge(i, *view.px(*best[1]), r, view.px(tx, ty)))
-    return out
-
-
-def _shade(colour: str, k: float) -> tuple[int, int, int]:
-    """``colour`` moved ``k`` of the way to black (``k`` < 0: to white)."""
-    rgb = hex_rgb(colour)
-    if k >= 0:
-        return (round(rgb[0] * (1 - k)), round(rgb[1] * (1 - k)), round(rgb[2] * (1 - k)))
-    return tuple(round(c + (255 - c) * -k) for c in rgb)  # type: ignore[return-value]
-
-
-GHOST_STRIPE_PX = 9
-"""Spacing of a ghost card's diagonal hatching, px."""
-
-
-def hatch_polygon(img: Image.Image, pts: Sequence[tuple[float, float]], colour: tuple[int, int, int]) -> None:
-    """Diagonal stripes of ``colour`` (2 px wide, every :data:`GHOST_STRIPE_PX` px) clipped to the polygon."""
-    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-    x0, y0 = max(0, math.floor(min(xs))), max(0, math.floor(min(ys)))
-    x1, y1 = min(img.width, math.ceil(max(xs)) + 1), min(img.height, math.ceil(max(ys)) + 1)
-    if x1 <= x0 or y1 <= y0:
-        return
-    mask = Image.new("L", (x1 - x0, y1 - y0), 0)
-    md = ImageDraw.Draw(mask)
-    h = y1 - y0
-    for x in range(-h, x1 - x0, GHOST_STRIPE_PX):
-        md.line([(x, h), (x + h, 0)], fill=255, width=2)
-    clip = Image.new("L", mask.size, 0)
-    ImageDraw.Draw(clip).polygon([(px - x0, py - y0) for px, py in pts], fill=255)
-    img.paste(colour, (x0, y0, x1, y1), ImageChops.multiply(mask, clip))
-
-
-def draw_ghosts(
-    img: Image.Image,
-    view: View,
-    game: Any,
-    ghosts: Sequence[Any],
-    fs: int,
-    badges: bool = True,
-    marks: Sequence[str] | None = None,
-    words: Words | None = None,
-    patterns: bool = False,
-) -> None:
-    """Ghost cards in their real colours (solid: a translucent purple reads grey on the dark table), hatched in a
-    darker shade of each colour and outlined in dashes of the ghost's own colour, so "not placed yet" never costs
-    the colour; the corner used outlined; on each ghost its ``marks[i]`` (hand letter) big and its number with
-    colour letter; then the number badges on top (numbers at least ``fs`` px). ``patterns``: the corners' patterns
-    (colour-blind palette)."""
-    draw = ImageDraw.Draw(img)
-    tris = []
-    for i, place in enumerate(ghosts, start=1):
-        card, (cx, cy, rot) = ghost_pose(game, place)
-        posed = posed_card(card, cx, cy, rot)
-        draw_card_shapes(draw, view, card, posed.rect, posed.corners, outline="#000000", width=2, patterns=patterns)
-        main = posed.rect.difference(shapely.union_all(list(posed.corners)))
-        parts = main.geoms if hasattr(main, "geoms") else [main]
-        for part in parts:
-            if isinstance(part, Polygon) and not part.is_empty:
-                hatch_polygon(img, view.poly(part), _shade(COLOUR_FILL[card.color], 0.22))
-        for corner, shape in zip(card.corners, posed.corners, strict=True):
-            if not patterns:  # the colour-blind corner patterns stay unhatched, to be read
-                hatch_polygon(img, view.poly(shape), _shade(COLOUR_FILL[corner.color], 0.22))
-        tris.append((i, card, posed, posed.corners[card.corners.index(card.corner(place.corner))], rot))
-    draw = ImageDraw.Draw(img)
-    for i, card, posed, tri, _rot in tris:
-        colour = GHOST_OUTLINES[(i - 1) % len(GHOST_OUTLINES)]
-        pts = view.poly(posed.rect)
-        dashed(draw, [*pts, pts[0]], "#000000", 6, 12)
-        dashed(draw, [*pts, pts[0]], colour, 3, 12)
-        draw.polygon(view.poly(tri), outline="#000000", width=5)
-        draw.polygon(view.poly(tri), outline="#FFFFFF", width=2)
-        ink = ink_on(COLOUR_FILL[card.color])
-        gx, gy = view.px(posed.rect.centroid.x, posed.rect.centroid.y)
-        if badges:  # the number badge may sit at the centre: the card's own labels go below it
-            gy += fs * 1.7
-        mark = marks[i - 1] if marks is not None and i - 1 < len(marks) else ""
-        number = f"{card.id}{card.color}"
-        if mark and view.scale * 40 >= 2.2 * fs:
-            draw_label(img, (gx, gy - fs * 0.55), mark, round(fs * 1.5), ink)
-            draw_label(img, (gx, gy + fs * 0.85), number, fs, ink)
-        else:
-            draw_label(img, (gx, gy), f"{mark} {number}".strip() if view.scale * 55 >= 4 * fs else number, fs, ink)
-    if not badges:
-        return
-    found = ghost_badges(game, view, ghosts, min_r=fs / 1.2)
-    for bd in found:  # leader lines first, so no line crosses a badge drawn later
-        if bd.leader_to is not None:
-            colour = GHOST_OUTLINES[(bd.number - 1) % len(GHOST_OUTLINES)]
-            draw.line([(bd.x, bd.y), bd.leader_to], fill="#000000", width=6)
-            draw.line([(bd.x, bd.y), bd.leader_to], fill=colour, width=3)
-            lx, ly = bd.leader_to
-            draw.ellipse((lx - 5, ly - 5, lx + 5, ly + 5), fill=colour, outline="#000000", width=2)
-    for bd in found:
-        colour = GHOST_OUTLINES[(bd.number - 1) % len(GHOST_OUTLINES)]
-        ux, uy, ur = bd.x, bd.y, bd.r
-        draw.ellipse((ux - ur - 3, uy - ur - 3, ux + ur + 3, uy + ur + 3), fill=colour)
-        draw.ellipse((ux - ur, uy - ur, ux + ur, uy + ur), fill="#FFFFFF", outline="#000000", width=3)
-        stamp_text(img, (ux, uy), str(bd.number), size=max(fs, int(ur * 1.2)), fill="#000000", bold=True)
-
-
-# ----------------------------------------------------------------------------------------------
-# axes
-# ----------------------------------------------------------------------------------------------
 def axis_step_cm(view: View, fs: int) -> int:
     """Centimetres between axis labels: the smallest of 2, 5, 10, 20 that leaves room for labels ``fs`` px."""
     for step in (2, 5, 10, 20):

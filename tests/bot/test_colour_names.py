@@ -8,7 +8,7 @@ import colorsys
 import pytest
 
 from bot.i18n import t
-from render.conex_scene import COLOUR_FILL
+from render.conex_ink import COLOUR_FILL
 from render.conex_words import EN
 
 HUE_DEGREES = {"Y": (45, 65), "R": (345, 375), "T": (165, 190), "P": (260, 290)}

@@ -23,7 +23,7 @@ from render.conex import (
     table_view,
 )
 from render.conex_hints import hint_plot, hint_target, hint_tiles
-from render.conex_scene import REMOVED_INK
+from render.conex_ink import REMOVED_INK
 from render.conex_view import ghost_pose
 from render.results import leaderboard_text, render_leaderboard
 from render.text import record_labels

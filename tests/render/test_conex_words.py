@@ -22,7 +22,8 @@ from render.common import hex_rgb
 from render.conex import placed_corner_cm, render_hand, render_table, table_layout, table_text
 from render.conex_hand import HAND_SCALE, corner_tag_box, hand_slots, hand_text, legal_text
 from render.conex_hints import columns, hint_tiles, hints_text, render_hints
-from render.conex_scene import COLOUR_FILL, corner_coins
+from render.conex_ink import COLOUR_FILL
+from render.conex_scene import corner_coins
 from render.conex_view import ghost_pose, visible_parts
 from render.conex_words import EN
 from render.results import render_conex_result

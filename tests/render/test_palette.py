@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 
 from render.common import THEMES, theme_of
+from render.conex_ink import BOARD_FILL, CARD_EDGE, COLOUR_FILL
 from render.conex_patterns import CORNER_PATTERN
-from render.conex_scene import BOARD_FILL, CARD_EDGE, COLOUR_FILL
 from render.palette import COLOUR_BLIND, MIN_DELTA_E, PALETTES, STANDARD, contrast_ratio, hex_rgb, palette_of
 
 with warnings.catch_warnings():  # colour-science notes its missing optional plotting packages on import
