@@ -23,11 +23,10 @@ from render.constructo import (
     board_fit,
     board_text,
     has_swallowed,
-    layouts_text,
     render_board,
-    render_layouts_sheet,
 )
 from render.constructo_draw import bar_height, board_parts, move_arrow, stack_bottom
+from render.constructo_layouts import layouts_text, render_layouts_sheet
 from tests.render.golden_util import assert_matches_golden
 
 NAMES = ("Alice", "Bob")

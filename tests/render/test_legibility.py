@@ -20,7 +20,8 @@ from engine.conex import Game
 from engine.conex.sample import first_fit_game
 from engine.constructo import LAYOUTS, Match, Round
 from render.conex import render_hand, render_hints, render_table
-from render.constructo import render_board, render_layouts_sheet
+from render.constructo import render_board
+from render.constructo_layouts import render_layouts_sheet
 from render.results import render_conex_result, render_constructo_result, render_leaderboard
 from render.text import MIN_CAP_PX_AT_400, Label, cap_px_at_phone, min_font_px, record_labels
 

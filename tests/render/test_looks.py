@@ -18,8 +18,9 @@ from engine.record import export_record
 from render.common import THEMES, hex_rgb, luminance
 from render.conex import render_hand, render_hints, render_table
 from render.conex_replay import REPLAY as CONEX_REPLAY
-from render.constructo import render_board, render_layouts_sheet
+from render.constructo import render_board
 from render.constructo_analysis import render_turning_board, render_value_graph
+from render.constructo_layouts import render_layouts_sheet
 from render.constructo_replay import REPLAY as CONSTRUCTO_REPLAY
 from render.palette import COLOUR_BLIND, STANDARD, Palette
 from render.replay import render_replay, replay_frame

@@ -19,7 +19,8 @@ from engine.conex import Game
 from engine.constructo import LAYOUTS, Match
 from engine.record import export_record, replay_steps
 from render.conex_replay import REPLAY as CONEX_REPLAY
-from render.constructo import board_text, layouts_text, render_layouts_sheet
+from render.constructo import board_text
+from render.constructo_layouts import layouts_text, render_layouts_sheet
 from render.constructo_replay import REPLAY as CONSTRUCTO_REPLAY
 from render.record_words import EN as RECORD_EN
 from render.replay import ReplayRenderer, move_list_pages, move_list_text, replay_frame

@@ -102,7 +102,8 @@ def test_long_names_are_shrunk_then_cut_to_fit() -> None:
 def test_every_image_kind_has_a_light_variant() -> None:
     from engine.conex import Game
     from render.conex import render_hand, render_table
-    from render.constructo import render_board, render_layouts_sheet
+    from render.constructo import render_board
+    from render.constructo_layouts import render_layouts_sheet
 
     g = Game.new(players=2, seed=5)
     m = _finished_match()

@@ -256,7 +256,7 @@ class ConstructoCog(
     @app_commands.command(name="layouts", description="Show every named layout")
     async def layouts(self, interaction: discord.Interaction) -> None:
         from bot.services.publish import render_png
-        from render.constructo import layouts_text, render_layouts_sheet
+        from render.constructo_layouts import layouts_text, render_layouts_sheet
 
         words = image_words(interaction.locale)  # the asker's language, as the leaderboard
         png = self._layouts_png.get(words.lang)
