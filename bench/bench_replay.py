@@ -36,7 +36,8 @@ from engine.constructo import LAYOUTS, ChooseLayout, Match  # noqa: E402
 from engine.record import export_record  # noqa: E402
 from render.conex_replay import REPLAY as CONEX_REPLAY  # noqa: E402
 from render.constructo_replay import REPLAY as CONSTRUCTO_REPLAY  # noqa: E402
-from render.replay import move_list_pages, render_replay  # noqa: E402
+from render.replay import render_replay  # noqa: E402
+from render.replay_moves import move_list_pages  # noqa: E402
 
 NAMES = ["Alice", "Bob", "Carol", "Dave"]
 

@@ -33,8 +33,8 @@ A game takes part through a :class:`ReplayRenderer` its plug-in names (``kind.re
 Every hook takes ``words`` (:class:`render.words.Words` of the reader's language, ``None`` = English; templates in
 :mod:`render.record_words`): no word of a frame, caption or move list comes from the code.
 
-Text twins: :func:`move_list_text` (fits one Discord message) and :func:`move_list_pages` (the full list in
-messages of at most ``limit`` characters).
+Text twins (:mod:`render.replay_moves`): ``move_list_text`` (fits one Discord message) and ``move_list_pages`` (the
+full list in messages of at most ``limit`` characters).
 """
 
 from __future__ import annotations
@@ -50,8 +50,7 @@ from PIL import Image, ImageDraw
 from engine.record import Record, Step, parse_record, replay_steps, verify_final
 from render.common import draw_text, ellipsize, min_font_px, note_paste, seat_names, text_width, theme_of
 from render.palette import Palette
-from render.record_words import EN as RECORD_EN
-from render.words import Words, resolve
+from render.words import Words
 
 __all__ = [
     "DEFAULT_WIDTH",
@@ -63,11 +62,8 @@ __all__ = [
     "caption_height",
     "frame_durations",
     "frame_indices",
-    "move_list_pages",
-    "move_list_text",
     "render_replay",
     "replay_frame",
-    "split_pages",
 ]
 
 REPLAY_MIME = "image/gif"
@@ -117,7 +113,8 @@ class ReplayRenderer:
         return parse_record(record, (self.engine,))
 
 
-def _names(rec: Record, names: Sequence[str] | None, seats: int) -> list[str]:
+def record_names(rec: Record, names: Sequence[str] | None, seats: int) -> list[str]:
+    """The seats' display names: ``names`` when given, else the record's players (``seat_names`` fills gaps)."""
     return seat_names(names if names is not None else rec.players, seats)
 
 
@@ -236,7 +233,7 @@ class _Frames:
         self.hooks = renderer
         self.steps, self.scored, self.final = _scan(self.rec, self.hooks)
         self.total = len(self.rec.history)
-        self.names = _names(self.rec, names, self.final.num_players)
+        self.names = record_names(self.rec, names, self.final.num_players)
         self.width, self.theme, self.words = width, theme, words
         extra = {"palette": palette} if palette is not None else {}  # a hook without ``palette`` draws the default
         self.paint = self.hooks.prepare(
@@ -421,81 +418,3 @@ def _scaled(img: Image.Image, scale: float, palette: Image.Image) -> Image.Image
         return img
     size = (max(1, round(img.width * scale)), max(1, round(img.height * scale)))
     return img.convert("RGB").resize(size, Image.Resampling.LANCZOS).quantize(palette=palette, dither=Image.Dither.NONE)
-
-
-# ----------------------------------------------------------------------------------------------
-# move lists
-# ----------------------------------------------------------------------------------------------
-def split_pages(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> list[str]:
-    """``lines`` joined with newlines into as few messages of at most ``limit`` characters as possible, never
-    splitting a line (a line longer than ``limit`` is cut with "…")."""
-    pages: list[str] = []
-    cur: list[str] = []
-    size = 0
-    for line in lines:
-        if len(line) > limit:
-            line = line[: limit - 1] + "…"
-        if cur and size + 1 + len(line) > limit:
-            pages.append("\n".join(cur))
-            cur, size = [], 0
-        size += len(line) + (1 if cur else 0)
-        cur.append(line)
-    if cur:
-        pages.append("\n".join(cur))
-    return pages
-
-
-def _move_lines(
-    record: Mapping[str, Any],
-    hooks: ReplayRenderer,
-    names: Sequence[str] | None,
-    compact: bool,
-    words: Words | None = None,
-) -> list[str]:
-    rec = hooks.parse(record)
-    seats = rec.state_cls.new(dict(rec.setup)).num_players  # type: ignore[attr-defined]
-    steps = replay_steps(rec.state_cls, rec.setup, rec.history)
-    lines: list[str] = hooks.move_lines(rec, steps, _names(rec, names, seats), compact=compact, words=words)
-    return lines
-
-
-def move_list_pages(
-    record: Mapping[str, Any],
-    renderer: ReplayRenderer,
-    *,
-    names: Sequence[str] | None = None,
-    limit: int = MESSAGE_LIMIT,
-    words: Words | None = None,
-) -> list[str]:
-    """The full move list of ``record`` (one line per action, or per round for Constructo, in its notation) split
-    into messages of at most ``limit`` characters (:func:`split_pages`). Raises like :func:`render_replay`."""
-    return split_pages(_move_lines(record, renderer, names, compact=False, words=words), limit)
-
-
-def move_list_text(
-    record: Mapping[str, Any],
-    renderer: ReplayRenderer,
-    *,
-    names: Sequence[str] | None = None,
-    limit: int = MESSAGE_LIMIT,
-    words: Words | None = None,
-) -> str:
-    """The move list of ``record`` as one message of at most ``limit`` characters: the full list if it fits, else
-    the game's compact form (CONEX: one short token per action), else the compact form cut at a line with a last
-    line saying how many lines were left out (the full list: :func:`move_list_pages` or the JSON record)."""
-    full = "\n".join(_move_lines(record, renderer, names, compact=False, words=words))
-    if len(full) <= limit:
-        return full
-    lines = _move_lines(record, renderer, names, compact=True, words=words)
-    text = "\n".join(lines)
-    if len(text) <= limit:
-        return text
-    kept: list[str] = []
-    size = 0
-    for i, line in enumerate(lines):
-        note = resolve(words, RECORD_EN).count("rp.more_lines", len(lines) - i)
-        if size + len(line) + 1 + len(note) > limit:
-            return "\n".join([*kept, note])
-        kept.append(line)
-        size += len(line) + 1
-    return text  # pragma: no cover

@@ -87,14 +87,14 @@ def _render(record: dict[str, Any], renderer: ReplayRenderer, look: Look, words:
 
 def _pages(record: dict[str, Any], renderer: ReplayRenderer, limit: int, words: Any = None) -> list[str]:
     """The CPU job of a move list: the full list in messages of at most ``limit`` characters."""
-    from render.replay import move_list_pages
+    from render.replay_moves import move_list_pages
 
     return move_list_pages(record, renderer, limit=limit, words=words)
 
 
 def _text(record: dict[str, Any], renderer: ReplayRenderer, limit: int, words: Any = None) -> str:
     """The CPU job of a one-message move list (full, else compact, else cut with a note)."""
-    from render.replay import move_list_text
+    from render.replay_moves import move_list_text
 
     return move_list_text(record, renderer, limit=limit, words=words)
 

@@ -30,7 +30,7 @@ from engine.protocol import Forfeit, Outcome, Result
 from engine.record import export_record
 from render.conex_replay import REPLAY as CONEX_REPLAY
 from render.constructo_replay import REPLAY as CONSTRUCTO_REPLAY
-from render.replay import move_list_pages
+from render.replay_moves import move_list_pages
 from render.results import conex_result_text, constructo_result_text
 
 CODE = re.compile(

@@ -23,7 +23,8 @@ from render.constructo import board_text
 from render.constructo_layouts import layouts_text, render_layouts_sheet
 from render.constructo_replay import REPLAY as CONSTRUCTO_REPLAY
 from render.record_words import EN as RECORD_EN
-from render.replay import ReplayRenderer, move_list_pages, move_list_text, replay_frame
+from render.replay import ReplayRenderer, replay_frame
+from render.replay_moves import move_list_pages, move_list_text
 from render.results import (
     CN_WORDS,
     KO_WORDS,

@@ -17,7 +17,8 @@ from engine.constructo import Round
 from engine.record import export_record
 from render.conex_replay import REPLAY as CONEX_REPLAY
 from render.constructo_replay import REPLAY as CONSTRUCTO_REPLAY
-from render.replay import ReplayRenderer, frame_indices, move_list_pages, move_list_text, render_replay, split_pages
+from render.replay import ReplayRenderer, frame_indices, render_replay
+from render.replay_moves import move_list_pages, move_list_text, split_pages
 from tests.engine.record_games import NAMES, conex_game, constructo_match
 
 REPLAYS = {"conex": CONEX_REPLAY, "constructo": CONSTRUCTO_REPLAY}

@@ -202,7 +202,7 @@ def round_lines(rnd: dict[str, Any], names: list[str], locale: Any) -> list[str]
 
 def analysis_pages(rounds: list[dict[str, Any]], names: list[str], locale: Any) -> list[str]:
     """The analysis of every round in messages of at most :data:`PAGE_LIMIT` characters, with the legend."""
-    from render.replay import split_pages
+    from render.replay_moves import split_pages
 
     if not rounds:
         return [t("cx.an_nothing", locale)]
