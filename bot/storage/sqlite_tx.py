@@ -79,14 +79,35 @@ class SyncTx:
             raise
 
 
+_NEEDS_LOOP = ("no running event loop", "no current event loop", "bound to a different event loop")
+"""What asyncio raises when a coroutine asks for the event loop in a thread without one (``asyncio.sleep(delay)``,
+``asyncio.to_thread``, ``wait_for``, ``gather``, a lock or event of the bot's loop...)."""
+
+
+def _needed_a_loop(exc: BaseException) -> bool:
+    """``exc`` is asyncio's refusal to run without an event loop (in a thread with none running), not the body's
+    own error: the body was about to suspend."""
+    if asyncio.events._get_running_loop() is not None:
+        return False
+    if isinstance(exc, RuntimeError):
+        return any(words in str(exc) for words in _NEEDS_LOOP)
+    # an asyncio.Event/Lock never used yet binds itself to "the running loop", None here, then calls its methods
+    return isinstance(exc, AttributeError) and "'NoneType' object has no attribute 'create_future'" in str(exc)
+
+
 def drive(awaitable: Awaitable[T]) -> T:
     """Run ``awaitable`` to its end without an event loop; raises :class:`Suspended` (after closing it) when it
-    suspends, i.e. awaits something that is not done at once."""
+    suspends, i.e. awaits something that is not done at once, or asks for the event loop (which this thread does
+    not have: ``asyncio.sleep(0.1)``, ``asyncio.to_thread``... would suspend on the bot's loop)."""
     steps = awaitable.__await__()
     try:
         steps.send(None)
     except StopIteration as done:
         return done.value  # type: ignore[no-any-return]
+    except (RuntimeError, AttributeError) as exc:
+        if _needed_a_loop(exc):
+            raise Suspended("the transaction body awaited something that needs the event loop") from exc
+        raise
     steps.close()
     raise Suspended("the transaction body awaited something other than its Tx")
 
