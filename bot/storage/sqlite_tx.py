@@ -181,15 +181,19 @@ class TxThread:
     async def run_batch(self, bodies: Sequence[Callable[[Any], Awaitable[Any]]]) -> list[Outcome]:
         """Each of ``bodies`` in its own savepoint of one transaction, in order, with one ``COMMIT``, in one hop
         (module docstring, "Group commit"). Returns one :data:`Outcome` per body: a body that raised (its
-        ``Suspended`` included) was rolled back alone. Raises (nothing of the batch written) what ``BEGIN`` or
+        ``Suspended`` included, or a ``BaseException`` such as ``CancelledError``: it is that body's outcome alone,
+        never the others') was rolled back alone. Raises (nothing of the batch written) what ``BEGIN`` or
         ``COMMIT`` raised, or what a body raised when SQLite abandoned the whole transaction on it (``sqlite3.Error``,
         ``StorageError`` ``Busy``/``Closed``). The caller serialises calls (the writer's lock)."""
         if len(bodies) == 1:
-            try:
-                return [(True, await self.run(bodies[0]))]
-            except Exception as exc:  # one body alone: its error and its transaction's are the same
-                return [(False, exc)]
+            return [await self._call(self._transact_alone, bodies[0])]
         return await self._call(self._transact_batch, list(bodies))
+
+    def _transact_alone(self, body: Callable[[Any], Awaitable[Any]]) -> Outcome:
+        try:
+            return (True, self._transact(body))
+        except BaseException as exc:  # one body alone: its error and its transaction's are the same
+            return (False, exc)
 
     def _transact_batch(self, bodies: list[Callable[[Any], Awaitable[Any]]]) -> list[Outcome]:
         conn = self._conn
@@ -202,7 +206,7 @@ class TxThread:
                 conn.execute("SAVEPOINT body")
                 try:
                     out = drive(body(SyncTx(conn)))
-                except Exception as exc:
+                except BaseException as exc:  # its own outcome, whatever it raised (CancelledError, SystemExit...)
                     if not conn.in_transaction:
                         raise  # SQLite rolled the whole transaction back (disk full, I/O error): the batch fails
                     conn.execute("ROLLBACK TO body")
