@@ -97,6 +97,8 @@ class Tournaments:
         self._locks: dict[int, asyncio.Lock] = {}
         self._stuck: dict[int, list[tuple[Pairing, Exception]]] = {}
         """Per tournament, the boards of its last try that could not open, and why."""
+        self._series: dict[int, int] = {}
+        """Per tournament, its current series of tries (:meth:`_retry`): an older series stops at its next wake."""
         layer.outbox.subscribe(EFFECT, self.effect, rule=self.owed, prompt=True)  # the next round at once
         layer.on_ready_hooks.append(self.on_ready)
 
@@ -359,9 +361,16 @@ class Tournaments:
         self._stuck[tour.id] = stuck
         return len(stuck)
 
-    def _retry(self, tournament_id: int, failed: int, attempt: int = 0) -> None:
+    def _retry(self, tournament_id: int, failed: int, attempt: int = 0, series: int | None = None) -> None:
         """Games that could not open outside an effect: tried again after :data:`RETRY_S` (a few times; then at the
-        next READY or the next game's end)."""
+        next READY or the next game's end). One series of tries per tournament: a new one (the start, a withdrawal,
+        a READY) replaces the one under way, so the boards are not tried twice as often and the channel is not told
+        twice (its players pinged twice) when both run out."""
+        if series is None:
+            series = self._series.get(tournament_id, 0) + 1
+            self._series[tournament_id] = series
+        elif self._series.get(tournament_id) != series:
+            return  # a newer series took over
         if not failed:
             return
         if attempt >= RETRIES:
@@ -374,9 +383,11 @@ class Tournaments:
 
         async def again() -> None:
             await asyncio.sleep(RETRY_S)
+            if self._series.get(tournament_id) != series:
+                return
             async with self._lock(tournament_id):
                 left = await self._advance(tournament_id, None)
-            self._retry(tournament_id, left, attempt + 1)
+            self._retry(tournament_id, left, attempt + 1, series)
 
         self.layer.bot.spawn(again(), name=f"tourney-retry-{tournament_id}")
 

@@ -18,6 +18,7 @@ mentioned), and the round goes on (a round whose last pairing is settled pairs t
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -194,11 +195,12 @@ async def tell_stuck(layer: GameLayer, tournament_id: int, stuck: list[tuple[Pai
         t("tq.stuck_line", loc, board=p.board, a=f"<@{p.a}>", b=f"<@{p.b}>", why=why_stuck(p, err, loc))
         for p, err in waiting
     ]
+    stamp = secrets.token_hex(4)  # each notice its own nonces: one already used is answered with its old message
     for n, page in enumerate(pages(lines, head_room=len(head) + len(foot) + 2)):
         mentions = {tour.organiser_id} | {u for p, _ in waiting for u in (p.a, p.b or 0) if f"<@{u}>" in "".join(page)}
         text = "\n".join([head, *page, foot])
         try:
-            await post(layer.bot, tour, text, mentions, f"t{tour.id}r{tour.round}s{n}")
+            await post(layer.bot, tour, text, mentions, f"{stamp}t{tour.id}r{tour.round}s{n}")
         except Exception as err:
             log.warning("tournament %s: the notice of boards that could not open was not posted: %s", tour.id, err)
             return
