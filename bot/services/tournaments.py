@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import os
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -63,7 +64,25 @@ MAX_PLAYERS = 64
 MAX_ROUND_ROBIN = 10
 DEFAULT_ROUNDS = 3
 MIN_ROUNDS, MAX_ROUNDS = 1, 10
-RETRY_S = float(os.environ.get("TOURNEY_RETRY_S", "30") or 30)
+DEFAULT_RETRY_S = 30.0
+
+
+def retry_seconds(raw: str | None) -> float:
+    """``TOURNEY_RETRY_S`` read: a positive, finite number of seconds; anything else (unset, empty, a typo, 0,
+    negative, ``nan``, ``inf``) is :data:`DEFAULT_RETRY_S` (a bad value logged), never a bot that cannot start."""
+    if raw is None or not raw.strip():
+        return DEFAULT_RETRY_S
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not math.isfinite(value) or value <= 0:
+        log.warning("TOURNEY_RETRY_S=%r is not a positive number of seconds: %s s used", raw, DEFAULT_RETRY_S)
+        return DEFAULT_RETRY_S
+    return value
+
+
+RETRY_S = retry_seconds(os.environ.get("TOURNEY_RETRY_S"))
 """Seconds between two tries of games that could not open (``TOURNEY_RETRY_S``: the tests shorten it)."""
 RETRIES = 10
 PAIR_ATTEMPTS = 3

@@ -6,7 +6,10 @@ languages. The e2e side is at the end of tests/e2e/test_tournament_unplayable.py
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import subprocess
+import sys
 from types import SimpleNamespace
 from typing import Any
 
@@ -159,3 +162,22 @@ async def test_no_notice_for_a_board_opened_meanwhile_or_a_tournament_over() -> 
     refused = layer(tourney(), rows)
     refused.bot.refuse = True
     await tourney_forfeit.tell_stuck(refused, 5, stuck, RETRIES + 1)  # logged, not raised
+
+
+@pytest.mark.parametrize(
+    ("raw", "want"), [("0.3", "0.3"), ("", "30.0"), ("abc", "30.0"), ("-5", "30.0"), ("0", "30.0"), ("nan", "30.0")]
+)
+def test_a_bad_tourney_retry_s_falls_back_to_30_s_instead_of_stopping_the_bot(raw: str, want: str) -> None:
+    """``TOURNEY_RETRY_S`` is read when the module is imported, i.e. when the bot starts: a typo must not make the
+    bot unable to start (``ValueError: could not convert string to float``), nor 0 or a negative value retry in a
+    tight loop."""
+    done = subprocess.run(
+        [sys.executable, "-c", "import bot.services.tournaments as t; print(t.RETRY_S)"],
+        env={**os.environ, "TOURNEY_RETRY_S": raw},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-500:]
+    assert done.stdout.strip() == want
