@@ -27,7 +27,7 @@ import discord
 
 from bot.core.mentions import ping
 from bot.core.paging import pages
-from bot.errors import BotError
+from bot.errors import BotError, storage_failure
 from bot.i18n import t
 from bot.services import house
 from bot.storage.tourneys import Pairing, Tourney
@@ -166,9 +166,13 @@ STUCK_WHY = {
 
 def why_stuck(p: Pairing, err: Exception, locale: Any) -> str:
     """Why ``p``'s game could not open, in words: a cap (with its numbers; the member cap is its first player's,
-    who opens it) or that Discord or the bot refused (the log has the details)."""
+    who opens it), the database failing (``bot.errors.storage_failure``: nothing was posted, the bot's permissions
+    are not the matter) or that Discord or the bot refused (the log has the details)."""
     if isinstance(err, BotError) and err.key in STUCK_WHY:
         return t(STUCK_WHY[err.key], locale, player=f"<@{p.a}>", **err.kwargs)
+    failure = storage_failure(err)
+    if failure is not None:
+        return t(f"tq.stuck_storage_{failure}", locale)
     return t("tq.stuck_other", locale)
 
 

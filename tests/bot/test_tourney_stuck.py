@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 from types import SimpleNamespace
@@ -19,6 +20,7 @@ from bot.errors import BotError
 from bot.services import tournaments as tournaments_module
 from bot.services import tourney_forfeit
 from bot.services.tournaments import RETRIES, Tournaments
+from bot.storage.errors import StorageError
 from bot.storage.tourneys import Pairing, Tourney
 
 BIG = 10**17  # Discord ids are 18 digits: the longest lines
@@ -181,3 +183,25 @@ def test_a_bad_tourney_retry_s_falls_back_to_30_s_instead_of_stopping_the_bot(ra
     )
     assert done.returncode == 0, done.stderr[-500:]
     assert done.stdout.strip() == want
+
+
+@pytest.mark.parametrize("locale", ["en-US", "es-ES"])
+@pytest.mark.parametrize(
+    ("err", "words"),
+    [
+        (sqlite3.OperationalError("database or disk is full"), {"en-US": "disk is full", "es-ES": "está lleno"}),
+        (sqlite3.OperationalError("attempt to write a readonly database"), {"en-US": "read-only", "es-ES": "lectura"}),
+        (StorageError("the database stayed busy", rule="Busy"), {"en-US": "stayed busy", "es-ES": "ocupada"}),
+    ],
+)
+async def test_a_board_stuck_on_the_database_is_not_blamed_on_the_channels_permissions(
+    locale: str, err: Exception, words: dict[str, str]
+) -> None:
+    """The game could not be saved: nothing was posted, so "I could not post the game here ... check my
+    permissions" would send the organiser after the wrong thing."""
+    rows = boards(1)
+    lay = layer(tourney(locale), rows)
+    await tourney_forfeit.tell_stuck(lay, 5, [(rows[0], err)], RETRIES + 1)
+    text = lay.bot.sent[0]["text"]
+    assert words[locale] in text, text
+    assert "permis" not in text and "publicar" not in text and "post the game" not in text, text
