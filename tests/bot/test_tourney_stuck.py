@@ -11,6 +11,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -20,6 +21,7 @@ from bot.errors import BotError
 from bot.services import tournaments as tournaments_module
 from bot.services import tourney_forfeit
 from bot.services.tournaments import RETRIES, Tournaments
+from bot.storage.effects import Effect
 from bot.storage.errors import StorageError
 from bot.storage.tourneys import Pairing, Tourney
 
@@ -205,3 +207,42 @@ async def test_a_board_stuck_on_the_database_is_not_blamed_on_the_channels_permi
     text = lay.bot.sent[0]["text"]
     assert words[locale] in text, text
     assert "permis" not in text and "publicar" not in text and "post the game" not in text, text
+
+
+async def test_a_new_rounds_boards_stuck_in_the_games_effects_are_told_once_when_their_tries_run_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Round 2 onwards opens in the ``tourney`` effect of the game that ended round 1; a board that cannot open
+    fails that effect, which the outbox tries again with its back-off (about 6 hours, then gives up). Its players
+    were never told: the channel is told when the effect has failed as many times as the start's series tries,
+    once per round even when two games' effects run out."""
+    rows = [Pairing(5, 2, 1, BIG, BIG + 1, None, None, None)]
+    lay = layer(replace(tourney(), round=2), rows)
+    tours = Tournaments(lay)
+    ended = SimpleNamespace(id=41, status="finished")
+
+    async def get_game(game_id: int) -> Any:
+        return ended
+
+    async def pairing_of(game_id: int) -> Pairing:
+        return Pairing(5, 1, 1, BIG + 5, None, None, game_id, None)  # a bye's row: nothing to record
+
+    async def advance(tournament_id: int, record: Any) -> int:
+        tours._stuck[tournament_id] = [(rows[0], BotError("cap.member", count=5, limit=5))]
+        return 1
+
+    monkeypatch.setattr(lay.storage, "get_game", get_game, raising=False)
+    monkeypatch.setattr(lay.storage, "tourney_pairing_of", pairing_of, raising=False)
+    monkeypatch.setattr(tours, "_advance", advance)
+    for game_id in (41, 42):  # the effects of two games that ended
+        for attempts in range(RETRIES + 3):
+            effect = Effect(1, game_id, 1, 3, "tourney", {}, 0.0, 0.0, attempts, None)
+            with pytest.raises(RuntimeError):
+                await tours.effect(effect)
+            await lay.bot.settle()
+            if game_id == 41:
+                assert len(lay.bot.sent) == (1 if attempts >= RETRIES else 0), (attempts, lay.bot.sent)
+    assert len(lay.bot.sent) == 1
+    text = lay.bot.sent[0]["text"]
+    assert text.startswith("**Round 2:"), text
+    assert f"<@{BIG}> vs <@{BIG + 1}>" in text and "the limit per member is 5" in text, text
