@@ -27,7 +27,7 @@ from .tourney_kit import pairings, status
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-NAMES = [f"q{n}" for n in range(1, 9)]
+NAMES = [f"q{n}" for n in range(1, 13)]
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -188,7 +188,7 @@ async def test_boards_still_stuck_after_a_restart_are_told_again_in_a_new_messag
     """At the READY after a restart the boards get a new series of tries; when it runs out as well, the channel
     is told again, in a message of its own (not the first one handed back for a nonce already used)."""
     server = env.server
-    players = NAMES[4:8]
+    players = NAMES[8:12]
     organiser = await started(env, players, rounds=1)
     mark = max((m.id for m in server.messages("games")), default=0)
     await settings(env, games_per_server=1)
