@@ -26,6 +26,14 @@ MESSAGES: dict[str, str] = {
     "tq.stuck_cap_member": "{player} has {count} open games, the limit per member is {limit}",
     "tq.stuck_cap_threads": "this server has {count} games in threads I opened, its limit is {limit}",
     "tq.stuck_other": "I could not post the game here (the bot's log says why; check my permissions in this channel)",
+    "tq.stuck_storage_full": (
+        "I could not save the game: my database's disk is full (the bot's operator has to free space)"
+    ),
+    "tq.stuck_storage_readonly": (
+        "I could not save the game: my database is read-only (the bot's operator has to make it writable)"
+    ),
+    "tq.stuck_storage_gone": "I could not save the game: I cannot reach my database",
+    "tq.stuck_storage_busy": "I could not save the game: my database stayed busy",
     "tq.stuck_foot": (
         "They are tried again when another game of this tournament ends and when I restart. Nothing was scored for "
         "them."

@@ -28,6 +28,16 @@ MESSAGES: dict[str, str] = {
     "tq.stuck_other": (
         "no pude publicar la partida aquí (el registro del bot dice por qué; revisa mis permisos en este canal)"
     ),
+    "tq.stuck_storage_full": (
+        "no pude guardar la partida: el disco de mi base de datos está lleno (el operador del bot tiene que liberar "
+        "espacio)"
+    ),
+    "tq.stuck_storage_readonly": (
+        "no pude guardar la partida: mi base de datos es de solo lectura (el operador del bot tiene que permitir "
+        "escribir en ella)"
+    ),
+    "tq.stuck_storage_gone": "no pude guardar la partida: no consigo acceder a mi base de datos",
+    "tq.stuck_storage_busy": "no pude guardar la partida: mi base de datos siguió ocupada",
     "tq.stuck_foot": (
         "Se vuelven a intentar cuando termine otra partida de este torneo y cuando me reinicie. No se ha puntuado "
         "nada por ellas."

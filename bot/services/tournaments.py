@@ -25,14 +25,16 @@
   is scored at once, the channel told in words, and the round goes on: :mod:`bot.services.tourney_forfeit`.
 - **A game that cannot open yet** (Discord refused, a player at their open-games cap): the effect is tried again by
   the outbox's back-off, and at the next READY. Opened outside an effect (the start, a withdrawal, a READY), it is
-  tried :data:`RETRIES` times :data:`RETRY_S` apart; when they run out, the channel is told which boards wait, why,
-  and when they are tried again (``tourney_forfeit.tell_stuck``).
+  tried :data:`RETRIES` times :data:`RETRY_S` apart; when they run out (or, opened by a game's effect, a new round's,
+  when that effect has failed :data:`RETRIES` + 1 times), the channel is told which boards wait, why, and when they
+  are tried again (``tourney_forfeit.tell_stuck``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import os
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -63,7 +65,25 @@ MAX_PLAYERS = 64
 MAX_ROUND_ROBIN = 10
 DEFAULT_ROUNDS = 3
 MIN_ROUNDS, MAX_ROUNDS = 1, 10
-RETRY_S = float(os.environ.get("TOURNEY_RETRY_S", "30") or 30)
+DEFAULT_RETRY_S = 30.0
+
+
+def retry_seconds(raw: str | None) -> float:
+    """``TOURNEY_RETRY_S`` read: a positive, finite number of seconds; anything else (unset, empty, a typo, 0,
+    negative, ``nan``, ``inf``) is :data:`DEFAULT_RETRY_S` (a bad value logged), never a bot that cannot start."""
+    if raw is None or not raw.strip():
+        return DEFAULT_RETRY_S
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not math.isfinite(value) or value <= 0:
+        log.warning("TOURNEY_RETRY_S=%r is not a positive number of seconds: %s s used", raw, DEFAULT_RETRY_S)
+        return DEFAULT_RETRY_S
+    return value
+
+
+RETRY_S = retry_seconds(os.environ.get("TOURNEY_RETRY_S"))
 """Seconds between two tries of games that could not open (``TOURNEY_RETRY_S``: the tests shorten it)."""
 RETRIES = 10
 PAIR_ATTEMPTS = 3
@@ -97,6 +117,10 @@ class Tournaments:
         self._locks: dict[int, asyncio.Lock] = {}
         self._stuck: dict[int, list[tuple[Pairing, Exception]]] = {}
         """Per tournament, the boards of its last try that could not open, and why."""
+        self._series: dict[int, int] = {}
+        """Per tournament, its current series of tries (:meth:`_retry`): an older series stops at its next wake."""
+        self._told: set[tuple[int, int]] = set()
+        """The (tournament, round) whose stuck boards the games' effects told (:meth:`_tell_once`)."""
         layer.outbox.subscribe(EFFECT, self.effect, rule=self.owed, prompt=True)  # the next round at once
         layer.on_ready_hooks.append(self.on_ready)
 
@@ -288,6 +312,8 @@ class Tournaments:
                 await self.layer.storage.tourney_record(record.id, outcome_of(record, found.a, found.b))
             failed = await self._advance(found.tournament_id, record)
         if failed:  # the outbox tries again with its back-off: what is done is not done twice
+            if effect.attempts == RETRIES:  # its tries (the outbox's) ran out as well: the channel is told once
+                self._tell_once(found.tournament_id)
             raise RuntimeError(f"{failed} game(s) of tournament {found.tournament_id} could not open yet")
 
     async def _relink(self, record: GameRecord) -> Pairing | None:
@@ -359,26 +385,49 @@ class Tournaments:
         self._stuck[tour.id] = stuck
         return len(stuck)
 
-    def _retry(self, tournament_id: int, failed: int, attempt: int = 0) -> None:
+    def _retry(self, tournament_id: int, failed: int, attempt: int = 0, series: int | None = None) -> None:
         """Games that could not open outside an effect: tried again after :data:`RETRY_S` (a few times; then at the
-        next READY or the next game's end)."""
+        next READY or the next game's end). One series of tries per tournament: a new one (the start, a withdrawal,
+        a READY) replaces the one under way, so the boards are not tried twice as often and the channel is not told
+        twice (its players pinged twice) when both run out."""
+        if series is None:
+            series = self._series.get(tournament_id, 0) + 1
+            self._series[tournament_id] = series
+        elif self._series.get(tournament_id) != series:
+            return  # a newer series took over
         if not failed:
             return
         if attempt >= RETRIES:
-            stuck = self._stuck.pop(tournament_id, [])
-            self.layer.bot.spawn(
-                tourney_forfeit.tell_stuck(self.layer, tournament_id, stuck, RETRIES + 1),
-                name=f"tourney-stuck-{tournament_id}",
-            )
+            self._tell(tournament_id)
             return
 
         async def again() -> None:
             await asyncio.sleep(RETRY_S)
+            if self._series.get(tournament_id) != series:
+                return
             async with self._lock(tournament_id):
                 left = await self._advance(tournament_id, None)
-            self._retry(tournament_id, left, attempt + 1)
+            self._retry(tournament_id, left, attempt + 1, series)
 
         self.layer.bot.spawn(again(), name=f"tourney-retry-{tournament_id}")
+
+    def _tell(self, tournament_id: int) -> None:
+        """The channel told which boards of the last try are still not open after :data:`RETRIES` + 1 tries."""
+        stuck = self._stuck.pop(tournament_id, [])
+        self.layer.bot.spawn(
+            tourney_forfeit.tell_stuck(self.layer, tournament_id, stuck, RETRIES + 1),
+            name=f"tourney-stuck-{tournament_id}",
+        )
+
+    def _tell_once(self, tournament_id: int) -> None:
+        """:meth:`_tell` for the games' ``tourney`` effects (a new round opens there, when the last game of the one
+        before ends): each game that ended has an effect of its own, tried with the outbox's back-off, so the boards
+        of a round are told once (in this process), whichever effect runs out of tries first."""
+        rounds = {p.round for p, _ in self._stuck.get(tournament_id, [])}
+        if not rounds or (tournament_id, max(rounds)) in self._told:
+            return
+        self._told.add((tournament_id, max(rounds)))
+        self._tell(tournament_id)
 
     async def _open(self, tour: Tourney, p: Pairing, guild: discord.Guild, channel: Any, names: dict[int, str]) -> int:
         assert p.b is not None

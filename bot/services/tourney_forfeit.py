@@ -18,6 +18,7 @@ mentioned), and the round goes on (a round whose last pairing is settled pairs t
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -26,7 +27,7 @@ import discord
 
 from bot.core.mentions import ping
 from bot.core.paging import pages
-from bot.errors import BotError
+from bot.errors import BotError, storage_failure
 from bot.i18n import t
 from bot.services import house
 from bot.storage.tourneys import Pairing, Tourney
@@ -165,9 +166,13 @@ STUCK_WHY = {
 
 def why_stuck(p: Pairing, err: Exception, locale: Any) -> str:
     """Why ``p``'s game could not open, in words: a cap (with its numbers; the member cap is its first player's,
-    who opens it) or that Discord or the bot refused (the log has the details)."""
+    who opens it), the database failing (``bot.errors.storage_failure``: nothing was posted, the bot's permissions
+    are not the matter) or that Discord or the bot refused (the log has the details)."""
     if isinstance(err, BotError) and err.key in STUCK_WHY:
         return t(STUCK_WHY[err.key], locale, player=f"<@{p.a}>", **err.kwargs)
+    failure = storage_failure(err)
+    if failure is not None:
+        return t(f"tq.stuck_storage_{failure}", locale)
     return t("tq.stuck_other", locale)
 
 
@@ -194,11 +199,12 @@ async def tell_stuck(layer: GameLayer, tournament_id: int, stuck: list[tuple[Pai
         t("tq.stuck_line", loc, board=p.board, a=f"<@{p.a}>", b=f"<@{p.b}>", why=why_stuck(p, err, loc))
         for p, err in waiting
     ]
+    stamp = secrets.token_hex(4)  # each notice its own nonces: one already used is answered with its old message
     for n, page in enumerate(pages(lines, head_room=len(head) + len(foot) + 2)):
         mentions = {tour.organiser_id} | {u for p, _ in waiting for u in (p.a, p.b or 0) if f"<@{u}>" in "".join(page)}
         text = "\n".join([head, *page, foot])
         try:
-            await post(layer.bot, tour, text, mentions, f"t{tour.id}r{tour.round}s{n}")
+            await post(layer.bot, tour, text, mentions, f"{stamp}t{tour.id}r{tour.round}s{n}")
         except Exception as err:
             log.warning("tournament %s: the notice of boards that could not open was not posted: %s", tour.id, err)
             return

@@ -179,14 +179,15 @@ class SqliteBackend(Backend):
                     if self._closed:
                         raise StorageError("storage is closed", rule="Closed")
                     outcomes = await self._tx.run_batch([b for b, _ in batch])
-                except Exception as exc:
-                    for _, fut in batch:
-                        fut.set_exception(exc)
+                except BaseException as exc:
+                    task = asyncio.current_task()
+                    if isinstance(exc, asyncio.CancelledError) and task is not None and task.cancelling():
+                        for _, fut in batch:  # this task is cancelled (the loop is closing): the batch's fate is
+                            fut.cancel()  # unknown, not an error
+                        raise
+                    for _, fut in batch:  # the batch's own error (even a BaseException a body raised as SQLite
+                        fut.set_exception(exc)  # abandoned the transaction): every body gets it, none was written
                     continue
-                except BaseException:  # cancelled (the loop is closing): the batch's fate is unknown, not an error
-                    for _, fut in batch:
-                        fut.cancel()
-                    raise
                 for (_, fut), (ok, value) in zip(batch, outcomes, strict=True):
                     if ok:
                         fut.set_result(value)

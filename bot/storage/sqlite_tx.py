@@ -79,14 +79,35 @@ class SyncTx:
             raise
 
 
+_NEEDS_LOOP = ("no running event loop", "no current event loop", "bound to a different event loop")
+"""What asyncio raises when a coroutine asks for the event loop in a thread without one (``asyncio.sleep(delay)``,
+``asyncio.to_thread``, ``wait_for``, ``gather``, a lock or event of the bot's loop...)."""
+
+
+def _needed_a_loop(exc: BaseException) -> bool:
+    """``exc`` is asyncio's refusal to run without an event loop (in a thread with none running), not the body's
+    own error: the body was about to suspend."""
+    if asyncio.events._get_running_loop() is not None:
+        return False
+    if isinstance(exc, RuntimeError):
+        return any(words in str(exc) for words in _NEEDS_LOOP)
+    # an asyncio.Event/Lock never used yet binds itself to "the running loop", None here, then calls its methods
+    return isinstance(exc, AttributeError) and "'NoneType' object has no attribute 'create_future'" in str(exc)
+
+
 def drive(awaitable: Awaitable[T]) -> T:
     """Run ``awaitable`` to its end without an event loop; raises :class:`Suspended` (after closing it) when it
-    suspends, i.e. awaits something that is not done at once."""
+    suspends, i.e. awaits something that is not done at once, or asks for the event loop (which this thread does
+    not have: ``asyncio.sleep(0.1)``, ``asyncio.to_thread``... would suspend on the bot's loop)."""
     steps = awaitable.__await__()
     try:
         steps.send(None)
     except StopIteration as done:
         return done.value  # type: ignore[no-any-return]
+    except (RuntimeError, AttributeError) as exc:
+        if _needed_a_loop(exc):
+            raise Suspended("the transaction body awaited something that needs the event loop") from exc
+        raise
     steps.close()
     raise Suspended("the transaction body awaited something other than its Tx")
 
@@ -160,15 +181,19 @@ class TxThread:
     async def run_batch(self, bodies: Sequence[Callable[[Any], Awaitable[Any]]]) -> list[Outcome]:
         """Each of ``bodies`` in its own savepoint of one transaction, in order, with one ``COMMIT``, in one hop
         (module docstring, "Group commit"). Returns one :data:`Outcome` per body: a body that raised (its
-        ``Suspended`` included) was rolled back alone. Raises (nothing of the batch written) what ``BEGIN`` or
+        ``Suspended`` included, or a ``BaseException`` such as ``CancelledError``: it is that body's outcome alone,
+        never the others') was rolled back alone. Raises (nothing of the batch written) what ``BEGIN`` or
         ``COMMIT`` raised, or what a body raised when SQLite abandoned the whole transaction on it (``sqlite3.Error``,
         ``StorageError`` ``Busy``/``Closed``). The caller serialises calls (the writer's lock)."""
         if len(bodies) == 1:
-            try:
-                return [(True, await self.run(bodies[0]))]
-            except Exception as exc:  # one body alone: its error and its transaction's are the same
-                return [(False, exc)]
+            return [await self._call(self._transact_alone, bodies[0])]
         return await self._call(self._transact_batch, list(bodies))
+
+    def _transact_alone(self, body: Callable[[Any], Awaitable[Any]]) -> Outcome:
+        try:
+            return (True, self._transact(body))
+        except BaseException as exc:  # one body alone: its error and its transaction's are the same
+            return (False, exc)
 
     def _transact_batch(self, bodies: list[Callable[[Any], Awaitable[Any]]]) -> list[Outcome]:
         conn = self._conn
@@ -181,7 +206,7 @@ class TxThread:
                 conn.execute("SAVEPOINT body")
                 try:
                     out = drive(body(SyncTx(conn)))
-                except Exception as exc:
+                except BaseException as exc:  # its own outcome, whatever it raised (CancelledError, SystemExit...)
                     if not conn.in_transaction:
                         raise  # SQLite rolled the whole transaction back (disk full, I/O error): the batch fails
                     conn.execute("ROLLBACK TO body")

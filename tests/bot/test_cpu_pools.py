@@ -35,7 +35,8 @@ async def test_jobs_run_in_worker_processes_boards_at_the_bots_priority_ai_lowes
     pid, nice = await pools.run("interactive", where, 1)
     assert pid != os.getpid() and nice == min(19, own + INTERACTIVE_NICE)
     bg_pid, bg_nice = await pools.run("background", where)
-    assert bg_pid not in (os.getpid(), pid) and bg_nice >= min(19, own + BACKGROUND_NICE) and bg_nice > nice
+    assert bg_pid not in (os.getpid(), pid) and bg_nice >= min(19, own + BACKGROUND_NICE)
+    assert bg_nice > nice or bg_nice == 19, "AI below the boards (unless the run is at nice 19 already)"
     await pools.warm()  # starts and warms every worker; the counts start from zero again
     assert pools.jobs == {"interactive": 0, "light": 0, "background": 0}
 

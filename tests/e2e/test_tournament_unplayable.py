@@ -27,7 +27,7 @@ from .tourney_kit import pairings, status
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-NAMES = [f"q{n}" for n in range(1, 9)]
+NAMES = [f"q{n}" for n in range(1, 13)]
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -171,6 +171,46 @@ async def test_a_board_over_the_server_cap_is_told_when_its_tries_run_out_and_op
         assert f"<@{server.user(organiser).id}>" in told.content
         assert set(told.pinged_users) == {a, b, server.user(organiser).id}, told.pinged_users
         assert pairings(env, 1)[rows.index(waiting)][2:] == (None, None), "nothing scored, no game"
+    finally:
+        await settings(env, games_per_server=50)
+    assert opened[3] is not None
+    await finish(env, opened[3])
+    await server.wait_until(
+        lambda: pairings(env, 1)[rows.index(waiting)][3] is not None, 30, "the waiting board opened"
+    )
+    late = pairings(env, 1)[rows.index(waiting)][3]
+    assert late is not None
+    await finish(env, late)
+    await server.wait_until(lambda: status(env)[0] == "finished", 30, "the tournament finished")
+
+
+async def test_boards_still_stuck_after_a_restart_are_told_again_in_a_new_message(env: BotEnv) -> None:
+    """At the READY after a restart the boards get a new series of tries; when it runs out as well, the channel
+    is told again, in a message of its own (not the first one handed back for a nonce already used)."""
+    server = env.server
+    players = NAMES[8:12]
+    organiser = await started(env, players, rounds=1)
+    mark = max((m.id for m in server.messages("games")), default=0)
+    await settings(env, games_per_server=1)
+    try:
+        res = await answered(await server.as_user(players[0]).slash("tournament start"), timeout=30)
+        assert "could not open yet" in res.content, res.content
+        rows = pairings(env, 1)
+        waiting = next(r for r in rows if r[3] is None)
+        opened = next(r for r in rows if r[3] is not None)
+        first = await server.wait_for_message(
+            lambda m: "still not opened after 11 tries" in m.content, channel="games", after=mark, timeout=30
+        )
+        await env.proc.stop()
+        await env.proc.start()
+        again = await server.wait_for_message(
+            lambda m: "still not opened after 11 tries" in m.content, channel="games", after=first.id, timeout=30
+        )
+        assert again.id != first.id
+        assert f"<@{waiting[0]}> vs <@{waiting[1]}>" in again.content, again.content
+        assert set(again.pinged_users) == {waiting[0], waiting[1], server.user(organiser).id}, again.pinged_users
+        told = [m for m in server.messages("games") if m.id > mark and "still not opened" in m.content]
+        assert len(told) == 2, [m.content[:80] for m in told]
     finally:
         await settings(env, games_per_server=50)
     assert opened[3] is not None

@@ -155,3 +155,46 @@ async def test_writes_queued_at_close_are_refused_not_lost_silently(db_path: Pat
         await storage.apply_action(games[0], 0, {"n": 1}, player=ALICE, action="S5")
     await closing
     assert "closed" in str(caught.value).lower()
+
+
+class _Halt(BaseException):
+    """Not an ``Exception`` (as ``CancelledError``, ``SystemExit``, ``KeyboardInterrupt``)."""
+
+
+@pytest.mark.parametrize("raised", [_Halt, asyncio.CancelledError])
+async def test_a_body_raising_a_base_exception_gets_it_alone(db_path: Path, raised: type[BaseException]) -> None:
+    """A body that raises something that is not an ``Exception`` is rolled back alone and gets it: the bodies
+    beside it in the batch are committed and get their results (not a ``CancelledError`` for a write that then
+    is not stored, and the caller that committed the batch does not get the other body's exception)."""
+    storage = await Storage.open(db_path)
+    try:
+        games = await _games(storage, 3)
+        sizes = _count_batches(storage)
+
+        async def hold(tx: Any) -> None:  # keeps the writer busy so that the next three queue behind it
+            await tx.execute("UPDATE games SET status = status WHERE id = ?", (games[0],))
+
+        async def halt(tx: Any) -> None:
+            await tx.execute("UPDATE games SET version = 9 WHERE id = ?", (games[0],))
+            raise raised()
+
+        blocker = asyncio.ensure_future(storage._write(hold))
+        await asyncio.sleep(0)
+        outcomes = await asyncio.gather(
+            storage.apply_action(games[1], 0, {"n": 1}, player=ALICE, action="S5"),
+            storage._write(halt),
+            storage.apply_action(games[2], 0, {"n": 1}, player=ALICE, action="S5"),
+            return_exceptions=True,
+        )
+        await blocker
+        assert 3 in sizes, sizes
+        assert outcomes[0] == 1 and outcomes[2] == 1, outcomes
+        assert isinstance(outcomes[1], raised), outcomes
+        for g, version in ((games[0], 0), (games[1], 1), (games[2], 1)):
+            record = await storage.get_game(g)
+            assert record is not None and record.version == version
+        alone = await asyncio.gather(storage._write(halt), return_exceptions=True)  # a batch of one
+        assert isinstance(alone[0], raised), alone
+        assert await storage.apply_action(games[1], 1, {"n": 2}, player=ALICE, action="S5") == 2
+    finally:
+        await storage.close()

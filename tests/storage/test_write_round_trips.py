@@ -98,6 +98,40 @@ async def test_a_body_that_awaits_something_else_is_committed_once_the_slow_way(
         await storage.close()
 
 
+@pytest.mark.parametrize("elsewhere", ["sleep", "to_thread", "event"])
+async def test_a_body_that_needs_the_event_loop_is_committed_once_the_slow_way(db_path: Path, elsewhere: str) -> None:
+    """``asyncio.sleep(0.01)``, ``asyncio.to_thread`` or an ``asyncio.Event`` ask for the running loop before they
+    suspend; the transaction thread has none. That is a suspension too (the body is rolled back and runs on the
+    writer), not a ``RuntimeError: no running event loop`` for the player's action."""
+    storage = await Storage.open(db_path)
+    try:
+        game = await storage.create_game("constructo", GUILD, CHANNEL, {"n": 0}, [ALICE, BOB], status="active")
+        runs = []
+        ready = asyncio.Event()
+
+        async def body(tx: Any) -> int:
+            runs.append(1)
+            await tx.execute(
+                "INSERT INTO actions (game_id, seq, player, action, at) VALUES (?, 1, ?, 'x', 0)", (game, ALICE)
+            )
+            if elsewhere == "sleep":
+                await asyncio.sleep(0.001)
+            elif elsewhere == "to_thread":
+                await asyncio.to_thread(len, "abc")
+            else:  # an Event never waited on yet: in the thread it finds no loop to make its future with
+                if len(runs) > 1:
+                    ready.set()
+                await ready.wait()
+            row = await tx.fetchrow("SELECT count(*) FROM actions WHERE game_id = ?", (game,))
+            return int(row[0])
+
+        assert await storage._write(body) == 1
+        assert len(runs) == 2, "tried in one hop, then the slow way"
+        assert await _count(storage, "SELECT count(*) FROM actions WHERE game_id = ?", game) == 1
+    finally:
+        await storage.close()
+
+
 def test_drive_runs_a_coroutine_that_never_suspends_and_refuses_one_that_does(tmp_path: Path) -> None:
     import sqlite3
 
