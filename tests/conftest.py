@@ -36,6 +36,18 @@ MEASURED_S: dict[str, float] = {
     "tests/e2e/test_recovery.py": 35.0,
     "tests/e2e/test_constructo_match.py": 32.0,
     "tests/ops/test_wheel.py": 25.0,
+    # files of unit tests with a few long ones: counted per test (0.1 s) they came last, one worker running a 16 s
+    # test alone at the end
+    "tests/engine/constructo/test_puzzles.py": 18.0,
+    "tests/devserver/test_console.py": 16.0,
+    "tests/bot/test_cpu_lanes.py": 14.0,
+    "tests/engine/conex/test_ai_levels.py": 13.0,
+    "tests/storage/test_cli.py": 8.0,
+    "tests/render/test_replay.py": 7.0,
+    "tests/render/test_replay_moves.py": 6.0,
+    "tests/bot/test_admission.py": 6.0,
+    "tests/bot/test_outbox.py": 6.0,
+    "tests/bot/test_learn.py": 5.0,
 }
 """Seconds a file took in a full run (``--durations``, 2 workers on a loaded machine), for the order only: the
 longest are handed out first. Files not listed count ``E2E_PER_TEST_S`` per end-to-end test, ``UNIT_PER_TEST_S``

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 import time
 from collections.abc import AsyncIterator
 from contextlib import closing
@@ -57,11 +58,15 @@ def stall_storage(env: BotEnv, seconds: float) -> None:
     (env.data_dir.parent / "stall").write_text(str(time.time() + seconds))
 
 
-def hold_write_lock(db: Path, seconds: float) -> None:
-    """Another process holds the SQLite write lock for ``seconds`` (run in a thread)."""
+def hold_write_lock(db: Path, seconds: float, release: threading.Event | None = None) -> None:
+    """Another process holds the SQLite write lock for ``seconds`` (run in a thread), or until ``release`` is set if
+    that comes first."""
     with closing(sqlite3.connect(db, timeout=5, isolation_level=None)) as conn:
         conn.execute("BEGIN IMMEDIATE")
-        time.sleep(seconds)
+        if release is None:
+            time.sleep(seconds)
+        else:
+            release.wait(seconds)
         conn.execute("ROLLBACK")
 
 
@@ -413,10 +418,10 @@ async def test_late_first_response_on_new_lobby_posts_it_in_the_channel(env: Bot
 
 
 async def test_write_lock_held_20s_the_move_is_refused_privately_and_truly(env: BotEnv) -> None:
-    """Another process holds the SQLite write lock for 20 s (the slow-1 game of the first test goes on): the move is
-    answered within 3 s (thinking), then,
-    storage staying busy, refused privately (the public thinking message removed); nothing is stored; once the
-    lock is gone the same move plays."""
+    """Another process holds the SQLite write lock for up to 20 s (the slow-1 game of the first test goes on): the
+    move is answered within 3 s (thinking), then, storage staying busy, refused privately (the public thinking
+    message removed); nothing is stored; once the lock is gone the same move plays. The lock is held until the
+    refusal has been read (at most 20 s): the bot gives up while it is held, however long it waits before that."""
     server = env.server
     mark = env.mark()
     game_id = env.latest_game("constructo", server.channel("slow-1").id).id
@@ -425,17 +430,22 @@ async def test_write_lock_held_20s_the_move_is_refused_privately_and_truly(env: 
     player = server.as_user(
         "alice" if row.players[row.match.current_player] == server.user("alice").id else "bob", "slow-1"
     )
-    holder = asyncio.create_task(asyncio.to_thread(hold_write_lock, env.db_path, 20.0))
-    await asyncio.sleep(0.2)
-    move = await player.slash("constructo place", tile=tile, size=size)
-    await asyncio.sleep(3.1)
-    assert not move.failed and first_response_s(move) < 3.0
-    await answered(move, timeout=30)
-    assert move.message.deleted, "the public thinking message is removed"
-    refusal = move.followups[-1]
-    assert refusal.ephemeral and "busy" in refusal.content.lower(), refusal.content
-    assert env.game(game_id).version == row.version, "nothing stored"
-    await holder
+    release = threading.Event()
+    holder = asyncio.create_task(asyncio.to_thread(hold_write_lock, env.db_path, 20.0, release))
+    try:
+        await asyncio.sleep(0.2)
+        move = await player.slash("constructo place", tile=tile, size=size)
+        await asyncio.sleep(3.1)
+        assert not move.failed and first_response_s(move) < 3.0
+        await answered(move, timeout=30)
+        assert holder.done() is False, "the refusal came while the lock was still held"
+        assert move.message.deleted, "the public thinking message is removed"
+        refusal = move.followups[-1]
+        assert refusal.ephemeral and "busy" in refusal.content.lower(), refusal.content
+        assert env.game(game_id).version == row.version, "nothing stored"
+    finally:
+        release.set()
+        await holder
     move = await answered(await player.slash("constructo place", tile=tile, size=size), timeout=20)
     assert not move.ephemeral and env.game(game_id).version == row.version + 1
     assert env.violations_since(mark) == [], env.log_tail()
