@@ -80,6 +80,11 @@ ENVIRONMENT: tuple[tuple[str, str], ...] = (
         "TABLEBOT_GUILD_READY_S",
         "tests only: seconds to wait after the last guild arrives before READY is done (default: discord.py's 2)",
     ),
+    (
+        "TOURNEY_RETRY_S",
+        "seconds between the tries of tournament games that could not open (default 30; 10 tries, then the "
+        "channel is told)",
+    ),
     ("TABLEBOT_EXTRA_GAMES", "tests only: more game packages to load, comma-separated (e.g. tests.games.<game>)"),
     ("TABLEBOT_STORAGE_STALL_FILE", "tests only: storage calls stall while this file exists (fault injection)"),
     ("XDG_DATA_HOME", "where the default DATA_DIR goes when DATA_DIR is unset"),

@@ -1,6 +1,6 @@
 """Move lists of a game record (``/replay``'s text, the records' "Moves" pages): one line per action, or per round
-for Constructo, in the game's notation, paged within Discord's message limit. Split from :mod:`render.replay` by
-job; each game's lines come from its :class:`render.replay.ReplayRenderer` hooks."""
+for a game played in rounds, in the game's notation, paged within Discord's message limit. Split from
+:mod:`render.replay` by job; each game's lines come from its :class:`render.replay.ReplayRenderer` hooks."""
 
 from __future__ import annotations
 
@@ -54,8 +54,9 @@ def move_list_pages(
     limit: int = MESSAGE_LIMIT,
     words: Words | None = None,
 ) -> list[str]:
-    """The full move list of ``record`` (one line per action, or per round for Constructo, in its notation) split
-    into messages of at most ``limit`` characters (:func:`split_pages`). Raises like :func:`render_replay`."""
+    """The full move list of ``record`` (one line per action, or per round for a game played in rounds, in its
+    notation) split into messages of at most ``limit`` characters (:func:`split_pages`). Raises like
+    :func:`render.replay.render_replay`."""
     return split_pages(_move_lines(record, renderer, names, compact=False, words=words), limit)
 
 
@@ -68,7 +69,7 @@ def move_list_text(
     words: Words | None = None,
 ) -> str:
     """The move list of ``record`` as one message of at most ``limit`` characters: the full list if it fits, else
-    the game's compact form (CONEX: one short token per action), else the compact form cut at a line with a last
+    the game's compact form (e.g. one short token per action), else the compact form cut at a line with a last
     line saying how many lines were left out (the full list: :func:`move_list_pages` or the JSON record)."""
     full = "\n".join(_move_lines(record, renderer, names, compact=False, words=words))
     if len(full) <= limit:

@@ -34,8 +34,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
-import os
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +45,21 @@ from bot.errors import BotError
 from bot.i18n import t
 from bot.services import house, pairing, tourney_forfeit, tourney_text
 from bot.services.place import Place
+from bot.services.tourney_retry import Tries
+from bot.services.tourney_rules import (
+    DEFAULT_ROUNDS,
+    EFFECT,
+    FORMATS,
+    KEY,
+    MAX_PLAYERS,
+    MAX_ROUND_ROBIN,
+    MAX_ROUNDS,
+    MIN_PLAYERS,
+    MIN_ROUNDS,
+    PAIR_ATTEMPTS,
+    RETRIES,
+    outcome_of,
+)
 from bot.storage import Effect, GameRecord, Owed
 from bot.storage.tourneys import Pairing, Tourney, TourneyExistsError
 
@@ -56,58 +69,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-KEY = "tourney"
-"""``Envelope.extra`` key of a tournament game: ``[tournament id, round, board]``."""
-EFFECT = "tourney"
-FORMATS = ("swiss", "roundrobin")
-MIN_PLAYERS = 3
-MAX_PLAYERS = 64
-MAX_ROUND_ROBIN = 10
-DEFAULT_ROUNDS = 3
-MIN_ROUNDS, MAX_ROUNDS = 1, 10
-DEFAULT_RETRY_S = 30.0
-
-
-def retry_seconds(raw: str | None) -> float:
-    """``TOURNEY_RETRY_S`` read: a positive, finite number of seconds; anything else (unset, empty, a typo, 0,
-    negative, ``nan``, ``inf``) is :data:`DEFAULT_RETRY_S` (a bad value logged), never a bot that cannot start."""
-    if raw is None or not raw.strip():
-        return DEFAULT_RETRY_S
-    try:
-        value = float(raw)
-    except ValueError:
-        value = -1.0
-    if not math.isfinite(value) or value <= 0:
-        log.warning("TOURNEY_RETRY_S=%r is not a positive number of seconds: %s s used", raw, DEFAULT_RETRY_S)
-        return DEFAULT_RETRY_S
-    return value
-
-
-RETRY_S = retry_seconds(os.environ.get("TOURNEY_RETRY_S"))
-"""Seconds between two tries of games that could not open (``TOURNEY_RETRY_S``: the tests shorten it)."""
-RETRIES = 10
-PAIR_ATTEMPTS = 3
-"""How many times ``/tournament start`` pairs again when entries change while it pairs."""
-
-
-def outcome_of(record: GameRecord, a: int, b: int) -> str:
-    """The tournament outcome of an ended game between seat 0 ``a`` and seat 1 ``b``: ``"a"``, ``"b"``, ``"draw"``,
-    or ``"none"`` (aborted, or no result: nobody scores)."""
-    result = record.result
-    if record.status != "finished" or result is None:
-        return "none"
-    said = result.results or {}
-    if said.get(a) == "win" or said.get(b) == "loss":
-        return "a"
-    if said.get(b) == "win" or said.get(a) == "loss":
-        return "b"
-    if said.get(a) == "draw":
-        return "draw"
-    first = result.ranking[0] if result.ranking else ()
-    if a in first and b in first:
-        return "draw"
-    return "a" if a in first else "b" if b in first else "none"
-
 
 class Tournaments:
     """See the module docstring."""
@@ -115,12 +76,8 @@ class Tournaments:
     def __init__(self, layer: GameLayer) -> None:
         self.layer = layer
         self._locks: dict[int, asyncio.Lock] = {}
-        self._stuck: dict[int, list[tuple[Pairing, Exception]]] = {}
-        """Per tournament, the boards of its last try that could not open, and why."""
-        self._series: dict[int, int] = {}
-        """Per tournament, its current series of tries (:meth:`_retry`): an older series stops at its next wake."""
-        self._told: set[tuple[int, int]] = set()
-        """The (tournament, round) whose stuck boards the games' effects told (:meth:`_tell_once`)."""
+        self.tries = Tries(layer, self._lock, lambda tid: self._advance(tid, None))
+        """Games that could not open: tried again, and the channel told when the tries run out."""
         layer.outbox.subscribe(EFFECT, self.effect, rule=self.owed, prompt=True)  # the next round at once
         layer.on_ready_hooks.append(self.on_ready)
 
@@ -218,7 +175,7 @@ class Tournaments:
         if said != "withdrawn":
             raise BotError("tourney.not_in" if said == "not_in" else "tourney.already_withdrawn")
         async with self._lock(tour.id):  # every other player may be out now: the round may end the tournament
-            self._retry(tour.id, await self._advance(tour.id, None))
+            self.tries.retry(tour.id, await self._advance(tour.id, None))
         return tour
 
     def _may_run(self, interaction: discord.Interaction, tour: Tourney) -> None:
@@ -256,7 +213,7 @@ class Tournaments:
                     started = await storage.tourney_get(tour.id)
                     assert started is not None
                     failed = await self._advance(started.id, None)  # a round settled at once goes on
-                    self._retry(tour.id, failed)
+                    self.tries.retry(tour.id, failed)
                     break
             again = await storage.tourney_get(tour.id)  # started by someone else, or an entry came or went
             if again is None:
@@ -313,7 +270,7 @@ class Tournaments:
             failed = await self._advance(found.tournament_id, record)
         if failed:  # the outbox tries again with its back-off: what is done is not done twice
             if effect.attempts == RETRIES:  # its tries (the outbox's) ran out as well: the channel is told once
-                self._tell_once(found.tournament_id)
+                self.tries.tell_once(found.tournament_id)
             raise RuntimeError(f"{failed} game(s) of tournament {found.tournament_id} could not open yet")
 
     async def _relink(self, record: GameRecord) -> Pairing | None:
@@ -382,52 +339,8 @@ class Tournaments:
                 log.warning(
                     "tournament %s round %s board %s: its game could not open (%s)", tour.id, p.round, p.board, err
                 )
-        self._stuck[tour.id] = stuck
+        self.tries.stuck[tour.id] = stuck
         return len(stuck)
-
-    def _retry(self, tournament_id: int, failed: int, attempt: int = 0, series: int | None = None) -> None:
-        """Games that could not open outside an effect: tried again after :data:`RETRY_S` (a few times; then at the
-        next READY or the next game's end). One series of tries per tournament: a new one (the start, a withdrawal,
-        a READY) replaces the one under way, so the boards are not tried twice as often and the channel is not told
-        twice (its players pinged twice) when both run out."""
-        if series is None:
-            series = self._series.get(tournament_id, 0) + 1
-            self._series[tournament_id] = series
-        elif self._series.get(tournament_id) != series:
-            return  # a newer series took over
-        if not failed:
-            return
-        if attempt >= RETRIES:
-            self._tell(tournament_id)
-            return
-
-        async def again() -> None:
-            await asyncio.sleep(RETRY_S)
-            if self._series.get(tournament_id) != series:
-                return
-            async with self._lock(tournament_id):
-                left = await self._advance(tournament_id, None)
-            self._retry(tournament_id, left, attempt + 1, series)
-
-        self.layer.bot.spawn(again(), name=f"tourney-retry-{tournament_id}")
-
-    def _tell(self, tournament_id: int) -> None:
-        """The channel told which boards of the last try are still not open after :data:`RETRIES` + 1 tries."""
-        stuck = self._stuck.pop(tournament_id, [])
-        self.layer.bot.spawn(
-            tourney_forfeit.tell_stuck(self.layer, tournament_id, stuck, RETRIES + 1),
-            name=f"tourney-stuck-{tournament_id}",
-        )
-
-    def _tell_once(self, tournament_id: int) -> None:
-        """:meth:`_tell` for the games' ``tourney`` effects (a new round opens there, when the last game of the one
-        before ends): each game that ended has an effect of its own, tried with the outbox's back-off, so the boards
-        of a round are told once (in this process), whichever effect runs out of tries first."""
-        rounds = {p.round for p, _ in self._stuck.get(tournament_id, [])}
-        if not rounds or (tournament_id, max(rounds)) in self._told:
-            return
-        self._told.add((tournament_id, max(rounds)))
-        self._tell(tournament_id)
 
     async def _open(self, tour: Tourney, p: Pairing, guild: discord.Guild, channel: Any, names: dict[int, str]) -> int:
         assert p.b is not None
@@ -507,7 +420,7 @@ class Tournaments:
             seen += 1
             try:
                 async with self._lock(tour.id):
-                    self._retry(tour.id, await self._advance(tour.id, None))
+                    self.tries.retry(tour.id, await self._advance(tour.id, None))
             except Exception as err:
                 log.warning("tournament %s could not resume (%s); its next game's end or READY retries", tour.id, err)
         return seen

@@ -1,4 +1,4 @@
-"""Tournament boards whose tries run out (bot/services/tournaments.py ``_retry``, bot/services/tourney_forfeit.py
+"""Tournament boards whose tries run out (bot/services/tourney_retry.py ``Tries.retry``, bot/services/tourney_forfeit.py
 ``tell_stuck``): one series of tries per tournament, one notice when it runs out, each notice a post of its own;
 the notice pages within Discord's limit and pings exactly the players it names and the organiser, in both
 languages. The e2e side is at the end of tests/e2e/test_tournament_unplayable.py."""
@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from bot.errors import BotError
-from bot.services import tournaments as tournaments_module
-from bot.services import tourney_forfeit
-from bot.services.tournaments import RETRIES, Tournaments
+from bot.services import tourney_forfeit, tourney_rules
+from bot.services.tournaments import Tournaments
+from bot.services.tourney_rules import RETRIES
 from bot.storage.effects import Effect
 from bot.storage.errors import StorageError
 from bot.storage.tourneys import Pairing, Tourney
@@ -94,18 +94,18 @@ async def test_two_series_of_tries_at_once_make_one_series_and_one_notice(monkey
     rows = boards(2)
     lay = layer(tourney(), rows)
     tours = Tournaments(lay)
-    monkeypatch.setattr(tournaments_module, "RETRY_S", 0.0)
+    monkeypatch.setattr(tourney_rules, "RETRY_S", 0.0)
     tries: list[int] = []
 
     async def advance(tournament_id: int, record: Any) -> int:
         tries.append(tournament_id)
-        tours._stuck[tournament_id] = [(rows[1], BotError("cap.server", count=1, limit=1))]
+        tours.tries.stuck[tournament_id] = [(rows[1], BotError("cap.server", count=1, limit=1))]
         return 1
 
     monkeypatch.setattr(tours, "_advance", advance)
-    tours._retry(5, 1)  # the start: board 2 could not open
+    tours.tries.retry(5, 1)  # the start: board 2 could not open
     await asyncio.sleep(0)
-    tours._retry(5, 1)  # a withdrawal meanwhile: its own try failed too
+    tours.tries.retry(5, 1)  # a withdrawal meanwhile: its own try failed too
     await lay.bot.settle()
     assert len(lay.bot.sent) == 1, [m["text"] for m in lay.bot.sent]
     assert len(tries) <= RETRIES + 1, f"{len(tries)} tries: the two series both ran"
@@ -176,7 +176,7 @@ def test_a_bad_tourney_retry_s_falls_back_to_30_s_instead_of_stopping_the_bot(ra
     bot unable to start (``ValueError: could not convert string to float``), nor 0 or a negative value retry in a
     tight loop."""
     done = subprocess.run(
-        [sys.executable, "-c", "import bot.services.tournaments as t; print(t.RETRY_S)"],
+        [sys.executable, "-c", "import bot.services.tourney_rules as t; print(t.RETRY_S)"],
         env={**os.environ, "TOURNEY_RETRY_S": raw},
         capture_output=True,
         text=True,
@@ -228,7 +228,7 @@ async def test_a_new_rounds_boards_stuck_in_the_games_effects_are_told_once_when
         return Pairing(5, 1, 1, BIG + 5, None, None, game_id, None)  # a bye's row: nothing to record
 
     async def advance(tournament_id: int, record: Any) -> int:
-        tours._stuck[tournament_id] = [(rows[0], BotError("cap.member", count=5, limit=5))]
+        tours.tries.stuck[tournament_id] = [(rows[0], BotError("cap.member", count=5, limit=5))]
         return 1
 
     monkeypatch.setattr(lay.storage, "get_game", get_game, raising=False)

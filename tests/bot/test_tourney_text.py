@@ -9,7 +9,8 @@ from types import SimpleNamespace
 import pytest
 
 from bot.services import pairing, tourney_text
-from bot.services.tournaments import KEY, Tournaments, outcome_of
+from bot.services.tournaments import Tournaments
+from bot.services.tourney_rules import KEY, outcome_of
 from bot.storage import GameRecord, GameResult
 from bot.storage.tourneys import Entrant, Pairing, Tourney
 
