@@ -26,7 +26,7 @@ import asyncio
 import contextlib
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -163,20 +163,26 @@ class TxThread:
                     ) from exc
                 time.sleep(0.1 * (attempt + 1))  # this thread only: every write waits for it anyway
 
-    def _transact(self, body: Callable[[Any], Awaitable[T]]) -> T:
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """The connection inside ``BEGIN IMMEDIATE``: committed when the block ends, rolled back (if SQLite has not
+        done so already) when it raises. Raises ``StorageError`` ``Closed``/``Busy``, ``sqlite3.Error``."""
         conn = self._conn
         if conn is None:
             raise StorageError("storage is closed", rule="Closed")
         self._begin(conn)
         try:
-            out = drive(body(SyncTx(conn)))
+            yield conn
             conn.execute("COMMIT")
-            return out
         except BaseException:
             if conn.in_transaction:
                 with contextlib.suppress(sqlite3.OperationalError):
                     conn.execute("ROLLBACK")
             raise
+
+    def _transact(self, body: Callable[[Any], Awaitable[T]]) -> T:
+        with self._transaction() as conn:
+            return drive(body(SyncTx(conn)))
 
     async def run_batch(self, bodies: Sequence[Callable[[Any], Awaitable[Any]]]) -> list[Outcome]:
         """Each of ``bodies`` in its own savepoint of one transaction, in order, with one ``COMMIT``, in one hop
@@ -196,12 +202,8 @@ class TxThread:
             return (False, exc)
 
     def _transact_batch(self, bodies: list[Callable[[Any], Awaitable[Any]]]) -> list[Outcome]:
-        conn = self._conn
-        if conn is None:
-            raise StorageError("storage is closed", rule="Closed")
-        self._begin(conn)
         outcomes: list[Outcome] = []
-        try:
+        with self._transaction() as conn:
             for body in bodies:
                 conn.execute("SAVEPOINT body")
                 try:
@@ -215,13 +217,7 @@ class TxThread:
                     continue
                 conn.execute("RELEASE body")
                 outcomes.append((True, out))
-            conn.execute("COMMIT")
-            return outcomes
-        except BaseException:
-            if conn.in_transaction:
-                with contextlib.suppress(sqlite3.OperationalError):
-                    conn.execute("ROLLBACK")
-            raise
+        return outcomes
 
     async def close(self) -> None:
         """Close the connection and stop the thread (safe to call twice)."""
