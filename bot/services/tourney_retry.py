@@ -56,7 +56,7 @@ class Tries:
             return
 
         async def again() -> None:
-            await asyncio.sleep(retry_s())
+            await asyncio.sleep(rules.RETRY_S)  # read at each wait: the tests set it
             if self._series.get(tournament_id) != series:
                 return
             async with self._lock(tournament_id):
@@ -81,8 +81,3 @@ class Tries:
             return
         self._told.add((tournament_id, max(rounds)))
         self.tell(tournament_id)
-
-
-def retry_s() -> float:
-    """Seconds between two tries (``tourney_rules.RETRY_S``, read at each wait: the tests set it)."""
-    return rules.RETRY_S

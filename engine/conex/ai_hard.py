@@ -49,20 +49,6 @@ class Candidate:
     note: str
 
 
-def refine_choice(
-    sim: Game,
-    ctx: Context,
-    shortlist: list[Candidate],
-    threat: Threat,
-    open_c: frozenset[str],
-    plus2: frozenset[str],
-) -> Candidate:
-    """The candidate of ``shortlist`` (non-empty, best estimate first) with the best value once its threat term is
-    measured on the table it leaves (module docstring). Candidates not re-valued for lack of budget keep their
-    estimate; ties keep the search's order. Returns a ``Candidate`` whose ``value`` is the refined one."""
-    return refine_ranked(sim, ctx, shortlist, threat, open_c, plus2)[0]
-
-
 def refine_ranked(
     sim: Game,
     ctx: Context,
@@ -71,8 +57,9 @@ def refine_ranked(
     open_c: frozenset[str],
     plus2: frozenset[str],
 ) -> list[Candidate]:
-    """Every candidate of ``shortlist`` (non-empty, best estimate first) with its refined value (``refine_choice``),
-    best first (ties keep the search's order). ``term`` stays the estimate's threat term."""
+    """Every candidate of ``shortlist`` (non-empty, best estimate first) with its value once its threat term is
+    measured on the table it leaves (module docstring), best first (ties keep the search's order; candidates not
+    re-valued for lack of budget keep their estimate). ``term`` stays the estimate's threat term."""
     saved_dead = ctx.dead
     ranked: list[tuple[float, int, Candidate]] = []
     for i, c in enumerate(shortlist):

@@ -41,7 +41,7 @@ EASY_CARDS = 4
 """Hand cards the easy level looks at (one finder call each)."""
 
 HARD_REFINE = 4
-"""Legal poses the hard level re-values (``ai_hard.refine_choice``): ``HARD_POSES`` per (card, corner, target)
+"""Legal poses the hard level re-values (``ai_hard.refine_ranked``): ``HARD_POSES`` per (card, corner, target)
 triple, best triple first, so usually those of the best two triples."""
 
 HARD_POSES = 2
