@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from devserver.models import User, fixed_id
+from devserver.models import Message, User, fixed_id
 
 from .helpers import BotEnv, answered, bot_env, resign
 from .tourney_kit import pairings, status
@@ -148,31 +148,29 @@ async def test_the_game_turned_off_leaves_every_board_unplayed_and_the_tournamen
         await settings(env, game_on="constructo")
 
 
-async def test_a_board_over_the_server_cap_is_told_when_its_tries_run_out_and_opens_after_a_game_ends(
-    env: BotEnv,
-) -> None:
+async def stuck_at_start(env: BotEnv, players: list[str]) -> tuple[int, int, list, tuple, tuple, Message]:
+    """A 1-round tournament of ``players`` started with the server capped at 1 open game: one board opens, the other
+    cannot, and its tries run out. Returns (organiser id, the channel's mark before, round 1's rows, the waiting
+    row, the opened row, the channel's notice). The cap stays at 1: the caller raises it again."""
     server = env.server
-    players = NAMES[:4]
     organiser = await started(env, players, rounds=1)
     mark = max((m.id for m in server.messages("games")), default=0)
     await settings(env, games_per_server=1)
-    try:
-        res = await answered(await server.as_user(players[0]).slash("tournament start"), timeout=30)
-        assert "could not open yet" in res.content, res.content
-        rows = pairings(env, 1)
-        waiting = next(r for r in rows if r[3] is None)
-        opened = next(r for r in rows if r[3] is not None)
-        told = await server.wait_for_message(
-            lambda m: "still not opened after 11 tries" in m.content, channel="games", after=mark, timeout=30
-        )
-        a, b = waiting[0], waiting[1]
-        assert f"<@{a}> vs <@{b}>" in told.content and "its limit is 1" in told.content, told.content
-        assert "tried again when another game of this tournament ends" in told.content, told.content
-        assert f"<@{server.user(organiser).id}>" in told.content
-        assert set(told.pinged_users) == {a, b, server.user(organiser).id}, told.pinged_users
-        assert pairings(env, 1)[rows.index(waiting)][2:] == (None, None), "nothing scored, no game"
-    finally:
-        await settings(env, games_per_server=50)
+    res = await answered(await server.as_user(players[0]).slash("tournament start"), timeout=30)
+    assert "could not open yet" in res.content, res.content
+    rows = pairings(env, 1)
+    waiting = next(r for r in rows if r[3] is None)
+    opened = next(r for r in rows if r[3] is not None)
+    told = await server.wait_for_message(
+        lambda m: "still not opened after 11 tries" in m.content, channel="games", after=mark, timeout=30
+    )
+    return server.user(organiser).id, mark, rows, waiting, opened, told
+
+
+async def played_out(env: BotEnv, rows: list, waiting: tuple, opened: tuple) -> None:
+    """With the cap raised again: the opened board's game ends, the waiting board opens then, its game ends, and
+    the tournament finishes."""
+    server = env.server
     assert opened[3] is not None
     await finish(env, opened[3])
     await server.wait_until(
@@ -184,23 +182,28 @@ async def test_a_board_over_the_server_cap_is_told_when_its_tries_run_out_and_op
     await server.wait_until(lambda: status(env)[0] == "finished", 30, "the tournament finished")
 
 
+async def test_a_board_over_the_server_cap_is_told_when_its_tries_run_out_and_opens_after_a_game_ends(
+    env: BotEnv,
+) -> None:
+    try:
+        organiser, _mark, rows, waiting, opened, told = await stuck_at_start(env, NAMES[:4])
+        a, b = waiting[0], waiting[1]
+        assert f"<@{a}> vs <@{b}>" in told.content and "its limit is 1" in told.content, told.content
+        assert "tried again when another game of this tournament ends" in told.content, told.content
+        assert f"<@{organiser}>" in told.content
+        assert set(told.pinged_users) == {a, b, organiser}, told.pinged_users
+        assert pairings(env, 1)[rows.index(waiting)][2:] == (None, None), "nothing scored, no game"
+    finally:
+        await settings(env, games_per_server=50)
+    await played_out(env, rows, waiting, opened)
+
+
 async def test_boards_still_stuck_after_a_restart_are_told_again_in_a_new_message(env: BotEnv) -> None:
     """At the READY after a restart the boards get a new series of tries; when it runs out as well, the channel
     is told again, in a message of its own (not the first one handed back for a nonce already used)."""
     server = env.server
-    players = NAMES[8:12]
-    organiser = await started(env, players, rounds=1)
-    mark = max((m.id for m in server.messages("games")), default=0)
-    await settings(env, games_per_server=1)
     try:
-        res = await answered(await server.as_user(players[0]).slash("tournament start"), timeout=30)
-        assert "could not open yet" in res.content, res.content
-        rows = pairings(env, 1)
-        waiting = next(r for r in rows if r[3] is None)
-        opened = next(r for r in rows if r[3] is not None)
-        first = await server.wait_for_message(
-            lambda m: "still not opened after 11 tries" in m.content, channel="games", after=mark, timeout=30
-        )
+        organiser, mark, rows, waiting, opened, first = await stuck_at_start(env, NAMES[8:12])
         await env.proc.stop()
         await env.proc.start()
         again = await server.wait_for_message(
@@ -208,17 +211,9 @@ async def test_boards_still_stuck_after_a_restart_are_told_again_in_a_new_messag
         )
         assert again.id != first.id
         assert f"<@{waiting[0]}> vs <@{waiting[1]}>" in again.content, again.content
-        assert set(again.pinged_users) == {waiting[0], waiting[1], server.user(organiser).id}, again.pinged_users
+        assert set(again.pinged_users) == {waiting[0], waiting[1], organiser}, again.pinged_users
         told = [m for m in server.messages("games") if m.id > mark and "still not opened" in m.content]
         assert len(told) == 2, [m.content[:80] for m in told]
     finally:
         await settings(env, games_per_server=50)
-    assert opened[3] is not None
-    await finish(env, opened[3])
-    await server.wait_until(
-        lambda: pairings(env, 1)[rows.index(waiting)][3] is not None, 30, "the waiting board opened"
-    )
-    late = pairings(env, 1)[rows.index(waiting)][3]
-    assert late is not None
-    await finish(env, late)
-    await server.wait_until(lambda: status(env)[0] == "finished", 30, "the tournament finished")
+    await played_out(env, rows, waiting, opened)
