@@ -37,6 +37,25 @@ def _count_batches(storage: Storage) -> list[int]:
     return sizes
 
 
+async def _batch_of_three(storage: Storage, games: list[int], middle: Any) -> list[Any]:
+    """``apply_action`` on ``games[1]``, ``middle``, ``apply_action`` on ``games[2]``, queued behind a write that
+    holds the writer, so that the three are committed as one batch; their outcomes (results or exceptions)."""
+
+    async def hold(tx: Any) -> None:
+        await tx.execute("UPDATE games SET status = status WHERE id = ?", (games[0],))
+
+    blocker = asyncio.ensure_future(storage._write(hold))
+    await asyncio.sleep(0)
+    outcomes = await asyncio.gather(
+        storage.apply_action(games[1], 0, {"n": 1}, player=ALICE, action="S5"),
+        storage._write(middle),
+        storage.apply_action(games[2], 0, {"n": 1}, player=ALICE, action="S5"),
+        return_exceptions=True,
+    )
+    await blocker
+    return outcomes
+
+
 async def test_concurrent_actions_share_commits_and_all_land(db_path: Path) -> None:
     storage = await Storage.open(db_path)
     try:
@@ -98,18 +117,7 @@ async def test_a_body_that_abandons_the_transaction_fails_the_whole_batch(db_pat
             await tx.execute("ROLLBACK")
             raise RuntimeError("the transaction is gone")
 
-        async def hold(tx: Any) -> None:  # keeps the writer busy so that the next three queue behind it
-            await tx.execute("UPDATE games SET status = status WHERE id = ?", (games[0],))
-
-        blocker = asyncio.ensure_future(storage._write(hold))
-        await asyncio.sleep(0)
-        outcomes = await asyncio.gather(
-            storage.apply_action(games[1], 0, {"n": 1}, player=ALICE, action="S5"),
-            storage._write(abandon),
-            storage.apply_action(games[2], 0, {"n": 1}, player=ALICE, action="S5"),
-            return_exceptions=True,
-        )
-        await blocker
+        outcomes = await _batch_of_three(storage, games, abandon)
         assert 3 in sizes, sizes
         assert all(isinstance(o, RuntimeError) for o in outcomes), outcomes
         for g in games[1:]:
@@ -171,22 +179,11 @@ async def test_a_body_raising_a_base_exception_gets_it_alone(db_path: Path, rais
         games = await _games(storage, 3)
         sizes = _count_batches(storage)
 
-        async def hold(tx: Any) -> None:  # keeps the writer busy so that the next three queue behind it
-            await tx.execute("UPDATE games SET status = status WHERE id = ?", (games[0],))
-
         async def halt(tx: Any) -> None:
             await tx.execute("UPDATE games SET version = 9 WHERE id = ?", (games[0],))
             raise raised()
 
-        blocker = asyncio.ensure_future(storage._write(hold))
-        await asyncio.sleep(0)
-        outcomes = await asyncio.gather(
-            storage.apply_action(games[1], 0, {"n": 1}, player=ALICE, action="S5"),
-            storage._write(halt),
-            storage.apply_action(games[2], 0, {"n": 1}, player=ALICE, action="S5"),
-            return_exceptions=True,
-        )
-        await blocker
+        outcomes = await _batch_of_three(storage, games, halt)
         assert 3 in sizes, sizes
         assert outcomes[0] == 1 and outcomes[2] == 1, outcomes
         assert isinstance(outcomes[1], raised), outcomes

@@ -74,35 +74,15 @@ async def test_a_failing_body_writes_nothing_and_unique_violations_keep_their_ty
         await storage.close()
 
 
-async def test_a_body_that_awaits_something_else_is_committed_once_the_slow_way(db_path: Path) -> None:
-    """A body that suspends cannot run in one hop: its first run is rolled back and it runs statement by statement
-    on the writer (bodies are re-runnable): one row, not two."""
-    storage = await Storage.open(db_path)
-    try:
-        game = await storage.create_game("constructo", GUILD, CHANNEL, {"n": 0}, [ALICE, BOB], status="active")
-        runs = []
-
-        async def body(tx: Any) -> int:
-            runs.append(1)
-            await tx.execute(
-                "INSERT INTO actions (game_id, seq, player, action, at) VALUES (?, 1, ?, 'x', 0)", (game, ALICE)
-            )
-            await asyncio.sleep(0)  # not the Tx: suspends
-            row = await tx.fetchrow("SELECT count(*) FROM actions WHERE game_id = ?", (game,))
-            return int(row[0])
-
-        assert await storage._write(body) == 1
-        assert len(runs) == 2, "tried in one hop, then the slow way"
-        assert await _count(storage, "SELECT count(*) FROM actions WHERE game_id = ?", game) == 1
-    finally:
-        await storage.close()
-
-
-@pytest.mark.parametrize("elsewhere", ["sleep", "to_thread", "event"])
-async def test_a_body_that_needs_the_event_loop_is_committed_once_the_slow_way(db_path: Path, elsewhere: str) -> None:
-    """``asyncio.sleep(0.01)``, ``asyncio.to_thread`` or an ``asyncio.Event`` ask for the running loop before they
-    suspend; the transaction thread has none. That is a suspension too (the body is rolled back and runs on the
-    writer), not a ``RuntimeError: no running event loop`` for the player's action."""
+@pytest.mark.parametrize("elsewhere", ["sleep0", "sleep", "to_thread", "event"])
+async def test_a_body_that_suspends_or_needs_the_event_loop_is_committed_once_the_slow_way(
+    db_path: Path, elsewhere: str
+) -> None:
+    """A body that suspends (``asyncio.sleep(0)``: not its Tx) cannot run in one hop: its first run is rolled back
+    and it runs statement by statement on the writer (bodies are re-runnable): one row, not two.
+    ``asyncio.sleep(0.01)``, ``asyncio.to_thread`` or an ``asyncio.Event`` ask for the running loop before they
+    suspend; the transaction thread has none. That is a suspension too, not a ``RuntimeError: no running event
+    loop`` for the player's action."""
     storage = await Storage.open(db_path)
     try:
         game = await storage.create_game("constructo", GUILD, CHANNEL, {"n": 0}, [ALICE, BOB], status="active")
@@ -114,7 +94,9 @@ async def test_a_body_that_needs_the_event_loop_is_committed_once_the_slow_way(d
             await tx.execute(
                 "INSERT INTO actions (game_id, seq, player, action, at) VALUES (?, 1, ?, 'x', 0)", (game, ALICE)
             )
-            if elsewhere == "sleep":
+            if elsewhere == "sleep0":
+                await asyncio.sleep(0)  # not the Tx: suspends
+            elif elsewhere == "sleep":
                 await asyncio.sleep(0.001)
             elif elsewhere == "to_thread":
                 await asyncio.to_thread(len, "abc")
