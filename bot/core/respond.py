@@ -67,6 +67,12 @@ async def reply(
     return await interaction.followup.send(wait=True, **kwargs)
 
 
+def take_public_thinking(interaction: discord.Interaction) -> bool:
+    """True when the interaction's first response is a public "thinking" message (by :func:`defer` or the
+    first-response guard) that the next edit will fill; the mark is taken (a later followup is a new message)."""
+    return bool(interaction.extras.pop("loading", None) == "public")
+
+
 async def settle_loading(interaction: discord.Interaction, ephemeral: bool) -> bool:
     """Before a followup: a "thinking" response of the other visibility (public thinking, private answer) is
     deleted so the followup is a new message of the right visibility. Returns True when the followup will fill

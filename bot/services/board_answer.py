@@ -10,7 +10,7 @@ from typing import Any
 
 import discord
 
-from bot.core.respond import defer
+from bot.core.respond import defer, take_public_thinking
 from bot.first_response import InteractionGone, is_dead, token_age
 from bot.i18n import t
 
@@ -33,17 +33,17 @@ async def answer_or_defer(
     interaction the first-response guard answered already is returned as it is: its public "thinking" (deferred)
     takes the board."""
     if interaction.response.is_done():
-        return interaction, interaction.extras.pop("loading", None) == "public"
+        return interaction, take_public_thinking(interaction)
     left = DIRECT_ANSWER_S - token_age(interaction)
     if left > 0:
         done, _ = await asyncio.wait({drawing}, timeout=left)
         if interaction.response.is_done():  # the first-response guard answered meanwhile
-            return interaction, interaction.extras.pop("loading", None) == "public"
+            return interaction, take_public_thinking(interaction)
         if done:
             return interaction, False
     try:
         await defer(interaction)
-        return interaction, interaction.extras.pop("loading", None) == "public"
+        return interaction, take_public_thinking(interaction)
     except (discord.HTTPException, InteractionGone) as err:  # e.g. 10062: post to the channel
         log.info("could not defer interaction %s (%s); posting to the channel", interaction.id, err)
         return None, False
