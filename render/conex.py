@@ -1,6 +1,6 @@
 """CONEX images: the table (:func:`render_table`, also zoomed, with ghost placements, the highlighted last
-placement and a card removed by a lightning), with its text twin; hands (:mod:`render.conex_hand`) and hint
-previews (:mod:`render.conex_hints`) are re-exported here.
+placement and a card removed by a lightning); its text twin (:mod:`render.conex_text`), hands
+(:mod:`render.conex_hand`) and hint previews (:mod:`render.conex_hints`) are re-exported here.
 
 Conventions (docs/rules/conex.md): table units are mm internally, the pictures speak **cm** (G1): origin at the
 board centre, x to the right, y down, rotations clockwise. Cards are drawn in play order, later ones over
@@ -18,15 +18,13 @@ Pure functions; the only I/O is the cached font files.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from PIL import Image
-from shapely.geometry.base import BaseGeometry
 
 from engine.conex import Game, Place
-from engine.conex.geometry import corner_point
 from render.common import (
     draw_text,
     ellipsize,
@@ -40,10 +38,19 @@ from render.common import (
 from render.conex_ghosts import GHOST_OUTLINES, Badge, ghost_badges
 from render.conex_ink import COLOUR_FILL
 from render.conex_scene import draw_axes, draw_scene, paste_plot
-from render.conex_view import PLOT_LONG_PX, Pose, View, removed_rect, table_cards, table_view, visible_parts
+from render.conex_text import (
+    Highlight,
+    highlighted,
+    last_text,
+    placed_corner_cm,
+    star_holders,
+    star_word,
+    table_text,
+    turn_text,
+)
+from render.conex_view import PLOT_LONG_PX, Pose, View, removed_rect, table_cards, table_view
 from render.conex_words import EN
 from render.palette import Palette
-from render.results import conex_winners
 from render.words import Words, resolve
 
 __all__ = [
@@ -52,6 +59,7 @@ __all__ = [
     "Badge",
     "View",
     "ghost_badges",
+    "placed_corner_cm",
     "render_table",
     "table_layout",
     "table_text",
@@ -60,101 +68,6 @@ __all__ = [
 ]
 
 AXIS_L, PAD = 96, 20
-Highlight = int | None | Literal["last"]
-
-
-def _star_holders(game: Any) -> dict[str, int | None]:
-    return dict(game.stars)
-
-
-def _star_word(kind: str, w: Words) -> str:
-    return w("cn.star_2x") if kind == "2x" else w("cn.star_lightning")
-
-
-def _highlighted(game: Any, highlight: Highlight) -> Any | None:
-    cards = table_cards(game)
-    if highlight == "last":
-        return cards[-1] if cards else None
-    return next((tc for tc in cards if tc.card.id == highlight), None)
-
-
-def _short(name: str, fs: int | None) -> str:
-    """``name`` shortened to at most 40% of an 1100 px header line at ``fs`` px (as is when ``fs`` is None)."""
-    return name if fs is None else ellipsize(name, 440, fs)
-
-
-def placed_corner_cm(tc: Any) -> tuple[float, float]:
-    """Where a table card's placed corner lies, in cm (its centroid, as ``/conex place x: y:`` takes it, G1): the
-    one convention of every position players read (the "Last:" line, the text twin, the hints)."""
-    x, y, r = tc.pose
-    cx, cy = corner_point(tc.card.corner(tc.corner), x, y, r)
-    return cx / 10.0, cy / 10.0
-
-
-def _last_text(tc: Any, names: Sequence[str], w: Words, fs: int | None = None) -> str:
-    tgt = w("cn.the_board") if tc.target == "board" else f"#{tc.target}"
-    x, y = placed_corner_cm(tc)
-    return w(
-        "cn.last",
-        card=tc.card.id,
-        name=_short(names[tc.placed_by], fs),
-        corner=tc.corner,
-        x=f"{x:.1f}",
-        y=f"{y:.1f}",
-        rot=f"{tc.pose[2] % 360:.0f}",
-        target=tgt,
-        points=tc.points,
-    )
-
-
-def _turn_text(game: Game, names: Sequence[str], w: Words, fs: int | None = None) -> str:
-    if game.current_player is None:
-        winners = conex_winners(game)
-        if not winners:
-            return w("cn.game_over")
-        return w.count("cn.game_over_wins", len(winners), names=" & ".join(_short(names[k], fs) for k in winners))
-    return w("cn.to_play", name=_short(names[game.current_player], fs))
-
-
-def _header_lines(
-    game: Game,
-    names: Sequence[str],
-    w: Words,
-    highlight: Highlight = "last",
-    removed: tuple[int, Pose] | None = None,
-) -> tuple[str, str, str]:
-    """(title and turn, scores, last placement) as one line each: the text twin's header."""
-    if game.current_player is None:
-        winners = conex_winners(game)
-        joined = " & ".join(names[k] for k in winners)
-        turn = w.count("cn.t_game_over_wins", len(winners), names=joined) if winners else w("cn.t_game_over")
-    else:
-        turn = w("cn.t_to_play", name=names[game.current_player])
-    head = w("cn.t_head", goal=game.goal, pile=len(game.draw_pile), turn=turn)
-    stars = _star_holders(game)
-    parts = []
-    for p in range(game.players):
-        s = f"{names[p]} {game.scores[p]}"
-        held = [f"({_star_word(k, w)})" for k, v in stars.items() if v == p]
-        if held:
-            s += " " + " ".join(held)
-        parts.append(s)
-    scores = w("cn.t_scores", scores="   ".join(parts))
-    supply = [_star_word(k, w) for k, v in stars.items() if v is None]
-    if supply:
-        scores += "   · " + w("cn.t_supply", stars=", ".join(supply))
-    pending = sorted(game.pending_discards)
-    if pending:
-        scores += "   · " + w("cn.t_must_discard", names=", ".join(names[p] for p in pending))
-    lit = _highlighted(game, highlight)
-    lines = []
-    if removed is not None:
-        lines.append(w("cn.t_removed", card=removed[0]))
-    if lit is not None:
-        lines.append(_last_text(lit, names, w))
-    elif not table_cards(game):
-        lines.append(w("cn.no_card_placed") if game.is_over else w("cn.t_no_cards"))
-    return head, scores, " ".join(lines)
 
 
 @dataclass(frozen=True)
@@ -191,11 +104,11 @@ def _header(
     if zoom is not None:
         title += " · " + w("cn.zoom", zoom=zoom_words(zoom, w))
     add(title, fs + 4, bold=True)
-    add(_turn_text(game, names, w, fs), fs + 2, bold=True)
-    stars = _star_holders(game)
+    add(turn_text(game, names, w, fs), fs + 2, bold=True)
+    stars = star_holders(game)
     pending = set(game.pending_discards)
     for p in range(game.players):
-        extras = [_star_word(k, w) for k, v in stars.items() if v == p]
+        extras = [star_word(k, w) for k, v in stars.items() if v == p]
         if p in game.forfeited:
             extras.append(w("cn.seat_left"))
         if p in pending:
@@ -203,14 +116,14 @@ def _header(
         suffix = ": " + w.count("cn.points", game.scores[p]) + (" · " + " · ".join(extras) if extras else "")
         name_w = max(max_w * 0.45, max_w - text_width(suffix, fs))
         add(ellipsize(names[p], name_w, fs) + suffix, fs, gap=fs * 0.15 if p == 0 else 0.0)
-    supply = [_star_word(k, w) for k, v in stars.items() if v is None]
+    supply = [star_word(k, w) for k, v in stars.items() if v is None]
     if supply:
         add(w("cn.in_supply", stars=", ".join(supply)), fs, muted=True)
     if removed is not None:
         add(w("cn.lightning_removed", card=removed[0]), fs, gap=fs * 0.15)
-    lit = _highlighted(game, highlight)
+    lit = highlighted(game, highlight)
     if lit is not None:
-        add(_last_text(lit, names, w, fs), fs, muted=True, gap=fs * 0.15)
+        add(last_text(lit, names, w, fs), fs, muted=True, gap=fs * 0.15)
     elif not table_cards(game):
         add(
             w("cn.no_card_placed") if game.is_over else w("cn.no_cards_yet"),
@@ -339,7 +252,7 @@ def render_table(
     names = seat_names(names, game.players)
     lay, lines, rrect, labels = _layout(game, names, zoom, ghosts, highlight, removed, w)
     view, fs = lay.view, lay.fs
-    lit = _highlighted(game, highlight)
+    lit = highlighted(game, highlight)
     plot = Image.new("RGB", (view.width, view.height), th.bg)
     draw_scene(
         plot,
@@ -371,98 +284,6 @@ def plot_image(img: Image.Image, lay: TableLayout) -> Image.Image:
     """The plot part of a :func:`render_table` image (for tests)."""
     x, y = lay.origin
     return img.crop((x, y, x + lay.view.width, y + lay.view.height))
-
-
-# ----------------------------------------------------------------------------------------------
-# text twins
-# ----------------------------------------------------------------------------------------------
-def _corners_text(card: Any, w: Words, visible: Iterable[BaseGeometry] | None = None) -> str:
-    vis = list(visible) if visible is not None else [None] * len(card.corners)
-    out = []
-    for corner, v in zip(card.corners, vis, strict=True):
-        if v is not None and v.area < 1.0:
-            continue
-        out.append(f"{corner.index}:{corner.color}{corner.value}")
-    return ",".join(out) if out else w("cn.t_none_visible")
-
-
-def table_text(
-    game: Game,
-    *,
-    names: Sequence[str],
-    ghosts: Sequence[Place] = (),
-    limit: int = 1900,
-    highlight: Highlight = "last",
-    removed: tuple[int, Pose] | None = None,
-    words: Words | None = None,
-) -> str:
-    """Text twin of :func:`render_table`: header facts then one entry per table card in play order.
-
-    A card is given by the corner it was placed with, where it lies in cm (as ``/conex place x: y:`` takes it)
-    and its rotation clockwise. Full entries read ``#12R +2 c2 at (3.5,-10.0) r90 corners 1:Y4,3:P2`` (colour
-    letter, action, placed corner and its position, visible corners ``index:colour value``); free cards are
-    marked ``free``. When that is longer than ``limit`` characters a medium form
-    (``#12R+2 c2 4,-10 r90 Y4 P2 free``: whole cm, visible corners as colour and value) is tried, then a compact one
-    (``#12R(4,-10)``) truncated with a count if still too long, so the text always fits a Discord message (2000
-    characters). ``ghosts`` (the preview's ``Place`` list) are listed after the last placement as
-    ``Ghost 1: place 12 c2 at 3.5,-10.0 r90``. ``words``: the reader's language (``None`` = English).
-    """
-    w = resolve(words, EN)
-    names = seat_names(names, game.players)
-    head, scores, lastline = _header_lines(game, names, w, highlight, removed)
-    head = head.replace("▶ ", "")
-    cards = table_cards(game)
-    vis = visible_parts(game)
-    rects = [tc.rect for tc in cards]
-    free_word, die = w("cn.t_free"), w("cn.die")
-    full, medium, compact = [], [], []
-    for i, tc in enumerate(cards):
-        c = tc.card
-        x, y = placed_corner_cm(tc)
-        r = tc.pose[2] % 360
-        act = {"plus2": " +2", "die": f" {die}"}.get(c.action or "", "")
-        free = all(o.intersection(tc.rect).area <= 0.01 for o in rects[i + 1 :])
-        corners = _corners_text(c, w, vis[c.id][1])
-        full.append(
-            w(
-                "cn.t_card",
-                card=c.id,
-                colour=c.color,
-                action=act,
-                corner=tc.corner,
-                x=f"{x:.1f}",
-                y=f"{y:.1f}",
-                rot=f"{r:.0f}",
-                corners=corners,
-            )
-            + (f" {free_word}" if free else "")
-        )
-        short = " ".join(k.split(":")[1] for k in corners.split(",")) if ":" in corners else "-"
-        medium.append(
-            f"#{c.id}{c.color}{act.replace(' ', '')} c{tc.corner} {x:.0f},{y:.0f} r{r:.0f} {short}"
-            + (f" {free_word}" if free else "")
-        )
-        compact.append(f"#{c.id}{c.color}{act.strip()}({x:.0f},{y:.0f})")
-    if ghosts:
-        lastline += "\n" + "\n".join(w("cn.t_ghost", n=i, place=place) for i, place in enumerate(ghosts, start=1))
-    intro = [head, scores, lastline, w("cn.t_legend")]
-    if not cards:
-        return "\n".join(intro)
-    text = "\n".join([*intro, w("cn.t_table", n=len(cards)), *full])
-    if len(text) <= limit:
-        return text
-    base = "\n".join([*intro[:3], w("cn.t_table_medium", n=len(cards))])
-    text = base + "\n" + "; ".join(medium)
-    if len(text) <= limit:
-        return text
-    out = "\n".join([*intro[:3], w("cn.t_table_compact", n=len(cards))]) + "\n"
-    for k, entry in enumerate(compact):
-        more = w("cn.t_more", n=len(compact) - k)
-        if len(out) + len(entry) + len(more) + 2 > limit:
-            out += " " + more
-            break
-        out += ("" if k == 0 else " ") + entry
-    return out
 
 
 def __getattr__(name: str) -> Any:
