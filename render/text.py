@@ -1,5 +1,6 @@
 """Measuring and drawing text in every image: per-character font fallback, fitting with an ellipsis, the
-minimum legible size, and a recorder of every label drawn (for tests).
+minimum legible size; the recorder of every label drawn (for tests) lives in :mod:`render.text_labels` and is
+re-exported here.
 
 Text is set run by run (:func:`render.fonts.split_runs`): DejaVu Sans for what it has, then the Noto fallback
 chain; widths are measured the same way, so fitting and ellipses hold for any script. Vertical anchors
@@ -16,17 +17,17 @@ All coordinates are pixels, origin top-left, y down, as in Pillow. Pure; thread-
 
 from __future__ import annotations
 
-import contextvars
 import math
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
 from render.fonts import EMOJI_PPEM, FACES, PRIMARY, pil_font, split_runs
+from render.text_labels import Label as Label  # the recorder (render.text_labels), re-exported
+from render.text_labels import note_paste as note_paste
+from render.text_labels import record_label
+from render.text_labels import record_labels as record_labels
 
 Point = tuple[float, float]
 _FONT_LOCK = threading.RLock()  # FreeType faces are shared by every rendering thread
@@ -47,56 +48,6 @@ def min_font_px(image_width: float) -> int:
 def cap_px_at_phone(size: float, image_width: float) -> float:
     """Cap height (px) of text set at ``size`` px once its ``image_width`` px wide image is shown 400 px wide."""
     return size * CAP_HEIGHT_EM * PHONE_WIDTH / image_width
-
-
-# ----------------------------------------------------------------------------------------------
-# label recorder (tests)
-# ----------------------------------------------------------------------------------------------
-@dataclass
-class Label:
-    """One text label as drawn: the text (after fitting), its font size (px), its ink box ``(x0, y0, x1, y1)``
-    in the pixels of ``image``, and its runs ``(face key, substring)``."""
-
-    text: str
-    size: int
-    box: tuple[float, float, float, float]
-    image: Image.Image | None
-    runs: tuple[tuple[str, str], ...] = field(default=())
-
-
-_LOG: contextvars.ContextVar[list[Label] | None] = contextvars.ContextVar("render_label_log", default=None)
-
-
-@contextmanager
-def record_labels() -> Iterator[list[Label]]:
-    """Within this block (same thread), every label drawn is appended to the yielded list. A label drawn on a
-    part that is then pasted into a bigger image is added again in the bigger image's pixels (see
-    :func:`note_paste`), so ``[lb for lb in log if lb.image is final]`` is every label of ``final``."""
-    log: list[Label] = []
-    token = _LOG.set(log)
-    try:
-        yield log
-    finally:
-        _LOG.reset(token)
-
-
-def note_paste(src: Image.Image, dst: Image.Image, offset: tuple[float, float]) -> None:
-    """Tell the recorder that ``src`` was pasted into ``dst`` at ``offset``: its labels, clipped to ``dst``,
-    now belong to ``dst`` too. Renderers call this after each ``paste`` of a drawn part; no-op when not
-    recording."""
-    log = _LOG.get()
-    if log is None:
-        return
-    ox, oy = offset
-    for lb in [lb for lb in log if lb.image is src]:
-        x0, y0, x1, y1 = lb.box
-        log.append(Label(lb.text, lb.size, (x0 + ox, y0 + oy, x1 + ox, y1 + oy), dst, lb.runs))
-
-
-def _record(image: Image.Image | None, text: str, size: int, box: tuple[float, float, float, float]) -> None:
-    log = _LOG.get()
-    if log is not None and text.strip():
-        log.append(Label(text, size, box, image, split_runs(text)))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -324,7 +275,7 @@ def stamp_text(
         else:
             img.paste(im, (px + x0, py + y0), im)
         box = (px + bx0, py + by0, px + bx1, py + by1)
-    _record(img, text, size, box)
+    record_label(img, text, size, box)
     return box
 
 
@@ -412,7 +363,7 @@ def draw_text(
             )
             box = f.getbbox(text, anchor=anchor, stroke_width=stroke_width)
     box = (xy[0] + box[0], xy[1] + box[1], xy[0] + box[2], xy[1] + box[3])
-    _record(target if isinstance(target, Image.Image) else None, text, size, box)
+    record_label(target if isinstance(target, Image.Image) else None, text, size, box)
     return box
 
 
