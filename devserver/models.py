@@ -1,4 +1,5 @@
-"""Data held by the dev server: clock, snowflakes, users, guilds, channels, messages, interactions, violations.
+"""Data held by the dev server: clock, snowflakes, users, guilds, channels, messages; the interactions and
+violations live in :mod:`devserver.exchanges` and are re-exported here.
 
 Everything here is plain data plus the builders of Discord v10 JSON payloads (``to_payload``).
 Ids are snowflakes (ints internally, decimal strings on the wire, as Discord sends them).
@@ -7,12 +8,15 @@ Ids are snowflakes (ints internally, decimal strings on the wire, as Discord sen
 from __future__ import annotations
 
 import datetime as dt
-import fnmatch
 import itertools
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from devserver.exchanges import ErrorRecord as ErrorRecord  # re-exported
+from devserver.exchanges import Interaction as Interaction
+from devserver.exchanges import InteractionFault as InteractionFault
+from devserver.exchanges import Violation as Violation
 from devserver.permissions import BOT_PERMISSIONS, EVERYONE_PERMISSIONS, MODERATOR_PERMISSIONS
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
@@ -371,89 +375,3 @@ class Message:
                 "authorizing_integration_owners": {"0": str(self.guild_id)} if self.guild_id else {},
             }
         return data
-
-
-@dataclass
-class Violation:
-    """Something the bot did that Discord refuses or forbids (the reply it got is in ``status``/``code``).
-
-    ``kind`` is a short tag: ``"late_response"`` (10062), ``"double_response"`` (40060), ``"expired_token"``,
-    ``"invalid_form"`` (50035), ``"empty_message"`` (50006), ``"file_too_large"`` (40005),
-    ``"unknown_message"`` (10008), ``"unknown_interaction"``, ``"followup_before_response"``,
-    ``"dead_interaction_response"`` (a first response tried again after Discord answered 10062: still 10062),
-    ``"global_rate_limit"`` (over 50 requests/s outside the interaction endpoints), ``"rate_limited"`` (past a
-    route bucket), ``"daily_command_creates"`` (30034), ``"heartbeat_late"`` (a blocked event loop), ``"spec"``
-    (the request breaks Discord's OpenAPI spec: ``details`` is the ``conformance.SpecCheck``).
-    """
-
-    kind: str
-    message: str
-    route: str
-    status: int
-    code: int
-    details: Any = None
-
-
-@dataclass
-class ErrorRecord:
-    """An error response the server sent (``injected`` = asked for by a test; ``note`` = why, e.g. ``"missing
-    attach_files"`` for a 403)."""
-
-    route: str
-    status: int
-    body: Any
-    injected: bool = False
-    note: str = ""
-
-
-@dataclass
-class Interaction:
-    """One interaction the server sent to the bot, and everything the bot answered to it.
-
-    ``type``: 2 slash command, 3 component, 4 autocomplete. ``response_type`` is the callback type the bot used
-    (4 message, 5 deferred message, 6 deferred update, 7 update message, 8 autocomplete result, 9 modal) or None.
-    ``created_at``/``responded_at`` are ``Clock.now()`` seconds.
-    """
-
-    id: int
-    token: str
-    type: int
-    user: User
-    channel_id: int
-    data: dict[str, Any]
-    created_at: float
-    message_id: int | None = None
-    response_type: int | None = None
-    responded_at: float | None = None
-    original_message_id: int | None = None
-    followup_ids: list[int] = field(default_factory=list)
-    choices: list[dict[str, Any]] | None = None
-    modal: dict[str, Any] | None = None
-    original_edits: int = 0
-    message_edits_at_start: int = 0
-    last_activity: float = 0.0
-    violations: list[Violation] = field(default_factory=list)
-    guild_id: int | None = None
-    key: str = ""  # the command path ("constructo place") or the component / modal custom_id
-    delivered: bool = True  # False when no gateway session owned the guild's shard (nobody got it)
-    dead: bool = False  # Discord answered 10062 to a first response: no response can follow
-    fault: InteractionFault | None = None
-
-
-@dataclass
-class InteractionFault:
-    """A fault served to the first response of the next ``count`` interactions whose key (command path, or
-    component/modal ``custom_id``) matches ``match`` (an fnmatch pattern; a command also matches by its leading
-    words: ``"constructo"`` matches ``"constructo accept"``). See ``DevServer.inject_interaction_failure``."""
-
-    match: str
-    code: int | None = 10062
-    count: int = 1
-    delay: float = 0.0
-    autocomplete: bool = False
-    hits: int = 0
-
-    def matches(self, key: str, itype: int) -> bool:
-        if self.hits >= self.count or (itype == 4) != self.autocomplete:
-            return False
-        return fnmatch.fnmatchcase(key, self.match) or key.startswith(self.match + " ")
