@@ -5,7 +5,7 @@ next: the game's ``channel_id`` is the thread's id, which exists only once Disco
 come between them:
 
 - **a failure** (the database full or away, another game taking the seat, any exception): :meth:`Orphans.opening`
-  removes the thread at once, before the error reaches the player;
+  removes the thread at once, before the error reaches the player, once it has read that no game names it;
 - **a crash** (SIGKILL, a power cut): nothing of this process is left to remove it. At every READY,
   :meth:`Orphans.sweep` looks at the active threads of the guilds this process serves and removes each one that
   **the bot owns, no stored game names (any status), no message was ever posted in, and no opening of this process
@@ -51,15 +51,26 @@ class Orphans:
     @contextlib.asynccontextmanager
     async def opening(self, thread: discord.Thread) -> AsyncIterator[None]:
         """Around storing the game of the new ``thread``: the sweep leaves it meanwhile, and if storing raises, the
-        thread is removed (then the error goes on)."""
+        thread is removed unless a stored game names it after all (an error after the commit) or that cannot be
+        read (then the next start's sweep decides); the error goes on. A cancellation (the bot stopping: the
+        shielded write may still commit) leaves it to that sweep too."""
         self._opening.add(thread.id)
         try:
             yield
-        except BaseException:
-            await self.remove(thread, "its game could not be stored")
+        except Exception:
+            await self._drop_if_unused(thread)
             raise
         finally:
             self._opening.discard(thread.id)
+
+    async def _drop_if_unused(self, thread: discord.Thread) -> None:
+        try:
+            if await self.layer.storage.channels_with_games([thread.id]):
+                return
+        except Exception as err:
+            log.info("thread %s kept for now: whether a game was stored in it cannot be read (%s)", thread.id, err)
+            return
+        await self.remove(thread, "its game could not be stored")
 
     async def remove(self, thread: discord.Thread, why: str) -> bool:
         """Delete ``thread``, else archive it; ``True`` when either was done (refusals logged)."""
