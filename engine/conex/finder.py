@@ -90,13 +90,15 @@ def _pairs(table: Table, card: Card, corner: int | None, target: Target | None) 
 _T = TypeVar("_T")
 
 
-def _or(default: _T, fn: Callable[..., _T], *args: object) -> _T:
+def _or(default: _T, failed: list[Exception] | None, fn: Callable[..., _T], *args: object) -> _T:
     """``fn(*args)``, or ``default`` when the geometry library fails on the pair's target (a ``GEOSException``,
-    "TopologyException: ..."): that pair is searched no further, the others are (never a player's "something went
-    wrong" for one odd target)."""
+    "TopologyException: ..."; noted in ``failed``): that pair is searched no further, the others are (never a
+    player's "something went wrong" for one odd target)."""
     try:
         return fn(*args)
-    except GEOSException:
+    except GEOSException as err:
+        if failed is not None:
+            failed.append(err)
         return default
 
 
@@ -149,9 +151,16 @@ def _lattice_found(table: Table, pair: _Pair, want: int) -> list[_Found]:
 
 
 def find_placements(
-    game: Position, player: int, card_id: int, corner: int | None, target: int | str | None, limit: int
+    game: Position,
+    player: int,
+    card_id: int,
+    corner: int | None,
+    target: int | str | None,
+    limit: int,
+    failed: list[Exception] | None = None,
 ) -> list[Place]:
-    """See ``Game.find_placements``."""
+    """See ``Game.find_placements``; ``failed`` collects the geometry library's failures on skipped targets (so an
+    empty answer is not told as "no legal pose" when a target could not be searched)."""
     card = validate(game, player, card_id, corner, target)
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise InvalidInputError(f"limit must be a whole number >= 1, not {limit!r}")
@@ -170,9 +179,9 @@ def find_placements(
             k += 1
         searched = []
         for pair in tier:
-            if _or(True, _hopeless, table, pair):
+            if _or(True, failed, _hopeless, table, pair):
                 continue
-            found.extend(_or([], _edge_found, table, pair))
+            found.extend(_or(list[_Found](), failed, _edge_found, table, pair))
             searched.append(pair)
         posed: set[tuple[int, Target]] = set()
         chosen = _select(table, player, card, found, limit, verified, posed)
@@ -182,9 +191,9 @@ def find_placements(
         empty = [
             pair
             for pair in searched
-            if (pair[2].index, pair[3]) not in posed and not _or(True, _lattice_hopeless, table, pair)
+            if (pair[2].index, pair[3]) not in posed and not _or(True, failed, _lattice_hopeless, table, pair)
         ]
-        more = {id(pair): _or([], _lattice_found, table, pair, limit) for pair in empty}
+        more = {id(pair): _or(list[_Found](), failed, _lattice_found, table, pair, limit) for pair in empty}
         if any(more.values()):
             found.extend(f for got in more.values() for f in got)
             chosen = _select(table, player, card, found, limit, verified, posed)
@@ -195,7 +204,7 @@ def find_placements(
                 f
                 for pair in empty
                 if more[id(pair)] and (pair[2].index, pair[3]) not in posed
-                for f in _or([], _lattice_found, table, pair, ALL)
+                for f in _or(list[_Found](), failed, _lattice_found, table, pair, ALL)
             ]
             if rest:
                 found.extend(rest)
@@ -324,9 +333,12 @@ def auto_fit(game: Position, player: int, card_id: int, corner: int, target: int
     """See ``Game.auto_fit``: the best pose of ``corner`` on ``target``, else the ``IllegalActionError`` of
     ``finder_explain.no_pose_error`` (why none exists)."""
     card = validate(game, player, card_id, corner, target)
-    found = find_placements(game, player, card_id, corner, target, 1)
+    skipped: list[Exception] = []
+    found = find_placements(game, player, card_id, corner, target, 1, skipped)
     if found:
         return found[0]
+    if skipped:  # the target could not be searched: "no legal pose" would not be known
+        raise unchecked(card, corner, skipped[0])
     try:
         err = no_pose_error(game, card, card.corner(corner), target)  # type: ignore[arg-type]
     except GEOSException as failed:

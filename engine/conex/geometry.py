@@ -7,6 +7,7 @@ rotations in degrees **clockwise as drawn** (with y down, shapely's positive ang
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -60,7 +61,7 @@ def difference(a: BaseGeometry, b: BaseGeometry) -> BaseGeometry:
         return shapely.difference(a, b, grid_size=GRID_MM)
 
 
-def union_all(geoms: list[BaseGeometry]) -> BaseGeometry:
+def union_all(geoms: Sequence[BaseGeometry]) -> BaseGeometry:
     """The union of ``geoms``, with :func:`difference`'s fallback."""
     try:
         return shapely.union_all(geoms)

@@ -6,7 +6,8 @@ geometry the move goes through): the player never reads "Something went wrong".
 - The table's own overlays failing after a legal check (``geometry.difference``/``union_all``): the card still
   lands, through the snap-rounding overlay on a 1 micrometre grid: its visible areas differ from the floating
   result by at most a band 1 micrometre wide along their outlines.
-- The finder failing on a target: that target is skipped, no exception leaves ``find_placements``/``targets_for``.
+- The finder failing on a target: that target is skipped, no exception leaves ``find_placements``/``targets_for``;
+  when nothing is found because of it, auto-fit says the pose could not be checked, not "no legal pose".
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import shapely
 from shapely.errors import GEOSException
 
 from bot.errors import describe
+from bot.games.conex import placing
 from engine.conex import Game, Place, finder_geom
 from engine.conex.geometry import GRID_MM
 from engine.conex.table import Table
@@ -90,5 +92,10 @@ def test_a_geos_failure_in_the_finder_skips_the_target_instead_of_raising(monkey
     monkeypatch.setattr(finder_geom.TargetGeom, "get", classmethod(lambda cls, *a: fail()))
     assert g.find_placements(1, card, limit=3) == []
     assert g.targets_for(1, card, corner) == []
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(IllegalActionError) as info:
         g.auto_fit(1, card, corner, "board")
+    assert info.value.rule == "Geometry", "not 'no legal pose': the target could not be searched"
+    with pytest.raises(IllegalActionError) as info:
+        placing.resolve_place(g, 1, card=str(card), corner=corner)  # /conex place without x, y or target
+    assert info.value.rule == "Geometry", info.value
+    assert "could not check" in describe(info.value, "en-US"), describe(info.value, "en-US")
