@@ -7,7 +7,8 @@ come between them:
 - **a failure** (the database full or away, another game taking the seat, any exception): :meth:`Orphans.opening`
   removes the thread at once, before the error reaches the player, once it has read that no game names it;
 - **a crash** (SIGKILL, a power cut): nothing of this process is left to remove it. At every READY,
-  :meth:`Orphans.sweep` looks at the active threads of the guilds this process serves and removes each one that
+  :meth:`Orphans.sweep` looks at the active threads of the guilds this process serves (as the gateway gave them:
+  no request per guild; only a candidate's history is read) and removes each one that
   **the bot owns, no stored game names (any status), no message was ever posted in, and no opening of this process
   is using** (:meth:`Orphans.opening` keeps those ids). Such a thread is what a crash between the two steps leaves:
   nothing anyone wrote is in it, and nothing refers to it. Only threads made before this process started are looked
@@ -33,6 +34,11 @@ if TYPE_CHECKING:
     from bot.core.layer import GameLayer
 
 log = logging.getLogger(__name__)
+
+FRESH_S = 25 * 3600.0
+"""Only threads made this long before the start are looked at: the bot's game threads archive themselves after 24
+hours without a message (``auto_archive_duration=1440``), so an empty one still active is younger (the hour more:
+margin)."""
 
 
 class Orphans:
@@ -106,10 +112,11 @@ class Orphans:
             try:
                 threads = [
                     th
-                    for th in await guild.active_threads()
+                    for th in guild.threads  # the active threads of GUILD_CREATE: no request per guild
                     if th.owner_id == me
                     and th.id not in self._opening
-                    and discord.utils.snowflake_time(th.id).timestamp() < self.started
+                    and self.started - FRESH_S < discord.utils.snowflake_time(th.id).timestamp() < self.started
+                    and not th.message_count  # Discord's count (None on old threads): 0 spares a game's thread
                     and isinstance(th.parent, discord.TextChannel)
                 ]
                 if not threads:

@@ -19,6 +19,7 @@ ME = 4242
 class Thread:
     def __init__(self, tid: int, *, owner: int = ME, said: bool = False, parent: Any = None) -> None:
         self.id, self.owner_id, self.said = tid, owner, said
+        self.message_count = 1 if said else 0
         self.parent = parent if parent is not None else MagicMock(spec=discord.TextChannel)
         self.deleted = False
 
@@ -42,7 +43,7 @@ async def test_the_sweep_removes_only_an_empty_unnamed_thread_of_its_own_made_be
         return {i for i in ids if i in stored}
 
     threads: list[Thread] = []
-    guild = SimpleNamespace(id=1, active_threads=lambda: _ret(threads))
+    guild = SimpleNamespace(id=1, threads=threads)
     bot = SimpleNamespace(user=SimpleNamespace(id=ME), guilds=[guild], spawn=lambda *a, **k: None)
     layer = SimpleNamespace(bot=bot, storage=SimpleNamespace(channels_with_games=channels_with_games))
     layer.on_ready_hooks = []
@@ -57,13 +58,12 @@ async def test_the_sweep_removes_only_an_empty_unnamed_thread_of_its_own_made_be
     in_forum = Thread(made(60, start, 6), parent=MagicMock(spec=discord.ForumChannel))
     opening = Thread(made(60, start, 7))
     orphans._opening.add(opening.id)
-    threads += [orphan, with_game, written, someone_elses, after_start, in_forum, opening]
+    too_old = Thread(made(26 * 3600, start, 8))  # an empty game thread archives itself after 24 h: not ours
+    counted_unread = Thread(made(60, start, 9))
+    counted_unread.message_count = 3  # Discord counts messages: spared without reading its history
+    threads += [orphan, with_game, written, someone_elses, after_start, in_forum, opening, too_old, counted_unread]
     assert await orphans.sweep() == 1
-    assert [t.deleted for t in threads] == [True, False, False, False, False, False, False]
+    assert [t.deleted for t in threads] == [True] + [False] * 8
     bot.owns = lambda _g: False  # another process's guild: not looked at
     orphan.deleted = False
     assert await orphans.sweep() == 0 and not orphan.deleted
-
-
-async def _ret(value: Any) -> Any:
-    return value
