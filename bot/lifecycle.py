@@ -221,8 +221,8 @@ class Drainer:
             await asyncio.wait_for(storage.close(), budget)
         except TimeoutError:
             log.error(
-                "storage did not close within %.1f s; committed work is safe (SQLite keeps it in the -wal "
-                "and replays it at the next start)",
+                "storage did not close within %.1f s; committed work is safe (on PostgreSQL in the server; SQLite "
+                "keeps it in the -wal and replays it at the next start)",
                 budget or 0,
             )
             return False

@@ -35,7 +35,9 @@ MESSAGES: dict[str, str] = {
     "tq.stuck_storage_gone": "I could not save the game: I cannot reach my database",
     "tq.stuck_storage_busy": "I could not save the game: my database stayed busy",
     "tq.stuck_foot": (
-        "They are tried again when another game of this tournament ends and when I restart. Nothing was scored for "
-        "them."
+        "I keep trying them every {every} until they open, and at once when another game of this tournament ends. "
+        "Nothing was scored for them."
     ),
+    "tq.every_s": "{n} seconds",
+    "tq.every_min": "{n} minutes",
 }

@@ -39,7 +39,9 @@ MESSAGES: dict[str, str] = {
     "tq.stuck_storage_gone": "no pude guardar la partida: no consigo acceder a mi base de datos",
     "tq.stuck_storage_busy": "no pude guardar la partida: mi base de datos siguió ocupada",
     "tq.stuck_foot": (
-        "Se vuelven a intentar cuando termine otra partida de este torneo y cuando me reinicie. No se ha puntuado "
-        "nada por ellas."
+        "Las sigo intentando cada {every} hasta que se abran, y en cuanto termine otra partida de este torneo. No se "
+        "ha puntuado nada por ellas."
     ),
+    "tq.every_s": "{n} segundos",
+    "tq.every_min": "{n} minutos",
 }

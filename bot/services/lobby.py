@@ -12,6 +12,7 @@ Texts are the game's: ``<prefix>.<event>`` keys when the game has them, else the
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -28,6 +29,7 @@ from bot.errors import BotError
 from bot.i18n import t
 from bot.services import access, caps, footprint, house, reach
 from bot.services.challenges import refuse_duplicate, undo_if_duplicate
+from bot.services.orphans import Orphans
 from bot.services.place import Place
 from bot.services.seat_text import text
 from bot.services.seating import LOBBY_KEY, Seating
@@ -49,6 +51,8 @@ class Lobby(Seating):
     def __init__(self, layer: GameLayer) -> None:
         self.layer = layer
         layer.outbox.subscribe("lobby", self.lobby_effect)
+        self.orphans = Orphans(layer)
+        """Threads made for a game that was never stored: removed (``bot/services/orphans.py``)."""
         self.seating_view: Callable[..., discord.ui.View | None] | None = None
         """The layer's seating buttons (``bot.ui.components.seating_view``), given by the wiring root."""
 
@@ -139,13 +143,16 @@ class Lobby(Seating):
         owed = [] if starts else [Owed("lobby", delay_s=LOBBY_GRACE_S)]
         made: dict[str, Any] = {"guild_id": guild_id, "env": env, "players": players, "status": status}
         made.update(wake_at=wake, owed=owed)
-        try:
-            snap = await self.layer.create(kind, channel_id=channel_id, **made)
-        except BotError as err:
-            if err.key != "err.channel_busy" or thread is not None:
-                raise
-            thread = await footprint.open_thread(self.layer, interaction, title)
-            snap = await self.layer.create(kind, channel_id=thread.id, **made)
+        kept = self.orphans.opening(thread) if thread is not None else contextlib.nullcontext()
+        async with kept:  # a new thread whose game is not stored is removed, never left empty
+            try:
+                snap = await self.layer.create(kind, channel_id=channel_id, **made)
+            except BotError as err:
+                if err.key != "err.channel_busy" or thread is not None:
+                    raise
+                thread = await footprint.open_thread(self.layer, interaction, title)
+                async with self.orphans.opening(thread):
+                    snap = await self.layer.create(kind, channel_id=thread.id, **made)
         if challenge:
             await undo_if_duplicate(self.layer, kind, snap)
         _ = await on_stored(snap) if on_stored is not None else None

@@ -27,7 +27,8 @@
   the outbox's back-off, and at the next READY. Opened outside an effect (the start, a withdrawal, a READY), it is
   tried :data:`RETRIES` times :data:`RETRY_S` apart; when they run out (or, opened by a game's effect, a new round's,
   when that effect has failed :data:`RETRIES` + 1 times), the channel is told which boards wait, why, and when they
-  are tried again (``tourney_forfeit.tell_stuck``).
+  are tried again (``tourney_forfeit.tell_stuck``): every ``tourney_rules.slow_s()`` from then on (``Tries``) and
+  when another game of the tournament ends.
 """
 
 from __future__ import annotations

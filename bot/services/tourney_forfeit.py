@@ -29,7 +29,7 @@ from bot.core.mentions import ping
 from bot.core.paging import pages
 from bot.errors import BotError, storage_failure
 from bot.i18n import t
-from bot.services import house
+from bot.services import house, tourney_rules
 from bot.storage.tourneys import Pairing, Tourney
 
 if TYPE_CHECKING:
@@ -176,11 +176,20 @@ def why_stuck(p: Pairing, err: Exception, locale: Any) -> str:
     return t("tq.stuck_other", locale)
 
 
+def every(seconds: float, locale: Any) -> str:
+    """A span between two tries in words: whole minutes when it is some (``5 minutes``), else whole seconds."""
+    whole = max(1, round(seconds))
+    if whole >= 120 and whole % 60 == 0:
+        return t("tq.every_min", locale, n=whole // 60)
+    return t("tq.every_s", locale, n=whole)
+
+
 async def tell_stuck(layer: GameLayer, tournament_id: int, stuck: list[tuple[Pairing, Exception]], tries: int) -> None:
     """After the last of ``tries`` tries: tell the tournament's channel which boards of its round have still not
-    opened and why, mentioning their players and the organiser; they are tried again when another game of the
-    tournament ends or at the next READY. Boards opened or settled meanwhile are left out. Best effort: a refused
-    post is logged."""
+    opened and why, mentioning their players and the organiser, and when they are tried again: every
+    ``tourney_rules.slow_s()`` (``Tries.retry`` goes on at that pace), at once when another game of the tournament
+    ends, and at the next READY. Boards opened or settled meanwhile are left out. Best effort: a refused post is
+    logged."""
     tour = await layer.storage.tourney_get(tournament_id)
     if tour is None or tour.status != "running":
         return
@@ -194,7 +203,7 @@ async def tell_stuck(layer: GameLayer, tournament_id: int, stuck: list[tuple[Pai
         return
     loc = tour.locale
     head = t("tq.stuck_head", loc, round=tour.round, tries=tries, organiser=f"<@{tour.organiser_id}>")
-    foot = t("tq.stuck_foot", loc)
+    foot = t("tq.stuck_foot", loc, every=every(tourney_rules.slow_s(), loc))
     lines = [
         t("tq.stuck_line", loc, board=p.board, a=f"<@{p.a}>", b=f"<@{p.b}>", why=why_stuck(p, err, loc))
         for p, err in waiting

@@ -6,6 +6,9 @@ told when the tries run out (:func:`bot.services.tourney_forfeit.tell_stuck`). S
 - In a game's ``tourney`` effect (a new round opens when the last game of the one before ends): the outbox retries
   with its back-off; when that effect has failed ``RETRIES`` + 1 times, :meth:`Tries.tell_once` tells the round's
   stuck boards once (in this process), whichever game's effect runs out first.
+- After the notice, either way: the series goes on, one try every ``tourney_rules.slow_s()`` (5 min by default)
+  until the boards open, are settled or the tournament ends, so what the notice says ("I try them again every 5
+  minutes") is true even when no other game of the tournament is running whose end would try them.
 """
 
 from __future__ import annotations
@@ -41,9 +44,11 @@ class Tries:
 
     def retry(self, tournament_id: int, failed: int, attempt: int = 0, series: int | None = None) -> None:
         """Games that could not open outside an effect (``failed`` of them): tried again after ``RETRY_S``, up to
-        ``RETRIES`` times, then the channel is told (:meth:`tell`). One series of tries per tournament: a new one
-        (the start, a withdrawal, a READY) replaces the one under way, so the boards are not tried twice as often
-        and the channel is not told twice (its players pinged twice) when both run out."""
+        ``RETRIES`` times, then the channel is told (:meth:`tell`) and the tries go on every
+        ``tourney_rules.slow_s()`` until none fails (opened, settled, or the tournament is over). One series of
+        tries per tournament: a new one (the start, a withdrawal, a READY) replaces the one under way, so the boards
+        are not tried twice as often and the channel is not told twice (its players pinged twice) when both run
+        out. ``attempt`` past ``RETRIES`` starts a series already told (:meth:`tell_once`)."""
         if series is None:
             series = self._series.get(tournament_id, 0) + 1
             self._series[tournament_id] = series
@@ -51,12 +56,12 @@ class Tries:
             return  # a newer series took over
         if not failed:
             return
-        if attempt >= rules.RETRIES:
+        if attempt == rules.RETRIES:
             self.tell(tournament_id)
-            return
+        wait = rules.RETRY_S if attempt < rules.RETRIES else rules.slow_s()
 
         async def again() -> None:
-            await asyncio.sleep(rules.RETRY_S)  # read at each wait: the tests set it
+            await asyncio.sleep(wait)
             if self._series.get(tournament_id) != series:
                 return
             async with self._lock(tournament_id):
@@ -80,4 +85,4 @@ class Tries:
         if not rounds or (tournament_id, max(rounds)) in self._told:
             return
         self._told.add((tournament_id, max(rounds)))
-        self.tell(tournament_id)
+        self.retry(tournament_id, len(self.stuck[tournament_id]), attempt=rules.RETRIES)  # told, then the slow tries

@@ -44,6 +44,17 @@ def retry_seconds(raw: str | None) -> float:
 RETRY_S = retry_seconds(os.environ.get("TOURNEY_RETRY_S"))
 """Seconds between two tries of games that could not open (``TOURNEY_RETRY_S``: the tests shorten it)."""
 RETRIES = 10
+SLOW_FACTOR = 10
+"""After its ``RETRIES`` tries (and the notice), a board that still cannot open is tried every ``SLOW_FACTOR`` x
+``RETRY_S`` (5 minutes by default) for as long as it waits: the notice's promise holds even when no other game of
+the tournament is running (whose end would try it too)."""
+
+
+def slow_s() -> float:
+    """Seconds between two tries after the notice (read at each wait: the tests shorten ``RETRY_S``)."""
+    return RETRY_S * SLOW_FACTOR
+
+
 PAIR_ATTEMPTS = 3
 """How many times ``/tournament start`` pairs again when entries change while it pairs."""
 

@@ -153,6 +153,18 @@ class GamesMixin(Connection):
         )
         return found[0] if found else None
 
+    async def channels_with_games(self, channel_ids: Sequence[int]) -> set[int]:
+        """Those of ``channel_ids`` (threads) that any stored game names as its channel, whatever its status (the
+        orphan threads' check, ``bot/services/orphans.py``)."""
+        ids = [check.snowflake(c, "channel_id") for c in channel_ids]
+        found: set[int] = set()
+        for at in range(0, len(ids), 500):
+            part = ids[at : at + 500]
+            marks = ", ".join("?" for _ in part)
+            rows = await self._all(f"SELECT DISTINCT channel_id FROM games WHERE channel_id IN ({marks})", part)
+            found.update(int(r[0]) for r in rows)
+        return found
+
     async def list_active_games(
         self, *, kind: str | None = None, guild_id: int | None = None, lobby_only: bool = False
     ) -> list[GameRecord]:

@@ -12,9 +12,11 @@ three times. The SQL is the shared one with ``?`` placeholders, rewritten here t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
+import logging
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 import asyncpg
@@ -24,7 +26,10 @@ from .errors import DatabaseUnavailableError, StorageError
 from .migrate import migrate_postgres
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 RETRIES = 3
+CLOSE_HANDSHAKE_S = 1.0
+"""How long a closing connection waits for the server to hang up after its ``Terminate`` (nothing is in flight)."""
 _PLACEHOLDER = re.compile(r"\?")
 
 
@@ -84,6 +89,10 @@ class PostgresBackend(Backend):
         self.schema_version = schema
         self.pool = pool
         self._closed = False
+        self._busy = 0
+        self._idle = asyncio.Event()
+        """Set while no write transaction or snapshot holds a connection (:meth:`close` waits for it)."""
+        self._idle.set()
 
     @classmethod
     async def open(
@@ -124,7 +133,7 @@ class PostgresBackend(Backend):
             raise StorageError("storage is closed", rule="Closed")
         for attempt in range(RETRIES):
             try:
-                async with self.pool.acquire() as conn, conn.transaction():
+                async with self._holding(), self.pool.acquire() as conn, conn.transaction():
                     return await body(_PgTx(conn))
             except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError) as exc:
                 if attempt == RETRIES - 1:
@@ -134,16 +143,41 @@ class PostgresBackend(Backend):
                 await asyncio.sleep(0.02 * (attempt + 1))
         raise AssertionError("unreachable")
 
+    @contextlib.asynccontextmanager
+    async def _holding(self) -> AsyncIterator[None]:
+        self._busy += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._busy -= 1
+            if not self._busy:
+                self._idle.set()
+
     async def transaction(self, body: Callable[[Any], Awaitable[T]]) -> T:
         return await asyncio.shield(self._run(body))
 
     async def snapshot(self, queries: Sequence[str]) -> list[list[Row]]:
-        async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+        async with (
+            self._holding(),
+            self.pool.acquire() as conn,
+            conn.transaction(isolation="repeatable_read", readonly=True),
+        ):
             return [list(await conn.fetch(to_dollar(q))) for q in queries]
 
     async def close(self) -> None:
-        """Wait until every connection is released (transactions finish), then close the pool."""
+        """Wait until every connection is released (transactions finish; the caller bounds the wait), then close
+        the pool: each connection sends PostgreSQL its goodbye (``Terminate``) and waits at most
+        :data:`CLOSE_HANDSHAKE_S` for the server to hang up, then is dropped. A peer that never hangs up (a proxy
+        or load balancer that does not pass the server's close on, a network gone silent) otherwise held
+        ``pool.close()`` until the stop's deadline (8 s, "storage did not close"), with nothing left to save."""
         if self._closed:
             return
         self._closed = True
-        await self.pool.close()
+        pool = self.pool
+        await self._idle.wait()  # every write transaction and snapshot has ended
+        try:
+            await asyncio.wait_for(pool.close(), CLOSE_HANDSHAKE_S)  # on a timeout asyncpg terminates the pool
+        except TimeoutError:
+            pool.terminate()
+            log.info("PostgreSQL did not hang up within %.1f s of the goodbye; connections dropped", CLOSE_HANDSHAKE_S)

@@ -28,6 +28,7 @@ import aiosqlite
 from . import sqlite_guard as guard
 from .backend import SQLITE, Backend, Params, Row, UniqueViolation
 from .errors import CorruptDatabaseError, InvalidDataError, StorageError
+from .faults import StorageStall
 from .migrate import migrate
 from .sqlite_tx import BATCH_MAX, Suspended, TxThread
 
@@ -122,7 +123,8 @@ class SqliteBackend(Backend):
         except BaseException:
             lock.release()
             raise
-        tx = TxThread(path, int(busy_timeout_ms), synchronous)
+        stall = StorageStall.from_env()  # the e2e fault seam inside the backend (None in production)
+        tx = TxThread(path, int(busy_timeout_ms), synchronous, stall.at_commit if stall is not None else None)
         try:
             await tx.open()
         except BaseException as exc:
@@ -200,6 +202,8 @@ class SqliteBackend(Backend):
         await self._begin()
         try:
             out = await body(_SqliteTx(self._writer))
+            if self._tx is not None and self._tx.before_commit is not None:
+                self._tx.before_commit()
             await self._writer.execute("COMMIT")
             return out
         except BaseException:

@@ -115,10 +115,15 @@ def drive(awaitable: Awaitable[T]) -> T:
 class TxThread:
     """One ``sqlite3`` connection of the database at ``path`` and the one thread that uses it, for write
     transactions (:meth:`run`). Same settings as the backend's writer: ``busy_timeout``, ``synchronous``, foreign
-    keys on (the file is already in WAL mode and migrated when this opens)."""
+    keys on (the file is already in WAL mode and migrated when this opens). ``before_commit``: see its attribute."""
 
-    def __init__(self, path: Path, busy_ms: int, synchronous: str) -> None:
+    def __init__(
+        self, path: Path, busy_ms: int, synchronous: str, before_commit: Callable[[], None] | None = None
+    ) -> None:
         self.path = path
+        self.before_commit = before_commit
+        """Called in the thread just before each ``COMMIT`` (the e2e fault seam, ``faults.StorageStall.at_commit``;
+        ``None`` in production): what it raises fails the transaction as a failed ``COMMIT`` does."""
         self.busy_ms = busy_ms
         self.synchronous = synchronous
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-tx")
@@ -173,6 +178,8 @@ class TxThread:
         self._begin(conn)
         try:
             yield conn
+            if self.before_commit is not None:
+                self.before_commit()
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:

@@ -23,16 +23,21 @@ the points they score (V1 + V2):
    skipped; once ``limit`` poses are chosen, pairs worth fewer points are not searched.
 
 Poses are rounded to 1 mm and whole degrees before they are judged, and each returned pose is re-checked with the
-exact check (``Table.check_pose``). Per-target geometry is cached on the table until it changes, so the cards of one
-hand share it. Deterministic: the same state gives the same list.
+exact check (``Table.check_pose``). A target the geometry library fails on (a ``GEOSException``) is skipped like one
+without a pose (:func:`_or`); a pose it fails on is refused by the exact check (rule ``Geometry``), so skipped too.
+Per-target geometry is cached on the table until it changes, so the cards of one hand share it. Deterministic: the
+same state gives the same list.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import TypeVar
 
 import numpy as np
 import shapely
+from shapely.errors import GEOSException
 
 from engine.conex.actions import Place
 from engine.conex.deck import Card, Corner
@@ -82,6 +87,33 @@ def _pairs(table: Table, card: Card, corner: int | None, target: Target | None) 
     return pairs
 
 
+_T = TypeVar("_T")
+
+
+def _or(default: _T, failed: list[Exception] | None, fn: Callable[..., _T], *args: object) -> _T:
+    """``fn(*args)``, or ``default`` when the geometry library fails on the pair's target (a ``GEOSException``,
+    "TopologyException: ..."; noted in ``failed``): that pair is searched no further, the others are (never a
+    player's "something went wrong" for one odd target)."""
+    try:
+        return fn(*args)
+    except GEOSException as err:
+        if failed is not None:
+            failed.append(err)
+        return default
+
+
+def unchecked(card: Card, corner: int, err: Exception) -> IllegalActionError:
+    """The refusal (rule ``Geometry``, reason ``"unchecked"``, as ``Table.check_pose``'s) when the geometry library
+    failed while explaining why no pose was found: what was found cannot be told truly."""
+    return IllegalActionError(
+        f"card {card.id} (corner {corner}) could not be checked here: the geometry library failed ({str(err)[:80]})",
+        rule="Geometry",
+        card=card.id,
+        corner=corner,
+        reason="unchecked",
+    )
+
+
 def _hopeless(table: Table, pair: _Pair) -> bool:
     """True when the target is ``sealed`` (no card fits on it at all). Only that: the edge candidates of every other
     pair are always tried, whatever rasters earlier searches built (a pose legal only between the lattice's
@@ -119,9 +151,16 @@ def _lattice_found(table: Table, pair: _Pair, want: int) -> list[_Found]:
 
 
 def find_placements(
-    game: Position, player: int, card_id: int, corner: int | None, target: int | str | None, limit: int
+    game: Position,
+    player: int,
+    card_id: int,
+    corner: int | None,
+    target: int | str | None,
+    limit: int,
+    failed: list[Exception] | None = None,
 ) -> list[Place]:
-    """See ``Game.find_placements``."""
+    """See ``Game.find_placements``; ``failed`` collects the geometry library's failures on skipped targets (so an
+    empty answer is not told as "no legal pose" when a target could not be searched)."""
     card = validate(game, player, card_id, corner, target)
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise InvalidInputError(f"limit must be a whole number >= 1, not {limit!r}")
@@ -140,9 +179,9 @@ def find_placements(
             k += 1
         searched = []
         for pair in tier:
-            if _hopeless(table, pair):
+            if _or(True, failed, _hopeless, table, pair):
                 continue
-            found.extend(_edge_found(table, pair))
+            found.extend(_or(list[_Found](), failed, _edge_found, table, pair))
             searched.append(pair)
         posed: set[tuple[int, Target]] = set()
         chosen = _select(table, player, card, found, limit, verified, posed)
@@ -150,9 +189,11 @@ def find_placements(
             return chosen
         # fewer than ``limit``: every candidate was judged, so a pair without a chosen pose has no legal edge pose
         empty = [
-            pair for pair in searched if (pair[2].index, pair[3]) not in posed and not _lattice_hopeless(table, pair)
+            pair
+            for pair in searched
+            if (pair[2].index, pair[3]) not in posed and not _or(True, failed, _lattice_hopeless, table, pair)
         ]
-        more = {id(pair): _lattice_found(table, pair, limit) for pair in empty}
+        more = {id(pair): _or(list[_Found](), failed, _lattice_found, table, pair, limit) for pair in empty}
         if any(more.values()):
             found.extend(f for got in more.values() for f in got)
             chosen = _select(table, player, card, found, limit, verified, posed)
@@ -163,7 +204,7 @@ def find_placements(
                 f
                 for pair in empty
                 if more[id(pair)] and (pair[2].index, pair[3]) not in posed
-                for f in _lattice_found(table, pair, ALL)
+                for f in _or(list[_Found](), failed, _lattice_found, table, pair, ALL)
             ]
             if rest:
                 found.extend(rest)
@@ -175,8 +216,13 @@ def find_placements(
 
 def has_pose(game: Position, player: int, card: Card, corner: Corner, target: Target) -> bool:
     """Whether the finder finds a legal pose of ``corner`` on ``target`` (no validation; for ``targets_for``)."""
-    table = game.board
-    pair = (pair_points(table, corner, target), 0, corner, target)
+    try:
+        return _has_pose(game.board, player, card, (pair_points(game.board, corner, target), 0, corner, target))
+    except GEOSException:
+        return False
+
+
+def _has_pose(table: Table, player: int, card: Card, pair: _Pair) -> bool:
     if _hopeless(table, pair):
         return False
     verified: dict[tuple[int, float, float, float], Target | None] = {}
@@ -257,10 +303,13 @@ def best_rotation(game: Position, card: Card, corner_index: int, x_mm: float, y_
     xs, ys = np.full(len(rots), float(x_mm)), np.full(len(rots), float(y_mm))
     best: tuple[float, float] | None = None  # (clearance, rotation)
     for tgt, _ in table.targets_for(corner.color):
-        geom = TargetGeom.get(table, tgt, corner.color)
-        if not shapely.contains_xy(geom.grown, x_mm, y_mm):
+        try:
+            geom = TargetGeom.get(table, tgt, corner.color)
+            if not shapely.contains_xy(geom.grown, x_mm, y_mm):
+                continue
+            idx, clearance = geom.evaluate(corner, xs, ys, rots)
+        except GEOSException:  # this target could not be searched; the others are
             continue
-        idx, clearance = geom.evaluate(corner, xs, ys, rots)
         order = sorted(zip((-round(float(c) * 2) / 2 for c in clearance), rots[idx].tolist(), strict=True))
         for neg_cl, rot in order:
             cx, cy = centre_for_corner(corner, x_mm, y_mm, rot)
@@ -273,17 +322,28 @@ def best_rotation(game: Position, card: Card, corner_index: int, x_mm: float, y_
             break
     if best is not None:
         return float(best[1])
-    raise no_rotation_error(game, card, corner_index, x_mm, y_mm)
+    try:
+        err = no_rotation_error(game, card, corner_index, x_mm, y_mm)
+    except GEOSException as failed:
+        raise unchecked(card, corner_index, failed) from failed
+    raise err
 
 
 def auto_fit(game: Position, player: int, card_id: int, corner: int, target: int | str) -> Place:
     """See ``Game.auto_fit``: the best pose of ``corner`` on ``target``, else the ``IllegalActionError`` of
     ``finder_explain.no_pose_error`` (why none exists)."""
     card = validate(game, player, card_id, corner, target)
-    found = find_placements(game, player, card_id, corner, target, 1)
+    skipped: list[Exception] = []
+    found = find_placements(game, player, card_id, corner, target, 1, skipped)
     if found:
         return found[0]
-    raise no_pose_error(game, card, card.corner(corner), target)  # type: ignore[arg-type]
+    if skipped:  # the target could not be searched: "no legal pose" would not be known
+        raise unchecked(card, corner, skipped[0])
+    try:
+        err = no_pose_error(game, card, card.corner(corner), target)  # type: ignore[arg-type]
+    except GEOSException as failed:
+        raise unchecked(card, corner, failed) from failed
+    raise err
 
 
 __all__ = ["ROTATION_STEP_DEG", "auto_fit", "best_rotation", "find_placements", "targets_for", "validate"]

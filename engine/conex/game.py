@@ -164,14 +164,21 @@ class Game(Position):
     # --- the placement finder (engine/conex/finder.py) -------------------------------------------------------
 
     def find_placements(
-        self, player: int, card_id: int, corner: int | None = None, target: int | str | None = None, limit: int = 10
+        self,
+        player: int,
+        card_id: int,
+        corner: int | None = None,
+        target: int | str | None = None,
+        limit: int = 10,
+        failed: list[Exception] | None = None,
     ) -> list[Place]:
         """Legal poses for ``card_id`` from ``player``'s hand, best first (points, then clearance), at most
         ``limit``, spread out (no two near-identical). ``corner``/``target`` (a table card id or ``"board"``)
         narrow the search. Coordinates are rounded to 1 mm and whole degrees and every result passes ``check``
-        (for the seat to move). Deterministic. Raises ``InvalidInputError`` for unknown ids.
+        (for the seat to move). Deterministic. Raises ``InvalidInputError`` for unknown ids. ``failed``, if given,
+        collects the geometry library's failures on targets it could not search (``finder._or``).
         """
-        return finder.find_placements(self, player, card_id, corner, target, limit)
+        return finder.find_placements(self, player, card_id, corner, target, limit, failed)
 
     def auto_fit(self, player: int, card_id: int, corner: int, target: int | str) -> Place:
         """The single best legal pose of ``corner`` of ``card_id`` on ``target``; if none, raises

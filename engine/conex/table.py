@@ -15,12 +15,23 @@ from typing import Literal
 
 import numpy as np
 import shapely
+from shapely.errors import GEOSException
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.strtree import STRtree
 
 from engine.conex.deck import COLOR_NAMES, Card, Corner
-from engine.conex.geometry import BOARD, BOARD_SQUARES, LIES_ON_MM, TOUCH_MM, polygonal, posed_card, table_rect
+from engine.conex.geometry import (
+    BOARD,
+    BOARD_SQUARES,
+    LIES_ON_MM,
+    TOUCH_MM,
+    difference,
+    polygonal,
+    posed_card,
+    table_rect,
+    union_all,
+)
 from engine.conex.under import describe_under, what_is_under
 from engine.errors import IllegalActionError
 
@@ -190,15 +201,15 @@ class Table:
             if not rect.intersects(self.vis_rect[other.id]):
                 continue
             oid = other.id
-            self.vis_rect[oid] = polygonal(self.vis_rect[oid].difference(rect))
-            self.vis_main[oid] = polygonal(self.vis_main[oid].difference(rect))
+            self.vis_rect[oid] = polygonal(difference(self.vis_rect[oid], rect))
+            self.vis_main[oid] = polygonal(difference(self.vis_main[oid], rect))
             self.vis_corners[oid] = [
-                polygonal(v.difference(rect)) if rect.intersects(v) else v for v in self.vis_corners[oid]
+                polygonal(difference(v, rect)) if rect.intersects(v) else v for v in self.vis_corners[oid]
             ]
         if rect.intersects(self.vis_board):
-            self.vis_board = polygonal(self.vis_board.difference(rect))
+            self.vis_board = polygonal(difference(self.vis_board, rect))
             self.vis_squares = {
-                c: (polygonal(s.difference(rect)) if rect.intersects(s) else s) for c, s in self.vis_squares.items()
+                c: (polygonal(difference(s, rect)) if rect.intersects(s) else s) for c, s in self.vis_squares.items()
             }
         self.cards.append(tc)
         self._by_id[tc.id] = tc
@@ -221,20 +232,20 @@ class Table:
 
     def _set_own(self, tc: TableCard, covers: list[Polygon]) -> None:
         rect = tc.rect
-        main = polygonal(rect.difference(shapely.union_all(tc.corner_shapes)))
-        cover = shapely.union_all([c for c in covers if c.intersects(rect)]) if covers else _EMPTY
+        main = polygonal(difference(rect, union_all(tc.corner_shapes)))
+        cover = union_all([c for c in covers if c.intersects(rect)]) if covers else _EMPTY
         if cover.is_empty:
             self.vis_rect[tc.id], self.vis_main[tc.id] = rect, main
             self.vis_corners[tc.id] = list(tc.corner_shapes)
         else:
-            self.vis_rect[tc.id] = polygonal(rect.difference(cover))
-            self.vis_main[tc.id] = polygonal(main.difference(cover))
-            self.vis_corners[tc.id] = [polygonal(c.difference(cover)) for c in tc.corner_shapes]
+            self.vis_rect[tc.id] = polygonal(difference(rect, cover))
+            self.vis_main[tc.id] = polygonal(difference(main, cover))
+            self.vis_corners[tc.id] = [polygonal(difference(c, cover)) for c in tc.corner_shapes]
 
     def _rebuild_board(self) -> None:
-        cover = shapely.union_all([tc.rect for tc in self.cards]) if self.cards else _EMPTY
-        self.vis_board = polygonal(BOARD.difference(cover))
-        self.vis_squares = {c: polygonal(s.difference(cover)) for c, s in BOARD_SQUARES.items()}
+        cover = union_all([tc.rect for tc in self.cards]) if self.cards else _EMPTY
+        self.vis_board = polygonal(difference(BOARD, cover))
+        self.vis_squares = {c: polygonal(difference(s, cover)) for c, s in BOARD_SQUARES.items()}
 
     def _changed(self) -> None:
         self.version += 1
@@ -262,8 +273,26 @@ class Table:
         - P2 ``"touches"``: ``other`` (a card id or ``"board"``), ``other_kind`` (``"card"``/``"board"``),
           ``gap_mm``, ``at_cm``;
         - P3 ``"touches_corner"``: ``other`` (the card id), ``other_corner`` (its corner index), ``gap_mm``,
-          ``at_cm``.
+          ``at_cm``;
+        - ``Geometry`` ``"unchecked"`` (not a rulebook rule: the pose could not be judged): the geometry library
+          failed on it (a ``GEOSException``, "TopologyException: ..."); ``card``, ``corner``. The pose is
+          refused, never taken on trust, and nothing changes; another pose a millimetre or a degree away is judged
+          afresh. The finder and the AI skip such a pose as they skip an illegal one.
         """
+        try:
+            return self._check_pose(card, corner_index, x_mm, y_mm, rotation)
+        except GEOSException as err:
+            raise IllegalActionError(
+                f"this pose of card {card.id} (corner {corner_index}) could not be checked: the geometry library "
+                f"failed on it ({str(err)[:80]}); nothing was placed: move the card a millimetre or turn it a "
+                "degree, or let me fit it",
+                rule="Geometry",
+                card=card.id,
+                corner=corner_index,
+                reason="unchecked",
+            ) from err
+
+    def _check_pose(self, card: Card, corner_index: int, x_mm: float, y_mm: float, rotation: float) -> Verdict:
         posed = posed_card(card, x_mm, y_mm, rotation)
         corner = card.corner(corner_index)
         tri = posed.corners[card.corners.index(corner)]

@@ -9,6 +9,7 @@ the same move plays.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -85,5 +86,59 @@ async def test_storage_failures_are_named_and_change_nothing(env: BotEnv) -> Non
     log = env.proc.log()
     assert "Traceback" not in log and "unexpected error" not in log, env.log_tail(4000)
     assert "storage failure (full)" in log and "storage failure (gone)" in log
+    assert env.violations_since(mark) == [], env.log_tail()
+    env.assert_alive()
+
+
+async def test_a_move_whose_commit_fails_inside_group_commit_is_named_and_the_game_goes_on(env: BotEnv) -> None:
+    """The faults above fail before the storage backend. ``fail:<what>@commit`` fails inside it: two moves of two
+    games, made at once, go through the writer's queue and group commit (``SqliteBackend._grouped``, the
+    transaction thread), run their statements, and their ``COMMIT`` fails as on a full or read-only disk. Each
+    player gets the plain answer (what happened, nothing applied), nothing is stored or posted, and once the disk
+    is back the same moves play."""
+    server = env.server
+    mark = env.mark()
+    pairs = [("carol", "dave", "general"), ("alice", "bob", "games-2")]  # "games" holds the test above's game
+    boards, movers, games = [], [], []
+    for a, b, channel in pairs:
+        ua, ub = server.as_user(a).in_channel(channel), server.as_user(b).in_channel(channel)
+        res = await answered(await ua.slash("constructo challenge", opponent=b))
+        assert res.message is not None and res.message.buttons(), (channel, res.text)
+        board = (await answered(await ub.click(res.message, "Accept"), followups=1)).followups[-1]
+        game = env.latest_game("constructo", board.channel_id)
+        boards.append(board)
+        games.append(game)
+        movers.append({ua.id: ua, ub.id: ub}[game.players[game.match.current_player]])
+    sels = [select_with_prefix(board, "cx:pl:") for board in boards]
+    assert all(sels)
+
+    def public() -> list[int]:
+        return [m.id for m in server.all_messages() if not m.ephemeral]
+
+    def move(i: int) -> object:
+        sel = sels[i]
+        assert sel is not None
+        return movers[i].select(boards[i], sel["options"][0]["value"], custom_id=sel["custom_id"])
+
+    seen = env.proc.log().count("storage fault injected at COMMIT")
+    for fault in ("full", "readonly"):
+        inject(env, f"{fault}@commit")
+        before, shown = [env.game(g.id) for g in games], public()
+        sent = await asyncio.gather(*(move(i) for i in range(2)))  # type: ignore[arg-type]
+        got = await asyncio.gather(*(answered(s) for s in sent))
+        for res in got:
+            text = assert_refusal(res, *EXPECTED[fault])
+            assert "went wrong" not in text.lower(), text
+        after = [env.game(g.id) for g in games]
+        assert [(g.version, g.state) for g in after] == [(g.version, g.state) for g in before], "nothing applied"
+        assert public() == shown, f"a public message was posted under {fault}@commit"
+    log = env.proc.log()
+    assert log.count("storage fault injected at COMMIT") >= seen + 4, "the moves' writes reached the COMMIT"
+    inject(env, "")
+    for i in range(2):
+        done = await answered(await move(i))  # type: ignore[arg-type]
+        assert not done.ephemeral and env.game(games[i].id).version == before[i].version + 1, done
+    log = env.proc.log()
+    assert "Traceback" not in log and "unexpected error" not in log, env.log_tail(4000)
     assert env.violations_since(mark) == [], env.log_tail()
     env.assert_alive()

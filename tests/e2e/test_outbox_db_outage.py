@@ -15,6 +15,7 @@ changed" about an action that was saved.
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,8 +116,7 @@ async def world(request: pytest.FixtureRequest, tmp_path: Path, pg_unavailable: 
         yield World(server, proc, fault, stored, backend)
     finally:
         fault.restore()
-        # everything was checked before: SIGKILL, not SIGTERM (on PostgreSQL, after the outages, the graceful stop's
-        # storage close did not finish within BotProcess.stop's 5 s, which then killed the bot anyway)
+        # everything was checked before (the graceful stop by test_a_sigterm_after_an_outage_closes_storage_in_time)
         await proc.kill()
         if proxy is not None:
             await proxy.stop()
@@ -223,3 +223,23 @@ async def test_commit_acknowledgement_lost_the_player_is_told_the_truth(world: W
         never_told_nothing_changed(w, channel, "alice")
     assert w.proc.starts == 1 and w.proc.running, "no restart"
     assert server.violations[mark:] == [], w.proc.log(4000)
+
+
+async def test_a_sigterm_after_an_outage_closes_storage_in_time(world: World) -> None:
+    """After an outage at a move's board, SIGTERM: the bot closes its storage and exits 0 within
+    ``BotProcess.stop``'s 5 s. On PostgreSQL the pool's close used to wait for the server to hang up after each
+    connection's goodbye; through this proxy (which, like a network gone silent, never passes the hang-up on) that
+    held the stop until its 8-s deadline ("storage did not close"), with nothing left to save. Now the goodbye
+    waits at most ``pg_backend.CLOSE_HANDSHAKE_S`` (1 s)."""
+    w, server = world, world.server
+    carol = server.as_user("carol", "ai")
+    await answered(await carol.slash("constructo challenge", opponent="bot", level="easy"))
+    start = await w.stored.game(server.channel("ai").id)
+    w.cut_at_next_board()
+    await answered(await carol.slash("constructo place", tile=5, size="large"), timeout=30)
+    await settled(w, "ai", status="active", min_version=start.version + 2)
+    began = time.monotonic()
+    await w.proc.stop()  # SIGTERM, SIGKILL after 5 s
+    took = time.monotonic() - began
+    assert w.proc.proc is not None and w.proc.proc.returncode == 0, (took, w.proc.log(3000))
+    assert "storage did not close" not in w.proc.log(), w.proc.log(3000)

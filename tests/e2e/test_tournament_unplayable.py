@@ -10,6 +10,9 @@
 - A board that cannot open *yet* (the server at its cap of open games): tried again (``TOURNEY_RETRY_S`` shortened
   here); when the tries run out, the channel is told which board waits and why, its players and the organiser
   mentioned; it opens at the next game's end once the cap allows it.
+- A board stuck while no other game of the tournament runs (its only board, the cap held by a game outside it):
+  the notice says it is tried again every few seconds here (``TOURNEY_RETRY_S`` x 10), and it is: once the cap is
+  raised it opens without any game ending and without a restart.
 """
 
 from __future__ import annotations
@@ -189,7 +192,7 @@ async def test_a_board_over_the_server_cap_is_told_when_its_tries_run_out_and_op
         organiser, _mark, rows, waiting, opened, told = await stuck_at_start(env, NAMES[:4])
         a, b = waiting[0], waiting[1]
         assert f"<@{a}> vs <@{b}>" in told.content and "its limit is 1" in told.content, told.content
-        assert "tried again when another game of this tournament ends" in told.content, told.content
+        assert "I keep trying them every 3 seconds until they open" in told.content, told.content
         assert f"<@{organiser}>" in told.content
         assert set(told.pinged_users) == {a, b, organiser}, told.pinged_users
         assert pairings(env, 1)[rows.index(waiting)][2:] == (None, None), "nothing scored, no game"
@@ -217,3 +220,42 @@ async def test_boards_still_stuck_after_a_restart_are_told_again_in_a_new_messag
     finally:
         await settings(env, games_per_server=50)
     await played_out(env, rows, waiting, opened)
+
+
+def open_games(env: BotEnv) -> int:
+    with env.db() as conn:
+        return int(conn.execute("SELECT count(*) FROM games WHERE status IN ('lobby', 'active')").fetchone()[0])
+
+
+async def test_a_board_stuck_with_no_other_game_running_is_tried_again_as_the_notice_says(env: BotEnv) -> None:
+    """The notice promised a try when another game of the tournament ends; with none running (a 3-player round: one
+    board and a bye) nothing ever tried the board again but a restart. The notice names the slow tries that follow
+    it, and they happen: the cap raised, the board opens on its own."""
+    server = env.server
+    players = NAMES[:3]
+    outsider = server.as_user(NAMES[11])
+    await answered(await outsider.slash("constructo challenge", opponent="bot"))  # holds the server's cap
+    outside = env.latest_game("constructo")
+    organiser = await started(env, players, rounds=1)
+    mark = max((m.id for m in server.messages("games")), default=0)
+    await settings(env, games_per_server=open_games(env))
+    try:
+        res = await answered(await server.as_user(players[0]).slash("tournament start"), timeout=30)
+        assert "could not open yet" in res.content, res.content
+        told = await server.wait_for_message(
+            lambda m: "still not opened after 11 tries" in m.content, channel="games", after=mark, timeout=30
+        )
+        assert "I keep trying them every 3 seconds until they open" in told.content, told.content
+        assert f"<@{server.user(organiser).id}>" in told.content
+        board = next(r for r in pairings(env, 1) if r[1] is not None)
+        assert board[2:] == (None, None), "nothing scored, no game"
+    finally:
+        await settings(env, games_per_server=50)
+    await server.wait_until(  # no tournament game runs, no restart: only the promised slow tries can open it
+        lambda: next(r for r in pairings(env, 1) if r[1] is not None)[3] is not None, 20, "the waiting board opened"
+    )
+    late = next(r for r in pairings(env, 1) if r[1] is not None)[3]
+    assert late is not None
+    await finish(env, late)
+    await server.wait_until(lambda: status(env)[0] == "finished", 30, "the tournament finished")
+    await resign(outsider.in_channel(outside.channel_id))

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from bot.errors import storage_failure
 from bot.storage import Storage
 from bot.storage.backend import UniqueViolation
 
@@ -193,5 +194,42 @@ async def test_a_body_raising_a_base_exception_gets_it_alone(db_path: Path, rais
         alone = await asyncio.gather(storage._write(halt), return_exceptions=True)  # a batch of one
         assert isinstance(alone[0], raised), alone
         assert await storage.apply_action(games[1], 1, {"n": 2}, player=ALICE, action="S5") == 2
+    finally:
+        await storage.close()
+
+
+async def test_a_commit_failing_inside_the_backend_fails_its_whole_batch_and_writes_nothing(
+    db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The e2e fault seam inside the backend (``fail:full@commit``, ``bot/storage/faults.py``): the writes queued
+    together reach ``BEGIN IMMEDIATE``, run their statements, and the one ``COMMIT`` fails as on a full disk. Each
+    caller gets SQLite's error (``storage_failure``: ``"full"``) and none of the batch is stored; without the fault
+    the writer goes on."""
+    fault = tmp_path / "fault"
+    monkeypatch.setenv("TABLEBOT_STORAGE_STALL_FILE", str(fault))
+    storage = await Storage.open(db_path)
+    try:
+        games = await _games(storage, 3)
+        sizes = _count_batches(storage)
+        fault.write_text("fail:full@commit")
+
+        async def hold(tx: Any) -> None:
+            await tx.execute("UPDATE games SET version = 9 WHERE id = ?", (games[0],))
+
+        blocker = asyncio.ensure_future(storage._write(hold))  # holds the writer: the next three queue together
+        await asyncio.sleep(0)
+        outcomes = await asyncio.gather(
+            *(storage.apply_action(g, 0, {"n": 1}, player=ALICE, action="S5") for g in games[1:]),
+            storage._write(hold),
+            blocker,
+            return_exceptions=True,
+        )
+        fault.write_text("")
+        assert 3 in sizes, sizes
+        assert all(storage_failure(o) == "full" for o in outcomes), outcomes
+        for g in games:
+            record = await storage.get_game(g)
+            assert record is not None and record.version == 0, "nothing of the batch (nor the blocker) was written"
+        assert await storage.apply_action(games[1], 0, {"n": 1}, player=ALICE, action="S5") == 1
     finally:
         await storage.close()

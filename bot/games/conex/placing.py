@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.games.conex.letters import card_of, span
-from engine.conex import Draw, Game, Pass, Place, turns
+from engine.conex import Draw, Game, Pass, Place, finder, turns
 from engine.conex.handref import hand_index, hand_letter
 from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError
 
@@ -163,7 +163,10 @@ def resolve_place(
     if seat != game.current_player:
         game.check(Draw(seat))  # raises NotYourTurnError with the engine's words
     if tgt is None:
-        found = game.find_placements(seat, card_id, corner, None, limit=1)
+        failed: list[Exception] = []
+        found = game.find_placements(seat, card_id, corner, None, limit=1, failed=failed)
+        if not found and failed:  # a target could not be searched: "no legal pose anywhere" is not known
+            raise finder.unchecked(game.card(card_id), corner, failed[0])
         if not found:
             raise IllegalActionError(
                 f"corner {corner} of card {card_id} has no legal pose anywhere on the table",

@@ -167,3 +167,10 @@ MESSAGES.update(
         "rule.Input.one_coordinate": "Give both x and y (in cm), or neither to let me fit the card on the target.",
     }
 )
+
+# A pose the geometry library could not judge (``Table.check_pose``, rule ``Geometry``: not a rulebook rule).
+MESSAGES["rule.Geometry.unchecked"] = (
+    "I could not check this pose of card #{card} (corner {corner}): my geometry library failed on it, so I did not "
+    "place it and nothing was changed. Move it a millimetre or turn it a degree, or leave out x and y to let me fit "
+    "it."
+)

@@ -406,3 +406,10 @@ MESSAGES.update(
         "img.cn.hint_board": "tablero",
     }
 )
+
+# Una pose que la biblioteca de geometría no pudo juzgar (``Table.check_pose``, regla ``Geometry``).
+MESSAGES["rule.Geometry.unchecked"] = (
+    "No pude comprobar esta pose de la carta #{card} (esquina {corner}): mi biblioteca de geometría falló con ella, "
+    "así que no la coloqué y no cambió nada. Muévela un milímetro o gírala un grado, o deja x e y sin poner para "
+    "que la encaje yo."
+)
