@@ -168,3 +168,34 @@ def polygons(coords: np.ndarray) -> np.ndarray:
     """Shapely polygons from an ``(n, k, 2)`` coordinate array (rings closed by shapely)."""
     out: np.ndarray = shapely.polygons(coords)
     return out
+
+
+def at_cm(x_mm: float, y_mm: float) -> tuple[float, float]:
+    """A point in cm rounded to 1 mm, never ``-0.0`` (for messages and error details)."""
+    return (round(x_mm / 10, 1) + 0.0, round(y_mm / 10, 1) + 0.0)
+
+
+def cm_text(x: float, y: float) -> str:
+    """A point given in mm, written in cm for messages: ``"(3.5, -10.0) cm"``."""
+    cx, cy = at_cm(x, y)
+    return f"({cx:.1f}, {cy:.1f}) cm"
+
+
+def area_parts(geom: BaseGeometry) -> list[BaseGeometry]:
+    """The non-empty polygonal parts of ``geom`` with an area above 1e-9 mm² (a single part as a list of one)."""
+    if geom.is_empty:
+        return []
+    if hasattr(geom, "geoms"):
+        return [g for g in geom.geoms if not g.is_empty and g.area > 1e-9]
+    return [geom] if geom.area > 1e-9 else []
+
+
+def near_point(rect: Polygon, other: BaseGeometry) -> tuple[float, float]:
+    """A point of ``other`` where ``rect`` touches it: inside the overlap, or the nearest point."""
+    inter = rect.intersection(other)
+    if not inter.is_empty and inter.area > 0.01:
+        p = inter.representative_point()
+        return p.x, p.y
+    line = shapely.shortest_line(rect, other)
+    x, y = np.asarray(line.coords)[1]
+    return float(x), float(y)

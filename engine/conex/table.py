@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-import numpy as np
 import shapely
 from shapely.errors import GEOSException
 from shapely.geometry import Polygon
@@ -26,7 +25,11 @@ from engine.conex.geometry import (
     BOARD_SQUARES,
     LIES_ON_MM,
     TOUCH_MM,
+    area_parts,
+    at_cm,
+    cm_text,
     difference,
+    near_point,
     polygonal,
     posed_card,
     table_rect,
@@ -73,24 +76,6 @@ class Verdict:
 
     target: Target
     target_card: Card | None
-
-
-def _at_cm(x_mm: float, y_mm: float) -> tuple[float, float]:
-    """A point in cm rounded to 1 mm, never ``-0.0`` (for messages and error details)."""
-    return (round(x_mm / 10, 1) + 0.0, round(y_mm / 10, 1) + 0.0)
-
-
-def _cm(x: float, y: float) -> str:
-    cx, cy = _at_cm(x, y)
-    return f"({cx:.1f}, {cy:.1f}) cm"
-
-
-def _parts(geom: BaseGeometry) -> list[BaseGeometry]:
-    if geom.is_empty:
-        return []
-    if hasattr(geom, "geoms"):
-        return [g for g in geom.geoms if not g.is_empty and g.area > 1e-9]
-    return [geom] if geom.area > 1e-9 else []
 
 
 class Table:
@@ -176,14 +161,14 @@ class Table:
             pieces: list[BaseGeometry] = []
             owners: list[tuple[str, int | str, int]] = []
             for tc in self.cards:
-                for part in _parts(self.vis_rect[tc.id]):
+                for part in area_parts(self.vis_rect[tc.id]):
                     pieces.append(part)
                     owners.append(("card", tc.id, 0))
                 for corner, vis in zip(tc.card.corners, self.vis_corners[tc.id], strict=True):
-                    for part in _parts(vis):
+                    for part in area_parts(vis):
                         pieces.append(part)
                         owners.append(("corner", tc.id, corner.index))
-            for part in _parts(self.vis_board):
+            for part in area_parts(self.vis_board):
                 pieces.append(part)
                 owners.append(("board", "board", 0))
             self._pieces, self._owners = pieces, owners
@@ -344,7 +329,7 @@ class Table:
                         other=tc.id,
                         corner_color=colour,
                         target_color=tc.card.color,
-                        at_cm=_at_cm(cx, cy),
+                        at_cm=at_cm(cx, cy),
                         reason="color",
                     )
                 return tc.id
@@ -360,20 +345,20 @@ class Table:
                         other="board",
                         corner_color=colour,
                         target_color=sq_colour,
-                        at_cm=_at_cm(cx, cy),
+                        at_cm=at_cm(cx, cy),
                         reason="color",
                     )
                 return "board"
         under = what_is_under(self, tri)
         raise IllegalActionError(
-            f"corner {corner.index} ({COLOR_NAMES[colour]}) of card {card.id} at {_cm(cx, cy)} must lie wholly on "
+            f"corner {corner.index} ({COLOR_NAMES[colour]}) of card {card.id} at {cm_text(cx, cy)} must lie wholly on "
             f"the visible main area of one {COLOR_NAMES[colour]} card or on the {COLOR_NAMES[colour]} board square; "
             f"it lies on {describe_under(under)}",
             rule="P1",
             card=card.id,
             corner=corner.index,
             corner_color=colour,
-            at_cm=_at_cm(cx, cy),
+            at_cm=at_cm(cx, cy),
             under=under,
             reason="not_on_target",
         )
@@ -415,7 +400,7 @@ class Table:
                 continue
             d, i = min(found)
             kind, owner, index = owners[i]
-            pt = _near_point(rect, pieces[i])
+            pt = near_point(rect, pieces[i])
             what = (
                 "the scoring board"
                 if kind == "board"
@@ -423,10 +408,8 @@ class Table:
                 if kind == "card"
                 else f"CONEX corner {index} of card #{owner}"
             )
-            if rule == "P2":
-                msg = f"card {card.id} would touch {what} at {_cm(*pt)} (gap {d:.1f} mm; it may touch only its target)"
-            else:
-                msg = f"card {card.id} would touch {what} at {_cm(*pt)} (gap {d:.1f} mm; corners must stay clear)"
+            why = "it may touch only its target" if rule == "P2" else "corners must stay clear"
+            msg = f"card {card.id} would touch {what} at {cm_text(*pt)} (gap {d:.1f} mm; {why})"
             extra: dict[str, object] = (
                 {"other_kind": kind, "reason": "touches"}
                 if rule == "P2"
@@ -437,21 +420,10 @@ class Table:
                 rule=rule,
                 card=card.id,
                 other=owner,
-                at_cm=_at_cm(pt[0], pt[1]),
+                at_cm=at_cm(pt[0], pt[1]),
                 gap_mm=round(float(d), 2),
                 **extra,
             )
-
-
-def _near_point(rect: Polygon, other: BaseGeometry) -> tuple[float, float]:
-    """A point of ``other`` where ``rect`` touches it: inside the overlap, or the nearest point."""
-    inter = rect.intersection(other)
-    if not inter.is_empty and inter.area > 0.01:
-        p = inter.representative_point()
-        return p.x, p.y
-    line = shapely.shortest_line(rect, other)
-    x, y = np.asarray(line.coords)[1]
-    return float(x), float(y)
 
 
 __all__ = ["Table", "TableCard", "Target", "Verdict"]
