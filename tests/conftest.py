@@ -1,11 +1,11 @@
-"""The suite's scheduling on pytest-xdist workers (``-n 2 --dist loadfile`` in ``pyproject.toml``).
+"""The suite's scheduling on pytest-xdist workers (``-n 4 --dist loadfile`` in ``pyproject.toml``).
 
 xdist's ``loadfile`` keeps each test file on one worker, in order (the end-to-end files that share one bot process
 for all their tests need that), and hands the files out largest first *by number of tests*. That puts the few long
 end-to-end tests (one bot process, a whole game each) last, where one worker runs them alone for minutes. This
 scheduler only changes the **order** files are handed out, longest first by the seconds measured, and lets the
 files listed in :data:`INDEPENDENT` (each test starts bot, server and database of its own) spread their tests
-over both workers. Which tests run, and what each proves, is unchanged; ``-n 0`` is not affected.
+over the workers. Which tests run, and what each proves, is unchanged; ``-n 0`` is not affected.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ MEASURED_S: dict[str, float] = {
     "tests/e2e/test_outbox_db_outage.py": 75.0,
     "tests/e2e/test_footprint.py": 150.0,
     "tests/e2e/test_lease.py": 80.0,
-    "tests/e2e/test_delivery.py": 75.0,
+    "tests/e2e/test_delivery.py": 45.0,
+    "tests/e2e/test_delivery_discord.py": 38.0,
     "tests/e2e/test_chaos.py": 60.0,
     "tests/e2e/test_shards.py": 60.0,
     "tests/e2e/test_outbox_rate_limits.py": 60.0,

@@ -41,13 +41,14 @@ def all_games(env: BotEnv) -> int:
 def ai_games_settled(env: BotEnv) -> bool:
     """Every running Constructo game against the AI waits for its human player and shows that version's board (an AI
     opening a game posts its move's board a moment later: not a message of the refusals that follow)."""
+    ai = env.server.bot_user.id  # a Constructo AI seat is the bot's own user id (``ai_ids="bot"``)
     with env.db() as conn:
         ids = [gid for (gid,) in conn.execute("SELECT id FROM games WHERE kind = 'constructo' AND status = 'active'")]
     for gid in ids:
         game = env.game(gid)
-        if any(p < 0 for p in game.players):
+        if ai in game.players:
             seat = game.match.current_player
-            if seat is None or game.players[seat] < 0 or game.messages.get("board.version") != game.version:
+            if seat is None or game.players[seat] == ai or game.messages.get("board.version") != game.version:
                 return False
     return True
 
