@@ -64,6 +64,8 @@ async def start(env: BotEnv, channel: str) -> tuple[int, Any, Any]:
     game = env.latest_game("constructo", env.server.channel(channel).id)
     await answered(await alice.slash("constructo place", tile=5, size="large"))
     await answered(await bob.slash("constructo place", tile=4, size="medium"))
+    # the board is recorded after the answer that carries it: until then the stored one is alice's move's (stale)
+    await env.server.wait_until(lambda: current_board(env, game.id), 15, "the board of bob's move")
     return game.id, alice, bob
 
 
