@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import weakref
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from bot.core.envelope import Envelope, is_current
@@ -14,6 +15,10 @@ from bot.errors import BotError
 if TYPE_CHECKING:
     from bot.storage import Storage
     from bot.storage.records import GameRecord
+
+JUST_ENDED_S = 300.0
+"""A command that finds no open game in a channel whose newest game finished this recently (s) is told that game
+is over, not that there is none (a move that arrives just after a claim or a resignation ended it)."""
 
 
 class Loader:
@@ -75,10 +80,21 @@ class Loader:
         and status (``state=False``: not even its state read). Raises the kind's "no game here" refusal."""
         record = await self.storage.active_game_in_channel(channel_id, state=state)
         if record is None or record.kind not in self.kinds or (kind is not None and record.kind != kind.name):
+            if record is None and await self._just_ended(channel_id, kind):
+                raise BotError("err.game_closed")  # a move that arrives just after its game ended: say so
             if kind is not None:
                 raise kind.narration.no_game_here()
             raise BotError("err.no_game_in_channel")
         return record
+
+    async def _just_ended(self, channel_id: int, kind: GameKind | None) -> bool:
+        """Whether the channel's newest game (of ``kind`` if given) finished within :data:`JUST_ENDED_S`."""
+        last = await self.storage.latest_game_in_channel(channel_id)
+        if last is None or last.status != "finished" or last.finished_at is None:
+            return False
+        if kind is not None and last.kind != kind.name:
+            return False
+        return (datetime.now(UTC) - last.finished_at).total_seconds() < JUST_ENDED_S
 
     async def channel_game(self, channel_id: int, kind: GameKind | None = None) -> Snapshot:
         """:meth:`channel_record` loaded (for commands that read the state; pass it on as ``base=``)."""

@@ -153,6 +153,13 @@ class GamesMixin(Connection):
         )
         return found[0] if found else None
 
+    async def latest_game_in_channel(self, channel_id: int) -> GameRecord | None:
+        """The channel's newest game whatever its status (its ``state`` left empty), or ``None``: what a command
+        that finds no open game tells the player (a move that arrives just after its game ended)."""
+        cid = check.snowflake(channel_id, "channel_id")
+        found = await self._games("g.id = (SELECT MAX(id) FROM games WHERE channel_id = ?)", (cid,), state=False)
+        return found[0] if found else None
+
     async def channels_with_games(self, channel_ids: Sequence[int]) -> set[int]:
         """Those of ``channel_ids`` (threads) that any stored game names as its channel, whatever its status (the
         orphan threads' check, ``bot/services/orphans.py``)."""

@@ -595,7 +595,8 @@ async def test_forfeit_skips_the_seat_and_the_last_player_wins_rated(
     assert re.search(r"Rating changes: alice 1500\? → 1\d{3}\? \(\+\d+\)", fake.visible_text(token))
     assert (await storage.rating_of(GUILD_ID, "conex", ALICE)).wins == 1  # type: ignore[union-attr]
     assert (await storage.rating_of(GUILD_ID, "conex", BOB)).losses == 1  # type: ignore[union-attr]
-    assert "no CONEX game" in refusal(fake, await driver.command("conex draw", ALICE))
+    # a command just after the game ended is told it is over, not that there is no game
+    assert "This game is over" in refusal(fake, await driver.command("conex draw", ALICE))
     # CONEX results are places named as places (a shared 2nd is no loss); one rated game: provisional "?"
     stats = fake.visible_text(await driver.command("stats", BOB))  # /stats defers, then answers
     assert re.search(r"\*\*CONEX\*\*: rank [23], rating 1\d{3}\?, rated games: 1 \(places: 2nd ×1\)", stats), stats

@@ -325,6 +325,9 @@ async def test_resign_finishes_rated_and_removes_components(
     assert row is not None and row.wins == 1
     late = await driver.click(int(board["id"]), f"cx:res:{game}", ALICE, message=board)  # a client not yet updated
     assert "over" in refusal(fake, late)
+    # a move typed just after the game ended is told the game is over, not that the channel has no game
+    moved = await driver.command("constructo place", ALICE, tile=1, size="small")
+    assert "This game is over" in refusal(fake, moved)
 
 
 async def test_board_text_is_ephemeral_and_board_image_reposts(
