@@ -38,6 +38,16 @@ from .conftest import E2E_TOKEN, SPEC_TOTALS, bot_entry_missing, spec_violations
 MIN_LONG_SIDE_PX = 800  # boards, cards and hands are 800 px wide (phone first, issue 14); tables ~1016
 ANSWER_TIMEOUT_S = 20.0
 
+# Route patterns (method and path with * for ids) that the dev server's faults (``server.inject``) and counts take
+CALLBACK = "POST /interactions/*/*/callback"
+"""An interaction's first response."""
+EDIT_ORIGINAL = "PATCH /webhooks/*/*/messages/@original"
+"""An edit of an interaction's first answer."""
+FOLLOWUP = "POST /webhooks/*/*"
+"""A follow-up message of an interaction."""
+CHANNEL_POST = "POST /channels/*/messages"
+"""A message posted in a channel (not through an interaction)."""
+
 
 @dataclass
 class GameRow:

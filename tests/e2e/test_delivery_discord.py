@@ -16,15 +16,11 @@ import pytest
 import pytest_asyncio
 
 from .delivery_kit import challenge, delivery_env, free_placement, games_in, no_traceback, stall_storage
-from .helpers import BotEnv, answered, assert_refusal, buttons
+from .helpers import CALLBACK, CHANNEL_POST, EDIT_ORIGINAL, FOLLOWUP, BotEnv, answered, assert_refusal, buttons
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 CHANNELS = ("perm-1", "perm-2", "perm-3", "perm-4", "late-1", "late-2", "late-3", "late-4")
-EDIT_ORIGINAL = "PATCH /webhooks/*/*/messages/@original"
-CHANNEL_POST = "POST /channels/*/messages"
-FOLLOWUP = "POST /webhooks/*/*"
-CALLBACK = "POST /interactions/*/*/callback"
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")

@@ -11,14 +11,20 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from .helpers import BotEnv, answered, assert_png, bot_env, check_log_sequence, replay_constructo
+from .helpers import (
+    CALLBACK,
+    EDIT_ORIGINAL,
+    FOLLOWUP,
+    BotEnv,
+    answered,
+    assert_png,
+    bot_env,
+    check_log_sequence,
+    replay_constructo,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-EDIT_ORIGINAL = "PATCH /webhooks/*/*/messages/@original"
-FOLLOWUP = "POST /webhooks/*/*"
-CALLBACK = "POST /interactions/*/*/callback"
-CHANNEL_POST = "POST /channels/*/messages"
 STRIP = "strip"
 """Stripping the previous board: an edit through the webhook of the interaction that posted it."""
 

@@ -24,14 +24,11 @@ import pytest_asyncio
 
 from devserver import Injection
 
-from .helpers import BotEnv, answered, bot_env, check_log_sequence
+from .helpers import CALLBACK, EDIT_ORIGINAL, FOLLOWUP, BotEnv, answered, bot_env, check_log_sequence
 from .outage_kit import assert_no_double_post, public_images
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-CALLBACK = "POST /interactions/*/*/callback"
-EDIT_ORIGINAL = "PATCH /webhooks/*/*/messages/@original"
-FOLLOWUP = "POST /webhooks/*/*"
 WEBHOOK_EDIT = "PATCH /webhooks/*/*/messages/*"
 CHANNELS = ("rl-short", "rl-long-1", "rl-long-2", "rl-long-3", "rl-long-4")
 

@@ -21,12 +21,11 @@ from PIL import Image
 
 from bot.games.constructo.payload import legal_placements
 
-from .helpers import BotEnv, answered, assert_png, bot_env, buttons
+from .helpers import EDIT_ORIGINAL, BotEnv, answered, assert_png, bot_env, buttons
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 CHANNELS = ("big-1", "think-1", "think-2", "thread-1", "seen-1", "hand-1", "embed-1")
-EDIT_ORIGINAL = "PATCH /webhooks/*/*/messages/@original"
 DEFAULT_LIMIT = 10 * 1024 * 1024
 
 

@@ -14,12 +14,9 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from .helpers import BotEnv, answered, assert_refusal, bot_env, check_log_sequence
+from .helpers import EDIT_ORIGINAL, BotEnv, answered, assert_refusal, bot_env, check_log_sequence
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
-
-EDIT_ORIGINAL = "PATCH /webhooks/*/*/messages/@original"
-CHANNEL_POST = "POST /channels/*/messages"
 
 
 @pytest_asyncio.fixture
