@@ -109,7 +109,8 @@ async def test_constructo_reminder_once_then_the_opponent_claims(env: BotEnv) ->
     alice, bob, carol = (server.as_user(n, ch) for n in ("alice", "bob", "carol"))
     res = await answered(await alice.slash("constructo challenge", opponent="bob", clock="live"))
     res = await answered(await bob.click(res.message, "Accept"), followups=1)
-    board = res.followups[-1]
+    # the board, not the reminder: a live move lasts 2.4 s here, so under load the reminder may already follow it
+    board = next(m for m in res.followups if m.images)
     game = env.latest_game("constructo", server.channel(ch).id)
     assert game.state["clock"]["preset"] == "live" and game.state["clock"]["seat"] == 0
     deadline = deadline_of(env, game.id)
