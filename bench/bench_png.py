@@ -29,12 +29,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from PIL import Image, features  # noqa: E402
+from PIL import Image, features
 
-from engine.constructo import Match  # noqa: E402
-from render import to_png  # noqa: E402
-from render.common import fixed_palette  # noqa: E402
-from render.constructo import render_board  # noqa: E402
+from engine.constructo import Match
+from render import to_png
+from render.common import fixed_palette
+from render.constructo import render_board
 
 
 def best_ms(fn: Callable[[], Any], n: int) -> tuple[float, Any]:
@@ -90,7 +90,9 @@ def main() -> None:
             row(f"zlib-ng alone, unfiltered rows, level {level}", lambda level=level: zlib_ng.compress(rows, level))
     small = rgb.resize((640, round(height * 640 / width)), Image.Resampling.LANCZOS)
     row("to_png of the board resized to 640 px", lambda: to_png(small))
-    row("lossless WebP, method 0", lambda: save(rgb, format="WEBP", lossless=True, method=0, quality=0), max(1, n // 10))
+    row(
+        "lossless WebP, method 0", lambda: save(rgb, format="WEBP", lossless=True, method=0, quality=0), max(1, n // 10)
+    )
 
 
 if __name__ == "__main__":
