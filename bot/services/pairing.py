@@ -26,8 +26,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import networkx as nx
-
 REPEAT = 10**9
 """The cost of pairing two players a second time (or of a second bye): larger than any score-difference cost."""
 BYE = -1
@@ -175,6 +173,8 @@ def swiss_round(players: Sequence[int], games: Sequence[Game], round_no: int) ->
     met = {frozenset((g.a, g.b)) for g in games if g.b is not None}
     byes = {g.a for g in games if g.b is None}
     half = {p: round(score[p] * 2) for p in players}
+    import networkx as nx  # here, not at the top: ~140 ms of every bot start's imports for a Swiss round's pairing
+
     graph = nx.Graph()
     graph.add_nodes_from(players)
     top = 0
