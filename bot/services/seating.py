@@ -23,6 +23,7 @@ from bot.core import clock as clocks
 from bot.core.changes import Change, Committed
 from bot.core.envelope import Seat
 from bot.core.kind import GameKind, Snapshot, not_player
+from bot.core.names import plain
 from bot.core.respond import reply, update
 from bot.errors import BotError
 from bot.first_response import InteractionGone, is_dead
@@ -130,7 +131,7 @@ class Seating:
             env = snap.env.with_(seats=[*snap.env.seats, Seat.of(user.display_name)])
             return Change(env, "join", user.id, players=[*snap.players, user.id])
 
-        return await self._seat_step(interaction, game_id, step, "joined", name=user.display_name)
+        return await self._seat_step(interaction, game_id, step, "joined", name=plain(user.display_name))
 
     async def add_ai(self, interaction: discord.Interaction, game_id: int, level: str | None = None) -> Committed:
         """The host adds an AI seat (id per ``seating.ai_ids``). Refused: not the host, full."""
@@ -184,14 +185,14 @@ class Seating:
         committed = await self._transact(game_id, step)
         snap, loc = committed.snap, committed.snap.locale
         if committed.action == "close":
-            closed = text(snap.kind, "lobby_closed", loc, name=user.display_name)
+            closed = text(snap.kind, "lobby_closed", loc, name=plain(user.display_name))
             await self._show(interaction, snap, closed, live=False)
             if not is_component(interaction):
                 await reply(interaction, closed)
             return committed
         await self._show(interaction, snap, house.lobby_text(snap), live=True)
         if not is_component(interaction):
-            await reply(interaction, text(snap.kind, "left", loc, name=user.display_name))
+            await reply(interaction, text(snap.kind, "left", loc, name=plain(user.display_name)))
         return committed
 
     def _start_change(self, snap: Snapshot, actor: int, action: str, made: list[GameState]) -> Change:
@@ -245,7 +246,7 @@ class Seating:
         def step(snap: Snapshot) -> Change:
             invited = snap.env.invited
             if is_open(snap.env, snap.players):
-                seated = take_open_seat(snap, user.id, user.display_name)
+                seated = take_open_seat(snap, user.id, plain(user.display_name))
                 return replace(self._start_change(seated, user.id, "accept", made), players=seated.players)
             if user.id != invited:
                 raise BotError("err.not_challenged", user=invited)
@@ -276,7 +277,7 @@ class Seating:
             snap.kind,
             "withdrawn" if committed.action == "withdraw" else "declined",
             snap.locale,
-            name=user.display_name,
+            name=plain(user.display_name),
         )
         await self._show(interaction, snap, said, live=False)
         if not is_component(interaction):

@@ -25,6 +25,7 @@ import discord
 from bot.core.changes import Change
 from bot.core.kind import not_player
 from bot.core.mentions import ping
+from bot.core.names import plain
 from bot.core.results import unmoved_seats
 from bot.errors import BotError
 from bot.i18n import t
@@ -83,7 +84,7 @@ async def agree(interaction: discord.Interaction, game_id: int) -> None:
             raise BotError("abort.already", waiting=mentions(waiting))
         waiting = [u for u in voters if u not in deal.votes]
         if waiting:
-            proposer = deal.data.setdefault("by", user.display_name)  # the offer keeps naming who proposed it
+            proposer = deal.data.setdefault("by", plain(user.display_name))  # the offer keeps naming who proposed it
             await deal.save()
             text = t(
                 "abort.offer", loc, name=proposer, agreed=len(deal.votes), total=len(voters), waiting=mentions(waiting)
