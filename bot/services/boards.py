@@ -10,6 +10,7 @@ from bot.i18n import t
 
 if TYPE_CHECKING:
     from bot.core.kind import Snapshot
+    from bot.core.layer import GameLayer
     from bot.storage.records import GameRecord
 
 BOARD_KEY = "board"
@@ -116,3 +117,17 @@ class ShownBoards:
         """The recorded board showing ``version`` or a newer one, or ``None``."""
         out = self._by_game.get(game_id)
         return out[1] if out is not None and out[0] >= version else None
+
+
+async def late_words(layer: GameLayer, game_id: int, late: bool) -> dict[str, Any]:
+    """The new text of a board landing after its game was aborted (``late``; e.g. a Start answered as an admin
+    aborted): the aborted game's status line, as ``Publisher.strip_all`` and the ``ended`` effect give the recorded
+    board, not a player to move and a running clock under the abort note. ``{}`` otherwise (only its components go):
+    ``content=`` for the edit that strips it."""
+    if not late:
+        return {}
+    fresh = await layer.record(game_id)
+    if fresh.status != "aborted":
+        return {}
+    ended = layer.snapshot(fresh)
+    return {"content": ended.kind.narration.status_line(ended)[:2000]}
