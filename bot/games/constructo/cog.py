@@ -236,7 +236,7 @@ class ConstructoCog(
     async def board(self, interaction: discord.Interaction, text: bool = False) -> None:
         from render.constructo import board_text
 
-        snap = await self.games.channel_game(interaction.channel_id or 0, KIND)
+        snap = await self.games.channel_game(interaction.channel_id or 0, KIND, user_id=interaction.user.id)
         if snap.status == "lobby":
             raise BotError("err.not_started")
         if text:
