@@ -30,3 +30,25 @@ def test_an_option_out_of_range_is_refused_in_words(options: dict[str, object], 
         text = describe(caught.value, locale)
         assert needle in text and unchanged in text, text
         assert not CODE.search(text), f"a rule code shown: {text!r}"
+
+
+@pytest.mark.parametrize("rotation", [1e308, -361.0, float("nan"), float("inf"), "90"])
+def test_a_rotation_out_of_range_is_said_in_degrees(rotation: object) -> None:
+    """``/conex place rotation:`` (a forged payload past Discord's ±360 range): degrees, not "cm off every table"."""
+    from bot.games.conex.placing import resolve_place
+    from engine.conex import Game
+
+    game = Game.new(players=2, seed=5)
+    card = game.hands[game.current_player][0]
+    with pytest.raises(InvalidInputError) as caught:  # the command's own path, an exact pose with that rotation
+        resolve_place(game, game.current_player, card=str(card), corner=1, x=0.0, y=0.0, rotation=rotation)  # type: ignore[arg-type]
+    for locale, needle in (("en-US", "degrees from -360 to 360"), ("es-ES", "grados entre -360 y 360")):
+        text = describe(caught.value, locale)
+        assert needle in text and "cm" not in text and "table" not in text and "mesa" not in text, text
+        assert not CODE.search(text), text
+
+
+def test_a_rotation_in_range_is_kept() -> None:
+    from bot.games.conex.placing import check_rotation
+
+    assert [check_rotation(v) for v in (None, 0, -360, 359.5)] == [None, 0.0, -360.0, 359.5]
