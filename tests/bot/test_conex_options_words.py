@@ -42,7 +42,8 @@ def test_a_rotation_out_of_range_is_said_in_degrees(rotation: object) -> None:
     card = game.hands[game.current_player][0]
     with pytest.raises(InvalidInputError) as caught:  # the command's own path, an exact pose with that rotation
         resolve_place(game, game.current_player, card=str(card), corner=1, x=0.0, y=0.0, rotation=rotation)  # type: ignore[arg-type]
-    for locale, needle in (("en-US", "degrees from -360 to 360"), ("es-ES", "grados entre -360 y 360")):
+    words = (("en-US", "finite number of degrees from -360 to 360"), ("es-ES", "finito de grados entre -360 y 360"))
+    for locale, needle in words:
         text = describe(caught.value, locale)
         assert needle in text and "cm" not in text and "table" not in text and "mesa" not in text, text
         assert not CODE.search(text), text
