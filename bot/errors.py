@@ -140,7 +140,8 @@ def storage_failure(err: BaseException) -> str | None:
 def describe(err: BaseException, locale: str | discord.Locale | None = None) -> str:
     """A short, specific message for ``err`` in ``locale`` (English fallback), rule code included.
 
-    - ``BotError`` -> its catalogue message, prefixed by its rule code if any.
+    - ``BotError`` -> its catalogue message, prefixed by its rule code if any (``err.game_closed`` of an aborted
+      game, ``status="aborted"``: ``err.game_aborted``, which names no result card nor rematch).
     - ``RuleError`` -> ``rule.<code>.<details["reason"]>`` or ``rule.<code>`` from the catalogue when the language
       has it (formatted with ``err.details``), else the engine's own English ``message``; a rulebook code as
       ``"**<code>** — ..."``.
@@ -150,7 +151,10 @@ def describe(err: BaseException, locale: str | discord.Locale | None = None) -> 
     - anything else -> a generic "something went wrong" (details go to the log, never to users).
     """
     if isinstance(err, BotError):
-        text = t(err.key, locale, **_localized(err.kwargs, locale))
+        key = err.key
+        if key == "err.game_closed" and err.kwargs.get("status") == "aborted":
+            key = "err.game_aborted"  # no result card and no rematch to point to
+        text = t(key, locale, **_localized(err.kwargs, locale))
         return _with_rule(err.rule, text, locale)
     if isinstance(err, RuleError):
         reason = err.details.get("reason")

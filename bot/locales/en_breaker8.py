@@ -1,7 +1,8 @@
 """English messages of the QA fixes of branch ``breaker8``: a game command in a busy thread (Discord opens no thread
-in a thread, so no permission would help)."""
+in a thread, so no permission would help); an action on an aborted game (no result card, no rematch)."""
 
 MESSAGES: dict[str, str] = {
+    "err.game_aborted": "This game was aborted; nothing more can be played in it. Start a new one to play on.",
     "err.channel_busy_in_thread": (
         "This thread already has a game in progress, and a thread cannot hold a thread of its own: finish that game "
         "first, or start yours in <#{parent}>."

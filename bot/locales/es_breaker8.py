@@ -1,6 +1,8 @@
-"""Mensajes en español de las correcciones de QA de la rama ``breaker8``: un comando de partida en un hilo ocupado."""
+"""Mensajes en español de las correcciones de QA de la rama ``breaker8``: un comando de partida en un hilo
+ocupado; una acción en una partida anulada."""
 
 MESSAGES: dict[str, str] = {
+    "err.game_aborted": "Esta partida se anuló; ya no se puede jugar en ella. Empieza una nueva para seguir jugando.",
     "err.channel_busy_in_thread": (
         "Este hilo ya tiene una partida en curso y un hilo no puede tener hilos propios: termina esa partida "
         "primero o empieza la tuya en <#{parent}>."

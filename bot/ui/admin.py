@@ -136,7 +136,7 @@ async def ask(interaction: discord.Interaction, game_id: int) -> None:
     if record.guild_id != interaction.guild_id:
         raise BotError("err.no_such_game", game_id=game_id)
     if not record.is_open:
-        raise BotError("err.game_closed")
+        raise BotError("err.game_closed", status=record.status)
     view = discord.ui.View(timeout=None)
     view.add_item(AbortConfirmButton(game_id, locale=interaction.locale.value))
     await reply(

@@ -59,7 +59,7 @@ async def agree(interaction: discord.Interaction, game_id: int) -> None:
     loc = interaction.guild_locale or interaction.locale
     record = await layer.record(game_id)
     if record.status != "active":
-        raise BotError("abort.not_started" if record.status == "lobby" else "err.game_closed")
+        raise BotError("abort.not_started" if record.status == "lobby" else "err.game_closed", status=record.status)
     snap = layer.snapshot(record)
     left = [s for s in range(len(record.players)) if _left(snap.state, s)]
     voters = [u for u in humans(record, snap.env) if record.players.index(u) not in left]
