@@ -2,6 +2,7 @@
 ocupado; una acción en una partida anulada."""
 
 MESSAGES: dict[str, str] = {
+    "lobby.stale": "La sala cambió desde que la viste (otro clic llegó antes): no se añadió nada. Vuelve a mirarla.",
     "err.game_aborted": "Esta partida se anuló; ya no se puede jugar en ella. Empieza una nueva para seguir jugando.",
     "err.channel_busy_in_thread": (
         "Este hilo ya tiene una partida en curso y un hilo no puede tener hilos propios: termina esa partida "

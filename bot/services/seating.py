@@ -56,7 +56,7 @@ class Seating:
         """The components of a challenge or lobby message: the kind's own, else the layer's seating buttons."""
         view = snap.kind.components.lobby_view(snap)
         if view is None and self.seating_view is not None:
-            view = self.seating_view(snap.kind, snap.id, locale=snap.locale)
+            view = self.seating_view(snap.kind, snap.id, locale=snap.locale, version=snap.version)
         return view
 
     # -- the lobby message -----------------------------------------------------------------------------------
@@ -88,13 +88,16 @@ class Seating:
             await reply(interaction, text(snap.kind, event, snap.locale, n=len(snap.players), **kw))
         return committed
 
-    async def _transact(self, game_id: int, step: Any) -> Committed:
+    async def _transact(self, game_id: int, step: Any, expected_version: int | None = None) -> Committed:
         """A seat step on a set-up (``statuses=("lobby",)``); a click on a set-up that is over is told what
         happened to it in the players' words: ``lobby.gone_expired`` (it expired), ``lobby.gone`` (declined,
-        withdrawn, closed, aborted), ``lobby.gone_started`` (the game runs: play on its board)."""
+        withdrawn, closed, aborted), ``lobby.gone_started`` (the game runs: play on its board); a click on a lobby
+        drawn at another ``expected_version``: ``lobby.stale``."""
         try:
-            return await self.layer.transact(game_id, step, statuses=("lobby",))
+            return await self.layer.transact(game_id, step, statuses=("lobby",), expected_version=expected_version)
         except BotError as err:
+            if err.key == "err.stale":
+                raise BotError("lobby.stale") from err
             if err.key == "err.wrong_phase":
                 raise BotError("lobby.gone_started") from err
             if err.key != "err.game_closed":
@@ -133,8 +136,16 @@ class Seating:
 
         return await self._seat_step(interaction, game_id, step, "joined", name=plain(user.display_name))
 
-    async def add_ai(self, interaction: discord.Interaction, game_id: int, level: str | None = None) -> Committed:
-        """The host adds an AI seat (id per ``seating.ai_ids``). Refused: not the host, full."""
+    async def add_ai(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        level: str | None = None,
+        *,
+        expected_version: int | None = None,
+    ) -> Committed:
+        """The host adds an AI seat (id per ``seating.ai_ids``). Refused: not the host, full, the lobby clicked drawn
+        at another ``expected_version`` (a double click: ``lobby.stale``)."""
         names: list[str] = []
         access.require(interaction)
 
@@ -149,7 +160,7 @@ class Seating:
             env = snap.env.with_(seats=[*snap.env.seats, Seat.of(name, level or kind.seating.default_level)])
             return Change(env, "add bot", interaction.user.id, players=[*snap.players, uid])
 
-        committed = await self._transact(game_id, step)
+        committed = await self._transact(game_id, step, expected_version)
         snap = committed.snap
         await self._show(interaction, snap, house.lobby_text(snap), live=True)
         if not is_component(interaction):
