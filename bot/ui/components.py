@@ -3,7 +3,7 @@
 - challenge: ``<prefix>:acc:<game>`` Accept (only the invited user), ``<prefix>:dec:<game>`` Decline (the invited
   user) or withdraw (the opener);
 - lobby: ``<prefix>:join:<game>``, ``<prefix>:leave:<game>``, ``<prefix>:start:<game>`` (host),
-  ``<prefix>:bot:<game>`` (host adds an AI seat).
+  ``<prefix>:bot:<game>[:<version>]`` (host adds an AI seat; the version as drawn: a double click adds one).
 
 Clicks go to the layer's lobby (``interaction.client.games.lobby``); labels are the shared ``ui.*`` keys.
 """
