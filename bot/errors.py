@@ -151,10 +151,9 @@ def describe(err: BaseException, locale: str | discord.Locale | None = None) -> 
     - anything else -> a generic "something went wrong" (details go to the log, never to users).
     """
     if isinstance(err, BotError):
-        key = err.key
-        if key == "err.game_closed" and err.kwargs.get("status") == "aborted":
-            key = "err.game_aborted"  # no result card and no rematch to point to
-        text = t(key, locale, **_localized(err.kwargs, locale))
+        aborted = err.key == "err.game_closed" and err.kwargs.get("status") == "aborted"
+        shown = "err.game_aborted" if aborted else err.key  # an aborted game: no result card, no rematch to point to
+        text = t(shown, locale, **_localized(err.kwargs, locale))
         return _with_rule(err.rule, text, locale)
     if isinstance(err, RuleError):
         reason = err.details.get("reason")
