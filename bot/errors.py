@@ -26,7 +26,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import has, t
+from bot.i18n import has, t, tn
 from bot.storage.errors import StorageError
 from engine.errors import RuleError
 
@@ -140,7 +140,9 @@ def storage_failure(err: BaseException) -> str | None:
 def describe(err: BaseException, locale: str | discord.Locale | None = None) -> str:
     """A short, specific message for ``err`` in ``locale`` (English fallback), rule code included.
 
-    - ``BotError`` -> its catalogue message, prefixed by its rule code if any.
+    - ``BotError`` -> its catalogue message, prefixed by its rule code if any (``err.game_closed`` of an aborted
+      game, ``status="aborted"``: ``err.game_aborted``, which names no result card nor rematch; a ``count`` with
+      plural forms in the catalogue, ``<key>.one``/``.other``: :func:`bot.i18n.tn`, e.g. "1 open game").
     - ``RuleError`` -> ``rule.<code>.<details["reason"]>`` or ``rule.<code>`` from the catalogue when the language
       has it (formatted with ``err.details``), else the engine's own English ``message``; a rulebook code as
       ``"**<code>** — ..."``.
@@ -150,7 +152,14 @@ def describe(err: BaseException, locale: str | discord.Locale | None = None) -> 
     - anything else -> a generic "something went wrong" (details go to the log, never to users).
     """
     if isinstance(err, BotError):
-        text = t(err.key, locale, **_localized(err.kwargs, locale))
+        aborted = err.key == "err.game_closed" and err.kwargs.get("status") == "aborted"
+        shown = "err.game_aborted" if aborted else err.key  # an aborted game: no result card, no rematch to point to
+        kwargs = _localized(err.kwargs, locale)
+        count = err.kwargs.get("count")
+        if isinstance(count, int) and has(f"{shown}.other", "en"):  # a number of things: its plural form
+            text = tn(shown, count, locale, **kwargs)
+        else:
+            text = t(shown, locale, **kwargs)
         return _with_rule(err.rule, text, locale)
     if isinstance(err, RuleError):
         reason = err.details.get("reason")

@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core.names import plain
 from bot.core.paging import clip, pages
 from bot.core.results import place_name
 from bot.errors import BotError
@@ -82,14 +83,14 @@ class SharedCog(commands.Cog, name="shared"):
         if guild is not None:
             member = guild.get_member(user_id)
             if member is not None:
-                return member.display_name
+                return plain(member.display_name)
         user = self.bot.get_user(user_id)
         if user is None:
             try:
                 user = await self.bot.fetch_user(user_id)
             except discord.HTTPException:
                 return f"user …{str(user_id)[-4:]}"
-        return user.display_name
+        return plain(user.display_name)
 
     @app_commands.command(name="leaderboard", description="The server's best players of a game")
     @app_commands.describe(game="Which game")
@@ -152,10 +153,10 @@ class SharedCog(commands.Cog, name="shared"):
         if opponent is not None and opponent.id == target.id:
             raise BotError("err.stats_self")
         await defer(interaction)
-        lines = [t("stats.title", interaction.locale, name=target.display_name)]
+        lines = [t("stats.title", interaction.locale, name=plain(target.display_name))]
         loc = interaction.locale
         provisional = False
-        against = (opponent.id, opponent.display_name) if opponent is not None else None
+        against = (opponent.id, plain(opponent.display_name)) if opponent is not None else None
         for game in self.bot.games.kinds.values():
             kind, title = game.name, game.title
             stats = await self.bot.storage.player_stats(interaction.guild_id or 0, kind, target.id)
@@ -233,10 +234,10 @@ class SharedCog(commands.Cog, name="shared"):
         title = self._title(record.kind)
         await reply(
             interaction,
-            t("abort.done", interaction.locale, name=interaction.user.display_name, game=title)
+            t("abort.done", interaction.locale, name=plain(interaction.user.display_name), game=title)
             + mutual.abort_note(committed.snap, interaction.locale),
         )
-        await games.lobby.closed_by_admin(committed, interaction.user.display_name)
+        await games.lobby.closed_by_admin(committed, plain(interaction.user.display_name))
         await games.publisher.strip_all(committed.snap.record)
 
 

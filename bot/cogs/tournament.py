@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.core.clock import CLOCK_HELP
 from bot.core.mentions import ping
+from bot.core.names import plain
 from bot.errors import BotError
 from bot.first_response import PRIVATE_ANSWER
 from bot.i18n import t
@@ -142,7 +143,9 @@ class TournamentCog(
     @app_commands.command(name="cancel", description="Cancel the tournament before it starts (organiser or admin)")
     async def cancel(self, interaction: discord.Interaction) -> None:
         tour = await self.games.tournaments.cancel(interaction)
-        said = t("tourney.cancelled", tour.locale, name=interaction.user.display_name, game=self._title(tour.kind))
+        said = t(
+            "tourney.cancelled", tour.locale, name=plain(interaction.user.display_name), game=self._title(tour.kind)
+        )
         await reply(interaction, said)
 
 

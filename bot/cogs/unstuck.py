@@ -37,7 +37,7 @@ class UnstuckCog(commands.Cog, name="unstuck"):
     )
     @app_commands.guild_only()
     async def abandon(self, interaction: discord.Interaction) -> None:
-        record = await self.bot.games.channel_record(interaction.channel_id or 0)
+        record = await self.bot.games.channel_record(interaction.channel_id or 0, user_id=interaction.user.id)
         await mutual.agree(interaction, record.id)
 
     @app_commands.command(

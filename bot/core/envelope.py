@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bot.core.names import plain
 from engine.errors import StateError
 
 ENVELOPE_VERSION = 2
@@ -43,8 +44,8 @@ class Seat:
 
     @classmethod
     def of(cls, name: str, ai: str | None = None) -> Seat:
-        """A seat with ``name`` cut to :data:`NAME_LIMIT` characters."""
-        return cls(str(name)[:NAME_LIMIT], ai)
+        """A seat with ``name`` made :func:`~bot.core.names.plain` and cut to :data:`NAME_LIMIT` characters."""
+        return cls(plain(str(name))[:NAME_LIMIT], ai)
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,9 @@ class Envelope:
         if not isinstance(d, dict) or d.get("v") != ENVELOPE_VERSION:
             raise StateError(f"not a version-{ENVELOPE_VERSION} game envelope", field="v")
         try:
-            seats = tuple(Seat(str(s["name"]), None if s.get("ai") is None else str(s["ai"])) for s in d["seats"])
+            seats = tuple(
+                Seat(plain(str(s["name"])), None if s.get("ai") is None else str(s["ai"])) for s in d["seats"]
+            )
             engine = d.get("engine")
             return cls(
                 engine=dict(engine) if engine is not None else None,

@@ -75,30 +75,39 @@ class Loader:
         """:meth:`record` then :meth:`snapshot` (read-only: autocomplete, private views, the AI)."""
         return self.snapshot(await self.record(game_id))
 
-    async def channel_record(self, channel_id: int, kind: GameKind | None = None, *, state: bool = True) -> GameRecord:
+    async def channel_record(
+        self, channel_id: int, kind: GameKind | None = None, *, state: bool = True, user_id: int | None = None
+    ) -> GameRecord:
         """The open game in the channel (of ``kind`` if given), not loaded: for commands that only need its id
-        and status (``state=False``: not even its state read). Raises the kind's "no game here" refusal."""
+        and status (``state=False``: not even its state read). Raises the kind's "no game here" refusal, or
+        ``err.game_closed`` when the channel's newest game just ended (:data:`JUST_ENDED_S`) and ``user_id`` (the
+        one asking, if given) played in it: a bystander is told there is no game, not to rematch one."""
         record = await self.storage.active_game_in_channel(channel_id, state=state)
         if record is None or record.kind not in self.kinds or (kind is not None and record.kind != kind.name):
-            if record is None and await self._just_ended(channel_id, kind):
+            if record is None and await self._just_ended(channel_id, kind, user_id):
                 raise BotError("err.game_closed")  # a move that arrives just after its game ended: say so
             if kind is not None:
                 raise kind.narration.no_game_here()
             raise BotError("err.no_game_in_channel")
         return record
 
-    async def _just_ended(self, channel_id: int, kind: GameKind | None) -> bool:
-        """Whether the channel's newest game (of ``kind`` if given) finished within :data:`JUST_ENDED_S`."""
+    async def _just_ended(self, channel_id: int, kind: GameKind | None, user_id: int | None = None) -> bool:
+        """Whether the channel's newest game (of ``kind`` if given; with ``user_id`` among its players if given)
+        finished within :data:`JUST_ENDED_S`."""
         last = await self.storage.latest_game_in_channel(channel_id)
         if last is None or last.status != "finished" or last.finished_at is None:
+            return False
+        if user_id is not None and user_id not in last.players:
             return False
         if kind is not None and last.kind != kind.name:
             return False
         return (datetime.now(UTC) - last.finished_at).total_seconds() < JUST_ENDED_S
 
-    async def channel_game(self, channel_id: int, kind: GameKind | None = None) -> Snapshot:
+    async def channel_game(
+        self, channel_id: int, kind: GameKind | None = None, *, user_id: int | None = None
+    ) -> Snapshot:
         """:meth:`channel_record` loaded (for commands that read the state; pass it on as ``base=``)."""
-        return self.snapshot(await self.channel_record(channel_id, kind))
+        return self.snapshot(await self.channel_record(channel_id, kind, user_id=user_id))
 
     async def channel_busy(self, channel_id: int) -> bool:
         """True if an open game (of any kind) holds the channel."""

@@ -3,6 +3,7 @@ of a picture. Shared by the publisher and its recovery (``publish.py``, ``recove
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 from bot.core.clock import running, stamp
@@ -10,7 +11,10 @@ from bot.i18n import t
 
 if TYPE_CHECKING:
     from bot.core.kind import Snapshot
+    from bot.core.layer import GameLayer
     from bot.storage.records import GameRecord
+
+log = logging.getLogger(__name__)
 
 BOARD_KEY = "board"
 """Message key of a game's current board message."""
@@ -116,3 +120,21 @@ class ShownBoards:
         """The recorded board showing ``version`` or a newer one, or ``None``."""
         out = self._by_game.get(game_id)
         return out[1] if out is not None and out[0] >= version else None
+
+
+async def late_words(layer: GameLayer, game_id: int, late: bool) -> dict[str, Any]:
+    """The new text of a board landing after its game was aborted (``late``; e.g. a Start answered as an admin
+    aborted): the aborted game's status line, as ``Publisher.strip_all`` and the ``ended`` effect give the recorded
+    board, not a player to move and a running clock under the abort note. ``{}`` otherwise (only its components go):
+    ``content=`` for the edit that strips it. Never raises (a failed read: ``{}``, logged)."""
+    if not late:
+        return {}
+    try:
+        fresh = await layer.record(game_id)
+        if fresh.status != "aborted":
+            return {}
+        ended = layer.snapshot(fresh)
+        return {"content": ended.kind.narration.status_line(ended)[:2000]}
+    except Exception as err:  # the database away: the strip goes on without the words (never lose the strip)
+        log.warning("late board of game %s: its aborted game's words could not be read (%s)", game_id, err)
+        return {}

@@ -131,12 +131,18 @@ async def wants_thread(
 
 
 async def open_thread(layer: GameLayer, interaction: discord.Interaction, title: str) -> discord.Thread:
-    """A public thread of the command's text channel. Raises ``BotError("err.channel_busy_no_thread")`` when the
-    channel is no text channel or the bot may not create threads or speak in them, ``BotError("cap.threads")``
-    at the guild's cap."""
+    """A public thread of the command's text channel. Raises ``BotError("err.channel_busy_in_thread")`` in a thread
+    (Discord opens no thread in a thread: the player is pointed to its channel, whatever the permissions),
+    ``BotError("err.channel_busy_not_text")`` in another channel that is no text channel (a voice channel's chat),
+    ``BotError("err.channel_busy_no_thread")`` when the bot may not create threads or speak in them,
+    ``BotError("cap.threads")`` at the guild's cap."""
     channel = interaction.channel
+    if isinstance(channel, discord.Thread):
+        raise BotError("err.channel_busy_in_thread", parent=channel.parent_id or 0)
+    if not isinstance(channel, discord.TextChannel):
+        raise BotError("err.channel_busy_not_text")
     lacking = access.missing(interaction.app_permissions, thread=True, extra=access.THREAD_FALLBACK_NEEDS)
-    if not isinstance(channel, discord.TextChannel) or lacking:
+    if lacking:
         raise BotError("err.channel_busy_no_thread", perms=access.Perms(lacking or ("create_public_threads",)))
     await caps.check_thread(layer, interaction)  # issue 22: threads per server
     return await channel.create_thread(

@@ -44,6 +44,7 @@ import discord
 
 from bot.core import clock as clocks
 from bot.core.envelope import Seat
+from bot.core.names import plain
 from bot.core.respond import reply
 from bot.errors import BotError
 from bot.i18n import t, tn
@@ -123,7 +124,7 @@ class MatchQueue:
             kind.name,
             seats,
             clocks.preset_of(clock, settings),
-            user.display_name,
+            plain(user.display_name),
             str(interaction.locale),
             now,
             now + self.wait_s if bots else None,

@@ -48,6 +48,7 @@ from bot.services.boards import (
     board_stale,
     board_version,
     clock_line,
+    late_words,
     message_ids,
     render_png,
     text_twin,
@@ -383,7 +384,8 @@ class Publisher:
             return
         foot = self.footprint  # a game in a thread of its own deletes a replaced or late board (footprint.py)
         if foot is None or not await foot.pruned(record, strip, version, late=strip == message_id):
-            await self.delivery.edit(record, strip, view=None)
+            said = await late_words(self.layer, record.id, late=strip == message_id)  # an aborted game's late board
+            await self.delivery.edit(record, strip, view=None, **said)
 
     def forget(self, game_id: int) -> None:
         """Drop what is kept in memory for a game that closed (its fallback interaction, a refusal to tell):

@@ -23,6 +23,7 @@ from bot.core import clock as clocks
 from bot.core.changes import Change, Committed
 from bot.core.envelope import Seat
 from bot.core.kind import GameKind, Snapshot, not_player
+from bot.core.names import plain
 from bot.core.respond import reply, update
 from bot.errors import BotError
 from bot.first_response import InteractionGone, is_dead
@@ -55,7 +56,7 @@ class Seating:
         """The components of a challenge or lobby message: the kind's own, else the layer's seating buttons."""
         view = snap.kind.components.lobby_view(snap)
         if view is None and self.seating_view is not None:
-            view = self.seating_view(snap.kind, snap.id, locale=snap.locale)
+            view = self.seating_view(snap.kind, snap.id, locale=snap.locale, version=snap.version)
         return view
 
     # -- the lobby message -----------------------------------------------------------------------------------
@@ -87,13 +88,16 @@ class Seating:
             await reply(interaction, text(snap.kind, event, snap.locale, n=len(snap.players), **kw))
         return committed
 
-    async def _transact(self, game_id: int, step: Any) -> Committed:
+    async def _transact(self, game_id: int, step: Any, expected_version: int | None = None) -> Committed:
         """A seat step on a set-up (``statuses=("lobby",)``); a click on a set-up that is over is told what
         happened to it in the players' words: ``lobby.gone_expired`` (it expired), ``lobby.gone`` (declined,
-        withdrawn, closed, aborted), ``lobby.gone_started`` (the game runs: play on its board)."""
+        withdrawn, closed, aborted), ``lobby.gone_started`` (the game runs: play on its board); a click on a lobby
+        drawn at another ``expected_version``: ``lobby.stale``."""
         try:
-            return await self.layer.transact(game_id, step, statuses=("lobby",))
+            return await self.layer.transact(game_id, step, statuses=("lobby",), expected_version=expected_version)
         except BotError as err:
+            if err.key == "err.stale":
+                raise BotError("lobby.stale") from err
             if err.key == "err.wrong_phase":
                 raise BotError("lobby.gone_started") from err
             if err.key != "err.game_closed":
@@ -130,10 +134,18 @@ class Seating:
             env = snap.env.with_(seats=[*snap.env.seats, Seat.of(user.display_name)])
             return Change(env, "join", user.id, players=[*snap.players, user.id])
 
-        return await self._seat_step(interaction, game_id, step, "joined", name=user.display_name)
+        return await self._seat_step(interaction, game_id, step, "joined", name=plain(user.display_name))
 
-    async def add_ai(self, interaction: discord.Interaction, game_id: int, level: str | None = None) -> Committed:
-        """The host adds an AI seat (id per ``seating.ai_ids``). Refused: not the host, full."""
+    async def add_ai(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        level: str | None = None,
+        *,
+        expected_version: int | None = None,
+    ) -> Committed:
+        """The host adds an AI seat (id per ``seating.ai_ids``). Refused: not the host, full, the lobby clicked drawn
+        at another ``expected_version`` (a double click: ``lobby.stale``)."""
         names: list[str] = []
         access.require(interaction)
 
@@ -148,7 +160,7 @@ class Seating:
             env = snap.env.with_(seats=[*snap.env.seats, Seat.of(name, level or kind.seating.default_level)])
             return Change(env, "add bot", interaction.user.id, players=[*snap.players, uid])
 
-        committed = await self._transact(game_id, step)
+        committed = await self._transact(game_id, step, expected_version)
         snap = committed.snap
         await self._show(interaction, snap, house.lobby_text(snap), live=True)
         if not is_component(interaction):
@@ -184,14 +196,14 @@ class Seating:
         committed = await self._transact(game_id, step)
         snap, loc = committed.snap, committed.snap.locale
         if committed.action == "close":
-            closed = text(snap.kind, "lobby_closed", loc, name=user.display_name)
+            closed = text(snap.kind, "lobby_closed", loc, name=plain(user.display_name))
             await self._show(interaction, snap, closed, live=False)
             if not is_component(interaction):
                 await reply(interaction, closed)
             return committed
         await self._show(interaction, snap, house.lobby_text(snap), live=True)
         if not is_component(interaction):
-            await reply(interaction, text(snap.kind, "left", loc, name=user.display_name))
+            await reply(interaction, text(snap.kind, "left", loc, name=plain(user.display_name)))
         return committed
 
     def _start_change(self, snap: Snapshot, actor: int, action: str, made: list[GameState]) -> Change:
@@ -245,7 +257,7 @@ class Seating:
         def step(snap: Snapshot) -> Change:
             invited = snap.env.invited
             if is_open(snap.env, snap.players):
-                seated = take_open_seat(snap, user.id, user.display_name)
+                seated = take_open_seat(snap, user.id, plain(user.display_name))
                 return replace(self._start_change(seated, user.id, "accept", made), players=seated.players)
             if user.id != invited:
                 raise BotError("err.not_challenged", user=invited)
@@ -276,7 +288,7 @@ class Seating:
             snap.kind,
             "withdrawn" if committed.action == "withdraw" else "declined",
             snap.locale,
-            name=user.display_name,
+            name=plain(user.display_name),
         )
         await self._show(interaction, snap, said, live=False)
         if not is_component(interaction):

@@ -42,6 +42,7 @@ import discord
 
 from bot.core import clock as clocks
 from bot.core.envelope import Seat
+from bot.core.names import plain
 from bot.errors import BotError
 from bot.i18n import t
 from bot.services import house, pairing, tourney_forfeit, tourney_text
@@ -148,7 +149,7 @@ class Tournaments:
         if refusal is not None:
             raise refusal
         limit = MAX_ROUND_ROBIN if tour.format == "roundrobin" else MAX_PLAYERS
-        name = interaction.user.display_name
+        name = plain(interaction.user.display_name)
         storage = self.layer.storage
         said = await storage.tourney_join(tour.id, interaction.user.id, name, self.layer.clock.now(), limit=limit)
         if said == "full":

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any
 
+from bot.core.names import plain
 from bot.core.paging import MESSAGE_LIMIT, pages
 from bot.i18n import t
 from bot.services import pairing, tourney_forfeit
@@ -70,7 +71,7 @@ def round_text(
 
 def standing_lines(entrants: Sequence[Entrant], games: Sequence[pairing.Game], locale: Any) -> list[str]:
     """One line per player, in standings order (the tie-break of :mod:`bot.services.pairing`)."""
-    names = {e.user_id: e.name for e in entrants}
+    names = {e.user_id: plain(e.name) for e in entrants}  # also names stored before they were plain
     out_of = {e.user_id for e in entrants if e.withdrawn is not None}
     lines = []
     for s in pairing.standings([e.user_id for e in entrants], games):

@@ -38,6 +38,7 @@ import discord
 
 from bot.core.envelope import Seat
 from bot.core.kind import GameKind, Snapshot
+from bot.core.names import plain
 from bot.core.outbox import Drop
 from bot.core.respond import reply
 from bot.errors import BotError, OneOf
@@ -261,7 +262,7 @@ class Tutorials:
             options={**kind.rules.validate_options(dict(lesson.options)), MARK: True},
             seats=[Seat.of(me.display_name), Seat.of(ai_name, level)],
             players=[me.id, self.ai_id(kind)],
-            title=t("learn.thread_title", loc, game=kind.title, name=me.display_name),
+            title=t("learn.thread_title", loc, game=kind.title, name=plain(me.display_name)),
             clock=CLOCK,
             start=True,
         )
@@ -402,7 +403,7 @@ class Tutorials:
             options=kind.rules.validate_options({}),
             seats=[Seat.of(me.display_name), Seat.of(ai_name, level)],
             players=[me.id, self.ai_id(kind)],
-            title=t("learn.thread_vs", loc, game=kind.title, a=me.display_name, b=ai_name),
+            title=t("learn.thread_vs", loc, game=kind.title, a=plain(me.display_name), b=ai_name),
         )
 
     async def open_challenge(self, interaction: discord.Interaction, kind: GameKind) -> None:
@@ -419,7 +420,7 @@ class Tutorials:
             options=options,
             seats=[Seat.of(me.display_name)],
             players=[me.id],
-            title=t("learn.thread_open", loc, game=kind.title, name=me.display_name),
+            title=t("learn.thread_open", loc, game=kind.title, name=plain(me.display_name)),
         )
 
     async def quick_match(self, interaction: discord.Interaction, kind: GameKind) -> None:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.core import paging
+from bot.core.names import plain
 from bot.errors import BotError
 from bot.i18n import t, versus
 from bot.ui import watch
@@ -135,7 +136,7 @@ async def ask(interaction: discord.Interaction, game_id: int) -> None:
     if record.guild_id != interaction.guild_id:
         raise BotError("err.no_such_game", game_id=game_id)
     if not record.is_open:
-        raise BotError("err.game_closed")
+        raise BotError("err.game_closed", status=record.status)
     view = discord.ui.View(timeout=None)
     view.add_item(AbortConfirmButton(game_id, locale=interaction.locale.value))
     await reply(
@@ -159,12 +160,12 @@ async def confirm(interaction: discord.Interaction, game_id: int) -> None:
     record = committed.snap.record
     title = committed.snap.kind.title
     await update(interaction, content=t("games.aborted", interaction.locale, game_id=game_id), view=None)
-    await layer.lobby.closed_by_admin(committed, user.display_name)
+    await layer.lobby.closed_by_admin(committed, plain(user.display_name))
     await layer.publisher.strip_all(record)
     try:
         await layer.publisher.delivery.send(
             record,
-            t("abort.done", committed.snap.locale, name=user.display_name, game=title)
+            t("abort.done", committed.snap.locale, name=plain(user.display_name), game=title)
             + abort_note(committed.snap, committed.snap.locale),
         )
     except Exception as err:  # the channel may be gone: the abort stands

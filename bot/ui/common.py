@@ -253,7 +253,9 @@ class GameCog(commands.GroupCog):
         """The game of this kind in the interaction's channel (lobby or running), its state not read (its id,
         status, players...; the action's own load reads the state). Raises ``BotError``
         (``narration.no_game_here``)."""
-        return await self.games.channel_record(interaction.channel_id or 0, self.kind, state=False)
+        return await self.games.channel_record(
+            interaction.channel_id or 0, self.kind, state=False, user_id=interaction.user.id
+        )
 
     async def running(self, interaction: discord.Interaction) -> GameRecord:
         """The channel's game once it runs. Raises ``BotError("err.not_started")`` while seats are taken."""
@@ -264,7 +266,7 @@ class GameCog(commands.GroupCog):
 
     async def running_game(self, interaction: discord.Interaction) -> Snapshot:
         """The running game here, loaded (commands that read the state pass it on as ``base``)."""
-        record = await self.games.channel_record(interaction.channel_id or 0, self.kind)
+        record = await self.games.channel_record(interaction.channel_id or 0, self.kind, user_id=interaction.user.id)
         if record.status == "lobby":
             raise BotError("err.not_started")
         return self.games.snapshot(record)

@@ -3,13 +3,14 @@
 - challenge: ``<prefix>:acc:<game>`` Accept (only the invited user), ``<prefix>:dec:<game>`` Decline (the invited
   user) or withdraw (the opener);
 - lobby: ``<prefix>:join:<game>``, ``<prefix>:leave:<game>``, ``<prefix>:start:<game>`` (host),
-  ``<prefix>:bot:<game>`` (host adds an AI seat).
+  ``<prefix>:bot:<game>[:<version>]`` (host adds an AI seat; the version as drawn: a double click adds one).
 
 Clicks go to the layer's lobby (``interaction.client.games.lobby``); labels are the shared ``ui.*`` keys.
 """
 
 from __future__ import annotations
 
+import re
 import types
 from typing import TYPE_CHECKING, Any
 
@@ -36,12 +37,32 @@ SEAT_VERBS: dict[str, tuple[tuple[str, str, str, discord.ButtonStyle], ...]] = {
 
 
 class SeatButton(GameButton, template=r"(?!x)x"):
-    """A seating button: hands the click to ``Lobby.<method>``."""
+    """A seating button: hands the click to ``Lobby.<method>``. **Add bot** also carries the lobby's version as
+    drawn (``<prefix>:bot:<game>:<version>``; without it, as on a lobby drawn before: any version): a double click
+    adds one seat, the second click is refused as out of date (``lobby.stale``)."""
 
     method: str = ""
+    version: int | None = None
+
+    def __init__(self, game_id: int, *, locale: str | None = None, version: int | None = None) -> None:
+        super().__init__(game_id, locale=locale)
+        self.version = version
+        if version is not None and self.verb == "bot":
+            self.item.custom_id = f"{self.prefix}:{self.verb}:{game_id}:{version}"
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> SeatButton:
+        ver = match.groupdict().get("ver")
+        return cls(int(match["game"]), version=int(ver) if ver is not None else None)
 
     async def run(self, interaction: discord.Interaction) -> None:
-        await getattr(games(interaction).lobby, self.method)(interaction, self.game_id)
+        lobby = games(interaction).lobby
+        if self.verb == "bot":
+            await lobby.add_ai(interaction, self.game_id, expected_version=self.version)
+            return
+        await getattr(lobby, self.method)(interaction, self.game_id)
 
 
 _MADE: dict[tuple[str, str], tuple[type[SeatButton], ...]] = {}
@@ -69,7 +90,10 @@ def seating_items(kind: GameKind) -> tuple[type[SeatButton], ...]:
                 types.new_class(
                     f"{kind.prefix.title()}{verb.title()}Button",
                     (SeatButton,),
-                    {"template": rf"{kind.prefix}:{verb}:(?P<game>[0-9]+)"},
+                    {
+                        "template": rf"{kind.prefix}:{verb}:(?P<game>[0-9]+)"
+                        + (r"(?::(?P<ver>[0-9]+))?" if verb == "bot" else "")
+                    },
                     body,
                 )
             )
@@ -77,9 +101,11 @@ def seating_items(kind: GameKind) -> tuple[type[SeatButton], ...]:
     return _MADE[key]
 
 
-def seating_view(kind: GameKind, game_id: int, *, locale: str | None = None) -> discord.ui.View:
-    """The seating buttons under a challenge or lobby message."""
+def seating_view(
+    kind: GameKind, game_id: int, *, locale: str | None = None, version: int | None = None
+) -> discord.ui.View:
+    """The seating buttons under a challenge or lobby message (``version``: the game's stored version it shows)."""
     view = discord.ui.View(timeout=None)
     for cls in seating_items(kind):
-        view.add_item(cls(game_id, locale=locale))
+        view.add_item(cls(game_id, locale=locale, version=version))
     return view

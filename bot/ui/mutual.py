@@ -25,6 +25,7 @@ import discord
 from bot.core.changes import Change
 from bot.core.kind import not_player
 from bot.core.mentions import ping
+from bot.core.names import plain
 from bot.core.results import unmoved_seats
 from bot.errors import BotError
 from bot.i18n import t
@@ -58,7 +59,7 @@ async def agree(interaction: discord.Interaction, game_id: int) -> None:
     loc = interaction.guild_locale or interaction.locale
     record = await layer.record(game_id)
     if record.status != "active":
-        raise BotError("abort.not_started" if record.status == "lobby" else "err.game_closed")
+        raise BotError("abort.not_started" if record.status == "lobby" else "err.game_closed", status=record.status)
     snap = layer.snapshot(record)
     left = [s for s in range(len(record.players)) if _left(snap.state, s)]
     voters = [u for u in humans(record, snap.env) if record.players.index(u) not in left]
@@ -83,7 +84,7 @@ async def agree(interaction: discord.Interaction, game_id: int) -> None:
             raise BotError("abort.already", waiting=mentions(waiting))
         waiting = [u for u in voters if u not in deal.votes]
         if waiting:
-            proposer = deal.data.setdefault("by", user.display_name)  # the offer keeps naming who proposed it
+            proposer = deal.data.setdefault("by", plain(user.display_name))  # the offer keeps naming who proposed it
             await deal.save()
             text = t(
                 "abort.offer", loc, name=proposer, agreed=len(deal.votes), total=len(voters), waiting=mentions(waiting)

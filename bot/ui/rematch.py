@@ -22,6 +22,7 @@ import discord
 
 from bot.core.kind import not_player
 from bot.core.mentions import ping
+from bot.core.names import plain
 from bot.core.results import CASUAL, CHOSEN, casual_extra
 from bot.errors import BotError
 from bot.i18n import t, versus
@@ -81,7 +82,7 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
             view.add_item(RematchButton(game_id, locale=loc.value))
             await reply(
                 interaction,
-                t("rematch.offer", loc, name=user.display_name, first=names[first], waiting=mentions(waiting)),
+                t("rematch.offer", loc, name=plain(user.display_name), first=names[first], waiting=mentions(waiting)),
                 view=view,
                 allowed_mentions=ping(waiting),
             )

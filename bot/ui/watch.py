@@ -138,7 +138,7 @@ async def watch(interaction: discord.Interaction, game_id: int) -> None:
     if record.status == "lobby":
         raise BotError("err.not_started")
     if not record.is_open:
-        raise BotError("err.game_closed")
+        raise BotError("err.game_closed", status=record.status)
     snap = layer.snapshot(record)
     # a private answer: the watcher's language (interaction.locale, as /mysettings overrides it), not the server's
     snap = dataclasses.replace(snap, env=snap.env.with_(locale=language_of(interaction.locale)))

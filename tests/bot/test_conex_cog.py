@@ -5,6 +5,7 @@ Every dispatched interaction is checked for exactly one initial response (``Driv
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
@@ -62,7 +63,7 @@ async def start_game(
     for uid in seats[1:]:
         await driver.click(lobby, "cn:join:1", uid)
     for _ in range(bots):
-        await driver.click(lobby, "cn:bot:1", ALICE)
+        await driver.click(lobby, add_bot_id(fake, lobby), ALICE)
     kind: Any = bot.games.kinds["conex"]
     original = kind.rules.new_seed
     kind.rules.new_seed = lambda: seed  # a known deal instead of 128 random bits
@@ -79,12 +80,18 @@ def expected_game(players: int = 2, seed: int = SEED) -> Game:
     return Game.new(players=players, seed=seed, table="medium", goal=40)
 
 
+def add_bot_id(fake: FakeDiscord, lobby: int) -> str:
+    """The custom id of the Add bot button the lobby message shows now (``cn:bot:<game>:<version>``)."""
+    return next(c for c in all_custom_ids(fake.messages[lobby]) if c.startswith("cn:bot:"))
+
+
 # -- lobby --------------------------------------------------------------------------------------
 async def test_new_lobby_has_join_leave_start_addbot(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
     token = await driver.command("conex new", ALICE, table="small", goal=30)
     payload = initial(fake, token)
     assert payload["type"] == 4 and not payload["data"].get("flags", 0) & EPHEMERAL
-    assert all_custom_ids(payload["data"]) == ["cn:join:1", "cn:leave:1", "cn:start:1", "cn:bot:1"]
+    # Add bot carries the lobby's version as drawn (0: just opened): a double click adds one seat
+    assert all_custom_ids(payload["data"]) == ["cn:join:1", "cn:leave:1", "cn:start:1", "cn:bot:1:0"]
     assert "table small" in payload["data"]["content"] and "goal 30" in payload["data"]["content"]
     record = await record_of(storage)
     assert record.status == "lobby" and record.players == [ALICE] and envelope_of(record).options["goal"] == 30
@@ -99,7 +106,7 @@ async def test_join_leave_and_host_only_start(driver: Driver, fake: FakeDiscord,
     assert initial(fake, join)["type"] == 7 and "<@2>" in fake.messages[lobby]["content"]
     assert "already" in refusal(fake, await driver.click(lobby, "cn:join:1", BOB))
     assert "Only the host" in refusal(fake, await driver.click(lobby, "cn:start:1", BOB))
-    assert "Only the host" in refusal(fake, await driver.click(lobby, "cn:bot:1", BOB))
+    assert "Only the host" in refusal(fake, await driver.click(lobby, add_bot_id(fake, lobby), BOB))
     assert "not a player" in refusal(fake, await driver.click(lobby, "cn:start:1", CAROL))
     await driver.command("conex join", CAROL)  # the command does the same as the button
     assert (await record_of(storage)).players == [ALICE, BOB, CAROL]
@@ -128,7 +135,7 @@ async def test_full_table_and_host_leaving_closes_the_lobby(
     lobby = lobby_id(fake, await driver.command("conex new", ALICE))
     for uid in (BOB, CAROL):
         await driver.click(lobby, "cn:join:1", uid)
-    await driver.click(lobby, "cn:bot:1", ALICE)
+    await driver.click(lobby, add_bot_id(fake, lobby), ALICE)
     record = await record_of(storage)
     assert record.players == [ALICE, BOB, CAROL, -1]
     assert [s.ai for s in envelope_of(record).seats] == [None, None, None, "medium"]
@@ -794,3 +801,18 @@ async def test_failed_table_post_is_recovered_with_the_last_action(
     assert f"AI 1: `{last}`" in table["content"] and "<@1> to play" in table["content"]
     assert all_custom_ids(table) == [f"cn:hand:{gid}", f"cn:hints:{gid}", f"cn:draw:{gid}:1", f"cn:fair:{gid}"]
     assert await bot.games.publisher.recovery.recover_all() == 0
+
+
+async def test_a_double_click_on_add_bot_adds_one_seat(driver: Driver, fake: FakeDiscord, storage: Storage) -> None:
+    """Two clicks on the same Add bot button (a double click: the second comes from the lobby as first drawn) add
+    one AI seat; the second is refused in words and changes nothing. The refreshed lobby's button adds the next."""
+    lobby = lobby_id(fake, await driver.command("conex new", ALICE))
+    seen = add_bot_id(fake, lobby)
+    message = copy.deepcopy(fake.messages[lobby])
+    await driver.click(lobby, seen, ALICE)
+    again = await driver.click(lobby, seen, ALICE, message=message)  # the lobby as the second click saw it
+    assert "lobby changed" in refusal(fake, again)
+    assert (await record_of(storage)).players == [ALICE, -1]
+    assert add_bot_id(fake, lobby) != seen
+    await driver.click(lobby, add_bot_id(fake, lobby), ALICE)  # a second click on the refreshed lobby: one more
+    assert (await record_of(storage)).players == [ALICE, -1, -2]

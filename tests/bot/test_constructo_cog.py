@@ -328,6 +328,12 @@ async def test_resign_finishes_rated_and_removes_components(
     # a move typed just after the game ended is told the game is over, not that the channel has no game
     moved = await driver.command("constructo place", ALICE, tile=1, size="small")
     assert "This game is over" in refusal(fake, moved)
+    # someone who did not play in it is told there is no game here (not to rematch a game that was not theirs)
+    for command, options in (("constructo place", {"tile": 1, "size": "small"}), ("constructo board", {})):
+        told = refusal(fake, await driver.command(command, CAROL, **options))
+        assert "no Constructo game" in told and "over" not in told, told
+    told = refusal(fake, await driver.command("abandon", CAROL))
+    assert "no game in this channel" in told and "over" not in told, told
 
 
 async def test_board_text_is_ephemeral_and_board_image_reposts(

@@ -34,3 +34,27 @@ async def test_abort_goes_on_when_one_stored_message_is_gone(
     assert fake.messages[challenge]["components"] == []
     after = await storage.get_game(record.id)
     assert after is not None and after.status == "aborted"
+
+
+async def test_a_click_on_an_aborted_games_board_says_it_was_aborted(
+    driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    """A client not yet updated clicks the board of a game an admin just aborted: the refusal says the game was
+    aborted, not to rematch from a result card an aborted game does not have (``err.game_aborted``)."""
+    import copy
+
+    from tests.bot.conftest import refusal, start
+
+    game = await start(driver, fake, storage)
+    record = await storage.get_game(game)
+    assert record is not None
+    board = copy.deepcopy(fake.messages[record.messages["board"]])
+    await driver.command("abort", ADMIN, admin=True)
+    ids = all_custom_ids(board)
+    resign = next(c for c in ids if c.startswith("cx:res:"))
+    told = [refusal(fake, await driver.click(int(board["id"]), resign, ALICE, message=board))]
+    place = next(c for c in ids if c.startswith("cx:pl:"))  # a chip size and a tile, from the board's select
+    told.append(refusal(fake, await driver.click(int(board["id"]), place, ALICE, values=["5"], message=board)))
+    told.append(refusal(fake, await driver.click(int(board["id"]), f"of:dr:{game}:1", ALICE, message=board)))
+    for text in told:
+        assert "aborted" in text and "result card" not in text and "Rematch" not in text, text

@@ -119,7 +119,7 @@ async def test_caps_per_member_server_and_threads(env: BotEnv) -> None:
     )
     seats = env.latest_game("conex").players
     assert_refusal(
-        await answered(await carol.in_channel(lobby.channel_id).click(lobby, "Join")), "1 open games", "limit 1"
+        await answered(await carol.in_channel(lobby.channel_id).click(lobby, "Join")), "1 open game in", "limit 1"
     )
     assert env.latest_game("conex").players == seats
 

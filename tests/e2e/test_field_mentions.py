@@ -114,13 +114,15 @@ async def test_reminder_and_claim_ping_exactly_whom_they_name(env: BotEnv) -> No
     assert claim.pinged_users == [other], (claim.content, claim.pinged_users)
     assert not claim.pinged_everyone and claim.pinged_roles == []
 
-    # the win claimed: the result card (names: "<@&role>" and "@here" as text) may notify its players only, no role;
-    # a rematch offer notifies only the player whose click is awaited
+    # the win claimed: the result card (names: "<@&role>" and "@here" as text, the role's markup made plain by
+    # bot/core/names.py so it is not drawn as the role) may notify its players only, no role; a rematch offer
+    # notifies only the player whose click is awaited
     users = {late.id: first, waiting.id: second}
     won = await answered(await users[other].click(claim, "Claim the win"))
     card = won.message if won.message is not None and won.message.images else won.followups[-1]
     assert env.game(game.id).status == "finished"
-    assert f"<@&{server.guild().mod_role_id}>" in card.content and "@here" in card.content
+    role = server.guild().mod_role_id
+    assert f"\u2039@&{role}>" in card.content and f"<@&{role}>" not in card.content and "@here" in card.content
     assert set(card.pinged_users) <= {late.id, waiting.id} and card.pinged_roles == [] and not card.pinged_everyone
     offer = await answered(await users[mover].click(card, "Rematch"))
     assert offer.message is not None and not offer.message.ephemeral

@@ -16,6 +16,7 @@ from discord import app_commands
 from bot.core.clock import CLOCK_HELP
 from bot.core.envelope import Seat
 from bot.core.kind import Snapshot
+from bot.core.names import plain
 from bot.core.results import RATED_HELP, casual_extra
 from bot.errors import BotError
 from bot.first_response import PRIVATE_ANSWER
@@ -107,7 +108,7 @@ class ConexCog(
             options=options,
             seats=[Seat.of(me.display_name)],
             players=[me.id],
-            title=t("cn.thread_title", loc, host=me.display_name),
+            title=t("cn.thread_title", loc, host=plain(me.display_name)),
             clock=clock,
             extra=casual_extra(rated),
         )

@@ -59,12 +59,20 @@ class ConexRules(Rules):
 
     # -- options and seats ---------------------------------------------------------------------------------
     def validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        """Raises ``InvalidInputError`` for an unknown table size (G2) or a goal outside 20-100 (U3)."""
+        """Raises ``InvalidInputError`` (reasons ``bad_table``, ``bad_goal``: worded by the catalogue, the codes stay
+        in the engine's text) for an unknown table size (G2) or a goal outside 20-100 (U3)."""
         table, goal = options.get("table", "medium"), options.get("goal", 40)
         if table not in TABLE_SIZES:
-            raise InvalidInputError(f"G2: table size must be one of {', '.join(TABLE_SIZES)}, not {table!r}")
+            sizes = ", ".join(TABLE_SIZES)
+            raise InvalidInputError(
+                f"G2: table size must be one of {sizes}, not {table!r}",
+                reason="bad_table",
+                sizes=sizes,
+            )
         if isinstance(goal, bool) or not isinstance(goal, int) or not 20 <= goal <= 100:
-            raise InvalidInputError(f"U3: the goal must be 20-100 points, not {goal!r}")
+            raise InvalidInputError(
+                f"U3: the goal must be 20-100 points, not {goal!r}", reason="bad_goal", goal=str(goal)[:12]
+            )
         return {"table": table, "goal": goal}
 
     def engine_setup(self, env: Envelope, players: Sequence[int]) -> dict[str, Any]:

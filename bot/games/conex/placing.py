@@ -82,6 +82,10 @@ def parse_target(ref: str | int | None) -> int | str | None:
     return int(m.group(1))
 
 
+ROTATION_LIMIT_DEG = 360.0
+"""A rotation is given in degrees within ±this (``/conex place rotation:``)."""
+
+
 def check_coord(value: float | None, what: str, limit: float = COORD_LIMIT_CM) -> float | None:
     """A finite coordinate within ``±limit`` cm, or ``None``. Raises ``InvalidInputError`` (rule ``Input``) for
     NaN, infinities and huge values (G1: commands speak cm)."""
@@ -99,6 +103,21 @@ def check_coord(value: float | None, what: str, limit: float = COORD_LIMIT_CM) -
             what=what,
             value=f"{v:g}",
             limit=f"{limit:g}",
+        )
+    return v
+
+
+def check_rotation(value: float | None) -> float | None:
+    """A finite rotation within ±360 degrees, or ``None``. Raises ``InvalidInputError`` (rule ``Input``, reason
+    ``bad_rotation``: said in degrees, not as a coordinate in cm) for anything else (a forged payload: Discord's
+    client keeps to the command's range)."""
+    if value is None:
+        return None
+    v = float(value) if isinstance(value, int | float) and not isinstance(value, bool) else math.nan
+    if not math.isfinite(v) or abs(v) > ROTATION_LIMIT_DEG:
+        shown = f"{v:g}" if not math.isnan(v) else str(value)[:20]
+        raise InvalidInputError(
+            f"rotation must be a number of degrees within ±360, not {shown}", reason="bad_rotation", value=shown
         )
     return v
 
@@ -153,7 +172,7 @@ def resolve_place(
     tgt = parse_target(target)
     cx = check_coord(x, "x")
     cy = check_coord(y, "y")
-    rot = check_coord(rotation, "rotation", 360.0)
+    rot = check_rotation(rotation)
     if (cx is None) != (cy is None):
         raise InvalidInputError(
             "give both x and y (in cm), or neither to let me fit the card on the target", reason="one_coordinate"

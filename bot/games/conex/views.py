@@ -2,7 +2,7 @@
 
 Custom ids (all <= 100 characters, unique per message):
 
-- lobby: ``cn:join:<game>``, ``cn:leave:<game>``, ``cn:start:<game>`` (host only), ``cn:bot:<game>`` (host
+- lobby: ``cn:join:<game>``, ``cn:leave:<game>``, ``cn:start:<game>`` (host only), ``cn:bot:<game>[:<version>]`` (host
   adds an AI seat): the layer's seating buttons (``bot/ui/components.py``).
 - under the table image: ``cn:hand:<game>`` (My hand, private), ``cn:hints:<game>`` (private placement
   preview), ``cn:draw:<game>:<version>`` / ``cn:pass:<game>:<version>`` (A2 / A3; the version refuses a

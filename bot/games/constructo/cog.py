@@ -15,6 +15,7 @@ from discord import app_commands
 
 from bot.core.clock import CLOCK_HELP
 from bot.core.envelope import Seat
+from bot.core.names import plain
 from bot.core.results import RATED_HELP, casual_extra
 from bot.errors import BotError
 from bot.games.constructo import puzzle_cog
@@ -111,7 +112,7 @@ class ConstructoCog(
                 options={**options, "open": True},
                 seats=[Seat.of(me.display_name)],
                 players=[me.id],
-                title=t("cx.thread_title_open", loc, a=me.display_name),
+                title=t("cx.thread_title_open", loc, a=plain(me.display_name)),
                 clock=clock,
                 extra=casual_extra(rated),
             )
@@ -121,7 +122,7 @@ class ConstructoCog(
             seats = [Seat.of(me.display_name), Seat.of(KIND.narration.ai_seat_name(lvl, 1, loc), lvl)]
         else:
             seats = [Seat.of(me.display_name), Seat.of(opponent.display_name)]
-        title = t("cx.thread_title", loc, a=me.display_name, b=seats[1].name)
+        title = t("cx.thread_title", loc, a=plain(me.display_name), b=seats[1].name)
         await self.games.lobby.open(
             interaction,
             KIND,
@@ -235,7 +236,7 @@ class ConstructoCog(
     async def board(self, interaction: discord.Interaction, text: bool = False) -> None:
         from render.constructo import board_text
 
-        snap = await self.games.channel_game(interaction.channel_id or 0, KIND)
+        snap = await self.games.channel_game(interaction.channel_id or 0, KIND, user_id=interaction.user.id)
         if snap.status == "lobby":
             raise BotError("err.not_started")
         if text:

@@ -40,7 +40,7 @@ async def resign_request(interaction: discord.Interaction, game_id: int) -> None
     snap = await games(interaction).load(game_id)
     snap.seat_of(interaction.user.id)
     if snap.status != "active":
-        raise BotError("err.game_closed")
+        raise BotError("err.game_closed", status=snap.status)
     await reply(
         interaction,
         t("cx.confirm_resign", interaction.locale),

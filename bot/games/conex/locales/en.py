@@ -158,6 +158,9 @@ MESSAGES.update({f"img.{key}": template for key, template in _IMAGE_WORDS.items(
 # the legibility pass (zoom names, corner positions, the hint caption's board word).
 MESSAGES.update(
     {
+        "rule.Input.bad_table": "The table is one of {sizes}. Nothing was changed.",
+        "rule.Input.bad_goal": "The goal is 20 to 100 points, not {goal}. Nothing was changed.",
+        "rule.Input.bad_rotation": "The rotation is a finite number of degrees from -360 to 360, not {value}.",
         "rule.Input.no_letter": "No card of your hand has the letter {card}: your cards are {letters}.",
         "rule.Input.not_card": "“{text}” is not a card: give its hand letter ({letters}) or its number.",
         "rule.Input.not_target": "“{text}” is not a target: give a table card number or the board.",

@@ -387,6 +387,9 @@ MESSAGES.update(
 # the legibility pass (zoom names, corner positions, the hint caption's board word).
 MESSAGES.update(
     {
+        "rule.Input.bad_table": "La mesa es una de estas: {sizes}. No se ha cambiado nada.",
+        "rule.Input.bad_goal": "La meta es de 20 a 100 puntos, no {goal}. No se ha cambiado nada.",
+        "rule.Input.bad_rotation": "La rotación es un número finito de grados entre -360 y 360, no {value}.",
         "rule.Input.no_letter": "Ninguna carta de tu mano tiene la letra {card}: tus cartas son {letters}.",
         "rule.Input.not_card": "«{text}» no es una carta: indica su letra de la mano ({letters}) o su número.",
         "rule.Input.not_target": "«{text}» no es un objetivo: indica el número de una carta de la mesa o el tablero.",
