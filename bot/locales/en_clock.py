@@ -10,6 +10,8 @@ MESSAGES: dict[str, str] = {
         "⌛ {name}'s time ran out ({when}). {others}: you may claim the win with the button, or keep waiting: "
         "{name} can still move until someone claims."
     ),
+    "clk.claim_closed": "⌛ This claim is closed: the game moved on after the time ran out.",
+    "clk.claim_closed_of": "⌛ {name}'s time ran out ({when}), and the game moved on since: this claim is closed.",
     "clk.not_late": "Nobody's time has run out in this game: there is nothing to claim.",
     "clk.moved_in_time": "{name} moved in time, just before your claim: there is nothing to claim.",
     "clk.bad_preset": "Unknown clock {value!r}: use one of {presets}.",

@@ -10,6 +10,10 @@ MESSAGES: dict[str, str] = {
         "⌛ Se acabó el tiempo de {name} ({when}). {others}: puedes reclamar la victoria con el botón o seguir "
         "esperando: {name} aún puede jugar hasta que alguien la reclame."
     ),
+    "clk.claim_closed": "⌛ Esta reclamación está cerrada: la partida siguió después de acabarse el tiempo.",
+    "clk.claim_closed_of": (
+        "⌛ Se acabó el tiempo de {name} ({when}) y la partida siguió: esta reclamación está cerrada."
+    ),
     "clk.not_late": "A nadie se le ha acabado el tiempo en esta partida: no hay nada que reclamar.",
     "clk.moved_in_time": "{name} jugó a tiempo, justo antes de tu reclamación: no hay nada que reclamar.",
     "clk.bad_preset": "Reloj desconocido {value!r}: usa uno de estos: {presets}.",

@@ -155,10 +155,26 @@ class Timers:
             self.poke(min(wakes))
         claim = committed.before.messages.get(CLAIM_KEY)
         if claim is not None and any(c.seat is not None for c in changes):  # the turn moved on: no claim left
-            self.layer.bot.spawn(self._drop_claim(committed.snap.record, claim), name=f"claim-strip-{claim}")
+            text = self._claim_closed(committed.before, committed.snap.locale)
+            self.layer.bot.spawn(self._drop_claim(committed.snap.record, claim, text), name=f"claim-strip-{claim}")
 
-    async def _drop_claim(self, record: GameRecord, message_id: int) -> None:
-        await self.layer.publisher.delivery.edit(record, message_id, view=None)
+    def _claim_closed(self, before: GameRecord, locale: str | None) -> str:
+        """The words of a claim message whose claim is over, in ``locale``: whose time ran out and when, from the
+        game as it was while the claim stood (``before``), else without them."""
+        try:
+            env = self.layer.envelope(before)
+            clock = env.clock or {}
+            seat, deadline = clock.get("seat"), clock.get("deadline")
+            if isinstance(seat, int) and isinstance(deadline, int | float) and 0 <= seat < len(env.seats):
+                return t("clk.claim_closed_of", locale, name=env.seats[seat].name, when=clocks.stamp(deadline))
+        except Exception:  # an old or unreadable state: the words without the name still hold
+            log.debug("game %s: the claim's words without the late seat", before.id, exc_info=True)
+        return t("clk.claim_closed", locale)
+
+    async def _drop_claim(self, record: GameRecord, message_id: int, text: str) -> None:
+        """The claim message loses its button and its offer (``text``: :meth:`_claim_closed`); left as posted, its
+        words would still invite a claim the game no longer allows."""
+        await self.layer.publisher.delivery.edit(record, message_id, content=text, view=None)
         await self.layer.storage.set_message(record.id, CLAIM_KEY, None)
 
     # -- one due game ------------------------------------------------------------------------------------------
@@ -235,7 +251,7 @@ class Timers:
             now = await self.layer.storage.get_game(snap.id)
         self.fired["claim"] += 1
         if now is None or now.version != snap.version:  # the late player moved while it was being posted
-            await self._drop_claim(snap.record, msg.id)
+            await self._drop_claim(snap.record, msg.id, self._claim_closed(snap.record, snap.locale))
 
     async def time_out(self, snap: Snapshot, seat: int) -> None:
         """Apply the engine's ``Timeout(seat)`` (the layer acts for the late seat) and publish the board."""

@@ -137,6 +137,9 @@ async def test_constructo_reminder_once_then_the_opponent_claims(env: BotEnv) ->
     assert replay_constructo(row.state, row.players, log).to_dict() == row.match.to_dict()
     assert server.user("bob").id not in env.ratings("constructo")
     await server.wait_until(lambda: not server.message(claim.id).buttons(), 10, "the claim button removed")
+    closed = server.message(claim.id).content  # its words no longer offer the claim (the button is gone)
+    assert "claim is closed" in closed and "you may claim" not in closed, closed
+    assert "alice" in closed.lower() and f"<t:{int(deadline)}:R>" in closed, closed
     assert len(reminders(env, ch, "alice")) == 1
     env.assert_alive()
 
