@@ -24,7 +24,7 @@ from bot.games.conex.placing import parse_card_ref
 from bot.services.publish import BOARD_VERSION_KEY
 from bot.storage import Storage
 from bot.storage.errors import VersionConflictError
-from engine.conex import Game, Lightning
+from engine.conex import Game, Lightning, Timeout
 from engine.conex.handref import hand_letter
 from tests.bot.conftest import APP_PERMISSIONS, Driver, all_custom_ids, component, envelope_of, game_of, make_bot
 from tests.bot.fakediscord import CHANNEL_ID, EPHEMERAL, FakeDiscord
@@ -242,6 +242,22 @@ async def test_not_your_turn_names_the_player_not_seats(
         text = refusal(fake, await driver.command(command, BOB, **options))
         assert text.startswith("Not your turn") and "alice's turn" in text and "seat" not in text, text
     assert (await record_of(storage)).version == version
+
+
+async def test_a_move_just_after_ones_own_timeout_is_told_the_time_ran_out(
+    driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    """Alice's turn was skipped by the clock (a ``Timeout``): her late draw is told why it is Bob's turn, not only
+    that it is; once she has acted again, a move out of turn reads as before."""
+    game = Game.new(players=2, seed=SEED, table="medium", goal=40)
+    game.apply(Timeout(player=0))
+    gid = await put_game(storage, game, [ALICE, BOB])
+    version = (await record_of(storage, gid)).version
+    text = refusal(fake, await driver.command("conex draw", ALICE))
+    assert "your time ran out" in text and "bob's turn" in text, text
+    assert (await record_of(storage, gid)).version == version
+    text = refusal(fake, await driver.command("conex draw", CAROL))  # not seated: no word of anyone's clock
+    assert "time ran out" not in text, text
 
 
 async def test_new_in_a_busy_channel_opens_a_thread(

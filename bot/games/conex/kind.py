@@ -131,12 +131,18 @@ class ConexRules(Rules):
         return env.with_(extra=letters.track(extra, state))  # hand letters kept for the whole game
 
     def refine(self, snap: Snapshot, state: GameState, err: Exception) -> Exception:
-        """``NotYourTurn`` names the player to act; ``P5`` "not in seat n's hand" becomes ``cn.not_in_hand``; a
-        forfeited seat is told it left."""
+        """``NotYourTurn`` names the player to act, and tells a player whose own turn was just skipped by the clock
+        that their time ran out (``cn.not_your_turn_timed_out``); ``P5`` "not in seat n's hand" becomes
+        ``cn.not_in_hand``; a forfeited seat is told it left."""
         if not isinstance(err, RuleError):
             return err
         if isinstance(err, NotYourTurnError) and state.current_player is not None:
-            return BotError("cn.not_your_turn", rule="NotYourTurn", who=snap.names[state.current_player])
+            who = snap.names[state.current_player]
+            seat = err.details.get("player")
+            timeouts = getattr(state, "timeouts", ())
+            if isinstance(seat, int) and 0 <= seat < len(timeouts) and timeouts[seat] > 0:
+                return BotError("cn.not_your_turn_timed_out", rule="NotYourTurn", who=who)
+            return BotError("cn.not_your_turn", rule="NotYourTurn", who=who)
         if err.rule == "P5" and "card" in err.details:
             return BotError("cn.not_in_hand", rule="P5", card=err.details["card"])
         if err.rule == "Forfeited":

@@ -37,6 +37,9 @@ MESSAGES: dict[str, str] = {
     "cn.forfeited": "You left this game; your seat no longer plays.",
     "cn.no_discard": "You have no discard to make.",
     "cn.not_your_turn": "Not your turn: it is {who}'s turn.",
+    "cn.not_your_turn_timed_out": (
+        "Not your turn: your time ran out and your turn was skipped, so it is {who}'s turn now."
+    ),
     "cn.not_in_hand": "Card #{card} is not in your hand: pick one from `/conex hand` (letter or number).",
     "cn.thread_title": "CONEX lobby of {host}",
     "cn.own_thread": "The CONEX lobby has a thread of its own: {thread} (join it there).",

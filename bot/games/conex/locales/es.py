@@ -43,6 +43,9 @@ MESSAGES: dict[str, str] = {
         "turnos y quedas último. Pulsa para confirmar o ignora este mensaje."
     ),
     "cn.not_your_turn": "No es tu turno: le toca a {who}.",
+    "cn.not_your_turn_timed_out": (
+        "No es tu turno: se te acabó el tiempo y se saltó tu turno, así que ahora le toca a {who}."
+    ),
     "cn.not_in_hand": "La carta #{card} no está en tu mano: elige una de `/conex hand` (letra o número).",
     "cn.thread_title": "Sala de CONEX de {host}",
     "cn.own_thread": "La sala de CONEX tiene su propio hilo: {thread} (únete allí).",
