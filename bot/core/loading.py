@@ -94,14 +94,34 @@ class Loader:
     async def _just_ended(self, channel_id: int, kind: GameKind | None, user_id: int | None = None) -> bool:
         """Whether the channel's newest game (of ``kind`` if given; with ``user_id`` among its players if given)
         finished within :data:`JUST_ENDED_S`."""
+        return await self._just_ended_record(channel_id, kind, user_id) is not None
+
+    async def _just_ended_record(
+        self, channel_id: int, kind: GameKind | None, user_id: int | None = None
+    ) -> GameRecord | None:
+        """The channel's newest game if it finished within :data:`JUST_ENDED_S` (of ``kind``, with ``user_id`` among
+        its players, when given; its state not read), else None."""
         last = await self.storage.latest_game_in_channel(channel_id)
         if last is None or last.status != "finished" or last.finished_at is None:
-            return False
+            return None
         if user_id is not None and user_id not in last.players:
-            return False
+            return None
         if kind is not None and last.kind != kind.name:
-            return False
-        return (datetime.now(UTC) - last.finished_at).total_seconds() < JUST_ENDED_S
+            return None
+        return last if (datetime.now(UTC) - last.finished_at).total_seconds() < JUST_ENDED_S else None
+
+    async def shown_game(self, channel_id: int, kind: GameKind, *, user_id: int | None = None) -> Snapshot:
+        """The game whose board ``/<game> board`` shows: the channel's open game of ``kind`` (raising as
+        :meth:`channel_record` does, ``err.not_started`` for a set-up), else the channel's newest game of ``kind``
+        if it finished within :data:`JUST_ENDED_S` (its final board, asked for by anyone just after the end)."""
+        if await self.storage.active_game_in_channel(channel_id, state=False) is None:
+            ended = await self._just_ended_record(channel_id, kind)
+            if ended is not None:
+                return self.snapshot(await self.record(ended.id))
+        record = await self.channel_record(channel_id, kind, user_id=user_id)
+        if record.status == "lobby":
+            raise BotError("err.not_started")
+        return self.snapshot(record)
 
     async def channel_game(
         self, channel_id: int, kind: GameKind | None = None, *, user_id: int | None = None

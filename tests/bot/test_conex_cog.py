@@ -520,6 +520,13 @@ async def test_ai_seats_play_after_the_human_and_the_game_is_unrated(
     assert await storage.rating_of(GUILD_ID, "conex", ALICE) is None
     last = await table_msg(storage, fake, gid)
     assert "Not rated" in last["content"] and len(fake.files[int(last["id"])]) == 2
+    # "show the table again" just after the end shows the final table (privately as text, or posted again)
+    token = await driver.command("conex board", BOB, text=True)
+    assert initial(fake, token)["data"]["flags"] & EPHEMERAL and "```" in fake.visible_text(token)
+    await driver.command("conex board", ALICE)
+    again = await table_msg(storage, fake, gid)
+    assert again["id"] != last["id"] and png_ok(fake.files[int(again["id"])][0][1])
+    assert (await record_of(storage, gid)).status == "finished"
 
 
 async def test_restart_resumes_a_pending_ai_turn(

@@ -329,11 +329,20 @@ async def test_resign_finishes_rated_and_removes_components(
     moved = await driver.command("constructo place", ALICE, tile=1, size="small")
     assert "This game is over" in refusal(fake, moved)
     # someone who did not play in it is told there is no game here (not to rematch a game that was not theirs)
-    for command, options in (("constructo place", {"tile": 1, "size": "small"}), ("constructo board", {})):
-        told = refusal(fake, await driver.command(command, CAROL, **options))
-        assert "no Constructo game" in told and "over" not in told, told
+    told = refusal(fake, await driver.command("constructo place", CAROL, tile=1, size="small"))
+    assert "no Constructo game" in told and "over" not in told, told
     told = refusal(fake, await driver.command("abandon", CAROL))
     assert "no game in this channel" in told and "over" not in told, told
+    # "show the board again" just after the end shows the final board, to anyone (as text privately, or posted)
+    token = await driver.command("constructo board", CAROL, text=True)
+    shown = initial(fake, token)["data"]
+    assert shown["flags"] & EPHEMERAL and shown["content"].startswith("```"), shown
+    before = await board_of(storage, fake, game)
+    await driver.command("constructo board", BOB)
+    again = await board_of(storage, fake, game)
+    assert again["id"] != before["id"] and png_ok(fake.files[int(again["id"])][0][1])
+    assert all_custom_ids(again) == all_custom_ids(final)  # type: ignore[arg-type]  # the record buttons, no moves
+    assert (await storage.get_game(game)).status == "finished"  # type: ignore[union-attr]
 
 
 async def test_board_text_is_ephemeral_and_board_image_reposts(

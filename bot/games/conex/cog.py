@@ -278,7 +278,7 @@ class ConexCog(
     async def board(self, interaction: discord.Interaction, text: bool = False, zoom: str | None = None) -> None:
         from render.conex import render_table, table_text, zoom_words
 
-        snap = await self.running_game(interaction)
+        snap = await self.games.shown_game(interaction.channel_id or 0, self.kind, user_id=interaction.user.id)
         game = game_of(snap)
         if text:
             words = image_words(interaction.locale)

@@ -17,7 +17,6 @@ from bot.core.clock import CLOCK_HELP
 from bot.core.envelope import Seat
 from bot.core.names import plain
 from bot.core.results import RATED_HELP, casual_extra
-from bot.errors import BotError
 from bot.games.constructo import puzzle_cog
 from bot.games.constructo.kind import KIND, check_level
 from bot.games.constructo.narration import match_of
@@ -236,9 +235,7 @@ class ConstructoCog(
     async def board(self, interaction: discord.Interaction, text: bool = False) -> None:
         from render.constructo import board_text
 
-        snap = await self.games.channel_game(interaction.channel_id or 0, KIND, user_id=interaction.user.id)
-        if snap.status == "lobby":
-            raise BotError("err.not_started")
+        snap = await self.games.shown_game(interaction.channel_id or 0, KIND, user_id=interaction.user.id)
         if text:
             body = board_text(match_of(snap), names=snap.names, words=image_words(interaction.locale))
             await reply(interaction, f"```\n{body[:1950]}\n```", ephemeral=True)
