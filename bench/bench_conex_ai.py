@@ -56,7 +56,8 @@ def greedy(game: Game, p: int) -> AnyAction:
 @dataclass
 class Result:
     """One benchmark game: seed, the AI's seat, final scores, winners, the AI's decision times (s), finder calls
-    per turn decision, counts of the AI's action kinds, cards on the table at the end."""
+    per turn decision, counts of the AI's action kinds, cards on the table at the end, the AI's CPU time per decision
+    (s, ``time.process_time``: independent of the machine's load)."""
 
     seed: int
     ai: int
@@ -67,6 +68,7 @@ class Result:
     calls: list[int]
     kinds: dict[str, int]
     table: int
+    cpu: list[float]
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -100,13 +102,15 @@ def play_game(args: Job) -> Result:
     times: list[float] = []
     calls: list[int] = []
     kinds: dict[str, int] = {}
+    cpu: list[float] = []
     actions = 0
     while not g.is_over and actions < 400:
         for q in sorted(g.pending_discards):
             if q == ai_seat:
-                t = time.perf_counter()
+                t, c = time.perf_counter(), time.process_time()
                 d = me(q)
                 times.append(time.perf_counter() - t)
+                cpu.append(time.process_time() - c)
                 a = d.action
             else:
                 a = _other(g, q, against, ai_seed)
@@ -114,9 +118,10 @@ def play_game(args: Job) -> Result:
             g.play(a)
         p = g.current_player
         if p == ai_seat:
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             d = me(p)
             times.append(time.perf_counter() - t)
+            cpu.append(time.process_time() - c)
             calls.append(d.calls)
             a = d.action
             key = type(a).__name__.lower() + (" x2" if getattr(a, "double", False) else "")
@@ -126,7 +131,7 @@ def play_game(args: Job) -> Result:
         g.check(a)
         g.play(a)
         actions += 1
-    return Result(game_seed, ai_seat, list(g.scores), g.winners, g.is_over, times, calls, kinds, len(g.table))
+    return Result(game_seed, ai_seat, list(g.scores), g.winners, g.is_over, times, calls, kinds, len(g.table), cpu)
 
 
 def crowded(args: tuple[int, str | None]) -> list[tuple[int, int, float, int]]:

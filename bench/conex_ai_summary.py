@@ -31,6 +31,7 @@ def summarise(rows: list[dict[str, object]]) -> list[str]:
     others = [x for s, sc, _w in seats for i, x in enumerate(sc) if i != s]
     times = [float(t) for r in rows for t in r["times"]]  # type: ignore[attr-defined]
     calls = [int(c) for r in rows for c in r["calls"]]  # type: ignore[attr-defined]
+    cpu = [float(t) for r in rows for t in r.get("cpu", [])]  # type: ignore[attr-defined]
     lo, hi = wilson(wins, n)
     slo, shi = wilson(sole, n)
     seeds = sorted(int(r["seed"]) for r in rows)  # type: ignore[call-overload]
@@ -44,7 +45,14 @@ def summarise(rows: list[dict[str, object]]) -> list[str]:
         f"time per decision: p50 {pct(times, 0.5) * 1000:.0f} ms, p99 {pct(times, 0.99) * 1000:.0f} ms, "
         f"max {max(times) * 1000:.0f} ms over {len(times)} decisions",
         f"finder calls per turn decision: mean {statistics.mean(calls):.1f}, max {max(calls)}",
-    ]
+    ] + (
+        [
+            f"CPU per decision (process_time): p50 {pct(cpu, 0.5) * 1000:.0f} ms, p99 {pct(cpu, 0.99) * 1000:.0f} ms, "
+            f"max {max(cpu) * 1000:.0f} ms, mean {statistics.mean(cpu) * 1000:.0f} ms over {len(cpu)} decisions"
+        ]
+        if cpu
+        else []
+    )
 
 
 def main() -> None:
