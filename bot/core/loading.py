@@ -76,49 +76,46 @@ class Loader:
         return self.snapshot(await self.record(game_id))
 
     async def channel_record(
-        self, channel_id: int, kind: GameKind | None = None, *, state: bool = True, user_id: int | None = None
+        self,
+        channel_id: int,
+        kind: GameKind | None = None,
+        *,
+        state: bool = True,
+        user_id: int | None = None,
+        ended: bool = False,
     ) -> GameRecord:
         """The open game in the channel (of ``kind`` if given), not loaded: for commands that only need its id
-        and status (``state=False``: not even its state read). Raises the kind's "no game here" refusal, or
-        ``err.game_closed`` when the channel's newest game just ended (:data:`JUST_ENDED_S`) and ``user_id`` (the
-        one asking, if given) played in it: a bystander is told there is no game, not to rematch one."""
+        and status (``state=False``: not even its state read). With no open game at all, and the channel's newest
+        game (of ``kind``) finished within :data:`JUST_ENDED_S`: with ``ended``, that game (``/<game> board`` shows
+        its final board, to anyone); else ``err.game_closed`` when ``user_id`` (the one asking, if given) played in
+        it (a bystander is told there is no game, not to rematch one). Otherwise raises the kind's "no game here"
+        refusal."""
         record = await self.storage.active_game_in_channel(channel_id, state=state)
         if record is None or record.kind not in self.kinds or (kind is not None and record.kind != kind.name):
-            if record is None and await self._just_ended(channel_id, kind, user_id):
+            last = await self._just_ended(channel_id, kind) if record is None else None
+            if last is not None and ended:
+                return await self.record(last.id, state=state)
+            if last is not None and (user_id is None or user_id in last.players):
                 raise BotError("err.game_closed")  # a move that arrives just after its game ended: say so
             if kind is not None:
                 raise kind.narration.no_game_here()
             raise BotError("err.no_game_in_channel")
         return record
 
-    async def _just_ended(self, channel_id: int, kind: GameKind | None, user_id: int | None = None) -> bool:
-        """Whether the channel's newest game (of ``kind`` if given; with ``user_id`` among its players if given)
-        finished within :data:`JUST_ENDED_S`."""
-        return await self._just_ended_record(channel_id, kind, user_id) is not None
-
-    async def _just_ended_record(
-        self, channel_id: int, kind: GameKind | None, user_id: int | None = None
-    ) -> GameRecord | None:
-        """The channel's newest game if it finished within :data:`JUST_ENDED_S` (of ``kind``, with ``user_id`` among
-        its players, when given; its state not read), else None."""
+    async def _just_ended(self, channel_id: int, kind: GameKind | None) -> GameRecord | None:
+        """The channel's newest game (its state not read) if it is of ``kind`` (when given) and finished within
+        :data:`JUST_ENDED_S`, else None."""
         last = await self.storage.latest_game_in_channel(channel_id)
         if last is None or last.status != "finished" or last.finished_at is None:
-            return None
-        if user_id is not None and user_id not in last.players:
             return None
         if kind is not None and last.kind != kind.name:
             return None
         return last if (datetime.now(UTC) - last.finished_at).total_seconds() < JUST_ENDED_S else None
 
     async def shown_game(self, channel_id: int, kind: GameKind, *, user_id: int | None = None) -> Snapshot:
-        """The game whose board ``/<game> board`` shows: the channel's open game of ``kind`` (raising as
-        :meth:`channel_record` does, ``err.not_started`` for a set-up), else the channel's newest game of ``kind``
-        if it finished within :data:`JUST_ENDED_S` (its final board, asked for by anyone just after the end)."""
-        if await self.storage.active_game_in_channel(channel_id, state=False) is None:
-            ended = await self._just_ended_record(channel_id, kind)
-            if ended is not None:
-                return self.snapshot(await self.record(ended.id))
-        record = await self.channel_record(channel_id, kind, user_id=user_id)
+        """The game whose board ``/<game> board`` shows, loaded: :meth:`channel_record` with ``ended`` (the open
+        game of ``kind``, else one that just finished). Raises as it does, ``err.not_started`` for a set-up."""
+        record = await self.channel_record(channel_id, kind, user_id=user_id, ended=True)
         if record.status == "lobby":
             raise BotError("err.not_started")
         return self.snapshot(record)
