@@ -58,17 +58,32 @@ LIGHT_SLOW_S = 5.0
 """A light-lane job done later than this (wall seconds from its call, queueing included) is logged."""
 
 
+def _module_names(package: str) -> list[str]:
+    """``package`` and the names of every module below it (its subpackages are imported to list them)."""
+    pkg = importlib.import_module(package)
+    return [package] + [info.name for info in pkgutil.walk_packages(getattr(pkg, "__path__", []), prefix=f"{package}.")]
+
+
 def _import_all(package: str) -> int:
     """Import ``package`` and every module below it (the worker's warm-up); returns how many."""
-    pkg = importlib.import_module(package)
-    count = 1
-    for info in pkgutil.walk_packages(getattr(pkg, "__path__", []), prefix=f"{package}."):
+    count = 0
+    for name in _module_names(package):
         try:
-            importlib.import_module(info.name)
+            importlib.import_module(name)
             count += 1
         except Exception:  # a module that cannot load here is not one a job will use
             pass
     return count
+
+
+def preload_modules() -> list[str]:
+    """What the forkserver imports once, before it forks any worker: :data:`PRELOAD` and every ``engine`` and
+    ``render`` module. Workers inherit them, so a worker's warm-up imports nothing (each of the 4 default workers
+    used to import the ~0.35 s of modules on its own: BENCHMARKS "Where a bot start's CPU goes")."""
+    names = list(PRELOAD)
+    for package in ("engine", "render"):
+        names += [n for n in _module_names(package) if n not in names and not n.endswith(".__main__")]
+    return names
 
 
 def _orphan_watch(bot_pid: int) -> None:
@@ -146,7 +161,7 @@ class CpuPools:
         if pool is None:
             ctx = multiprocessing.get_context("forkserver")
             try:
-                ctx.set_forkserver_preload(list(PRELOAD))
+                ctx.set_forkserver_preload(preload_modules())
             except Exception:  # the forkserver already runs (another pool started it)
                 pass
             pool = ProcessPoolExecutor(

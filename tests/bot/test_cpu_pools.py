@@ -4,15 +4,20 @@ OS priority, a worker that dies is replaced and its job retried once, and ``CPU_
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
 
-from bot.core.cpu import BACKGROUND_NICE, INTERACTIVE_NICE, CpuPools
+from bot.core.cpu import BACKGROUND_NICE, INTERACTIVE_NICE, CpuPools, preload_modules
 
 
 def where(_: int = 0) -> tuple[int, int]:
     return os.getpid(), os.nice(0)
+
+
+def loaded(_: int = 0) -> set[str]:
+    return {m for m in sys.modules if m.startswith(("engine", "render"))}
 
 
 def crash_once(flag: str) -> str:
@@ -50,3 +55,13 @@ async def test_a_dead_worker_is_replaced_and_its_job_retried(pools: CpuPools, tm
 async def test_zero_workers_means_threads() -> None:
     threads = CpuPools(0)
     assert (await threads.run("background", where))[0] == os.getpid()
+
+
+async def test_workers_fork_with_every_engine_and_render_module_already_imported(pools: CpuPools) -> None:
+    """The forkserver imports every engine and render module once; a worker inherits them (no per-worker import
+    at warm-up). A ``__main__`` module is never preloaded (it would run a command)."""
+    names = preload_modules()
+    assert "engine.conex.finder" in names and "render.constructo_draw" in names
+    assert not [n for n in names if n.endswith("__main__")]
+    present = await pools.run("interactive", loaded)  # the first job: nothing has imported anything in the worker
+    assert {"engine.conex.finder", "engine.constructo.search", "render.constructo_draw", "render.conex"} <= present
