@@ -23,17 +23,7 @@ from shapely.errors import GEOSException
 
 from engine.conex.actions import Place
 from engine.conex.ai_endgame import last_round_value
-from engine.conex.ai_model import (
-    DECK,
-    Context,
-    Threat,
-    card_score,
-    deep_copy,
-    open_colours,
-    opp_mult,
-    opponents_to_play,
-    targets_by_area,
-)
+from engine.conex.ai_model import Context, Threat, deep_copy, open_colours, opp_mult, opponents_to_play
 from engine.errors import RuleError
 
 if TYPE_CHECKING:
@@ -45,38 +35,6 @@ LAST_ROUND = math.inf
 REFINE_SPAN = 3.0
 """Points: a triple valued this far below the best legal one is not worth re-valuing (its estimate would need a
 larger threat error than the probes ever measure)."""
-
-
-FOLLOW = 0.0
-"""Two-move plans: weight of the AI's own best follow-up placement next turn (points), measured on the table the
-candidate leaves with the cards left in its hand (``follow_up``); 0 = off. It replaces the analytic ``self_next``
-estimate of that follow-up."""
-
-FOLLOW_TRIES = 4
-"""Targeted finder calls ``follow_up`` may spend per candidate (best triples by points first)."""
-
-
-def follow_up(after: Game, ctx: Context, hand: list[int]) -> int:
-    """Points of the AI's best own placement on ``after`` with ``hand`` (V1, V2), found best triple first with at most
-    ``FOLLOW_TRIES`` targeted finder calls (counted in ``ctx.calls``); 0 when none of those fits."""
-    board = after.board
-    triples: list[tuple[int, float, int, int, int | str]] = []
-    for cid in hand:
-        card = DECK[cid]
-        for k in card.corners:
-            for tgt, area in targets_by_area(after, k.color):
-                if area < 0.5 * k.legs_mm[0] * k.legs_mm[1]:
-                    continue
-                plus = tgt != "board" and board.get(int(tgt)).card.action == "plus2"
-                triples.append((k.value + (2 if plus else 0), area, cid, k.index, tgt))
-    triples.sort(key=lambda t: (-t[0], -t[1], t[2], t[3]))
-    for pts, _area, cid, corner, tgt in triples[:FOLLOW_TRIES]:
-        if ctx.out_of_budget():
-            break
-        ctx.calls += 1
-        if after.find_placements(ctx.me, cid, corner, tgt, limit=1):
-            return pts
-    return 0
 
 
 @dataclass
@@ -127,13 +85,6 @@ def refine_ranked(
                     mult = opp_mult(ctx, opp)
                     term += (ctx.w.threat_next if n == 0 else ctx.w.threat_later) * extra * mult
                 value = c.value + c.term - term
-                if FOLLOW and not reaches:
-                    left = [x for x in ctx.hand if x != c.place.card]
-                    card = DECK[c.place.card]
-                    e_open = open_c | {card.color}
-                    e_plus = plus2 | ({card.color} if card.action == "plus2" else frozenset())
-                    est = max((card_score(DECK[x], e_open, e_plus) for x in left), default=0)
-                    value += FOLLOW * follow_up(after, ctx, left) - ctx.w.self_next * est
         ranked.append((value, i, Candidate(value, c.term, c.place, c.points, c.note)))
     ctx.dead = saved_dead
     if not ranked:

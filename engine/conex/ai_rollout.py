@@ -28,7 +28,6 @@ turn, their points replacing the analytic threat term) measured no better than t
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -123,65 +122,6 @@ def greedy_reply(g: Game, p: int, ctx: Context) -> AnyAction:
     return Draw(p) if g.pile else Pass(p)
 
 
-OWN_POLICY = "greedy"
-"""The AI's own later turns inside a playout: ``"greedy"`` (like every seat), ``"smart"`` (``own_reply``) or
-``"medium"`` (the first ``OWN_MEDIUM_TURNS`` of them by the medium search, ``ai.decide``, ``OWN_MEDIUM_CALLS`` finder
-calls each, then ``own_reply``)."""
-
-OWN_STAR_MIN = 0
-"""``own_reply``: a usable 2x star (V3) is spent on a placement of at least this many points (0: never)."""
-
-OWN_PLUS2_OPEN = 0.0
-"""``own_reply``: points a +2 card's placement is ranked lower by (it opens a +2 target to the next seats, V2)."""
-
-OWN_DIE = 0.0
-"""``own_reply``: points a die card's placement is ranked higher by (X1: the roll's worth)."""
-
-OWN_TRIES = REPLY_TRIES
-"""``own_reply``: targeted finder calls it may spend before it draws."""
-
-OWN_MEDIUM_TURNS = 1
-OWN_MEDIUM_CALLS = 20
-
-
-def own_reply(g: Game, p: int, ctx: Context) -> AnyAction:
-    """The AI's own later turn in a playout (``OWN_POLICY`` ``"smart"``): ``greedy_reply``'s search, with the
-    triples ranked by points minus ``OWN_PLUS2_OPEN`` for a +2 card plus ``OWN_DIE`` for a die card, and the 2x star
-    spent on a placement of ``OWN_STAR_MIN`` points or more. Sees only its own hand and the (dealt) table."""
-    board = g.board
-    triples: list[tuple[float, float, int, int, int | str, int]] = []
-    for cid in g.hands[p]:
-        card = DECK[cid]
-        adj = (OWN_DIE if card.action == "die" else 0.0) - (OWN_PLUS2_OPEN if card.action == "plus2" else 0.0)
-        for k in card.corners:
-            for tgt, area in targets_by_area(g, k.color):
-                if area < 0.5 * k.legs_mm[0] * k.legs_mm[1]:
-                    continue
-                plus = tgt != "board" and board.get(int(tgt)).card.action == "plus2"
-                pts = k.value + (2 if plus else 0)
-                triples.append((pts + adj, area, cid, k.index, tgt, pts))
-    triples.sort(key=lambda t: (-t[0], -t[1], t[2], t[3]))
-    star = bool(OWN_STAR_MIN) and g.star_usable(p, "2x")
-    for _v, _area, cid, corner, tgt, pts in triples[:OWN_TRIES]:
-        ctx.calls += 1
-        found = g.find_placements(p, cid, corner, tgt, limit=1)
-        if found:
-            f = found[0]
-            if star and pts >= OWN_STAR_MIN:
-                return Place(p, f.card, f.corner, f.x, f.y, f.rotation, True)
-            return f
-    return Draw(p) if g.pile else Pass(p)
-
-
-def _own_medium(g: Game, p: int, ctx: Context) -> AnyAction:
-    """The medium search's action for the AI on the playout's table (it reads ``view_for(p)`` only)."""
-    from engine.conex.ai import decide
-
-    d = decide(g, p, ctx.rng.getrandbits(16), math.inf, max_calls=OWN_MEDIUM_CALLS)
-    ctx.calls += d.calls
-    return d.action
-
-
 def rollout_values(sim: Game, ctx: Context, options: list[Option]) -> list[float | None]:
     """Each option's value by its playouts (module docstring; :func:`playout_values`) in playout mode, in order;
     ``None`` for an option whose playouts did not all fit in the budget (and for every later one, so the options
@@ -232,7 +172,6 @@ def playout(g: Game, ctx: Context) -> float | None:
     """Play ``g`` to its end, every seat greedy (``greedy_reply``); the AI's result: 1 for a win (E3, ties
     included) plus ``MARGIN_WEIGHT`` per point of its margin over the best other seat; ``None`` when the budget ran
     out."""
-    own = 0
     for _ in range(200):
         if g.is_over:
             break
@@ -242,17 +181,6 @@ def playout(g: Game, ctx: Context) -> float | None:
         p = g.current_player
         if p is None:
             break
-        if p == ctx.me and OWN_POLICY != "greedy":
-            if OWN_POLICY == "medium" and own < OWN_MEDIUM_TURNS:
-                if ctx.calls + OWN_MEDIUM_CALLS > ctx.roll_limit:
-                    return None
-                own += 1
-                g.play(_own_medium(g, p, ctx))
-                continue
-            if ctx.calls + OWN_TRIES > ctx.roll_limit:
-                return None
-            g.play(own_reply(g, p, ctx))
-            continue
         if ctx.calls + REPLY_TRIES > ctx.roll_limit:
             return None
         g.play(greedy_reply(g, p, ctx))
