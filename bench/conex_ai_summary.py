@@ -5,7 +5,11 @@ their 95 % Wilson intervals, mean scores, the mean margin over the best other se
 level's time per decision (p50/p99/max, ms; they depend on the machine's load, the results do not) and its finder
 calls per turn decision (the work bound). A game seed present twice (a run repeated) counts once.
 
-Usage: ``python bench/conex_ai_summary.py runs.jsonl [more.jsonl ...]``
+``--base BASE.jsonl`` (paired runs, the same game seeds and seats): also, for each pair, the mean over the seeds in
+both of (margin here - margin in BASE) with its standard error, the wins on those seeds in each, and how many games are
+identical (same scores and action counts).
+
+Usage: ``python bench/conex_ai_summary.py [--base BASE.jsonl] runs.jsonl [more.jsonl ...]``
 """
 
 from __future__ import annotations
@@ -55,17 +59,49 @@ def summarise(rows: list[dict[str, object]]) -> list[str]:
     )
 
 
-def main() -> None:
+def _margin(r: dict[str, object]) -> int:
+    s, sc = int(r["ai"]), list(r["scores"])  # type: ignore[call-overload]
+    return int(sc[s]) - max(int(x) for i, x in enumerate(sc) if i != s)
+
+
+def paired(rows: dict[int, dict[str, object]], base: dict[int, dict[str, object]]) -> str:
+    """The paired comparison of ``rows`` with ``base`` (by game seed) as one line (module docstring)."""
+    seeds = sorted(set(rows) & set(base))
+    if len(seeds) < 2:
+        return "paired with base: fewer than 2 common seeds"
+    diffs = [_margin(rows[k]) - _margin(base[k]) for k in seeds]
+    wins = sum(1 for k in seeds if rows[k]["ai"] in rows[k]["winners"])  # type: ignore[operator]
+    bwins = sum(1 for k in seeds if base[k]["ai"] in base[k]["winners"])  # type: ignore[operator]
+    same = sum(1 for k in seeds if (rows[k]["scores"], rows[k]["kinds"]) == (base[k]["scores"], base[k]["kinds"]))
+    se = statistics.stdev(diffs) / len(diffs) ** 0.5
+    return (
+        f"paired with base on {len(seeds)} seeds: margin diff {statistics.mean(diffs):+.2f} (standard error "
+        f"{se:.2f}); wins {wins} vs base {bwins}; identical games {same}"
+    )
+
+
+def load(names: list[str]) -> dict[tuple[str, str], dict[int, dict[str, object]]]:
+    """The games of ``names`` by (level, against) and game seed (a seed present twice counts once: the last)."""
     groups: dict[tuple[str, str], dict[int, dict[str, object]]] = {}
-    for name in sys.argv[1:]:
+    for name in names:
         for line in Path(name).read_text(encoding="utf-8").splitlines():
             if line.strip():
                 r = json.loads(line)
                 groups.setdefault((r["level"], r["against"]), {})[int(r["seed"])] = r
-    for (level, against), by_seed in sorted(groups.items()):
+    return groups
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    base: dict[tuple[str, str], dict[int, dict[str, object]]] = {}
+    if args[:1] == ["--base"]:
+        base, args = load(args[1:2]), args[2:]
+    for (level, against), by_seed in sorted(load(args).items()):
         print(f"== {level} against two {against} seats ==")
         for text in summarise(list(by_seed.values())):
             print(text)
+        if (level, against) in base:
+            print(paired(by_seed, base[(level, against)]))
 
 
 if __name__ == "__main__":
