@@ -1,4 +1,4 @@
-"""The suite's scheduling on pytest-xdist workers (``-n 4 --dist loadfile`` in ``pyproject.toml``).
+"""The suite's scheduling on pytest-xdist workers (``-n 6 --dist loadfile`` in ``pyproject.toml``).
 
 xdist's ``loadfile`` keeps each test file on one worker, in order (the end-to-end files that share one bot process
 for all their tests need that), and hands the files out largest first *by number of tests*. That puts the few long
