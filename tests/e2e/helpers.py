@@ -95,6 +95,11 @@ class BotEnv:
     def db_path(self) -> Path:
         return self.data_dir / "tablebot.sqlite3"
 
+    async def ready(self, timeout: float = 20) -> None:  # noqa: ASYNC109
+        """Wait until the bot has logged its READY ("connected as ..."): its timers and recovery start there, about
+        2 s after ``proc.start()`` returns. Raises ``TimeoutError`` after ``timeout`` s."""
+        await self.server.wait_until(lambda: "connected as" in self.proc.log(), timeout, "the bot's READY")
+
     @contextmanager
     def db(self) -> Iterator[sqlite3.Connection]:
         """A read-only connection to the bot's database (closed on exit)."""

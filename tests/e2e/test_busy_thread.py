@@ -19,7 +19,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
     async with bot_env(Path(tmp_path_factory.mktemp("busythread")), extra_env={"THREAD_PER_GAME": "1"}) as e:
-        await e.server.wait_until(lambda: "connected as" in e.proc.log(), 20, "the bot's READY")
+        await e.ready()
         yield e
 
 

@@ -51,7 +51,7 @@ DAILY_S = 86400 * SCALE
 async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
     async with bot_env(Path(tmp_path_factory.mktemp("clocks")), extra_env={"TABLEBOT_CLOCK_SCALE": str(SCALE)}) as e:
         # the timers start on READY, about 2 s after the gateway session opens: longer than a test move
-        await e.server.wait_until(lambda: "connected as" in e.proc.log(), 20, "the bot's READY")
+        await e.ready()
         yield e
 
 

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
     # a short test clock (as tests/e2e/test_clocks.py): a live move lasts 2.4 s, its reminder comes at 1.8 s
     async with bot_env(Path(tmp_path_factory.mktemp("mentions")), extra_env={"TABLEBOT_CLOCK_SCALE": "0.008"}) as e:
-        await e.server.wait_until(lambda: "connected as" in e.proc.log(), 20, "the bot's READY")
+        await e.ready()
         yield e
 
 

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
     async with bot_env(Path(tmp_path_factory.mktemp("lateboard"))) as e:
-        await e.server.wait_until(lambda: "connected as" in e.proc.log(), 20, "the bot's READY")
+        await e.ready()
         yield e
 
 

@@ -26,7 +26,7 @@ async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]
         for n, name in enumerate(names, start=1):
             server.users[f"x{n}"] = User(id=fixed_id(880 + n), name=name)
         await e.proc.start()
-        await e.server.wait_until(lambda: "connected as" in e.proc.log(), 20, "the bot's READY")
+        await e.ready()
         yield e
 
 

@@ -37,7 +37,7 @@ async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]
         e.server.users["q13"].locale = "es-ES"
         e.server.add_channel("queue-2")
         await e.proc.start()
-        await e.server.wait_until(lambda: "connected as" in e.proc.log(), 20, "the bot's READY")
+        await e.ready()
         yield e
 
 

@@ -40,7 +40,7 @@ async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]
         for n, name in enumerate(NAMES, start=1):
             e.server.users[name] = User(id=fixed_id(950 + n), name=name)
         await e.proc.start()
-        await e.server.wait_until(lambda: "connected as" in e.proc.log(), 20, "the bot's READY")
+        await e.ready()
         yield e
 
 

@@ -36,7 +36,7 @@ SCALE = 0.008
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
     async with bot_env(Path(tmp_path_factory.mktemp("unstuck")), extra_env={"TABLEBOT_CLOCK_SCALE": str(SCALE)}) as e:
-        await e.server.wait_until(lambda: "connected as" in e.proc.log(), 20, "the bot's READY")
+        await e.ready()
         yield e
 
 
