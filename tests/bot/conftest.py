@@ -261,6 +261,18 @@ class Driver:
         return token
 
 
+async def until(predicate: Any, what: str, timeout: float = 30.0) -> None:  # noqa: ASYNC109
+    """Poll ``await predicate()`` (storage, background workers: no event to wait on) until it is true; returns at
+    once when it is. Raises ``AssertionError`` naming ``what`` after ``timeout`` s (a bound for a stuck run, never a
+    speed check: a loaded machine may take seconds)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not await predicate():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
 def all_custom_ids(message: dict[str, Any]) -> list[str]:
     """Custom ids of every component of a stored message."""
     out = []

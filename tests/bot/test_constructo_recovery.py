@@ -21,7 +21,7 @@ from bot.app import TableBot
 from bot.services.boards import ShownBoards
 from bot.services.publish import BOARD_VERSION_KEY
 from bot.storage import Storage
-from tests.bot.conftest import Driver, all_custom_ids, make_bot, match_of
+from tests.bot.conftest import Driver, all_custom_ids, make_bot, match_of, until
 from tests.bot.fakediscord import BOT_ID, CHANNEL_ID, EPHEMERAL, FakeDiscord
 
 ALICE, BOB, CAROL, ADMIN = 1, 2, 3, 4
@@ -100,13 +100,14 @@ async def test_a_failed_board_post_is_retried_until_it_gets_through(
     bot.games.outbox.backoff_s = (0.05,)
     bot.games.outbox.start()  # what READY starts
     game = await ai_game_with_unposted_ai_move(driver, fake, storage)
+
     # the AI's commit owed its board (the outbox); the workers re-post it without any command
-    for _ in range(100):
+    async def reposted() -> bool:
         record = await storage.get_game(game)
         assert record is not None
-        if record.messages.get(BOARD_VERSION_KEY) == 2:
-            break
-        await asyncio.sleep(0.05)
+        return record.messages.get(BOARD_VERSION_KEY) == 2
+
+    await until(reposted, "the AI move's board posted by the outbox")
     await driver.settle()
     record = await storage.get_game(game)
     assert record is not None and record.messages[BOARD_VERSION_KEY] == 2
@@ -126,10 +127,11 @@ async def test_board_retries_give_up_after_the_last_delay(
     fake.fail_paths.add(CHANNEL_POSTS)  # the channel stays unreachable
     await driver.command("constructo place", ALICE, tile=5, size="small")
     game = (await storage.list_active_games())[0].id
-    for _ in range(200):  # the effect is given up (and forgotten) after its second failed run
-        if bot.games.outbox.stats.failed >= 2 and not await storage.effects_of(game):
-            break
-        await asyncio.sleep(0.02)
+
+    async def given_up() -> bool:  # the effect is given up (and forgotten) after its second failed run
+        return bot.games.outbox.stats.failed >= 2 and not await storage.effects_of(game)
+
+    await until(given_up, "the board effect given up after its second failed run")
     await asyncio.sleep(0.1)  # a further (wrong) retry would come within this
     await driver.settle()
     attempts = [c for c in fake.calls if c.method == "POST" and c.path == CHANNEL_POSTS]

@@ -24,20 +24,11 @@ from bot.core.outbox import Outbox
 from bot.services import lobby
 from bot.services.publish import BOARD_VERSION_KEY
 from bot.storage import Owed, Storage
-from tests.bot.conftest import Driver, all_custom_ids, make_bot, start
+from tests.bot.conftest import Driver, all_custom_ids, make_bot, start, until
 from tests.bot.fakediscord import CHANNEL_ID, EPHEMERAL, FakeDiscord
 
 ALICE, BOB = 1, 2
 CHANNEL_POSTS = f"/channels/{CHANNEL_ID}/messages"
-
-
-async def until(predicate: Any, what: str) -> None:
-    """Poll ``await predicate()`` (storage: no event to wait on) until it is true; at most 10 s."""
-    for _ in range(500):
-        if await predicate():
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 async def test_a_commit_whose_answer_is_lost_is_told_saved_and_shows_its_board(
