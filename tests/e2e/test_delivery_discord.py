@@ -160,6 +160,8 @@ async def test_late_first_responses_on_join_add_bot_start_keep_the_lobby_true(en
     server.inject_interaction_failure("cn:join:*")
     join = await bob.click(lobby, "Join")
     await server.wait_until(lambda: len(env.game(game_id).players) == 2, 20, "bob's seat")
+    # the seat is committed before the answer is tried: Discord's refusal (10062) may come a moment later
+    await server.wait_until(lambda: join.interaction.dead, 10, "Discord to refuse the join's answer (10062)")
     assert join.failed
     await server.wait_until(
         lambda: f"<@{bob.user.id}>" in server.message(lobby_msg).content, 10, "the lobby to list bob"
