@@ -138,6 +138,7 @@ async def test_late_first_response_on_accept_still_starts_and_shows_the_game(env
     fault = server.inject_interaction_failure("cx:acc:*")
     click = await server.as_user("bob", "late-1").click(res.message, "Accept")
     await server.wait_until(lambda: "board" in env.game(game_id).messages, 20, "the first board")
+    await server.wait_until(lambda: click.interaction.dead, 10, "Discord to refuse Accept's answer (10062)")
     assert fault.hits == 1 and click.failed
     row = env.game(game_id)
     assert row.status == "active" and env.actions(game_id)[-1][2] == "accept"
