@@ -327,6 +327,20 @@ async def assert_stripped(
     await server.wait_until(lambda: server.message(message_id).components == [], timeout, what)
 
 
+async def recorded_board(env: BotEnv, game_id: int, timeout: float = 20.0) -> Message:  # noqa: ASYNC109
+    """The game's stored board once it is the board of the stored version. The bot records a board just after
+    the answer or followup that carries it (commit, answer, record), so the stored board read right after an
+    ``answered(...)`` (or after waiting for a commit) may still be the one before: wait for the record
+    (``TimeoutError`` if it never comes)."""
+
+    def current() -> bool:
+        row = env.game(game_id)
+        return row.messages.get("board.version") == row.version
+
+    await env.server.wait_until(current, timeout, f"game {game_id}'s board of its stored version recorded")
+    return env.server.message(env.game(game_id).messages["board"])
+
+
 def queued(env: BotEnv) -> dict[int, tuple[str, int]]:
     """``user_id -> (kind, seats)`` of every stored quick-match queue row (claimed or not)."""
     with env.db() as conn:

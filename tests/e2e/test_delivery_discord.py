@@ -16,7 +16,17 @@ import pytest
 import pytest_asyncio
 
 from .delivery_kit import challenge, delivery_env, free_placement, games_in, no_traceback, stall_storage
-from .helpers import CALLBACK, CHANNEL_POST, EDIT_ORIGINAL, FOLLOWUP, BotEnv, answered, assert_refusal, buttons
+from .helpers import (
+    CALLBACK,
+    CHANNEL_POST,
+    EDIT_ORIGINAL,
+    FOLLOWUP,
+    BotEnv,
+    answered,
+    assert_refusal,
+    buttons,
+    recorded_board,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -85,6 +95,7 @@ async def test_permission_lost_mid_game_the_player_is_told_and_still_sees_the_bo
     note = res.followups[0]
     assert "could not post" in note.content and "Send Messages" in note.content and note.images
     assert not note.ephemeral
+    await recorded_board(env, game_id)  # the AI's board is recorded just after its followup is posted
     row = env.game(game_id)
     assert row.version == version + 2
     assert row.messages["board"] == note.id and row.messages["board.version"] == row.version
@@ -122,6 +133,7 @@ async def test_permission_lost_mid_game_the_player_is_told_and_still_sees_the_bo
     assert res.message.images and not res.ephemeral
     await server.wait_until(lambda: env.game(game2).version == 2, 20, "the AI's answer")
     assert "Send Messages" in res.followups[0].content and res.followups[0].images  # the AI's board
+    await recorded_board(env, game2)  # recorded just after its followup is posted
     row = env.game(game2)
     assert row.messages["board"] == res.followups[0].id and row.messages["board.version"] == row.version
     assert "Traceback" not in env.log_tail(20000)

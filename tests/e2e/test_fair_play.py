@@ -21,7 +21,7 @@ import pytest_asyncio
 
 from engine.conex import fair
 
-from .helpers import BotEnv, answered, assert_refusal, bot_env
+from .helpers import BotEnv, answered, assert_refusal, bot_env, recorded_board
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -132,7 +132,7 @@ async def test_downloaded_record_is_signed_and_the_documented_command_checks_it(
     await answered(await bob.click(leave.message, "Yes, leave the game"))
     row = env.game(game_id)
     assert row.status == "finished"
-    card = server.message(row.messages["board"])
+    card = await recorded_board(env, game_id)  # the result table, recorded just after it is posted
     download = await answered(await alice.click(card, "Download record"))
     files = {a.filename: a.data for m in download.messages for a in m.attachments}
     record = json.loads(files[f"game-{game_id}.json"])

@@ -17,7 +17,7 @@ import pytest_asyncio
 
 from devserver.client import DevUser
 
-from .helpers import BotEnv, answered, assert_refusal, bot_env, resign
+from .helpers import BotEnv, answered, assert_refusal, bot_env, recorded_board, resign
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -152,7 +152,7 @@ async def _short_game(env: BotEnv, *, casual: bool, **meanwhile: object) -> str:
     await resign(alice)
     row = env.latest_game("constructo", server.channel("games").id)
     assert row.status == "finished"
-    return server.message(row.messages["board"]).content
+    return (await recorded_board(env, row.id)).content  # the result card, recorded just after its followup
 
 
 async def test_unrated_by_default_then_rated_then_ratings_reset_with_cancel_and_confirm(env: BotEnv) -> None:
@@ -254,7 +254,7 @@ async def test_a_casual_challenge_moves_no_rating_and_its_rematch_stays_casual(e
     await answered(await bob.slash("constructo place", tile=4, size="small"))
     await resign(alice)
     row = env.latest_game("constructo", server.channel("games").id)
-    card = server.message(row.messages["board"])
+    card = await recorded_board(env, row.id)  # the result card, recorded just after its followup
     assert row.status == "finished" and "Not rated (a casual game)." in card.content, card.content
     assert "Rating changes" not in card.content and env.ratings("constructo") == before
     await answered(await alice.click(card, "Rematch"))

@@ -22,7 +22,7 @@ import pytest_asyncio
 from bot.i18n import t
 from devserver.models import Message
 
-from .helpers import BotEnv, answered, assert_png, bot_env, queued, resign
+from .helpers import BotEnv, answered, assert_png, bot_env, queued, recorded_board, resign
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -177,7 +177,7 @@ async def test_learn_constructo_in_english_to_the_end_then_play_the_ai(env: BotE
     assert "tutorial" not in real.state["options"] and [s["ai"] for s in real.state["seats"]] == [None, "hard"]
     await resign(me)
     # Rematch on the tutorial's last board: a real game against the same AI, not a second tutorial
-    last = env.server.message(env.game(row.id).messages["board"])
+    last = await recorded_board(env, row.id)
     res = await answered(await me.click(last, "Rematch"))
     again = env.latest_game("constructo")
     assert again.id not in (row.id, real.id) and again.status == "active", res.text

@@ -24,7 +24,7 @@ from devserver.client import DevUser
 from devserver.models import Message, User, fixed_id
 from engine.constructo import Size
 
-from .helpers import BotEnv, answered, assert_refusal, bot_env, resign
+from .helpers import BotEnv, answered, assert_refusal, bot_env, recorded_board, resign
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -168,6 +168,7 @@ async def test_rematch_against_the_ai_one_click_swapped_and_played_to_the_end(en
     res = await resign(alice)  # the first game ends (asked first, like the Resign button)
     card = res.followups[-1]
     assert card is not None and env.game(first.id).status == "finished"
+    await recorded_board(env, first.id)  # recorded just after its followup is posted
     assert env.game(first.id).messages["board"] == card.id, "the result card"
     labels = {c.get("label") for c in card.buttons()}
     assert {"Rematch", "Replay"} <= labels, labels
@@ -404,7 +405,7 @@ async def test_turn_alerts_by_dm_are_opt_in_one_per_turn_and_turn_off_when_dms_c
     await asyncio.sleep(2.5)
     assert len(server.dm_messages("kim")) == 2, "one alert per turn"
     assert server.dm_messages("lee") == [], "lee never opted in"
-    board = server.message(env.game(game.id).messages["board"])
+    board = await recorded_board(env, game.id)  # lee's move's board (recorded just after its answer)
     offered = await answered(await lee.click(board, "Offer draw"))  # a commit, but no new turn for kim
     assert not offered.ephemeral and env.game(game.id).state["extra"]["offer"]["state"] == "open", offered.text
     await asyncio.sleep(2.5)

@@ -14,7 +14,7 @@ from PIL import Image
 
 from render.common import luminance
 
-from .helpers import BotEnv, answered, bot_env
+from .helpers import BotEnv, answered, bot_env, recorded_board
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -85,5 +85,5 @@ async def test_watching_a_game_draws_its_board_in_the_watchers_look(env: BotEnv)
         seen[name] = shown.message.images[0]
     assert lightness(seen["carol"]) > 0.5, "carol's look: light"
     assert lightness(seen["dave"]) < 0.1, "dave chose nothing: dark"
-    board = server.message(env.game(game.id).messages["board"])
+    board = await recorded_board(env, game.id)
     assert board.images and lightness(board.images[0]) < 0.1, "the public board keeps the default look"

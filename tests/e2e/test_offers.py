@@ -25,7 +25,15 @@ from engine.constructo import Match
 from engine.constructo.verdict import expected_margin
 from engine.record import load_record
 
-from .helpers import BotEnv, answered, assert_consistent_constructo, assert_refusal, bot_env, resign
+from .helpers import (
+    BotEnv,
+    answered,
+    assert_consistent_constructo,
+    assert_refusal,
+    bot_env,
+    recorded_board,
+    resign,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -105,7 +113,7 @@ async def test_draw_offer_accepted_by_the_opponent_ends_the_match_drawn_and_rate
     row = env.game(game_id)
     assert row.status == "finished" and row.result is not None
     assert row.result["reason"] == "agreed" and row.result["rated"] is True
-    final = board_of(env, game_id).content
+    final = (await recorded_board(env, game_id)).content  # the board answering the accept, recorded just after
     assert tidy_lines(final) and "\nMatch over: a draw" in final, repr(final)
     assert set(row.result["results"].values()) == {"draw"}
     ratings = env.ratings("constructo")
@@ -129,13 +137,13 @@ async def test_an_offer_is_voided_by_the_next_move_and_a_stale_button_changes_no
     after = env.game(game_id)
     assert after.status == "active" and after.version == before.version and env.actions(game_id) == log_before
 
-    # bob offers, alice declines; bob offers again and cancels it himself
-    res = await answered(await bob.click(board_of(env, game_id), "Offer draw"))
+    # bob offers, alice declines; bob offers again and cancels it himself (each board is recorded after its answer)
+    res = await answered(await bob.click(await recorded_board(env, game_id), "Offer draw"))
     assert_refusal(await answered(await bob.click(res.message, "Decline")), "your own offer")
     res = await answered(await alice.click(res.message, "Decline"))
     assert not res.ephemeral and "Alice declined Bob's draw offer" in res.text, res.text
     assert offer_of(env, game_id) == {"what": "draw", "seat": 1, "state": "declined", "by": 0}
-    res = await answered(await bob.click(board_of(env, game_id), "Offer draw"))
+    res = await answered(await bob.click(await recorded_board(env, game_id), "Offer draw"))
     refusal = assert_refusal(await answered(await alice.click(res.message, "Cancel offer")), "Only Bob can withdraw")
     assert "you can **Accept** or **Decline** it" in refusal and "opponent" not in refusal, refusal
     res = await answered(await bob.click(res.message, "Cancel offer"))
@@ -151,7 +159,7 @@ async def test_takeback_accepted_in_a_rated_game_is_in_history_replay_and_record
     mark = env.mark()
     game_id, alice, bob = await start(env, "general")
     await answered(await alice.slash("constructo place", tile=1, size="small"))
-    assert labels(board_of(env, game_id))[-1] == "Take back"
+    assert labels(await recorded_board(env, game_id))[-1] == "Take back"
     res = await answered(await alice.click(board_of(env, game_id), "Take back"))
     assert "Alice asks to take back their last move" in res.text, res.text
     res = await answered(await bob.click(res.message, "Accept takeback"))

@@ -15,7 +15,7 @@ import pytest_asyncio
 
 from devserver.models import Message
 
-from .helpers import BotEnv, answered, bot_env, resign
+from .helpers import BotEnv, answered, bot_env, recorded_board, resign
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -45,7 +45,7 @@ async def test_replay_layouts_and_leaderboard_in_the_readers_language(env: BotEn
         user = users[row.players[row.match.current_player]]
         await answered(await user.slash("constructo place", tile=move.tile, size=move.size.word))
     await resign(bob)
-    card = server.message(env.game(game.id).messages["board"])
+    card = await recorded_board(env, game.id)  # the result card, recorded just after its followup
 
     spanish = await answered(await carol.click(card, "Replay"), timeout=60)
     english = await answered(await alice.click(card, "Replay"), timeout=60)

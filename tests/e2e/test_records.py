@@ -30,7 +30,7 @@ from engine.conex import Game, fair
 from engine.constructo import Match
 from engine.record import load_record
 
-from .helpers import BotEnv, answered, assert_refusal, bot_env, resign
+from .helpers import BotEnv, answered, assert_refusal, bot_env, recorded_board, resign
 
 ENGINES = (Game, Match)
 """What the bot's plug-ins name as their engines (``kind.engine``): the records are re-played with them."""
@@ -111,7 +111,7 @@ async def test_constructo_result_card_replay_download_and_analysis(env: BotEnv) 
     res = await resign(bob)
     row = env.game(game.id)
     assert row.status == "finished"
-    card = server.message(row.messages["board"])
+    card = await recorded_board(env, game.id)  # the result card, recorded just after its followup
     assert [c.get("label") for c in card.buttons()] == ["Rematch", "Replay", "Download record", "Analysis"]
 
     started = time.perf_counter()
@@ -165,7 +165,7 @@ async def test_conex_commitment_before_any_hand_reveal_and_replay(env: BotEnv) -
     await answered(await bob.click(leave.message, "Yes, leave the game"))
     row = env.game(game.id)
     assert row.status == "finished"
-    card = server.message(row.messages["board"])
+    card = await recorded_board(env, game.id)  # the result table, recorded just after it is posted
     command = f"python -m engine.conex verify {seed} {digest} --players 2"
     assert f"`{seed}`" not in card.content and "python -m" not in card.content, card.content  # in words on the card
     labels = ["Rematch", "Replay", "Download record", "How do I know the deal was fair?"]

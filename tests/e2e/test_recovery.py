@@ -12,7 +12,7 @@ from pathlib import Path
 from devserver import DevServer
 from devserver.process import BotProcess
 
-from .helpers import BotEnv, answered, assert_png, select_with_prefix
+from .helpers import BotEnv, answered, assert_png, recorded_board, select_with_prefix
 
 FOLLOWUPS = "POST /webhooks/*/*"
 CHANNEL_POSTS = "POST /channels/*/messages"
@@ -28,6 +28,7 @@ async def ai_game(env: BotEnv) -> tuple[int, int]:
     res = await answered(await alice.slash("constructo challenge", opponent="bot", level="easy"))
     assert not res.ephemeral, res.text
     game = env.latest_game("constructo", env.server.channel("games").id)
+    await recorded_board(env, game.id)  # the board answering the challenge is recorded just after it
     assert game.status == "active" and board_version(env, game.id) == game.version
     return game.id, game.version
 

@@ -21,7 +21,7 @@ from PIL import Image
 
 from bot.games.constructo.payload import legal_placements
 
-from .helpers import EDIT_ORIGINAL, BotEnv, answered, assert_png, bot_env, buttons
+from .helpers import EDIT_ORIGINAL, BotEnv, answered, assert_png, bot_env, buttons, recorded_board
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -70,7 +70,7 @@ async def test_board_over_the_upload_limit_comes_smaller_then_as_text(env: BotEn
     server = env.server
     mark = env.mark()
     game_id = await human_game(env, "big-1")
-    first = server.message(env.game(game_id).messages["board"]).images[0]
+    first = (await recorded_board(env, game_id)).images[0]  # Accept's board, recorded just after its followup
     limit = len(first) * 3 // 4
     server.set_upload_limit(limit)
     try:

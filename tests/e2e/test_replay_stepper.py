@@ -24,7 +24,7 @@ from render import to_png
 from render.constructo_replay import REPLAY
 from render.replay import replay_frame
 
-from .helpers import BotEnv, answered, bot_env, resign
+from .helpers import BotEnv, answered, bot_env, recorded_board, resign
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -60,7 +60,7 @@ async def test_step_through_a_replay_privately_and_after_a_restart(env: BotEnv) 
             )
         )
     await resign(bob)
-    card = server.message(env.game(game.id).messages["board"])
+    card = await recorded_board(env, game.id)  # the result card, recorded just after its followup
 
     replay = await answered(await carol.click(card, "Replay"), timeout=60)
     record = json.loads(next(a.data for a in replay.message.attachments if a.filename.endswith(".json")))

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from .helpers import BotEnv, answered, assert_refusal, bot_env
+from .helpers import BotEnv, answered, assert_refusal, bot_env, recorded_board
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -127,13 +127,13 @@ async def test_draw_offer_in_spanish(env: BotEnv) -> None:
     game = env.latest_game("constructo", here.id)
     await answered(await alice.slash("constructo place", tile=5, size="large"))
     await answered(await bob.slash("constructo place", tile=4, size="medium"))
-    board = server.message(env.game(game.id).messages["board"])
+    board = await recorded_board(env, game.id)  # each board is recorded just after the answer that carries it
     assert {"Ofrecer tablas", "Deshacer jugada"} <= {c.get("label") for c in board.buttons()}
     offered = await answered(await alice.click(board, "Ofrecer tablas"))
     assert "ofrece tablas" in spanish(offered.message.content), offered.message.content
-    board = server.message(env.game(game.id).messages["board"])
+    board = await recorded_board(env, game.id)
     done = await answered(await bob.click(board, "Aceptar tablas"))
     await server.wait_until(lambda: env.game(game.id).status == "finished", 20, "the agreed draw")
-    last = server.message(env.game(game.id).messages["board"])
+    last = await recorded_board(env, game.id)
     assert "Tablas acordadas" in spanish(last.content), last.content
     assert not done.ephemeral, done.text
