@@ -117,6 +117,15 @@ async def test_mutual_abort_every_player_one_click_unrated(env: BotEnv) -> None:
     assert row.status == "aborted" and row.result is None
     assert env.actions(game_id)[-1][1:] == (bob.id, "abort")
     assert env.ratings("constructo") == {}, "nothing rated"
+    # the board is stripped (and its clock line dropped) just after the click is answered
+    await server.wait_until(
+        lambda: (
+            server.message(row.messages["board"]).components == []
+            and "⏱️" not in server.message(row.messages["board"]).content
+        ),
+        15,
+        "the aborted game's board stripped and without its clock",
+    )
     last = server.message(row.messages["board"])
     assert last.components == [], "the board lost its buttons"
     assert "⏱️" in before_board and "⏱️" not in last.content, "no clock runs on an aborted game's board"
