@@ -120,7 +120,8 @@ async def test_write_lock_held_20s_the_move_is_refused_privately_and_truly(env: 
         move = await player.slash("constructo place", tile=tile, size=size)
         await asyncio.sleep(3.1)
         assert not move.failed and first_response_s(move) < 3.0
-        await answered(move, timeout=30)
+        # the refusal is a followup sent just after the public thinking message is deleted: wait for it too
+        await answered(move, timeout=30, followups=1)
         assert holder.done() is False, "the refusal came while the lock was still held"
         assert move.message.deleted, "the public thinking message is removed"
         refusal = move.followups[-1]
