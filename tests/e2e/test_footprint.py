@@ -233,7 +233,9 @@ async def conex_vs_ai(env: BotEnv, channel: str, user_name: str) -> tuple[Footpr
     user = server.as_user(user_name, ch.id)
     await answered(await user.slash("conex new", goal=20))
     game = env.latest_game("conex")
-    lobby = server.message(game.messages["lobby"])
+    # without a thread of its own the lobby is the command's answer, recorded just after it is posted
+    await server.wait_until(lambda: "lobby" in env.game(game.id).messages, 15, "the lobby message recorded")
+    lobby = server.message(env.game(game.id).messages["lobby"])
     here = user.in_channel(game.channel_id)
     await answered(await here.click(lobby, "Add bot"))
     await answered(await here.click(server.message(lobby.id), "Start"))
