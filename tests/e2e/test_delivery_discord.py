@@ -125,8 +125,9 @@ async def test_permission_lost_mid_game_the_player_is_told_and_still_sees_the_bo
     await env.proc.restart()
     await server.set_bot_permissions("perm-4", deny=["send_messages"])
     server.inject_interaction_failure("constructo place")
+    refused = env.proc.log().count("may not post in channel")  # the log is kept across restarts: this move's line
     dead = await dave.slash("constructo place", tile=5, size="large")  # an empty board: tile 5 is free
-    await server.wait_until(lambda: "may not post in channel" in env.log_tail(20000), 20, "the refused post")
+    await server.wait_until(lambda: env.proc.log().count("may not post in channel") > refused, 20, "the refused post")
     assert dead.failed and env.game(game2).version == 1, "the move is applied, its board could not go anywhere"
     res = await answered(await dave.slash("constructo board"), followups=1, timeout=30)
     assert "could not post this game's boards" in res.message.content and "Send Messages" in res.message.content
