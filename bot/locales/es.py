@@ -35,15 +35,19 @@ MESSAGES: dict[str, str] = {
     "rule.Input": "No he entendido lo que has escrito: revisa las opciones del comando e inténtalo de nuevo.",
     "rule.Forfeited": "Dejaste esta partida; tu asiento ya no juega.",
     "rule.State": "La partida guardada no se puede leer; no se ha cambiado nada.",
-    "err.bad_option": "No he entendido {value!r}: revisa la opción e inténtalo de nuevo.",
+    "err.bad_option": "No he entendido «{value}»: revisa la opción e inténtalo de nuevo.",
     "err.no_such_game": "La partida {game_id} no existe (o ya no existe): `/history` lista tus partidas.",
     "err.no_game_in_channel": "No hay ninguna partida en este canal.",
-    "err.no_such_kind": "Aquí no hay ningún juego llamado {game!r}.",
+    "err.no_such_kind": "Aquí no hay ningún juego llamado «{game}».",
     "err.not_challenged": "Solo <@{user}> puede responder a este desafío.",
     "err.not_started": "Esta partida aún no ha empezado: el desafío espera a que lo acepten.",
     "err.wrong_phase": "Esta partida ya no está en esa fase (está {status}).",
     "err.bot_opponent": "Los bots no pueden jugar aquí, salvo yo: desafíame para jugar contra la IA.",
-    "err.bad_level": "Nivel de IA desconocido {level!r}: usa uno de {levels}.",
+    "err.bad_level": "Nivel de IA desconocido «{level}»: usa uno de {levels}.",
+    "err.level_needs_ai": (
+        "El nivel es mi fuerza como IA; no se aplica a una partida contra {name}. Quítalo, o desafíame para "
+        "jugar contra la IA."
+    ),
     "err.channel_busy": ("Este canal ya tiene una partida en curso (partida {game_id}): termínala o anúlala primero."),
     "err.guild_only": "Las partidas se juegan en servidores, no en mensajes directos.",
     "storage.VersionConflict": "Otra acción llegó en el mismo momento y fue primero: mira el tablero nuevo.",

@@ -53,6 +53,16 @@ def test_no_rule_code_or_module_path_in_any_locale_string(lang: str) -> None:
     assert found == {}, found
 
 
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_no_locale_string_quotes_a_value_with_python_repr(lang: str) -> None:
+    """A value the player typed is quoted as typed ("“rombito”", "«rombito»"), never through ``!r`` (which shows
+    Python's quotes and escapes such as ``\\u200b``)."""
+    found = [key for key, text in MESSAGES[lang].items() if re.search(r"\{[^{}]*![rsa]\}", text)]
+    assert found == [], found
+    quoted = t("err.bad_level", lang, level="rombo\u00e9", levels="easy")
+    assert "rombo\u00e9" in quoted and "\\u" not in quoted and "'" not in quoted, quoted
+
+
 def _finished_constructo(resign: bool) -> Match:
     match = Match.new("rombo")
     for text in ("L5", "M4", "S9", "4-5"):

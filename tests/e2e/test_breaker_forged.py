@@ -49,3 +49,13 @@ async def test_a_daily_puzzle_hour_out_of_range_is_refused_in_words(env: BotEnv,
     assert_refusal(res, "0 to 23", f"not {hour}", "Nothing was changed")
     with env.db() as conn:
         assert conn.execute("SELECT hour FROM puzzle_daily").fetchone()[0] == 12
+
+
+async def test_a_level_for_a_challenge_of_a_person_is_refused_not_ignored(env: BotEnv) -> None:
+    """The AI level only sets the bot's strength: asked of a challenge of a person, it is refused (it used to be
+    silently ignored) and no challenge is stored; the same challenge without it, or of the bot, goes through."""
+    alice = env.server.as_user("alice")
+    games = count(env, "games")
+    res = await answered(await alice.slash("constructo challenge", opponent="bob", level="hard"))
+    assert_refusal(res, "level is my strength as the AI", "Bob", "challenge me")
+    assert count(env, "games") == games

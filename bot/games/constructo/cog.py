@@ -17,6 +17,7 @@ from bot.core.clock import CLOCK_HELP
 from bot.core.envelope import Seat
 from bot.core.names import plain
 from bot.core.results import RATED_HELP, casual_extra
+from bot.errors import BotError
 from bot.games.constructo import puzzle_cog
 from bot.games.constructo.kind import KIND, check_level
 from bot.games.constructo.narration import match_of
@@ -117,6 +118,8 @@ class ConstructoCog(
             )
             return
         vs_ai = self.vs_ai(interaction, opponent)
+        if level is not None and not vs_ai:  # a level is the AI's strength: for a person it would be ignored
+            raise BotError("err.level_needs_ai", name=plain(opponent.display_name))
         if vs_ai:
             seats = [Seat.of(me.display_name), Seat.of(KIND.narration.ai_seat_name(lvl, 1, loc), lvl)]
         else:
