@@ -1,0 +1,440 @@
+"""E2E (QA, exploratory): probes against the real bot where the other files do not look.
+
+Finished games poked from their old boards and commands; the resign confirmation and lobby buttons clicked twice at
+once; a lobby's stale Leave after it started; another player's private hint buttons; look-alike text (zero-width,
+full-width, NBSP) in card and layout options; a Spanish player refused in Spanish; a SIGKILL right after a CONEX move.
+Invariants: bad input gets a clear private answer and changes nothing; what a player reads is true (no rule codes
+outside bold refusals, no "nothing was changed" when something was); every accepted action is committed once; no
+traceback in the bot's log and no devserver violation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import re
+import unicodedata
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from devserver.models import Message
+from devserver.result import InteractionResult
+
+from .helpers import (
+    BotEnv,
+    answered,
+    assert_consistent_constructo,
+    assert_refusal,
+    bot_env,
+    check_log_sequence,
+    recorded_board,
+    replay_conex,
+)
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+RULE_CODE = re.compile(r"(?<![\w:#])[A-Z]\d{1,2}\b")  # "K3" (bold parts removed first; "1:Y2" is a corner)
+HASHLIKE = re.compile(r"(?<!`)\b[0-9a-f]{32,}\b")  # the deal's fingerprint is shown on purpose, in backticks
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
+    async with bot_env(Path(tmp_path_factory.mktemp("probe")), start=False) as e:
+        for n in range(1, 13):
+            e.server.add_channel(f"p{n}")
+        await e.proc.start()
+        await e.ready()
+        yield e
+
+
+def no_traceback(env: BotEnv) -> None:
+    log = env.proc.log()
+    assert "Traceback" not in log and "Ignoring exception" not in log, env.log_tail(5000)
+
+
+def snapshot(env: BotEnv, game_id: int) -> tuple[Any, ...]:
+    row = env.game(game_id)
+    return row.status, row.version, row.state, row.players, env.actions(game_id)
+
+
+def public_ids(env: BotEnv) -> list[int]:
+    return [m.id for m in env.server.all_messages() if not m.ephemeral]
+
+
+def readable(text: str) -> str:
+    assert "went wrong" not in text.lower(), text
+    assert not RULE_CODE.search(re.sub(r"\*\*[^*]*\*\*", "", text)), f"a rule code outside bold: {text!r}"
+    assert not HASHLIKE.search(text), f"a hash shown: {text!r}"
+    return text
+
+
+async def click_raw(user: Any, message: Message, custom_id: str, values: list[str] | None = None) -> InteractionResult:
+    """A click (or select) on ``message`` as the client that still shows it sends it."""
+    data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2 if values is None else 3}
+    if values is not None:
+        data["values"] = values
+    it = await user.server.create_interaction(
+        user.user, user.server.channel(message.channel_id), 3, data, message=message
+    )
+    return InteractionResult(user.server, it)
+
+
+def cid(message: Message, label: str) -> str:
+    found = [c["custom_id"] for c in message.buttons() if c.get("label") == label]
+    assert found, f"no {label!r} on the message: {[c.get('label') for c in message.buttons()]}"
+    return found[0]
+
+
+async def constructo(env: BotEnv, channel: str, a: str = "alice", b: str = "bob") -> tuple[int, Any, Any, Message]:
+    alice, bob = env.server.as_user(a, channel), env.server.as_user(b, channel)
+    res = await answered(await alice.slash("constructo challenge", opponent=b))
+    board = (await answered(await bob.click(res.message, "Accept"), followups=1)).followups[-1]
+    return env.latest_game("constructo", env.server.channel(channel).id).id, alice, bob, board
+
+
+async def conex(env: BotEnv, channel: str, names: tuple[str, ...]) -> tuple[int, list[Any], Message, Message]:
+    users = [env.server.as_user(n, channel) for n in names]
+    lobby = (await answered(await users[0].slash("conex new", table="small", goal=20))).message
+    lobby_seen = copy.deepcopy(lobby)
+    for u in users[1:]:
+        await answered(await u.click(lobby, "Join"))
+    table = (await answered(await users[0].click(lobby, "Start"), followups=1)).followups[-1]
+    return env.latest_game("conex", env.server.channel(channel).id).id, users, lobby_seen, table
+
+
+# --------------------------------------------------------------------------------------------- finished games
+
+
+async def test_a_finished_match_old_board_and_commands_change_nothing_and_say_it_is_over(env: BotEnv) -> None:
+    mark = env.mark()
+    game_id, alice, bob, _board = await constructo(env, "p1")
+    await answered(await alice.slash("constructo place", tile=5, size="large"))
+    await answered(await bob.slash("constructo place", tile=4, size="small"))
+    seen = copy.deepcopy(await recorded_board(env, game_id))  # what alice's client still shows
+    ask = await answered(await bob.slash("constructo resign"))
+    asked = copy.deepcopy(ask.message)
+    await answered(await bob.click(ask.message, "Yes, resign"), followups=1)
+    assert env.game(game_id).status == "finished"
+    before, pub = snapshot(env, game_id), public_ids(env)
+    texts = []
+    for label in ("Resign", "Offer draw", "Take back"):
+        texts.append(assert_refusal(await answered(await click_raw(alice, seen, cid(seen, label)))))
+    sel = next(c for c in seen.buttons() if c.get("type") == 3 and c["custom_id"].startswith("cx:pl:"))
+    texts.append(assert_refusal(await answered(await click_raw(alice, seen, sel["custom_id"], ["1"]))))
+    for cmd, kw in (("constructo place", {"tile": 1, "size": "small"}), ("constructo resign", {})):
+        texts.append(assert_refusal(await answered(await alice.slash(cmd, **kw))))
+    texts.append(assert_refusal(await answered(await bob.slash("constructo move", **{"from": 5, "to": 4}))))
+    for t in texts:
+        readable(t)
+        assert "not your turn" not in t.lower(), f"a finished game is not someone's turn: {t!r}"
+    assert snapshot(env, game_id) == before and public_ids(env) == pub, texts
+    # the result card's stale ask: a second "Yes, resign" on the old confirmation
+    again = await answered(await click_raw(bob, asked, cid(asked, "Yes, resign")))
+    readable(assert_refusal(again))
+    assert snapshot(env, game_id) == before
+    no_traceback(env)
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def test_yes_resign_double_clicked_resigns_once_and_rates_once(env: BotEnv) -> None:
+    mark = env.mark()
+    game_id, alice, bob, _board = await constructo(env, "p2", "carol", "dave")
+    await answered(await alice.slash("constructo place", tile=5, size="large"))
+    await answered(await bob.slash("constructo place", tile=4, size="small"))
+    ask = await answered(await alice.slash("constructo resign"))
+    yes = cid(ask.message, "Yes, resign")
+    a, b = await click_raw(alice, ask.message, yes), await click_raw(alice, ask.message, yes)
+    await asyncio.gather(answered(a), answered(b))
+    log = [x for _s, _p, x in env.actions(game_id)]
+    assert log.count("resign") + log.count("forfeit") == 1, log
+    row = env.game(game_id)
+    assert row.status == "finished"
+    check_log_sequence(env.actions(game_id), row.version)
+    ratings = env.ratings("constructo")
+    assert ratings[alice.id][1] == 1 and ratings[bob.id][1] == 1, ratings
+    for r in (a, b):
+        readable(r.text)
+    assert_consistent_constructo(env, game_id)
+    no_traceback(env)
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+# --------------------------------------------------------------------------------------------- CONEX lobbies
+
+
+async def test_a_stale_lobby_leave_after_the_start_does_not_forfeit(env: BotEnv) -> None:
+    mark = env.mark()
+    game_id, users, lobby_seen, _table = await conex(env, "p3", ("alice", "bob", "carol"))
+    before = snapshot(env, game_id)
+    assert before[0] == "active"
+    res = await answered(await click_raw(users[2], lobby_seen, cid(lobby_seen, "Leave")))
+    text = readable(res.text)
+    after = snapshot(env, game_id)
+    if after != before:  # a forfeit through a lobby button: must be what was said, and public
+        assert "forfeit" in text.lower() or "left" in text.lower(), text
+    assert after == before, f"a stale lobby Leave changed the running game: {text!r}"
+    assert_refusal(res)
+    no_traceback(env)
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def test_join_and_leave_at_once_the_lobby_message_tells_the_stored_seats(env: BotEnv) -> None:
+    mark = env.mark()
+    users = {n: env.server.as_user(n, "p4") for n in ("alice", "bob", "carol")}
+    lobby = (await answered(await users["alice"].slash("conex new"))).message
+    game_id = env.latest_game("conex", env.server.channel("p4").id).id
+    a, b = await users["bob"].click(lobby, "Join"), await users["bob"].click(lobby, "Leave")
+    await asyncio.gather(answered(a), answered(b))
+    c, d = await users["carol"].click(lobby, "Join"), await users["carol"].click(lobby, "Join")
+    await asyncio.gather(answered(c), answered(d))
+    row = env.game(game_id)
+    assert len(set(row.players)) == len(row.players), row.players
+    assert env.server.user("carol").id in row.players
+    await env.server.wait_until(
+        lambda: all(
+            (f"<@{env.server.user(n).id}>" in env.server.message(lobby.id).content)
+            == (env.server.user(n).id in env.game(game_id).players)
+            for n in ("bob", "carol")
+        ),
+        10,
+        f"the lobby message to list exactly the stored players {env.game(game_id).players}: "
+        f"{env.server.message(lobby.id).content!r} {[r.text for r in (a, b, c, d)]}",
+    )
+    # the host double-clicks Start: one game, one start
+    s1, s2 = await users["alice"].click(lobby, "Start"), await users["alice"].click(lobby, "Start")
+    await asyncio.gather(answered(s1), answered(s2))
+    log = [x for _s, _p, x in env.actions(game_id)]
+    assert log.count("start") <= 1, log
+    check_log_sequence(env.actions(game_id), env.game(game_id).version)
+    for r in (a, b, c, d, s1, s2):
+        readable(r.text)
+    no_traceback(env)
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+# --------------------------------------------------------------------------------------------- CONEX hands
+
+
+async def test_another_players_hint_and_hand_buttons_are_refused(env: BotEnv) -> None:
+    mark = env.mark()
+    game_id, users, _lobby, table = await conex(env, "p5", ("alice", "bob"))
+    alice, bob = users
+    row = env.game(game_id)
+    mover = alice if row.conex.current_player == 0 else bob
+    other = bob if mover is alice else alice
+    hints = await answered(await mover.click(table, "Hints"))
+    plays = [c["custom_id"] for c in hints.message.buttons() if c["custom_id"].startswith("cn:hp:")]
+    assert plays, hints.text
+    before, pub = snapshot(env, game_id), public_ids(env)
+    res = await answered(await click_raw(other, hints.message, plays[0]))
+    readable(assert_refusal(res))
+    hand = await answered(await mover.click(table, "My hand"))
+    for comp in hand.message.buttons():
+        if comp.get("custom_id"):
+            vals = [comp["options"][0]["value"]] if comp.get("type") == 3 else None
+            readable(assert_refusal(await answered(await click_raw(other, hand.message, comp["custom_id"], vals))))
+    assert snapshot(env, game_id) == before and public_ids(env) == pub
+    # the owner's own hint still plays
+    res = await answered(await mover.click(hints.message, plays[0]))
+    assert env.game(game_id).version == before[1] + 1, res.text
+    no_traceback(env)
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+# --------------------------------------------------------------------------------------------- look-alike text
+
+
+@pytest.mark.parametrize("card", ["\u200bA", "A\u200d", "Ａ", "A\u00a0", " a ", "\u0410"])  # ZW, full-width, NBSP
+async def test_look_alike_card_text_is_read_or_refused_truthfully(env: BotEnv, card: str) -> None:
+    # BUG (zero-width cases): "\u200bA" / "A\u200d" (a letter pasted with an invisible zero-width character) is
+    # refused with "“A” is not a card: give its hand letter (A, B, C, D, E) or its number." - the player reads that
+    # A is not a card and, in the same sentence, that A is one of their letters. Spaces and NBSP around the letter
+    # are stripped and accepted; zero-width characters are not (bot/games/conex/placing.py:parse_card_ref strips
+    # only whitespace, and the refusal shows the invisible character as is).
+    mark = env.mark()
+    channel = "p6"
+    try:
+        row = env.latest_game("conex", env.server.channel(channel).id)
+    except KeyError:
+        row = None
+    if row is None or row.status != "active":
+        game_id, _users, _lobby, _table = await conex(env, channel, ("carol", "dave"))
+        row = env.game(game_id)
+    mover = env.server.as_user(env.server.user(row.players[row.conex.current_player]).name, channel)
+    before = snapshot(env, row.id)
+    res = await answered(await mover.slash("conex place", card=card, corner=1))
+    text = readable(res.text)
+    if res.ephemeral:
+        assert snapshot(env, row.id) == before, text
+        visible = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+        m = re.match(r"“(.*)” is not a card: give its hand letter \(([^)]*)\)", visible)
+        assert not (m and m.group(1) in m.group(2).split(", ")), f"says a listed letter is not a card: {text!r}"
+    else:
+        assert env.game(row.id).version == before[1] + 1, text
+    no_traceback(env)
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+@pytest.mark.parametrize("layout", ["rombo\u200b", "ＲＯＭＢＯ", "Rombo ", "rómbo", "flor\u00a0"])
+async def test_look_alike_layout_names_start_that_layout_or_are_refused_readably(env: BotEnv, layout: str) -> None:
+    # BUG ("rombo\u200b"): the refusal reads "Unknown layout 'rombo\\u200b': known layouts are rombo, ..." - a
+    # Python repr escape shown to the player (engine/constructo/layout.py:Layout.parse formats the token with !r and
+    # bot/errors.py:describe passes the engine's English message through for rule Input without a reason key).
+    mark = env.mark()
+    dave = env.server.as_user("dave", "p7")
+    before = public_ids(env)
+    res = await answered(await dave.slash("constructo challenge", opponent="mod", layout=layout))
+    text = readable(res.text)
+    if res.ephemeral:
+        assert "layout" in text.lower(), text
+        assert "\\u" not in text and "\\x" not in text, f"a Python escape shown to the player: {text!r}"
+        assert public_ids(env) == before
+    else:
+        game = env.latest_game("constructo", env.server.channel("p7").id)
+        await answered(await dave.slash("constructo decline"))
+        assert env.game(game.id).status != "active"
+    no_traceback(env)
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def test_a_layout_name_of_3000_characters_gets_a_short_refusal(env: BotEnv) -> None:
+    """Discord's client sends string options of up to 6,000 characters (the option declares no max_length)."""
+    mark = env.mark()
+    dave = env.server.as_user("dave", "p7")
+    before = public_ids(env)
+    res = await answered(await dave.slash("constructo challenge", opponent="mod", layout="z" * 3000))
+    text = readable(assert_refusal(res, "layout"))
+    assert len(text) <= 2000 and public_ids(env) == before
+    no_traceback(env)
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def test_a_spanish_player_reads_a_bad_layout_refusal_in_spanish(env: BotEnv) -> None:
+    # BUG: an English player who mistypes a layout reads "Unknown layout 'rombito': known layouts are rombo, flor,
+    # ...", a Spanish player only "No he entendido lo que has escrito: revisa las opciones del comando e inténtalo de
+    # nuevo." (never which layouts exist). bot/errors.py:describe falls back to the generic "rule.Input" key when the
+    # engine's InvalidInputError (engine/constructo/layout.py:Layout.parse) carries no "reason", and the Spanish
+    # catalogue has nothing for an unknown layout; English shows the engine's own message instead.
+    mark = env.mark()
+    env.server.user("mod").locale = "es-ES"
+    try:
+        mod = env.server.as_user("mod", "p7")
+        res = await answered(await mod.slash("constructo challenge", opponent="dave", layout="rombito"))
+        text = readable(assert_refusal(res))
+        assert not re.search(r"\b(known|layouts are|give|Unknown|like)\b", text), (
+            f"English to a Spanish player: {text!r}"
+        )
+        assert "rombo" in text and "flor" in text, f"the Spanish refusal does not say which layouts exist: {text!r}"
+    finally:
+        env.server.user("mod").locale = "en-US"
+    no_traceback(env)
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+# --------------------------------------------------------------------------------------------- finished CONEX
+
+
+async def test_a_finished_conex_table_and_hand_commands_change_nothing(env: BotEnv) -> None:
+    mark = env.mark()
+    game_id, users, _lobby, table = await conex(env, "p8", ("alice", "bob"))
+    alice, bob = users
+    seen = copy.deepcopy(table)
+    hand = await answered(await alice.click(table, "My hand"))
+    hand_seen = copy.deepcopy(hand.message)
+    ask = await answered(await bob.slash("conex leave"))
+    await answered(await bob.click(ask.message, "Yes, leave the game"))
+    await env.server.wait_until(lambda: env.game(game_id).status == "finished", 15, "the game over after a forfeit")
+    before, pub = snapshot(env, game_id), public_ids(env)
+    texts = []
+    for comp in seen.buttons() + hand_seen.buttons():
+        c = comp.get("custom_id")
+        if not c or comp.get("style") == 5 or (comp.get("label") or "").startswith("How do I know"):
+            continue  # links; the fairness proof shows the seed on purpose
+        vals = [comp["options"][0]["value"]] if comp.get("type") == 3 else None
+        r = await answered(await click_raw(alice, seen if comp in seen.buttons() else hand_seen, c, vals))
+        texts.append((comp.get("label"), r.ephemeral, r.text))
+    for cmd, kw in (
+        ("conex draw", {}),
+        ("conex pass", {}),
+        ("conex hints", {}),
+        ("conex place", {"card": "A", "corner": 1}),
+        ("conex leave", {}),
+        ("conex start", {}),
+    ):
+        r = await answered(await alice.slash(cmd, **kw))
+        texts.append((cmd, r.ephemeral, r.text))
+    for label, eph, t in texts:
+        print(f"finished conex {label}: eph={eph} {t[:150]!r}")
+        readable(t)
+        assert "not your turn" not in t.lower(), (label, t)
+    assert snapshot(env, game_id) == before, texts
+    assert public_ids(env) == pub, texts
+    no_traceback(env)
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+# --------------------------------------------------------------------------------------------- offers at once
+
+
+async def test_both_players_offer_a_draw_at_once_the_board_tells_the_stored_offer(env: BotEnv) -> None:
+    mark = env.mark()
+    game_id, alice, bob, _board = await constructo(env, "p9")
+    await answered(await alice.slash("constructo place", tile=5, size="large"))
+    await answered(await bob.slash("constructo place", tile=4, size="small"))
+    board = copy.deepcopy(await recorded_board(env, game_id))
+    offer = cid(board, "Offer draw")
+    a, b = await click_raw(alice, board, offer), await click_raw(bob, board, offer)
+    await asyncio.gather(answered(a), answered(b))
+    row = env.game(game_id)
+    texts = [readable(r.text) for r in (a, b)]
+    print(f"both offer: {texts} status={row.status} offer={row.state['extra'].get('offer')}")
+    log = [x for _s, _p, x in env.actions(game_id)]
+    check_log_sequence(env.actions(game_id), row.version)
+    if row.status == "finished":
+        assert row.result is not None and row.result["reason"] == "agreed", row.result
+    else:
+        assert log.count("offer draw") == 1, log
+        offer_state = row.state["extra"].get("offer")
+        assert offer_state and offer_state["state"] == "open", offer_state
+    assert_consistent_constructo(env, game_id)
+    no_traceback(env)
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+# --------------------------------------------------------------------------------------------- kill and restart
+
+
+async def test_sigkill_right_after_a_conex_move_then_restart_nothing_lost_or_doubled(env: BotEnv) -> None:
+    mark = env.mark()
+    game_id, users, _lobby, table = await conex(env, "p10", ("carol", "dave"))
+    row = env.game(game_id)
+    mover = users[row.conex.current_player]
+    version = row.version
+    await mover.click(table, "Draw 2")  # not awaited: killed while answering
+    await env.server.wait_until(lambda: env.game(game_id).version > version, 10, "the draw committed")
+    await env.proc.kill()
+    await env.proc.start()
+    await env.ready()
+    row = env.game(game_id)
+    log = env.actions(game_id)
+    assert row.version == version + 1, [a for _s, _p, a in log]
+    check_log_sequence(log, row.version)
+    assert replay_conex(row.state, row.players, log).to_dict() == row.conex.to_dict()
+    # the next player plays on from a command; the table is current
+    nxt = users[row.conex.current_player]
+    res = await answered(await nxt.slash("conex draw"))
+    assert not res.ephemeral, res.text
+    row = env.game(game_id)
+    assert row.version == version + 2
+    check_log_sequence(env.actions(game_id), row.version)
+    # the old table's Draw 2 clicked again by the first mover: stale, refused
+    if env.server.message(table.id).components:
+        r = await answered(await mover.click(table, "Draw 2"))
+        readable(r.text)
+        assert env.game(game_id).version == version + 2 or not r.ephemeral
+    env.assert_alive()
+    assert env.violations_since(mark) == [], env.log_tail()
