@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from devserver.models import Message
+from devserver.models import Message, User, fixed_id
 from devserver.result import InteractionResult
 
 from .helpers import (
@@ -38,14 +38,17 @@ from .helpers import (
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 RULE_CODE = re.compile(r"(?<![\w:#])[A-Z]\d{1,2}\b")  # "K3" (bold parts removed first; "1:Y2" is a corner)
+ODD_NAMES = ["[Nitro](https://evil.example)", "||hidden|| `x", "\u202eevil\u202c", "# big"]
 HASHLIKE = re.compile(r"(?<!`)\b[0-9a-f]{32,}\b")  # the deal's fingerprint is shown on purpose, in backticks
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
     async with bot_env(Path(tmp_path_factory.mktemp("probe")), start=False) as e:
-        for n in range(1, 13):
+        for n in range(1, 21):
             e.server.add_channel(f"p{n}")
+        for n, name in enumerate(ODD_NAMES, start=1):
+            e.server.users[f"odd{n}"] = User(id=fixed_id(930 + n), name=name)
         await e.proc.start()
         await e.ready()
         yield e
@@ -437,4 +440,135 @@ async def test_sigkill_right_after_a_conex_move_then_restart_nothing_lost_or_dou
         readable(r.text)
         assert env.game(game_id).version == version + 2 or not r.ephemeral
     env.assert_alive()
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+# --------------------------------------------------------------------------------------------- names as markdown
+
+
+@pytest.mark.parametrize(("player", "channel"), [("odd1", "p11"), ("odd4", "p15")])
+async def test_a_nickname_written_as_markdown_is_shown_as_typed(env: BotEnv, player: str, channel: str) -> None:
+    # BUG: a display name is pasted into public messages as Markdown. A nickname "[Nitro](https://evil.example)" (29
+    # characters, a valid nickname) makes every board line naming the player ("[nitro](https://evil.example) played
+    # **L5**.", "... 's clock is running") a masked link Discord draws as a clickable "nitro" pointing anywhere; a
+    # nickname "# big" turns "# big played **L5**." into a heading. Expected: the name reads as typed (Markdown
+    # escaped, as <@...> markup already is). Cause: bot/core/names.py:plain only defuses "<@", "<#", "</" markup.
+    mark = env.mark()
+    _game_id, odd, _bob, _board = await constructo(env, channel, player, "bob")
+    await answered(await odd.slash("constructo place", tile=5, size="large"))
+    texts = [m.content for m in env.server.all_messages() if m.channel_id == env.server.channel(channel).id]
+    name = env.server.user(player).name
+    assert any(name.strip("#[ ").lower()[:4] in t.lower() for t in texts), texts
+    links = [t for t in texts if re.search(r"(?<!\\)\[[^\]]*(?<!\\)\]\(https?://", t)]
+    assert not links, f"a player's name drawn as a masked link: {links}"
+    headings = [line for t in texts for line in t.split("\n") if re.match(r"#{1,3} ", line)]
+    assert not headings, f"a player's name drawn as a heading: {headings}"
+    no_traceback(env)
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+# --------------------------------------------------------------------------------------------- autocomplete
+
+
+async def test_autocomplete_for_non_players_finished_games_and_odd_partials_answers_and_changes_nothing(
+    env: BotEnv,
+) -> None:
+    mark = env.mark()
+    game_id, alice, bob, _board = await constructo(env, "p12")
+    carol = env.server.as_user("carol", "p12")
+    before = snapshot(env, game_id)
+    got: dict[str, list[Any]] = {}
+    for who, opt, partial, kw in (
+        (carol, "tile", "", {"size": "small"}),
+        (bob, "tile", "", {"size": "small"}),
+        (alice, "tile", "\u0665", {"size": "large"}),  # Arabic-Indic five
+        (alice, "tile", "x" * 100, {"size": "large"}),
+        (alice, "size", "\u200b", {}),
+        (alice, "size", "ＬＡＲＧＥ", {}),
+    ):
+        got[f"{who.name} place {opt} {partial[:5]!r}"] = await alice_or(who).autocomplete(
+            "constructo place", opt, partial, timeout=10, **kw
+        )
+    for who in (carol, alice):
+        got[f"{who.name} move from"] = await who.autocomplete("constructo move", "from", "-1", timeout=10)
+    print(got)
+    assert got["carol place tile ''"] == [], "a non-player is offered tiles"
+    for k, v in got.items():
+        for choice in v:
+            readable(str(choice.get("name")))
+            assert len(str(choice.get("name"))) <= 100, (k, choice)
+    assert snapshot(env, game_id) == before
+    await answered(await alice.slash("constructo place", tile=5, size="large"))
+    await answered(await bob.slash("constructo place", tile=4, size="small"))
+    ask = await answered(await alice.slash("constructo resign"))
+    await answered(await alice.click(ask.message, "Yes, resign"), followups=1)
+    after = await alice.autocomplete("constructo place", "tile", "", timeout=10, size="small")
+    assert after == [], f"tiles offered in a finished match: {after}"
+    no_traceback(env)
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+def alice_or(user: Any) -> Any:
+    return user
+
+
+# --------------------------------------------------------------------------------------------- takeback race
+
+
+async def test_a_takeback_request_and_the_opponents_move_at_once_stay_consistent(env: BotEnv) -> None:
+    mark = env.mark()
+    game_id, alice, bob, _board = await constructo(env, "p13")
+    await answered(await alice.slash("constructo place", tile=5, size="large"))
+    board = copy.deepcopy(await recorded_board(env, game_id))
+    take = cid(board, "Take back")
+    a = await click_raw(alice, board, take)
+    b = await bob.slash("constructo place", tile=4, size="small")
+    await asyncio.gather(answered(a), answered(b))
+    row = env.game(game_id)
+    log = [x for _s, _p, x in env.actions(game_id)]
+    texts = [readable(r.text) for r in (a, b)]
+    print(f"takeback race: {log} {texts} offer={row.state['extra'].get('offer')}")
+    check_log_sequence(env.actions(game_id), row.version)
+    offer = row.state["extra"].get("offer")
+    if log[-1] == "M4":  # the move came last: it voids an open request
+        assert not (offer and offer.get("state") == "open" and offer.get("seat") == 0 and "offer takeback" in log[-1:])
+    assert_consistent_constructo(env, game_id)
+    # what the players read is what is stored: the newest board says whose turn it is
+    newest = await recorded_board(env, game_id)
+    to_move = row.players[row.match.current_round.to_move] if hasattr(row.match.current_round, "to_move") else None
+    if to_move is not None:
+        assert f"<@{to_move}> to move" in newest.content, newest.content
+    no_traceback(env)
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+# --------------------------------------------------------------------------------------------- rematch after a kill
+
+
+async def test_rematch_double_clicked_on_a_result_card_from_before_a_restart_opens_one_challenge(env: BotEnv) -> None:
+    mark = env.mark()
+    game_id, alice, bob, _board = await constructo(env, "p14", "carol", "mod")
+    await answered(await alice.slash("constructo place", tile=5, size="large"))
+    ask = await answered(await bob.slash("constructo resign"))
+    await answered(await bob.click(ask.message, "Yes, resign"), followups=1)
+    ch = env.server.channel("p14").id
+    await env.server.wait_until(
+        lambda: any(c.get("label") == "Rematch" for m in env.server.messages(ch) for c in m.buttons()),
+        15,
+        "a Rematch button",
+    )
+    card = next(m for m in env.server.messages(ch) if any(c.get("label") == "Rematch" for c in m.buttons()))
+    await env.proc.kill()
+    await env.proc.start()
+    await env.ready()
+    r1, r2 = await bob.click(card, "Rematch"), await bob.click(card, "Rematch")
+    await asyncio.gather(answered(r1), answered(r2))
+    r3, r4 = await alice.click(card, "Rematch"), await alice.click(card, "Rematch")
+    await asyncio.gather(answered(r3), answered(r4))
+    with env.db() as conn:
+        newer = conn.execute("SELECT id, status FROM games WHERE id > ? AND channel_id = ?", (game_id, ch)).fetchall()
+    texts = [readable(r.text) for r in (r1, r2, r3, r4)]
+    print(f"rematch: {newer} {texts}")
+    assert len(newer) == 1, f"a double Rematch opened {len(newer)} games: {texts}"
+    no_traceback(env)
     assert env.violations_since(mark) == [], env.log_tail()
