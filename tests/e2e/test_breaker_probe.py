@@ -655,3 +655,46 @@ async def test_the_hand_of_a_finished_game_claims_no_legal_placements(env: BotEn
         assert not re.search(r"\d\+? legal", t), f"a finished game's hand offers legal placements: {t!r}"
     no_traceback(env)
     assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def test_a_player_who_left_a_running_conex_game_cannot_act_in_it(env: BotEnv) -> None:
+    # BUG (minor): "/conex place card:A corner:1" by a player who left the running game answers "No card of your hand
+    # has the letter A: your cards are none." instead of "You left this game; your seat no longer plays." (what draw,
+    # hints and leave say): the card is parsed (bot/games/conex/placing.py:parse_card_ref) before the seat is checked.
+    mark = env.mark()
+    game_id, users, _lobby, _table = await conex(env, "p19", ("alice", "bob", "carol"))
+    row = env.game(game_id)
+    leaver = users[(row.conex.current_player + 1) % 3]
+    ask = await answered(await leaver.slash("conex leave"))
+    await answered(await leaver.click(ask.message, "Yes, leave the game"))
+    await env.server.wait_until(
+        lambda: (
+            env.game(game_id).status == "active"
+            and bool([x for _s, p, x in env.actions(game_id) if p == leaver.id and x == "forfeit"])
+        ),
+        15,
+        "the forfeit",
+    )
+    board = await recorded_board(env, game_id)
+    before, pub = snapshot(env, game_id), public_ids(env)
+    texts = []
+    for label in ("My hand", "Hints", "Draw 2"):
+        if any(c.get("label") == label for c in board.buttons()):
+            texts.append((label, await answered(await click_raw(leaver, board, cid(board, label)))))
+    for cmd, kw in (
+        ("conex draw", {}),
+        ("conex hints", {}),
+        ("conex place", {"card": "A", "corner": 1}),
+        ("conex hand", {}),
+        ("conex leave", {}),
+    ):
+        texts.append((cmd, await answered(await leaver.slash(cmd, **kw))))
+    for what, r in texts:
+        print(f"left player {what}: eph={r.ephemeral} {r.text[:160]!r}")
+        readable(r.text)
+        assert r.ephemeral, (what, r.text)
+        if "hand" not in what:
+            assert "you left this game" in r.text.lower(), (what, r.text)
+    assert snapshot(env, game_id) == before and public_ids(env) == pub
+    no_traceback(env)
+    assert env.violations_since(mark) == [], env.log_tail()
