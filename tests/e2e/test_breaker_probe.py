@@ -698,3 +698,37 @@ async def test_a_player_who_left_a_running_conex_game_cannot_act_in_it(env: BotE
     assert snapshot(env, game_id) == before and public_ids(env) == pub
     no_traceback(env)
     assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def test_sigkill_right_after_accept_then_restart_one_game_one_board(env: BotEnv) -> None:
+    mark = env.mark()
+    alice, bob = env.server.as_user("alice", "p20"), env.server.as_user("bob", "p20")
+    res = await answered(await alice.slash("constructo challenge", opponent="bob"))
+    challenge = copy.deepcopy(res.message)
+    game_id = env.latest_game("constructo", env.server.channel("p20").id).id
+    await bob.click(res.message, "Accept")  # not awaited: killed while answering
+    await env.server.wait_until(lambda: env.game(game_id).status == "active", 10, "the accept committed")
+    await env.proc.kill()
+    await env.proc.start()
+    await env.ready()
+    row = env.game(game_id)
+    assert [x for _s, _p, x in env.actions(game_id)] == ["accept"] and row.version == 1
+    # the players get the board: delivered after the restart if the kill took it
+    board = await recorded_board(env, game_id, timeout=30)
+    boards = [
+        m
+        for m in env.server.messages(env.server.channel("p20").id)
+        if any(c.get("custom_id", "").endswith(f":{game_id}:1") for c in m.buttons()) or (m.images and m.edits == 0)
+    ]
+    live = [m for m in boards if m.components]
+    assert len(live) <= 1, f"{len(live)} boards with live components for version 1"
+    # the pre-kill challenge's Accept clicked again: told it started, nothing changes
+    again = await answered(await click_raw(bob, challenge, cid(challenge, "Accept")))
+    readable(again.text)
+    assert env.game(game_id).version == 1, again.text
+    res = await answered(await alice.slash("constructo place", tile=5, size="large"))
+    assert not res.ephemeral, res.text
+    assert_consistent_constructo(env, game_id)
+    assert board.id in {m.id for m in env.server.messages(env.server.channel("p20").id)}
+    no_traceback(env)
+    assert env.violations_since(mark) == [], env.log_tail()
