@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import re
+import time
 import unicodedata
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -23,6 +24,8 @@ import pytest_asyncio
 
 from devserver.models import Message, User, fixed_id
 from devserver.result import InteractionResult
+from engine.constructo.move import Move
+from engine.constructo.puzzle_set import puzzle_by_id
 
 from .helpers import (
     BotEnv,
@@ -68,9 +71,11 @@ def public_ids(env: BotEnv) -> list[int]:
     return [m.id for m in env.server.all_messages() if not m.ephemeral]
 
 
-def readable(text: str) -> str:
+def readable(text: str, *, moves: bool = False) -> str:
+    """No internal error, rule code outside bold or hash in ``text`` (``moves``: it may name Constructo moves, "S5",
+    which read like rule codes)."""
     assert "went wrong" not in text.lower(), text
-    assert not RULE_CODE.search(re.sub(r"\*\*[^*]*\*\*", "", text)), f"a rule code outside bold: {text!r}"
+    assert moves or not RULE_CODE.search(re.sub(r"\*\*[^*]*\*\*", "", text)), f"a rule code outside bold: {text!r}"
     assert not HASHLIKE.search(text), f"a hash shown: {text!r}"
     return text
 
@@ -730,5 +735,62 @@ async def test_sigkill_right_after_accept_then_restart_one_game_one_board(env: B
     assert not res.ephemeral, res.text
     assert_consistent_constructo(env, game_id)
     assert board.id in {m.id for m in env.server.messages(env.server.channel("p20").id)}
+    no_traceback(env)
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+# --------------------------------------------------------------------------------------------- daily puzzle (last:
+# it restarts the bot a day ahead)
+
+
+def daily_message(env: BotEnv) -> int | None:
+    with env.db() as conn:
+        row = conn.execute("SELECT message_id FROM puzzle_daily").fetchone()
+    return None if row is None else row[0]
+
+
+async def test_the_daily_puzzle_answered_right_and_wrong_at_once_counts_one_answer_truthfully(env: BotEnv) -> None:
+    mark = env.mark()
+    server = env.server
+    mod = server.as_user("mod", "games-2")
+    hour = (time.gmtime().tm_hour + 2) % 24
+    await answered(await mod.slash("puzzle daily_channel", channel="games-2", hour=hour))
+    with env.db() as conn:
+        next_at = float(conn.execute("SELECT next_at FROM puzzle_daily").fetchone()[0])
+    await env.proc.stop()
+    env.proc.extra_env["TABLEBOT_CLOCK_OFFSET_S"] = str(next_at - time.time() + 60)
+    await env.proc.start()
+    await env.ready()
+    posted = await server.wait_for_message(lambda m: "Daily puzzle" in m.content, channel="games-2", timeout=30)
+    await server.wait_until(lambda: daily_message(env) is not None, 30, "the daily puzzle recorded")
+    with env.db() as conn:
+        day, pid = conn.execute("SELECT day, puzzle_id FROM puzzle_daily").fetchone()
+    puzzle = puzzle_by_id(int(pid))
+    assert puzzle is not None
+    wrong = min(m for m in puzzle.values if m != puzzle.solution)
+
+    def choice(move: str) -> tuple[str, str]:
+        m = Move.parse(move)
+        if m.is_place:
+            assert m.size is not None
+            return f"pz:a:{pid}:{day}:{m.size.letter}", str(m.tile)
+        return f"pz:a:{pid}:{day}:X", str(m)
+
+    bob, carol = server.as_user("bob", "games-2"), server.as_user("carol", "games-2")
+    (c1, v1), (c2, v2) = choice(puzzle.solution), choice(wrong)
+    a, b = await click_raw(bob, posted, c1, [v1]), await click_raw(bob, posted, c2, [v2])
+    c, d = await click_raw(carol, posted, c1, [v1]), await click_raw(carol, posted, c1, [v1])
+    await asyncio.gather(*(answered(r) for r in (a, b, c, d)))
+    with env.db() as conn:
+        answers = dict(conn.execute("SELECT user_id, correct FROM puzzle_answers WHERE day = ?", (day,)).fetchall())
+        streaks = dict(conn.execute("SELECT user_id, solved FROM puzzle_streaks").fetchall())
+    texts = [readable(r.text, moves=True) for r in (a, b, c, d)]
+    print(texts, answers, streaks)
+    assert set(answers) == {bob.id, carol.id}, answers
+    assert streaks.get(carol.id) == 1, f"a double click counted twice: {streaks}"
+    assert streaks.get(bob.id, 0) == answers[bob.id], (answers, streaks)
+    counted = [t for t in texts[:2] if "already answered" not in t]
+    assert len(counted) == 1, texts
+    assert ("Right!" in counted[0]) == bool(answers[bob.id]), (texts, answers)
     no_traceback(env)
     assert env.violations_since(mark) == [], env.log_tail()
