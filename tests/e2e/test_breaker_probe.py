@@ -408,3 +408,25 @@ async def test_autocomplete_for_non_players_finished_games_and_odd_partials_answ
     assert after == [], f"tiles offered in a finished match: {after}"
     no_traceback(env)
     assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def test_an_admin_abort_confirmed_after_the_game_ended_keeps_its_result(env: BotEnv) -> None:
+    mark = env.mark()
+    game_id, alice, bob, _board = await constructo(env, "p20", "carol", "dave")
+    await answered(await alice.slash("constructo place", tile=5, size="large"))
+    await answered(await bob.slash("constructo place", tile=4, size="small"))
+    mod = env.server.as_user("mod", "p20")
+    listing = await answered(await mod.slash("games"))
+    ask = await answered(await mod.click(listing.message, f"Abort #{game_id}"))
+    ask_seen = copy.deepcopy(ask.message)
+    confirm = await answered(await bob.slash("constructo resign"))
+    await answered(await bob.click(confirm.message, "Yes, resign"), followups=1)
+    finished = snapshot(env, game_id)
+    assert finished[0] == "finished"
+    res = await answered(await click_raw(mod, ask_seen, cid(ask_seen, "Yes, abort it")))
+    readable(res.text)
+    assert snapshot(env, game_id) == finished, f"a finished, rated game aborted: {res.text!r}"
+    assert "aborted" not in res.text.lower() or "already" in res.text.lower() or "over" in res.text.lower(), res.text
+    assert env.ratings("constructo")[alice.id][1] >= 1
+    no_traceback(env)
+    assert env.violations_since(mark) == [], env.log_tail()
