@@ -342,12 +342,14 @@ async def test_an_abandon_agreement_and_a_move_at_once_are_one_or_the_other(env:
     assert env.violations_since(mark) == [], env.log_tail()
 
 
-async def test_the_last_agreement_to_abandon_and_a_forfeit_at_once_never_erase_the_forfeit(env: BotEnv) -> None:
+async def test_the_last_agreement_to_abandon_and_a_forfeit_at_once_never_abort_after_the_forfeit(env: BotEnv) -> None:
     # BUG (same cause as the agreement-vs-move race above; 2 of 3 games in a run): alice /abandon, carol agrees
-    # (2 of 3), then carol confirms leaving (a forfeit: a rated last place) while bob gives the last agreement. The
-    # log ends [..., "forfeit", "abort"] and the game is "aborted", erasing the forfeit the bot otherwise protects:
-    # the same agreement given after the forfeit is refused ("abort.after_forfeit", bot/ui/mutual.py:agree, checked
-    # on the record read before the agreement lock; _abort's transact has no expected_version).
+    # (2 of 3), then carol confirms leaving (a forfeit) while bob gives the last agreement. The log ends
+    # [..., "forfeit", "abort"]: the game is aborted by an offer the forfeit had voided. One after the other, the
+    # forfeit voids the offer ("The game went on after this offer to abort it, so it no longer stands: propose again
+    # with /abandon.") and a new /abandon counts only the players left (and is refused after a forfeit that counts,
+    # "abort.after_forfeit"). Cause: bot/ui/mutual.py:agree checks the record read before the agreement lock, and
+    # _abort's layer.transact has no expected_version.
     mark = env.mark()
     outcomes = []
     for channel in ("p1", "p3", "p5"):
