@@ -103,8 +103,8 @@ async def test_both_players_offer_a_draw_at_once_the_board_tells_the_stored_offe
     a, b = await click_raw(alice, board, offer), await click_raw(bob, board, offer)
     await asyncio.gather(answered(a), answered(b))
     row = env.game(game_id)
-    texts = [readable(r.text) for r in (a, b)]
-    print(f"both offer: {texts} status={row.status} offer={row.state['extra'].get('offer')}")
+    for r in (a, b):
+        readable(r.text)
     log = [x for _s, _p, x in env.actions(game_id)]
     check_log_sequence(env.actions(game_id), row.version)
     if row.status == "finished":
@@ -129,8 +129,8 @@ async def test_a_takeback_request_and_the_opponents_move_at_once_stay_consistent
     await asyncio.gather(answered(a), answered(b))
     row = env.game(game_id)
     log = [x for _s, _p, x in env.actions(game_id)]
-    texts = [readable(r.text) for r in (a, b)]
-    print(f"takeback race: {log} {texts} offer={row.state['extra'].get('offer')}")
+    for r in (a, b):
+        readable(r.text)
     check_log_sequence(env.actions(game_id), row.version)
     offer = row.state["extra"].get("offer")
     if log[-1] == "M4":  # the move came last: it voids an open request
@@ -193,7 +193,6 @@ async def test_start_and_a_leave_or_a_join_at_once_seat_who_the_table_names(env:
     await env.server.wait_until(lambda: env.game(game_id).status == "active", 15, "the start")
     row = env.game(game_id)
     said = {n: readable(r.text) for n, r in (("start", start), ("leave", leave), ("join", join))}
-    print(row.players, said, [x for _s, _p, x in env.actions(game_id)])
     carol, dave = env.server.user("carol").id, env.server.user("dave").id
     assert len(row.players) == len(set(row.players)) >= 2
     assert row.conex is not None and len(row.conex.hands) == len(row.players)
@@ -224,7 +223,6 @@ async def test_add_bot_twice_at_once_for_the_last_seat_seats_one(env: BotEnv) ->
     await asyncio.gather(answered(a), answered(b))
     row = env.game(game_id)
     texts = [readable(r.text) for r in (a, b)]
-    print(row.players, texts, row.state.get("seats"))
     seats = row.state.get("seats") or []
     assert len(seats) <= 4, seats
     assert sum(1 for r in (a, b) if r.ephemeral) == 1, texts
@@ -248,7 +246,6 @@ async def test_an_open_challenge_accepted_by_two_at_once_starts_one_game_for_one
     await asyncio.gather(answered(a), answered(b))
     row = env.game(game_id)
     texts = [readable(r.text) for r in (a, b)]
-    print(row.players, texts)
     assert row.status == "active" and len(row.players) == 2 and row.players[0] == alice.id
     winner = row.players[1]
     refused = b if winner == bob.id else a
@@ -275,7 +272,6 @@ async def test_a_draw_accepted_while_its_offerer_withdraws_it_is_one_or_the_othe
     row = env.game(game_id)
     log = [x for _s, _p, x in env.actions(game_id)]
     texts = [readable(r.text) for r in (a, b)]
-    print(log, texts, row.status)
     check_log_sequence(env.actions(game_id), row.version)
     if row.status == "finished":
         assert log[-1] == "agreed draw" and b.ephemeral, (log, texts)
@@ -296,8 +292,8 @@ async def test_the_last_two_agreements_to_abandon_at_once_abort_once(env: BotEnv
     await asyncio.gather(answered(a), answered(b))
     row = env.game(game_id)
     log = [x for _s, _p, x in env.actions(game_id)]
-    texts = [readable(r.text) for r in (a, b)]
-    print(log, texts, env.server.message(offer.id).content)
+    for r in (a, b):
+        readable(r.text)
     assert row.status == "aborted" and log.count("abort") == 1, (row.status, log)
     await env.server.wait_until(
         lambda: "Every player agreed" in env.server.message(offer.id).content, 10, "the offer says it is done"

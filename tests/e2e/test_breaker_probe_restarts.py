@@ -1,9 +1,11 @@
-"""E2E (QA, exploratory probes): SIGKILL right after a commit, then a restart; old messages clicked after it.
+"""E2E (QA, exploratory probes): SIGKILL right after a commit, then a restart; old messages clicked late.
 
 Killed right after a CONEX draw, a challenge's Accept and a CONEX start: the action is stored once, the board or
 table reaches the players, the game plays on, the log replays to the stored state. A result card's Rematch from
-before a restart double-clicked by both players: one game. The daily puzzle answered right and wrong at once, and
-double-clicked: one answer counts, and each answer says which (last: it restarts the bot a day ahead).
+before a restart double-clicked by both players: one game. A lobby's Leave and Start clicked after it started or
+closed; an admin's Abort confirmed after the game ended; a game watched from a listing after it ended. The daily
+puzzle answered right and wrong at once, and double-clicked: one answer counts, and each answer says which (last: it
+restarts the bot a day ahead).
 """
 
 from __future__ import annotations
@@ -20,11 +22,12 @@ import pytest_asyncio
 from engine.constructo.move import Move
 from engine.constructo.puzzle_set import puzzle_by_id
 
-from .breaker_kit import cid, click_raw, conex, constructo, no_traceback, probe_env, readable
+from .breaker_kit import cid, click_raw, conex, constructo, no_traceback, probe_env, readable, snapshot
 from .helpers import (
     BotEnv,
     answered,
     assert_consistent_constructo,
+    assert_refusal,
     check_log_sequence,
     recorded_board,
     replay_conex,
@@ -155,8 +158,87 @@ async def test_rematch_double_clicked_on_a_result_card_from_before_a_restart_ope
     with env.db() as conn:
         newer = conn.execute("SELECT id, status FROM games WHERE id > ? AND channel_id = ?", (game_id, ch)).fetchall()
     texts = [readable(r.text) for r in (r1, r2, r3, r4)]
-    print(f"rematch: {newer} {texts}")
     assert len(newer) == 1, f"a double Rematch opened {len(newer)} games: {texts}"
+    no_traceback(env)
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def test_a_stale_lobby_leave_after_the_start_does_not_forfeit(env: BotEnv) -> None:
+    mark = env.mark()
+    game_id, users, lobby_seen, _table = await conex(env, "p3", ("alice", "bob", "carol"))
+    before = snapshot(env, game_id)
+    assert before[0] == "active"
+    res = await answered(await click_raw(users[2], lobby_seen, cid(lobby_seen, "Leave")))
+    text = readable(res.text)
+    after = snapshot(env, game_id)
+    if after != before:  # a forfeit through a lobby button: must be what was said, and public
+        assert "forfeit" in text.lower() or "left" in text.lower(), text
+    assert after == before, f"a stale lobby Leave changed the running game: {text!r}"
+    assert_refusal(res)
+    no_traceback(env)
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def test_the_host_leaving_the_lobby_then_a_stale_start_changes_nothing(env: BotEnv) -> None:
+    mark = env.mark()
+    users = {n: env.server.as_user(n, "p27") for n in ("alice", "bob", "carol")}
+    lobby = (await answered(await users["alice"].slash("conex new"))).message
+    seen = copy.deepcopy(lobby)
+    game_id = env.latest_game("conex", env.server.channel("p27").id).id
+    for n in ("bob", "carol"):
+        await answered(await users[n].click(lobby, "Join"))
+    left = await answered(await users["alice"].click(lobby, "Leave"))
+    row = env.game(game_id)
+    readable(left.text)
+    before = snapshot(env, game_id)
+    start = await answered(await click_raw(users["alice"], seen, cid(seen, "Start")))
+    readable(start.text)
+    assert start.ephemeral and snapshot(env, game_id) == before, start.text
+    if row.status == "lobby":  # the lobby goes on without alice: the new host can start it
+        assert env.server.user("alice").id not in row.players
+        host = env.server.user(row.players[0]).name
+        res = await answered(await users[host].click(lobby, "Start"), followups=1)
+        assert env.game(game_id).status == "active", res.text
+    no_traceback(env)
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def test_an_admin_abort_confirmed_after_the_game_ended_keeps_its_result(env: BotEnv) -> None:
+    mark = env.mark()
+    game_id, alice, bob, _board = await constructo(env, "p23", "carol", "dave")
+    await answered(await alice.slash("constructo place", tile=5, size="large"))
+    await answered(await bob.slash("constructo place", tile=4, size="small"))
+    mod = env.server.as_user("mod", "p23")
+    listing = await answered(await mod.slash("games"))
+    ask = await answered(await mod.click(listing.message, f"Abort #{game_id}"))
+    ask_seen = copy.deepcopy(ask.message)
+    confirm = await answered(await bob.slash("constructo resign"))
+    await answered(await bob.click(confirm.message, "Yes, resign"), followups=1)
+    finished = snapshot(env, game_id)
+    assert finished[0] == "finished"
+    res = await answered(await click_raw(mod, ask_seen, cid(ask_seen, "Yes, abort it")))
+    readable(res.text)
+    assert snapshot(env, game_id) == finished, f"a finished, rated game aborted: {res.text!r}"
+    assert "aborted" not in res.text.lower() or "already" in res.text.lower() or "over" in res.text.lower(), res.text
+    assert env.ratings("constructo")[alice.id][1] >= 1
+    no_traceback(env)
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def test_watching_a_game_that_ended_since_the_listing_says_so(env: BotEnv) -> None:
+    mark = env.mark()
+    game_id, alice, _bob, _board = await constructo(env, "p21", "carol", "dave")
+    watcher = env.server.as_user("bob", "p21")
+    listing = await answered(await watcher.slash("games"))
+    seen = copy.deepcopy(listing.message)
+    watch = next(c for c in seen.buttons() if c.get("type") == 3)
+    assert str(game_id) in [o["value"] for o in watch["options"]]
+    ask = await answered(await alice.slash("constructo resign"))
+    await answered(await alice.click(ask.message, "Yes, resign"), followups=1)
+    res = await answered(await click_raw(watcher, seen, watch["custom_id"], [str(game_id)]))
+    text = readable(res.text)
+    assert res.ephemeral, text
+    assert "to move" not in text, f"a finished game shown as running: {text!r}"
     no_traceback(env)
     assert env.violations_since(mark) == [], env.log_tail()
 
@@ -203,7 +285,6 @@ async def test_the_daily_puzzle_answered_right_and_wrong_at_once_counts_one_answ
         answers = dict(conn.execute("SELECT user_id, correct FROM puzzle_answers WHERE day = ?", (day,)).fetchall())
         streaks = dict(conn.execute("SELECT user_id, solved FROM puzzle_streaks").fetchall())
     texts = [readable(r.text, moves=True) for r in (a, b, c, d)]
-    print(texts, answers, streaks)
     assert set(answers) == {bob.id, carol.id}, answers
     assert streaks.get(carol.id) == 1, f"a double click counted twice: {streaks}"
     assert streaks.get(bob.id, 0) == answers[bob.id], (answers, streaks)
