@@ -391,3 +391,32 @@ async def test_zoom_words_of_either_language_are_read_or_refused_clearly(
         assert zoom in text or "zoom" in text.lower(), text
     no_traceback(env)
     assert env.violations_since(mark) == [], env.log_tail()
+
+
+async def test_a_spanish_player_is_told_which_corners_a_card_has(env: BotEnv) -> None:
+    # BUG (same cause as above, in CONEX): corner 3 of a two-corner card (3 is within the option's 1-3, so Discord's
+    # own client sends it) is refused in English "card 14 has corners 1-2, not 3" but in Spanish only "No he
+    # entendido lo que has escrito: revisa las opciones del comando e inténtalo de nuevo." (engine/conex/finder.py
+    # raises InvalidInputError without a "reason"; bot/errors.py:describe falls back to the generic "rule.Input").
+    mark = env.mark()
+    game_id, users, _lobby, _table = await conex(env, "p23", ("alice", "bob"))
+    row = env.game(game_id)
+    mover = users[row.conex.current_player]
+    hand = await answered(await mover.slash("conex hand"))
+    two = [line[0] for line in hand.text.split("\n") if re.match(r"[A-Z]: #", line) and " 3:" not in line]
+    if not two:
+        pytest.skip(f"no two-corner card in this deal: {hand.text!r}")
+    said = {}
+    user = env.server.user(mover.name)
+    for loc in ("en-US", "es-ES"):
+        user.locale = loc
+        try:
+            res = await answered(await mover.slash("conex place", card=two[0], corner=3))
+        finally:
+            user.locale = "en-US"
+        said[loc] = readable(assert_refusal(res))
+    assert env.game(game_id).version == row.version
+    assert "1-2" in said["en-US"] or "1 and 2" in said["en-US"], said
+    assert SPANISH_GENERIC not in said["es-ES"], f"the generic refusal in Spanish: {said}"
+    no_traceback(env)
+    assert env.violations_since(mark) == [], env.log_tail()
