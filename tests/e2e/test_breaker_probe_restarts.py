@@ -243,6 +243,29 @@ async def test_watching_a_game_that_ended_since_the_listing_says_so(env: BotEnv)
     assert env.violations_since(mark) == [], env.log_tail()
 
 
+async def test_a_hint_from_before_a_sigkill_plays_once_after_the_restart(env: BotEnv) -> None:
+    mark = env.mark()
+    game_id, users, _lobby, table = await conex(env, "p11", ("alice", "bob"))
+    row = env.game(game_id)
+    mover = users[row.conex.current_player]
+    hints = await answered(await mover.click(table, "Hints"))
+    play = next(c["custom_id"] for c in hints.message.buttons() if c["custom_id"].startswith("cn:hp:"))
+    await env.proc.kill()
+    await env.proc.start()
+    await env.ready()
+    a, b = await click_raw(mover, hints.message, play), await click_raw(mover, hints.message, play)
+    await asyncio.gather(answered(a), answered(b))
+    for r in (a, b):
+        readable(r.text)
+    after = env.game(game_id)
+    assert after.version == row.version + 1, [r.text for r in (a, b)]
+    assert sum(1 for r in (a, b) if not r.ephemeral) == 1, [r.text for r in (a, b)]
+    check_log_sequence(env.actions(game_id), after.version)
+    assert replay_conex(after.state, after.players, env.actions(game_id)).to_dict() == after.conex.to_dict()
+    no_traceback(env)
+    assert env.violations_since(mark) == [], env.log_tail()
+
+
 def daily_message(env: BotEnv) -> int | None:
     with env.db() as conn:
         row = conn.execute("SELECT message_id FROM puzzle_daily").fetchone()
