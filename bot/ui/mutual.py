@@ -18,6 +18,7 @@ Custom id: ``ma:ok:<game>`` (persistent). Votes: :mod:`bot.services.agreements` 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -155,6 +156,17 @@ def needs_consent(snap: Snapshot, user_id: int) -> bool:
         return False
     in_play = [u for u in humans(snap.record, snap.env) if not _left(snap.state, snap.players.index(u))]
     return user_id in in_play and len(in_play) > 1
+
+
+def refuse_seated(user_id: int) -> Callable[[Snapshot], None]:
+    """An admin abort's ``check`` (:meth:`GameLayer.abort`): refused with ``abort.seated_admin_games`` when, on
+    the game as it is when the abort commits, the admin ``user_id`` needs the others' consent."""
+
+    def check(snap: Snapshot) -> None:
+        if needs_consent(snap, user_id):
+            raise BotError("abort.seated_admin_games")
+
+    return check
 
 
 def abort_note(snap: Snapshot, locale: Any) -> str:

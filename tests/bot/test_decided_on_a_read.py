@@ -8,6 +8,7 @@ game started with the admin seated is refused as a seated admin's.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -67,3 +68,23 @@ async def test_an_abandon_after_a_move_meanwhile_is_a_new_offer_on_the_game_as_i
     after = await storage.get_game(game)
     assert played and after is not None and after.status == "active" and after.version == 2, "the move stands"
     assert "1/2" in fake.visible_text(token), fake.visible_text(token)
+
+
+async def test_an_admin_abort_decided_before_the_game_started_is_an_offer_once_the_admin_is_seated(
+    bot: TableBot, driver: Driver, fake: FakeDiscord, storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/abort read the channel's game while it was a challenge; it started meanwhile with the admin seated."""
+    game = await start(driver, fake, storage)
+    started = await storage.get_game(game)
+    assert started is not None
+    read_earlier = dataclasses.replace(started, status="lobby", version=0)
+
+    async def as_read_before_it_started(_channel_id: int) -> Any:
+        return read_earlier
+
+    monkeypatch.setattr(bot.storage, "active_game_in_channel", as_read_before_it_started)
+    token = await driver.command("abort", ALICE, admin=True)
+    after = await storage.get_game(game)
+    assert after is not None and after.status == "active" and after.version == started.version, "not aborted"
+    text = fake.visible_text(token)
+    assert "need the other players' consent" in text and "1/2" in text, text
