@@ -160,9 +160,8 @@ async def test_the_hand_of_a_finished_game_claims_no_legal_placements(env: BotEn
 
 
 async def test_a_player_who_left_a_running_conex_game_cannot_act_in_it(env: BotEnv) -> None:
-    # BUG (minor): "/conex place card:A corner:1" by a player who left the running game answers "No card of your hand
-    # has the letter A: your cards are none." instead of "You left this game; your seat no longer plays." (what draw,
-    # hints and leave say): the card is parsed (bot/games/conex/placing.py:parse_card_ref) before the seat is checked.
+    # Every command, button and card reference is refused about the seat first: "/conex place card:A corner:1"
+    # answers "You left this game" (the seat is checked before the card: bot/games/conex/placing.py:parse_card_ref).
     mark = env.mark()
     game_id, users, _lobby, _table = await conex(env, "p19", ("alice", "bob", "carol"))
     row = env.game(game_id)

@@ -232,11 +232,8 @@ async def test_add_bot_twice_at_once_for_the_last_seat_seats_one(env: BotEnv) ->
 
 
 async def test_an_open_challenge_accepted_by_two_at_once_starts_one_game_for_one_of_them(env: BotEnv) -> None:
-    # BUG (minor): the one who lost the race (not a player) reads "This game has already started: play on its
-    # board." - told to play a game they have no seat in. The same answer goes to anyone clicking Join/Leave/Accept
-    # on a set-up that started (e.g. a Join sent as the host clicks Start). Cause: bot/services/seating.py:
-    # SeatingService._transact maps err.wrong_phase to "lobby.gone_started" whoever clicks; expected for a
-    # non-player something like "This game has already started without you: watch it or open your own".
+    # The one who lost the race (not a player) is told the game started without them, never to play on its board
+    # (bot/services/seating.py: SeatingService._transact answers a non-player "lobby.gone_started_without").
     mark = env.mark()
     alice = env.server.as_user("alice", "p23")
     bob, carol = env.server.as_user("bob", "p23"), env.server.as_user("carol", "p23")
@@ -255,6 +252,7 @@ async def test_an_open_challenge_accepted_by_two_at_once_starts_one_game_for_one
         started = conn.execute("SELECT count(*) FROM games WHERE channel_id = ?", (env.server.channel("p23").id,))
         assert started.fetchone()[0] == 1
     assert "play on its board" not in refused.text, f"a non-player told to play: {refused.text!r}"
+    assert "its seats are taken" in refused.text, refused.text
     no_traceback(env)
     assert env.violations_since(mark) == [], env.log_tail()
 
@@ -304,14 +302,9 @@ async def test_the_last_two_agreements_to_abandon_at_once_abort_once(env: BotEnv
 
 
 async def test_an_abandon_agreement_and_a_move_at_once_are_one_or_the_other(env: BotEnv) -> None:
-    # BUG (seen in most runs; the race is tried in 5 games): alice /abandon, then bob clicks "Agree to abort" and
-    # plays S4 at the same moment. The log ends [..., "S4", "abort"]: the move is committed, then the game is aborted
-    # by an agreement given for the position before it (a move voids an abort offer: bot/ui/mutual.py's docstring,
-    # and the sequential case in test_unstuck_races), and bob's move is answered publicly "This game was aborted."
-    # Cause: bot/ui/mutual.py:agree reads the record (its version) before taking the agreement lock, and _abort
-    # calls layer.transact(game_id, step) without expected_version=record.version, so a move committed in between
-    # is not seen. Expected: exactly one of the two (aborted without S4, or S4 played and the click told the offer
-    # is void).
+    # alice /abandon, then bob clicks "Agree to abort" and plays S4 at the same moment (tried in 5 games). A move
+    # voids an abort offer (bot/ui/mutual.py's docstring): exactly one of the two applies, the abort only at the
+    # version the agreement was decided on; when S4 wins, the click is told privately the offer no longer stands.
     mark = env.mark()
     outcomes = []
     for channel in ("p26", "p27", "p28", "p29", "p30"):
@@ -327,25 +320,23 @@ async def test_an_abandon_agreement_and_a_move_at_once_are_one_or_the_other(env:
         texts = [readable(r.text) for r in (a, b)]
         check_log_sequence(env.actions(game_id), row.version)
         assert_consistent_constructo(env, game_id)
-        outcomes.append((row.status, log[2:], texts))
-    for status, log, _texts in outcomes:
+        outcomes.append((row.status, log[2:], texts, a.ephemeral))
+    for status, log, texts, click_refused in outcomes:
         assert status in ("aborted", "active"), outcomes
         if status == "aborted":
             assert log == ["abort"], f"aborted after the move that voids the agreement: {outcomes}"
         else:
             assert log == ["S4"], outcomes
+            assert click_refused and "no longer stands" in texts[0], outcomes
     no_traceback(env)
     assert env.violations_since(mark) == [], env.log_tail()
 
 
 async def test_the_last_agreement_to_abandon_and_a_forfeit_at_once_never_abort_after_the_forfeit(env: BotEnv) -> None:
-    # BUG (same cause as the agreement-vs-move race above; 2 of 3 games in a run): alice /abandon, carol agrees
-    # (2 of 3), then carol confirms leaving (a forfeit) while bob gives the last agreement. The log ends
-    # [..., "forfeit", "abort"]: the game is aborted by an offer the forfeit had voided. One after the other, the
-    # forfeit voids the offer ("The game went on after this offer to abort it, so it no longer stands: propose again
-    # with /abandon.") and a new /abandon counts only the players left (and is refused after a forfeit that counts,
-    # "abort.after_forfeit"). Cause: bot/ui/mutual.py:agree checks the record read before the agreement lock, and
-    # _abort's layer.transact has no expected_version.
+    # alice /abandon, carol agrees (2 of 3), then carol confirms leaving (a forfeit) while bob gives the last
+    # agreement. The forfeit voids the offer ("The game went on after this offer to abort it, so it no longer stands:
+    # propose again with /abandon."): the abort commits only at the version bob's agreement was decided on, so the
+    # game is never aborted after the forfeit (and bob is told the offer no longer stands).
     mark = env.mark()
     outcomes = []
     for channel in ("p1", "p3", "p5"):
@@ -362,7 +353,9 @@ async def test_the_last_agreement_to_abandon_and_a_forfeit_at_once_never_abort_a
         log = [x for _s, _p, x in env.actions(game_id)]
         check_log_sequence(env.actions(game_id), row.version)
         outcomes.append((row.status, log[3:], [readable(r.text) for r in (a, b)]))
-    for status, log, _texts in outcomes:
+    for status, log, texts in outcomes:
         assert not ("forfeit" in log and status == "aborted"), f"a forfeit erased by an abort: {outcomes}"
+        if "forfeit" in log:
+            assert "no longer" in texts[0], outcomes  # the offer no longer stands (or: can no longer be aborted)
     no_traceback(env)
     assert env.violations_since(mark) == [], env.log_tail()
