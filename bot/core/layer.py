@@ -386,9 +386,8 @@ class GameLayer(Loader):
     async def abort(
         self, game_id: int, *, by: int, guild_id: int, check: Callable[[Snapshot], None] | None = None
     ) -> Committed:
-        """End an open game without a result (an admin's decision), only a game of ``guild_id``. ``check(snap)``
-        refuses (raises) on the game as it is under the lock: what the abort depends on is decided there, never
-        on an earlier read."""
+        """End an open game of ``guild_id`` without a result (an admin's decision); ``check(snap)`` may refuse it
+        on the game as it is under the lock (never on an earlier read)."""
 
         def step(snap: Snapshot) -> Change:
             if snap.record.guild_id != guild_id:
