@@ -226,11 +226,18 @@ class SharedCog(commands.Cog, name="shared"):
         if record is None or record.guild_id != interaction.guild_id or record.kind not in self.bot.games.kinds:
             raise BotError("err.no_game_in_channel")
         games = self.bot.games
-        if record.status == "active" and mutual.needs_consent(games.snapshot(record), interaction.user.id):
-            await mutual.agree(interaction, record.id)  # a seated admin: an offer, like /abandon (issue 22)
+        user_id = interaction.user.id
+        try:  # a seated admin (on the game as it is when the abort commits) only offers it, like /abandon (issue 22)
+            if record.status == "active" and mutual.needs_consent(games.snapshot(record), user_id):
+                raise BotError("abort.seated_admin_games")
+            check = mutual.refuse_seated(user_id)
+            committed = await games.abort(record.id, by=user_id, guild_id=interaction.guild_id or 0, check=check)
+        except BotError as err:
+            if err.key != "abort.seated_admin_games":
+                raise
+            await mutual.agree(interaction, record.id)
             await reply(interaction, t("abort.seated_admin", interaction.locale), ephemeral=True)
             return
-        committed = await games.abort(record.id, by=interaction.user.id, guild_id=interaction.guild_id or 0)
         title = self._title(record.kind)
         await reply(
             interaction,

@@ -383,12 +383,17 @@ class GameLayer(Loader):
 
         return await self.transact(game_id, step, expected_version=expected_version, base=base)
 
-    async def abort(self, game_id: int, *, by: int, guild_id: int) -> Committed:
-        """End an open game without a result (an admin's decision), only a game of ``guild_id``."""
+    async def abort(
+        self, game_id: int, *, by: int, guild_id: int, check: Callable[[Snapshot], None] | None = None
+    ) -> Committed:
+        """End an open game of ``guild_id`` without a result (an admin's decision); ``check(snap)`` may refuse it
+        on the game as it is under the lock (never on an earlier read)."""
 
         def step(snap: Snapshot) -> Change:
             if snap.record.guild_id != guild_id:
                 raise BotError("err.no_game_in_channel")
+            if check is not None:
+                check(snap)
             return Change(snap.env, "abort", by, status="aborted")
 
         return await self.transact(game_id, step, statuses=("lobby", "active"))

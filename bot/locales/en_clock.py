@@ -26,6 +26,7 @@ MESSAGES: dict[str, str] = {
     "lobby.gone_expired": "This challenge or lobby expired: nobody started it in time. Open a new one.",
     "lobby.gone": "This challenge or lobby is closed (declined, withdrawn or aborted): open a new one.",
     "lobby.gone_started": "This game has already started: play on its board.",
+    "lobby.gone_started_without": "This game has already started; its seats are taken.",
     "settings.show": (
         "**Game settings of this server**\n"
         "Clock of new games (unless the command chooses one): {clock}.\n"

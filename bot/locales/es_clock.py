@@ -28,6 +28,7 @@ MESSAGES: dict[str, str] = {
     "lobby.gone_expired": "Este reto o sala caducó: nadie lo empezó a tiempo. Abre uno nuevo.",
     "lobby.gone": "Este reto o sala está cerrado (rechazado, retirado o anulado): abre uno nuevo.",
     "lobby.gone_started": "Esta partida ya ha empezado: juega en su tablero.",
+    "lobby.gone_started_without": "Esta partida ya ha empezado; sus asientos están ocupados.",
     "settings.show": (
         "**Ajustes de juego de este servidor**\n"
         "Reloj de las partidas nuevas (si el comando no elige otro): {clock}.\n"

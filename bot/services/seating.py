@@ -81,25 +81,28 @@ class Seating:
     async def _seat_step(
         self, interaction: discord.Interaction, game_id: int, step: Any, event: str, **kw: Any
     ) -> Committed:
-        committed = await self._transact(game_id, step)
+        committed = await self._transact(game_id, step, interaction.user.id)
         snap = committed.snap
         await self._show(interaction, snap, house.lobby_text(snap), live=True)
         if not is_component(interaction):
             await reply(interaction, text(snap.kind, event, snap.locale, n=len(snap.players), **kw))
         return committed
 
-    async def _transact(self, game_id: int, step: Any, expected_version: int | None = None) -> Committed:
-        """A seat step on a set-up (``statuses=("lobby",)``); a click on a set-up that is over is told what
-        happened to it in the players' words: ``lobby.gone_expired`` (it expired), ``lobby.gone`` (declined,
-        withdrawn, closed, aborted), ``lobby.gone_started`` (the game runs: play on its board); a click on a lobby
-        drawn at another ``expected_version``: ``lobby.stale``."""
+    async def _transact(self, game_id: int, step: Any, user_id: int, expected_version: int | None = None) -> Committed:
+        """A seat step of ``user_id`` on a set-up (``statuses=("lobby",)``); a click on a set-up that is over is
+        told what happened to it in the players' words: ``lobby.gone_expired`` (it expired), ``lobby.gone``
+        (declined, withdrawn, closed, aborted), ``lobby.gone_started`` (the game runs: a player plays on its board)
+        or ``lobby.gone_started_without`` (it started without ``user_id``: its seats are taken); a click on a
+        lobby drawn at another ``expected_version``: ``lobby.stale``."""
         try:
             return await self.layer.transact(game_id, step, statuses=("lobby",), expected_version=expected_version)
         except BotError as err:
             if err.key == "err.stale":
                 raise BotError("lobby.stale") from err
             if err.key == "err.wrong_phase":
-                raise BotError("lobby.gone_started") from err
+                record = await self.layer.storage.get_game(game_id)
+                seated = record is not None and user_id in record.players
+                raise BotError("lobby.gone_started" if seated else "lobby.gone_started_without") from err
             if err.key != "err.game_closed":
                 raise
             actions = await self.layer.storage.actions(game_id)
@@ -160,7 +163,7 @@ class Seating:
             env = snap.env.with_(seats=[*snap.env.seats, Seat.of(name, level or kind.seating.default_level)])
             return Change(env, "add bot", interaction.user.id, players=[*snap.players, uid])
 
-        committed = await self._transact(game_id, step, expected_version)
+        committed = await self._transact(game_id, step, interaction.user.id, expected_version)
         snap = committed.snap
         await self._show(interaction, snap, house.lobby_text(snap), live=True)
         if not is_component(interaction):
@@ -193,7 +196,7 @@ class Seating:
                 snap.env.with_(seats=seats), "leave", user.id, players=[p for p in snap.players if p != user.id]
             )
 
-        committed = await self._transact(game_id, step)
+        committed = await self._transact(game_id, step, user.id)
         snap, loc = committed.snap, committed.snap.locale
         if committed.action == "close":
             closed = text(snap.kind, "lobby_closed", loc, name=plain(user.display_name))
@@ -235,7 +238,7 @@ class Seating:
             self._host_only(snap, interaction.user.id)
             return self._start_change(snap, interaction.user.id, "start", made)
 
-        committed = self._started(await self._transact(game_id, step), made)
+        committed = self._started(await self._transact(game_id, step, interaction.user.id), made)
         snap = committed.snap
         started = snap.kind.narration.started_text(snap)
         await self._show(interaction, snap, f"{house.lobby_text(snap)}\n{started}", live=False)
@@ -263,7 +266,7 @@ class Seating:
                 raise BotError("err.not_challenged", user=invited)
             return self._start_change(snap, user.id, "accept", made)
 
-        committed = self._started(await self._transact(game_id, step), made)
+        committed = self._started(await self._transact(game_id, step, interaction.user.id), made)
         snap = committed.snap
         names = snap.names
         accepted = text(snap.kind, "accepted", snap.locale, challenger=names[0], opponent=names[1])
@@ -282,7 +285,7 @@ class Seating:
             action = "withdraw" if user.id == snap.env.host else "decline"
             return Change(snap.env, action, user.id, status="aborted")
 
-        committed = await self._transact(game_id, step)
+        committed = await self._transact(game_id, step, user.id)
         snap = committed.snap
         said = text(
             snap.kind,

@@ -21,7 +21,7 @@ from bot.errors import BotError
 from bot.i18n import t, versus
 from bot.ui import watch
 from bot.ui.common import GameButton, games, reply, report_errors, update
-from bot.ui.mutual import abort_note, needs_consent
+from bot.ui.mutual import abort_note, refuse_seated
 
 if TYPE_CHECKING:
     from bot.core.layer import GameLayer
@@ -153,10 +153,8 @@ async def confirm(interaction: discord.Interaction, game_id: int) -> None:
     _check(interaction)
     layer = games(interaction)
     user = interaction.user
-    record = await layer.record(game_id)
-    if record.status == "active" and needs_consent(layer.snapshot(record), user.id):
-        raise BotError("abort.seated_admin_games")  # a seated admin asks the others (issue 22)
-    committed = await layer.abort(game_id, by=user.id, guild_id=interaction.guild_id or 0)
+    # a seated admin asks the others (issue 22): checked on the game as it is when the abort commits
+    committed = await layer.abort(game_id, by=user.id, guild_id=interaction.guild_id or 0, check=refuse_seated(user.id))
     record = committed.snap.record
     title = committed.snap.kind.title
     await update(interaction, content=t("games.aborted", interaction.locale, game_id=game_id), view=None)

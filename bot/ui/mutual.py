@@ -18,6 +18,7 @@ Custom id: ``ma:ok:<game>`` (persistent). Votes: :mod:`bot.services.agreements` 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -53,7 +54,28 @@ def view(game_id: int, locale: Any) -> discord.ui.View:
 
 
 async def agree(interaction: discord.Interaction, game_id: int) -> None:
-    """Count the caller's agreement to abort ``game_id``; the last one aborts it (see the module docstring)."""
+    """Count the caller's agreement to abort ``game_id``; the last one aborts it (see the module docstring).
+
+    Everything is decided on one read of the game, and the abort commits only while the game is still at that
+    version: a move (or a forfeit) stored meanwhile voids the offer, and a click is told so (``abort.stale``); a
+    command is counted again on the game as it now stands (a new offer), at most :data:`TRIES` times."""
+    for attempt in range(1, TRIES + 1):
+        try:
+            return await _agree(interaction, game_id)
+        except _MovedOn as err:
+            if attempt == TRIES:
+                raise BotError("abort.stale") from err
+
+
+TRIES = 3
+"""How many reads a ``/abandon`` (a command, not a click) is decided on before it gives up (``abort.stale``)."""
+
+
+class _MovedOn(Exception):
+    """The game moved on between the read an agreement was decided on and its commit (a command retries)."""
+
+
+async def _agree(interaction: discord.Interaction, game_id: int) -> None:
     layer = games(interaction)
     user = interaction.user
     loc = interaction.guild_locale or interaction.locale
@@ -91,21 +113,29 @@ async def agree(interaction: discord.Interaction, game_id: int) -> None:
             )
             if is_click:
                 await update(interaction, content=text, view=view(game_id, loc), allowed_mentions=ping(waiting))
+                if interaction.message is not None and await _moved_on(layer, record):
+                    await _void(layer, record, interaction.message.id, snap.locale)  # a move voided what it redrew
                 return
             await reply(interaction, text, view=view(game_id, loc), allowed_mentions=ping(waiting))
             message = await interaction.original_response()
             older = deal.data.get("message")
             deal.data["message"] = message.id
             await deal.save()
-            async with layer.lock(game_id):  # recorded like a claim: a move either is seen here or strips it
-                await layer.storage.set_message(game_id, OFFER_KEY, message.id)
-                fresh = await layer.storage.get_game(game_id)
+            moved = await _moved_on(layer, record, offer=message.id)
             if older:  # one live offer: the newest
                 await layer.publisher.delivery.edit(record, int(older), view=None)
-            if fresh is None or fresh.version != record.version:
+            if moved:
                 await _void(layer, record, message.id, snap.locale)
             return
-        committed = await _abort(layer, game_id, user.id)
+        try:
+            committed = await _abort(layer, game_id, user.id, record.version)
+        except BotError as err:
+            if err.key != "err.stale":
+                raise
+            await deal.clear()  # the votes were for a position the game has left: the offer no longer stands
+            if is_click:
+                raise BotError("abort.stale") from err
+            raise _MovedOn from err
         message_id = deal.data.get("message")
         await deal.clear()
     title = committed.snap.kind.title
@@ -126,6 +156,17 @@ def needs_consent(snap: Snapshot, user_id: int) -> bool:
         return False
     in_play = [u for u in humans(snap.record, snap.env) if not _left(snap.state, snap.players.index(u))]
     return user_id in in_play and len(in_play) > 1
+
+
+def refuse_seated(user_id: int) -> Callable[[Snapshot], None]:
+    """An admin abort's ``check`` (:meth:`GameLayer.abort`): refused with ``abort.seated_admin_games`` when, on
+    the game as it is when the abort commits, the admin ``user_id`` needs the others' consent."""
+
+    def check(snap: Snapshot) -> None:
+        if needs_consent(snap, user_id):
+            raise BotError("abort.seated_admin_games")
+
+    return check
 
 
 def abort_note(snap: Snapshot, locale: Any) -> str:
@@ -168,11 +209,23 @@ def _left(state: Any, seat: int) -> bool:
     return False
 
 
-async def _abort(layer: GameLayer, game_id: int, by: int) -> Any:
+async def _moved_on(layer: GameLayer, record: Any, *, offer: int | None = None) -> bool:
+    """True when the game is no longer at ``record``'s version. Under the game's lock, and with ``offer`` (the
+    offer's message) recorded there first, like a claim: a move either is seen here or strips that message."""
+    async with layer.lock(record.id):
+        if offer is not None:
+            await layer.storage.set_message(record.id, OFFER_KEY, offer)
+        fresh = await layer.storage.get_game(record.id)
+    return fresh is None or fresh.version != record.version
+
+
+async def _abort(layer: GameLayer, game_id: int, by: int, version: int) -> Any:
+    """Abort ``game_id`` if it is still at ``version``, the one the agreement was decided on (else ``err.stale``)."""
+
     def step(snap: Snapshot) -> Change:
         return Change(snap.env, "abort", by, status="aborted")
 
-    return await layer.transact(game_id, step)
+    return await layer.transact(game_id, step, expected_version=version)
 
 
 class AgreeAbortButton(GameButton, template=r"ma:ok:(?P<game>[0-9]+)"):

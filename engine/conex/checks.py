@@ -24,11 +24,7 @@ def check(g: Position, action: GameAction) -> GameAction:
     """
     if not isinstance(action, Place | Draw | Pass | Lightning | Discard | Forfeit | Timeout):
         raise InvalidInputError(f"not a CONEX action: {action!r}")
-    if g.is_over:
-        raise IllegalActionError("the game is over", rule="E1", reason=g.end_reason)
-    p = g.seat(action.player)
-    if p in g.forfeited:
-        raise IllegalActionError(f"seat {p + 1} has left the game", rule="Forfeited", player=p)
+    p = _check_seat(g, action.player)
     if isinstance(action, Forfeit):
         return action
     if isinstance(action, Timeout):
@@ -45,12 +41,7 @@ def check(g: Position, action: GameAction) -> GameAction:
     if isinstance(action, Lightning):
         _check_lightning(g, p, action.card)
         return action
-    if p != g.to_play:
-        raise NotYourTurnError(f"it is seat {g.to_play + 1}'s turn, not seat {p + 1}'s", player=p, current=g.to_play)
-    if p in g.pending_discards:
-        raise IllegalActionError(
-            "you must first discard a card to the bottom of the pile (lightning was used)", rule="X3", player=p
-        )
+    _check_turn(g, p)
     if isinstance(action, Draw):
         if not g.pile:
             raise IllegalActionError("the draw pile is empty: place a card or pass", rule="A2")
@@ -65,6 +56,37 @@ def check(g: Position, action: GameAction) -> GameAction:
         return action
     resolved, _ = check_place(g, action)
     return resolved
+
+
+def check_actor(g: Position, player: int, kind: type[Place] | type[Discard]) -> None:
+    """The checks of a ``kind`` action by ``player`` that come before its card: game over (E1), seat (``Input``),
+    a forfeited seat (``Forfeited``); for a place the turn (``NotYourTurn``) and a pending discard (X3), for a
+    discard that one is owed (X3). The same refusals as :func:`check`, for a caller that must still read which
+    hand card is meant (a refusal about the seat, not about a card of a hand it no longer plays)."""
+    p = _check_seat(g, player)
+    if kind is Discard:
+        if p not in g.pending_discards:
+            raise IllegalActionError("you have no discard to make", rule="X3", player=p)
+        return
+    _check_turn(g, p)
+
+
+def _check_seat(g: Position, player: int) -> int:
+    if g.is_over:
+        raise IllegalActionError("the game is over", rule="E1", reason=g.end_reason)
+    p = g.seat(player)
+    if p in g.forfeited:
+        raise IllegalActionError(f"seat {p + 1} has left the game", rule="Forfeited", player=p)
+    return p
+
+
+def _check_turn(g: Position, p: int) -> None:
+    if p != g.to_play:
+        raise NotYourTurnError(f"it is seat {g.to_play + 1}'s turn, not seat {p + 1}'s", player=p, current=g.to_play)
+    if p in g.pending_discards:
+        raise IllegalActionError(
+            "you must first discard a card to the bottom of the pile (lightning was used)", rule="X3", player=p
+        )
 
 
 def check_place(g: Position, place: Place) -> tuple[Place, Verdict]:

@@ -112,6 +112,11 @@ class Game(Position):
         :func:`engine.conex.checks.check`."""
         return checks.check(self, action)
 
+    def check_actor(self, seat: int, kind: type[Place] | type[Discard]) -> None:
+        """Raise what :meth:`check` would about ``seat`` acting (game over, a seat that left, the turn, discards)
+        before a ``kind`` action's card is known: :func:`engine.conex.checks.check_actor`."""
+        checks.check_actor(self, seat, kind)
+
     def check_place(self, place: Place) -> tuple[Place, Verdict]:
         """``place`` (by the seat to play, turn order already checked) resolved, and the table's verdict on it (its
         target). Raises like :meth:`check` for the place-specific rules (P1-P5, V3, X2, ``Input``)."""

@@ -24,7 +24,7 @@ from bot.games.conex.placing import parse_card_ref
 from bot.services.publish import BOARD_VERSION_KEY
 from bot.storage import Storage
 from bot.storage.errors import VersionConflictError
-from engine.conex import Game, Lightning, Timeout
+from engine.conex import Discard, Game, Lightning, Timeout
 from engine.conex.handref import hand_letter
 from tests.bot.conftest import APP_PERMISSIONS, Driver, all_custom_ids, component, envelope_of, game_of, make_bot
 from tests.bot.fakediscord import CHANNEL_ID, EPHEMERAL, FakeDiscord
@@ -167,7 +167,8 @@ async def test_big_hand_letters_text_and_paginated_discard(driver: Driver, fake:
     game.pending_discards.add(0)
     hand = list(game.hands[0])
     gid = await put_game(storage, game, [ALICE, BOB], board_shown=True)  # hands only after the table (commitment)
-    assert parse_card_ref(game, 0, "AA") == hand[26] and parse_card_ref(game, 0, "ad") == hand[29]
+    assert parse_card_ref(game, 0, "AA", acting=Discard) == hand[26]
+    assert parse_card_ref(game, 0, "ad", acting=Discard) == hand[29]
     token = await driver.command("conex hand", ALICE)
     calls = fake.calls_for(token)
     texts = [str(c.payload.get("content", "")) for c in calls[1:] if isinstance(c.payload, dict)]

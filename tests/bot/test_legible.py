@@ -73,7 +73,7 @@ def test_every_typed_input_refusal_has_its_own_sentence(lang: str) -> None:
 def test_an_unknown_hand_letter_is_refused_specifically_in_spanish() -> None:
     game = Game.new(players=2, seed=5, table="small", goal=20)
     with pytest.raises(InvalidInputError) as info:
-        placing.parse_card_ref(game, 0, "Z")
+        placing.parse_card_ref(game, 0, "Z", acting=None)
     es, en = describe(info.value, "es"), describe(info.value, "en")
     assert es.startswith("Ninguna carta de tu mano tiene la letra Z: tus cartas son A"), es
     assert en.startswith("No card of your hand has the letter Z: your cards are A"), en

@@ -30,7 +30,7 @@ from bot.i18n import image_words, t
 from bot.services.looks import look_of
 from bot.services.publish import render_png
 from bot.ui.common import GameCog, defer, fill, guild_locale, png_file, reply
-from engine.conex import Game
+from engine.conex import Discard, Game
 from engine.errors import RuleError
 
 if TYPE_CHECKING:
@@ -220,7 +220,8 @@ class ConexCog(
         choices = table_choices(game, current, interaction.locale, board=True, free_only=False)
         ns = interaction.namespace
         try:
-            card = parse_card_ref(game, seat, getattr(ns, "card", None) or "", letters_of(extra, game, seat))
+            ref = getattr(ns, "card", None) or ""
+            card = parse_card_ref(game, seat, ref, letters_of(extra, game, seat), acting=None)
             corner = int(getattr(ns, "corner", 0) or 0)
             if card not in game.hands[seat] or corner not in [c.index for c in game.deck[card].corners]:
                 return choices
@@ -263,7 +264,10 @@ class ConexCog(
     async def discard(self, interaction: discord.Interaction, card: str) -> None:
         snap = await self.running_game(interaction)
         game, seat = game_of(snap), snap.seat_of(interaction.user.id)
-        card_id = parse_card_ref(game, seat, card, letters_of(snap.env.extra, game, seat))
+        try:
+            card_id = parse_card_ref(game, seat, card, letters_of(snap.env.extra, game, seat), acting=Discard)
+        except RuleError as err:
+            raise KIND.rules.refine(snap, game, err) from err
         await self.games.play(interaction, snap.id, f"discard {card_id}", base=snap)
 
     @discard.autocomplete("card")

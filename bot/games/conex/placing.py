@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.games.conex.letters import card_of, span
-from engine.conex import Draw, Game, Pass, Place, finder, turns
+from engine.conex import Discard, Draw, Game, Pass, Place, finder, turns
 from engine.conex.handref import hand_index, hand_letter
 from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError
 
@@ -27,14 +27,27 @@ CARD_NUMBER = re.compile(
 )
 
 
-def parse_card_ref(game: Game, seat: int, ref: str | int, letters: Mapping[int, str] | None = None) -> int:
+def parse_card_ref(
+    game: Game,
+    seat: int,
+    ref: str | int,
+    letters: Mapping[int, str] | None = None,
+    *,
+    acting: type[Place] | type[Discard] | None,
+) -> int:
     """A hand card from a reference: the hand letter (``"C"``: the card lettered C for the whole game, see
     :mod:`bot.games.conex.letters`; ``letters`` is card id -> letter, default the hand order), the card number
     (``"12"``, ``"#12"``) or an autocomplete value. Returns the card id.
 
+    ``acting``: the action the card is for. The seat's own checks come first (``Game.check_actor``: the game is
+    over, the seat left, not its turn, no discard owed), so a player who may not act is told that, never that
+    their (empty) hand has no such card. ``None`` only where nothing is refused to the player (autocomplete).
+
     Raises ``InvalidInputError`` (rule ``Input``) for text that is neither, or a letter no hand card has.
     A number not in the hand is returned as is (the engine then refuses it with P5).
     """
+    if acting is not None:
+        game.check_actor(seat, acting)
     text = str(ref).strip().lstrip("#").strip()
     hand = game.hands[seat]
     if letters is None:
@@ -168,7 +181,7 @@ def resolve_place(
     Raises ``InvalidInputError`` (NaN/inf/huge numbers, only one of x/y, unknown card or target text),
     ``IllegalActionError`` (``P5`` not in hand, ``P1`` no legal pose), ``NotYourTurnError``.
     """
-    card_id = parse_card_ref(game, seat, card, letters)
+    card_id = parse_card_ref(game, seat, card, letters, acting=Place)
     tgt = parse_target(target)
     cx = check_coord(x, "x")
     cy = check_coord(y, "y")
@@ -179,8 +192,6 @@ def resolve_place(
         )
     if cx is not None and cy is not None:
         return Place(seat, card_id, corner, cx, cy, rot, double), tgt
-    if seat != game.current_player:
-        game.check(Draw(seat))  # raises NotYourTurnError with the engine's words
     if tgt is None:
         failed: list[Exception] = []
         found = game.find_placements(seat, card_id, corner, None, limit=1, failed=failed)
