@@ -67,4 +67,7 @@ MESSAGES: dict[str, str] = {
     "rule.C1.bad_first": "the first player must be player 0 or 1, not {first}.",
     "rule.C4.cell_order": "layout cells must be given in tile order (sorted by r, then q).",
     "rule.T5.no_pass": "passing is not allowed; every turn takes exactly one action.",
+    "rule.takeback": (
+        "There is no move to take back: only the last move on the board can be, and only its own player's."
+    ),
 }

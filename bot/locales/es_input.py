@@ -69,4 +69,7 @@ MESSAGES: dict[str, str] = {
     "rule.C1.bad_first": "la ronda la empieza el jugador 0 o el 1, no {first}.",
     "rule.C4.cell_order": "las celdas del tablero van en el orden de las casillas (por r y luego por q).",
     "rule.T5.no_pass": "no se puede pasar; cada turno consiste en exactamente una acción.",
+    "rule.takeback": (
+        "No hay ninguna jugada que deshacer: solo se puede deshacer la última jugada del tablero, y solo la propia."
+    ),
 }

@@ -90,3 +90,36 @@ def test_a_missing_corner_is_named_in_spanish() -> None:
     e = _fails(validate, game, 0, card, 3, None)
     assert "1-2" in describe(e, "en-US")
     assert f"La carta #{card} tiene las esquinas 1-2" in describe(e, "es-ES")
+
+
+def _coded_refusals() -> list[tuple[str, int, str, str | None]]:
+    """Every engine error raised with a literal rule code (IllegalMoveError, IllegalActionError...): where, code and
+    reason (``None`` without one)."""
+    out = []
+    for path in sorted(ENGINE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            name = (
+                (getattr(node.func, "id", None) or getattr(node.func, "attr", None))
+                if isinstance(node, ast.Call)
+                else None
+            )
+            if not isinstance(name, str) or not name.endswith("Error") or name in ("StateError", "InvalidInputError"):
+                continue
+            kw = {k.arg: k.value for k in node.keywords if k.arg is not None}
+            rule, reason = kw.get("rule"), kw.get("reason")
+            if isinstance(rule, ast.Constant):
+                why = reason.value if isinstance(reason, ast.Constant) and isinstance(reason.value, str) else None
+                out.append((str(path.relative_to(ENGINE.parent)), node.lineno, rule.value, why))
+    return out
+
+
+def test_every_coded_engine_refusal_has_a_spanish_sentence() -> None:
+    """English falls back to the engine's own specific message; Spanish needs ``rule.<code>`` (or its reason's)."""
+    coded = _coded_refusals()
+    assert len(coded) > 40, coded
+    missing = [
+        f"{where}:{line} rule {code}"
+        for where, line, code, why in coded
+        if f"rule.{code}" not in MESSAGES["es"] and (why is None or f"rule.{code}.{why}" not in MESSAGES["es"])
+    ]
+    assert not missing, missing
