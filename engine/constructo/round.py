@@ -55,9 +55,7 @@ class Round:
         if not isinstance(layout, Layout):
             raise InvalidInputError(f"a round needs a Layout, not {type(layout).__name__}", reason="internal")
         if first not in (0, 1) or isinstance(first, bool):
-            raise InvalidInputError(
-                f"first must be player 0 or 1, not {first!r}", rule="C1", reason="bad_first", first=first
-            )
+            raise InvalidInputError(f"first must be 0 or 1, not {first!r}", rule="C1", reason="bad_first", first=first)
         self._layout: Layout = layout
         self.adjacency: tuple[tuple[int, ...], ...] = layout.adjacency
         self._first: int = first
@@ -381,9 +379,7 @@ class Round:
             IllegalMoveError: an action the rules forbid; the message names its position and token.
         """
         if not isinstance(text, str) or ":" not in text:
-            raise InvalidInputError(
-                "a round record looks like 'rombo: L5 M4 4-5' (layout, colon, actions)", reason="bad_record"
-            )
+            raise InvalidInputError("a round record is 'layout: actions', e.g. 'rombo: L5 M4 4-5'", reason="bad_record")
         head, _, tail = text.partition(":")
         rnd = cls(Layout.parse(head), first)
         for i, token in enumerate(tail.split(), start=1):
