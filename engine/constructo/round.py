@@ -379,7 +379,7 @@ class Round:
             IllegalMoveError: an action the rules forbid; the message names its position and token.
         """
         if not isinstance(text, str) or ":" not in text:
-            raise InvalidInputError("a round record is 'layout: actions', e.g. 'rombo: L5 M4 4-5'", reason="bad_record")
+            raise InvalidInputError("a round record is layout, colon, actions: 'rombo: L5 M4 4-5'", reason="bad_record")
         head, _, tail = text.partition(":")
         rnd = cls(Layout.parse(head), first)
         for i, token in enumerate(tail.split(), start=1):
