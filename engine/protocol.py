@@ -199,7 +199,7 @@ def parse_shared_action(text: str, player: int) -> Forfeit | Timeout | None:
     (Forfeit(player=1), Timeout(player=0), None)
     """
     if not isinstance(text, str):
-        raise InvalidInputError(f"an action must be text, not {text!r}")
+        raise InvalidInputError(f"an action must be text, not {text!r}", reason="internal")
     word = text.strip().lower()
     if word == "forfeit":
         return Forfeit(player)

@@ -11,8 +11,10 @@
   neither start nor join games here; refused for oneself and for the bot); ``reset_ratings`` asks to confirm
   (``bot/ui/server_settings.py``).
 
-"Saved." is said only when a setting changed; an option already so is said so in words, and nothing changing at
-all is said ("Nothing was changed.", ``bot/ui/settings_same.py``).
+"Saved." is said only when a setting changed; an option already so (before the command and in what it saves) is said
+so in words, and nothing changing at all is said ("Nothing was changed.", ``bot/ui/settings_same.py``). Options that
+pull one setting both ways (``game_on``/``game_off`` of one game, ``allow_channel``/``remove_channel`` of one
+channel, ``block``/``unblock`` of one member, ``any_channel:true`` with a channel) are refused: nothing is saved.
 
 Without options it shows the settings in force. Hidden from members without Manage Server (default permissions)
 and re-checked here; the answer is ephemeral.
@@ -133,9 +135,11 @@ class SettingsCog(commands.Cog, name="settings"):
             block=block.id if block is not None else None,
             unblock=unblock.id if unblock is not None else None,
         )
+        settings_same.refuse_contradictions(self.bot.games, house_options)  # one setting both ways: nothing saved
         rules = server_settings.house_changes(self.bot.games, current, house_options)
         changes.update({k: v for k, v in rules.items() if current.get(k) != v})  # a value already so: no change
-        same += settings_same.same_house(self.bot.games, current, loc, house_options)
+        saved = {k: v for k, v in {**current, **changes}.items() if v is not None}  # what this command leaves stored
+        same += settings_same.same_house(self.bot.games, current, loc, house_options, saved)
         if changes:
             current = await storage.set_guild_settings(guild_id, **changes)
         given = same or house_options.given()

@@ -75,6 +75,15 @@ class Loader:
         """:meth:`record` then :meth:`snapshot` (read-only: autocomplete, private views, the AI)."""
         return self.snapshot(await self.record(game_id))
 
+    async def playing(self, game_id: int) -> Snapshot:
+        """:meth:`load` for a view that offers actions (a hand with legal counts, hints, a discard select, a resign
+        prompt): the one check, for buttons, selects and commands alike, that the game still plays. Raises
+        ``BotError``: ``err.not_started`` (a lobby), ``err.game_closed`` (finished or aborted: what any action on it
+        answers)."""
+        snap = await self.load(game_id)
+        still_playing(snap.record)
+        return snap
+
     async def channel_record(
         self,
         channel_id: int,
@@ -129,3 +138,12 @@ class Loader:
     async def channel_busy(self, channel_id: int) -> bool:
         """True if an open game (of any kind) holds the channel."""
         return await self.storage.active_game_in_channel(channel_id) is not None
+
+
+def still_playing(record: GameRecord) -> None:
+    """Refuse a view of actions on a game that does not play (any more): ``err.not_started`` for a lobby,
+    ``err.game_closed`` (with its ``status``) once it is finished or aborted."""
+    if record.status == "lobby":
+        raise BotError("err.not_started")
+    if record.status != "active":
+        raise BotError("err.game_closed", status=record.status)

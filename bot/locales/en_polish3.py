@@ -15,6 +15,15 @@ MESSAGES: dict[str, str] = {
     "same.nothing": "Nothing was changed.",
     "house.block_self": "You cannot block yourself. Nothing was changed.",
     "foot.thread_title": "{game}: {a} vs {b}",
+    "settings.both_game": "`game_on` and `game_off` both name {game}: on or off, not both. Nothing was changed.",
+    "settings.both_channel": (
+        "`allow_channel` and `remove_channel` both name {channel}: allow or remove, not both. Nothing was changed."
+    ),
+    "settings.both_member": "`block` and `unblock` both name {user}: block or unblock, not both. Nothing was changed.",
+    "settings.any_and_channel": (
+        "`any_channel:true` lets games start in every channel, so it cannot go with `{option}` in the same command. "
+        "Nothing was changed."
+    ),
 }
 
 COMMANDS: dict[str, str] = {}

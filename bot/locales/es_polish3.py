@@ -20,6 +20,22 @@ MESSAGES: dict[str, str] = {
     "same.nothing": "No se ha cambiado nada.",
     "house.block_self": "No puedes bloquearte a ti mismo. No se ha cambiado nada.",
     "foot.thread_title": "{game}: {a} contra {b}",
+    "settings.both_game": (
+        "`game_on` y `game_off` nombran el mismo juego ({game}): actívalo o desactívalo, pero no las dos cosas. "
+        "No se ha cambiado nada."
+    ),
+    "settings.both_channel": (
+        "`allow_channel` y `remove_channel` nombran el mismo canal ({channel}): permítelo o quítalo, pero no las dos "
+        "cosas. No se ha cambiado nada."
+    ),
+    "settings.both_member": (
+        "`block` y `unblock` nombran al mismo miembro ({user}): bloquéalo o desbloquéalo, pero no las dos cosas. "
+        "No se ha cambiado nada."
+    ),
+    "settings.any_and_channel": (
+        "`any_channel:true` deja empezar partidas en cualquier canal, así que no puede ir con `{option}` en el mismo "
+        "comando. No se ha cambiado nada."
+    ),
 }
 
 COMMANDS: dict[str, str] = {}

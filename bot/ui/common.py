@@ -24,6 +24,7 @@ import discord
 from discord.ext import commands
 
 from bot.core.changes import COMMITTED
+from bot.core.loading import still_playing
 from bot.core.respond import defer, fill, png_file, reply, settle_loading, update
 from bot.errors import BotError, describe, storage_failure
 from bot.first_response import InteractionGone
@@ -260,15 +261,13 @@ class GameCog(commands.GroupCog):
     async def running(self, interaction: discord.Interaction) -> GameRecord:
         """The channel's game once it runs. Raises ``BotError("err.not_started")`` while seats are taken."""
         record = await self.here(interaction)
-        if record.status == "lobby":
-            raise BotError("err.not_started")
+        still_playing(record)
         return record
 
     async def running_game(self, interaction: discord.Interaction) -> Snapshot:
         """The running game here, loaded (commands that read the state pass it on as ``base``)."""
         record = await self.games.channel_record(interaction.channel_id or 0, self.kind, user_id=interaction.user.id)
-        if record.status == "lobby":
-            raise BotError("err.not_started")
+        still_playing(record)
         return self.games.snapshot(record)
 
     async def mine(

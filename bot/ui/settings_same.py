@@ -4,7 +4,10 @@ of a member who is not blocked, ``remove_channel`` of a channel not listed).
 
 :func:`same_core` sorts the clock, expiry, caps and ``thread_per_game`` options into the changes to store and the
 lines of those already in force (the value in force: the stored one, else the operator's default).
-:func:`same_house` gives the lines of the house-rule options (``bot/services/house.py``) already so.
+:func:`same_house` gives the lines of the house-rule options (``bot/services/house.py``) already so, before the
+command and in what it saves. :func:`refuse_contradictions` refuses a command whose options pull one setting both
+ways (a game on and off, a channel allowed and removed, a member blocked and unblocked, any channel and a listed
+one): nothing is saved, rather than the later option silently winning.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.core import clock as clocks
+from bot.errors import BotError
 from bot.i18n import t
 from bot.services import caps, footprint, house
 
@@ -47,15 +51,42 @@ def same_core(
     return kept, lines
 
 
+def refuse_contradictions(layer: GameLayer, options: house.HouseOptions) -> None:
+    """Raise ``BotError`` (``settings.both_game`` / ``both_channel`` / ``both_member`` / ``any_and_channel``) when two
+    options of one ``/settings`` pull the same setting opposite ways; then nothing is saved."""
+    if options.game_on is not None and options.game_on == options.game_off:
+        kind = layer.kinds.get(options.game_on)
+        raise BotError("settings.both_game", game=kind.title if kind is not None else str(options.game_on)[:40])
+    if options.allow_channel is not None and options.allow_channel == options.remove_channel:
+        raise BotError("settings.both_channel", channel=f"<#{options.allow_channel}>")
+    if options.block is not None and options.block == options.unblock:
+        raise BotError("settings.both_member", user=f"<@{options.block}>")
+    if options.any_channel:
+        for name in ("allow_channel", "remove_channel"):
+            if getattr(options, name) is not None:
+                raise BotError("settings.any_and_channel", option=name)
+
+
 def same_house(
     layer: GameLayer,
     before: dict[str, Any],
     loc: Any,
     options: house.HouseOptions,
+    after: dict[str, Any] | None = None,
 ) -> list[str]:
     """One line in ``loc``'s language per house-rule option that is already so under ``before`` (a channel already
     listed or not listed, games already allowed anywhere, a game already on or off, games already rated or not, a
-    member already blocked or not blocked). Unknown games are left to ``house_changes`` (it refuses them)."""
+    member already blocked or not blocked) and still so in ``after`` (the settings the command saves, when given):
+    "nothing changed" is never said of what the command changes. Unknown games are left to ``house_changes`` (it
+    refuses them)."""
+    lines = _already(layer, before, loc, options)
+    if after is None:
+        return lines
+    still = set(_already(layer, after, loc, options))
+    return [line for line in lines if line in still]
+
+
+def _already(layer: GameLayer, before: dict[str, Any], loc: Any, options: house.HouseOptions) -> list[str]:
     lines: list[str] = []
     listed = house.channels(before)
     if options.allow_channel is not None and options.allow_channel in listed:

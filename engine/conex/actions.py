@@ -29,16 +29,16 @@ MAX_COORD_CM = 1000.0
 
 def _num(value: object, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InvalidInputError(f"{what} must be a number, not {value!r}", what=what)
+        raise InvalidInputError(f"{what} must be a number, not {value!r}", reason="not_a_number", what=what)
     v = float(value)
     if not math.isfinite(v):
-        raise InvalidInputError(f"{what} must be a finite number, not {v}", what=what)
+        raise InvalidInputError(f"{what} must be a finite number, not {v}", reason="not_finite_number", what=what)
     return v + 0.0  # turns -0.0 into 0.0
 
 
 def _int(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInputError(f"{what} must be a whole number, not {value!r}", what=what)
+        raise InvalidInputError(f"{what} must be a whole number, not {value!r}", reason="not_whole", what=what)
     return value
 
 
@@ -52,7 +52,7 @@ def fmt_num(v: float) -> str:
 def _player(player: object) -> int:
     p = _int(player, "player")
     if not 0 <= p <= 3:
-        raise InvalidInputError(f"player must be a seat 0..3, not {p}", player=p)
+        raise InvalidInputError(f"player must be a seat 0..3, not {p}", reason="seat_range", player=p)
     return p
 
 
@@ -93,13 +93,17 @@ class Place:
             v = _num(getattr(self, name), name)
             if abs(v) > MAX_COORD_CM:
                 raise InvalidInputError(
-                    f"{name} = {v} cm is far off any table (max {MAX_COORD_CM:g} cm)", field=name, value=v
+                    f"{name} = {v} cm is far off any table (max {MAX_COORD_CM:g} cm)",
+                    reason="far_off_table",
+                    field=name,
+                    value=v,
+                    limit=f"{MAX_COORD_CM:g}",
                 )
             object.__setattr__(self, name, v)
         if self.rotation is not None:
             object.__setattr__(self, "rotation", normalize_angle(_num(self.rotation, "rotation")))
         if not isinstance(self.double, bool):
-            raise InvalidInputError("double must be true or false", double=self.double)
+            raise InvalidInputError("double must be true or false", reason="double_not_bool", double=self.double)
 
     @property
     def x_mm(self) -> float:
@@ -207,7 +211,7 @@ class Action:
             InvalidInputError: the text is not an action or holds a bad number (NaN, inf, > 10 m).
         """
         if not isinstance(text, str):
-            raise InvalidInputError(f"an action must be text, not {text!r}")
+            raise InvalidInputError(f"an action must be text, not {text!r}", reason="internal")
         t = " ".join(text.strip().lower().replace("°", "").split())
         if t in ("draw", "pass"):
             return Draw(player) if t == "draw" else Pass(player)
@@ -217,7 +221,7 @@ class Action:
                 x, y = float(m["x"]), float(m["y"])
                 rot = float(m["r"]) if m["r"] is not None else None
             except ValueError as exc:  # pragma: no cover - the regex only lets numbers through
-                raise InvalidInputError(f"bad number in {text!r}") from exc
+                raise InvalidInputError(f"bad number in {text!r}", reason="unreadable_action", text=text) from exc
             return Place(player, int(m["card"]), int(m["corner"]), x, y, rot, m["double"] is not None)
         m = _ONE_RE.match(t)
         if m:
@@ -226,6 +230,7 @@ class Action:
         raise InvalidInputError(
             f"cannot read {text!r}: expected e.g. 'place 12 c2 at 3.5,-10.0 r90', 'draw', 'pass', "
             "'lightning 7' or 'discard 31'",
+            reason="unreadable_action",
             text=text,
         )
 

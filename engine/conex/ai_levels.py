@@ -102,7 +102,12 @@ def decide_level(game: Game, player: int, level: str, seed: int = 0, budget_s: f
             endgame=True,
             rollouts=HARD_ROLLOUTS,
         )
-    raise InvalidInputError(f"unknown AI level {level!r}: use one of {', '.join(LEVELS)}")
+    raise InvalidInputError(
+        f"unknown AI level {level!r}: use one of {', '.join(LEVELS)}",
+        reason="unknown_level",
+        level=str(level),
+        levels=", ".join(LEVELS),
+    )
 
 
 def choose_level_action(game: Game, player: int, level: str, seed: int = 0, budget_s: float = math.inf) -> AnyAction:

@@ -23,7 +23,7 @@ def check(g: Position, action: GameAction) -> GameAction:
     order, ``Table.check_pose``). P5 comes before the pose: a pose is judged only for a card the player may play.
     """
     if not isinstance(action, Place | Draw | Pass | Lightning | Discard | Forfeit | Timeout):
-        raise InvalidInputError(f"not a CONEX action: {action!r}")
+        raise InvalidInputError(f"not a CONEX action: {action!r}", reason="internal")
     p = _check_seat(g, action.player)
     if isinstance(action, Forfeit):
         return action
@@ -102,6 +102,7 @@ def check_place(g: Position, place: Place) -> tuple[Place, Verdict]:
     if place.corner not in [c.index for c in card.corners]:
         raise InvalidInputError(
             f"card {card.id} has corners 1-{len(card.corners)}, not {place.corner}",
+            reason="no_such_corner",
             card=card.id,
             corner=place.corner,
             corners=len(card.corners),

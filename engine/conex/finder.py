@@ -62,11 +62,26 @@ def validate(game: Position, player: int, card_id: int, corner: int | None, targ
     if card_id not in game.hands[player]:
         raise IllegalActionError(f"card {card_id} is not in seat {player + 1}'s hand", rule="P5", card=card_id)
     if corner is not None and corner not in [c.index for c in card.corners]:
-        raise InvalidInputError(f"card {card_id} has corners 1-{len(card.corners)}, not {corner!r}", card=card_id)
+        raise InvalidInputError(
+            f"card {card_id} has corners 1-{len(card.corners)}, not {corner!r}",
+            reason="no_such_corner",
+            card=card_id,
+            corner=corner,
+            corners=len(card.corners),
+        )
     if target is not None and target != "board":
         if isinstance(target, bool) or not isinstance(target, int) or target not in game.board:
-            what = f"card #{target} is not on the table" if isinstance(target, int) else f"{target!r} is not a target"
-            raise InvalidInputError(f"{what}: give a table card number or the board", target=target)
+            if isinstance(target, int) and not isinstance(target, bool):
+                raise InvalidInputError(
+                    f"card #{target} is not on the table: give a table card number or the board",
+                    reason="not_on_table",
+                    target=target,
+                )
+            raise InvalidInputError(
+                f"{target!r} is not a target: give a table card number or the board",
+                reason="not_a_target",
+                target=target,
+            )
     return card
 
 
@@ -163,7 +178,7 @@ def find_placements(
     empty answer is not told as "no legal pose" when a target could not be searched)."""
     card = validate(game, player, card_id, corner, target)
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise InvalidInputError(f"limit must be a whole number >= 1, not {limit!r}")
+        raise InvalidInputError(f"limit must be a whole number >= 1, not {limit!r}", reason="bad_limit", limit=limit)
     table = game.board
     pairs = _pairs(table, card, corner, target)  # type: ignore[arg-type]
     found: list[_Found] = []

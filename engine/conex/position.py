@@ -70,24 +70,47 @@ class Position:
         timeout_forfeit: int = DEFAULT_TIMEOUT_FORFEIT,
     ) -> None:
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
-            raise InvalidInputError(f"U1: CONEX is for 2-4 players, not {players!r}", players=players)
+            raise InvalidInputError(
+                f"U1: CONEX is for 2-4 players, not {players!r}", reason="player_count", players=players
+            )
         if isinstance(seed, bool) or not isinstance(seed, int) or seed.bit_length() > MAX_SEED_BITS:
-            raise InvalidInputError(f"the seed must be a whole number of at most {MAX_SEED_BITS} bits", seed=seed)
+            raise InvalidInputError(
+                f"the seed must be a whole number of at most {MAX_SEED_BITS} bits",
+                reason="bad_seed",
+                seed=seed,
+                bits=MAX_SEED_BITS,
+            )
         if table not in TABLE_SIZES_MM:
             raise InvalidInputError(
-                f"G2: table size must be one of {', '.join(TABLE_SIZES_MM)}, not {table!r}", table=table
+                f"G2: table size must be one of {', '.join(TABLE_SIZES_MM)}, not {table!r}",
+                reason="unknown_table",
+                table=table,
+                sizes=", ".join(TABLE_SIZES_MM),
             )
         if isinstance(goal, bool) or not isinstance(goal, int) or not MIN_GOAL <= goal <= MAX_GOAL:
-            raise InvalidInputError(f"U3: the goal must be {MIN_GOAL}-{MAX_GOAL} points, not {goal!r}", goal=goal)
+            raise InvalidInputError(
+                f"U3: the goal must be {MIN_GOAL}-{MAX_GOAL} points, not {goal!r}",
+                reason="goal_range",
+                goal=goal,
+                low=MIN_GOAL,
+                high=MAX_GOAL,
+            )
         if (
             isinstance(bots, str | bytes)
             or not all(isinstance(b, int) and not isinstance(b, bool) and 0 <= b < players for b in bots)
             or len(set(bots)) != len(bots)
         ):
-            raise InvalidInputError(f"bots must be distinct seats 0..{players - 1}, not {bots!r}", bots=bots)
+            raise InvalidInputError(
+                f"bots must be distinct seats 0..{players - 1}, not {bots!r}",
+                reason="bad_bots",
+                bots=bots,
+                last=players - 1,
+            )
         if isinstance(timeout_forfeit, bool) or not isinstance(timeout_forfeit, int) or timeout_forfeit < 1:
             raise InvalidInputError(
-                f"timeout_forfeit must be a whole number >= 1, not {timeout_forfeit!r}", timeout_forfeit=timeout_forfeit
+                f"timeout_forfeit must be a whole number >= 1, not {timeout_forfeit!r}",
+                reason="bad_timeout",
+                timeout_forfeit=timeout_forfeit,
             )
         self.players = players
         self.seed = seed
@@ -126,14 +149,19 @@ class Position:
         The deal is :func:`engine.conex.fair.deal` (U2). Raises ``InvalidInputError`` for a bad or unknown option.
         """
         if setup is not None and not isinstance(setup, dict):
-            raise InvalidInputError(f"a CONEX setup is a dict of options, not {setup!r}")
+            raise InvalidInputError(f"a CONEX setup is a dict of options, not {setup!r}", reason="internal")
         opts = {**(setup or {}), **options}
         unknown = set(opts) - set(SETUP_KEYS)
         if unknown:
-            raise InvalidInputError(f"unknown CONEX setup options {sorted(unknown)}", options=sorted(unknown))
+            raise InvalidInputError(
+                f"unknown CONEX setup options {sorted(unknown)}",
+                reason="unknown_options",
+                options=sorted(unknown),
+                names=", ".join(sorted(map(str, unknown))),
+            )
         for key in ("players", "seed"):
             if key not in opts:
-                raise InvalidInputError(f"a CONEX setup needs {key!r}", option=key)
+                raise InvalidInputError(f"a CONEX setup needs {key!r}", reason="missing_option", option=key)
         g = cls(
             opts["players"],
             opts["seed"],
@@ -255,13 +283,20 @@ class Position:
     def seat(self, player: object) -> int:
         """``player`` as a seat of this game. Raises ``InvalidInputError`` (rule ``Input``) for anything else."""
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.players:
-            raise InvalidInputError(f"no seat {player!r} in a {self.players}-player game", player=player)
+            raise InvalidInputError(
+                f"no seat {player!r} in a {self.players}-player game",
+                reason="no_seat",
+                player=player,
+                players=self.players,
+            )
         return player
 
     def card(self, card_id: object) -> Card:
         """The deck's card ``card_id`` (1-52). Raises ``InvalidInputError`` (rule ``Input``) for anything else."""
         if isinstance(card_id, bool) or not isinstance(card_id, int) or card_id not in self.deck:
-            raise InvalidInputError(f"there is no card {card_id!r} (cards are numbered 1-52)", card=card_id)
+            raise InvalidInputError(
+                f"there is no card {card_id!r} (cards are numbered 1-52)", reason="no_such_card", card=card_id
+            )
         return self.deck[card_id]
 
     def __repr__(self) -> str:

@@ -39,12 +39,16 @@ class ChooseLayout:
 
     def __post_init__(self) -> None:
         if self.player not in (0, 1) or isinstance(self.player, bool):
-            raise InvalidInputError(f"player must be 0 or 1, not {self.player!r}", player=self.player)
+            raise InvalidInputError(
+                f"player must be 0 or 1, not {self.player!r}", reason="bad_player", player=self.player
+            )
         layout: object = self.layout
         if isinstance(layout, str):
             object.__setattr__(self, "layout", Layout.parse(layout))
         elif not isinstance(layout, Layout):
-            raise InvalidInputError(f"a layout must be a Layout or text, not {type(layout).__name__}")
+            raise InvalidInputError(
+                f"a layout must be a Layout or text, not {type(layout).__name__}", reason="internal"
+            )
 
     def __str__(self) -> str:
         return f"layout {self.layout.to_text()}"

@@ -80,7 +80,7 @@ def _round_of(state: Round | Match) -> Round:
         if state.is_over:
             raise IllegalMoveError("the round is over: there is no action to choose", rule="E1")
         return state
-    raise InvalidInputError(f"choose_move needs a Round or a Match, not {type(state).__name__}")
+    raise InvalidInputError(f"choose_move needs a Round or a Match, not {type(state).__name__}", reason="internal")
 
 
 def _gain(rnd: Round, code: int) -> int:
@@ -134,7 +134,12 @@ def choose_move(
         return search(rnd, budget_s=cap, max_nodes=max_nodes, seed=seed).move
     if level == "perfect":
         return perfect_choice(rnd, seed, fallback_nodes=hard_nodes() if max_nodes is None else max_nodes).move
-    raise InvalidInputError(f"unknown AI level {level!r}: use easy, medium, hard or perfect")
+    raise InvalidInputError(
+        f"unknown AI level {level!r}: use easy, medium, hard or perfect",
+        reason="unknown_level",
+        level=str(level),
+        levels="easy, medium, hard, perfect",
+    )
 
 
 def _easy(rnd: Round, rng: random.Random) -> Move:

@@ -258,7 +258,7 @@ def analyse_round(
         InvalidInputError: ``rnd`` is not a Round.
     """
     if not isinstance(rnd, Round):
-        raise InvalidInputError(f"analyse_round needs a Round, not {type(rnd).__name__}")
+        raise InvalidInputError(f"analyse_round needs a Round, not {type(rnd).__name__}", reason="internal")
     start = time.perf_counter()
     if max_nodes is None:
         max_nodes = DEFAULT_NODES_CORE if _core.core_available() else DEFAULT_NODES_PYTHON

@@ -60,6 +60,7 @@ class Layout:
             raise InvalidInputError(
                 "layout cells must be given in tile order (sorted by r, then q); use Layout.from_cells",
                 rule="C4",
+                reason="cell_order",
             )
         object.__setattr__(self, "cells", cells)
         index = {c: i for i, c in enumerate(cells)}
@@ -96,10 +97,14 @@ class Layout:
         True
         """
         if not isinstance(text, str):
-            raise InvalidInputError(f"a layout must be text, not {type(text).__name__}")
+            raise InvalidInputError(f"a layout must be text, not {type(text).__name__}", reason="internal")
         stripped = text.strip()
         if not stripped:
-            raise InvalidInputError("empty layout: give a name (" + ", ".join(LAYOUTS) + ") or 9 coordinates")
+            raise InvalidInputError(
+                "empty layout: give a name (" + ", ".join(LAYOUTS) + ") or 9 coordinates",
+                reason="empty_layout",
+                names=", ".join(LAYOUTS),
+            )
         if not stripped.startswith("("):
             key = stripped.lower()
             if key in LAYOUTS:
@@ -108,6 +113,8 @@ class Layout:
                 f"unknown layout {stripped!r}: known layouts are " + ", ".join(LAYOUTS) + ", or give 9 coordinates "
                 "like (0,0) (1,0) ...",
                 token=stripped,
+                reason="unknown_layout",
+                names=", ".join(LAYOUTS),
             )
         cells: list[tuple[int, int]] = []
         pos = 0
@@ -120,7 +127,9 @@ class Layout:
             if m is None:
                 bad = stripped[pos:].split()[0]
                 raise InvalidInputError(
-                    f"cannot read {bad!r} in the layout: coordinates are written (q,r), e.g. (0,0) (1,0)", token=bad
+                    f"cannot read {bad!r} in the layout: coordinates are written (q,r), e.g. (0,0) (1,0)",
+                    token=bad,
+                    reason="unreadable_cell",
                 )
             cells.append((int(m.group(1)), int(m.group(2))))
             pos = m.end()
@@ -138,7 +147,7 @@ class Layout:
             InvalidInputError: ``n`` is not a tile number 1..9.
         """
         if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= TILES:
-            raise InvalidInputError(f"tile {n!r} does not exist: tiles are numbered 1-9", tile=n)
+            raise InvalidInputError(f"tile {n!r} does not exist: tiles are numbered 1-9", reason="no_such_tile", tile=n)
         return tuple(i + 1 for i in self.adjacency[n - 1])
 
     def adjacent(self, a: int, b: int) -> bool:
@@ -165,15 +174,15 @@ class Layout:
             InvalidInputError: malformed cells, or a name whose cells differ from :data:`LAYOUTS`.
         """
         if not isinstance(d, dict) or "cells" not in d:
-            raise InvalidInputError("a stored layout must be an object with 'cells'")
+            raise InvalidInputError("a stored layout must be an object with 'cells'", reason="internal")
         name = d.get("name")
         layout = cls.from_cells(d["cells"])
         if name is None:
             return layout
         if name not in LAYOUTS:
-            raise InvalidInputError(f"unknown layout name {name!r}")
+            raise InvalidInputError(f"unknown layout name {name!r}", reason="internal")
         if LAYOUTS[name].cells != layout.cells:
-            raise InvalidInputError(f"stored cells of layout {name!r} differ from the named layout")
+            raise InvalidInputError(f"stored cells of layout {name!r} differ from the named layout", reason="internal")
         return LAYOUTS[name]
 
     def __str__(self) -> str:
@@ -183,27 +192,38 @@ class Layout:
 def _validated_cells(cells: Any) -> tuple[tuple[int, int], ...]:
     """Check the section 2 conditions; return the cells as a tuple of int pairs (original order)."""
     if isinstance(cells, (str, bytes)) or not isinstance(cells, Iterable):
-        raise InvalidInputError("a layout is a list of 9 (q, r) cells")
+        raise InvalidInputError("a layout is a list of 9 (q, r) cells", reason="internal")
     out: list[tuple[int, int]] = []
     for cell in cells:
         try:
             q, r = cell
         except (TypeError, ValueError):
-            raise InvalidInputError(f"layout cell {cell!r} is not a (q, r) pair", cell=repr(cell)) from None
+            raise InvalidInputError(
+                f"layout cell {cell!r} is not a (q, r) pair", reason="bad_cell", cell=repr(cell)
+            ) from None
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (q, r)):
-            raise InvalidInputError(f"layout cell {cell!r} must hold two integers", cell=repr(cell))
+            raise InvalidInputError(f"layout cell {cell!r} must hold two integers", reason="bad_cell", cell=repr(cell))
         out.append((q, r))
     if len(out) != TILES:
-        raise InvalidInputError(f"a layout needs exactly 9 cells, got {len(out)}", count=len(out))
+        raise InvalidInputError(f"a layout needs exactly 9 cells, got {len(out)}", reason="cell_count", count=len(out))
     seen: set[tuple[int, int]] = set()
     for c in out:
         if c in seen:
-            raise InvalidInputError(f"cell {_fmt_cell(c)} appears twice: the 9 cells must be distinct", cell=c)
+            raise InvalidInputError(
+                f"cell {_fmt_cell(c)} appears twice: the 9 cells must be distinct",
+                reason="duplicate_cell",
+                cell=c,
+                where=_fmt_cell(c),
+            )
         seen.add(c)
     for c in out:
         if abs(c[0]) > MAX_COORD or abs(c[1]) > MAX_COORD:
             raise InvalidInputError(
-                f"cell {_fmt_cell(c)} is too far out: |q| and |r| must be at most {MAX_COORD}", cell=c
+                f"cell {_fmt_cell(c)} is too far out: |q| and |r| must be at most {MAX_COORD}",
+                reason="cell_too_far",
+                cell=c,
+                where=_fmt_cell(c),
+                limit=MAX_COORD,
             )
     # edge-connectivity (C3)
     start = out[0]
@@ -222,7 +242,10 @@ def _validated_cells(cells: Any) -> tuple[tuple[int, int], ...]:
             "the cells are not connected: "
             + " ".join(_fmt_cell(c) for c in apart)
             + f" cannot be reached from {_fmt_cell(start)} through shared edges",
+            reason="not_connected",
             cells=apart,
+            apart=" ".join(_fmt_cell(c) for c in apart),
+            start=_fmt_cell(start),
         )
     return tuple(out)
 

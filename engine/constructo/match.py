@@ -80,7 +80,12 @@ class Match:
         if isinstance(setup, dict):
             unknown = set(setup) - {"layout", "first"}
             if unknown:
-                raise InvalidInputError(f"unknown Constructo setup options {sorted(unknown)}", options=sorted(unknown))
+                raise InvalidInputError(
+                    f"unknown Constructo setup options {sorted(unknown)}",
+                    reason="unknown_options",
+                    options=sorted(unknown),
+                    names=", ".join(sorted(map(str, unknown))),
+                )
             layout = setup.get("layout", "rombo")
             start = setup.get("first", 0) if first is None else first
         else:

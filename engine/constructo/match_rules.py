@@ -42,7 +42,7 @@ __all__ = ["apply", "check", "check_player"]
 def check_player(player: Any) -> int:
     """``player`` as 0 or 1. Raises InvalidInputError for anything else (a bool included)."""
     if player not in (0, 1) or isinstance(player, bool):
-        raise InvalidInputError(f"player must be 0 or 1, not {player!r}", player=player)
+        raise InvalidInputError(f"player must be 0 or 1, not {player!r}", reason="bad_player", player=player)
     return int(player)
 
 
@@ -116,7 +116,7 @@ def check(pos: MatchPosition, action: MatchAction) -> MatchAction:
             )
         return action
     if not isinstance(action, Move):
-        raise InvalidInputError(f"not a Constructo action: {action!r}")
+        raise InvalidInputError(f"not a Constructo action: {action!r}", reason="internal")
     _refuse_if_over(pos)
     if phase(pos) == "choosing_layout":
         raise IllegalMoveError(

@@ -52,13 +52,19 @@ class Size(IntEnum):
         if isinstance(text, int) and not isinstance(text, bool):
             if 1 <= text <= 3:
                 return cls(text)
-            raise InvalidInputError(f"size {text!r} does not exist: use 1 (small), 2 (medium) or 3 (large)")
+            raise InvalidInputError(
+                f"size {text!r} does not exist: use 1 (small), 2 (medium) or 3 (large)",
+                reason="no_such_size",
+                token=str(text),
+            )
         if isinstance(text, str):
             key = text.strip().lower()
             for s in cls:
                 if key in (s.letter.lower(), s.word):
                     return s
-        raise InvalidInputError(f"unknown chip size {text!r}: use S, M or L (small, medium, large)", token=str(text))
+        raise InvalidInputError(
+            f"unknown chip size {text!r}: use S, M or L (small, medium, large)", reason="unknown_size", token=str(text)
+        )
 
 
 _PLACE_RE = re.compile(r"([sSmMlL])([0-9]+)")
@@ -68,13 +74,21 @@ _HELP = "a placement is a size letter S, M or L and a tile 1-9 (e.g. L5); a move
 
 def _check_tile(n: int, token: str) -> None:
     if not 1 <= n <= _TILES:
-        raise InvalidInputError(f"{token!r}: tile {n} does not exist, tiles are numbered 1-9", token=token, tile=n)
+        raise InvalidInputError(
+            f"{token!r}: tile {n} does not exist, tiles are numbered 1-9",
+            reason="token_no_such_tile",
+            token=token,
+            tile=n,
+        )
 
 
 def _tile_digits(digits: str, token: str) -> int:
     if len(digits) != 1 or digits == "0":
         raise InvalidInputError(
-            f"{token!r}: tile {digits} does not exist, tiles are numbered 1-9", token=token, tile=digits
+            f"{token!r}: tile {digits} does not exist, tiles are numbered 1-9",
+            reason="token_no_such_tile",
+            token=token,
+            tile=digits,
         )
     return int(digits)
 
@@ -119,14 +133,17 @@ class Move:
         if place == step or not all(isinstance(t, int) and not isinstance(t, bool) and 1 <= t <= _TILES for t in tiles):
             raise InvalidInputError(
                 "a Move is either a placement (size and tile 1-9) or a move (src and dst 1-9); "
-                "use Move.place, Move.step or Move.parse"
+                "use Move.place, Move.step or Move.parse",
+                reason="internal",
             )
         if place and not isinstance(self.size, Size):
-            raise InvalidInputError(f"a placement needs a Size, not {self.size!r}")
+            raise InvalidInputError(f"a placement needs a Size, not {self.size!r}", reason="internal")
         if step and self.src == self.dst:
-            raise InvalidInputError("a move needs two different tiles")
+            raise InvalidInputError("a move needs two different tiles", reason="same_tile")
         if self.player is not None and (self.player not in (0, 1) or isinstance(self.player, bool)):
-            raise InvalidInputError(f"player must be 0 or 1, not {self.player!r}", player=self.player)
+            raise InvalidInputError(
+                f"player must be 0 or 1, not {self.player!r}", reason="bad_player", player=self.player
+            )
 
     def by(self, player: int | None) -> Move:
         """This move made by ``player`` (0/1, or ``None`` for a player-less move). Raises InvalidInputError."""
@@ -139,7 +156,7 @@ class Move:
         """A placement of a ``size`` chip on ``tile`` (1..9). Raises InvalidInputError if out of range."""
         s = Size.parse(size)
         if not isinstance(tile, int) or isinstance(tile, bool):
-            raise InvalidInputError(f"tile {tile!r} is not a number 1-9")
+            raise InvalidInputError(f"tile {tile!r} is not a number 1-9", reason="tile_not_number", tile=tile)
         _check_tile(tile, f"{s.letter}{tile}")
         return _PLACES[s][tile]
 
@@ -151,12 +168,14 @@ class Move:
         """
         for t in (src, dst):
             if not isinstance(t, int) or isinstance(t, bool):
-                raise InvalidInputError(f"tile {t!r} is not a number 1-9")
+                raise InvalidInputError(f"tile {t!r} is not a number 1-9", reason="tile_not_number", tile=t)
         token = f"{src}-{dst}"
         _check_tile(src, token)
         _check_tile(dst, token)
         if src == dst:
-            raise InvalidInputError(f"{token!r}: a move needs two different tiles", token=token)
+            raise InvalidInputError(
+                f"{token!r}: a move needs two different tiles", reason="same_tile_token", token=token
+            )
         return _STEPS[src][dst]
 
     @classmethod
@@ -170,12 +189,16 @@ class Move:
         if isinstance(text, Move):
             return text
         if not isinstance(text, str):
-            raise InvalidInputError(f"an action must be text like 'L5' or '3-4', not {type(text).__name__}")
+            raise InvalidInputError(
+                f"an action must be text like 'L5' or '3-4', not {type(text).__name__}", reason="internal"
+            )
         token = text.strip()
         if not token:
-            raise InvalidInputError("empty action: " + _HELP)
+            raise InvalidInputError("empty action: " + _HELP, reason="empty_action")
         if token.lower() == "pass":
-            raise InvalidInputError("passing is not allowed; every turn takes exactly one action", rule="T5")
+            raise InvalidInputError(
+                "passing is not allowed; every turn takes exactly one action", rule="T5", reason="no_pass"
+            )
         m = _PLACE_RE.fullmatch(token)
         if m:
             n = _tile_digits(m.group(2), token)
@@ -184,9 +207,11 @@ class Move:
         if m:
             a, b = _tile_digits(m.group(1), token), _tile_digits(m.group(2), token)
             if a == b:
-                raise InvalidInputError(f"{token!r}: a move needs two different tiles", token=token)
+                raise InvalidInputError(
+                    f"{token!r}: a move needs two different tiles", reason="same_tile_token", token=token
+                )
             return _STEPS[a][b]
-        raise InvalidInputError(f"cannot read {token!r}: " + _HELP, token=token)
+        raise InvalidInputError(f"cannot read {token!r}: " + _HELP, reason="unreadable_move", token=token)
 
     @property
     def is_place(self) -> bool:

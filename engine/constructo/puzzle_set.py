@@ -30,7 +30,7 @@ def load_puzzles(path: Path = PUZZLES_FILE) -> tuple[tuple[int, Puzzle], ...]:
     Raises InvalidInputError on a file of another version or a malformed entry; OSError if it cannot be read."""
     data = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(data, dict) or data.get("version") != 1:
-        raise InvalidInputError(f"{path.name}: not a version 1 puzzle set")
+        raise InvalidInputError(f"{path.name}: not a version 1 puzzle set", reason="internal")
     out: list[tuple[int, Puzzle]] = []
     for entry in data["puzzles"]:
         out.append((int(entry["id"]), Puzzle.from_dict(entry)))
@@ -70,5 +70,5 @@ def check_answer(puzzle: Puzzle, answer: str | Move) -> Verdict:
     Raises InvalidInputError when the text is no action or not a legal action of the position (T1-T5, K1-K5)."""
     move = str(Move.parse(answer))
     if move not in puzzle.values:
-        raise InvalidInputError(f"{move} is not a legal action in this position")
+        raise InvalidInputError(f"{move} is not a legal action in this position", reason="internal")
     return Verdict(move == puzzle.solution, move, puzzle.values[move], puzzle.best, puzzle.margin)

@@ -141,9 +141,11 @@ class Puzzle:
                 line=tuple(str(m) for m in d.get("line", ())),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as err:
-            raise InvalidInputError(f"malformed puzzle: {err}") from err
+            raise InvalidInputError(f"malformed puzzle: {err}", reason="internal") from err
         if p.kind not in KINDS or p.difficulty not in DIFFICULTIES or p.solution not in p.values:
-            raise InvalidInputError(f"malformed puzzle: {p.kind!r} / {p.difficulty!r} / {p.solution!r}")
+            raise InvalidInputError(
+                f"malformed puzzle: {p.kind!r} / {p.difficulty!r} / {p.solution!r}", reason="internal"
+            )
         return p
 
 
@@ -180,7 +182,7 @@ def move_values(rnd: Round, max_nodes: int = SOLVE_NODES, solver: _Solver | None
 
     Raises InvalidInputError if the round is over."""
     if rnd.is_over:
-        raise InvalidInputError("the round is over: no action to value")
+        raise InvalidInputError("the round is over: no action to value", reason="round_over")
     solver = solver or _Solver(rnd, max_nodes)
     p = rnd.current_player
     work = rnd.copy()
@@ -346,7 +348,7 @@ def generate(
     Raises InvalidInputError if ``count`` < 1.
     """
     if count < 1:
-        raise InvalidInputError("count must be at least 1")
+        raise InvalidInputError("count must be at least 1", reason="bad_count", count=count)
     quota = {d: count // 3 + (1 if i < count % 3 else 0) for i, d in enumerate(DIFFICULTIES)}
     found: dict[str, list[Puzzle]] = {d: [] for d in DIFFICULTIES}
     seen: set[tuple[str, Any]] = set()

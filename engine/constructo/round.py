@@ -53,9 +53,9 @@ class Round:
         if isinstance(layout, str):
             layout = Layout.parse(layout)
         if not isinstance(layout, Layout):
-            raise InvalidInputError(f"a round needs a Layout, not {type(layout).__name__}")
+            raise InvalidInputError(f"a round needs a Layout, not {type(layout).__name__}", reason="internal")
         if first not in (0, 1) or isinstance(first, bool):
-            raise InvalidInputError(f"first must be player 0 or 1, not {first!r}", rule="C1")
+            raise InvalidInputError(f"first must be 0 or 1, not {first!r}", rule="C1", reason="bad_first", first=first)
         self._layout: Layout = layout
         self.adjacency: tuple[tuple[int, ...], ...] = layout.adjacency
         self._first: int = first
@@ -195,7 +195,7 @@ class Round:
 
     def _tile_index(self, n: int) -> int:
         if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= TILES:
-            raise InvalidInputError(f"tile {n!r} does not exist: tiles are numbered 1-9", tile=n)
+            raise InvalidInputError(f"tile {n!r} does not exist: tiles are numbered 1-9", reason="no_such_tile", tile=n)
         return n - 1
 
     def tile(self, n: int) -> tuple[tuple[int, Size], ...]:
@@ -237,7 +237,7 @@ class Round:
     def reserve(self, player: int) -> dict[Size, int]:
         """Chips still in ``player``'s reserve by size (C2): ``{Size.SMALL: n, Size.MEDIUM: n, Size.LARGE: n}``."""
         if player not in (0, 1):
-            raise InvalidInputError(f"player must be 0 or 1, not {player!r}")
+            raise InvalidInputError(f"player must be 0 or 1, not {player!r}", reason="bad_player", player=player)
         r = self.reserves[player]
         return {Size.SMALL: r[1], Size.MEDIUM: r[2], Size.LARGE: r[3]}
 
@@ -379,7 +379,7 @@ class Round:
             IllegalMoveError: an action the rules forbid; the message names its position and token.
         """
         if not isinstance(text, str) or ":" not in text:
-            raise InvalidInputError("a round record looks like 'rombo: L5 M4 4-5' (layout, colon, actions)")
+            raise InvalidInputError("a round record is layout, colon, actions: 'rombo: L5 M4 4-5'", reason="bad_record")
         head, _, tail = text.partition(":")
         rnd = cls(Layout.parse(head), first)
         for i, token in enumerate(tail.split(), start=1):

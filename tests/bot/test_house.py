@@ -11,6 +11,7 @@ from bot.errors import BotError
 from bot.services import house
 from bot.services.house import HouseOptions
 from bot.ui.server_settings import house_changes
+from bot.ui.settings_same import refuse_contradictions, same_house
 
 
 def refusal(settings: dict[str, object], place: object = 10, user: int = 1, others: tuple[int, ...] = ()) -> str | None:
@@ -50,7 +51,7 @@ def test_hand_edited_values_are_ignored() -> None:
     assert house.games_off({"games_off": {"nim": 1}}) == []
 
 
-LAYER = SimpleNamespace(kinds={"nim": object(), "go": object()}, bot_user_id=999)
+LAYER = SimpleNamespace(kinds={"nim": SimpleNamespace(title="Nim"), "go": SimpleNamespace(title="Go")}, bot_user_id=999)
 
 
 def test_changes_add_remove_and_clear_back_to_the_defaults() -> None:
@@ -77,3 +78,34 @@ def test_bad_changes_are_refused(options: dict[str, object], key: str) -> None:
     with pytest.raises(BotError) as info:
         house_changes(LAYER, before, HouseOptions(**options))  # type: ignore[arg-type]
     assert info.value.key == key
+
+
+@pytest.mark.parametrize(
+    ("options", "key"),
+    [
+        ({"game_on": "go", "game_off": "go"}, "settings.both_game"),
+        ({"allow_channel": 3, "remove_channel": 3}, "settings.both_channel"),
+        ({"block": 5, "unblock": 5}, "settings.both_member"),
+        ({"any_channel": True, "allow_channel": 3}, "settings.any_and_channel"),
+        ({"any_channel": True, "remove_channel": 1}, "settings.any_and_channel"),
+    ],
+)
+def test_options_that_pull_one_setting_both_ways_are_refused(options: dict[str, object], key: str) -> None:
+    with pytest.raises(BotError) as info:
+        refuse_contradictions(LAYER, HouseOptions(**options))  # type: ignore[arg-type]
+    assert info.value.key == key
+    for fine in (
+        {"game_on": "go", "game_off": "nim"},
+        {"allow_channel": 3, "remove_channel": 1},
+        {"any_channel": True},
+    ):
+        refuse_contradictions(LAYER, HouseOptions(**fine))  # type: ignore[arg-type]
+
+
+def test_already_so_is_said_only_of_what_is_so_before_and_after() -> None:
+    before = {"channels": [1], "games_off": ["go"]}
+    options = HouseOptions(game_off="go", allow_channel=1)
+    assert len(same_house(LAYER, before, "en", options)) == 2  # both already so before the command
+    after = {"channels": [1, 2]}  # what a command saved: "go" turned back on, channel 1 still listed
+    lines = same_house(LAYER, before, "en", options, after)
+    assert len(lines) == 1 and "already on the list" in lines[0], lines

@@ -134,11 +134,9 @@ async def test_a_finished_conex_table_and_hand_commands_change_nothing(env: BotE
 
 
 async def test_the_hand_of_a_finished_game_claims_no_legal_placements(env: BotEnv) -> None:
-    # BUG: after a CONEX game is over, "My hand" on its (old) table still lists each card with "— 9+ legal"
-    # placements, though nothing can be played any more; /conex hand and every other action say "This game is over;
-    # nothing more can be played in it". Expected: the same answer as /conex hand (or the hand without legal counts).
-    # Cause: bot/games/conex/private.py:_hand (the button's path) never looks at snap.status, while the command goes
-    # through the cog's running() check first.
+    # After a CONEX game is over, "My hand" on its (old) table answers like /conex hand ("This game is over; nothing
+    # more can be played in it"), never a hand with "— 9+ legal" placements: every view that offers actions goes
+    # through the one still-playing check (bot/core/loading.py:Loader.playing).
     mark = env.mark()
     game_id, users, _lobby, table = await conex(env, "p18", ("alice", "bob"))
     alice, bob = users
@@ -269,10 +267,9 @@ SPANISH_GENERIC = "No he entendido lo que has escrito"
 
 
 async def test_a_spanish_player_gets_as_specific_a_refusal_as_an_english_one(env: BotEnv) -> None:
-    # BUG: every engine InvalidInputError without a "reason" (51 in engine/constructo) reaches a Spanish player as
-    # the one generic "No he entendido lo que has escrito: revisa las opciones del comando e inténtalo de nuevo."
-    # while an English player reads what was wrong (bot/errors.py:describe: "rule.Input" exists in Spanish only, so
-    # the engine's specific English message is used for English and the generic text for Spanish).
+    # Every engine InvalidInputError carries a reason worded in both catalogues (bot/locales/en_input.py,
+    # es_input.py; tests/bot/test_engine_input_i18n.py checks each raise site), so a Spanish player reads what was
+    # wrong, never only the generic "No he entendido lo que has escrito...".
     mark = env.mark()
     server = env.server
     _game_id, alice, _bob, _board = await constructo(env, "p16", "carol", "dave")
@@ -393,10 +390,9 @@ async def test_zoom_words_of_either_language_are_read_or_refused_clearly(
 
 
 async def test_a_spanish_player_is_told_which_corners_a_card_has(env: BotEnv) -> None:
-    # BUG (same cause as above, in CONEX): corner 3 of a two-corner card (3 is within the option's 1-3, so Discord's
-    # own client sends it) is refused in English "card 14 has corners 1-2, not 3" but in Spanish only "No he
-    # entendido lo que has escrito: revisa las opciones del comando e inténtalo de nuevo." (engine/conex/finder.py
-    # raises InvalidInputError without a "reason"; bot/errors.py:describe falls back to the generic "rule.Input").
+    # Corner 3 of a two-corner card (3 is within the option's 1-3, so Discord's own client sends it) is refused
+    # naming the card's corners in both languages ("Card #14 has corners 1-2, not 3." / "La carta #14 tiene las
+    # esquinas 1-2; ..."), as for every engine input refusal.
     mark = env.mark()
     game_id, users, _lobby, _table = await conex(env, "p23", ("alice", "bob"))
     row = env.game(game_id)
@@ -417,5 +413,6 @@ async def test_a_spanish_player_is_told_which_corners_a_card_has(env: BotEnv) ->
     assert env.game(game_id).version == row.version
     assert "1-2" in said["en-US"] or "1 and 2" in said["en-US"], said
     assert SPANISH_GENERIC not in said["es-ES"], f"the generic refusal in Spanish: {said}"
+    assert "1-2" in said["es-ES"], said
     no_traceback(env)
     assert env.violations_since(mark) == [], env.log_tail()

@@ -61,7 +61,7 @@ async def hand(interaction: discord.Interaction, game_id: int) -> None:
 async def _hand(interaction: discord.Interaction, layer: Any, ticket: Any, game_id: int) -> None:
     from render.conex import hand_text, render_hand
 
-    snap = await layer.load(game_id)
+    snap = await layer.playing(game_id)  # a finished game's hand offers no placements
     seat = snap.seat_of(interaction.user.id)
     game = game_of(snap)
     await defer(interaction, ephemeral=True)
@@ -143,7 +143,7 @@ async def hints(interaction: discord.Interaction, game_id: int) -> None:
 async def _hints(interaction: discord.Interaction, layer: Any, ticket: Any, game_id: int) -> None:
     from render.conex import render_hints
 
-    snap = await layer.load(game_id)
+    snap = await layer.playing(game_id)
     seat = snap.seat_of(interaction.user.id)
     game = game_of(snap)
     plan = False
@@ -181,7 +181,7 @@ async def _hints(interaction: discord.Interaction, layer: Any, ticket: Any, game
 
 async def discard_prompt(interaction: discord.Interaction, game_id: int) -> None:
     """The Discard button: the caller's private discard select, if they owe one (X3)."""
-    snap = await games(interaction).load(game_id)
+    snap = await games(interaction).playing(game_id)
     seat = snap.seat_of(interaction.user.id)
     game = game_of(snap)
     if seat not in game.pending_discards or not game.hands[seat]:

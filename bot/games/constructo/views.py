@@ -37,10 +37,8 @@ log = logging.getLogger(__name__)
 
 async def resign_request(interaction: discord.Interaction, game_id: int) -> None:
     """The board's Resign button: a player of the running game gets an ephemeral confirmation."""
-    snap = await games(interaction).load(game_id)
+    snap = await games(interaction).playing(game_id)
     snap.seat_of(interaction.user.id)
-    if snap.status != "active":
-        raise BotError("err.game_closed", status=snap.status)
     await reply(
         interaction,
         t("cx.confirm_resign", interaction.locale),
