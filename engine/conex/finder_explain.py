@@ -142,7 +142,7 @@ def no_pose_error(game: Position, card: Card, corner: Corner, target: Target) ->
         base["target_color"] = tcol
         if tcol != corner.color:
             return IllegalActionError(
-                f"{head}: the corner is {colour}, card #{target} is {COLOR_NAMES[tcol]} (P1)",
+                f"{head}: the corner is {colour}, card #{target} is {COLOR_NAMES[tcol]}",
                 rule="P1",
                 reason="color",
                 blockers=[],
@@ -153,7 +153,7 @@ def no_pose_error(game: Position, card: Card, corner: Corner, target: Target) ->
     if geom.area.is_empty:
         what = f"the {colour} board square is" if target == "board" else f"card #{target} is"
         return IllegalActionError(
-            f"{head}: {what} covered by other cards (P1)",
+            f"{head}: {what} covered by other cards",
             rule="P1",
             reason="covered",
             blockers=[],
@@ -164,7 +164,7 @@ def no_pose_error(game: Position, card: Card, corner: Corner, target: Target) ->
     if not poses:
         return IllegalActionError(
             f"{head}: the corner ({corner.legs_mm[0] / 10:g} x {corner.legs_mm[1] / 10:g} cm) does not fit on the "
-            f"visible part of {_on(target) if target != 'board' else f'the {colour} board square'} (P1)",
+            f"visible part of {_on(target) if target != 'board' else f'the {colour} board square'}",
             rule="P1",
             reason="too_small",
             blockers=[],

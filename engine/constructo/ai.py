@@ -74,7 +74,7 @@ def _round_of(state: Round | Match) -> Round:
         if state.is_over:
             raise IllegalMoveError("the match is over: there is no action to choose", rule="E1")
         if state.phase == "choosing_layout":
-            raise IllegalMoveError("round 2's layout must be chosen first (M1)", rule="M1")
+            raise IllegalMoveError("round 2's layout must be chosen first", rule="M1")
         return state.current_round
     if isinstance(state, Round):
         if state.is_over:
@@ -188,7 +188,7 @@ def choose_layout(match: Match, player: int, seed: int = 0, max_nodes: int = 400
     if match.phase != "choosing_layout":
         raise IllegalMoveError("round 2's layout is chosen only once round 1 is over", rule="M1")
     if player != match.chooser:
-        raise NotYourTurnError("the player who did not start round 1 chooses the layout of round 2 (M1)")
+        raise NotYourTurnError("the player who did not start round 1 chooses the layout of round 2")
     rng = random.Random(seed)
     current = match.rounds[0].layout
     scored: list[tuple[int, int, str]] = []

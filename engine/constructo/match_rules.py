@@ -112,7 +112,7 @@ def check(pos: MatchPosition, action: MatchAction) -> MatchAction:
         chooser = 1 - pos.first
         if seat != chooser:
             raise NotYourTurnError(
-                "the player who did not start round 1 chooses the layout of round 2 (M1)", chooser=chooser
+                "the player who did not start round 1 chooses the layout of round 2", chooser=chooser
             )
         return action
     if not isinstance(action, Move):

@@ -344,7 +344,7 @@ class Round:
             )
         raise IllegalMoveError(
             f"a {SIZE_WORD[size]} chip may not go onto a {SIZE_WORD[tsize]} one ({what}); only medium onto "
-            "large (K1), small onto medium (K2) and large onto a lone small (K4) are allowed",
+            "large, small onto medium and large onto a lone small are allowed",
             rule="K5",
             tile=m.dst,
         )
