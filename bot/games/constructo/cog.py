@@ -22,7 +22,7 @@ from bot.games.constructo import puzzle_cog
 from bot.games.constructo.kind import KIND, check_level
 from bot.games.constructo.narration import match_of
 from bot.games.constructo.payload import legal_placements, legal_steps
-from bot.games.constructo.views import check_tile, layout_choices, resign_request
+from bot.games.constructo.views import check_tile, layout_choices, resign_request, typed_size
 from bot.i18n import image_words, t
 from bot.services import challenges
 from bot.ui.common import GameCog, defer, guild_locale, png_file, reply
@@ -38,7 +38,7 @@ StrChoices = list[app_commands.Choice[str]]
 
 def placement_text(size: str, tile: int) -> str:
     """``"L5"`` from a size word/letter and a tile number (raises ``BotError`` / ``InvalidInputError``)."""
-    return f"{Size.parse(size).letter}{check_tile(tile)}"
+    return f"{typed_size(size).letter}{check_tile(tile)}"
 
 
 def layout_name_choices(locale: discord.Locale, current: str) -> StrChoices:
@@ -168,7 +168,7 @@ class ConstructoCog(
         raw = getattr(interaction.namespace, "size", None)
         if raw:
             try:
-                size = Size.parse(str(raw))
+                size = typed_size(str(raw))
             except ValueError:
                 size = None
         tiles = {m.tile for m in legal_placements(match, seat) if m.tile and (size is None or m.size == size)}

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import re
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,6 +32,7 @@ from bot.errors import BotError
 from bot.i18n import t
 from bot.ui.common import GameButton, GameSelect, games, reply, update
 from engine.constructo import EXPERIMENTAL, LAYOUTS, RECOMMENDED, Match, Move, Size
+from engine.errors import InvalidInputError
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +74,32 @@ def check_tile(tile: object) -> int:
     if isinstance(tile, bool) or not isinstance(tile, int) or not 1 <= tile <= 9:
         raise BotError("cx.no_such_tile", tile=tile)
     return tile
+
+
+SIZE_LETTERS_ES = {"p": Size.SMALL, "g": Size.LARGE}
+"""Spanish initials (pequeña, grande) that are not the notation's S/M/L; M is medium in both languages."""
+
+
+def typed_size(text: str) -> Size:
+    """A chip size as a player types it, in English or Spanish: the notation letter (S/M/L), a word of either
+    language ("large", "grande"; accents and case ignored) or a Spanish initial (P/G). Raises the engine's
+    ``InvalidInputError`` (reason ``unknown_size``) for anything else."""
+    try:
+        return Size.parse(text)
+    except InvalidInputError:
+        key = _folded(text)
+        for size in Size:
+            if key in {_folded(t(f"cx.size_{size.word}", lang)) for lang in ("en", "es")}:
+                return size
+        if key in SIZE_LETTERS_ES:
+            return SIZE_LETTERS_ES[key]
+        raise
+
+
+def _folded(text: str) -> str:
+    """``text`` stripped, case-folded, without accents ("Pequeña" -> "pequena")."""
+    decomposed = unicodedata.normalize("NFKD", text.strip().casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 class PlaceSelect(GameSelect, template=r"cx:pl:(?P<game>[0-9]+):(?P<ver>[0-9]+):(?P<size>[SML])"):
