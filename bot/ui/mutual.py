@@ -83,6 +83,7 @@ async def _agree(interaction: discord.Interaction, game_id: int) -> None:
     if record.status != "active":
         raise BotError("abort.not_started" if record.status == "lobby" else "err.game_closed", status=record.status)
     snap = layer.snapshot(record)
+    loc = snap.locale or loc  # public text about a game in the game's language, as its board (one language per game)
     left = [s for s in range(len(record.players)) if _left(snap.state, s)]
     voters = [u for u in humans(record, snap.env) if record.players.index(u) not in left]
     if user.id not in voters:

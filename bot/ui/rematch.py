@@ -56,6 +56,7 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
     if record.status != "finished" or record.guild_id != interaction.guild_id:
         raise BotError("err.game_closed")
     env = layer.envelope(record)
+    loc = env.locale or loc  # the game's language, as its result card
     voters = humans(record, env)
     if user.id not in voters:
         raise not_player()
