@@ -52,9 +52,9 @@ def parse_card_ref(game: Game, seat: int, ref: str | int, letters: Mapping[int, 
     m = CARD_NUMBER.match(text)
     if not m:
         raise InvalidInputError(
-            f"{str(ref)[:40]!r} is not a card: give its hand letter ({span(letters)}) or its number",
+            f"'{text[:40]}' is not a card: give its hand letter ({span(letters)}) or its number",
             reason="not_card",
-            text=str(ref)[:40],
+            text=text[:40],
             letters=span(letters),
         )
     return int(m.group(1))
