@@ -9,13 +9,13 @@ MESSAGES: dict[str, str] = {
     # -- errors (always ephemeral) --------------------------------------------------------------
     "err.with_rule": "**{rule}** — {text}",
     "err.internal": "Something went wrong on my side; nothing was changed. Please try again.",
-    "err.bad_option": "I could not understand {value!r}: check the option and try again.",
+    "err.bad_option": "I could not understand “{value}”: check the option and try again.",
     "err.forbidden": "You need the Manage Server permission for this.",
     "err.no_such_game": "Game {game_id} does not exist (any more): `/history` lists your games.",
     "err.no_game_here": "There is no {game} game in this channel: start one with a challenge.",
     "err.no_game_in_channel": "There is no game in this channel.",
     "err.not_player": "You are not a player of this game: start your own with {starts}.",
-    "err.no_such_kind": "There is no game called {game!r} here.",
+    "err.no_such_kind": "There is no game called “{game}” here.",
     "err.not_challenged": "Only <@{user}> can answer this challenge.",
     "err.not_started": "This game has not started yet: the challenge is waiting to be accepted.",
     "err.cooldown": "Slow down a little: you can do this again in {seconds} s.",
@@ -28,7 +28,7 @@ MESSAGES: dict[str, str] = {
     "err.wrong_phase": "This game is not at that stage any more (it is {status}).",
     "err.self_challenge": "You cannot challenge yourself: pick another player, or me to play the AI.",
     "err.bot_opponent": "Bots cannot play here, except me: challenge me to play the AI.",
-    "err.bad_level": "Unknown AI level {level!r}: use one of {levels}.",
+    "err.bad_level": "Unknown AI level “{level}”: use one of {levels}.",
     "err.channel_busy": "This channel already has a game in progress (game {game_id}): finish or abort it first.",
     "err.channel_busy_no_thread": (
         "This channel already has a game in progress and I may not open a thread here: "

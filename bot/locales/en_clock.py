@@ -14,7 +14,7 @@ MESSAGES: dict[str, str] = {
     "clk.claim_closed_of": "⌛ {name}'s time ran out ({when}), and the game moved on since: this claim is closed.",
     "clk.not_late": "Nobody's time has run out in this game: there is nothing to claim.",
     "clk.moved_in_time": "{name} moved in time, just before your claim: there is nothing to claim.",
-    "clk.bad_preset": "Unknown clock {value!r}: use one of {presets}.",
+    "clk.bad_preset": "Unknown clock “{value}”: use one of {presets}.",
     "settings.bad_expiry": "The expiry must be {min}-{max} minutes, not {value}. Nothing was changed.",
     "clk.own_clock": "It is your own time that ran out: make your move instead.",
     "ui.claim": "Claim the win",

@@ -46,7 +46,7 @@ MESSAGES: dict[str, str] = {
     ),
     "pz.next": "Another puzzle",
     "pz.gone": "This puzzle is no longer in the set: try `/puzzle play`.",
-    "pz.not_legal": "{value!r} is not a legal move in this position: nothing was recorded.",
+    "pz.not_legal": "“{value}” is not a legal move in this position: nothing was recorded.",
     "pz.not_counted": "(This is not this server's current daily puzzle: the answer does not count for a streak.)",
     "pz.already": "You already answered this daily puzzle with **{move}**: {verdict}. Only the first answer counts.",
     "pz.right_word": "right",

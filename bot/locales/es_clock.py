@@ -16,7 +16,7 @@ MESSAGES: dict[str, str] = {
     ),
     "clk.not_late": "A nadie se le ha acabado el tiempo en esta partida: no hay nada que reclamar.",
     "clk.moved_in_time": "{name} jugó a tiempo, justo antes de tu reclamación: no hay nada que reclamar.",
-    "clk.bad_preset": "Reloj desconocido {value!r}: usa uno de estos: {presets}.",
+    "clk.bad_preset": "Reloj desconocido «{value}»: usa uno de estos: {presets}.",
     "settings.bad_expiry": "La caducidad debe estar entre {min} y {max} minutos, no {value}. No se cambió nada.",
     "clk.own_clock": "Es tu propio tiempo el que se acabó: haz tu jugada.",
     "ui.claim": "Reclamar la victoria",

@@ -46,7 +46,7 @@ MESSAGES: dict[str, str] = {
     ),
     "pz.next": "Otro problema",
     "pz.gone": "Este problema ya no está en la colección: prueba `/puzzle play`.",
-    "pz.not_legal": "{value!r} no es una jugada legal en esta posición: no se ha registrado nada.",
+    "pz.not_legal": "«{value}» no es una jugada legal en esta posición: no se ha registrado nada.",
     "pz.not_counted": "(Este no es el problema del día actual del servidor: la respuesta no cuenta para la racha.)",
     "pz.already": "Ya respondiste a este problema del día con **{move}**: {verdict}. Solo cuenta la primera respuesta.",
     "pz.right_word": "correcta",

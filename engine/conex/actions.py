@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Union
 
 from engine.conex.geometry import normalize_angle
-from engine.errors import InvalidInputError
+from engine.errors import InvalidInputError, quoted
 from engine.protocol import Forfeit, Timeout, parse_shared_action
 
 MAX_COORD_CM = 1000.0
@@ -29,7 +29,7 @@ MAX_COORD_CM = 1000.0
 
 def _num(value: object, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InvalidInputError(f"{what} must be a number, not {value!r}", what=what)
+        raise InvalidInputError(f"{what} must be a number, not {quoted(value)}", what=what)
     v = float(value)
     if not math.isfinite(v):
         raise InvalidInputError(f"{what} must be a finite number, not {v}", what=what)
@@ -38,7 +38,7 @@ def _num(value: object, what: str) -> float:
 
 def _int(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInputError(f"{what} must be a whole number, not {value!r}", what=what)
+        raise InvalidInputError(f"{what} must be a whole number, not {quoted(value)}", what=what)
     return value
 
 

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from enum import IntEnum
 
-from engine.errors import InvalidInputError
+from engine.errors import InvalidInputError, quoted
 
 __all__ = ["Move", "Size"]
 
@@ -52,13 +52,15 @@ class Size(IntEnum):
         if isinstance(text, int) and not isinstance(text, bool):
             if 1 <= text <= 3:
                 return cls(text)
-            raise InvalidInputError(f"size {text!r} does not exist: use 1 (small), 2 (medium) or 3 (large)")
+            raise InvalidInputError(f"size {quoted(text)} does not exist: use 1 (small), 2 (medium) or 3 (large)")
         if isinstance(text, str):
             key = text.strip().lower()
             for s in cls:
                 if key in (s.letter.lower(), s.word):
                     return s
-        raise InvalidInputError(f"unknown chip size {text!r}: use S, M or L (small, medium, large)", token=str(text))
+        raise InvalidInputError(
+            f"unknown chip size {quoted(text)}: use S, M or L (small, medium, large)", token=str(text)
+        )
 
 
 _PLACE_RE = re.compile(r"([sSmMlL])([0-9]+)")
@@ -68,13 +70,15 @@ _HELP = "a placement is a size letter S, M or L and a tile 1-9 (e.g. L5); a move
 
 def _check_tile(n: int, token: str) -> None:
     if not 1 <= n <= _TILES:
-        raise InvalidInputError(f"{token!r}: tile {n} does not exist, tiles are numbered 1-9", token=token, tile=n)
+        raise InvalidInputError(
+            f"{quoted(token)}: tile {n} does not exist, tiles are numbered 1-9", token=token, tile=n
+        )
 
 
 def _tile_digits(digits: str, token: str) -> int:
     if len(digits) != 1 or digits == "0":
         raise InvalidInputError(
-            f"{token!r}: tile {digits} does not exist, tiles are numbered 1-9", token=token, tile=digits
+            f"{quoted(token)}: tile {digits} does not exist, tiles are numbered 1-9", token=token, tile=digits
         )
     return int(digits)
 
@@ -139,7 +143,7 @@ class Move:
         """A placement of a ``size`` chip on ``tile`` (1..9). Raises InvalidInputError if out of range."""
         s = Size.parse(size)
         if not isinstance(tile, int) or isinstance(tile, bool):
-            raise InvalidInputError(f"tile {tile!r} is not a number 1-9")
+            raise InvalidInputError(f"tile {quoted(tile)} is not a number 1-9")
         _check_tile(tile, f"{s.letter}{tile}")
         return _PLACES[s][tile]
 
@@ -151,12 +155,12 @@ class Move:
         """
         for t in (src, dst):
             if not isinstance(t, int) or isinstance(t, bool):
-                raise InvalidInputError(f"tile {t!r} is not a number 1-9")
+                raise InvalidInputError(f"tile {quoted(t)} is not a number 1-9")
         token = f"{src}-{dst}"
         _check_tile(src, token)
         _check_tile(dst, token)
         if src == dst:
-            raise InvalidInputError(f"{token!r}: a move needs two different tiles", token=token)
+            raise InvalidInputError(f"{quoted(token)}: a move needs two different tiles", token=token)
         return _STEPS[src][dst]
 
     @classmethod
@@ -184,9 +188,9 @@ class Move:
         if m:
             a, b = _tile_digits(m.group(1), token), _tile_digits(m.group(2), token)
             if a == b:
-                raise InvalidInputError(f"{token!r}: a move needs two different tiles", token=token)
+                raise InvalidInputError(f"{quoted(token)}: a move needs two different tiles", token=token)
             return _STEPS[a][b]
-        raise InvalidInputError(f"cannot read {token!r}: " + _HELP, token=token)
+        raise InvalidInputError(f"cannot read {quoted(token)}: " + _HELP, token=token)
 
     @property
     def is_place(self) -> bool:

@@ -203,11 +203,9 @@ async def test_a_player_who_left_a_running_conex_game_cannot_act_in_it(env: BotE
 
 @pytest.mark.parametrize("card", ["\u200bA", "A\u200d", "Ａ", "A\u00a0", " a ", "\u0410"])  # ZW, full-width, NBSP
 async def test_look_alike_card_text_is_read_or_refused_truthfully(env: BotEnv, card: str) -> None:
-    # BUG (zero-width cases): "\u200bA" / "A\u200d" (a letter pasted with an invisible zero-width character) is
-    # refused with "“A” is not a card: give its hand letter (A, B, C, D, E) or its number." - the player reads that
-    # A is not a card and, in the same sentence, that A is one of their letters. Spaces and NBSP around the letter
-    # are stripped and accepted; zero-width characters are not (bot/games/conex/placing.py:parse_card_ref strips
-    # only whitespace, and the refusal shows the invisible character as is).
+    # Regression: "\u200bA" / "A\u200d" (a letter pasted with an invisible zero-width character) was refused with
+    # "“A” is not a card: give its hand letter (A, B, C, D, E)". Every string option is now normalised before any
+    # parser reads it (bot/ui/typed.py: NFKC, no format characters, stripped).
     mark = env.mark()
     channel = "p6"
     try:
@@ -234,9 +232,8 @@ async def test_look_alike_card_text_is_read_or_refused_truthfully(env: BotEnv, c
 
 @pytest.mark.parametrize("layout", ["rombo\u200b", "ＲＯＭＢＯ", "Rombo ", "rómbo", "flor\u00a0"])
 async def test_look_alike_layout_names_start_that_layout_or_are_refused_readably(env: BotEnv, layout: str) -> None:
-    # BUG ("rombo\u200b"): the refusal reads "Unknown layout 'rombo\\u200b': known layouts are rombo, ..." - a
-    # Python repr escape shown to the player (engine/constructo/layout.py:Layout.parse formats the token with !r and
-    # bot/errors.py:describe passes the engine's English message through for rule Input without a reason key).
+    # Regression: "rombo\u200b" was refused with "Unknown layout 'rombo\\u200b'" (a Python repr escape); the
+    # option is now normalised (it starts a rombo game) and engine refusals quote typed text plainly (quoted()).
     mark = env.mark()
     dave = env.server.as_user("dave", "p7")
     before = public_ids(env)
