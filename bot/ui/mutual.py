@@ -25,7 +25,7 @@ import discord
 from bot.core.changes import Change
 from bot.core.kind import not_player
 from bot.core.mentions import ping
-from bot.core.names import plain
+from bot.core.names import listed, plain
 from bot.core.results import unmoved_seats
 from bot.errors import BotError
 from bot.i18n import t
@@ -67,7 +67,7 @@ async def agree(interaction: discord.Interaction, game_id: int) -> None:
         raise not_player()
     counted = _counted_departures(snap, left)
     if counted:  # an abort would erase their rated last place: refused, saying what to do instead
-        raise BotError("abort.after_forfeit", names=", ".join(snap.names[s] for s in counted))
+        raise BotError("abort.after_forfeit", names=listed(snap.names[s] for s in counted))
     is_click = interaction.type == discord.InteractionType.component
     async with agreement(layer.storage, WHAT, game_id) as deal:
         if deal.votes and deal.data.get("version", record.version) != record.version:  # the game moved on

@@ -305,17 +305,17 @@ async def test_a_spanish_player_gets_as_specific_a_refusal_as_an_english_one(env
 
 @pytest.mark.parametrize(("player", "channel"), [("odd1", "p11"), ("odd4", "p15")])
 async def test_a_nickname_written_as_markdown_is_shown_as_typed(env: BotEnv, player: str, channel: str) -> None:
-    # BUG: a display name is pasted into public messages as Markdown. A nickname "[Nitro](https://evil.example)" (29
-    # characters, a valid nickname) makes every board line naming the player ("[nitro](https://evil.example) played
-    # **L5**.", "... 's clock is running") a masked link Discord draws as a clickable "nitro" pointing anywhere; a
-    # nickname "# big" turns "# big played **L5**." into a heading. Expected: the name reads as typed (Markdown
-    # escaped, as <@...> markup already is). Cause: bot/core/names.py:plain only defuses "<@", "<#", "</" markup.
+    # Regression: a nickname "[Nitro](https://evil.example)" made every board line naming the player a masked link
+    # ("[nitro](https://evil.example) played **L5**."), "# big" a heading. Names are now Markdown-escaped where they
+    # become message text (bot/core/names.py:shown, applied by bot.i18n.t): the line reads the name as typed.
     mark = env.mark()
     _game_id, odd, _bob, _board = await constructo(env, channel, player, "bob")
     await answered(await odd.slash("constructo place", tile=5, size="large"))
     texts = [m.content for m in env.server.all_messages() if m.channel_id == env.server.channel(channel).id]
     name = env.server.user(player).name
-    assert any(name.strip("#[ ").lower()[:4] in t.lower() for t in texts), texts
+    drawn = [re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", t) for t in texts]  # what Discord draws: escapes dropped
+    played = [d for d in drawn if f"{name} played".lower() in d.lower()]
+    assert played, f"no line reads the name {name!r} as typed: {texts}"
     links = [t for t in texts if re.search(r"(?<!\\)\[[^\]]*(?<!\\)\]\(https?://", t)]
     assert not links, f"a player's name drawn as a masked link: {links}"
     headings = [line for t in texts for line in t.split("\n") if re.match(r"#{1,3} ", line)]
