@@ -91,9 +91,10 @@ class GameTree(app_commands.CommandTree):
         if isinstance(error, app_commands.CommandInvokeError):
             original = error.original
         elif isinstance(error, app_commands.TransformerError):
+            from bot.core.names import plain
             from bot.errors import BotError
 
-            original = BotError("err.bad_option", value=str(error.value)[:100])
+            original = BotError("err.bad_option", value=plain(str(error.value)[:100]))
         elif isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
             from bot.errors import BotError
 

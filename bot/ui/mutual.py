@@ -84,7 +84,8 @@ async def agree(interaction: discord.Interaction, game_id: int) -> None:
             raise BotError("abort.already", waiting=mentions(waiting))
         waiting = [u for u in voters if u not in deal.votes]
         if waiting:
-            proposer = deal.data.setdefault("by", plain(user.display_name))  # the offer keeps naming who proposed it
+            # the offer keeps naming who proposed it (stored as text: read back as a Name)
+            proposer = plain(deal.data.setdefault("by", plain(user.display_name)))
             await deal.save()
             text = t(
                 "abort.offer", loc, name=proposer, agreed=len(deal.votes), total=len(voters), waiting=mentions(waiting)

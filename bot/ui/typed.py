@@ -7,13 +7,16 @@ Parsers compared such text with what they expect and refused it while showing wh
 format character and strips surrounding whitespace; ``GameTree.interaction_check`` applies it with
 :func:`normalise_options` to every string option of a command or autocomplete before discord.py reads them, so
 card references, layout names and cells, tile numbers typed as text, search partials and names are all read the
-same way (README design notes).
+same way (README design notes). Each value becomes a :class:`~bot.core.names.Name` (text as typed): a refusal that
+echoes it through ``bot.i18n.t`` shows it Markdown-escaped.
 """
 
 from __future__ import annotations
 
 import unicodedata
 from typing import Any
+
+from bot.core.names import Name
 
 STRING = 3
 """Discord's option type of a string."""
@@ -31,8 +34,8 @@ def normalise(text: str) -> str:
 
 def normalise_options(data: Any) -> None:
     """Normalise, in place, the value of every string option in an interaction's ``data`` (nested sub-commands
-    included, the focused value of an autocomplete too). Anything that is not the expected shape is left as is:
-    ``bot.ui.payloads`` refuses forged payloads."""
+    included, the focused value of an autocomplete too), each a :class:`~bot.core.names.Name`. Anything that is
+    not the expected shape is left as is: ``bot.ui.payloads`` refuses forged payloads."""
     if not isinstance(data, dict):
         return
     for option in data.get("options") or ():
@@ -41,4 +44,4 @@ def normalise_options(data: Any) -> None:
         if option.get("type") in _GROUPS:
             normalise_options(option)
         elif option.get("type") == STRING and isinstance(option.get("value"), str):
-            option["value"] = normalise(option["value"])
+            option["value"] = Name(normalise(option["value"]))

@@ -70,3 +70,15 @@ async def test_the_command_tree_normalises_options_before_the_command_reads_them
     it = Interaction()
     assert await Tree().interaction_check(it)  # type: ignore[arg-type]
     assert it.data["options"][0]["value"] == "rombo"
+
+
+def test_typed_text_echoed_in_a_refusal_reads_as_typed() -> None:
+    from bot.core.names import Name
+    from bot.i18n import t
+
+    data: dict[str, Any] = {"options": [{"type": 3, "name": "game", "value": "**big** [x](https://e.example)"}]}
+    normalise_options(data)
+    typed = data["options"][0]["value"]
+    assert isinstance(typed, Name) and typed == "**big** [x](https://e.example)"
+    said = t("err.no_such_kind", "en", game=typed)
+    assert "\\*\\*big\\*\\* \\[x\\](https://e.example)" in said, said

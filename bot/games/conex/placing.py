@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from bot.core.names import plain
 from bot.games.conex.letters import card_of, span
 from engine.conex import Draw, Game, Pass, Place, finder, turns
 from engine.conex.handref import hand_index, hand_letter
@@ -45,7 +46,7 @@ def parse_card_ref(game: Game, seat: int, ref: str | int, letters: Mapping[int, 
             raise InvalidInputError(
                 f"no card of your hand has the letter {text.upper()}: your cards are {span(letters)}",
                 reason="no_letter",
-                card=text.upper(),
+                card=plain(text.upper()),
                 letters=span(letters),
             )
         return card
@@ -54,7 +55,7 @@ def parse_card_ref(game: Game, seat: int, ref: str | int, letters: Mapping[int, 
         raise InvalidInputError(
             f"'{text[:40]}' is not a card: give its hand letter ({span(letters)}) or its number",
             reason="not_card",
-            text=text[:40],
+            text=plain(text[:40]),
             letters=span(letters),
         )
     return int(m.group(1))
