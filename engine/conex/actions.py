@@ -207,7 +207,7 @@ class Action:
             InvalidInputError: the text is not an action or holds a bad number (NaN, inf, > 10 m).
         """
         if not isinstance(text, str):
-            raise InvalidInputError(f"an action must be text, not {text!r}")
+            raise InvalidInputError(f"an action must be text, not {quoted(text)}")
         t = " ".join(text.strip().lower().replace("°", "").split())
         if t in ("draw", "pass"):
             return Draw(player) if t == "draw" else Pass(player)
@@ -217,14 +217,14 @@ class Action:
                 x, y = float(m["x"]), float(m["y"])
                 rot = float(m["r"]) if m["r"] is not None else None
             except ValueError as exc:  # pragma: no cover - the regex only lets numbers through
-                raise InvalidInputError(f"bad number in {text!r}") from exc
+                raise InvalidInputError(f"bad number in {quoted(text)}") from exc
             return Place(player, int(m["card"]), int(m["corner"]), x, y, rot, m["double"] is not None)
         m = _ONE_RE.match(t)
         if m:
             cls = Lightning if m["verb"] == "lightning" else Discard
             return cls(player, int(m["card"]))
         raise InvalidInputError(
-            f"cannot read {text!r}: expected e.g. 'place 12 c2 at 3.5,-10.0 r90', 'draw', 'pass', "
+            f"cannot read {quoted(text)}: expected e.g. 'place 12 c2 at 3.5,-10.0 r90', 'draw', 'pass', "
             "'lightning 7' or 'discard 31'",
             text=text,
         )

@@ -47,7 +47,7 @@ from engine.conex.finder_search import edge_candidates, lattice_any, lattice_sea
 from engine.conex.geometry import centre_for_corner
 from engine.conex.position import Position
 from engine.conex.table import Table, Target
-from engine.errors import IllegalActionError, InvalidInputError
+from engine.errors import IllegalActionError, InvalidInputError, quoted
 
 ALL = 1 << 30  # ``want`` for a lattice search that judges every candidate
 _Found = tuple[int, float, int, int, Corner, Target, float, float, float]  # pts, clearance, order, i, c, tgt, x, y, r
@@ -62,7 +62,7 @@ def validate(game: Position, player: int, card_id: int, corner: int | None, targ
     if card_id not in game.hands[player]:
         raise IllegalActionError(f"card {card_id} is not in seat {player + 1}'s hand", rule="P5", card=card_id)
     if corner is not None and corner not in [c.index for c in card.corners]:
-        raise InvalidInputError(f"card {card_id} has corners 1-{len(card.corners)}, not {corner!r}", card=card_id)
+        raise InvalidInputError(f"card {card_id} has corners 1-{len(card.corners)}, not {quoted(corner)}", card=card_id)
     if target is not None and target != "board":
         if isinstance(target, bool) or not isinstance(target, int) or target not in game.board:
             what = f"card #{target} is not on the table" if isinstance(target, int) else f"{target!r} is not a target"
