@@ -85,3 +85,12 @@ def test_names_stay_as_typed_in_stored_data_thread_names_and_versus() -> None:
     assert t("rematch.thread_title", "en", players=both) == "Rematch: a_b vs [Nitro](https://evil.example)"
     msg = t("res.not_rated_unmoved", "en", names=listed([plain("*x*"), plain("y")]))
     assert "\\*x\\*, y" in msg, msg
+
+
+def test_every_plain_text_template_exists_and_holds_no_markdown() -> None:
+    from bot.i18n import MESSAGES, PLAIN_TEXT
+
+    for key in PLAIN_TEXT:
+        for lang in ("en", "es"):
+            template = MESSAGES[lang].get(key) or MESSAGES["en"][key]
+            assert not any(ch in template for ch in "*_`|"), (key, lang, template)
