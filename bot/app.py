@@ -38,7 +38,7 @@ from bot.wiring import wire
 
 if TYPE_CHECKING:
     from bot.health import Health
-from bot.ui import forged, payloads
+from bot.ui import forged, payloads, typed
 
 log = logging.getLogger(__name__)
 
@@ -64,11 +64,13 @@ def extensions(layer: GameLayer) -> list[str]:
 
 class GameTree(app_commands.CommandTree):
     """Command tree whose error handler answers every failed command exactly once, ephemerally; options a client
-    forged are refused before any command runs (:mod:`bot.ui.payloads`)."""
+    forged are refused before any command runs (:mod:`bot.ui.payloads`); every string option is read as typed
+    (:mod:`bot.ui.typed`: NFKC, no invisible format characters, stripped)."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         refusal = payloads.problem(self, interaction)
         if refusal is None:
+            typed.normalise_options(interaction.data)
             return True
         data: dict[str, Any] = dict(interaction.data or {})
         log.info(
@@ -89,9 +91,10 @@ class GameTree(app_commands.CommandTree):
         if isinstance(error, app_commands.CommandInvokeError):
             original = error.original
         elif isinstance(error, app_commands.TransformerError):
+            from bot.core.names import plain
             from bot.errors import BotError
 
-            original = BotError("err.bad_option", value=str(error.value)[:100])
+            original = BotError("err.bad_option", value=plain(str(error.value)[:100]))
         elif isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
             from bot.errors import BotError
 

@@ -27,6 +27,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.core.names import Name, shown
+
 log = logging.getLogger(__name__)
 
 LANGUAGES: tuple[str, ...] = ("en", "es")
@@ -108,8 +110,31 @@ def has(key: str, locale: str | discord.Locale | None = None) -> bool:
     return key in MESSAGES[language_of(locale)]
 
 
+PLAIN_TEXT: frozenset[str] = frozenset(
+    {
+        "cn.thread_title",
+        "cx.thread_title",
+        "cx.thread_title_open",
+        "foot.thread_title",
+        "learn.thread_open",
+        "learn.thread_title",
+        "learn.thread_vs",
+        "lg.vs",
+        "queue.thread_title",
+        "rematch.thread_title",
+        "tourney.thread",
+    }
+)
+"""Templates Discord shows without Markdown (thread names; ``lg.vs`` builds names for both kinds of text, see
+:func:`versus`): a :class:`~bot.core.names.Name` goes in as typed. Every other template is message text."""
+
+
 def t(key: str, locale: str | discord.Locale | None = None, /, **kwargs: Any) -> str:
     """Translate message ``key`` for ``locale`` and fill its placeholders.
+
+    A placeholder given a :class:`~bot.core.names.Name` (a display, server or channel name as typed) is filled
+    with it Markdown-escaped (:func:`~bot.core.names.shown`: the name reads as typed, never as a link, heading or
+    emphasis), except in the :data:`PLAIN_TEXT` templates. This is the one place names become message text.
 
     Falls back to English when the language lacks the key, and to the key itself (logged) when
     English lacks it too. A template whose placeholder is missing from ``kwargs`` is returned
@@ -122,6 +147,8 @@ def t(key: str, locale: str | discord.Locale | None = None, /, **kwargs: Any) ->
     if template is None:
         log.warning("missing message key %r", key)
         return key
+    if key not in PLAIN_TEXT:
+        kwargs = {k: shown(v) if isinstance(v, Name) else v for k, v in kwargs.items()}
     try:
         return template.format(**kwargs)
     except (KeyError, IndexError, ValueError):
@@ -184,8 +211,10 @@ _IMAGE_WORDS: dict[tuple[str, int], Any] = {}
 
 def versus(names: Sequence[str], locale: str | discord.Locale | None = None) -> str:
     """Player names joined in ``locale``'s words: ``"Alice vs Bob"``, ``"Alice contra Bob"`` (three or more:
-    ``"A vs B vs C"``); one name alone as is, none as ``""``."""
+    ``"A vs B vs C"``); one name alone as is, none as ``""``. The result is a :class:`~bot.core.names.Name`: as
+    typed in a thread name or a select label, Markdown-escaped as a whole when it fills a message's placeholder
+    (the joining words hold no Markdown)."""
     out = ""
     for i, name in enumerate(names):
-        out = name if i == 0 else t("lg.vs", locale, a=out, b=name)
-    return out
+        out = str(name) if i == 0 else t("lg.vs", locale, a=out, b=str(name))
+    return Name(out)

@@ -8,6 +8,7 @@ can translate it in one place. All are ``ValueError`` subclasses.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 
@@ -53,3 +54,22 @@ class StateError(RuleError):
     """A stored state that ``from_dict`` refuses to load (rule ``State``)."""
 
     default_rule = "State"
+
+
+QUOTE_LIMIT = 60
+""":func:`quoted` shows at most this many characters of what a player typed (then ``…``)."""
+
+
+def quoted(value: Any) -> str:
+    """What a player typed, quoted for a refusal as they would read it: ``'rombito'`` - never ``repr``'s escapes
+    (``'rombo\\u200b'``). Invisible characters (Unicode categories ``Cc``, ``Cf``) are left out and long text is cut
+    to :data:`QUOTE_LIMIT` characters. A value that is not text (a number) is shown as it prints, unquoted."""
+    if not isinstance(value, str):
+        value = str(value)
+        quote = ""
+    else:
+        quote = "'"
+    text = "".join(ch for ch in str(value) if unicodedata.category(ch) not in ("Cc", "Cf"))
+    if len(text) > QUOTE_LIMIT:
+        text = text[: QUOTE_LIMIT - 1] + "…"
+    return f"{quote}{text}{quote}"

@@ -45,7 +45,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
-from engine.errors import InvalidInputError
+from engine.errors import InvalidInputError, quoted
 
 __all__ = [
     "Applied",
@@ -199,7 +199,7 @@ def parse_shared_action(text: str, player: int) -> Forfeit | Timeout | None:
     (Forfeit(player=1), Timeout(player=0), None)
     """
     if not isinstance(text, str):
-        raise InvalidInputError(f"an action must be text, not {text!r}", reason="internal")
+        raise InvalidInputError(f"an action must be text, not {quoted(text)}", reason="internal")
     word = text.strip().lower()
     if word == "forfeit":
         return Forfeit(player)

@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.core.names import plain
+from bot.core.names import Name, plain
 from engine.errors import StateError
 
 ENVELOPE_VERSION = 2
@@ -38,6 +38,10 @@ class Seat:
 
     name: str
     ai: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, Name):  # a name as typed: message text shows it escaped (bot.core.names)
+            object.__setattr__(self, "name", Name(self.name))
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "ai": self.ai}

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from bot.core.names import listed, shown
 from bot.i18n import t
 from engine.protocol import Outcome
 
@@ -93,7 +94,7 @@ def rating_line(snap: Snapshot, changes: Sequence[RatingChange]) -> str:
         seat = {uid: i for i, uid in enumerate(snap.players)}
         names = snap.names
         parts = [
-            f"{names[seat[c.user_id]]} {c.shown_before} → {c.shown_after} ({signed(c.display_delta)})"
+            f"{shown(names[seat[c.user_id]])} {c.shown_before} → {c.shown_after} ({signed(c.display_delta)})"
             for c in changes
             if c.user_id in seat
         ]
@@ -108,7 +109,7 @@ def rating_line(snap: Snapshot, changes: Sequence[RatingChange]) -> str:
     if not result.ai_seats and snap.state is not None:
         idle = unmoved_seats(snap.state.history, len(snap.players))
         if idle:
-            who = ", ".join(snap.names[s] for s in idle)
+            who = listed(snap.names[s] for s in idle)
             return t("res.not_rated_unmoved", snap.locale, names=who)
     return t("res.not_rated", snap.locale)
 

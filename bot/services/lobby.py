@@ -23,6 +23,7 @@ from bot.core import clock as clocks
 from bot.core.changes import Committed
 from bot.core.envelope import Envelope, Seat
 from bot.core.kind import GameKind, Snapshot
+from bot.core.names import listed
 from bot.core.respond import reply
 from bot.core.results import CASUAL
 from bot.errors import BotError
@@ -218,5 +219,5 @@ class Lobby(Seating):
         message_id = snap.record.messages.get(LOBBY_KEY)
         if committed.before.status != "lobby" or message_id is None:
             return
-        said = text(snap.kind, "closed_by", snap.locale, name=name, game=snap.kind.title, players=", ".join(snap.names))
+        said = text(snap.kind, "closed_by", snap.locale, name=name, game=snap.kind.title, players=listed(snap.names))
         await self.layer.publisher.delivery.edit(snap.record, message_id, content=said[:2000], view=None)

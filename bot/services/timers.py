@@ -33,6 +33,7 @@ from bot.core import clock as clocks
 from bot.core.changes import Change, Committed
 from bot.core.kind import Snapshot, not_player
 from bot.core.mentions import human_ids
+from bot.core.names import listed
 from bot.errors import BotError
 from bot.i18n import t
 from bot.services import reach
@@ -288,7 +289,7 @@ class Timers:
         snap = committed.snap
         message_id = snap.record.messages.get(LOBBY_KEY)
         if message_id is not None:  # the whole message: its "accept / join below" no longer holds
-            said = text(snap.kind, "expired_of", snap.locale, game=snap.kind.title, players=", ".join(snap.names))
+            said = text(snap.kind, "expired_of", snap.locale, game=snap.kind.title, players=listed(snap.names))
             await self.layer.publisher.delivery.edit(snap.record, message_id, content=said[:2000], view=None)
 
     # -- claiming ----------------------------------------------------------------------------------------------

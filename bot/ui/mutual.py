@@ -26,7 +26,7 @@ import discord
 from bot.core.changes import Change
 from bot.core.kind import not_player
 from bot.core.mentions import ping
-from bot.core.names import plain
+from bot.core.names import listed, plain
 from bot.core.results import unmoved_seats
 from bot.errors import BotError
 from bot.i18n import t
@@ -90,7 +90,7 @@ async def _agree(interaction: discord.Interaction, game_id: int) -> None:
         raise not_player()
     counted = _counted_departures(snap, left)
     if counted:  # an abort would erase their rated last place: refused, saying what to do instead
-        raise BotError("abort.after_forfeit", names=", ".join(snap.names[s] for s in counted))
+        raise BotError("abort.after_forfeit", names=listed(snap.names[s] for s in counted))
     is_click = interaction.type == discord.InteractionType.component
     async with agreement(layer.storage, WHAT, game_id) as deal:
         if deal.votes and deal.data.get("version", record.version) != record.version:  # the game moved on
@@ -107,7 +107,8 @@ async def _agree(interaction: discord.Interaction, game_id: int) -> None:
             raise BotError("abort.already", waiting=mentions(waiting))
         waiting = [u for u in voters if u not in deal.votes]
         if waiting:
-            proposer = deal.data.setdefault("by", plain(user.display_name))  # the offer keeps naming who proposed it
+            # the offer keeps naming who proposed it (stored as text: read back as a Name)
+            proposer = plain(deal.data.setdefault("by", plain(user.display_name)))
             await deal.save()
             text = t(
                 "abort.offer", loc, name=proposer, agreed=len(deal.votes), total=len(voters), waiting=mentions(waiting)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.core import clock as clocks
+from bot.core.names import plain
 from bot.errors import BotError
 from bot.i18n import t, tn
 from bot.services import caps, footprint, house
@@ -91,7 +92,7 @@ def house_changes(
     changes: dict[str, Any] = {}
     for name in (options.game_on, options.game_off):
         if name is not None and name not in layer.kinds:
-            raise BotError("err.no_such_kind", game=str(name)[:40])
+            raise BotError("err.no_such_kind", game=plain(str(name)[:40]))
     allowed: list[int] = [] if options.any_channel else house.channels(before)
     if options.allow_channel is not None:
         allowed = house.added(allowed, options.allow_channel)
@@ -137,7 +138,7 @@ async def ask_reset(interaction: discord.Interaction, kind: str, head: str = "")
     layer = games(interaction)
     registered = layer.kinds.get(kind)
     if registered is None:
-        raise BotError("err.no_such_kind", game=str(kind)[:40])
+        raise BotError("err.no_such_kind", game=plain(str(kind)[:40]))
     loc = interaction.locale
     n = await layer.storage.rated_players(interaction.guild_id or 0, kind)
     prefix = f"{head}\n" if head else ""
@@ -184,7 +185,7 @@ async def reset(interaction: discord.Interaction, kind: str) -> None:
     layer = games(interaction)
     registered = layer.kinds.get(kind)
     if registered is None:
-        raise BotError("err.no_such_kind", game=str(kind)[:40])
+        raise BotError("err.no_such_kind", game=plain(str(kind)[:40]))
     _first_answer(interaction)
     n = await layer.storage.reset_ratings(interaction.guild_id or 0, kind)
     loc = interaction.locale

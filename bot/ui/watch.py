@@ -22,6 +22,7 @@ import discord
 from bot.core import clock as clocks
 from bot.core import paging
 from bot.core.kind import start_hint
+from bot.core.names import listed
 from bot.errors import BotError
 from bot.i18n import language_of, t, versus
 from bot.services.boards import message_link
@@ -71,7 +72,7 @@ def mine_line(layer: GameLayer, record: GameRecord, user_id: int, loc: Any) -> M
         seats = snap.state.awaiting() if snap.state is not None else ()
         mine = {i for i, p in enumerate(record.players) if p == user_id}
         to_move = bool(mine & set(seats))
-        who = ", ".join(env.seats[s].name for s in seats if s < len(env.seats)) or "—"
+        who = listed(env.seats[s].name for s in seats if s < len(env.seats)) or "—"
         state = t("mine.your_turn", loc) if to_move else t("mine.their_turn", loc, who=who)
         running = clocks.running(env)
         if running is not None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Union
 
 from engine.conex.geometry import normalize_angle
-from engine.errors import InvalidInputError
+from engine.errors import InvalidInputError, quoted
 from engine.protocol import Forfeit, Timeout, parse_shared_action
 
 MAX_COORD_CM = 1000.0
@@ -29,7 +29,7 @@ MAX_COORD_CM = 1000.0
 
 def _num(value: object, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InvalidInputError(f"{what} must be a number, not {value!r}", reason="not_a_number", what=what)
+        raise InvalidInputError(f"{what} must be a number, not {quoted(value)}", reason="not_a_number", what=what)
     v = float(value)
     if not math.isfinite(v):
         raise InvalidInputError(f"{what} must be a finite number, not {v}", reason="not_finite_number", what=what)
@@ -38,7 +38,7 @@ def _num(value: object, what: str) -> float:
 
 def _int(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInputError(f"{what} must be a whole number, not {value!r}", reason="not_whole", what=what)
+        raise InvalidInputError(f"{what} must be a whole number, not {quoted(value)}", reason="not_whole", what=what)
     return value
 
 
@@ -211,7 +211,7 @@ class Action:
             InvalidInputError: the text is not an action or holds a bad number (NaN, inf, > 10 m).
         """
         if not isinstance(text, str):
-            raise InvalidInputError(f"an action must be text, not {text!r}", reason="internal")
+            raise InvalidInputError(f"an action must be text, not {quoted(text)}", reason="internal")
         t = " ".join(text.strip().lower().replace("°", "").split())
         if t in ("draw", "pass"):
             return Draw(player) if t == "draw" else Pass(player)
@@ -221,14 +221,14 @@ class Action:
                 x, y = float(m["x"]), float(m["y"])
                 rot = float(m["r"]) if m["r"] is not None else None
             except ValueError as exc:  # pragma: no cover - the regex only lets numbers through
-                raise InvalidInputError(f"bad number in {text!r}", reason="unreadable_action", text=text) from exc
+                raise InvalidInputError(f"bad number in {quoted(text)}", reason="unreadable_action", text=text) from exc
             return Place(player, int(m["card"]), int(m["corner"]), x, y, rot, m["double"] is not None)
         m = _ONE_RE.match(t)
         if m:
             cls = Lightning if m["verb"] == "lightning" else Discard
             return cls(player, int(m["card"]))
         raise InvalidInputError(
-            f"cannot read {text!r}: expected e.g. 'place 12 c2 at 3.5,-10.0 r90', 'draw', 'pass', "
+            f"cannot read {quoted(text)}: expected e.g. 'place 12 c2 at 3.5,-10.0 r90', 'draw', 'pass', "
             "'lightning 7' or 'discard 31'",
             reason="unreadable_action",
             text=text,

@@ -30,7 +30,7 @@ from engine.conex.ai import Decision, decide
 from engine.conex.ai_model import DEFAULT_WEIGHTS, sim_from_view
 from engine.conex.ai_rollout import PLAYOUT_CALLS
 from engine.conex.game import Game
-from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError
+from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError, quoted
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 """The levels, weakest first."""
@@ -103,7 +103,7 @@ def decide_level(game: Game, player: int, level: str, seed: int = 0, budget_s: f
             rollouts=HARD_ROLLOUTS,
         )
     raise InvalidInputError(
-        f"unknown AI level {level!r}: use one of {', '.join(LEVELS)}",
+        f"unknown AI level {quoted(level)}: use one of {', '.join(LEVELS)}",
         reason="unknown_level",
         level=str(level),
         levels=", ".join(LEVELS),

@@ -8,7 +8,7 @@ from engine.conex.actions import Discard, Draw, GameAction, Lightning, Pass, Pla
 from engine.conex.geometry import centre_for_corner
 from engine.conex.position import Position
 from engine.conex.table import Verdict
-from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError
+from engine.errors import IllegalActionError, InvalidInputError, NotYourTurnError, quoted
 from engine.protocol import Forfeit, Timeout
 
 
@@ -23,7 +23,7 @@ def check(g: Position, action: GameAction) -> GameAction:
     order, ``Table.check_pose``). P5 comes before the pose: a pose is judged only for a card the player may play.
     """
     if not isinstance(action, Place | Draw | Pass | Lightning | Discard | Forfeit | Timeout):
-        raise InvalidInputError(f"not a CONEX action: {action!r}", reason="internal")
+        raise InvalidInputError(f"not a CONEX action: {quoted(action)}", reason="internal")
     p = _check_seat(g, action.player)
     if isinstance(action, Forfeit):
         return action

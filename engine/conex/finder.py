@@ -47,7 +47,7 @@ from engine.conex.finder_search import edge_candidates, lattice_any, lattice_sea
 from engine.conex.geometry import centre_for_corner
 from engine.conex.position import Position
 from engine.conex.table import Table, Target
-from engine.errors import IllegalActionError, InvalidInputError
+from engine.errors import IllegalActionError, InvalidInputError, quoted
 
 ALL = 1 << 30  # ``want`` for a lattice search that judges every candidate
 _Found = tuple[int, float, int, int, Corner, Target, float, float, float]  # pts, clearance, order, i, c, tgt, x, y, r
@@ -63,7 +63,7 @@ def validate(game: Position, player: int, card_id: int, corner: int | None, targ
         raise IllegalActionError(f"card {card_id} is not in seat {player + 1}'s hand", rule="P5", card=card_id)
     if corner is not None and corner not in [c.index for c in card.corners]:
         raise InvalidInputError(
-            f"card {card_id} has corners 1-{len(card.corners)}, not {corner!r}",
+            f"card {card_id} has corners 1-{len(card.corners)}, not {quoted(corner)}",
             reason="no_such_corner",
             card=card_id,
             corner=corner,
@@ -78,7 +78,7 @@ def validate(game: Position, player: int, card_id: int, corner: int | None, targ
                     target=target,
                 )
             raise InvalidInputError(
-                f"{target!r} is not a target: give a table card number or the board",
+                f"{quoted(target)} is not a target: give a table card number or the board",
                 reason="not_a_target",
                 target=target,
             )

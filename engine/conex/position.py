@@ -21,7 +21,7 @@ from engine.conex.deck import Card, load_deck
 from engine.conex.fair import deal
 from engine.conex.geometry import TABLE_SIZES_MM
 from engine.conex.table import Table, TableCard
-from engine.errors import InvalidInputError
+from engine.errors import InvalidInputError, quoted
 from engine.protocol import Outcome, Result
 
 DIE_FACES: tuple[str, ...] = ("card", "two cards", "lightning", "lightning", "2x", "2x")  # X1
@@ -71,7 +71,7 @@ class Position:
     ) -> None:
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
             raise InvalidInputError(
-                f"U1: CONEX is for 2-4 players, not {players!r}", reason="player_count", players=players
+                f"U1: CONEX is for 2-4 players, not {quoted(players)}", reason="player_count", players=players
             )
         if isinstance(seed, bool) or not isinstance(seed, int) or seed.bit_length() > MAX_SEED_BITS:
             raise InvalidInputError(
@@ -82,14 +82,14 @@ class Position:
             )
         if table not in TABLE_SIZES_MM:
             raise InvalidInputError(
-                f"G2: table size must be one of {', '.join(TABLE_SIZES_MM)}, not {table!r}",
+                f"G2: table size must be one of {', '.join(TABLE_SIZES_MM)}, not {quoted(table)}",
                 reason="unknown_table",
                 table=table,
                 sizes=", ".join(TABLE_SIZES_MM),
             )
         if isinstance(goal, bool) or not isinstance(goal, int) or not MIN_GOAL <= goal <= MAX_GOAL:
             raise InvalidInputError(
-                f"U3: the goal must be {MIN_GOAL}-{MAX_GOAL} points, not {goal!r}",
+                f"U3: the goal must be {MIN_GOAL}-{MAX_GOAL} points, not {quoted(goal)}",
                 reason="goal_range",
                 goal=goal,
                 low=MIN_GOAL,

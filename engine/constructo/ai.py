@@ -37,7 +37,7 @@ from engine.constructo.move import MOVE_BY_CODE, Move
 from engine.constructo.perfect import perfect_choice
 from engine.constructo.round import Round
 from engine.constructo.search import SCALE, SearchResult, search, solve
-from engine.errors import IllegalMoveError, InvalidInputError, NotYourTurnError
+from engine.errors import IllegalMoveError, InvalidInputError, NotYourTurnError, quoted
 
 __all__ = [
     "HARD_NODES_CORE",
@@ -135,7 +135,7 @@ def choose_move(
     if level == "perfect":
         return perfect_choice(rnd, seed, fallback_nodes=hard_nodes() if max_nodes is None else max_nodes).move
     raise InvalidInputError(
-        f"unknown AI level {level!r}: use easy, medium, hard or perfect",
+        f"unknown AI level {quoted(level)}: use easy, medium, hard or perfect",
         reason="unknown_level",
         level=str(level),
         levels="easy, medium, hard, perfect",

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.data import DATA_DIR
-from engine.errors import InvalidInputError
+from engine.errors import InvalidInputError, quoted
 
 __all__ = ["DIRECTIONS", "EXPERIMENTAL", "LAYOUTS", "MAX_COORD", "RECOMMENDED", "TILES", "Layout"]
 
@@ -110,7 +110,9 @@ class Layout:
             if key in LAYOUTS:
                 return LAYOUTS[key]
             raise InvalidInputError(
-                f"unknown layout {stripped!r}: known layouts are " + ", ".join(LAYOUTS) + ", or give 9 coordinates "
+                f"unknown layout {quoted(stripped)}: known layouts are "
+                + ", ".join(LAYOUTS)
+                + ", or give 9 coordinates "
                 "like (0,0) (1,0) ...",
                 token=stripped,
                 reason="unknown_layout",
@@ -127,7 +129,7 @@ class Layout:
             if m is None:
                 bad = stripped[pos:].split()[0]
                 raise InvalidInputError(
-                    f"cannot read {bad!r} in the layout: coordinates are written (q,r), e.g. (0,0) (1,0)",
+                    f"cannot read {quoted(bad)} in the layout: coordinates are written (q,r), e.g. (0,0) (1,0)",
                     token=bad,
                     reason="unreadable_cell",
                 )
@@ -147,7 +149,7 @@ class Layout:
             InvalidInputError: ``n`` is not a tile number 1..9.
         """
         if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= TILES:
-            raise InvalidInputError(f"tile {n!r} does not exist: tiles are numbered 1-9", reason="no_such_tile", tile=n)
+            raise InvalidInputError(f"tile {quoted(n)} does not exist: tiles are numbered 1-9", reason="no_such_tile", tile=n)
         return tuple(i + 1 for i in self.adjacency[n - 1])
 
     def adjacent(self, a: int, b: int) -> bool:
@@ -180,9 +182,9 @@ class Layout:
         if name is None:
             return layout
         if name not in LAYOUTS:
-            raise InvalidInputError(f"unknown layout name {name!r}", reason="internal")
+            raise InvalidInputError(f"unknown layout name {quoted(name)}", reason="internal")
         if LAYOUTS[name].cells != layout.cells:
-            raise InvalidInputError(f"stored cells of layout {name!r} differ from the named layout", reason="internal")
+            raise InvalidInputError(f"stored cells of layout {quoted(name)} differ from the named layout", reason="internal")
         return LAYOUTS[name]
 
     def __str__(self) -> str:
@@ -199,10 +201,10 @@ def _validated_cells(cells: Any) -> tuple[tuple[int, int], ...]:
             q, r = cell
         except (TypeError, ValueError):
             raise InvalidInputError(
-                f"layout cell {cell!r} is not a (q, r) pair", reason="bad_cell", cell=repr(cell)
+                f"layout cell {quoted(cell)} is not a (q, r) pair", reason="bad_cell", cell=repr(cell)
             ) from None
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (q, r)):
-            raise InvalidInputError(f"layout cell {cell!r} must hold two integers", reason="bad_cell", cell=repr(cell))
+            raise InvalidInputError(f"layout cell {quoted(cell)} must hold two integers", reason="bad_cell", cell=repr(cell))
         out.append((q, r))
     if len(out) != TILES:
         raise InvalidInputError(f"a layout needs exactly 9 cells, got {len(out)}", reason="cell_count", count=len(out))

@@ -33,7 +33,7 @@ from engine.constructo.match_position import (
 )
 from engine.constructo.move import Move
 from engine.constructo.round import Round
-from engine.errors import IllegalMoveError, InvalidInputError, NotYourTurnError
+from engine.errors import IllegalMoveError, InvalidInputError, NotYourTurnError, quoted
 from engine.protocol import Applied, Event, Forfeit, GameOver, Timeout, TurnStarted
 
 __all__ = ["apply", "check", "check_player"]
@@ -116,7 +116,7 @@ def check(pos: MatchPosition, action: MatchAction) -> MatchAction:
             )
         return action
     if not isinstance(action, Move):
-        raise InvalidInputError(f"not a Constructo action: {action!r}", reason="internal")
+        raise InvalidInputError(f"not a Constructo action: {quoted(action)}", reason="internal")
     _refuse_if_over(pos)
     if phase(pos) == "choosing_layout":
         raise IllegalMoveError(

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from enum import IntEnum
 
-from engine.errors import InvalidInputError
+from engine.errors import InvalidInputError, quoted
 
 __all__ = ["Move", "Size"]
 
@@ -53,7 +53,7 @@ class Size(IntEnum):
             if 1 <= text <= 3:
                 return cls(text)
             raise InvalidInputError(
-                f"size {text!r} does not exist: use 1 (small), 2 (medium) or 3 (large)",
+                f"size {quoted(text)} does not exist: use 1 (small), 2 (medium) or 3 (large)",
                 reason="no_such_size",
                 token=str(text),
             )
@@ -63,7 +63,7 @@ class Size(IntEnum):
                 if key in (s.letter.lower(), s.word):
                     return s
         raise InvalidInputError(
-            f"unknown chip size {text!r}: use S, M or L (small, medium, large)", reason="unknown_size", token=str(text)
+            f"unknown chip size {quoted(text)}: use S, M or L (small, medium, large)", reason="unknown_size", token=str(text)
         )
 
 
@@ -75,7 +75,7 @@ _HELP = "a placement is a size letter S, M or L and a tile 1-9 (e.g. L5); a move
 def _check_tile(n: int, token: str) -> None:
     if not 1 <= n <= _TILES:
         raise InvalidInputError(
-            f"{token!r}: tile {n} does not exist, tiles are numbered 1-9",
+            f"{quoted(token)}: tile {n} does not exist, tiles are numbered 1-9",
             reason="token_no_such_tile",
             token=token,
             tile=n,
@@ -85,7 +85,7 @@ def _check_tile(n: int, token: str) -> None:
 def _tile_digits(digits: str, token: str) -> int:
     if len(digits) != 1 or digits == "0":
         raise InvalidInputError(
-            f"{token!r}: tile {digits} does not exist, tiles are numbered 1-9",
+            f"{quoted(token)}: tile {digits} does not exist, tiles are numbered 1-9",
             reason="token_no_such_tile",
             token=token,
             tile=digits,
@@ -156,7 +156,7 @@ class Move:
         """A placement of a ``size`` chip on ``tile`` (1..9). Raises InvalidInputError if out of range."""
         s = Size.parse(size)
         if not isinstance(tile, int) or isinstance(tile, bool):
-            raise InvalidInputError(f"tile {tile!r} is not a number 1-9", reason="tile_not_number", tile=tile)
+            raise InvalidInputError(f"tile {quoted(tile)} is not a number 1-9", reason="tile_not_number", tile=tile)
         _check_tile(tile, f"{s.letter}{tile}")
         return _PLACES[s][tile]
 
@@ -168,13 +168,13 @@ class Move:
         """
         for t in (src, dst):
             if not isinstance(t, int) or isinstance(t, bool):
-                raise InvalidInputError(f"tile {t!r} is not a number 1-9", reason="tile_not_number", tile=t)
+                raise InvalidInputError(f"tile {quoted(t)} is not a number 1-9", reason="tile_not_number", tile=t)
         token = f"{src}-{dst}"
         _check_tile(src, token)
         _check_tile(dst, token)
         if src == dst:
             raise InvalidInputError(
-                f"{token!r}: a move needs two different tiles", reason="same_tile_token", token=token
+                f"{quoted(token)}: a move needs two different tiles", reason="same_tile_token", token=token
             )
         return _STEPS[src][dst]
 
@@ -208,10 +208,10 @@ class Move:
             a, b = _tile_digits(m.group(1), token), _tile_digits(m.group(2), token)
             if a == b:
                 raise InvalidInputError(
-                    f"{token!r}: a move needs two different tiles", reason="same_tile_token", token=token
+                    f"{quoted(token)}: a move needs two different tiles", reason="same_tile_token", token=token
                 )
             return _STEPS[a][b]
-        raise InvalidInputError(f"cannot read {token!r}: " + _HELP, reason="unreadable_move", token=token)
+        raise InvalidInputError(f"cannot read {quoted(token)}: " + _HELP, reason="unreadable_move", token=token)
 
     @property
     def is_place(self) -> bool:

@@ -24,7 +24,7 @@ from typing import Any
 from engine.constructo.layout import TILES, Layout
 from engine.constructo.move import MOVE_BY_CODE, Move, Size
 from engine.constructo.stacks import CHIPS_PER_SIZE, SIZE_WORD, can_stack, stack_is_possible, validate_position
-from engine.errors import IllegalMoveError, InvalidInputError, NotYourTurnError, RuleError, StateError
+from engine.errors import IllegalMoveError, InvalidInputError, NotYourTurnError, RuleError, StateError, quoted
 
 __all__ = ["CHIPS_PER_SIZE", "STATE_VERSION", "Round", "stack_is_possible"]
 
@@ -195,7 +195,7 @@ class Round:
 
     def _tile_index(self, n: int) -> int:
         if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= TILES:
-            raise InvalidInputError(f"tile {n!r} does not exist: tiles are numbered 1-9", reason="no_such_tile", tile=n)
+            raise InvalidInputError(f"tile {quoted(n)} does not exist: tiles are numbered 1-9", reason="no_such_tile", tile=n)
         return n - 1
 
     def tile(self, n: int) -> tuple[tuple[int, Size], ...]:

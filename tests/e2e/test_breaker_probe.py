@@ -200,11 +200,9 @@ async def test_a_player_who_left_a_running_conex_game_cannot_act_in_it(env: BotE
 
 @pytest.mark.parametrize("card", ["\u200bA", "A\u200d", "Ａ", "A\u00a0", " a ", "\u0410"])  # ZW, full-width, NBSP
 async def test_look_alike_card_text_is_read_or_refused_truthfully(env: BotEnv, card: str) -> None:
-    # BUG (zero-width cases): "\u200bA" / "A\u200d" (a letter pasted with an invisible zero-width character) is
-    # refused with "“A” is not a card: give its hand letter (A, B, C, D, E) or its number." - the player reads that
-    # A is not a card and, in the same sentence, that A is one of their letters. Spaces and NBSP around the letter
-    # are stripped and accepted; zero-width characters are not (bot/games/conex/placing.py:parse_card_ref strips
-    # only whitespace, and the refusal shows the invisible character as is).
+    # Regression: "\u200bA" / "A\u200d" (a letter pasted with an invisible zero-width character) was refused with
+    # "“A” is not a card: give its hand letter (A, B, C, D, E)". Every string option is now normalised before any
+    # parser reads it (bot/ui/typed.py: NFKC, no format characters, stripped).
     mark = env.mark()
     channel = "p6"
     try:
@@ -231,9 +229,8 @@ async def test_look_alike_card_text_is_read_or_refused_truthfully(env: BotEnv, c
 
 @pytest.mark.parametrize("layout", ["rombo\u200b", "ＲＯＭＢＯ", "Rombo ", "rómbo", "flor\u00a0"])
 async def test_look_alike_layout_names_start_that_layout_or_are_refused_readably(env: BotEnv, layout: str) -> None:
-    # BUG ("rombo\u200b"): the refusal reads "Unknown layout 'rombo\\u200b': known layouts are rombo, ..." - a
-    # Python repr escape shown to the player (engine/constructo/layout.py:Layout.parse formats the token with !r and
-    # bot/errors.py:describe passes the engine's English message through for rule Input without a reason key).
+    # Regression: "rombo\u200b" was refused with "Unknown layout 'rombo\\u200b'" (a Python repr escape); the
+    # option is now normalised (it starts a rombo game) and engine refusals quote typed text plainly (quoted()).
     mark = env.mark()
     dave = env.server.as_user("dave", "p7")
     before = public_ids(env)
@@ -304,17 +301,17 @@ async def test_a_spanish_player_gets_as_specific_a_refusal_as_an_english_one(env
 
 @pytest.mark.parametrize(("player", "channel"), [("odd1", "p11"), ("odd4", "p15")])
 async def test_a_nickname_written_as_markdown_is_shown_as_typed(env: BotEnv, player: str, channel: str) -> None:
-    # BUG: a display name is pasted into public messages as Markdown. A nickname "[Nitro](https://evil.example)" (29
-    # characters, a valid nickname) makes every board line naming the player ("[nitro](https://evil.example) played
-    # **L5**.", "... 's clock is running") a masked link Discord draws as a clickable "nitro" pointing anywhere; a
-    # nickname "# big" turns "# big played **L5**." into a heading. Expected: the name reads as typed (Markdown
-    # escaped, as <@...> markup already is). Cause: bot/core/names.py:plain only defuses "<@", "<#", "</" markup.
+    # Regression: a nickname "[Nitro](https://evil.example)" made every board line naming the player a masked link
+    # ("[nitro](https://evil.example) played **L5**."), "# big" a heading. Names are now Markdown-escaped where they
+    # become message text (bot/core/names.py:shown, applied by bot.i18n.t): the line reads the name as typed.
     mark = env.mark()
     _game_id, odd, _bob, _board = await constructo(env, channel, player, "bob")
     await answered(await odd.slash("constructo place", tile=5, size="large"))
     texts = [m.content for m in env.server.all_messages() if m.channel_id == env.server.channel(channel).id]
     name = env.server.user(player).name
-    assert any(name.strip("#[ ").lower()[:4] in t.lower() for t in texts), texts
+    drawn = [re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", t) for t in texts]  # what Discord draws: escapes dropped
+    played = [d for d in drawn if f"{name} played".lower() in d.lower()]
+    assert played, f"no line reads the name {name!r} as typed: {texts}"
     links = [t for t in texts if re.search(r"(?<!\\)\[[^\]]*(?<!\\)\]\(https?://", t)]
     assert not links, f"a player's name drawn as a masked link: {links}"
     headings = [line for t in texts for line in t.split("\n") if re.match(r"#{1,3} ", line)]

@@ -51,7 +51,8 @@ async def test_names_with_mentions_ping_nobody_but_the_intended(env: BotEnv) -> 
     # a challenge by "@everyone" of "<@carol>": only the challenged user is notified
     res = await answered(await eve.slash("constructo challenge", opponent=str(fake_carol.id)))
     challenge = res.message
-    assert not challenge.ephemeral and "@everyone" in challenge.content, challenge.content
+    shown = challenge.content.replace("\u200b", "")  # the name as typed (a zero-width space defuses @everyone)
+    assert not challenge.ephemeral and "@everyone" in shown, challenge.content
     assert challenge.pinged_users == [fake_carol.id], challenge.pinged_users
     assert not challenge.pinged_everyone and challenge.pinged_roles == []
 
@@ -122,7 +123,8 @@ async def test_reminder_and_claim_ping_exactly_whom_they_name(env: BotEnv) -> No
     card = won.message if won.message is not None and won.message.images else won.followups[-1]
     assert env.game(game.id).status == "finished"
     role = server.guild().mod_role_id
-    assert f"\u2039@&{role}>" in card.content and f"<@&{role}>" not in card.content and "@here" in card.content
+    shown = card.content.replace("\u200b", "")
+    assert f"\u2039@&{role}>" in shown and f"<@&{role}>" not in card.content and "@here" in shown
     assert set(card.pinged_users) <= {late.id, waiting.id} and card.pinged_roles == [] and not card.pinged_everyone
     offer = await answered(await users[mover].click(card, "Rematch"))
     assert offer.message is not None and not offer.message.ephemeral

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from bot.core.names import listed
 from bot.games.conex.fairness import commitment_line, deal_public, reveal_line
 from bot.i18n import t, tn
 from engine.conex import Game
@@ -96,7 +97,7 @@ def status_line(snap: Snapshot) -> str:
         for s in range(game.players)
     )
     if game.outcome is not None:
-        winners = " & ".join(names[w] for w in game.outcome.winners)
+        winners = listed((names[w] for w in game.outcome.winners), " & ")
         why = t(f"cn.reason_{game.outcome.reason}", loc)
         return t("cn.over_why", loc, why=why, winners=winners, scores=scores) + "\n" + reveal_line(game, loc)
     assert game.current_player is not None

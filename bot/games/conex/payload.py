@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.core.kind import Picture
+from bot.core.names import shown
 from bot.games.conex import views
 from bot.games.conex.narration import game_of
 from bot.i18n import image_words
@@ -28,7 +29,8 @@ def _table_text(game: Game, names: list[str], words: object = None) -> str:
 def _result_text(game: Game, names: list[str], words: object = None) -> str:
     from render.results import conex_result_text
 
-    return conex_result_text(game, names=names, words=words)  # type: ignore[arg-type]
+    # message text, not a picture: the names Markdown-escaped (as bot.i18n.t does for its templates)
+    return conex_result_text(game, names=[shown(n) for n in names], words=words)  # type: ignore[arg-type]
 
 
 def table_pictures(snap: Snapshot) -> list[Picture]:

@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from bot.core.names import plain
 from bot.games.conex.letters import card_of, span
 from engine.conex import Discard, Draw, Game, Pass, Place, finder, turns
 from engine.conex.handref import hand_index, hand_letter
@@ -58,16 +59,16 @@ def parse_card_ref(
             raise InvalidInputError(
                 f"no card of your hand has the letter {text.upper()}: your cards are {span(letters)}",
                 reason="no_letter",
-                card=text.upper(),
+                card=plain(text.upper()),
                 letters=span(letters),
             )
         return card
     m = CARD_NUMBER.match(text)
     if not m:
         raise InvalidInputError(
-            f"{str(ref)[:40]!r} is not a card: give its hand letter ({span(letters)}) or its number",
+            f"'{text[:40]}' is not a card: give its hand letter ({span(letters)}) or its number",
             reason="not_card",
-            text=str(ref)[:40],
+            text=plain(text[:40]),
             letters=span(letters),
         )
     return int(m.group(1))

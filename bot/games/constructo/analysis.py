@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.core.names import shown
 from bot.i18n import t
 from bot.services.looks import DEFAULT, Look, look_of
 from bot.ui.common import GameButton, defer, fill, games, png_file, reply
@@ -163,7 +164,7 @@ def round_lines(rnd: dict[str, Any], names: list[str], locale: Any) -> list[str]
     """One round's analysis: title, start value, turning point, where it was decided, one line per move."""
     scale = int(rnd.get("scale", 100))
     moves = rnd["moves"]
-    safe = [discord.utils.escape_markdown(n) for n in names]
+    safe = [shown(n) for n in names]  # escaped once here (plain str: t() leaves them), f-strings below use them too
     lines = [
         t("cx.an_round", locale, round=rnd["round"], layout=rnd["layout"]),
         t(

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.core.kind import Picture
+from bot.core.names import shown
 from bot.games.constructo.narration import match_of
 from bot.games.constructo.views import board_view as make_board_view
 from bot.i18n import image_words
@@ -30,7 +31,8 @@ def _board_text(match: Match, names: list[str], words: object = None) -> str:
 def _result_text(match: Match, names: list[str], words: object = None) -> str:
     from render.results import constructo_result_text
 
-    return constructo_result_text(match, names=names, words=words)  # type: ignore[arg-type]
+    # message text, not a picture: the names Markdown-escaped (as bot.i18n.t does for its templates)
+    return constructo_result_text(match, names=[shown(n) for n in names], words=words)  # type: ignore[arg-type]
 
 
 def board_pictures(snap: Snapshot) -> list[Picture]:

@@ -16,6 +16,7 @@ from typing import Any
 
 import discord
 
+from bot.core.names import plain
 from bot.core.paging import clip
 from bot.errors import BotError
 from bot.games.constructo.puzzle_service import pick, picture, prompt_text, utc_day, verdict_text
@@ -166,7 +167,7 @@ async def streaks_page(interaction: discord.Interaction, page: int) -> tuple[str
     more, rows = len(rows) > STREAKS_PAGE, rows[:STREAKS_PAGE]
     if not rows:
         return t("pz.streaks_empty" if page == 0 else "pz.streaks_past_end", loc), None
-    lines = [t("pz.streaks_title", loc, guild=interaction.guild.name if interaction.guild else "")]
+    lines = [t("pz.streaks_title", loc, guild=plain(interaction.guild.name) if interaction.guild else "")]
     for i, r in enumerate(rows, start=page * STREAKS_PAGE + 1):
         lines.append(t("pz.streaks_row", loc, rank=i, user=r.user_id, n=r.streak, best=r.best, solved=r.solved))
     view = None
