@@ -149,7 +149,9 @@ class Layout:
             InvalidInputError: ``n`` is not a tile number 1..9.
         """
         if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= TILES:
-            raise InvalidInputError(f"tile {quoted(n)} does not exist: tiles are numbered 1-9", reason="no_such_tile", tile=n)
+            raise InvalidInputError(
+                f"tile {quoted(n)} does not exist: tiles are numbered 1-9", reason="no_such_tile", tile=n
+            )
         return tuple(i + 1 for i in self.adjacency[n - 1])
 
     def adjacent(self, a: int, b: int) -> bool:
@@ -184,7 +186,9 @@ class Layout:
         if name not in LAYOUTS:
             raise InvalidInputError(f"unknown layout name {quoted(name)}", reason="internal")
         if LAYOUTS[name].cells != layout.cells:
-            raise InvalidInputError(f"stored cells of layout {quoted(name)} differ from the named layout", reason="internal")
+            raise InvalidInputError(
+                f"stored cells of layout {quoted(name)} differ from the named layout", reason="internal"
+            )
         return LAYOUTS[name]
 
     def __str__(self) -> str:
@@ -204,7 +208,9 @@ def _validated_cells(cells: Any) -> tuple[tuple[int, int], ...]:
                 f"layout cell {quoted(cell)} is not a (q, r) pair", reason="bad_cell", cell=repr(cell)
             ) from None
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (q, r)):
-            raise InvalidInputError(f"layout cell {quoted(cell)} must hold two integers", reason="bad_cell", cell=repr(cell))
+            raise InvalidInputError(
+                f"layout cell {quoted(cell)} must hold two integers", reason="bad_cell", cell=repr(cell)
+            )
         out.append((q, r))
     if len(out) != TILES:
         raise InvalidInputError(f"a layout needs exactly 9 cells, got {len(out)}", reason="cell_count", count=len(out))

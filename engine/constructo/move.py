@@ -63,7 +63,9 @@ class Size(IntEnum):
                 if key in (s.letter.lower(), s.word):
                     return s
         raise InvalidInputError(
-            f"unknown chip size {quoted(text)}: use S, M or L (small, medium, large)", reason="unknown_size", token=str(text)
+            f"unknown chip size {quoted(text)}: use S, M or L (small, medium, large)",
+            reason="unknown_size",
+            token=str(text),
         )
 
 
