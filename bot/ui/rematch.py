@@ -80,7 +80,7 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
         if waiting:
             await deal.save()
             view = discord.ui.View(timeout=None)
-            view.add_item(RematchButton(game_id, locale=loc.value))
+            view.add_item(RematchButton(game_id, locale=getattr(loc, "value", loc)))
             await reply(
                 interaction,
                 t("rematch.offer", loc, name=plain(user.display_name), first=names[first], waiting=mentions(waiting)),

@@ -200,3 +200,20 @@ async def test_a_tutorial_left_behind_ends_by_itself_and_still_offers_a_real_gam
     record = await storage.get_game(GAME_ID)
     assert record is not None and record.status == "finished", "an idle tutorial ends by itself"
     await _closed(bot, storage)
+
+
+async def test_a_spanish_tutorial_abandoned_says_so_in_spanish_in_an_english_server(
+    driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    """The abort of a game speaks the game's language (its board's), not the server's: a Spanish learner's
+    tutorial (the server's locale is English) abandoned with /abandon is answered in Spanish only."""
+    await driver.command("learn conex", LEARNER, locale="es-ES")
+    token = await driver.command("abandon", LEARNER, locale="es-ES")
+    record = await storage.get_game(GAME_ID)
+    assert record is not None and record.status == "aborted"
+    said = " ".join(
+        str((c.payload.get("data") or c.payload).get("content", ""))
+        for c in fake.calls_for(token)
+        if isinstance(c.payload, dict)
+    )
+    assert "queda anulada" in said and "Every player agreed" not in said, said
