@@ -63,6 +63,7 @@ log = logging.getLogger(__name__)
 
 Step = Callable[[Snapshot], Change | Sequence[Change]]
 Hook = Callable[[Committed], Awaitable[None] | None]
+Check = Callable[[Snapshot], None]
 Shown = Callable[[Committed, str, Any], Awaitable[None]]
 """A subscriber to shown commits: ``(committed, headline, interaction or None)``."""
 
@@ -126,8 +127,7 @@ class GameLayer(Loader):
         return await self.pools.run("interactive", fn, *args, **kwargs)
 
     async def cpu_background(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
-        """As :meth:`cpu`, in the background lane (``AI_WORKERS``, lower OS priority): AI searches, analyses,
-        replays. However many of these run, the interactive lane keeps its own workers."""
+        """As :meth:`cpu`, in the background lane (``AI_WORKERS``, lower priority): AI searches, analyses, replays."""
         return await self.pools.run("background", fn, *args, **kwargs)
 
     def shards(self) -> tuple[int, list[int]] | None:
@@ -296,8 +296,7 @@ class GameLayer(Loader):
         return record
 
     async def _closed_meanwhile(self, game_id: int) -> bool:
-        """After a lost race: True when the winner closed the game (an abort, the bot removed from the guild), so
-        the loser is told the game is over, not "look at the new board" (there is none)."""
+        """After a lost race: True when the winner closed the game (the loser is told so, not "see the new board")."""
         fresh = await self.storage.get_game(game_id)
         return fresh is None or not fresh.is_open
 
@@ -383,11 +382,8 @@ class GameLayer(Loader):
 
         return await self.transact(game_id, step, expected_version=expected_version, base=base)
 
-    async def abort(
-        self, game_id: int, *, by: int, guild_id: int, check: Callable[[Snapshot], None] | None = None
-    ) -> Committed:
-        """End an open game of ``guild_id`` without a result (an admin's decision); ``check(snap)`` may refuse it
-        on the game as it is under the lock (never on an earlier read)."""
+    async def abort(self, game_id: int, *, by: int, guild_id: int, check: Check | None = None) -> Committed:
+        """End an open game of ``guild_id`` without a result (an admin's); ``check(snap)`` may refuse it, locked."""
 
         def step(snap: Snapshot) -> Change:
             if snap.record.guild_id != guild_id:

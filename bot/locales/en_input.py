@@ -21,7 +21,7 @@ MESSAGES: dict[str, str] = {
     "rule.Input.not_on_table": "Card #{target} is not on the table: give a table card number or the board.",
     "rule.Input.not_a_target": "“{target}” is not a target: give a table card number or the board.",
     "rule.Input.bad_limit": "The limit must be a whole number of at least 1, not {limit}.",
-    "rule.Input.player_count": "CONEX is for 2-4 players, not {players}.",
+    "rule.Input.player_count": "This game is for 2 to 4 players, not {players}.",
     "rule.Input.bad_seed": "The seed must be a whole number of at most {bits} bits.",
     "rule.Input.unknown_table": "The table size must be one of {sizes}, not “{table}”.",
     "rule.Input.goal_range": "The goal must be {low}-{high} points, not {goal}.",

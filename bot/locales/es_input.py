@@ -20,7 +20,7 @@ MESSAGES: dict[str, str] = {
     ),
     "rule.Input.not_a_target": "«{target}» no es un objetivo: indica el número de una carta de la mesa o el tablero.",
     "rule.Input.bad_limit": "El límite debe ser un número entero de al menos 1, no {limit}.",
-    "rule.Input.player_count": "CONEX es para 2 a 4 jugadores, no {players}.",
+    "rule.Input.player_count": "Este juego es para 2 a 4 jugadores, no {players}.",
     "rule.Input.bad_seed": "La semilla debe ser un número entero de como mucho {bits} bits.",
     "rule.Input.unknown_table": "El tamaño de la mesa debe ser uno de estos: {sizes}; no «{table}».",
     "rule.Input.goal_range": "La meta debe ser de {low} a {high} puntos, no {goal}.",

@@ -23,6 +23,12 @@ if TYPE_CHECKING:
     from bot.core.layer import GameLayer
 
 
+def _kind(value: object) -> type:
+    """What a setting's value is, for "already so": ``True`` is not ``1``, but a typed text (``bot.core.names.Name``,
+    a ``str`` subclass) is the stored text."""
+    return bool if isinstance(value, bool) else str if isinstance(value, str) else type(value)
+
+
 def same_core(
     layer: GameLayer, before: dict[str, Any], changes: dict[str, object], loc: Any
 ) -> tuple[dict[str, object], list[str]]:
@@ -43,7 +49,7 @@ def same_core(
     kept: dict[str, object] = {}
     lines: list[str] = []
     for name, value in changes.items():
-        if name in in_force and in_force[name] == value and type(in_force[name]) is type(value):
+        if name in in_force and in_force[name] == value and _kind(in_force[name]) is _kind(value):
             shown = t("settings.on" if value else "settings.off", loc) if isinstance(value, bool) else f"`{value}`"
             lines.append(t("same.option", loc, option=options.get(name, name), value=shown))
         else:

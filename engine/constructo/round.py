@@ -195,9 +195,7 @@ class Round:
 
     def _tile_index(self, n: int) -> int:
         if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= TILES:
-            raise InvalidInputError(
-                f"tile {quoted(n)} does not exist: tiles are numbered 1-9", reason="no_such_tile", tile=n
-            )
+            raise InvalidInputError(f"tile {quoted(n)} does not exist: tiles are 1-9", reason="no_such_tile", tile=n)
         return n - 1
 
     def tile(self, n: int) -> tuple[tuple[int, Size], ...]:

@@ -47,7 +47,7 @@ async def test_spanish_reader_of_an_english_server_reads_spanish_words(env: BotE
     text = assert_refusal(await answered(await alice.slash("conex place", card="Z", corner=1)))
     assert text.startswith("Ninguna carta de tu mano tiene la letra Z: tus cartas son A"), text
     text = assert_refusal(await answered(await bob.slash("conex place", card="Z", corner=1)))
-    assert text.startswith("No card of your hand has the letter Z: your cards are A"), text
+    assert text.startswith("Not your turn: it is Alice's turn."), text  # the turn is checked before the letter
 
     # 5. + 6. /games → Watch a game…: a private answer in the viewer's language; names joined in her words
     seen: dict[str, bytes] = {}
