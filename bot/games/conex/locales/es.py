@@ -344,7 +344,7 @@ MESSAGES.update(
         "img.rp.cn_face_two": "dos cartas",
         "img.rp.cn_face_lightning": "rayo",
         "img.rp.cn_face_2x": "2x",
-        "img.rp.cn_takes": "toma la {star}",
+        "img.rp.cn_keeps": "sacó la {star} que ya tenía: se la queda",
         "img.rp.cn_takes_supply": "toma la {star} de la reserva",
         "img.rp.cn_takes_from": "toma la {star} de {name}",
         "img.rp.cn_draw": "roba",
