@@ -76,8 +76,7 @@ def events_text(snap: Snapshot, events: Sequence[Event]) -> str:
             lines.append(t("cn.ev_goal", loc, name=names[e.player], score=e.score))
         elif isinstance(e, ev.Forfeited):
             lines.append(t("cn.ev_forfeit", loc, name=names[e.player]))
-        elif isinstance(e, ev.TurnSkipped):
-            lines.append(t("cn.ev_skipped", loc, name=names[e.player]))
+        # TurnSkipped: not told; a seat that left is said once, by its Forfeited line ("their seat is skipped")
         # GameOver: not told here; the status line under this headline says it once, with why and who won
     return "\n".join(lines)
 

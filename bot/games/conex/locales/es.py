@@ -72,7 +72,6 @@ MESSAGES: dict[str, str] = {
     ),
     "cn.ev_goal": "{name} alcanzó la meta con {score} puntos: la ronda se juega hasta el final.",
     "cn.ev_forfeit": "{name} dejó la partida: su mano va debajo del mazo y se salta su asiento.",
-    "cn.ev_skipped": "Se salta el asiento de {name}.",
     "cn.forfeited_mark": "(se fue)",
     "cn.to_play": "Le toca a {who}. Puntos: {scores}. Mazo de robo: {pile}. Meta: {goal}.",
     "cn.pending": "Esperando descartes de: {who} — una carta cada uno (botón Descartar o `/conex discard`).",
