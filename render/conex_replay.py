@@ -59,6 +59,8 @@ EXTRA_COLOURS = (REMOVED_INK, "#FFFFFF", "#000000")
 SEAT_LETTERS = "ABCD"
 WORDS = {**CONEX_EN, **RECORD_EN}
 _STAR = {"2x": "cn.star_2x", "lightning": "cn.star_lightning"}
+_TAKEN = {"supply": "rp.cn_takes_supply", "kept": "rp.cn_keeps", "from": "rp.cn_takes_from"}
+"""A die's star (``StarTaken.how``) -> its words in a move list (the narration's: ``cn.ev_star*``)."""
 _FACE = {
     "card": "rp.cn_face_card",
     "two cards": "rp.cn_face_two",
@@ -203,14 +205,9 @@ def _describe(events: Iterable[Event], names: Sequence[str], detail: bool, w: Wo
         elif isinstance(ev, DieRolled):
             face = w(_FACE[ev.face]) if ev.face in _FACE else ev.face
             parts.append(w("rp.cn_die", face=face))
-        elif isinstance(ev, StarTaken) and detail:
-            star = w(_STAR[ev.star])
-            if ev.from_ is None:
-                parts.append(w("rp.cn_takes_supply", star=star))
-            elif ev.from_ == ev.player:
-                parts.append(w("rp.cn_takes", star=star))
-            else:
-                parts.append(w("rp.cn_takes_from", star=star, name=names[ev.from_]))
+        elif isinstance(ev, StarTaken) and detail:  # the live narration tells the same ``how``
+            name = names[ev.from_] if ev.from_ is not None else ""
+            parts.append(w(_TAKEN[ev.how], star=w(_STAR[ev.star]), name=name))
         elif isinstance(ev, Drew) and not parts:
             parts.append(w("rp.cn_draw"))
         elif isinstance(ev, Drew) and timed_out:

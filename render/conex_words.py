@@ -112,7 +112,7 @@ EN: dict[str, str] = {
     "rp.cn_face_two": "two cards",
     "rp.cn_face_lightning": "lightning",
     "rp.cn_face_2x": "2x",
-    "rp.cn_takes": "takes the {star}",
+    "rp.cn_keeps": "rolled the {star} they already hold: keeps it",
     "rp.cn_takes_supply": "takes the {star} from the supply",
     "rp.cn_takes_from": "takes the {star} from {name}",
     "rp.cn_draw": "draw",

@@ -296,8 +296,9 @@ class Pictures:
 
     def picture_changed(self, committed: Any) -> bool:
         """False when the commit (a ``Committed``) changed nothing the board picture shows (e.g. a discard from a
-        hand): the new board message then carries its text and buttons without a second identical image. Default:
-        True."""
+        hand): the new board message then carries its text and buttons without a second identical image, where the
+        boards it replaces stay with their images; where they are deleted (a game in a thread of its own) the
+        publisher draws the image all the same, so the table is never out of sight. Default: True."""
         return True
 
 

@@ -184,10 +184,16 @@ class Footprint:
         return out
 
     # -- one live board ----------------------------------------------------------------------------------------
+    @staticmethod
+    def deletes_replaced(record: GameRecord) -> bool:
+        """True when the game deletes the board a new one replaces (a game in a thread of its own): the new board
+        is then the only picture of the table left, so it always carries it (``Publisher.publish``)."""
+        return parent_of(record) is not None
+
     def prune_owed(self, record: GameRecord, old: int | None, version: int) -> list[Owed]:
         """What recording a new board of ``version`` owes for the replaced board ``old``: its deletion (a game in a
         thread of its own), else nothing (the publisher strips it, as before)."""
-        if old is None or parent_of(record) is None:
+        if old is None or not self.deletes_replaced(record):
             return []
         return [Owed(PRUNE, {"message_id": int(old)}, delay_s=self.publisher.grace_s, version=version)]
 

@@ -129,7 +129,7 @@ class Publisher:
 
     async def shown(self, committed: Any, headline: str, interaction: discord.Interaction | None) -> None:
         """A commit to show (the layer's ``on_shown``): post its board, answering ``interaction`` when given; no new
-        picture when the commit changed nothing the picture shows (the kind says)."""
+        picture when the commit changed nothing the picture shows (the kind says; but see :meth:`publish`)."""
         pictures = committed.finished or committed.snap.kind.pictures.picture_changed(committed)
         await self.publish(committed.snap, headline=headline, interaction=interaction, pictures=pictures)
 
@@ -230,10 +230,12 @@ class Publisher:
         """Post the board of ``snap`` as the game's new board message (without an interaction: unless out already).
 
         With an interaction not answered yet: the board itself as its first response when drawn within 1 s, else
-        defer (thinking), draw off the loop, then edit the response in (``board_answer.py``); with
-        an answered one: a followup; without (AI, recovery): a channel message. A picture that fails to draw is
-        replaced by its text twin. If the post fails, the board is recovered later and the error is raised.
-        """
+        defer (thinking), draw off the loop, then edit the response in (``board_answer.py``); with an answered one:
+        a followup; without (AI, recovery): a channel message. A picture that fails to draw is replaced by its text
+        twin. If the post fails, the board is recovered later and the error is raised. ``pictures=False`` (no new
+        image) holds only where replaced boards stay: a game deleting them (its own thread) always shows the table."""
+        if not pictures and self.footprint is not None and self.footprint.deletes_replaced(snap.record):
+            pictures = True
         inflight = self._inflight.setdefault(snap.id, [])
         inflight.append(snap.version)
         started = time.monotonic()
@@ -388,14 +390,13 @@ class Publisher:
             await self.delivery.edit(record, strip, view=None, **said)
 
     def forget(self, game_id: int) -> None:
-        """Drop what is kept in memory for a game that closed (its fallback interaction, a refusal to tell):
-        called once its last board is recorded, and by :meth:`closed` for a game that shows none."""
+        """Drop what is kept in memory for a closed game (its fallback route, a refusal to tell): :meth:`closed`."""
         self._recent.pop(game_id, None)
         self.blocked.pop(game_id, None)
 
     def closed(self, committed: Any) -> None:
-        """``layer.on_committed`` hook: an aborted game shows no last board, so nothing of it is kept; a finished
-        one keeps its fallback route until its result card is recorded (:meth:`_recorded`)."""
+        """``layer.on_committed`` hook: nothing is kept of an aborted game (no last board); a finished one keeps its
+        fallback route until its last board (the result card) is recorded (:meth:`_recorded`)."""
         if committed.snap.status not in BOARD_STATUSES:
             self.forget(committed.snap.id)
 
@@ -446,5 +447,4 @@ class Publisher:
         return done
 
     def close(self) -> None:
-        """Forget the fallback interactions (the bot is closing)."""
-        self._recent.clear()
+        self._recent.clear()  # the bot is closing: forget the fallback interactions

@@ -79,6 +79,15 @@ class StarTaken(Event):
     player: int
     from_: int | None
 
+    @property
+    def how(self) -> str:
+        """What the roll did, the one fact every text of it tells (the live narration, the record's move list):
+        ``"supply"`` (taken from the supply), ``"kept"`` (the holder re-rolled its own star: nothing changed
+        hands) or ``"from"`` (taken from seat ``from_``)."""
+        if self.from_ is None:
+            return "supply"
+        return "kept" if self.from_ == self.player else "from"
+
 
 @dataclass(frozen=True)
 class Drew(Event):

@@ -77,13 +77,17 @@ async def test_conex_player_who_cannot_see_the_channel_forfeits_and_the_others_p
         lambda: "can no longer see this channel" in channel_texts(env, "general"), WAIT_S, "the channel to be told why"
     )
     assert "Carol" in channel_texts(env, "general")
-    # alice and bob still play: the player to move is one of them and may act
-    game = after.conex
-    mover = server.as_user(server.user(after.players[game.current_player]).name, "general")
-    assert mover.user.id in (alice.id, bob.id)
-    before = after.version
-    await answered(await mover.slash("conex draw" if game.draw_pile else "conex pass"))
-    assert env.game(row.id).version > before
+    # alice and bob still play (three rounds): the player to move is one of them and may act
+    for _ in range(6):
+        after = env.game(row.id)
+        game = after.conex
+        mover = server.as_user(server.user(after.players[game.current_player]).name, "general")
+        assert mover.user.id in (alice.id, bob.id)
+        await answered(await mover.slash("conex draw" if game.draw_pile else "conex pass"))
+        assert env.game(row.id).version > after.version
+    # the seat that left is said once, not again each time play passes over it
+    said = channel_texts(env, "general")
+    assert said.count("seat is skipped") == 1 and said.count("Carol left the game") == 1, said
     await server.set_user_permissions("general", "carol")  # the overwrite removed again
     await answered(await server.as_user("mod", "general").slash("abort"))
     env.assert_alive()

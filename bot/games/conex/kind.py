@@ -228,7 +228,8 @@ class ConexPictures(Pictures):
         return payload.result_picture(snap)
 
     def picture_changed(self, committed: Any) -> bool:
-        """A discard (chosen, or at random after a timeout) changes no card on the table: no new table image."""
+        """A discard (chosen, or at random after a timeout) changes no card on the table: no new table image (in a
+        channel, where the board above keeps it; a thread of its own keeps one board: the publisher draws it)."""
         events = committed.events
         return not events or not all(isinstance(e, Discarded | TimedOut) for e in events)
 

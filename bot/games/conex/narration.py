@@ -37,6 +37,10 @@ _WORD_KEYS = {
 """The engine's die faces, star names and table sizes (English data) -> their words in the catalogues."""
 
 
+_TAKEN = {"supply": "cn.ev_star", "kept": "cn.ev_star_kept", "from": "cn.ev_star_from"}
+"""A die's star (``StarTaken.how``) -> its line (a record's move list: ``rp.cn_takes*``, ``rp.cn_keeps``)."""
+
+
 def word(value: object, loc: Any) -> str:
     """A die face (``"two cards"``), star (``"lightning"``) or table size (``"medium"``) in ``loc``'s words."""
     key = _WORD_KEYS.get(str(value))
@@ -56,14 +60,9 @@ def events_text(snap: Snapshot, events: Sequence[Event]) -> str:
             lines.append(t("cn.ev_die", loc, name=names[e.player], face=word(e.face, loc)))
         elif isinstance(e, ev.Drew):
             lines.append(tn("cn.ev_drew", e.count, loc, name=names[e.player], count=e.count))
-        elif isinstance(e, ev.StarTaken):
-            if e.from_ is None:
-                lines.append(t("cn.ev_star", loc, name=names[e.player], star=word(e.star, loc)))
-            elif e.from_ == e.player:
-                lines.append(t("cn.ev_star_kept", loc, name=names[e.player], star=word(e.star, loc)))
-            else:
-                star = word(e.star, loc)
-                lines.append(t("cn.ev_star_from", loc, name=names[e.player], star=star, prev=names[e.from_]))
+        elif isinstance(e, ev.StarTaken):  # the record's move list tells the same ``how`` (render/conex_replay.py)
+            prev = names[e.from_] if e.from_ is not None else ""
+            lines.append(t(_TAKEN[e.how], loc, name=names[e.player], star=word(e.star, loc), prev=prev))
         elif isinstance(e, ev.Passed):
             lines.append(t("cn.ev_passed", loc, name=names[e.player]))
         elif isinstance(e, ev.CardRemoved):
@@ -78,8 +77,7 @@ def events_text(snap: Snapshot, events: Sequence[Event]) -> str:
             lines.append(t("cn.ev_goal", loc, name=names[e.player], score=e.score))
         elif isinstance(e, ev.Forfeited):
             lines.append(t("cn.ev_forfeit", loc, name=names[e.player]))
-        elif isinstance(e, ev.TurnSkipped):
-            lines.append(t("cn.ev_skipped", loc, name=names[e.player]))
+        # TurnSkipped: not told; a seat that left is said once, by its Forfeited line ("their seat is skipped")
         # GameOver: not told here; the status line under this headline says it once, with why and who won
     return "\n".join(lines)
 

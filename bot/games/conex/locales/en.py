@@ -63,7 +63,6 @@ MESSAGES: dict[str, str] = {
     ),
     "cn.ev_goal": "{name} reached the goal with {score} points: the round is played to its end.",
     "cn.ev_forfeit": "{name} left the game: their hand goes to the bottom of the pile and their seat is skipped.",
-    "cn.ev_skipped": "{name}'s seat is skipped.",
     "cn.reason_E1": "the goal was reached and the round is complete",
     "cn.reason_E2-pass": "every player passed in one go-round",
     "cn.reason_E2-empty": "all hands and the draw pile are empty",
