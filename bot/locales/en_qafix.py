@@ -46,6 +46,7 @@ MESSAGES: dict[str, str] = {
         "I keep trying them every {every} until they open, and at once when another game of this tournament ends. "
         "Nothing was scored for them."
     ),
-    "tq.every_s": "{n} seconds",
+    "tq.every_s.one": "{n} second",
+    "tq.every_s.other": "{n} seconds",
     "tq.every_min": "{n} minutes",
 }

@@ -52,6 +52,7 @@ MESSAGES: dict[str, str] = {
         "Las sigo intentando cada {every} hasta que se abran, y en cuanto termine otra partida de este torneo. No se "
         "ha puntuado nada por ellas."
     ),
-    "tq.every_s": "{n} segundos",
+    "tq.every_s.one": "{n} segundo",
+    "tq.every_s.other": "{n} segundos",
     "tq.every_min": "{n} minutos",
 }

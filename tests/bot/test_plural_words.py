@@ -36,6 +36,7 @@ def test_the_hedge_scan_can_fail() -> None:
         ("tourney.podium_line", {"place": 1, "player": "A", "points": "1"}, "(1 point)", "(1 points)"),
         ("tourney.not_opened", {}, "1 game could not open yet; it is", "2 games could not open yet; they are"),
         ("about.servers", {}, "1 server", "2 servers"),
+        ("tq.every_s", {}, "1 second", "2 seconds"),
         ("about.shards_all", {}, "1 shard", "2 shards"),
         ("about.shards_some", {"ids": "0", "count": 4}, "runs shard 0 of 4", "runs shards 0 of 4"),
         ("cn.over_why", {"why": "w", "winners": "A", "scores": "s"}, "winner: **A**", "winners: **A**"),
