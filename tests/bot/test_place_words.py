@@ -12,7 +12,7 @@ import pytest
 from bot.storage import Storage
 from tests.bot.conftest import Driver
 from tests.bot.fakediscord import GUILD_ID, FakeDiscord
-from tests.bot.test_constructo_cog import ALICE, BOB
+from tests.bot.test_constructo_cog import ALICE, BOB, CAROL
 
 _channels = count(9100)
 
@@ -58,3 +58,14 @@ async def test_stats_against_the_ai_keep_wins_and_losses_for_a_game_of_two(
     await finished(storage, "constructo", [ALICE, -1], [[-1], [ALICE]], [-1])
     stats = fake.visible_text(await driver.command("stats", ALICE))
     assert "against the AI (not rated): 0W 1L 0D" in stats, stats
+
+
+async def test_stats_against_an_opponent_in_a_game_of_places_say_ahead_or_behind(
+    driver: Driver, fake: FakeDiscord, storage: Storage
+) -> None:
+    """Alice 2nd and Bob 3rd of 3: both "lost" by W/L, but Alice finished ahead of Bob."""
+    await finished(storage, "conex", [ALICE, BOB, CAROL], [[CAROL], [ALICE], [BOB]], [])
+    text = fake.visible_text(await driver.command("stats", ALICE, opponent=BOB))
+    assert "  against bob: ahead of them 1 · behind 0 · level 0" in text.splitlines(), text
+    text = fake.visible_text(await driver.command("stats", BOB, opponent=ALICE, locale="es-ES"))
+    assert "  contra alice: por delante 0 · por detrás 1 · empatados 0" in text.splitlines(), text
