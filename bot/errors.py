@@ -71,6 +71,13 @@ def shown_rule(rule: str | None) -> str | None:
     return rule if rule is not None and RULEBOOK_CODE.fullmatch(rule) else None
 
 
+def sentence(text: str) -> str:
+    """An engine's message as a player reads it: a sentence with its full stop ("It is not your turn: wait for
+    your opponent's action.")."""
+    text = text.rstrip()
+    return text if not text or text[-1] in ".!?…)»”" else text + "."
+
+
 def _with_rule(rule: str | None, text: str, locale: str | discord.Locale | None) -> str:
     code = shown_rule(rule)
     return t("err.with_rule", locale, rule=code, text=text) if code else text[:1].upper() + text[1:]
@@ -165,7 +172,7 @@ def describe(err: BaseException, locale: str | discord.Locale | None = None) -> 
         reason = err.details.get("reason")
         keys = ([f"rule.{err.rule}.{reason}"] if isinstance(reason, str) else []) + [f"rule.{err.rule}"]
         key = next((k for k in keys if has(k, locale)), None)
-        text = t(key, locale, **{**err.details, "message": err.message}) if key else err.message
+        text = t(key, locale, **{**err.details, "message": err.message}) if key else sentence(err.message)
         return _with_rule(err.rule, text, locale)
     failure = storage_failure(err)
     if failure is not None:

@@ -19,7 +19,10 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import logging
+import os
 import pkgutil
+import re
+import string
 from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
@@ -149,11 +152,44 @@ def t(key: str, locale: str | discord.Locale | None = None, /, **kwargs: Any) ->
         return key
     if key not in PLAIN_TEXT:
         kwargs = {k: shown(v) if isinstance(v, Name) else v for k, v in kwargs.items()}
+    empty = _nones(template, kwargs) if any(v is None for v in kwargs.values()) else []
     try:
-        return template.format(**kwargs)
-    except (KeyError, IndexError, ValueError):
+        text = template.format(**kwargs)
+    except (KeyError, IndexError, ValueError, TypeError):
         log.warning("message %r (%s) could not be formatted with %s", key, lang, sorted(kwargs))
-        return template
+        text = template
+    if empty or _NONE_MENTION.search(text):
+        _none_shown(key, text, empty)
+    return text
+
+
+STRICT_ENV = "TABLEBOT_STRICT_TEXT"
+"""Set to ``1`` (the test suite sets it, for its own process and every bot it starts) and a player text filled with
+``None`` raises :class:`NoneInText` instead of being logged: the suite fails wherever one is made."""
+
+_NONE_MENTION = re.compile(r"<(?:@[!&]?|#)None>")
+
+
+class NoneInText(ValueError):
+    """A player text was filled with ``None`` (e.g. ``"Only <@None> can answer"``): a bug at the caller."""
+
+
+def _nones(template: str, kwargs: dict[str, Any]) -> list[str]:
+    """The placeholders ``template`` uses that ``kwargs`` fills with ``None``."""
+    try:
+        used = {name.split(".")[0].split("[")[0] for _l, name, _s, _c in string.Formatter().parse(template) if name}
+    except ValueError:  # a malformed template: t() says so
+        return []
+    return sorted(name for name in used if name in kwargs and kwargs[name] is None)
+
+
+def _none_shown(key: str, text: str, empty: list[str]) -> None:
+    """No text a player reads may show ``None``: a placeholder filled with ``None``, or a mention of ``None``
+    (``<@None>``) passed in already formatted. Logged as an error; raised under :data:`STRICT_ENV`."""
+    what = ", ".join(empty) or "a mention"
+    log.error("message %r filled with None (%s): %r", key, what, text)
+    if os.environ.get(STRICT_ENV) == "1":
+        raise NoneInText(f"message {key!r} shows None ({what}): {text!r}")
 
 
 class CatalogueTranslator(app_commands.Translator):

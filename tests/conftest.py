@@ -22,6 +22,9 @@ import pytest
 # the first conftest, before the workers and bots are started (they inherit the environment).
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
+# No player text may show None ("Only <@None> can answer"): bot.i18n.t raises on one under this variable, here and
+# in every bot process a test starts (they inherit the environment), so the test that makes one fails.
+os.environ["TABLEBOT_STRICT_TEXT"] = "1"
 
 MEASURED_S: dict[str, float] = {
     "tests/e2e/test_outbox_db_outage.py": 75.0,

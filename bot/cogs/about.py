@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.ui.common import reply
 
 if TYPE_CHECKING:
@@ -81,9 +81,9 @@ class AboutCog(commands.Cog, name="about"):
         shard_count = bot.shard_count or 1
         mine = bot.config.shard_ids
         shards = (
-            t("about.shards_some", locale, ids=", ".join(map(str, mine)), count=shard_count)
+            tn("about.shards_some", len(mine), locale, ids=", ".join(map(str, mine)), count=shard_count)
             if mine is not None and len(mine) < shard_count
-            else t("about.shards_all", locale, count=shard_count)
+            else tn("about.shards_all", shard_count, locale)
         )
         games = ", ".join(kind.title for kind in bot.games.kinds.values())
         return t(
@@ -92,7 +92,7 @@ class AboutCog(commands.Cog, name="about"):
             version=version(),
             games=games,
             uptime=duration(time.time() - bot.started_at, locale),
-            servers=len(bot.guilds),
+            servers=tn("about.servers", len(bot.guilds), locale),
             shards=shards,
             invite=invite_url(bot.application_id or 0),
         ) + t("uinst.about", locale, url=USER_INSTALL_URL.format(client_id=bot.application_id or 0))

@@ -21,7 +21,6 @@ from discord.ext import commands
 
 from bot.errors import BotError, storage_failure
 from bot.first_response import PRIVATE_ANSWER
-from bot.i18n import t
 from bot.ui import history, record_views, stepper
 from bot.ui.common import reply
 
@@ -93,7 +92,7 @@ class RecordsCog(commands.Cog, name="records"):
         for row in rows:
             if typed and not str(row.game_id).startswith(typed):
                 continue
-            outcome = t(f"hist.{row.outcome}", interaction.locale) if row.outcome else "?"
+            outcome = history.outcome_text(row, interaction.locale)  # "2nd of 4" as /history says it, not "loss"
             when = row.finished_at.astimezone(UTC).strftime("%Y-%m-%d")
             name = f"#{row.game_id} · {titles.get(row.kind, row.kind)} · {outcome} · {when}"
             out.append(app_commands.Choice(name=name[:100], value=row.game_id))

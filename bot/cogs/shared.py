@@ -46,6 +46,11 @@ def places_counts(places: dict[int, int]) -> tuple[int, int, int]:
     return places.get(1, 0), places.get(2, 0), sum(n for p, n in places.items() if p >= 3)
 
 
+def places_text(places: dict[int, int], locale: discord.Locale | str | None) -> str:
+    """Counts of places named as places, as ``/history`` names them: ``1st ×2 · 2nd ×1`` (``—`` for none)."""
+    return " · ".join(t("stats.place", locale, place=place_name(p, locale), n=n) for p, n in places.items()) or "—"
+
+
 def wdl_columns(locale: discord.Locale | str | None) -> tuple[str, str, str]:
     """The leaderboard's count columns of a two-player game: wins, losses, draws."""
     return t("lb.col_w", locale), t("lb.col_l", locale), t("lb.col_d", locale)
@@ -165,9 +170,7 @@ class SharedCog(commands.Cog, name="shared"):
             if row is None:
                 lines.append(t("stats.none", loc, game=title))
             elif self._by_place(kind):
-                places = " · ".join(
-                    t("stats.place", loc, place=place_name(p, loc), n=n) for p, n in stats.places.items()
-                )
+                places = places_text(stats.places, loc)
                 lines.append(
                     t(
                         "stats.row_places",
@@ -176,7 +179,7 @@ class SharedCog(commands.Cog, name="shared"):
                         rank=row.rank,
                         rating=row.shown,
                         games=row.games,
-                        places=places or "—",
+                        places=places,
                     )
                 )
             else:
@@ -194,7 +197,9 @@ class SharedCog(commands.Cog, name="shared"):
                     )
                 )
             ai = stats.vs_ai
-            if ai.wins + ai.draws + ai.losses:  # games against the AI: never rated, counted apart
+            if ai.wins + ai.draws + ai.losses and self._by_place(kind):  # places, as the rated line (README)
+                lines.append(t("stats.vs_ai_places", loc, places=places_text(stats.vs_ai_places, loc)))
+            elif ai.wins + ai.draws + ai.losses:  # games against the AI: never rated, counted apart
                 lines.append(t("stats.vs_ai", loc, wins=ai.wins, draws=ai.draws, losses=ai.losses))
             guild_id = interaction.guild_id or 0
             lines += await record_lines(self.bot.storage, game, guild_id, target.id, against, loc)  # issue 25

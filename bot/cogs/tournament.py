@@ -18,7 +18,7 @@ from bot.core.mentions import ping
 from bot.core.names import plain
 from bot.errors import BotError
 from bot.first_response import PRIVATE_ANSWER
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.services import tourney_text
 from bot.ui.common import reply
 
@@ -87,7 +87,7 @@ class TournamentCog(
     @app_commands.command(name="join", description="Take part in this server's tournament", extras=PRIVATE_ANSWER)
     async def join(self, interaction: discord.Interaction) -> None:
         tour, n = await self.games.tournaments.join(interaction)
-        said = t("tourney.joined", interaction.locale, game=self._title(tour.kind), n=n)
+        said = tn("tourney.joined", n, interaction.locale, game=self._title(tour.kind))
         await reply(interaction, said, ephemeral=True)
 
     @app_commands.command(
@@ -112,7 +112,7 @@ class TournamentCog(
             format=tourney_text.fmt_name(tour.format, loc),
             rounds=tour.rounds,
         )
-        late = f"\n{t('tourney.not_opened', loc, n=failed)}" if failed else ""
+        late = f"\n{tn('tourney.not_opened', failed, loc)}" if failed else ""
         for text, mentions in tourney_text.round_text(tour, self._title(tour.kind), _games, lead=head + late):
             await reply(interaction, text, allowed_mentions=ping(mentions))  # the answer, then followups
 

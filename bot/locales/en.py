@@ -67,6 +67,7 @@ MESSAGES: dict[str, str] = {
     "stats.row_places": "**{game}**: rank {rank}, rating {rating}, rated games: {games} (places: {places})",
     "stats.place": "{place} ×{n}",
     "stats.vs_ai": "  against the AI (not rated): {wins}W {losses}L {draws}D",
+    "stats.vs_ai_places": "  against the AI (not rated): places: {places}",
     "stats.none": "**{game}**: no rated game yet.",
     "abort.done": "{name} aborted the {game} game of this channel. Nothing was rated.",
     "help.head": "**Board games on Discord**\n",

@@ -12,6 +12,15 @@ MESSAGES: dict[str, str] = {
         "I cannot run a game in this channel: I am missing {perms} here. A server admin can grant them to me in "
         "the channel's settings (Edit Channel → Permissions), then try again."
     ),
+    # by the number of permissions missing (``count``; bot.errors.describe picks the form): "grant it" for one
+    "err.missing_perms.one": (
+        "I cannot run a game in this channel: I am missing {perms} here. A server admin can grant it to me in "
+        "the channel's settings (Edit Channel → Permissions), then try again."
+    ),
+    "err.missing_perms.other": (
+        "I cannot run a game in this channel: I am missing {perms} here. A server admin can grant them to me in "
+        "the channel's settings (Edit Channel → Permissions), then try again."
+    ),
     "storage.Busy": (
         "My database is busy: another process kept it locked too long, so your action was not applied. "
         "Try again in a moment."

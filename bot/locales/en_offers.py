@@ -7,6 +7,8 @@ MESSAGES: dict[str, str] = {
     "offer.ui_accept_takeback": "Accept takeback",
     "offer.ui_no": "Decline",
     "offer.ui_cx": "Cancel offer",
+    "offer.ui_cx_draw": "Cancel offer",
+    "offer.ui_cx_takeback": "Cancel request",
     "offer.ui_ok": "Accept",
     "offer.made_draw": (
         "🤝 {name} offers a draw. {opponent}: **Accept draw** or **Decline** below ({name} may cancel). "
@@ -31,6 +33,10 @@ MESSAGES: dict[str, str] = {
     "offer.pending_draw": "{name}'s draw offer is still open: it must be answered or cancelled first.",
     "offer.pending_takeback": "{name}'s takeback request is still open: it must be answered or cancelled first.",
     "offer.nothing_to_take_back": "You have no move on the board to take back.",
+    "offer.nothing_to_take_back_theirs": (
+        "You have no move on the board to take back yet: the Take back button is there for {name}, whose move it "
+        "would undo."
+    ),
     "offer.gone": "There is no open offer in this game any more. Nothing was changed.",
     "offer.stale": "This offer is no longer open: the game moved on (a move withdraws an offer). Nothing was changed.",
     "offer.not_yours": "Only {name}'s opponent may answer this offer, and only {name} may cancel it.",

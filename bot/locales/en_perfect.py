@@ -3,6 +3,7 @@
 MESSAGES: dict[str, str] = {
     "ai.level_perfect": "perfect",
     "stats.records_with": "  against {opponent}: {wins}W {losses}L {draws}D",
+    "stats.records_places": "  against {opponent}: ahead of them {wins} · behind {losses} · level {draws}",
     "stats.records_with_none": "  against {opponent}: no finished game together yet.",
     "stats.streak": "  best win streak against people: {n}",
     "stats.by_option_layout": "  by round 1's layout (against people · against the AI):",

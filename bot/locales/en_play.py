@@ -22,5 +22,6 @@ MESSAGES: dict[str, str] = {
     ),
     "alert.turn": "Your move in {game} **#{game_id}** on **{server}**: {link}",
     "err.own_open_challenge": "This is your own open challenge: wait for someone to accept it, or withdraw it.",
+    "err.open_not_declinable": "This is an open challenge: anyone may accept it; only its author can withdraw it.",
     "watch.head": "**#{game_id}** {game}, as it stands now · [go to the game]({link})",
 }

@@ -6,6 +6,14 @@ MESSAGES: dict[str, str] = {
         "I cannot post the daily puzzle in <#{channel}>: I am missing {perms} there. A server admin can grant them "
         "to me in the channel's settings (Edit Channel → Permissions), then try again. Nothing was changed."
     ),
+    "pz.daily_missing_perms.one": (
+        "I cannot post the daily puzzle in <#{channel}>: I am missing {perms} there. A server admin can grant it "
+        "to me in the channel's settings (Edit Channel → Permissions), then try again. Nothing was changed."
+    ),
+    "pz.daily_missing_perms.other": (
+        "I cannot post the daily puzzle in <#{channel}>: I am missing {perms} there. A server admin can grant them "
+        "to me in the channel's settings (Edit Channel → Permissions), then try again. Nothing was changed."
+    ),
     "tq.not_played": "{game} tournament, round {round}, board {board}: {a} vs {b} cannot be played: {why}",
     "tq.forfeit": "{loser} loses it by forfeit; {winner} scores the win. The round goes on.",
     "tq.unplayed": "Nobody scores for it. The round goes on.",
@@ -38,6 +46,7 @@ MESSAGES: dict[str, str] = {
         "I keep trying them every {every} until they open, and at once when another game of this tournament ends. "
         "Nothing was scored for them."
     ),
-    "tq.every_s": "{n} seconds",
+    "tq.every_s.one": "{n} second",
+    "tq.every_s.other": "{n} seconds",
     "tq.every_min": "{n} minutes",
 }

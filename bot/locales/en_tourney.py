@@ -9,7 +9,8 @@ MESSAGES: dict[str, str] = {
         "Type `/tournament join` to take part; {organiser} starts it with `/tournament start`."
     ),
     "tourney.rounds_text": "; rounds: {rounds}",
-    "tourney.joined": "You are in the {game} tournament ({n} players so far). `/tournament leave` takes you out.",
+    "tourney.joined.one": "You are in the {game} tournament ({n} player so far). `/tournament leave` takes you out.",
+    "tourney.joined.other": "You are in the {game} tournament ({n} players so far). `/tournament leave` takes you out.",
     "tourney.left": "You left the {game} tournament.",
     "tourney.withdrew": (
         "You withdrew from the {game} tournament: you will not be paired again. A game of yours already running "
@@ -51,8 +52,10 @@ MESSAGES: dict[str, str] = {
     "tourney.no_players": "Nobody has joined yet.",
     "tourney.page": "Page {page} of {pages}: `/tournament standings page:<n>`.",
     "tourney.final_head": "**The {game} tournament is over.**",
-    "tourney.podium_line": "{place}. {player} ({points} pts)",
-    "tourney.not_opened": "{n} game(s) could not open yet; they are tried again shortly.",
+    "tourney.podium_line.one": "{place}. {player} ({points} point)",
+    "tourney.podium_line.other": "{place}. {player} ({points} points)",
+    "tourney.not_opened.one": "{n} game could not open yet; it is tried again shortly.",
+    "tourney.not_opened.other": "{n} games could not open yet; they are tried again shortly.",
     "tourney.final_foot": "Full standings: `/tournament standings`.",
 }
 

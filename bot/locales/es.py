@@ -73,6 +73,7 @@ MESSAGES: dict[str, str] = {
     ),
     "stats.place": "{place} ×{n}",
     "stats.vs_ai": "  contra la IA (sin puntuar): {wins}V {losses}D {draws}E",
+    "stats.vs_ai_places": "  contra la IA (sin puntuar): puestos: {places}",
     "stats.none": "**{game}**: ninguna partida puntuada todavía.",
     "abort.done": "{name} anuló la partida de {game} de este canal. No se ha puntuado nada.",
     "help.head": "**Juegos de mesa en Discord**\n",

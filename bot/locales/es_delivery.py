@@ -8,8 +8,16 @@ MESSAGES: dict[str, str] = {
     "perm.attach_files": "Adjuntar archivos",
     "perm.create_public_threads": "Crear hilos públicos",
     "err.missing_perms": (
+        "No puedo llevar una partida en este canal: aquí me faltan {perms}. Un administrador del servidor puede "
+        "concedérmelos en los ajustes del canal (Editar canal → Permisos); luego vuelve a intentarlo."
+    ),
+    "err.missing_perms.one": (
         "No puedo llevar una partida en este canal: aquí me falta {perms}. Un administrador del servidor puede "
         "concedérmelo en los ajustes del canal (Editar canal → Permisos); luego vuelve a intentarlo."
+    ),
+    "err.missing_perms.other": (
+        "No puedo llevar una partida en este canal: aquí me faltan {perms}. Un administrador del servidor puede "
+        "concedérmelos en los ajustes del canal (Editar canal → Permisos); luego vuelve a intentarlo."
     ),
     "err.channel_busy_no_thread": (
         "Este canal ya tiene una partida en curso y aquí no puedo abrir un hilo: termínala primero o reta en otro "

@@ -7,6 +7,8 @@ MESSAGES: dict[str, str] = {
     "offer.ui_accept_takeback": "Aceptar deshacer",
     "offer.ui_no": "Rechazar",
     "offer.ui_cx": "Retirar oferta",
+    "offer.ui_cx_draw": "Retirar oferta",
+    "offer.ui_cx_takeback": "Retirar petición",
     "offer.ui_ok": "Aceptar",
     "offer.made_draw": (
         "🤝 {name} ofrece tablas. {opponent}: **Aceptar tablas** o **Rechazar** abajo ({name} puede retirarla). "
@@ -33,6 +35,10 @@ MESSAGES: dict[str, str] = {
         "La petición de deshacer de {name} sigue abierta: primero hay que responderla o retirarla."
     ),
     "offer.nothing_to_take_back": "No tienes ninguna jugada en el tablero que deshacer.",
+    "offer.nothing_to_take_back_theirs": (
+        "Aún no tienes ninguna jugada en el tablero que deshacer: el botón Deshacer jugada está para {name}, cuya "
+        "jugada desharía."
+    ),
     "offer.gone": "Ya no hay ninguna oferta abierta en esta partida. No se cambió nada.",
     "offer.stale": (
         "Esta oferta ya no está abierta: la partida siguió (una jugada retira la oferta). No se cambió nada."

@@ -3,6 +3,7 @@
 MESSAGES: dict[str, str] = {
     "ai.level_perfect": "perfecta",
     "stats.records_with": "  contra {opponent}: {wins}V {losses}D {draws}E",
+    "stats.records_places": "  contra {opponent}: por delante {wins} · por detrás {losses} · empatados {draws}",
     "stats.records_with_none": "  contra {opponent}: ninguna partida terminada juntos todavía.",
     "stats.streak": "  mejor racha de victorias contra personas: {n}",
     "stats.by_option_layout": "  por tablero de la ronda 1 (contra personas · contra la IA):",

@@ -25,6 +25,9 @@ MESSAGES: dict[str, str] = {
     ),
     "alert.turn": "Te toca en {game} **#{game_id}** en **{server}**: {link}",
     "err.own_open_challenge": "Es tu propio desafío abierto: espera a que alguien lo acepte, o retíralo.",
+    "err.open_not_declinable": (
+        "Es un desafío abierto: cualquiera puede aceptarlo; solo quien lo creó puede retirarlo."
+    ),
     "watch.head": "**#{game_id}** {game}, tal como está ahora · [ir a la partida]({link})",
 }
 

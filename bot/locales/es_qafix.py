@@ -2,9 +2,19 @@
 
 MESSAGES: dict[str, str] = {
     "pz.daily_missing_perms": (
+        "No puedo publicar el problema diario en <#{channel}>: me faltan {perms} allí. Un administrador del "
+        "servidor puede concedérmelos en los ajustes del canal (Editar canal → Permisos) y volver a intentarlo. No "
+        "se ha cambiado nada."
+    ),
+    "pz.daily_missing_perms.one": (
         "No puedo publicar el problema diario en <#{channel}>: me falta {perms} allí. Un administrador del servidor "
         "puede concedérmelo en los ajustes del canal (Editar canal → Permisos) y volver a intentarlo. No se ha "
         "cambiado nada."
+    ),
+    "pz.daily_missing_perms.other": (
+        "No puedo publicar el problema diario en <#{channel}>: me faltan {perms} allí. Un administrador del "
+        "servidor puede concedérmelos en los ajustes del canal (Editar canal → Permisos) y volver a intentarlo. No "
+        "se ha cambiado nada."
     ),
     "tq.not_played": "Torneo de {game}, ronda {round}, tablero {board}: {a} contra {b} no se puede jugar: {why}",
     "tq.forfeit": "{loser} la pierde por incomparecencia; {winner} se anota la victoria. La ronda sigue.",
@@ -42,6 +52,7 @@ MESSAGES: dict[str, str] = {
         "Las sigo intentando cada {every} hasta que se abran, y en cuanto termine otra partida de este torneo. No se "
         "ha puntuado nada por ellas."
     ),
-    "tq.every_s": "{n} segundos",
+    "tq.every_s.one": "{n} segundo",
+    "tq.every_s.other": "{n} segundos",
     "tq.every_min": "{n} minutos",
 }

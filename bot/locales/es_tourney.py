@@ -8,7 +8,8 @@ MESSAGES: dict[str, str] = {
         "Escribe `/tournament join` para participar; {organiser} lo empieza con `/tournament start`."
     ),
     "tourney.rounds_text": "; rondas: {rounds}",
-    "tourney.joined": "Estás en el torneo de {game} ({n} jugadores por ahora). `/tournament leave` te saca.",
+    "tourney.joined.one": "Estás en el torneo de {game} ({n} jugador por ahora). `/tournament leave` te saca.",
+    "tourney.joined.other": "Estás en el torneo de {game} ({n} jugadores por ahora). `/tournament leave` te saca.",
     "tourney.left": "Has salido del torneo de {game}.",
     "tourney.withdrew": (
         "Te has retirado del torneo de {game}: no volverás a ser emparejado. Una partida tuya en curso sigue "
@@ -53,8 +54,10 @@ MESSAGES: dict[str, str] = {
     "tourney.no_players": "Aún no se ha inscrito nadie.",
     "tourney.page": "Página {page} de {pages}: `/tournament standings page:<n>`.",
     "tourney.final_head": "**El torneo de {game} ha terminado.**",
-    "tourney.podium_line": "{place}. {player} ({points} pts)",
-    "tourney.not_opened": "{n} partida(s) aún no se han podido abrir; se vuelve a intentar en breve.",
+    "tourney.podium_line.one": "{place}. {player} ({points} punto)",
+    "tourney.podium_line.other": "{place}. {player} ({points} puntos)",
+    "tourney.not_opened.one": "{n} partida aún no se ha podido abrir; se vuelve a intentar en breve.",
+    "tourney.not_opened.other": "{n} partidas aún no se han podido abrir; se vuelven a intentar en breve.",
     "tourney.final_foot": "Clasificación completa: `/tournament standings`.",
 }
 

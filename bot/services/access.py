@@ -63,7 +63,7 @@ def require(interaction: discord.Interaction, *, extra: tuple[str, ...] = ()) ->
         return
     lacking = missing(interaction.app_permissions, thread=is_thread(interaction.channel), extra=extra)
     if lacking:
-        raise BotError("err.missing_perms", rule="Permissions", perms=Perms(lacking))
+        raise BotError("err.missing_perms", rule="Permissions", perms=Perms(lacking), count=len(lacking))
 
 
 def channel_missing(bot: Host | discord.Client, channel_id: int) -> Perms | None:

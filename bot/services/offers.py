@@ -112,6 +112,9 @@ def ask(user_id: int, what: str) -> Step:
         if state.is_over:
             raise BotError("err.game_closed", status="finished")
         if what == "takeback" and state.takeback_plies(seat) == 0:
+            other = 1 - seat  # the board's one Take back button is shown for them (bot.ui.offers.board_items)
+            if state.takeback_plies(other) and not snap.is_ai(other):
+                raise BotError("offer.nothing_to_take_back_theirs", name=snap.names[other])
             raise BotError("offer.nothing_to_take_back")
         env = _with(snap.env, {"what": what, "seat": seat, "state": "open"})
         return Change(env, f"offer {what}", user_id)

@@ -276,11 +276,15 @@ class Seating:
         return committed
 
     async def decline(self, interaction: discord.Interaction, game_id: int) -> Committed:
-        """The invited user declines, or the opener withdraws: the game is ``aborted``."""
+        """The invited user declines, or the opener withdraws: the game is ``aborted``. Refused: anyone else
+        (``err.not_challenged``); anyone but the author of an open challenge, which has no one to decline it
+        (``err.open_not_declinable``)."""
         user = interaction.user
 
         def step(snap: Snapshot) -> Change:
             if user.id not in snap.players:
+                if snap.env.invited is None:
+                    raise BotError("err.open_not_declinable")
                 raise BotError("err.not_challenged", user=snap.env.invited)
             action = "withdraw" if user.id == snap.env.host else "decline"
             return Change(snap.env, action, user.id, status="aborted")

@@ -31,8 +31,14 @@ async def record_lines(
     custom layout, are added up). Raises the storage's ``InvalidDataError`` for malformed ids."""
     lines: list[str] = []
     if opponent is not None:
-        with_them = await storage.head_to_head(guild_id, kind.name, user_id, opponent[0])
-        key = "stats.records_with" if with_them.games else "stats.records_with_none"
+        by_place = kind.seating.max_seats > 2  # a game of places: ahead of / behind them, never "lost" a 2nd place
+        read = storage.places_against if by_place else storage.head_to_head
+        with_them = await read(guild_id, kind.name, user_id, opponent[0])
+        key = (
+            ("stats.records_places" if by_place else "stats.records_with")
+            if with_them.games
+            else "stats.records_with_none"
+        )
         lines.append(
             t(key, locale, opponent=opponent[1], wins=with_them.wins, losses=with_them.losses, draws=with_them.draws)
         )

@@ -28,7 +28,7 @@ import discord
 from bot.core.mentions import ping
 from bot.core.paging import pages
 from bot.errors import BotError, storage_failure
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.services import house, tourney_rules
 from bot.storage.tourneys import Pairing, Tourney
 
@@ -181,7 +181,7 @@ def every(seconds: float, locale: Any) -> str:
     whole = max(1, round(seconds))
     if whole >= 120 and whole % 60 == 0:
         return t("tq.every_min", locale, n=whole // 60)
-    return t("tq.every_s", locale, n=whole)
+    return tn("tq.every_s", whole, locale)  # "1 second" (minutes are 2 or more)
 
 
 async def tell_stuck(layer: GameLayer, tournament_id: int, stuck: list[tuple[Pairing, Exception]], tries: int) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.core.names import plain
 from bot.core.paging import MESSAGE_LIMIT, pages
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.services import pairing, tourney_forfeit
 from bot.storage.tourneys import Entrant, Pairing, Tourney
 
@@ -117,6 +117,7 @@ def final_text(
     table = pairing.standings([e.user_id for e in entrants], games)[:PODIUM]
     lines = [t("tourney.final_head", loc, game=title)]
     for s in table:
-        lines.append(t("tourney.podium_line", loc, place=s.place, player=f"<@{s.player}>", points=pts(s.points)))
+        one = 1 if s.points in (0.5, 1) else 2  # "½ point", "1 point", "2½ points"
+        lines.append(tn("tourney.podium_line", one, loc, place=s.place, player=f"<@{s.player}>", points=pts(s.points)))
     lines.append(t("tourney.final_foot", loc))
     return "\n".join(lines), [s.player for s in table]

@@ -64,6 +64,24 @@ class PlayerRecordsMixin(Connection):
         )
         return _wdl({str(o): int(n) for o, n in rows})
 
+    async def places_against(self, guild_id: int, kind: str, user_id: int, opponent_id: int) -> WDL:
+        """In the games of ``kind`` in ``guild_id`` where both sat: how often ``user_id`` finished ahead of
+        ``opponent_id`` (``wins``), level with them (``draws``) or behind them (``losses``), by their places: the
+        head-to-head of a game of places, where a 2nd place ahead of them is no loss. Raises ``InvalidDataError``
+        as :meth:`head_to_head`."""
+        guild_id, kind = check.snowflake(guild_id, "guild_id"), check.kind(kind)
+        user_id = check.snowflake(user_id, "user_id")
+        opponent_id = check.snowflake(opponent_id, "opponent_id")
+        if user_id == opponent_id:
+            raise InvalidDataError("a player has no record against themselves", field="opponent_id")
+        rows = await self._all(
+            "SELECT CASE WHEN a.place < b.place THEN 'win' WHEN a.place > b.place THEN 'loss' ELSE 'draw' END,"
+            " count(*) FROM game_outcomes a JOIN game_outcomes b ON b.game_id = a.game_id"
+            " WHERE a.guild_id = ? AND a.kind = ? AND a.user_id = ? AND b.user_id = ? GROUP BY 1",
+            (guild_id, kind, user_id, opponent_id),
+        )
+        return _wdl({str(o): int(n) for o, n in rows})
+
     async def best_streak(self, guild_id: int, kind: str, user_id: int) -> int:
         """The longest run of consecutive wins of ``user_id`` in their finished games of ``kind`` in ``guild_id``
         against people (games with an AI seat are left out and do not break a run), in the order the games were

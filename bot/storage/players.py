@@ -90,7 +90,7 @@ class PlayersMixin(Connection):
 
     async def player_stats(self, guild_id: int, kind: str, user_id: int) -> PlayerStats:
         """A player's record in a guild and game kind: rating and rank, rated W/D/L, places (``{1: n,
-        2: n, ...}`` over rated games), games against the AI and other unrated games, each as W/D/L.
+        2: n, ...}`` over rated games), games against the AI (W/D/L and places) and other unrated games (W/D/L).
         Counts only games finished with a result."""
         guild_id, kind = check.snowflake(guild_id, "guild_id"), check.kind(kind)
         user_id = check.snowflake(user_id, "user_id")
@@ -100,12 +100,11 @@ class PlayersMixin(Connection):
             (guild_id, kind, user_id),
         )
         tallies: dict[str, dict[str, int]] = {"rated": {}, "vs_ai": {}, "casual": {}}
-        places: dict[int, int] = {}
+        places: dict[str, dict[int, int]] = {"rated": {}, "vs_ai": {}, "casual": {}}
         for rated, vs_ai, place, outcome, n in rows:
             bucket = "rated" if rated else "vs_ai" if vs_ai else "casual"
             tallies[bucket][outcome] = tallies[bucket].get(outcome, 0) + int(n)
-            if rated:
-                places[int(place)] = places.get(int(place), 0) + int(n)
+            places[bucket][int(place)] = places[bucket].get(int(place), 0) + int(n)
 
         def wdl(name: str) -> WDL:
             t = tallies[name]
@@ -115,8 +114,9 @@ class PlayersMixin(Connection):
             user_id=user_id,
             rating=await self.rating_of(guild_id, kind, user_id),
             rated=wdl("rated"),
-            places=dict(sorted(places.items())),
+            places=dict(sorted(places["rated"].items())),
             vs_ai=wdl("vs_ai"),
+            vs_ai_places=dict(sorted(places["vs_ai"].items())),
             casual=wdl("casual"),
         )
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
@@ -165,7 +165,8 @@ class PlayerStats:
     ``rating``: their ``RatingRow`` (``None`` before their first rated game); ``rated``: W/D/L of rated
     games; ``places``: ``{place: count}`` over rated games (1 = first; tied players share a place, so a
     tie for first counts as 1st for both); ``vs_ai``: W/D/L of games with an AI seat (never rated);
-    ``casual``: other unrated games. Only games finished with a result count (aborted ones do not).
+    ``vs_ai_places``: their places, as ``places``; ``casual``: other unrated games. Only games finished with a
+    result count (aborted ones do not).
     """
 
     user_id: int
@@ -174,6 +175,7 @@ class PlayerStats:
     places: dict[int, int]
     vs_ai: WDL
     casual: WDL
+    vs_ai_places: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -69,9 +69,10 @@ def _stamp(row: HistoryRow, style: str) -> str:
     return f"<t:{int(row.finished_at.timestamp())}:{style}>"
 
 
-def _outcome(row: HistoryRow, locale: Any) -> str:
+def outcome_text(row: HistoryRow, locale: Any) -> str:
     """``win`` / ``draw`` / ``loss`` for two players; with more, the place named as a place (``2nd of 3``: a 2nd
-    place is no loss), ``(shared)`` when tied."""
+    place is no loss), ``(shared)`` when tied. The one wording of a finished game's result for its player:
+    ``/history``, its select menu and ``/replay``'s suggestions."""
     if len(row.players) > 2 and row.place is not None:
         shared = sum(1 for g in row.ranking for u in g if row.user_id in g) > 1
         place = place_name(row.place, locale)
@@ -107,7 +108,7 @@ def row_text(
     players: ``**2nd of 3** · goal reached · 24–18–9``). The score is left out when the game ended before any
     point was scored (a resignation at 0–0 is said in words, not as ``0–0``); ``prefixes``: each kind's message
     prefix, for its endings."""
-    head = f"**{_outcome(row, locale)}**"
+    head = f"**{outcome_text(row, locale)}**"
     how = ending(row, (prefixes or {}).get(row.kind), locale)
     parts = [
         f"`#{row.game_id}` **{titles.get(row.kind, row.kind)}**",
@@ -233,7 +234,7 @@ class OpenRecordSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=
         self.user_id = user_id
         options = [
             discord.SelectOption(
-                label=f"#{r.game_id} · {(titles or {}).get(r.kind, r.kind)} · {_outcome(r, locale)}"[:100],
+                label=f"#{r.game_id} · {(titles or {}).get(r.kind, r.kind)} · {outcome_text(r, locale)}"[:100],
                 value=str(r.game_id),
                 description=r.finished_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC"),
             )

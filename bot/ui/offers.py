@@ -37,6 +37,8 @@ def _label(code: str, what: str | None, locale: str | None) -> str:
     the offer is: its label is never shown, so it gets the plain ``Accept`` (never a key built from ``None``)."""
     if code == "ok" and what in offers.WHATS:
         return t(f"offer.ui_accept_{what}", locale)
+    if code == "cx" and what in offers.WHATS:  # "Cancel offer" (a draw), "Cancel request" (a takeback)
+        return t(f"offer.ui_cx_{what}", locale)
     return t(f"offer.ui_{code}", locale)
 
 
@@ -81,9 +83,11 @@ class OfferButton(
 
 
 def board_items(snap: Snapshot) -> list[discord.ui.Item[Any]]:
-    """The offer buttons under a running game's board (row 4, beside Resign): Accept / Decline / Cancel offer while
-    an offer is open, else Offer draw, and Take back when a move is on the board; none once the game is over or
-    when its seats are not two humans or one human and the AI."""
+    """The offer buttons under a running game's board (row 4, beside Resign): Accept / Decline / Cancel offer (Cancel
+    request, for a takeback) while an offer is open, else Offer draw, and Take back once a human seat has a move
+    on the board it could take back; none once the game is over or when its seats are not two humans or one human
+    and the AI. Both players see the one board: after a round's first move the button is the mover's, and the
+    other is told so if they click it (``offer.nothing_to_take_back_theirs``)."""
     state = snap.state
     if snap.status != "active" or state is None or state.is_over or not hasattr(state, "takeback_plies"):
         return []
@@ -94,7 +98,7 @@ def board_items(snap: Snapshot) -> list[discord.ui.Item[Any]]:
         return [
             OfferButton("ok", snap.id, snap.version, what=what, locale=locale),
             OfferButton("no", snap.id, snap.version, locale=locale),
-            OfferButton("cx", snap.id, snap.version, locale=locale),
+            OfferButton("cx", snap.id, snap.version, what=what, locale=locale),
         ]
     items: list[discord.ui.Item[Any]] = [OfferButton("dr", snap.id, snap.version, locale=locale)]
     humans = [s for s in range(len(snap.players)) if not snap.is_ai(s)]

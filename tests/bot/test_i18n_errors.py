@@ -85,11 +85,11 @@ def test_engine_errors_keep_their_rule_code_and_message() -> None:
 def test_spanish_rule_message_comes_from_the_catalogue() -> None:
     err = IllegalMoveError("a small chip may never go directly onto a large one", rule="K3", tile=4)
     assert describe(err, "es-ES") == "**K3** — " + MESSAGES["es"]["rule.K3"]
-    assert describe(err, "en-US") == "**K3** — a small chip may never go directly onto a large one"
+    assert describe(err, "en-US") == "**K3** — a small chip may never go directly onto a large one."
 
 
 def test_input_errors_bot_errors_storage_errors_and_unknown_errors() -> None:
-    assert describe(InvalidInputError("unknown chip size 'huge'"), "en") == "Unknown chip size 'huge'"
+    assert describe(InvalidInputError("unknown chip size 'huge'"), "en") == "Unknown chip size 'huge'."
     assert describe(BotError("err.not_player"), "en") == MESSAGES["en"]["err.not_player"]
     assert describe(BotError("err.stale", rule="Stale"), "en") == MESSAGES["en"]["err.stale"]
     assert describe(BotError("cn.no_discard", rule="X3"), "en") == "**X3** — " + MESSAGES["en"]["cn.no_discard"]

@@ -34,7 +34,7 @@ async def test_how_a_conex_game_ended_is_said_once(
 ) -> None:
     await start_game(driver, fake, storage, bot)
     said = fake.visible_text(await forfeit(driver, fake, BOB))
-    assert "**CONEX over** (too few players are left in the game) — winner(s): **alice**" in said, said
+    assert "**CONEX over** (too few players are left in the game) — winner: **alice**" in said, said
     assert "Game over" not in said and said.count(" over") == 1, said
 
 

@@ -267,7 +267,8 @@ async def test_a_new_rounds_boards_stuck_in_the_games_effects_are_told_once_when
         (0.3 * 10, "en-US", "3 seconds"),
         (90.0, "en-US", "90 seconds"),
         (450.0, "es-ES", "450 segundos"),
-        (0.01, "en-US", "1 seconds"),
+        (0.01, "en-US", "1 second"),
+        (0.01, "es-ES", "1 segundo"),
     ],
 )
 def test_the_notice_names_the_span_of_its_slow_tries_as_it_is(seconds: float, locale: str, words: str) -> None:

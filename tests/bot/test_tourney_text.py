@@ -81,7 +81,7 @@ def test_a_round_message_mentions_its_players_and_names_the_bye() -> None:
 def test_a_round_of_64_names_every_board_within_discords_limit_even_after_the_start_line(locale: str) -> None:
     ids = [1323802873036800700 + i for i in range(64)]
     rows = [Pairing(1, 1, i + 1, ids[2 * i], ids[2 * i + 1], None, 100 + i, None) for i in range(32)]
-    lead = "The Constructo tournament starts with 64 players (Swiss; rounds: 10).\n3 game(s) could not open yet."
+    lead = "The Constructo tournament starts with 64 players (Swiss; rounds: 10).\n3 games could not open yet."
     said = tourney_text.round_text(tourney(locale=locale), "Constructo", rows, lead=lead)
     assert all(len(text) <= 2000 for text, _ in said), [len(text) for text, _ in said]
     text = "\n".join(text for text, _ in said)

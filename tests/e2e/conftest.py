@@ -83,6 +83,16 @@ def spec_violations_report(server: DevServer) -> str | None:
     return "\n".join(lines)
 
 
+def none_texts_report(proc: BotProcess) -> str | None:
+    """Why the test fails for a player text showing ``None``: the bot's log lines of ``bot.i18n`` refusing one
+    (``filled with None``; under ``TABLEBOT_STRICT_TEXT`` the interaction failed too, but a text the test never
+    reads would pass unseen), or None."""
+    found = [line for line in proc.log().splitlines() if "filled with None" in line]
+    if not found:
+        return None
+    return "\n".join([f"the bot made {len(found)} player text(s) showing None:", *found[:10]])
+
+
 @pytest.fixture
 async def devserver(request: pytest.FixtureRequest) -> AsyncIterator[DevServer]:
     """A fresh DevServer on a free 127.0.0.1 port (accepts only the e2e token). Options come from a
@@ -115,3 +125,6 @@ async def bot_process(devserver: DevServer, tmp_path: Path) -> AsyncIterator[Bot
         yield proc
     finally:
         await proc.stop()
+    report = none_texts_report(proc)
+    if report:
+        pytest.fail(report, pytrace=False)

@@ -33,7 +33,7 @@ from devserver.result import InteractionResult
 from engine.conex import Game
 from engine.constructo import Match
 
-from .conftest import E2E_TOKEN, SPEC_TOTALS, bot_entry_missing, spec_violations_report
+from .conftest import E2E_TOKEN, SPEC_TOTALS, bot_entry_missing, none_texts_report, spec_violations_report
 
 MIN_LONG_SIDE_PX = 800  # boards, cards and hands are 800 px wide (phone first, issue 14); tables ~1016
 ANSWER_TIMEOUT_S = 20.0
@@ -206,7 +206,7 @@ async def bot_env(
         await proc.stop()
         await server.stop()
         SPEC_TOTALS.merge(server.spec_stats)
-    report = spec_violations_report(server)
+    report = spec_violations_report(server) or none_texts_report(proc)
     if report:
         pytest.fail(report, pytrace=False)
 

@@ -54,6 +54,20 @@ async def test_head_to_head_counts_only_games_both_sat_in_per_kind_and_guild(sto
         await storage.head_to_head(GUILD, "constructo", 1, 1)
 
 
+async def test_places_against_count_who_finished_ahead_in_games_both_sat_in(storage: Storage) -> None:
+    """The head-to-head of a game of places: a 2nd place ahead of the opponent's 3rd is ahead, not a loss."""
+    await finish(storage, [1, 2, 4], {"ranking": [[4], [1], [2]], "rated": True}, kind="conex")  # 2nd vs 3rd
+    await finish(storage, [1, 2, 4], {"ranking": [[2], [1], [4]], "rated": True}, kind="conex")  # 2nd vs 1st
+    await finish(storage, [1, 2, 4, 5], {"ranking": [[5], [1, 2], [4]], "rated": True}, kind="conex")  # level 2nd
+    await finish(storage, [1, 4], win(4, 1), kind="conex")  # no opponent 2
+    assert await storage.head_to_head(GUILD, "conex", 1, 2) == WDL(wins=0, draws=0, losses=3)  # every 2nd a "loss"
+    assert await storage.places_against(GUILD, "conex", 1, 2) == WDL(wins=1, draws=1, losses=1)
+    assert await storage.places_against(GUILD, "conex", 2, 1) == WDL(wins=1, draws=1, losses=1)
+    assert await storage.places_against(GUILD, "conex", 1, 4) == WDL(wins=2, draws=0, losses=2)
+    with pytest.raises(InvalidDataError):
+        await storage.places_against(GUILD, "conex", 1, 1)
+
+
 async def test_best_streak_is_the_longest_run_of_wins_against_people(storage: Storage) -> None:
     assert await storage.best_streak(GUILD, "constructo", 1) == 0
     for result in (win(1, 2), win(1, 2), win(2, 1), win(1, 2), win(1, 2), win(1, 3), draw(1, 2), win(1, 2)):

@@ -97,7 +97,8 @@ def status_line(snap: Snapshot) -> str:
     if game.outcome is not None:
         winners = listed((names[w] for w in game.outcome.winners), " & ")
         why = t(f"cn.reason_{game.outcome.reason}", loc)
-        return t("cn.over_why", loc, why=why, winners=winners, scores=scores) + "\n" + reveal_line(game, loc)
+        won = len(game.outcome.winners)
+        return tn("cn.over_why", won, loc, why=why, winners=winners, scores=scores) + "\n" + reveal_line(game, loc)
     assert game.current_player is not None
     text = t(
         "cn.to_play", loc, who=snap.who(game.current_player), scores=scores, pile=len(game.draw_pile), goal=game.goal

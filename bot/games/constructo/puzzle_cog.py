@@ -99,7 +99,7 @@ class PuzzleCog(
         channel_id = channel.id if channel is not None else current.channel_id  # type: ignore[union-attr]
         lacking = access.channel_missing(self.bot, channel_id)
         if lacking is not None:  # "Saved." would be false: the puzzle could never be posted there
-            raise BotError("pz.daily_missing_perms", channel=channel_id, perms=lacking)
+            raise BotError("pz.daily_missing_perms", channel=channel_id, perms=lacking, count=len(lacking.flags))
         hour = hour if hour is not None else current.hour if current is not None else DEFAULT_HOUR
         if current is not None and (current.channel_id, current.hour) == (channel_id, hour):
             text = t("pz.daily_same", loc, channel=channel_id, hour=hour, at=int(current.next_at))
