@@ -153,7 +153,7 @@ async def test_select_placement_posts_new_board_and_strips_the_old(
     assert not data.get("flags", 0) & EPHEMERAL
     assert len(answer.files) == 1 and png_ok(answer.files[0][1])
     assert data["attachments"] == [{"id": 0, "filename": answer.files[0][0]}]
-    assert "alice played **L5**" in data["content"] and "<@2> to move" in data["content"]
+    assert "alice played **L5** (a large chip on tile 5)." in data["content"] and "<@2> to move" in data["content"]
     new = await board_of(storage, fake, game)
     assert new["id"] != old["id"]
     assert "5" not in [o["value"] for o in component(new, f"cx:pl:{game}:2:L")["options"]]
@@ -620,7 +620,7 @@ async def test_move_command_k1_medium_onto_large(driver: Driver, fake: FakeDisco
     await driver.command("constructo place", BOB, tile=4, size="medium")
     await driver.command("constructo place", ALICE, tile=9, size="small")
     token = await driver.command("constructo move", BOB, **{"from": 4, "to": 5})
-    assert "bob played **4-5**" in fake.visible_text(token)
+    assert "bob played **4-5** (tile 4 → tile 5)." in fake.visible_text(token)
     record = await storage.get_game(game)
     assert record is not None
     rnd = match_of(record).current_round

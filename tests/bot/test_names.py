@@ -60,7 +60,7 @@ def _opens_a_block(text: str) -> bool:
 
 @pytest.mark.parametrize("name", MARKDOWN_NAMES)
 def test_a_markdown_name_reads_as_typed_in_a_message(name: str) -> None:
-    said = t("cx.played", "en", name=plain(name), move="L5")
+    said = t("cx.played", "en", name=plain(name), move="**L5**")
     drawn, markup = _read(said.removesuffix(" played **L5**."))
     assert drawn == name and not markup and not _opens_a_block(said), said
 

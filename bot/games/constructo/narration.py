@@ -4,12 +4,14 @@ the challenge message and the headline of a recovered board."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.i18n import has, t
 from bot.services.offers import OFFER_ACTIONS, current
 from engine.constructo import Match
 from engine.constructo.events import DrawAgreed, LayoutChosen, Resigned, TakenBack, TimedOut
+from engine.constructo.move import Move
+from engine.errors import InvalidInputError
 from engine.protocol import Event
 
 if TYPE_CHECKING:
@@ -64,7 +66,7 @@ def _narrate(snap: Snapshot, actions: Sequence[tuple[int, str]], events: Sequenc
         elif isinstance(event, TimedOut):
             lines.append(t("cx.timed_out", loc, name=names[seat]))
         else:
-            lines.append(t("cx.played", loc, name=names[seat], move=text))
+            lines.append(t("cx.played", loc, name=names[seat], move=move_words(text, loc)))
     return "\n".join(lines)
 
 
@@ -132,7 +134,7 @@ def _last_headline(snap: Snapshot, last: ActionRecord | None) -> str:
         return t("offer.taken_back_plain", loc, name=who)
     if last.action == "agreed draw":
         return t("offer.draw_agreed", loc)
-    return t("cx.played", loc, name=who, move=last.action)
+    return t("cx.played", loc, name=who, move=move_words(last.action, loc))
 
 
 def score_line(snap: Snapshot, a: int, b: int) -> str:
@@ -181,3 +183,18 @@ def _status_line(snap: Snapshot) -> str:
         why = t("cx.round_end", loc, round=1, name=names[stuck] if stuck is not None else "?")
         return t("cx.choose_layout", loc, why=why, who=snap.who(seat), score=score)
     return t("cx.to_move", loc, who=snap.who(seat), round=match.round_no)
+
+
+def move_words(move: str, loc: Any) -> str:
+    """An action in the words of the board's selects, with its notation: "**L7** (a large chip on tile 7)",
+    "**4-5** (tile 4 → tile 5)"; a text that is no move stays as it is, in bold."""
+    try:
+        m = Move.parse(move)
+    except InvalidInputError:
+        return f"**{move}**"
+    if m.is_place:
+        assert m.size is not None and m.tile is not None
+        said = t("pz.place_words", loc, size=t(f"pz.size_{m.size.word}", loc), tile=m.tile)
+    else:
+        said = t("pz.move_words", loc, src=m.src, dst=m.dst)
+    return f"**{m}** ({said})"

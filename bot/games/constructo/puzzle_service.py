@@ -34,10 +34,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.core.respond import png_file
+from bot.games.constructo.narration import move_words
 from bot.i18n import image_words, t, tn
 from bot.services.boards import render_png
 from engine.constructo.match import Match
-from engine.constructo.move import Move
 from engine.constructo.puzzle_set import Verdict, load_puzzles, puzzle_by_id
 from engine.constructo.puzzles import Puzzle
 from render.constructo import render_board
@@ -99,17 +99,6 @@ def outcome_words(value: int, loc: Any) -> str:
     if value < 0:
         return tn("pz.loses_by", -value, loc)
     return t("pz.draws", loc)
-
-
-def move_words(move: str, loc: Any) -> str:
-    """An action in the words of the board's selects, with its notation: "**L7** (large chip on tile 7)"."""
-    m = Move.parse(move)
-    if m.is_place:
-        assert m.size is not None and m.tile is not None
-        said = t("pz.place_words", loc, size=t(f"pz.size_{m.size.word}", loc), tile=m.tile)
-    else:
-        said = t("pz.move_words", loc, src=m.src, dst=m.dst)
-    return f"**{m}** ({said})"
 
 
 def prompt_text(pid: int, puzzle: Puzzle, loc: Any, *, day: int = 0) -> str:

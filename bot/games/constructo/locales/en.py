@@ -40,7 +40,7 @@ MESSAGES: dict[str, str] = {
     "cx.withdrawn": "{name} withdrew the challenge.",
     "cx.started": "Constructo match started on layout **{layout}**.",
     "cx.started_ai": "Constructo match against the AI ({level}) started on layout **{layout}**. Not rated.",
-    "cx.played": "{name} played **{move}**.",
+    "cx.played": "{name} played {move}.",
     "cx.layout_chosen": "{name} chose layout **{layout}** for round 2.",
     "cx.resigned": "{name} resigned.",
     "cx.confirm_resign": (

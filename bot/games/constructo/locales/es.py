@@ -7,7 +7,7 @@ MESSAGES: dict[str, str] = {
     "ui.tile": "Casilla {tile}",
     "ui.move_option": "Casilla {src} → casilla {dst}",
     "cx.to_move": "Ronda {round}: le toca a {who}.",
-    "cx.played": "{name} jugó **{move}**.",
+    "cx.played": "{name} jugó {move}.",
     "rule.K3": "una ficha pequeña nunca va directamente sobre una grande.",
     "cx.no_such_tile": "La casilla {tile} no existe: las casillas van del 1 al 9.",
     "ui.place_large": "Poner una ficha GRANDE en…",
