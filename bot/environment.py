@@ -59,6 +59,10 @@ ENVIRONMENT: tuple[tuple[str, str], ...] = (
         "seconds a quick-match queue (/play ... bots:true) waits before AI players fill its free seats (default 120)",
     ),
     (
+        "TABLEBOT_STRICT_TEXT",
+        "1: a player text filled with None raises instead of being logged (the test suite sets it; default unset)",
+    ),
+    (
         "GC_GEN0",
         "allocations between two young garbage collections of the bot process (0: Python's default; default 20000)",
     ),
