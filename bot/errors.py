@@ -26,6 +26,8 @@ from typing import Any
 
 import discord
 
+from bot.core.names import Name
+from bot.core.names import shown as shown_name
 from bot.i18n import has, t, tn
 from bot.storage.errors import StorageError
 from engine.errors import RuleError
@@ -64,6 +66,17 @@ class BotError(Exception):
 
 
 RULEBOOK_CODE = re.compile(r"[A-Z][0-9]{1,2}")
+
+
+def typed(value: str, limit: int = 80) -> str:
+    """A text an engine error carries (it may echo what the player typed), at most ``limit`` characters: a
+    :class:`~bot.core.names.Name` (escaped where it becomes message text) when it holds a Markdown character."""
+    value = value if len(value) <= limit else value[: limit - 1] + "…"
+    return Name(value) if _MARKDOWN.search(value) else value  # a number such as "-1" stays as it is
+
+
+_MARKDOWN = re.compile(r"[*_~`|\[\]\\<@#>]")
+"""A character that can make a text inside a sentence Markdown, a mention or a link."""
 
 
 def shown_rule(rule: str | None) -> str | None:
@@ -172,7 +185,9 @@ def describe(err: BaseException, locale: str | discord.Locale | None = None) -> 
         reason = err.details.get("reason")
         keys = ([f"rule.{err.rule}.{reason}"] if isinstance(reason, str) else []) + [f"rule.{err.rule}"]
         key = next((k for k in keys if has(k, locale)), None)
-        text = t(key, locale, **{**err.details, "message": err.message}) if key else sentence(err.message)
+        details = {k: typed(v) if isinstance(v, str) else v for k, v in err.details.items()}  # may echo typed text
+        message = typed(err.message, limit=600)
+        text = t(key, locale, **{**details, "message": message}) if key else sentence(shown_name(message))
         return _with_rule(err.rule, text, locale)
     failure = storage_failure(err)
     if failure is not None:

@@ -3,9 +3,10 @@ player agrees with one click (the proposer by proposing; ``/abandon`` again coun
 ``aborted``, never rated, its messages stripped. AI seats always agree: a game against the AI alone ends at once.
 A seat that left the game (forfeited) is not waited for.
 
-An offer is for the game as it stands (``version`` kept with the votes): once the game moved on (a move, a
-timeout), it no longer stands, as a draw offer on a chess server: that action edits the offer to say so and strips
-its button (:func:`on_commit`, message key ``abort_offer``); a click on an offer a client still shows is refused
+An offer is for the game as it stands (the number of engine actions played, ``moves``, kept with the votes; an
+offer, a decline or a takeback request is no move): once the game moved on (a move, a timeout), it no longer
+stands, as a draw offer on a chess server: that action edits the offer to say so and strips its button
+(:func:`on_commit`, message key ``abort_offer``); a click on an offer a client still shows is refused
 (``abort.stale``); ``/abandon`` then starts a new offer counted from one.
 
 An admin (Manage Server) who holds a seat in play needs the others' consent like anyone (issue 22): ``/abort`` then
@@ -56,8 +57,8 @@ def view(game_id: int, locale: Any) -> discord.ui.View:
 async def agree(interaction: discord.Interaction, game_id: int) -> None:
     """Count the caller's agreement to abort ``game_id``; the last one aborts it (see the module docstring).
 
-    Everything is decided on one read of the game, and the abort commits only while the game is still at that
-    version: a move (or a forfeit) stored meanwhile voids the offer, and a click is told so (``abort.stale``); a
+    Everything is decided on one read of the game, and the abort commits only while the game has played no move
+    since: a move (or a forfeit) stored meanwhile voids the offer, and a click is told so (``abort.stale``); a
     command is counted again on the game as it now stands (a new offer), at most :data:`TRIES` times."""
     for attempt in range(1, TRIES + 1):
         try:
@@ -93,7 +94,8 @@ async def _agree(interaction: discord.Interaction, game_id: int) -> None:
         raise BotError("abort.after_forfeit", names=listed(snap.names[s] for s in counted))
     is_click = interaction.type == discord.InteractionType.component
     async with agreement(layer.storage, WHAT, game_id) as deal:
-        if deal.votes and deal.data.get("version", record.version) != record.version:  # the game moved on
+        moves = _moves(snap)
+        if deal.votes and deal.data.get("moves", moves) != moves:  # the game moved on
             older = deal.data.get("message")
             await deal.clear()
             deal.data = {}
@@ -101,7 +103,8 @@ async def _agree(interaction: discord.Interaction, game_id: int) -> None:
                 await layer.publisher.delivery.edit(record, int(older), view=None)
             if is_click:
                 raise BotError("abort.stale")
-        deal.data.setdefault("version", record.version)
+        deal.data.pop("version", None)  # votes stored before "moves" (they hold no count: counted from now)
+        deal.data.setdefault("moves", moves)
         if not deal.add(user.id):
             waiting = [u for u in voters if u not in deal.votes]
             raise BotError("abort.already", waiting=mentions(waiting))
@@ -130,7 +133,7 @@ async def _agree(interaction: discord.Interaction, game_id: int) -> None:
                 await _void(layer, record, message.id, snap.locale)
             return
         try:
-            committed = await _abort(layer, game_id, user.id, record.version)
+            committed = await _abort(layer, game_id, user.id, moves)
         except BotError as err:
             if err.key != "err.stale":
                 raise
@@ -212,22 +215,30 @@ def _left(state: Any, seat: int) -> bool:
 
 
 async def _moved_on(layer: GameLayer, record: Any, *, offer: int | None = None) -> bool:
-    """True when the game is no longer at ``record``'s version. Under the game's lock, and with ``offer`` (the
-    offer's message) recorded there first, like a claim: a move either is seen here or strips that message."""
+    """True when a move was played since ``record`` (an offer is no move). Under the game's lock, and with ``offer``
+    (the offer's message) recorded there first, like a claim: a move either is seen here or strips that message."""
     async with layer.lock(record.id):
         if offer is not None:
             await layer.storage.set_message(record.id, OFFER_KEY, offer)
         fresh = await layer.storage.get_game(record.id)
-    return fresh is None or fresh.version != record.version
+    return fresh is None or _moves(layer.snapshot(fresh)) != _moves(layer.snapshot(record))
 
 
-async def _abort(layer: GameLayer, game_id: int, by: int, version: int) -> Any:
-    """Abort ``game_id`` if it is still at ``version``, the one the agreement was decided on (else ``err.stale``)."""
+def _moves(snap: Snapshot) -> int:
+    """How many engine actions the game has played (its state's ``history``): what an offer to abort stands on."""
+    return len(snap.state.history) if snap.state is not None else 0
+
+
+async def _abort(layer: GameLayer, game_id: int, by: int, moves: int) -> Any:
+    """Abort ``game_id`` if it has still played ``moves`` engine actions, as when the agreement was decided (checked
+    under the game's lock; an offer or a decline meanwhile is no move), else ``BotError("err.stale")``."""
 
     def step(snap: Snapshot) -> Change:
+        if _moves(snap) != moves:
+            raise BotError("err.stale")
         return Change(snap.env, "abort", by, status="aborted")
 
-    return await layer.transact(game_id, step, expected_version=version)
+    return await layer.transact(game_id, step)
 
 
 class AgreeAbortButton(GameButton, template=r"ma:ok:(?P<game>[0-9]+)"):

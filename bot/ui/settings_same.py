@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.core import clock as clocks
+from bot.core.names import plain
 from bot.errors import BotError
 from bot.i18n import t
 from bot.services import caps, footprint, house
@@ -62,7 +63,7 @@ def refuse_contradictions(layer: GameLayer, options: house.HouseOptions) -> None
     options of one ``/settings`` pull the same setting opposite ways; then nothing is saved."""
     if options.game_on is not None and options.game_on == options.game_off:
         kind = layer.kinds.get(options.game_on)
-        raise BotError("settings.both_game", game=kind.title if kind is not None else str(options.game_on)[:40])
+        raise BotError("settings.both_game", game=kind.title if kind is not None else plain(str(options.game_on)[:40]))
     if options.allow_channel is not None and options.allow_channel == options.remove_channel:
         raise BotError("settings.both_channel", channel=f"<#{options.allow_channel}>")
     if options.block is not None and options.block == options.unblock:

@@ -63,7 +63,7 @@ def mine_line(layer: GameLayer, record: GameRecord, user_id: int, loc: Any) -> M
     env = layer.envelope(record)
     kind = layer.kind_of(record)
     others = [s.name for i, s in enumerate(env.seats) if i >= len(record.players) or record.players[i] != user_id]
-    against = ", ".join(others) or "—"
+    against = listed(others) if others else "—"
     to_move, deadline = False, None
     if record.status == "lobby":
         state = t("mine.waiting", loc)

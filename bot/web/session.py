@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -61,8 +62,13 @@ BUSY_OPS = ("act", "check", "state")
 
 
 def words(err: BaseException, locale: str | None) -> str:
-    """What a player reads for a refusal: the bot's own words (``bot.errors.describe``), Markdown bold removed."""
-    return describe(err, locale).replace("**", "")
+    """What a player reads for a refusal: the bot's own words (``bot.errors.describe``) as plain text for the page:
+    Markdown bold and the backslash escapes of names (``john\\_doe``, ``bot.core.names.shown``) removed."""
+    return _ESCAPED.sub(r"\1", describe(err, locale).replace("**", ""))
+
+
+_ESCAPED = re.compile(r"\\([^\w\s]|_)")
+"""A backslash-escaped Markdown character (``\\_``, ``\\*``, ``\\[``): the page shows the character itself."""
 
 
 def page_words(locale: str | None) -> dict[str, str]:
