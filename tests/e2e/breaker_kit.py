@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from devserver.models import Message, User, fixed_id
-from devserver.result import InteractionResult
 
 from .helpers import BotEnv, answered, bot_env
 
@@ -47,17 +46,6 @@ def readable(text: str, *, moves: bool = False) -> str:
     assert moves or not RULE_CODE.search(re.sub(r"\*\*[^*]*\*\*", "", text)), f"a rule code outside bold: {text!r}"
     assert not HASHLIKE.search(text), f"a hash shown: {text!r}"
     return text
-
-
-async def click_raw(user: Any, message: Message, custom_id: str, values: list[str] | None = None) -> InteractionResult:
-    """A click (or select) on ``message`` as the client that still shows it sends it."""
-    data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2 if values is None else 3}
-    if values is not None:
-        data["values"] = values
-    it = await user.server.create_interaction(
-        user.user, user.server.channel(message.channel_id), 3, data, message=message
-    )
-    return InteractionResult(user.server, it)
 
 
 def cid(message: Message, label: str) -> str:

@@ -239,6 +239,18 @@ def assert_png(data: bytes, min_long_side: int = MIN_LONG_SIDE_PX) -> tuple[int,
     return size
 
 
+async def click_raw(user: Any, message: Message, custom_id: str, values: list[str] | None = None) -> InteractionResult:
+    """A component interaction on ``message`` with this ``custom_id`` (and select ``values``), as a client sends it
+    whatever the message shows now: a client that still shows an older board, or a forged id."""
+    data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2 if values is None else 3}
+    if values is not None:
+        data["values"] = values
+    it = await user.server.create_interaction(
+        user.user, user.server.channel(message.channel_id), 3, data, message=message
+    )
+    return InteractionResult(user.server, it)
+
+
 def assert_refusal(res: InteractionResult, *needles: str) -> str:
     """The bot answered ``res`` with an ephemeral message only (a refusal) containing every ``needle``
     (case-insensitive); returns its text."""

@@ -21,11 +21,12 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from .breaker_kit import cid, click_raw, conex, constructo, no_traceback, probe_env, public_ids, readable, snapshot
+from .breaker_kit import cid, conex, constructo, no_traceback, probe_env, public_ids, readable, snapshot
 from .helpers import (
     BotEnv,
     answered,
     assert_refusal,
+    click_raw,
     recorded_board,
 )
 

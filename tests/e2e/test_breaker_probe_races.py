@@ -17,12 +17,13 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from .breaker_kit import cid, click_raw, conex, constructo, no_traceback, probe_env, readable
+from .breaker_kit import cid, conex, constructo, no_traceback, probe_env, readable
 from .helpers import (
     BotEnv,
     answered,
     assert_consistent_constructo,
     check_log_sequence,
+    click_raw,
     recorded_board,
     replay_conex,
 )

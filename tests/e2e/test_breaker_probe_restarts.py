@@ -22,13 +22,14 @@ import pytest_asyncio
 from engine.constructo.move import Move
 from engine.constructo.puzzle_set import puzzle_by_id
 
-from .breaker_kit import cid, click_raw, conex, constructo, no_traceback, probe_env, readable, snapshot
+from .breaker_kit import cid, conex, constructo, no_traceback, probe_env, readable, snapshot
 from .helpers import (
     BotEnv,
     answered,
     assert_consistent_constructo,
     assert_refusal,
     check_log_sequence,
+    click_raw,
     recorded_board,
     replay_conex,
 )

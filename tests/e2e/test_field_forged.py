@@ -22,7 +22,7 @@ from devserver.client import DevUser
 from devserver.models import Message, snowflake
 from devserver.result import InteractionResult
 
-from .helpers import BotEnv, answered, assert_refusal, bot_env
+from .helpers import BotEnv, answered, assert_refusal, bot_env, click_raw
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 FORGED: set[int] = set()  # the messages standing for a modified client's display (not the bot's doing)
@@ -46,18 +46,6 @@ def forged_message(env: BotEnv, like: Message, custom_id: str, *, select: list[s
     )
     FORGED.add(msg.id)
     return env.server.add_message(msg)
-
-
-async def raw_component(
-    user: DevUser, message: Message, custom_id: str, values: list[str] | None = None
-) -> InteractionResult:
-    data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2 if values is None else 3}
-    if values is not None:
-        data["values"] = values
-    it = await user.server.create_interaction(
-        user.user, user.server.channel(message.channel_id), 3, data, message=message
-    )
-    return InteractionResult(user.server, it)
 
 
 async def raw_command(
@@ -116,9 +104,9 @@ async def test_forged_components_and_options_are_refused_privately(env: BotEnv) 
 
     # --- ids no template takes, or that the clicked message does not carry
     for cid in ("zz:boom:1", "cx:res:", "cx:res:abc", "cn:hp:1:2:3", "x" * 100, "cx:res:12 ", "rc:hp:1:-:q0:0"):
-        await g.check(raw_component(alice, board, cid), unknown)
-    await g.check(raw_component(alice, board, f"cx:res:{game.id + 1000}"), unknown)  # valid form, not on it
-    await g.check(raw_component(carol, lobby, f"cn:join:{xgame.id}9"), unknown)
+        await g.check(click_raw(alice, board, cid), unknown)
+    await g.check(click_raw(alice, board, f"cx:res:{game.id + 1000}"), unknown)  # valid form, not on it
+    await g.check(click_raw(carol, lobby, f"cn:join:{xgame.id}9"), unknown)
 
     # --- on a message of the bot's (a modified client's display): out of range, or no such thing
     huge = "9" * 25
@@ -132,19 +120,19 @@ async def test_forged_components_and_options_are_refused_privately(env: BotEnv) 
         (f"cx:res:{game.id + 1000}", "does not exist"),
         (f"rm:go:{game.id + 1000}", "does not exist"),
     ):
-        await g.check(raw_component(alice, forged_message(env, board, cid), cid), needle)
+        await g.check(click_raw(alice, forged_message(env, board, cid), cid), needle)
     # a history page of a user who resolves to no one: a true page (no games), on the clicked message only
     cid = "rc:hp:123456789:-:t0:0"
-    page = await answered(await raw_component(alice, forged_message(env, board, cid), cid))
+    page = await answered(await click_raw(alice, forged_message(env, board, cid), cid))
     assert "no finished games" in page.content.lower(), page
     assert g.take() == g.snap
 
     # --- select values never offered
     sel = f"rc:ho:{alice.id}"
     for values in (["abc"], [huge], ["-1"], [str(game.id)]):
-        await g.check(raw_component(alice, forged_message(env, board, sel, select=values), sel, values))
+        await g.check(click_raw(alice, forged_message(env, board, sel, select=values), sel, values))
     dsel = f"cn:dsel:{xgame.id}:9"
-    await g.check(raw_component(carol, forged_message(env, board, dsel, select=["1"]), dsel, ["1"]))
+    await g.check(click_raw(carol, forged_message(env, board, dsel, select=["1"]), dsel, ["1"]))
 
     # --- commands: a user that resolves to no one, text or 2^70 in an integer option, garbage autocomplete
     nobody = str(987654321012345678)

@@ -18,10 +18,9 @@ import pytest
 import pytest_asyncio
 
 from devserver.client import DevUser
-from devserver.models import Message
 from devserver.result import InteractionResult
 
-from .helpers import BotEnv, answered, assert_refusal, bot_env
+from .helpers import BotEnv, answered, assert_refusal, bot_env, click_raw
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -45,19 +44,6 @@ async def raw_slash(user: DevUser, path: str, **options: Any) -> InteractionResu
         data["guild_id"] = cmd["guild_id"]
     it = await server.create_interaction(user.user, user.channel, 2, data)
     return InteractionResult(server, it)
-
-
-async def raw_component(
-    user: DevUser, message: Message, custom_id: str, values: list[str] | None = None
-) -> InteractionResult:
-    """A component interaction with a forged ``custom_id`` (and select ``values``) on ``message``."""
-    data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2 if values is None else 3}
-    if values is not None:
-        data["values"] = values
-    it = await user.server.create_interaction(
-        user.user, user.server.channel(message.channel_id), 3, data, message=message
-    )
-    return InteractionResult(user.server, it)
 
 
 class Guard:
@@ -118,8 +104,8 @@ async def test_hostile_input_is_refused_ephemerally_and_changes_nothing(env: Bot
     await g.check(alice.slash("constructo move", **{"from": 1, "to": 1}))
     await g.check(alice.slash("constructo choose", layout="(0,0) " * 900))
     # select values that are not among the options (Discord's client only offers the listed ones)
-    await g.check(raw_component(alice, board, sel["custom_id"], ["99"]), "Tile 99 does not exist")
-    await g.check(raw_component(alice, board, sel["custom_id"], ["5); DROP TABLE games;--"]), "could not understand")
+    await g.check(click_raw(alice, board, sel["custom_id"], ["99"]), "Tile 99 does not exist")
+    await g.check(click_raw(alice, board, sel["custom_id"], ["5); DROP TABLE games;--"]), "could not understand")
     # a challenge with a garbage layout in the busy channel: refused before any thread or game is made
     await g.check(dave.slash("constructo challenge", opponent="carol", layout="(9,9) nonsense " * 300), "layout")
     await g.check(carol.slash("constructo challenge", opponent="carol"))

@@ -19,7 +19,6 @@ import pytest
 import pytest_asyncio
 from PIL import Image
 
-from devserver.client import InteractionResult
 from devserver.models import Message
 from engine.constructo import Match
 from engine.constructo.verdict import expected_margin
@@ -31,6 +30,7 @@ from .helpers import (
     assert_consistent_constructo,
     assert_refusal,
     bot_env,
+    click_raw,
     recorded_board,
     resign,
 )
@@ -75,15 +75,6 @@ async def start(env: BotEnv, channel: str) -> tuple[int, Any, Any]:
     # the board is recorded after the answer that carries it: until then the stored one is alice's move's (stale)
     await env.server.wait_until(lambda: current_board(env, game.id), 15, "the board of bob's move")
     return game.id, alice, bob
-
-
-async def click_raw(user: Any, message: Message, custom_id: str) -> InteractionResult:
-    """A click on ``message`` as a client that has not yet seen the newer board shows it."""
-    data = {"custom_id": custom_id, "component_type": 2}
-    it = await user.server.create_interaction(
-        user.user, user.server.channel(message.channel_id), 3, data, message=message
-    )
-    return InteractionResult(user.server, it)
 
 
 def tidy_lines(text: str) -> bool:
