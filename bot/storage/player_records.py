@@ -52,11 +52,7 @@ class PlayerRecordsMixin(Connection):
         """``user_id``'s wins, draws and losses in the games of ``kind`` in ``guild_id`` where ``opponent_id`` also
         sat (rated or not; games with more seats count ``user_id``'s own outcome in them). Raises
         ``InvalidDataError`` for a malformed id or kind, or the same user twice."""
-        guild_id, kind = check.snowflake(guild_id, "guild_id"), check.kind(kind)
-        user_id = check.snowflake(user_id, "user_id")
-        opponent_id = check.snowflake(opponent_id, "opponent_id")
-        if user_id == opponent_id:
-            raise InvalidDataError("a player has no record against themselves", field="opponent_id")
+        guild_id, kind, user_id, opponent_id = _pair(guild_id, kind, user_id, opponent_id)
         rows = await self._all(
             "SELECT a.outcome, count(*) FROM game_outcomes a JOIN game_outcomes b ON b.game_id = a.game_id"
             " WHERE a.guild_id = ? AND a.kind = ? AND a.user_id = ? AND b.user_id = ? GROUP BY a.outcome",
@@ -69,11 +65,7 @@ class PlayerRecordsMixin(Connection):
         ``opponent_id`` (``wins``), level with them (``draws``) or behind them (``losses``), by their places: the
         head-to-head of a game of places, where a 2nd place ahead of them is no loss. Raises ``InvalidDataError``
         as :meth:`head_to_head`."""
-        guild_id, kind = check.snowflake(guild_id, "guild_id"), check.kind(kind)
-        user_id = check.snowflake(user_id, "user_id")
-        opponent_id = check.snowflake(opponent_id, "opponent_id")
-        if user_id == opponent_id:
-            raise InvalidDataError("a player has no record against themselves", field="opponent_id")
+        guild_id, kind, user_id, opponent_id = _pair(guild_id, kind, user_id, opponent_id)
         rows = await self._all(
             "SELECT CASE WHEN a.place < b.place THEN 'win' WHEN a.place > b.place THEN 'loss' ELSE 'draw' END,"
             " count(*) FROM game_outcomes a JOIN game_outcomes b ON b.game_id = a.game_id"
@@ -122,3 +114,14 @@ class PlayerRecordsMixin(Connection):
         found = [OptionRecord(v, _wdl(p), _wdl(a)) for v, (p, a) in tallies.items()]
         found.sort(key=lambda r: (-(r.people.games + r.vs_ai.games), r.value or ""))
         return found
+
+
+def _pair(guild_id: int, kind: str, user_id: int, opponent_id: int) -> tuple[int, str, int, int]:
+    """The arguments of a record of one player against another, checked (``InvalidDataError``: a malformed id or
+    kind, or the same user twice)."""
+    guild_id, kind = check.snowflake(guild_id, "guild_id"), check.kind(kind)
+    user_id = check.snowflake(user_id, "user_id")
+    opponent_id = check.snowflake(opponent_id, "opponent_id")
+    if user_id == opponent_id:
+        raise InvalidDataError("a player has no record against themselves", field="opponent_id")
+    return guild_id, kind, user_id, opponent_id
