@@ -118,7 +118,7 @@ async def _agree(interaction: discord.Interaction, game_id: int) -> None:
             )
             if is_click:
                 await update(interaction, content=text, view=view(game_id, loc), allowed_mentions=ping(waiting))
-                if interaction.message is not None and await _moved_on(layer, record):
+                if interaction.message is not None and await _moved_on(layer, record, moves):
                     await _void(layer, record, interaction.message.id, snap.locale)  # a move voided what it redrew
                 return
             await reply(interaction, text, view=view(game_id, loc), allowed_mentions=ping(waiting))
@@ -126,7 +126,7 @@ async def _agree(interaction: discord.Interaction, game_id: int) -> None:
             older = deal.data.get("message")
             deal.data["message"] = message.id
             await deal.save()
-            moved = await _moved_on(layer, record, offer=message.id)
+            moved = await _moved_on(layer, record, moves, offer=message.id)
             if older:  # one live offer: the newest
                 await layer.publisher.delivery.edit(record, int(older), view=None)
             if moved:
@@ -214,14 +214,15 @@ def _left(state: Any, seat: int) -> bool:
     return False
 
 
-async def _moved_on(layer: GameLayer, record: Any, *, offer: int | None = None) -> bool:
-    """True when a move was played since ``record`` (an offer is no move). Under the game's lock, and with ``offer``
-    (the offer's message) recorded there first, like a claim: a move either is seen here or strips that message."""
+async def _moved_on(layer: GameLayer, record: Any, moves: int, *, offer: int | None = None) -> bool:
+    """True when the game has no longer played ``moves`` engine actions (an offer is no move). Under the game's
+    lock, and with ``offer`` (the offer's message) recorded there first, like a claim: a move either is seen here or
+    strips that message."""
     async with layer.lock(record.id):
         if offer is not None:
             await layer.storage.set_message(record.id, OFFER_KEY, offer)
         fresh = await layer.storage.get_game(record.id)
-    return fresh is None or _moves(layer.snapshot(fresh)) != _moves(layer.snapshot(record))
+    return fresh is None or _moves(layer.snapshot(fresh)) != moves
 
 
 def _moves(snap: Snapshot) -> int:
